@@ -1,0 +1,123 @@
+// The links between components. Every message takes a latency drawn from the network's own
+// Prng stream; each link (from, to) is FIFO unless a fault says otherwise, as TCP connections
+// and broker partitions are. Message faults strike the n-th message of a kind on a link:
+// - lose: the message is never delivered.
+// - duplicate: a second copy is delivered right behind the first.
+// - delay: the message arrives `delayFaultTicks` late and the link behind it waits (FIFO kept).
+// - reorder: the message is held until the next message on the same link has been scheduled,
+//   then delivered right after it, so it is overtaken exactly once (or released at heal).
+import type { EventObject } from 'xstate';
+import type { MessageFault, MessageFaultKind } from './faults.ts';
+import { messagePoint } from './faults.ts';
+import type { Prng } from './prng.ts';
+
+export interface Envelope {
+  readonly id: number;
+  readonly from: string;
+  readonly to: string;
+  readonly point: string;
+  readonly event: EventObject;
+}
+
+export interface NetworkOptions {
+  /** Every message takes at least this many ticks. */
+  readonly latencyTicksMin: number;
+  /** And at most this many; draws come from the network's own stream. */
+  readonly latencyTicksMax: number;
+  /** The extra ticks a `delay` fault adds to one message. */
+  readonly delayFaultTicks: number;
+}
+
+export interface NetworkSink {
+  /** Puts an envelope on the schedule for delivery at `tick`. */
+  schedule(tick: number, envelope: Envelope): void;
+  /** Records what the network did, for the trace. */
+  record(kind: MessageFaultKind | 'send', envelope: Envelope): void;
+}
+
+export class Network {
+  private nextId = 1;
+  private readonly linkTail = new Map<string, number>();
+  private readonly counts = new Map<string, number>();
+  private readonly held = new Map<string, Envelope[]>();
+  private faults: Map<string, MessageFault[]>;
+  private healed = false;
+
+  constructor(
+    private readonly prng: Prng,
+    private readonly options: NetworkOptions,
+    faults: readonly MessageFault[],
+    private readonly sink: NetworkSink,
+  ) {
+    this.faults = new Map();
+    for (const f of faults) {
+      const list = this.faults.get(f.point) ?? [];
+      list.push(f);
+      this.faults.set(f.point, list);
+    }
+  }
+
+  /** How many messages of each point were sent so far: the reference run's message census. */
+  census(): ReadonlyMap<string, number> {
+    return this.counts;
+  }
+
+  send(now: number, from: string, to: string, event: EventObject): void {
+    const point = messagePoint(from, to, event.type);
+    const n = (this.counts.get(point) ?? 0) + 1;
+    this.counts.set(point, n);
+    const envelope: Envelope = { id: this.nextId++, from, to, point, event };
+    this.sink.record('send', envelope);
+    const fault = this.healed ? undefined : this.faults.get(point)?.find((f) => f.occurrence === n);
+    const link = `${from}->${to}`;
+    if (fault?.kind === 'lose') {
+      this.sink.record('lose', envelope);
+      return;
+    }
+    if (fault?.kind === 'reorder') {
+      this.sink.record('reorder', envelope);
+      const list = this.held.get(link) ?? [];
+      list.push(envelope);
+      this.held.set(link, list);
+      return;
+    }
+    let tick = Math.max(now + this.latency(), this.linkTail.get(link) ?? 0);
+    if (fault?.kind === 'delay') {
+      this.sink.record('delay', envelope);
+      tick += this.options.delayFaultTicks;
+    }
+    this.linkTail.set(link, tick);
+    this.sink.schedule(tick, envelope);
+    if (fault?.kind === 'duplicate') {
+      this.sink.record('duplicate', envelope);
+      this.sink.schedule(tick, { ...envelope, id: this.nextId++ });
+    }
+    // A held message goes right behind the one that overtook it.
+    const overtaken = this.held.get(link);
+    if (overtaken) {
+      this.held.delete(link);
+      for (const h of overtaken) this.sink.schedule(tick, h);
+    }
+  }
+
+  /** Ends the fault phase: no further faults apply and held messages are released. */
+  heal(now: number): void {
+    this.healed = true;
+    for (const [link, list] of [...this.held.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      const tick = Math.max(now + this.latency(), this.linkTail.get(link) ?? 0);
+      this.linkTail.set(link, tick);
+      for (const h of list) this.sink.schedule(tick, h);
+    }
+    this.held.clear();
+  }
+
+  /** Whether any message is held back by a reorder fault. */
+  get holding(): boolean {
+    return this.held.size > 0;
+  }
+
+  private latency(): number {
+    const { latencyTicksMin: lo, latencyTicksMax: hi } = this.options;
+    return lo === hi ? lo : this.prng.between(lo, hi);
+  }
+}

@@ -1,0 +1,53 @@
+// The only source of chance in a simulation. A root Prng is made from one seed; every
+// component forks its own stream by label, so drawing more from one component's stream never
+// shifts another's draws (the property that keeps a shrunk counterexample replayable after a
+// change elsewhere in the world).
+import seedrandom from 'seedrandom';
+
+export class Prng {
+  readonly seed: string;
+  private readonly next: () => number;
+
+  constructor(seed: number | string) {
+    this.seed = String(seed);
+    // Alea is seedrandom's fastest generator with a 2^116 period; it is fully determined by the
+    // seed string, so the same seed gives the same stream in every process.
+    this.next = seedrandom.alea(this.seed);
+  }
+
+  /** A fresh independent stream whose seed derives from this stream's seed and the label only. */
+  fork(label: string): Prng {
+    return new Prng(`${this.seed}/${label}`);
+  }
+
+  /** A float in [0, 1). */
+  float(): number {
+    return this.next();
+  }
+
+  /** An integer in [0, maxExclusive). */
+  int(maxExclusive: number): number {
+    if (!Number.isInteger(maxExclusive) || maxExclusive <= 0) {
+      throw new RangeError(`Prng.int needs a positive integer bound, got ${maxExclusive}`);
+    }
+    return Math.floor(this.next() * maxExclusive);
+  }
+
+  /** An integer in [min, max], both ends included. */
+  between(min: number, max: number): number {
+    if (max < min) throw new RangeError(`Prng.between(${min}, ${max}) has an empty range`);
+    return min + this.int(max - min + 1);
+  }
+
+  /** True with probability `ratio`; 0 never draws true, 1 always does. */
+  chance(ratio: number): boolean {
+    if (ratio <= 0) return false;
+    if (ratio >= 1) return true;
+    return this.next() < ratio;
+  }
+
+  pick<T>(items: readonly T[]): T {
+    if (items.length === 0) throw new RangeError('Prng.pick from an empty list');
+    return items[this.int(items.length)] as T;
+  }
+}

@@ -1,0 +1,97 @@
+// The kernel proven on the sender/receiver example: each network fault and each crash leaves a
+// mark that would be missing if the fault were silently not applied.
+import { describe, expect, it } from 'vitest';
+import type { FaultPlan } from '../../src/faults.ts';
+import { World, type WorldOptions } from '../../src/world.ts';
+import { senderReceiver } from '../example/senderReceiver.ts';
+
+type Received = { received: number[] };
+type Acked = { acked: number[] };
+
+function run(plan: FaultPlan, opts: { total?: number; pipeline?: boolean; seed?: number } & Partial<WorldOptions> = {}) {
+  const { total = 3, pipeline = false, seed = 1, ...rest } = opts;
+  const world = new World(senderReceiver(total, pipeline), { seed, plan, ...rest });
+  const result = world.run();
+  return { world, result, received: world.durable<Received>('receiver').received, acked: world.durable<Acked>('sender').acked };
+}
+
+describe('World with the sender/receiver example', () => {
+  it('delivers every message once without faults and ends quiescent', () => {
+    const { result, received, acked } = run([]);
+    expect(result.ending).toBe('quiescent');
+    expect(received).toEqual([1, 2, 3]);
+    expect(acked).toEqual([1, 2, 3]);
+    expect(result.strikes).toHaveLength(0);
+  });
+
+  it('counts every failure window and message point it passed through', () => {
+    const { world } = run([]);
+    expect(world.windowCounts.get('sender.sending')).toBe(3);
+    expect(world.windowCounts.get('receiver.got')).toBe(3);
+    expect(world.network.census().get('sender->receiver:msg')).toBe(3);
+    expect(world.network.census().get('receiver->sender:ack')).toBe(3);
+  });
+
+  it('loses a message: the receiver never sees the first copy and the sender retries', () => {
+    const { world, result, received } = run([{ kind: 'lose', point: 'sender->receiver:msg', occurrence: 2 }]);
+    expect(result.strikes.map((s) => s.fault.kind)).toEqual(['lose']);
+    expect(received).toEqual([1, 2, 3]); // retried, still once each
+    expect(world.network.census().get('sender->receiver:msg')).toBe(4); // one extra send
+    expect(world.trace.events.some((e) => e.kind === 'lose')).toBe(true);
+  });
+
+  it('loses an ack: the receiver gets the retry as a duplicate', () => {
+    const { received } = run([{ kind: 'lose', point: 'receiver->sender:ack', occurrence: 1 }]);
+    expect(received).toEqual([1, 1, 2, 3]);
+  });
+
+  it('duplicates a message: the receiver logs it twice', () => {
+    const { received } = run([{ kind: 'duplicate', point: 'sender->receiver:msg', occurrence: 3 }]);
+    expect(received).toEqual([1, 2, 3, 3]);
+  });
+
+  it('delays a message by the configured ticks', () => {
+    const arrival = (plan: FaultPlan) => {
+      const { world } = run(plan, { delayFaultTicks: 15, latencyTicksMin: 2, latencyTicksMax: 2 });
+      return world.trace.events.find((e) => e.kind === 'deliver' && e.component === 'receiver')!.tick;
+    };
+    expect(arrival([{ kind: 'delay', point: 'sender->receiver:msg', occurrence: 1 }]) - arrival([])).toBe(15);
+  });
+
+  it('reorders a message behind the next one on its link', () => {
+    const clean = run([], { pipeline: true, total: 3 });
+    expect(clean.received).toEqual([1, 2, 3]);
+    const { received } = run([{ kind: 'reorder', point: 'sender->receiver:msg', occurrence: 1 }], { pipeline: true, total: 3 });
+    expect(received).toEqual([2, 1, 3]);
+  });
+
+  it('crashes a component at a window: durable state survives, volatile state and timers do not', () => {
+    // The receiver crashes after recording message 2 durably but before acking it.
+    const { world, result, received, acked } = run([{ kind: 'crash', window: 'receiver.got', occurrence: 2 }]);
+    expect(result.strikes[0]?.fault).toEqual({ kind: 'crash', window: 'receiver.got', occurrence: 2 });
+    const kinds = world.trace.events.filter((e) => e.component === 'receiver').map((e) => e.kind);
+    expect(kinds).toContain('crash');
+    expect(kinds).toContain('restart');
+    expect(received).toEqual([1, 2, 2, 3]); // kept across the crash, then the retry duplicates it
+    expect(acked).toEqual([1, 2, 3]);
+    // The evidence recorded at the crash shows what was durable at that moment.
+    expect((result.strikes[0]!.durable['receiver'] as Received).received).toEqual([1, 2]);
+  });
+
+  it('restarts a crashed sender from its durable progress, not from the beginning', () => {
+    const { world, acked } = run([{ kind: 'crash', window: 'sender.acked', occurrence: 2 }]);
+    expect(acked).toEqual([1, 2, 3]);
+    const restart = world.trace.events.findIndex((e) => e.kind === 'restart' && e.component === 'sender');
+    const nextSend = world.trace.events.slice(restart).find((e) => e.kind === 'deliver' && e.component === 'receiver');
+    expect((nextSend!.data as { event: { n: number } }).event.n).toBe(3);
+    // The retry timer the sender had set before the crash must not fire while it is down.
+    const crash = world.trace.events.findIndex((e) => e.kind === 'crash' && e.component === 'sender');
+    expect(crash).toBeGreaterThan(0);
+    expect(world.trace.events.slice(crash, restart).filter((e) => e.component === 'sender' && e.kind === 'timer')).toEqual([]);
+  });
+
+  it('reports a fault whose window is never reached as not struck', () => {
+    const { result } = run([{ kind: 'crash', window: 'receiver.got', occurrence: 9 }]);
+    expect(result.strikes).toHaveLength(0);
+  });
+});

@@ -1,0 +1,10 @@
+// The test suites: unit tests mirror src/ and models/, e2e suites run scenarios.
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    pool: 'forks',
+  },
+});
