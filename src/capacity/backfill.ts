@@ -87,7 +87,7 @@ export function describeBackfill(backfill: BackfillDuration): { text: string; js
     [
       'duration',
       `${render(backfill.events).text} ÷ ${renderRatePerSec(backfill.capPerSec)} ${seconds.exact ? '=' : '≈'} ${seconds.text} ` +
-        `${hours.exact ? '=' : '≈'} ${hours.text} hours`,
+        `${hours.exact ? '=' : '≈'} ${hours.text} ${hours.plain === '1' ? 'hour' : 'hours'}`,
     ],
   ];
   const header = `backfill: ${render(backfill.events).text} events at a cap of ${renderRatePerSec(backfill.capPerSec)}`;

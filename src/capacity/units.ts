@@ -15,7 +15,6 @@ export const Decimal = Big();
 Decimal.DP = 40;
 Decimal.RM = Big.roundHalfUp;
 
-export type DecimalValue = Big;
 export type DecimalLike = Big | number | string;
 
 // Re-wrapping every input in our own constructor matters: big.js divides with the settings of the
@@ -23,8 +22,6 @@ export type DecimalLike = Big | number | string;
 export function dec(value: DecimalLike): Big {
   return new Decimal(value);
 }
-
-export const ZERO = dec(0);
 
 // Decimal digits, an optional fraction, an optional exponent; or digits grouped in threes with
 // commas. A leading '+' or '.5' is rejected so that every accepted spelling reads unambiguously.

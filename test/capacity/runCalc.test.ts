@@ -1,0 +1,114 @@
+import { describe, it, expect } from 'vitest';
+import { InputError } from '../../src/inputError.ts';
+import { runCalc } from '../../src/capacity/runCalc.ts';
+
+function inputErrorOf(args: string[]): string {
+  try {
+    runCalc(args);
+  } catch (e) {
+    expect(e).toBeInstanceOf(InputError);
+    const message = (e as Error).message;
+    expect(message).not.toContain('\n');
+    return message;
+  }
+  throw new Error(`expected calc ${args.join(' ')} to fail`);
+}
+
+describe('runCalc', () => {
+  it('dedup prints the Mercury sizing and the same figures as JSON strings', () => {
+    const { text, json } = runCalc(['dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96']);
+    expect(text).toBe(
+      [
+        'dedup sizing: 18,000/s kept for 12 h (43,200 s), 96 B per entry (GB = 10^9 bytes)',
+        '  entries      = 18,000/s × 43,200 s = 777,600,000',
+        '  logical size = 777,600,000 × 96 B = 74,649,600,000 B = 74.6496 GB',
+      ].join('\n'),
+    );
+    expect(json).toMatchObject({ command: 'dedup', rate: '18000/s', windowSec: '43200', entries: '777600000', logicalGB: '74.6496' });
+    // The JSON must survive serialisation unchanged: no Big objects, no numbers that could lose digits.
+    expect(JSON.parse(JSON.stringify(json))).toEqual(json);
+  });
+
+  it('dedup accepts a daily rate, byte units, replication and amplification', () => {
+    const daily = runCalc(['dedup', '--rate', '20000000/d', '--window', '7d', '--entry-bytes', '64B']);
+    expect(daily.json).toMatchObject({ entries: '140000000', logicalGB: '8.96' });
+    const physical = runCalc([
+      'dedup', '--rate', '18,000', '--window', '12h', '--entry-bytes', '96', '--replication', '3', '--amplification', '1.5',
+    ]);
+    expect(physical.text).toContain('physical size   = 223.9488 GB × 1.5 amplification = 335.9232 GB');
+    expect(physical.json).toMatchObject({ physicalGB: '335.9232' });
+  });
+
+  it('checkpoint prints 270,000 / 540,000 events and 45 / 90 s', () => {
+    const { text, json } = runCalc(['checkpoint', '--rate', '18000', '--interval', '30s', '--recovery-rate', '24000']);
+    expect(text).toContain('= 18,000/s × 30 s ÷ 2 = 270,000 events');
+    expect(text).toContain('= 18,000/s × 30 s = 540,000 events');
+    expect(text).toContain('= 270,000 ÷ 6,000/s = 45 s');
+    expect(text).toContain('= 540,000 ÷ 6,000/s = 90 s');
+    expect(json).toMatchObject({ idealCatchUpAverageSec: '45', idealCatchUpFullSec: '90', adjusted: null });
+  });
+
+  it('checkpoint takes restore time and a slowdown percentage', () => {
+    const { json } = runCalc([
+      'checkpoint', '--rate', '18000', '--interval', '30s', '--recovery-rate', '24000', '--restore', '20s', '--hot-key-slowdown', '10%',
+    ]);
+    expect(json).toMatchObject({ adjusted: { recoveryAverageSec: '195', recoveryFullSec: '270' } });
+    expect(
+      inputErrorOf(['checkpoint', '--rate', '18000', '--interval', '30s', '--recovery-rate', '24000', '--hot-key-slowdown', '25%']),
+    ).toContain('catch-up never finishes');
+    expect(
+      inputErrorOf(['checkpoint', '--rate', '18000', '--interval', '30s', '--recovery-rate', '24000', '--hot-key-slowdown', '0.25']),
+    ).toBe('--hot-key-slowdown "0.25" needs a % sign; expected a percentage such as 25%');
+  });
+
+  it('checkpoint refuses recovery no faster than live input', () => {
+    expect(inputErrorOf(['checkpoint', '--rate', '18000', '--interval', '30s', '--recovery-rate', '18000'])).toBe(
+      'recovery rate 18,000/s does not exceed the live rate 18,000/s: catch-up never finishes',
+    );
+  });
+
+  it('backfill prints 300,000 s and 83.33 hours', () => {
+    const { text, json } = runCalc([
+      'backfill', '--events', '1.2e9', '--envelope', '25000', '--live-reserve', '20000', '--variance-reserve', '1000', '--cap', '4000',
+    ]);
+    expect(text).toContain('duration = 1,200,000,000 ÷ 4,000/s = 300,000 s ≈ 83.33 hours');
+    expect(json).toMatchObject({ durationSec: '300000', durationHours: '83.33' });
+  });
+
+  it('retry prints the capped schedule', () => {
+    const { json } = runCalc(['retry', '--base', '1s', '--factor', '2', '--cap', '60s', '--retries', '8']);
+    expect(json).toMatchObject({ cumulativeSec: ['1', '3', '7', '15', '31', '63', '123', '183'] });
+  });
+
+  it('horizon reports the gap to partner redelivery and an invalid 12 h window', () => {
+    const partner = runCalc(['horizon', '--window', '7d', '--partner-redelivery', '30d']);
+    expect(partner.text).toContain('gap                = 30 d − 7 d = 23 d (1,987,200 s)');
+    expect(partner.json).toMatchObject({ valid: false, gapSec: '1987200' });
+    const replay = runCalc(['horizon', '--window', '12h', '--broker-retention', '7d', '--approved-replay', '7d']);
+    expect(replay.json).toMatchObject({ valid: false, exceeding: ['broker-retention', 'approved-replay'] });
+  });
+
+  it.each<[string[], string]>([
+    [[], 'calc needs a subcommand: dedup|checkpoint|backfill|retry|horizon'],
+    [['sizing'], 'calc: unknown subcommand "sizing"; expected dedup|checkpoint|backfill|retry|horizon'],
+    [['toString'], 'calc: unknown subcommand "toString"; expected dedup|checkpoint|backfill|retry|horizon'],
+    [['dedup', '--rate', '18000', '--window', '12h'], 'calc dedup: missing required --entry-bytes'],
+    [['dedup', '--rate', '18000', '--window', '12h', '--entry-bytes'], 'calc dedup: --entry-bytes needs a value'],
+    [['dedup', '--rate', '--window', '12h', '--entry-bytes', '96'], 'calc dedup: --rate needs a value'],
+    [['dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96', '--ttl', '3'], 'calc dedup: unknown flag --ttl; known flags: --rate, --window, --entry-bytes, --replication, --amplification'],
+    [['dedup', '--rate', '1', '--rate', '2', '--window', '12h', '--entry-bytes', '96'], 'calc dedup: --rate is given more than once'],
+    [['dedup', 'rate', '18000'], 'calc dedup: unexpected argument "rate"; expected --flag value pairs'],
+    [['dedup', '--rate=18000'], 'calc dedup: write --rate and its value as two arguments, not "--rate=18000"'],
+    [['dedup', '--rate', '-5', '--window', '12h', '--entry-bytes', '96'], '--rate "-5" is negative; expected a number such as 18000, 18,000, 1.2e9 or 20M'],
+    [['dedup', '--rate', '0', '--window', '12h', '--entry-bytes', '96'], '--rate "0" must be greater than zero'],
+    [['dedup', '--rate', 'abc', '--window', '12h', '--entry-bytes', '96'], '--rate "abc" is not a number; expected a number such as 18000, 18,000, 1.2e9 or 20M'],
+    [['dedup', '--rate', '18000', '--window', '10x', '--entry-bytes', '96'], '--window "10x" has unknown unit "x"; expected a duration such as 500ms, 30s, 15m, 12h, 7d, or plain seconds'],
+    [['checkpoint', '--rate', '20000000/d', '--interval', '30s', '--recovery-rate', '24000'], '--rate "20000000/d" must be a rate per second here, such as 18000 or 18000/s'],
+    [['backfill', '--events', '1.2e9', '--envelope', '25000', '--live-reserve', '20000', '--variance-reserve', '1000', '--cap', '5000'], 'backfill cap 5,000/s exceeds the headroom 4,000/s (envelope 25,000/s − reservations 21,000/s)'],
+    [['backfill', '--events', '1.2e9', '--envelope', '25000', '--live-reserve', '25000', '--variance-reserve', '1000', '--cap', '4000'], 'reservations 25,000/s live + 1,000/s variance = 26,000/s leave no headroom in the 25,000/s envelope'],
+    [['retry', '--base', '1s', '--factor', '2', '--cap', '60s', '--retries', '2.5'], '--retries "2.5" must be a whole number'],
+    [['horizon', '--window', '12h'], 'horizon needs at least one requirement to compare, such as --broker-retention or --approved-replay'],
+  ])('refuses %j with one line', (args, message) => {
+    expect(inputErrorOf(args)).toBe(message);
+  });
+});
