@@ -7,9 +7,9 @@
 // The adjusted figures add two costs the ideal model leaves out:
 //   - restore time: the processor is down while state loads, and live events arriving meanwhile
 //     join the backlog, so restore costs more than its own duration;
-//   - hot-key slowdown: a slowdown of s% means recovery processing runs at (100 − s)% of its
-//     rate; it is applied to throughput, not to the catch-up time, because live input does not
-//     slow down with it and a small loss of throughput can consume the whole catch-up margin.
+//   - hot-key slowdown: a slowdown of s% makes the catch-up take s% longer, because a skewed
+//     key keeps one partition busy while the rest wait; it multiplies the catch-up seconds by
+//     1 + s/100 after the restore backlog has been added, and never the restore time itself.
 // Failure detection, source fetch, cache warming and sink demand are not modelled.
 import type Big from 'big.js';
 import { InputError } from '../inputError.ts';
@@ -31,18 +31,18 @@ export interface CheckpointInput {
   intervalSec: DecimalLike;
   recoveryRatePerSec: DecimalLike;
   restoreSec?: DecimalLike;
-  // A fraction: 0.25 for a 25% slowdown.
+  // A fraction: 0.25 for a 25% slowdown, which makes the catch-up take 25% longer.
   hotKeySlowdown?: DecimalLike;
 }
 
 export interface CheckpointAdjusted {
   restoreSec: Big;
   hotKeySlowdown: Big;
-  effectiveRecoveryPerSec: Big;
-  netCatchUpPerSec: Big;
+  // 1 + s: the factor the catch-up seconds are multiplied by.
+  slowdownFactor: Big;
   // Live events that arrive while state restores and nothing is processed.
   restoreBacklogEvents: Big;
-  // Time spent processing after the restore finishes.
+  // Time spent processing after the restore finishes, slowdown included.
   catchUpAverageSec: Big;
   catchUpFullSec: Big;
   // Restore plus catch-up: from restart until the processor is back at the live edge.
@@ -94,28 +94,16 @@ export function checkpointReplay(input: CheckpointInput): CheckpointReplay {
 
   const restoreSec = requireNonNegative('restore time', input.restoreSec ?? 0);
   const hotKeySlowdown = requireNonNegative('hot-key slowdown', input.hotKeySlowdown ?? 0);
-  if (hotKeySlowdown.gte(1)) {
-    throw new InputError(`hot-key slowdown ${renderPercent(hotKeySlowdown)} must be below 100%`);
-  }
-  const effectiveRecoveryPerSec = recoveryRatePerSec.times(dec(1).minus(hotKeySlowdown));
-  const netSlowed = effectiveRecoveryPerSec.minus(ratePerSec);
-  if (netSlowed.lte(0)) {
-    // The largest slowdown that still lets catch-up finish is the margin as a share of recovery.
-    const limit = netCatchUpPerSec.div(recoveryRatePerSec);
-    throw new InputError(
-      `hot-key slowdown ${renderPercent(hotKeySlowdown)} leaves recovery at ` +
-        `${renderRatePerSec(effectiveRecoveryPerSec)}, not above the live rate ${renderRatePerSec(ratePerSec)}: ` +
-        `catch-up never finishes (the slowdown must stay below ${render(limit.times(100), 2).text}%)`,
-    );
-  }
+  const slowdownFactor = dec(1).plus(hotKeySlowdown);
   const restoreBacklogEvents = ratePerSec.times(restoreSec);
-  const catchUpAverageSec = averageReplayEvents.plus(restoreBacklogEvents).div(netSlowed);
-  const catchUpFullSec = fullReplayEvents.plus(restoreBacklogEvents).div(netSlowed);
+  // Multiplying before dividing keeps the figure exact whenever the quotient terminates.
+  const catchUp = (replay: Big): Big => replay.plus(restoreBacklogEvents).times(slowdownFactor).div(netCatchUpPerSec);
+  const catchUpAverageSec = catchUp(averageReplayEvents);
+  const catchUpFullSec = catchUp(fullReplayEvents);
   result.adjusted = {
     restoreSec,
     hotKeySlowdown,
-    effectiveRecoveryPerSec,
-    netCatchUpPerSec: netSlowed,
+    slowdownFactor,
     restoreBacklogEvents,
     catchUpAverageSec,
     catchUpFullSec,
@@ -159,15 +147,15 @@ export function describeCheckpoint(replay: CheckpointReplay): { text: string; js
   const adjusted = replay.adjusted;
   if (adjusted !== null) {
     const restore = renderSeconds(adjusted.restoreSec).text;
-    const slowed = renderRatePerSec(adjusted.effectiveRecoveryPerSec);
-    const netSlowed = renderRatePerSec(adjusted.netCatchUpPerSec);
     const backlog = render(adjusted.restoreBacklogEvents, SECOND_DECIMALS).text;
+    // A zero slowdown would only add "× (100% + 0%)", so the factor is shown when it does something.
+    const slowed = adjusted.hotKeySlowdown.eq(0) ? '' : ` × (100% + ${renderPercent(adjusted.hotKeySlowdown)})`;
     rows.push(
-      ['effective recovery rate', `${renderRatePerSec(replay.recoveryRatePerSec)} × (100% − ${renderPercent(adjusted.hotKeySlowdown)}) = ${slowed}`],
-      ['slowed net catch-up rate', `${slowed} − ${rate} = ${netSlowed}`],
       ['backlog added by restore', `${rate} × ${restore} = ${events(adjusted.restoreBacklogEvents)}`],
-      ['recovery (average)', `${restore} + (${avg} + ${backlog}) ÷ ${netSlowed} ${seconds(adjusted.recoveryAverageSec)}`],
-      ['recovery (full)', `${restore} + (${full} + ${backlog}) ÷ ${netSlowed} ${seconds(adjusted.recoveryFullSec)}`],
+      ['catch-up (average)', `(${avg} + ${backlog}) ÷ ${net}${slowed} ${seconds(adjusted.catchUpAverageSec)}`],
+      ['catch-up (full)', `(${full} + ${backlog}) ÷ ${net}${slowed} ${seconds(adjusted.catchUpFullSec)}`],
+      ['recovery (average)', `${restore} + ${renderSeconds(adjusted.catchUpAverageSec).text} ${seconds(adjusted.recoveryAverageSec)}`],
+      ['recovery (full)', `${restore} + ${renderSeconds(adjusted.catchUpFullSec).text} ${seconds(adjusted.recoveryFullSec)}`],
     );
   }
   lines.push(...alignLines(rows));
@@ -187,8 +175,7 @@ export function describeCheckpoint(replay: CheckpointReplay): { text: string; js
         : {
             restoreSec: plain(adjusted.restoreSec),
             hotKeySlowdownPercent: render(adjusted.hotKeySlowdown.times(100)).plain,
-            effectiveRecoveryPerSec: plain(adjusted.effectiveRecoveryPerSec),
-            netCatchUpPerSec: plain(adjusted.netCatchUpPerSec),
+            slowdownFactor: render(adjusted.slowdownFactor).plain,
             restoreBacklogEvents: plain(adjusted.restoreBacklogEvents),
             catchUpAverageSec: plain(adjusted.catchUpAverageSec),
             catchUpFullSec: plain(adjusted.catchUpFullSec),

@@ -51,6 +51,8 @@ const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
     optional: ['restore', 'hot-key-slowdown'],
     run(flags) {
       const restore = flags.optional('restore');
+      // A --hot-key-slowdown of s% makes the catch-up take s% longer (its seconds, restore backlog
+      // included, are multiplied by 1 + s/100), so 100% and above are meaningful and accepted.
       const slowdown = flags.optional('hot-key-slowdown');
       const replay = checkpointReplay({
         ratePerSec: parseRate('--rate', flags.required('rate')).count,
@@ -59,7 +61,7 @@ const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
         ...(restore === undefined ? {} : { restoreSec: parseDuration('--restore', restore, { allowZero: true }) }),
         ...(slowdown === undefined
           ? {}
-          : { hotKeySlowdown: parsePercent('--hot-key-slowdown', slowdown, { allowZero: true, below100: true }) }),
+          : { hotKeySlowdown: parsePercent('--hot-key-slowdown', slowdown, { allowZero: true }) }),
       });
       return describeCheckpoint(replay);
     },

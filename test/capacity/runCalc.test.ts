@@ -52,13 +52,21 @@ describe('runCalc', () => {
     const { json } = runCalc([
       'checkpoint', '--rate', '18000', '--interval', '30s', '--recovery-rate', '24000', '--restore', '20s', '--hot-key-slowdown', '10%',
     ]);
-    expect(json).toMatchObject({ adjusted: { recoveryAverageSec: '195', recoveryFullSec: '270' } });
-    expect(
-      inputErrorOf(['checkpoint', '--rate', '18000', '--interval', '30s', '--recovery-rate', '24000', '--hot-key-slowdown', '25%']),
-    ).toContain('catch-up never finishes');
+    expect(json).toMatchObject({ adjusted: { catchUpAverageSec: '115.5', recoveryAverageSec: '135.5', recoveryFullSec: '185' } });
     expect(
       inputErrorOf(['checkpoint', '--rate', '18000', '--interval', '30s', '--recovery-rate', '24000', '--hot-key-slowdown', '0.25']),
     ).toBe('--hot-key-slowdown "0.25" needs a % sign; expected a percentage such as 25%');
+  });
+
+  it("checkpoint gives the seed drill's 25% hot-key slowdown a figure, not a refusal", () => {
+    const drill = ['checkpoint', '--rate', '18000', '--interval', '30s', '--recovery-rate', '24000'];
+    expect(runCalc([...drill, '--hot-key-slowdown', '25%']).json).toMatchObject({
+      adjusted: { catchUpAverageSec: '56.25', catchUpFullSec: '112.5' },
+    });
+    const { text } = runCalc([...drill, '--restore', '20s', '--hot-key-slowdown', '25%']);
+    expect(text).toContain('recovery (average)       = 20 s + 131.25 s = 151.25 s');
+    expect(text).toContain('recovery (full)          = 20 s + 187.5 s = 207.5 s');
+    expect(runCalc([...drill, '--hot-key-slowdown', '100%']).json).toMatchObject({ adjusted: { catchUpAverageSec: '90' } });
   });
 
   it('checkpoint refuses recovery no faster than live input', () => {
