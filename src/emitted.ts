@@ -7,6 +7,8 @@ export interface SendEmitted {
   readonly type: 'send';
   readonly to: string;
   readonly event: EventObject;
+  /** Sent on its own connection, outside the link's FIFO order (a concurrent in-flight request). */
+  readonly unordered?: boolean;
 }
 
 export interface NoteEmitted {
@@ -17,16 +19,16 @@ export interface NoteEmitted {
 
 export type Emitted = SendEmitted | NoteEmitted;
 
-export function send<E extends EventObject>(to: string, event: E): SendEmitted {
-  return { type: 'send', to, event };
+export function send<E extends EventObject>(to: string, event: E, unordered = false): SendEmitted {
+  return unordered ? { type: 'send', to, event, unordered } : { type: 'send', to, event };
 }
 
 export function note(kind: string, data?: unknown): NoteEmitted {
   return data === undefined ? { type: 'note', kind } : { type: 'note', kind, data };
 }
 
-/** Every network event arrives with its sender's name. */
-export type FromPeer = { readonly from: string };
+/** Every network event arrives with its sender's name and the tick it arrived. */
+export type FromPeer = { readonly from: string; readonly at: number };
 
 /** Delivered to every live component when a peer crashes, like a dropped connection. */
-export type PeerCrashed = { readonly type: 'sys.peerCrashed'; readonly peer: string };
+export type PeerCrashed = { readonly type: 'sys.peerCrashed'; readonly peer: string; readonly at: number };

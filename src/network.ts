@@ -62,7 +62,7 @@ export class Network {
     return this.counts;
   }
 
-  send(now: number, from: string, to: string, event: EventObject): void {
+  send(now: number, from: string, to: string, event: EventObject, unordered = false): void {
     const point = messagePoint(from, to, event.type);
     const n = (this.counts.get(point) ?? 0) + 1;
     this.counts.set(point, n);
@@ -81,12 +81,14 @@ export class Network {
       this.held.set(link, list);
       return;
     }
-    let tick = Math.max(now + this.latency(), this.linkTail.get(link) ?? 0);
+    // An unordered send (a concurrent request on its own connection) neither waits for nor
+    // holds back the link's FIFO order.
+    let tick = unordered ? now + this.latency() : Math.max(now + this.latency(), this.linkTail.get(link) ?? 0);
     if (fault?.kind === 'delay') {
       this.sink.record('delay', envelope);
       tick += this.options.delayFaultTicks;
     }
-    this.linkTail.set(link, tick);
+    if (!unordered) this.linkTail.set(link, tick);
     this.sink.schedule(tick, envelope);
     if (fault?.kind === 'duplicate') {
       this.sink.record('duplicate', envelope);

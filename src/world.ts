@@ -14,7 +14,8 @@
 // - its input may carry `durable`, which a restart passes back so the machine resumes from it;
 // - it talks to other components only by emitting `{ type: 'send', to, event }` and writes
 //   trace notes by emitting `{ type: 'note', kind, data }`;
-// - a delivered network event carries `from`, the sender's name;
+// - a delivered event carries `at`, the tick it arrived, and a network event `from`, the
+//   sender's name (machines have no clock of their own; retention and TTLs read `at`);
 // - states in which a process is waiting for new work carry the tag `idle`.
 import type { AnyStateMachine, AnyActorScope, EventObject, StateValue } from 'xstate';
 import { createActor } from 'xstate';
@@ -23,7 +24,15 @@ import type { CrashFault, Fault, FaultPlan, MessageFault } from './faults.ts';
 import { Network, type Envelope, type NetworkOptions } from './network.ts';
 import { Prng } from './prng.ts';
 import { Schedule } from './schedule.ts';
-import { Trace } from './trace.ts';
+import { Trace, type TraceEvent } from './trace.ts';
+
+/** What a design review wants to know about one failure window, beyond what a run shows. */
+export interface WindowNote {
+  /** Who retries from here: relay, broker redelivery, client retry, reconciler, nobody. */
+  readonly retryOwner: string;
+  /** The query (or provider status call) that finds or repairs the damage in production. */
+  readonly repairQuery: string;
+}
 
 export interface ComponentSpec {
   readonly name: string;
@@ -31,6 +40,8 @@ export interface ComponentSpec {
   readonly input?: Record<string, unknown>;
   /** Process machines have failure windows and can crash; servers (database, broker) do not. */
   readonly process: boolean;
+  /** Notes for this component's failure windows, by state name. */
+  readonly notes?: Readonly<Record<string, WindowNote>>;
 }
 
 export interface WorldOptions extends NetworkOptions {
@@ -120,6 +131,8 @@ export class World {
   /** How many times each failure window was entered: the census windows mode enumerates. */
   readonly windowCounts = new Map<string, number>();
   readonly strikes: Strike[] = [];
+  /** Notes the models wrote (guards that suppressed a repeat, effects applied), kept even when the trace keeps only its hash. */
+  readonly notes: TraceEvent[] = [];
   private healed = false;
   private inFlight = 0;
   private steps = 0;
@@ -237,7 +250,7 @@ export class World {
     // Peers learn of the crash the way a server learns of a dropped connection: a database
     // aborts the component's open transactions, a broker ends its consumer session.
     for (const peer of this.order) {
-      if (peer !== host && !peer.down) this.deliver(peer, { type: 'sys.peerCrashed', peer: name } as EventObject);
+      if (peer !== host && !peer.down) this.deliver(peer, { type: 'sys.peerCrashed', peer: name, at: this.clock.now } as EventObject);
     }
     this.schedule.push(this.clock.now + this.options.restartDelayTicks, { kind: 'restart', component: name });
   }
@@ -295,7 +308,7 @@ export class World {
           return;
         }
         this.trace.add(this.clock.now, envelope.to, 'deliver', { from: envelope.from, event: envelope.event });
-        this.deliver(host, { ...envelope.event, from: envelope.from } as EventObject);
+        this.deliver(host, { ...envelope.event, from: envelope.from, at: this.clock.now } as EventObject);
         return;
       }
       case 'timer':
@@ -347,13 +360,15 @@ export class World {
     const name = host.spec.name;
     switch (action.type) {
       case 'xstate.emit': {
-        const event = (action.params as { event: { type: string; to?: string; event?: EventObject; kind?: string; data?: unknown } }).event;
+        const event = (action.params as { event: { type: string; to?: string; event?: EventObject; kind?: string; data?: unknown; unordered?: boolean } }).event;
         if (event.type === 'send') {
           if (!event.to || !event.event) throw new Error(`${name} emitted a send without 'to' or 'event'`);
           if (!this.hosts.has(event.to)) throw new Error(`${name} sent ${event.event.type} to unknown component ${event.to}`);
-          this.network.send(this.clock.now, name, event.to, event.event);
+          this.network.send(this.clock.now, name, event.to, event.event, event.unordered === true);
         } else if (event.type === 'note') {
-          this.trace.add(this.clock.now, name, 'note', { kind: event.kind, ...(event.data === undefined ? {} : { data: event.data }) });
+          const data = { kind: event.kind, ...(event.data === undefined ? {} : { data: event.data }) };
+          this.notes.push({ tick: this.clock.now, seq: this.trace.length, component: name, kind: 'note', data });
+          this.trace.add(this.clock.now, name, 'note', data);
         }
         return;
       }
@@ -365,7 +380,7 @@ export class World {
           () => {
             if (id !== undefined) host.timers.delete(id);
             this.trace.add(this.clock.now, name, 'timer', event.type);
-            this.deliver(host, event);
+            this.deliver(host, { ...event, at: this.clock.now } as EventObject);
           },
           delay,
         );

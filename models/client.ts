@@ -1,0 +1,114 @@
+// The caller of the source service: a user's device or an upstream service issuing commands
+// one after another. When a reply does not come in time it may retry, with the same
+// idempotency key (the checkout key of the seeds, stable across retries) or with a fresh one
+// (a new key per attempt, so the server cannot tell a retry from new intent). Every reply it
+// gets is kept, so a checker can see whether a retry returned the recorded outcome.
+import { assign, enqueueActions, setup } from 'xstate';
+import { send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
+
+/** One unit of user intent: change `aggregate_id` to `status` at `version`, carrying `data`. */
+export interface Command {
+  /** What the user means; the same across retries and the claim's notion of "same intent". */
+  readonly intent: string;
+  readonly aggregate_id: string;
+  readonly version: number;
+  readonly status: string;
+  readonly event_type: string;
+  readonly data?: Readonly<Record<string, string | number | boolean>>;
+}
+
+export type CommandEvent = {
+  readonly type: 'cmd';
+  readonly ref: string;
+  /** The idempotency key the client sends; absent when the design has none. */
+  readonly key?: string;
+  readonly command: Command;
+};
+
+export type CommandReply = { type: 'cmd.reply'; ref: string; ok: boolean; outcome: string; replayed?: boolean } & FromPeer;
+
+export interface ClientReplyRecord {
+  readonly intent: string;
+  readonly key: string | null;
+  readonly ok: boolean;
+  readonly outcome: string;
+  readonly replayed: boolean;
+}
+
+export interface ClientDurable {
+  readonly next: number;
+  readonly replies: readonly ClientReplyRecord[];
+}
+
+export interface ClientInput {
+  readonly target: string;
+  readonly commands: readonly Command[];
+  /** none: one attempt; stableKey: retry with the same key; freshKey: retry with a new key. */
+  readonly retry?: 'none' | 'stableKey' | 'freshKey';
+  /** Whether commands carry an idempotency key at all. */
+  readonly keyed?: boolean;
+  readonly timeoutTicks?: number;
+  readonly maxAttempts?: number;
+  readonly gapTicks?: number;
+  readonly durable?: ClientDurable;
+}
+
+type Ctx = {
+  durable: ClientDurable;
+  input: ClientInput;
+  attempt: number;
+  ref: string;
+};
+
+export const clientMachine = setup({
+  types: { context: {} as Ctx, input: {} as ClientInput, events: {} as CommandReply | PeerCrashed, emitted: {} as Emitted },
+  delays: {
+    gap: ({ context }) => context.input.gapTicks ?? 5,
+    timeout: ({ context }) => context.input.timeoutTicks ?? 60,
+  },
+  guards: {
+    allSent: ({ context }) => context.durable.next >= context.input.commands.length,
+    mayRetry: ({ context }) => (context.input.retry ?? 'none') !== 'none' && context.attempt < (context.input.maxAttempts ?? 3),
+    isCurrent: ({ context, event }) => event.type === 'cmd.reply' && event.ref === context.ref,
+  },
+  actions: {
+    sendCommand: enqueueActions(({ context, enqueue }) => {
+      const command = context.input.commands[context.durable.next]!;
+      const attempt = context.attempt + 1;
+      const ref = `${command.intent}#${attempt}`;
+      const key = context.input.keyed ? (context.input.retry === 'freshKey' ? ref : command.intent) : undefined;
+      enqueue.assign({ attempt, ref });
+      enqueue.emit(send(context.input.target, { type: 'cmd', ref, command, ...(key === undefined ? {} : { key }) }));
+    }),
+    record: assign(({ context, event }) => {
+      if (event.type !== 'cmd.reply') return {};
+      const command = context.input.commands[context.durable.next]!;
+      const key = context.input.keyed ? (context.input.retry === 'freshKey' ? event.ref : command.intent) : null;
+      const reply: ClientReplyRecord = { intent: command.intent, key, ok: event.ok, outcome: event.outcome, replayed: event.replayed ?? false };
+      return { durable: { ...context.durable, replies: [...context.durable.replies, reply] } };
+    }),
+    advance: assign(({ context }) => ({ durable: { ...context.durable, next: context.durable.next + 1 }, attempt: 0 })),
+  },
+}).createMachine({
+  id: 'client',
+  context: ({ input }) => ({ durable: input.durable ?? { next: 0, replies: [] }, input, attempt: 0, ref: '' }),
+  initial: 'pacing',
+  states: {
+    pacing: {
+      always: { guard: 'allSent', target: 'done' },
+      after: { gap: { target: 'awaitingReply', actions: 'sendCommand' } },
+    },
+    awaitingReply: {
+      on: {
+        'cmd.reply': [
+          // A failed attempt that may be retried is retried; anything else ends this command.
+          { guard: ({ context, event }) => event.ref === context.ref && !event.ok && (context.input.retry ?? 'none') !== 'none' && context.attempt < (context.input.maxAttempts ?? 3), target: 'retrying', actions: 'record' },
+          { guard: 'isCurrent', target: 'pacing', actions: ['record', 'advance'] },
+        ],
+      },
+      after: { timeout: [{ guard: 'mayRetry', target: 'retrying' }, { target: 'pacing', actions: 'advance' }] },
+    },
+    retrying: { after: { 1: { target: 'awaitingReply', actions: 'sendCommand' } } },
+    done: { tags: ['idle'] },
+  },
+});

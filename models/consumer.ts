@@ -1,0 +1,185 @@
+// A consumer of one broker subscription that applies one local effect per delivered record.
+// Design options, each a line of the seeds:
+// - `inbox`: the consumed event_id recorded in the same transaction as the effect (`sameTx`),
+//   in a separate transaction first (`separateTx`: the dual write returns), or not at all.
+// - the effect table's key: the effect's semantic key (a repeat inserts nothing) or a surrogate
+//   id (`autoId`: every repeat inserts another row). That lives on the database's table spec.
+// - `versionCheck`: an upsert that only moves a row's version forwards, against reordering.
+// - `ack`: transport progress (the broker offset) advanced after the effect commits, or before.
+// Its durable state is in its databases; the queue of received deliveries, the record in hand
+// and open transactions are volatile. After a restart it subscribes again and the broker
+// redelivers from the committed offset.
+import { assign, enqueueActions, setup } from 'xstate';
+import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
+import type { BrokerReply, Payload } from './broker.ts';
+import type { DatabaseReply, DbOp, Row, Value } from './database.ts';
+
+export interface EffectSpec {
+  /** insert: create a row (a repeat is suppressed only by a unique key); upsert: set a row. */
+  readonly op: 'insert' | 'upsert';
+  readonly table: string;
+  /** Effect columns: a payload field name, or a constant. */
+  readonly columns: Readonly<Record<string, string | { readonly const: Value }>>;
+}
+
+export interface ConsumerInput {
+  readonly broker: string;
+  readonly group: string;
+  /** The inbox namespace: the consumer identity whose history the inbox records. */
+  readonly consumerName?: string;
+  readonly db: string;
+  readonly inboxDb?: string;
+  readonly inbox: 'sameTx' | 'separateTx' | 'none';
+  readonly effect: EffectSpec;
+  readonly versionCheck?: boolean;
+  readonly ack?: 'afterCommit' | 'beforeCommit';
+  readonly timeoutTicks?: number;
+  readonly durable?: Record<string, never>;
+}
+
+export interface Delivery {
+  readonly partition: number;
+  readonly offset: number;
+  readonly key: string;
+  readonly payload: Payload;
+}
+
+type Ctx = {
+  durable: Record<string, never>;
+  input: ConsumerInput;
+  queue: readonly Delivery[];
+  current: Delivery | undefined;
+  attempt: number;
+  wrote: boolean;
+};
+
+type Event = BrokerReply | DatabaseReply | PeerCrashed;
+
+export function effectRow(spec: EffectSpec, payload: Payload): Row {
+  const row: Record<string, Value> = {};
+  for (const [col, src] of Object.entries(spec.columns)) row[col] = typeof src === 'string' ? (payload[src] ?? null) : src.const;
+  return row;
+}
+
+function effectOp(ctx: Ctx): DbOp {
+  const row = effectRow(ctx.input.effect, ctx.current!.payload);
+  return ctx.input.effect.op === 'insert'
+    ? { op: 'insert', table: ctx.input.effect.table, row, onConflict: 'nothing' }
+    : { op: 'upsert', table: ctx.input.effect.table, row, onlyNewerVersion: ctx.input.versionCheck ?? false };
+}
+
+function inboxOp(ctx: Ctx): DbOp {
+  const consumer = ctx.input.consumerName ?? ctx.input.group;
+  return { op: 'insert', table: 'inbox', row: { consumer_name: consumer, event_id: String(ctx.current!.payload['event_id']) }, onConflict: 'nothing' };
+}
+
+const txOf = (ctx: Ctx) => `d${ctx.current!.partition}.${ctx.current!.offset}.${ctx.attempt}`;
+
+export const consumerMachine = setup({
+  types: { context: {} as Ctx, input: {} as ConsumerInput, events: {} as Event, emitted: {} as Emitted },
+  delays: { timeout: ({ context }) => context.input.timeoutTicks ?? 20 },
+  guards: {
+    hasWork: ({ context }) => context.queue.length > 0,
+    ackFirst: ({ context }) => context.input.ack === 'beforeCommit',
+    sameTx: ({ context }) => context.input.inbox === 'sameTx',
+    separateTx: ({ context }) => context.input.inbox === 'separateTx',
+    inserted: ({ event }) => (event.type === 'db.result' || event.type === 'db.ran') && event.results[0]?.inserted === true,
+    committed: ({ event }) => (event.type === 'db.committed' || event.type === 'db.ran') && event.ok,
+  },
+  actions: {
+    subscribe: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.broker, { type: 'broker.subscribe', group: context.input.group }))),
+    enqueue: assign(({ context, event }) => {
+      if (event.type !== 'broker.deliver') return {};
+      const same = (d: Delivery | undefined) => d !== undefined && d.partition === event.partition && d.offset === event.offset;
+      if (same(context.current) || context.queue.some(same)) return {};
+      return { queue: [...context.queue, { partition: event.partition, offset: event.offset, key: event.key, payload: event.payload }] };
+    }),
+    take: assign(({ context }) => ({ current: context.queue[0], queue: context.queue.slice(1), attempt: 1, wrote: false })),
+    retry: assign(({ context }) => ({ attempt: context.attempt + 1, wrote: false })),
+    ack: enqueueActions(({ context, enqueue }) => {
+      const d = context.current!;
+      enqueue.emit(send(context.input.broker, { type: 'broker.commit', partition: d.partition, offset: d.offset + 1 }));
+    }),
+    done: assign({ current: undefined }),
+    inboxInTx: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.db, { type: 'db.exec', tx: txOf(context), ops: [inboxOp(context)] }))),
+    inboxAlone: enqueueActions(({ context, enqueue }) =>
+      enqueue.emit(send(context.input.inboxDb ?? context.input.db, { type: 'db.run', ref: txOf(context), ops: [inboxOp(context)] })),
+    ),
+    effectInTx: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.db, { type: 'db.exec', tx: txOf(context), ops: [effectOp(context)] }))),
+    effectAlone: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.db, { type: 'db.run', ref: txOf(context), ops: [effectOp(context)] }))),
+    commit: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.db, { type: 'db.commit', tx: txOf(context) }))),
+    abort: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.db, { type: 'db.abort', tx: txOf(context) }))),
+    noteEffectWrite: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'db.result' && event.type !== 'db.ran') return;
+      const r = event.results[event.type === 'db.ran' ? event.results.length - 1 : 0];
+      const wrote = r?.inserted === true || r?.written === true;
+      enqueue.assign({ wrote });
+      if (!wrote) {
+        const guard = context.input.effect.op === 'insert' ? 'effectKey' : 'versionCheck';
+        enqueue.emit(note('guard', { guard, event_id: context.current!.payload['event_id'] }));
+      }
+    }),
+    noteInboxHit: enqueueActions(({ context, enqueue }) => enqueue.emit(note('guard', { guard: 'inboxKey', event_id: context.current!.payload['event_id'] }))),
+    noteEffect: enqueueActions(({ context, enqueue }) => {
+      if (context.wrote) enqueue.emit(note('effect', { table: context.input.effect.table, row: effectRow(context.input.effect, context.current!.payload) }));
+    }),
+  },
+}).createMachine({
+  id: 'consumer',
+  context: ({ input }) => ({ durable: input.durable ?? {}, input, queue: [], current: undefined, attempt: 0, wrote: false }),
+  initial: 'connecting',
+  on: { 'broker.deliver': { actions: 'enqueue' } },
+  states: {
+    connecting: { entry: 'subscribe', after: { 1: 'idle' } },
+    idle: { tags: ['idle'], always: { guard: 'hasWork', target: 'received', actions: 'take' } },
+    // A record is in hand; nothing about it is durable here yet.
+    received: {
+      after: {
+        1: [
+          { guard: 'ackFirst', target: 'afterTransportProgress', actions: 'ack' },
+          { target: 'applying' },
+        ],
+      },
+    },
+    // Acknowledged before the effect: a crash from here on loses the effect.
+    afterTransportProgress: { after: { 1: 'applying' } },
+    applying: {
+      always: [
+        { guard: 'sameTx', target: 'insertingInbox', actions: 'inboxInTx' },
+        { guard: 'separateTx', target: 'insertingInbox', actions: 'inboxAlone' },
+        { target: 'committingEffect', actions: 'effectAlone' },
+      ],
+    },
+    insertingInbox: {
+      on: {
+        'db.result': [{ guard: 'inserted', target: 'afterInboxInsert' }, { target: 'duplicateSeen', actions: ['noteInboxHit', 'abort'] }],
+        'db.ran': [{ guard: 'inserted', target: 'afterInboxInsert' }, { target: 'duplicateSeen', actions: 'noteInboxHit' }],
+      },
+      after: { timeout: { target: 'received', actions: ['abort', 'retry'] } },
+    },
+    // The inbox row exists: inside the open transaction (sameTx) or already committed (separateTx).
+    afterInboxInsert: {
+      after: {
+        1: [
+          { guard: 'sameTx', target: 'writingEffect', actions: 'effectInTx' },
+          { target: 'committingEffect', actions: 'effectAlone' },
+        ],
+      },
+    },
+    writingEffect: {
+      on: { 'db.result': { target: 'committingEffect', actions: ['noteEffectWrite', 'commit'] } },
+      after: { timeout: { target: 'received', actions: ['abort', 'retry'] } },
+    },
+    committingEffect: {
+      on: {
+        'db.committed': [{ guard: 'committed', target: 'afterEffectCommit', actions: 'noteEffect' }, { target: 'duplicateSeen' }],
+        'db.ran': [{ guard: 'committed', target: 'afterEffectCommit', actions: ['noteEffectWrite', 'noteEffect'] }, { target: 'duplicateSeen' }],
+      },
+      after: { timeout: { target: 'received', actions: 'retry' } },
+    },
+    // The effect is durable; transport progress has not moved.
+    afterEffectCommit: { after: { 1: [{ guard: 'ackFirst', target: 'idle', actions: 'done' }, { target: 'beforeTransportProgress' }] } },
+    duplicateSeen: { after: { 1: [{ guard: 'ackFirst', target: 'idle', actions: 'done' }, { target: 'beforeTransportProgress' }] } },
+    beforeTransportProgress: { after: { 1: { target: 'idle', actions: ['ack', 'done'] } } },
+  },
+});

@@ -1,0 +1,328 @@
+// A relational database server, reduced to what delivery designs depend on: tables with a
+// primary key and unique keys, transactions (exec opens one, commit or abort ends it),
+// `insert … on conflict do nothing`, an upsert that only moves a row's version forwards,
+// conditional update by version, and rows that expire after a time-to-live (a dedup table with
+// a horizon). Committed rows are durable; open transactions are volatile and are aborted when
+// their owner's connection drops (a crash) or the database itself restarts.
+//
+// Its fault model lives in the network: a `db.committed` reply that is lost leaves the caller
+// unable to tell a commit from a failure, which is the ambiguity the seeds start from.
+import { assign, emit, setup } from 'xstate';
+import { send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
+
+export type Value = string | number | boolean | null;
+export type Row = Readonly<Record<string, Value>>;
+
+export interface TableSpec {
+  /** Primary-key columns. */
+  readonly key: readonly string[];
+  /** Further unique keys, each a list of columns. */
+  readonly unique?: readonly (readonly string[])[];
+  /** Rows older than this many ticks are gone (a dedup record past its horizon). */
+  readonly ttlTicks?: number;
+  /** The database assigns the single key column (a surrogate id), so nothing stops a repeat. */
+  readonly autoId?: boolean;
+  /** Keep every committed version of every row, so a checker can see a row move backwards. */
+  readonly history?: boolean;
+}
+
+export type DbOp =
+  | { readonly op: 'insert'; readonly table: string; readonly row: Row; readonly onConflict?: 'nothing' | 'error' }
+  | { readonly op: 'upsert'; readonly table: string; readonly row: Row; readonly onlyNewerVersion?: boolean }
+  | { readonly op: 'update'; readonly table: string; readonly where: Row; readonly set: Row; readonly ifVersion?: number }
+  | { readonly op: 'select'; readonly table: string; readonly where?: Row }
+  | { readonly op: 'delete'; readonly table: string; readonly where?: Row };
+
+export interface OpResult {
+  /** insert: a row was created (false: a key already existed, nothing done). */
+  readonly inserted?: boolean;
+  /** upsert: the row was written (false: the stored version was not older). */
+  readonly written?: boolean;
+  /** update: rows changed. */
+  readonly updated?: number;
+  readonly rows?: readonly Row[];
+  readonly deleted?: number;
+  /** The key that conflicted, when an insert found one. */
+  readonly conflict?: string;
+}
+
+interface StoredRow {
+  readonly row: Row;
+  readonly at: number;
+  readonly seq: number;
+}
+
+type Table = Readonly<Record<string, StoredRow>>;
+
+export interface DatabaseDurable {
+  readonly tables: Readonly<Record<string, Table>>;
+  readonly nextSeq: number;
+  /** Committed row versions, in commit order, for tables declared with `history`. */
+  readonly history: Readonly<Record<string, readonly Row[]>>;
+}
+
+/** A write inside an open transaction: the row to store, or null for a deletion. */
+interface TxWrite {
+  readonly table: string;
+  readonly pk: string;
+  readonly row: Row | null;
+  readonly insert: boolean;
+}
+
+interface Tx {
+  readonly owner: string;
+  readonly writes: readonly TxWrite[];
+}
+
+export type DatabaseEvent =
+  | ({ type: 'db.exec'; tx: string; ops: readonly DbOp[] } & FromPeer)
+  | ({ type: 'db.commit'; tx: string } & FromPeer)
+  | ({ type: 'db.abort'; tx: string } & FromPeer)
+  | ({ type: 'db.run'; ref: string; ops: readonly DbOp[] } & FromPeer)
+  | PeerCrashed;
+
+/** Replies a database sends; callers put these in their own event unions. */
+export type DatabaseReply =
+  | ({ type: 'db.result'; tx: string; results: readonly OpResult[] } & FromPeer)
+  | ({ type: 'db.committed'; tx: string; ok: boolean; conflict?: string } & FromPeer)
+  | ({ type: 'db.ran'; ref: string; ok: boolean; results: readonly OpResult[]; conflict?: string } & FromPeer);
+
+export interface DatabaseInput {
+  readonly tables: Readonly<Record<string, TableSpec>>;
+  readonly durable?: DatabaseDurable;
+}
+
+function pkOf(spec: TableSpec, row: Row): string {
+  return spec.key.map((k) => String(row[k])).join('|');
+}
+
+function matches(row: Row, where: Row | undefined): boolean {
+  if (!where) return true;
+  for (const k in where) if (row[k] !== where[k]) return false;
+  return true;
+}
+
+/** The engine behind the machine: pure functions over the durable tables and one transaction. */
+export class Engine {
+  constructor(readonly specs: Readonly<Record<string, TableSpec>>) {}
+
+  spec(table: string): TableSpec {
+    const s = this.specs[table];
+    if (!s) throw new Error(`no table ${table}`);
+    return s;
+  }
+
+  live(stored: StoredRow | undefined, table: string, now: number): StoredRow | undefined {
+    if (!stored) return undefined;
+    const ttl = this.spec(table).ttlTicks;
+    return ttl !== undefined && now - stored.at >= ttl ? undefined : stored;
+  }
+
+  /** The rows a transaction sees: committed and unexpired, overlaid with its own writes. */
+  view(durable: DatabaseDurable, writes: readonly TxWrite[], table: string, now: number): Map<string, Row> {
+    const committed = durable.tables[table] ?? {};
+    const rows = Object.entries(committed)
+      .filter(([, s]) => this.live(s, table, now))
+      .sort(([, a], [, b]) => a.seq - b.seq);
+    const out = new Map<string, Row>(rows.map(([pk, s]) => [pk, s.row]));
+    for (const w of writes) {
+      if (w.table !== table) continue;
+      if (w.row === null) out.delete(w.pk);
+      else out.set(w.pk, w.row);
+    }
+    return out;
+  }
+
+  conflictOf(view: Map<string, Row>, spec: TableSpec, row: Row, pk: string): string | undefined {
+    if (view.has(pk)) return `(${spec.key.join(', ')})`;
+    for (const cols of spec.unique ?? []) {
+      for (const other of view.values()) {
+        if (cols.every((c) => other[c] === row[c])) return `(${cols.join(', ')})`;
+      }
+    }
+    return undefined;
+  }
+
+  exec(durable: DatabaseDurable, tx: Tx, ops: readonly DbOp[], now: number): { tx: Tx; results: OpResult[] } {
+    let writes = tx.writes;
+    const results: OpResult[] = [];
+    for (const op of ops) {
+      const spec = this.spec(op.table);
+      const view = this.view(durable, writes, op.table, now);
+      switch (op.op) {
+        case 'insert': {
+          const row = spec.autoId ? { ...op.row, [spec.key[0]!]: `${durable.nextSeq}.${writes.length}@${tx.owner}` } : op.row;
+          const pk = pkOf(spec, row);
+          const conflict = this.conflictOf(view, spec, row, pk);
+          if (conflict) {
+            results.push({ inserted: false, conflict });
+          } else {
+            writes = [...writes, { table: op.table, pk, row, insert: true }];
+            results.push({ inserted: true });
+          }
+          break;
+        }
+        case 'upsert': {
+          const pk = pkOf(spec, op.row);
+          const stored = view.get(pk);
+          const older = stored !== undefined && op.onlyNewerVersion && Number(stored['version']) >= Number(op.row['version']);
+          if (older) {
+            results.push({ written: false });
+          } else {
+            writes = [...writes, { table: op.table, pk, row: op.row, insert: false }];
+            results.push({ written: true });
+          }
+          break;
+        }
+        case 'update': {
+          let updated = 0;
+          for (const [pk, row] of view) {
+            if (!matches(row, op.where)) continue;
+            if (op.ifVersion !== undefined && row['version'] !== op.ifVersion) continue;
+            writes = [...writes, { table: op.table, pk, row: { ...row, ...op.set }, insert: false }];
+            updated++;
+          }
+          results.push({ updated });
+          break;
+        }
+        case 'select':
+          results.push({ rows: [...view.values()].filter((r) => matches(r, op.where)) });
+          break;
+        case 'delete': {
+          let deleted = 0;
+          for (const [pk, row] of view) {
+            if (!matches(row, op.where)) continue;
+            writes = [...writes, { table: op.table, pk, row: null, insert: false }];
+            deleted++;
+          }
+          results.push({ deleted });
+          break;
+        }
+      }
+    }
+    return { tx: { ...tx, writes }, results };
+  }
+
+  /** Applies a transaction's writes atomically, or refuses if an insert now collides. */
+  commit(durable: DatabaseDurable, tx: Tx, now: number): { durable: DatabaseDurable; ok: boolean; conflict?: string } {
+    // First committer wins: an insert whose key another transaction committed meanwhile aborts.
+    for (const w of tx.writes) {
+      if (!w.insert || w.row === null) continue;
+      const view = this.view(durable, [], w.table, now);
+      const conflict = this.conflictOf(view, this.spec(w.table), w.row, w.pk);
+      if (conflict) return { durable, ok: false, conflict: `${w.table} ${conflict}` };
+    }
+    if (tx.writes.length === 0) return { durable, ok: true };
+    const tables: Record<string, Record<string, StoredRow>> = { ...durable.tables } as Record<string, Record<string, StoredRow>>;
+    let seq = durable.nextSeq;
+    let history = durable.history;
+    for (const w of tx.writes) {
+      const table = { ...(tables[w.table] ?? {}) };
+      if (w.row === null) delete table[w.pk];
+      else table[w.pk] = { row: w.row, at: w.insert || !table[w.pk] ? now : table[w.pk]!.at, seq: table[w.pk]?.seq ?? seq++ };
+      tables[w.table] = table;
+      if (w.row !== null && this.spec(w.table).history) history = { ...history, [w.table]: [...(history[w.table] ?? []), w.row] };
+    }
+    return { durable: { tables, nextSeq: seq + 1, history }, ok: true };
+  }
+}
+
+/** Every committed version of a history table's rows, in commit order. */
+export function historyOf(durable: DatabaseDurable | undefined, table: string): readonly Row[] {
+  return durable?.history[table] ?? [];
+}
+
+/** Committed rows of one table, oldest first; for checkers, evidence and tests. */
+export function rowsOf(durable: DatabaseDurable | undefined, table: string): Row[] {
+  const t = durable?.tables[table];
+  if (!t) return [];
+  return Object.values(t)
+    .sort((a, b) => a.seq - b.seq)
+    .map((s) => s.row);
+}
+
+type Ctx = {
+  durable: DatabaseDurable;
+  engine: Engine;
+  txs: Readonly<Record<string, Tx>>;
+  reply: { to: string; event: { type: string } & Record<string, unknown> } | undefined;
+};
+
+export const databaseMachine = setup({
+  types: {
+    context: {} as Ctx,
+    input: {} as DatabaseInput,
+    events: {} as DatabaseEvent,
+    emitted: {} as Emitted,
+  },
+  actions: {
+    reply: emit(({ context }) => send(context.reply!.to, context.reply!.event)),
+  },
+}).createMachine({
+  id: 'database',
+  context: ({ input }) => {
+    const empty: Record<string, Table> = {};
+    for (const name of Object.keys(input.tables)) empty[name] = {};
+    return { durable: input.durable ?? { tables: empty, nextSeq: 1, history: {} }, engine: new Engine(input.tables), txs: {}, reply: undefined };
+  },
+  initial: 'serving',
+  states: {
+    serving: {
+      tags: ['idle'],
+      on: {
+        'db.exec': {
+          actions: [
+            assign(({ context, event }) => {
+              const key = `${event.from}/${event.tx}`;
+              const tx = context.txs[key] ?? { owner: event.from, writes: [] };
+              const { tx: next, results } = context.engine.exec(context.durable, tx, event.ops, event.at);
+              return { txs: { ...context.txs, [key]: next }, reply: { to: event.from, event: { type: 'db.result', tx: event.tx, results } } };
+            }),
+            'reply',
+          ],
+        },
+        'db.commit': {
+          actions: [
+            assign(({ context, event }) => {
+              const key = `${event.from}/${event.tx}`;
+              const tx = context.txs[key] ?? { owner: event.from, writes: [] };
+              const { [key]: _closed, ...rest } = context.txs;
+              const res = context.engine.commit(context.durable, tx, event.at);
+              return {
+                durable: res.durable,
+                txs: rest,
+                reply: { to: event.from, event: { type: 'db.committed', tx: event.tx, ok: res.ok, ...(res.conflict ? { conflict: res.conflict } : {}) } },
+              };
+            }),
+            'reply',
+          ],
+        },
+        'db.abort': {
+          actions: assign(({ context, event }) => {
+            const { [`${event.from}/${event.tx}`]: _closed, ...rest } = context.txs;
+            return { txs: rest };
+          }),
+        },
+        'db.run': {
+          actions: [
+            assign(({ context, event }) => {
+              const { tx, results } = context.engine.exec(context.durable, { owner: event.from, writes: [] }, event.ops, event.at);
+              const res = context.engine.commit(context.durable, tx, event.at);
+              return {
+                durable: res.durable,
+                reply: { to: event.from, event: { type: 'db.ran', ref: event.ref, ok: res.ok, results, ...(res.conflict ? { conflict: res.conflict } : {}) } },
+              };
+            }),
+            'reply',
+          ],
+        },
+        'sys.peerCrashed': {
+          // A dropped connection rolls back every transaction it had open.
+          actions: assign(({ context, event }) => ({
+            txs: Object.fromEntries(Object.entries(context.txs).filter(([, tx]) => tx.owner !== event.peer)),
+          })),
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,177 @@
+// The outbox relay: polls committed outbox rows, publishes each to the broker and records that
+// it did. It is the owner of retry between the source database and the broker.
+// Design options:
+// - `mark: 'afterSend'` records progress after the broker accepted the record (at-least-once:
+//   a crash between acceptance and the mark publishes the same event_id again);
+//   `mark: 'beforeSend'` records progress first (at-most-once: a crash after the mark loses it).
+// - `concurrency: 'perAggregate'` keeps one publish in flight, so one aggregate's versions reach
+//   the broker in order; `'concurrent'` sends a whole batch at once on separate connections, so
+//   the broker may append one aggregate's versions out of order.
+// Failure windows are its states: `relay.afterRelaySend`, `relay.afterBrokerAccept`,
+// `relay.afterRelayProgress` and the rest.
+import { assign, enqueueActions, setup } from 'xstate';
+import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
+import type { BrokerReply, Payload } from './broker.ts';
+import type { DatabaseReply, Row } from './database.ts';
+
+export interface RelayInput {
+  readonly db: string;
+  readonly broker: string;
+  readonly table?: string;
+  readonly mark?: 'afterSend' | 'beforeSend';
+  readonly concurrency?: 'perAggregate' | 'concurrent';
+  readonly pollTicks?: number;
+  readonly timeoutTicks?: number;
+  readonly durable?: Record<string, never>;
+}
+
+type Ctx = {
+  durable: Record<string, never>;
+  db: string;
+  broker: string;
+  table: string;
+  mark: 'afterSend' | 'beforeSend';
+  concurrent: boolean;
+  pollTicks: number;
+  timeoutTicks: number;
+  batch: readonly Row[];
+  /** event_ids of the current batch still waiting for a broker ack. */
+  unacked: readonly string[];
+  polls: number;
+};
+
+type Event = BrokerReply | DatabaseReply | PeerCrashed;
+
+const idOf = (row: Row) => String(row['event_id']);
+
+function publishOf(row: Row, ref: string) {
+  const { published: _p, ...payload } = row;
+  return { type: 'broker.publish', ref, key: String(row['aggregate_id']), payload: payload as Payload };
+}
+
+export const relayMachine = setup({
+  types: { context: {} as Ctx, input: {} as RelayInput, events: {} as Event, emitted: {} as Emitted },
+  delays: {
+    poll: ({ context }) => context.pollTicks,
+    timeout: ({ context }) => context.timeoutTicks,
+  },
+  guards: {
+    markFirst: ({ context }) => context.mark === 'beforeSend',
+    batchEmpty: ({ context }) => context.batch.length === 0,
+    allAcked: ({ context }) => context.unacked.length === 0,
+    moreRows: ({ context }) => context.batch.length > 1 && !context.concurrent,
+    expectedAck: ({ context, event }) => event.type === 'broker.ack' && context.unacked.includes(event.ref),
+  },
+  actions: {
+    poll: enqueueActions(({ context, enqueue }) => {
+      enqueue.assign({ polls: context.polls + 1 });
+      enqueue.emit(send(context.db, { type: 'db.run', ref: `poll-${context.polls + 1}`, ops: [{ op: 'select', table: context.table, where: { published: false } }] }));
+    }),
+    takeBatch: assign(({ context, event }) => {
+      const rows = event.type === 'db.ran' ? (event.results[0]?.rows ?? []) : [];
+      return { batch: rows, unacked: [] as string[] };
+    }),
+    publish: enqueueActions(({ context, enqueue }) => {
+      const rows = context.concurrent ? context.batch : context.batch.slice(0, 1);
+      enqueue.assign({ unacked: rows.map(idOf) });
+      for (const row of rows) enqueue.emit(send(context.broker, publishOf(row, idOf(row)), context.concurrent));
+    }),
+    ack: assign(({ context, event }) => ({ unacked: context.unacked.filter((id) => event.type !== 'broker.ack' || id !== event.ref) })),
+    markProgress: enqueueActions(({ context, enqueue }) => {
+      const rows = context.concurrent ? context.batch : context.batch.slice(0, 1);
+      enqueue.emit(
+        send(context.db, {
+          type: 'db.run',
+          ref: `mark-${rows.map(idOf).join(',')}`,
+          ops: rows.map((r) => ({ op: 'update' as const, table: context.table, where: { event_id: idOf(r) }, set: { published: true } })),
+        }),
+      );
+    }),
+    nextRow: assign(({ context }) => ({ batch: context.concurrent ? [] : context.batch.slice(1) })),
+    gaveUp: enqueueActions(({ context, enqueue }) => {
+      enqueue.emit(note('relay.unconfirmed', { event_ids: context.unacked }));
+    }),
+  },
+}).createMachine({
+  id: 'relay',
+  context: ({ input }) => ({
+    durable: input.durable ?? {},
+    db: input.db,
+    broker: input.broker,
+    table: input.table ?? 'outbox',
+    mark: input.mark ?? 'afterSend',
+    concurrent: (input.concurrency ?? 'perAggregate') === 'concurrent',
+    pollTicks: input.pollTicks ?? 8,
+    timeoutTicks: input.timeoutTicks ?? 20,
+    batch: [],
+    unacked: [],
+    polls: 0,
+  }),
+  initial: 'idle',
+  states: {
+    idle: { tags: ['idle'], after: { poll: 'polling' } },
+    polling: {
+      entry: 'poll',
+      on: {
+        'db.ran': [
+          { guard: ({ event }) => (event.results[0]?.rows ?? []).length === 0, target: 'idle' },
+          { guard: 'markFirst', target: 'recordingProgress', actions: 'takeBatch' },
+          { target: 'beforeRelaySend', actions: 'takeBatch' },
+        ],
+      },
+      after: { timeout: 'idle' },
+    },
+    beforeRelaySend: { after: { 1: { target: 'afterRelaySend', actions: 'publish' } } },
+    // Sent, not yet acknowledged: the broker may or may not have the record.
+    afterRelaySend: {
+      on: {
+        'broker.ack': [
+          { guard: ({ context, event }) => context.unacked.length === 1 && context.unacked[0] === event.ref, target: 'afterBrokerAccept', actions: 'ack' },
+          { guard: 'expectedAck', actions: 'ack' },
+        ],
+      },
+      after: {
+        timeout: [
+          // At-most-once gives up on an unacknowledged publish; at-least-once sends it again.
+          { guard: 'markFirst', target: 'afterBrokerAccept', actions: 'gaveUp' },
+          { target: 'beforeRelaySend' },
+        ],
+      },
+    },
+    // The broker has the record; the outbox row still says unpublished.
+    afterBrokerAccept: {
+      after: {
+        1: [
+          { guard: 'markFirst', target: 'nextRow' },
+          { target: 'recordingProgress' },
+        ],
+      },
+    },
+    recordingProgress: {
+      entry: 'markProgress',
+      on: {
+        'db.ran': [
+          { guard: 'markFirst', target: 'afterRelayProgress' },
+          { target: 'afterRelayProgress' },
+        ],
+      },
+      after: { timeout: 'idle' },
+    },
+    // The row is marked published.
+    afterRelayProgress: {
+      after: {
+        1: [
+          { guard: 'markFirst', target: 'beforeRelaySend' },
+          { target: 'nextRow' },
+        ],
+      },
+    },
+    nextRow: {
+      always: [
+        { guard: ({ context }) => context.batch.length > 1 && !context.concurrent && context.mark === 'beforeSend', target: 'recordingProgress', actions: 'nextRow' },
+        { guard: 'moreRows', target: 'beforeRelaySend', actions: 'nextRow' },
+        { target: 'polling', actions: 'nextRow' },
+      ],
+    },
+  },
+});

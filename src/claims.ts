@@ -1,0 +1,81 @@
+// An effect-uniqueness claim: the sentence every "exactly once" review should require, as data,
+// plus how to observe the world it speaks about. It renders back to the sentence, and compiles
+// to the checkers of src/checkers/.
+import type { WorldView } from './worldView.ts';
+
+/** What a claim promises about its effect. */
+export type Guarantee =
+  /** At most one committed outcome per key, and every committed source fact gets one. */
+  | 'exactlyOnceEffect'
+  /** At most one outcome per key; losing one is accepted and declared (page views). */
+  | 'atMostOnce'
+  /** Every fact gets an outcome; repeats are accepted and declared ("at least one attempt"). */
+  | 'atLeastOnce';
+
+/** One committed outcome of the effect, as the authority recorded it. */
+export interface Outcome {
+  /** The effect key, rendered (for example `o-1|1`). */
+  readonly key: string;
+  /** The canonical intent behind it, when the authority records one. */
+  readonly intent?: string;
+}
+
+/** A reply a caller received for an intent (for same-intent replay). */
+export interface Reply {
+  readonly intent: string;
+  readonly outcome: string;
+  readonly ok: boolean;
+}
+
+export interface Claim {
+  /** The effect, in the reader's words: "inventory reservation". */
+  readonly effect: string;
+  /** The fields that identify one effect: ["order_id", "reservation_version"]. */
+  readonly key: readonly string[];
+  readonly namespace?: string;
+  /** Who enforces uniqueness: "the inventory database's unique constraint". */
+  readonly authority: string;
+  /** For how long: "the lifetime of the order". */
+  readonly lifetime: string;
+  /** What a repeat of the same intent gets: "the stored reservation state". */
+  readonly sameIntent: string;
+  /** What a different intent under the same key gets: "a conflict; the reservation is unchanged". */
+  readonly differentIntent: string;
+  /** How an unknown external completion is resolved: "status lookup by key". */
+  readonly unknownCompletion: string;
+  readonly guarantee?: Guarantee;
+
+  /** Committed outcomes of the effect in the end state. */
+  readonly outcomes: (view: WorldView) => readonly Outcome[];
+  /** Keys of committed source facts that must each yield the effect (liveness, phantom). */
+  readonly facts?: (view: WorldView) => readonly string[];
+  /** Per-aggregate version histories of what the effect applied, in commit order. */
+  readonly versions?: (view: WorldView) => Readonly<Record<string, readonly number[]>>;
+  /** Replies callers got, to check that the same intent always got the recorded result. */
+  readonly replies?: (view: WorldView) => readonly Reply[];
+  /** Attempts with a different intent under an existing key, and whether each was refused. */
+  readonly conflicts?: (view: WorldView) => readonly { readonly key: string; readonly refused: boolean }[];
+  /** Outcomes still unknown (pending, unresolved) at the end. */
+  readonly unresolved?: (view: WorldView) => readonly string[];
+}
+
+function list(items: readonly string[]): string {
+  return items.length === 1 ? items[0]! : `(${items.join(', ')})`;
+}
+
+/** The claim as the seeds' sentence, so a reviewer reads the claim and its verdict together. */
+export function claimSentence(c: Claim): string {
+  const ns = c.namespace ? ` in ${c.namespace}` : '';
+  const guarantee = c.guarantee ?? 'exactlyOnceEffect';
+  const core =
+    guarantee === 'atLeastOnce'
+      ? `${c.authority} ensures at least one attempt, and a unique outcome is not guaranteed,`
+      : guarantee === 'atMostOnce'
+        ? `${c.authority} enforces at most one committed outcome, and losing one is accepted,`
+        : `${c.authority} enforces at most one committed outcome`;
+  return (
+    `For ${c.effect}, identified by ${list(c.key)}${ns}, ${core} for ${c.lifetime}. ` +
+    `Transport and processing may retry. On replay, the same intent returns ${c.sameIntent}; ` +
+    `a different intent ${c.differentIntent}; unknown external completion is resolved by ${c.unknownCompletion}.`
+  );
+}
