@@ -41,6 +41,7 @@ export type BrokerEvent =
 
 export type BrokerReply =
   | ({ type: 'broker.ack'; ref: string; partition: number; offset: number } & FromPeer)
+  | ({ type: 'broker.subscribed'; group: string } & FromPeer)
   | ({ type: 'broker.deliver'; partition: number; offset: number; key: string; payload: Payload } & FromPeer);
 
 interface Session {
@@ -175,6 +176,7 @@ export const brokerMachine = setup({
               const session: Session = { group: event.group, position: [...committed], inflight: committed.map(() => null) };
               return { sessions: { ...context.sessions, [event.from]: session } };
             }),
+            enqueueActions(({ event, enqueue }) => enqueue.emit(send(event.from, { type: 'broker.subscribed', group: event.group }))),
             { type: 'deliver', params: { stale: false } },
           ],
         },

@@ -130,7 +130,8 @@ export const consumerMachine = setup({
   initial: 'connecting',
   on: { 'broker.deliver': { actions: 'enqueue' } },
   states: {
-    connecting: { entry: 'subscribe', after: { 1: 'idle' } },
+    // Until the broker confirms the subscription nothing arrives; a lost request is sent again.
+    connecting: { entry: 'subscribe', on: { 'broker.subscribed': 'idle' }, after: { timeout: { target: 'connecting', reenter: true } } },
     idle: { tags: ['idle'], always: { guard: 'hasWork', target: 'received', actions: 'take' } },
     // A record is in hand; nothing about it is durable here yet.
     received: {

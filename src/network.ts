@@ -62,7 +62,19 @@ export class Network {
     return this.counts;
   }
 
-  send(now: number, from: string, to: string, event: EventObject, unordered = false): void {
+  /**
+   * Sends one message. A `system` message (a connection-drop notice) takes the link like any
+   * other, so it arrives after what the sender had already sent, but no fault strikes it and the
+   * census does not count it.
+   */
+  send(now: number, from: string, to: string, event: EventObject, unordered = false, system = false): void {
+    if (system) {
+      const link = `${from}->${to}`;
+      const tick = Math.max(now + this.latency(), this.linkTail.get(link) ?? 0);
+      this.linkTail.set(link, tick);
+      this.sink.schedule(tick, { id: this.nextId++, from, to, point: messagePoint(from, to, event.type), event });
+      return;
+    }
     const point = messagePoint(from, to, event.type);
     const n = (this.counts.get(point) ?? 0) + 1;
     this.counts.set(point, n);

@@ -248,9 +248,11 @@ export class World {
     this.schedule.removeWhere((item) => item.kind === 'timer' && item.owner === name);
     host.timers.clear();
     // Peers learn of the crash the way a server learns of a dropped connection: a database
-    // aborts the component's open transactions, a broker ends its consumer session.
+    // aborts the component's open transactions, a broker ends its consumer session. The notice
+    // travels each link behind what the component had already sent, so a commit already on
+    // the wire still lands and a statement already on the wire runs before the abort.
     for (const peer of this.order) {
-      if (peer !== host && !peer.down) this.deliver(peer, { type: 'sys.peerCrashed', peer: name, at: this.clock.now } as EventObject);
+      if (peer !== host) this.network.send(this.clock.now, name, peer.spec.name, { type: 'sys.peerCrashed', peer: name } as EventObject, false, true);
     }
     this.schedule.push(this.clock.now + this.options.restartDelayTicks, { kind: 'restart', component: name });
   }

@@ -1,0 +1,156 @@
+// The Mercury order pipeline as a composition of the component machines: a client accepting
+// orders, the order service and its database, an optional outbox relay, the broker, and the
+// inventory consumer with its database. Each design option of the seeds is one field here, so a
+// scenario file states a design in a few lines.
+import type { ComponentSpec, WindowNote } from '../src/world.ts';
+import type { Claim } from '../src/claims.ts';
+import { brokerMachine, type BrokerInput } from './broker.ts';
+import { clientMachine, type ClientInput, type Command } from './client.ts';
+import { consumerMachine, type ConsumerInput, type EffectSpec } from './consumer.ts';
+import { databaseMachine, historyOf, rowsOf, type DatabaseDurable, type TableSpec } from './database.ts';
+import { relayMachine, type RelayInput } from './relay.ts';
+import { sourceMachine, type SourceDesign } from './source.ts';
+import { consumerNotes, relayNotes, sourceNotes } from './windowNotes.ts';
+
+export interface OrderPipelineOptions {
+  readonly design: SourceDesign;
+  readonly relay?: Pick<RelayInput, 'mark' | 'concurrency'>;
+  readonly consumer?: Pick<ConsumerInput, 'inbox' | 'versionCheck' | 'ack'>;
+  /** The effect table's key: the semantic key (`(order_id, reservation_version)`) or a surrogate id. */
+  readonly effectKey?: 'semantic' | 'none';
+  /** The effect: a reservation row per order (insert) or an order-status projection (upsert). */
+  readonly effect?: 'reservation' | 'projection';
+  readonly client?: Pick<ClientInput, 'retry' | 'keyed' | 'maxAttempts' | 'timeoutTicks'>;
+  readonly checkoutKeys?: boolean;
+  readonly broker?: Pick<BrokerInput, 'producerDedup' | 'partitions'>;
+  /** The commands the client sends, given the workload size; one acceptance per order by default. */
+  readonly commands?: (size: number) => readonly Command[];
+}
+
+export function acceptOrders(size: number): Command[] {
+  return Array.from({ length: size }, (_, i) => {
+    const id = `o-${i + 1}`;
+    return { intent: `accept ${id}`, aggregate_id: id, version: 1, status: 'ACCEPTED', event_type: 'OrderAccepted', data: { order_id: id, reservation_version: 1 } };
+  });
+}
+
+const reservationEffect: EffectSpec = {
+  op: 'insert',
+  table: 'reservations',
+  columns: { order_id: 'order_id', reservation_version: 'reservation_version', state: { const: 'HELD' } },
+};
+
+const projectionEffect: EffectSpec = {
+  op: 'upsert',
+  table: 'order_status',
+  columns: { order_id: 'aggregate_id', status: 'status', version: 'aggregate_version' },
+};
+
+export function orderPipeline(o: OrderPipelineOptions): (w: { size: number }) => ComponentSpec[] {
+  const effect = o.effect === 'projection' ? projectionEffect : reservationEffect;
+  const inbox = o.consumer?.inbox ?? 'sameTx';
+  const effectTable: TableSpec =
+    o.effect === 'projection'
+      ? { key: ['order_id'], history: true }
+      : o.effectKey === 'none'
+        ? { key: ['id'], autoId: true }
+        : { key: ['order_id', 'reservation_version'] };
+  const inventoryTables: Record<string, TableSpec> = { [effect.table]: effectTable, inbox: { key: ['consumer_name', 'event_id'] } };
+  const consumerInput: ConsumerInput = {
+    broker: 'broker',
+    group: 'inventory',
+    consumerName: 'inventory-reservation-v3',
+    db: 'inventoryDb',
+    ...(inbox === 'separateTx' ? { inboxDb: 'inboxDb' } : {}),
+    inbox,
+    effect,
+    versionCheck: o.consumer?.versionCheck ?? false,
+    ack: o.consumer?.ack ?? 'afterCommit',
+  };
+  return ({ size }) => [
+    { name: 'client', machine: clientMachine, input: { target: 'source', commands: (o.commands ?? acceptOrders)(size), ...o.client }, process: false },
+    { name: 'source', machine: sourceMachine, input: { design: o.design, db: 'ordersDb', broker: 'broker', checkoutKeys: o.checkoutKeys ?? false }, process: true, notes: sourceNotes(o.design) },
+    {
+      name: 'ordersDb',
+      machine: databaseMachine,
+      input: { tables: { orders: { key: ['order_id'] }, outbox: { key: ['event_id'] }, checkout_keys: { key: ['checkout_key'] } } },
+      process: false,
+    },
+    ...(o.design === 'outbox'
+      ? [{ name: 'relay', machine: relayMachine, input: { db: 'ordersDb', broker: 'broker', ...o.relay }, process: true, notes: relayNotes(o.relay?.mark ?? 'afterSend') }]
+      : []),
+    { name: 'broker', machine: brokerMachine, input: { ...o.broker }, process: false },
+    { name: 'consumer', machine: consumerMachine, input: consumerInput as unknown as Record<string, unknown>, process: true, notes: consumerNotes(consumerInput) },
+    { name: 'inventoryDb', machine: databaseMachine, input: { tables: inventoryTables }, process: false },
+    ...(inbox === 'separateTx' ? [{ name: 'inboxDb', machine: databaseMachine, input: { tables: { inbox: { key: ['consumer_name', 'event_id'] } } }, process: false }] : []),
+  ];
+}
+
+const db = (view: { durable<T>(n: string): T }, name: string) => view.durable<DatabaseDurable>(name);
+
+/** The seed's inventory reservation claim, observed in the pipeline's databases. */
+export const reservationClaim: Claim = {
+  effect: 'inventory reservation',
+  key: ['order_id', 'reservation_version'],
+  authority: "the inventory database's unique constraint",
+  lifetime: 'the lifetime of the order plus its audit horizon',
+  sameIntent: 'the stored reservation state',
+  differentIntent: 'conflicts and does not change the existing reservation',
+  unknownCompletion: 'nothing external: the effect is a local row',
+  outcomes: (v) => rowsOf(db(v, 'inventoryDb'), 'reservations').map((r) => ({ key: `${r['order_id']}|${r['reservation_version']}` })),
+  facts: (v) =>
+    rowsOf(db(v, 'ordersDb'), 'orders')
+      .filter((r) => r['status'] === 'ACCEPTED')
+      .map((r) => `${r['order_id']}|1`),
+};
+
+/** Per-aggregate ordering: the order-status projection must never move backwards. */
+export const projectionClaim: Claim = {
+  effect: 'order status projection',
+  key: ['order_id'],
+  authority: 'the projection row and its version check',
+  lifetime: 'the lifetime of the order',
+  sameIntent: 'the stored status',
+  differentIntent: 'an older version is rejected',
+  unknownCompletion: 'nothing external: the effect is a local row',
+  guarantee: 'atLeastOnce',
+  outcomes: (v) => rowsOf(db(v, 'inventoryDb'), 'order_status').map((r) => ({ key: String(r['order_id']) })),
+  facts: (v) => rowsOf(db(v, 'ordersDb'), 'orders').map((r) => String(r['order_id'])),
+  versions: (v) => {
+    const out: Record<string, number[]> = {};
+    for (const r of historyOf(db(v, 'inventoryDb'), 'order_status')) (out[String(r['order_id'])] ??= []).push(Number(r['version']));
+    return out;
+  },
+};
+
+/** One line of durable evidence: rows per table, the broker log and committed offsets. */
+export function pipelineEvidence(durable: Readonly<Record<string, unknown>>): string {
+  const parts: string[] = [];
+  for (const [name, d] of Object.entries(durable)) {
+    if (!d || typeof d !== 'object') continue;
+    if ('tables' in d) {
+      const tables = Object.entries((d as DatabaseDurable).tables)
+        .map(([t]) => [t, rowsOf(d as DatabaseDurable, t)] as const)
+        .filter(([, rows]) => rows.length > 0)
+        .map(([t, rows]) => `${t}: ${rows.map((r) => describeRow(t, r)).join(', ')}`);
+      parts.push(`${name} {${tables.join('; ') || 'empty'}}`);
+    } else if ('partitions' in d) {
+      const b = d as { partitions: { payload: Record<string, unknown> }[][]; offsets: Record<string, number[]> };
+      const log = b.partitions.flat().map((r) => String(r.payload['event_id']));
+      const offsets = Object.entries(b.offsets).map(([g, o]) => `${g}@${o.join('/')}`);
+      parts.push(`${name} {log: ${log.join(', ') || 'empty'}; offsets: ${offsets.join(', ') || 'none'}}`);
+    }
+  }
+  return parts.join(' · ');
+}
+
+function describeRow(table: string, r: Readonly<Record<string, unknown>>): string {
+  if (table === 'outbox') return `${r['event_id']}${r['published'] ? ' (published)' : ' (pending)'}`;
+  if (table === 'inbox') return String(r['event_id']);
+  if (table === 'orders') return `${r['order_id']} ${r['status']} v${r['version']}`;
+  if (table === 'reservations') return `${r['order_id']}/${r['reservation_version']}`;
+  if (table === 'order_status') return `${r['order_id']} ${r['status']} v${r['version']}`;
+  return Object.values(r).join('/');
+}
+
+export type { WindowNote };

@@ -1,0 +1,92 @@
+// What a design review asks of each failure window that a run cannot show by itself: who owns
+// the retry from there, and the query that finds or repairs the damage in production. The
+// answers depend on the design option, so each component's notes are a function of it.
+import type { WindowNote } from '../src/world.ts';
+import type { ConsumerInput } from './consumer.ts';
+import type { SourceDesign } from './source.ts';
+
+const n = (retryOwner: string, repairQuery: string): WindowNote => ({ retryOwner, repairQuery });
+
+export function sourceNotes(design: SourceDesign): Record<string, WindowNote> {
+  const acceptedWithoutEvent =
+    "SELECT o.order_id FROM orders o WHERE o.status = 'ACCEPTED' AND NOT EXISTS (SELECT 1 FROM broker_events e WHERE e.aggregate_id = o.order_id AND e.aggregate_version = o.version);";
+  const eventWithoutOrder =
+    "SELECT e.event_id FROM broker_events e WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.order_id = e.aggregate_id AND o.version >= e.aggregate_version);";
+  const common = {
+    idle: n('client retry', 'none: nothing is in progress'),
+    writingSource: n('client retry (the open transaction rolls back)', "SELECT * FROM pg_stat_activity WHERE state = 'idle in transaction';"),
+    beforeSourceCommit: n('client retry (the open transaction rolls back)', "SELECT order_id, status, version FROM orders WHERE order_id = :order_id; -- expect no change"),
+    committing: n('client retry; the commit outcome is unknown to the service', 'SELECT order_id, status, version FROM orders WHERE order_id = :order_id; -- did the commit land?'),
+    claimingKey: n('client retry with the same key', 'SELECT * FROM checkout_keys WHERE checkout_key = :key;'),
+  };
+  if (design === 'outbox') {
+    return {
+      ...common,
+      afterSourceCommit: n('relay (the outbox row is pending)', "SELECT event_id, aggregate_id FROM outbox WHERE published = false ORDER BY created_at;"),
+    };
+  }
+  if (design === 'dualWriteCommitFirst') {
+    return {
+      ...common,
+      afterSourceCommit: n('nobody: the publish intent lived only in memory', acceptedWithoutEvent),
+      afterPublishSend: n('the service itself while it lives; nobody after a crash', acceptedWithoutEvent),
+      afterBrokerAccept: n('nobody: both writes are done', 'none: consistent'),
+    };
+  }
+  return {
+    ...common,
+    afterPublishSend: n('the service itself while it lives; nobody after a crash', eventWithoutOrder),
+    afterBrokerAccept: n('nobody: the event is out and the commit has not happened', eventWithoutOrder),
+    afterSourceCommit: n('nobody: both writes are done', 'none: consistent'),
+  };
+}
+
+export function relayNotes(mark: 'afterSend' | 'beforeSend'): Record<string, WindowNote> {
+  const pending = "SELECT event_id, aggregate_id, now() - created_at AS age FROM outbox WHERE published = false ORDER BY created_at;";
+  const duplicatesInLog = 'SELECT event_id, count(*) FROM broker_events GROUP BY event_id HAVING count(*) > 1;';
+  if (mark === 'beforeSend') {
+    const markedNotSent = 'SELECT o.event_id FROM outbox o WHERE o.published AND NOT EXISTS (SELECT 1 FROM broker_events e WHERE e.event_id = o.event_id);';
+    return {
+      idle: n('relay poll', pending),
+      polling: n('relay poll', pending),
+      recordingProgress: n('relay poll (the mark may or may not have landed)', markedNotSent),
+      afterRelayProgress: n('nobody: the row is marked, the publish was never sent', markedNotSent),
+      beforeRelaySend: n('nobody: the row is marked published', markedNotSent),
+      afterRelaySend: n('nobody: at-most-once does not resend', markedNotSent),
+      afterBrokerAccept: n('nobody needed: the broker has the record', 'none: consistent'),
+    };
+  }
+  return {
+    idle: n('relay poll', pending),
+    polling: n('relay poll', pending),
+    beforeRelaySend: n('relay (the row is still pending)', pending),
+    afterRelaySend: n('relay (the row is still pending; the broker may already hold it)', `${pending} ${duplicatesInLog}`),
+    afterBrokerAccept: n('relay (republishes the same event_id)', duplicatesInLog),
+    recordingProgress: n('relay (the mark may or may not have landed)', pending),
+    afterRelayProgress: n('nobody needed: the row is marked published', 'none: consistent'),
+  };
+}
+
+export function consumerNotes(c: ConsumerInput): Record<string, WindowNote> {
+  const lost =
+    "SELECT e.event_id FROM broker_events e WHERE e.offset < :committed_offset AND NOT EXISTS (SELECT 1 FROM reservations r WHERE r.order_id = e.order_id AND r.reservation_version = e.reservation_version);";
+  const inboxWithoutEffect =
+    'SELECT i.event_id FROM inbox i LEFT JOIN reservations r ON r.order_id = i.order_id WHERE r.order_id IS NULL;';
+  const dupEffects = 'SELECT order_id, reservation_version, count(*) FROM reservations GROUP BY 1, 2 HAVING count(*) > 1;';
+  const redelivery = 'broker redelivery from the committed offset';
+  const ackedEarly = c.ack === 'beforeCommit';
+  const owner = ackedEarly ? 'nobody: the offset has already moved past the record' : redelivery;
+  return {
+    connecting: n(redelivery, "SELECT group_id, partition, committed_offset FROM consumer_offsets WHERE group_id = 'inventory';"),
+    idle: n(redelivery, 'none: nothing in hand'),
+    received: n(owner, ackedEarly ? lost : 'none: nothing durable yet'),
+    afterTransportProgress: n('nobody: the offset has already moved past the record', lost),
+    insertingInbox: n(owner, c.inbox === 'separateTx' ? inboxWithoutEffect : 'none: the transaction rolls back'),
+    afterInboxInsert: n(owner, c.inbox === 'separateTx' ? inboxWithoutEffect : 'none: the transaction rolls back'),
+    writingEffect: n(owner, 'none: the transaction rolls back'),
+    committingEffect: n(owner, c.inbox === 'none' ? dupEffects : 'SELECT * FROM inbox WHERE event_id = :event_id; -- did the commit land?'),
+    afterEffectCommit: n(`${redelivery} (the ${c.inbox === 'none' ? 'effect key' : 'inbox'} suppresses the repeat)`, c.inbox === 'none' ? dupEffects : 'SELECT event_id FROM inbox WHERE event_id = :event_id;'),
+    duplicateSeen: n(redelivery, 'none: the repeat was suppressed'),
+    beforeTransportProgress: n(`${redelivery} (the ${c.inbox === 'none' ? 'effect key' : 'inbox'} suppresses the repeat)`, c.inbox === 'none' ? dupEffects : 'SELECT event_id FROM inbox WHERE event_id = :event_id;'),
+  };
+}
