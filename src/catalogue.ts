@@ -1,0 +1,53 @@
+// Finds scenarios: the catalogue is every file in scenarios/, and a user may name the path of
+// their own scenario file instead (an architect keeps their design in their own repository).
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { InputError } from './inputError.ts';
+import { defineScenario, type Scenario } from './scenario.ts';
+
+const CATALOGUE_DIR = new URL('../scenarios/', import.meta.url);
+
+export interface CatalogueEntry {
+  readonly scenario: Scenario;
+  readonly file: string;
+}
+
+async function importScenario(url: string, origin: string): Promise<Scenario> {
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(url)) as Record<string, unknown>;
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    const first = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    throw new InputError(`malformed scenario ${origin}: ${first}`);
+  }
+  const candidate = (mod['default'] ?? mod['scenario']) as Scenario | undefined;
+  if (candidate === undefined) throw new InputError(`malformed scenario ${origin}: it has no default export`);
+  return defineScenario(candidate, origin);
+}
+
+/** Every catalogue scenario, in file-name order. */
+export async function loadCatalogue(): Promise<CatalogueEntry[]> {
+  const files = readdirSync(CATALOGUE_DIR)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .sort();
+  const out: CatalogueEntry[] = [];
+  for (const f of files) {
+    const url = new URL(f, CATALOGUE_DIR).href;
+    out.push({ scenario: await importScenario(url, `scenarios/${f}`), file: `scenarios/${f}` });
+  }
+  return out;
+}
+
+/** A catalogue scenario by name, or a scenario file by path. */
+export async function loadScenario(ref: string): Promise<CatalogueEntry> {
+  if (ref.endsWith('.ts') || ref.endsWith('.js') || ref.includes('/')) {
+    const path = isAbsolute(ref) ? ref : resolve(process.cwd(), ref);
+    if (!existsSync(path)) throw new InputError(`no scenario file ${ref}`);
+    return { scenario: await importScenario(pathToFileURL(path).href, ref), file: ref };
+  }
+  const file = new URL(`${basename(ref)}.ts`, CATALOGUE_DIR);
+  if (!existsSync(file)) throw new InputError(`unknown scenario ${ref} (faultline list shows the catalogue)`);
+  return { scenario: await importScenario(file.href, `scenarios/${ref}.ts`), file: `scenarios/${ref}.ts` };
+}

@@ -1,0 +1,57 @@
+// `faultline replay <scenario|file> --seed S [--path P | --plan JSON] [--size N]`: reruns one
+// plan and prints its trace step by step. With --path, S and P are the fast-check seed and path
+// that explore printed; without, S is the simulation seed and --plan the faults (windows mode
+// prints lines of this form).
+import { parseFlags, type CliIo } from '../cli.ts';
+import { loadScenario } from '../catalogue.ts';
+import { claimSentence } from '../claims.ts';
+import { explore } from '../explore.ts';
+import { InputError } from '../inputError.ts';
+import { replayLine, runScenario } from '../runScenario.ts';
+import { planFlag, wholeNumber } from './flags.ts';
+import { printRun } from './printRun.ts';
+import { styleFor } from './style.ts';
+
+export async function replayCommand(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseFlags(
+    args,
+    { json: { type: 'boolean' }, seed: { type: 'string' }, path: { type: 'string' }, plan: { type: 'string' }, size: { type: 'string' } },
+    'replay',
+  );
+  if (positionals.length !== 1) throw new InputError('replay needs one scenario name or scenario file');
+  const seed = wholeNumber('--seed', values.seed);
+  if (seed === undefined) throw new InputError('replay needs --seed');
+  if (values.path !== undefined && !/^\d+(:\d+)*$/.test(values.path)) throw new InputError(`--path must look like 3:0:1, got ${JSON.stringify(values.path)}`);
+  if (values.path !== undefined && values.plan !== undefined) throw new InputError('give --path (an explore replay) or --plan (a windows replay), not both');
+  const plan = planFlag(values.plan) ?? [];
+  const size = wholeNumber('--size', values.size, 1);
+  const { scenario } = await loadScenario(positionals[0]!);
+  const claims = scenario.claims.map(claimSentence);
+  const c = styleFor(io.isTTY);
+  let doc: { name: string; verdict: string; seed: number; path: string | null; traceHash: string; plan: unknown; trace: unknown; outcome: string; findings: unknown };
+  if (values.path !== undefined) {
+    const result = explore(scenario, { seed, path: values.path, runs: 1 });
+    const ce = result.counterexample;
+    if (!ce) throw new InputError(`seed ${seed} and path ${values.path} reproduce no failure for ${scenario.name}`);
+    doc = { name: scenario.name, verdict: result.verdict, seed, path: values.path, traceHash: ce.traceHash, plan: ce.plan, trace: ce.trace, outcome: ce.outcome, findings: ce.findings };
+    if (!values.json) printRun(io.out, c, { ...ce, claims });
+  } else {
+    const run = runScenario(scenario, { seed, plan, ...(size === undefined ? {} : { size }), keepTrace: true });
+    const verdict = run.findings.length > 0 ? 'violated' : run.outcome === 'unknown' ? 'unknown' : 'holds';
+    doc = { name: scenario.name, verdict, seed, path: null, traceHash: run.result.traceHash, plan, trace: run.world.trace.events, outcome: run.outcome, findings: run.findings };
+    if (!values.json) {
+      printRun(io.out, c, {
+        claims,
+        plan,
+        seed,
+        size: run.size,
+        findings: run.findings,
+        trace: run.world.trace.events,
+        traceHash: run.result.traceHash,
+        replay: replayLine(scenario.name, seed, plan, size),
+      });
+    }
+  }
+  if (values.json) io.out(JSON.stringify(doc));
+  return 0;
+}

@@ -1,0 +1,168 @@
+// Renders a whole windows run as ONE self-contained HTML page: a table of contents, a verdict
+// badge per scenario, the failure-window tables and every counterexample drawn as an inline SVG
+// sequence diagram. It loads nothing (no script, no stylesheet link, no font, no image URL), so
+// it opens the same from a CI artifact, an e-mail attachment or an air-gapped laptop, and it
+// holds no timestamp, so the same results always give the same bytes.
+import { describePlan } from '../faults.ts';
+import type { Counterexample, WindowRow, WindowsResult } from '../windows.ts';
+import { escapeXml as esc } from './escapeXml.ts';
+import { isExpectedViolation, isUnexpectedOutcome } from './isUnexpectedOutcome.ts';
+import { sequenceSteps } from './sequenceSteps.ts';
+import { svgSequence } from './svgSequence.ts';
+import { verdictSummary } from './verdictSummary.ts';
+import { WINDOW_COLUMNS, windowCells } from './windowCells.ts';
+
+const STYLE = `
+:root { color-scheme: light; --ok: #1a7f37; --bad: #cf222e; --warn: #9a6700; --muted: #57606a; --line: #d0d7de; }
+body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto; max-width: 1400px; padding: 1.5rem; color: #1f2328; }
+h1, h2, h3, h4 { line-height: 1.25; }
+h2 { border-bottom: 1px solid var(--line); padding-bottom: .3rem; margin-top: 2.5rem; }
+code, pre { font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+pre { background: #f6f8fa; padding: .75rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
+blockquote { margin: 0; padding: 0 1rem; border-left: .25rem solid var(--line); color: var(--muted); }
+table { border-collapse: collapse; margin: .75rem 0; font-size: 13px; }
+th, td { border: 1px solid var(--line); padding: .3rem .5rem; vertical-align: top; text-align: left; }
+th { background: #f6f8fa; position: sticky; top: 0; }
+td.query code { white-space: pre-wrap; }
+tr.unexpected td { background: #ffebe9; }
+tr.expected td { background: #fff8c5; }
+tr.unreached td { color: var(--muted); }
+.badge { display: inline-block; padding: 0 .55rem; border-radius: 1rem; font-size: 12px; font-weight: 600; color: #fff; vertical-align: middle; }
+.badge.holds { background: var(--ok); }
+.badge.violated { background: var(--bad); }
+.badge.unknown { background: var(--warn); }
+.badge.as-expected { background: #fff; color: var(--ok); border: 1px solid var(--ok); }
+.badge.not-expected { background: #fff; color: var(--bad); border: 1px solid var(--bad); }
+nav ol { padding-left: 1.5rem; }
+.counts { display: flex; gap: 2rem; }
+.counts div { font-size: 13px; color: var(--muted); }
+.counts strong { display: block; font-size: 20px; color: #1f2328; }
+.diagram { overflow-x: auto; border: 1px solid var(--line); padding: .5rem; background: #fff; }
+svg.sequence { font: 11px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+svg.sequence .lifeline { stroke: #8c959f; stroke-dasharray: 4 4; }
+svg.sequence .participant rect { fill: #ddf4ff; stroke: #54aeff; }
+svg.sequence .participant text { font-weight: 600; }
+svg.sequence .msg line, svg.sequence .msg path { stroke: #1f2328; fill: none; }
+svg.sequence .head { fill: #1f2328; }
+svg.sequence .lost line, svg.sequence .dropped line { stroke: var(--bad); stroke-dasharray: 6 4; }
+svg.sequence .lost text, svg.sequence .dropped text { fill: var(--bad); }
+svg.sequence .msg .cross { stroke: var(--bad); stroke-width: 2.5; }
+svg.sequence .crash rect { fill: var(--bad); stroke: #82071e; }
+svg.sequence .crash text { fill: #fff; font-weight: 700; }
+svg.sequence .restart rect { fill: #dafbe1; stroke: var(--ok); }
+svg.sequence .note rect { fill: #fff8c5; stroke: #d4a72c; }
+svg.sequence .phase rect { fill: #eaeef2; stroke: #8c959f; }
+svg.sequence .omitted rect { fill: #fff; stroke: #8c959f; stroke-dasharray: 3 3; }
+svg.sequence .omitted text { fill: var(--muted); font-style: italic; }
+`;
+
+/** An id for a scenario's section, safe in an attribute and a fragment link. */
+function anchor(name: string, suffix = ''): string {
+  return `s-${name.replace(/[^A-Za-z0-9_-]/g, '-')}${suffix}`;
+}
+
+function badges(result: WindowsResult): string {
+  const v = verdictSummary(result);
+  return `<span class="badge ${v.verdict}">${esc(v.verdict)}</span> <span class="badge ${v.asExpected ? 'as-expected' : 'not-expected'}">${esc(v.status)}</span>`;
+}
+
+function rowClass(result: WindowsResult, row: WindowRow): string {
+  if (isUnexpectedOutcome(result, row.outcome)) return 'unexpected';
+  if (isExpectedViolation(result, row.outcome)) return 'expected';
+  return row.reached ? '' : 'unreached';
+}
+
+function windowTable(result: WindowsResult, rows: readonly WindowRow[]): string {
+  const head = `<tr>${WINDOW_COLUMNS.map((c) => `<th scope="col">${esc(c.title)}</th>`).join('')}</tr>`;
+  const body = rows.map((row) => {
+    const c = windowCells(row);
+    const cls = rowClass(result, row);
+    const outcome = cls === 'unexpected' ? `<strong>${esc(c.outcome)} (unexpected)</strong>` : cls === 'expected' ? `${esc(c.outcome)} (expected)` : esc(c.outcome);
+    const cells = [
+      `<td><code>${esc(c.window)}</code></td>`,
+      `<td>${esc(c.fault)}</td>`,
+      `<td class="outcome">${outcome}</td>`,
+      `<td>${esc(c.evidence)}</td>`,
+      `<td>${esc(c.retryOwner)}</td>`,
+      `<td>${esc(c.duplicatePossible)}</td>`,
+      `<td>${esc(c.duplicateGuard)}</td>`,
+      `<td class="query">${c.repairQuery === '' ? '—' : `<code>${esc(c.repairQuery)}</code>`}</td>`,
+    ];
+    return `<tr${cls === '' ? '' : ` class="${cls}"`}>${cells.join('')}</tr>`;
+  });
+  return `<table>\n<thead>${head}</thead>\n<tbody>\n${body.join('\n')}\n</tbody>\n</table>`;
+}
+
+function counterexample(result: WindowsResult, ce: Counterexample, index: number): string {
+  const id = anchor(result.name, `-ce-${index + 1}`);
+  const findings = ce.findings.map((f) => `<li>${esc(f.violation)}: ${esc(f.detail)}</li>`).join('');
+  const title = `${result.name}: ${ce.violation} under ${describePlan(ce.plan)}`;
+  return [
+    `<article id="${id}">`,
+    `<h4>${index + 1}. ${esc(ce.violation)}</h4>`,
+    `<p><strong>Plan:</strong> ${esc(describePlan(ce.plan))} · <strong>seed</strong> ${ce.seed} · <strong>size</strong> ${ce.size} · <strong>trace hash</strong> <code>${esc(ce.traceHash)}</code></p>`,
+    findings === '' ? '' : `<ul>${findings}</ul>`,
+    `<div class="diagram">\n${svgSequence(sequenceSteps(ce.trace), title)}\n</div>`,
+    `<p><strong>Replay:</strong></p>`,
+    `<pre><code>${esc(ce.replay)}</code></pre>`,
+    `</article>`,
+  ].filter((l) => l !== '').join('\n');
+}
+
+function section(result: WindowsResult): string {
+  const v = verdictSummary(result);
+  const crashes = result.windows.filter((r) => r.fault === 'crash');
+  const messages = result.windows.filter((r) => r.fault !== 'crash');
+  const parts = [
+    `<section id="${anchor(result.name)}">`,
+    `<h2>${esc(result.title)} ${badges(result)}</h2>`,
+    `<p>Scenario <code>${esc(result.name)}</code> · seed ${result.seed}</p>`,
+    `<p><strong>Seed passage:</strong> ${esc(result.source)}<br><strong>Lesson:</strong> ${esc(result.lesson)}</p>`,
+    `<h3>${result.claims.length === 1 ? 'Claim' : 'Claims'}</h3>`,
+    ...result.claims.map((c) => `<blockquote><p>${esc(c)}</p></blockquote>`),
+    `<p><strong>Verdict:</strong> ${esc(v.verdict)} · <strong>expected:</strong> ${esc(v.expected)} · <strong>${esc(v.status)}</strong></p>`,
+    v.problems.length === 0 ? '' : `<ul>${v.problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>`,
+    `<div class="counts"><div><strong>${result.windowCount}</strong>failure windows</div><div><strong>${result.runs}</strong>runs</div><div><strong>${esc(result.distinctOutcomes.join(', '))}</strong>distinct outcomes</div></div>`,
+    result.unreachedWindows.length === 0 ? '' : `<p>Failure windows this workload never entered (a crash planned there never struck): ${result.unreachedWindows.map((w) => `<code>${esc(w)}</code>`).join(', ')}.</p>`,
+    crashes.length === 0 ? '' : `<h3>Crash at each failure window</h3>\n${windowTable(result, crashes)}`,
+    messages.length === 0 ? '' : `<h3>Message faults at each message point</h3>\n${windowTable(result, messages)}`,
+    `<h3>Counterexamples</h3>`,
+    result.counterexamples.length === 0 ? '<p>None: no run violated a claim.</p>' : result.counterexamples.map((ce, i) => counterexample(result, ce, i)).join('\n'),
+    `</section>`,
+  ];
+  return parts.filter((p) => p !== '').join('\n');
+}
+
+/** The whole run as one HTML document that references nothing outside itself. */
+export function renderHtml(results: readonly WindowsResult[]): string {
+  const good = results.filter((r) => r.asExpected).length;
+  const toc = results.map((r) => {
+    const ces = r.counterexamples.map((ce, i) => `<li><a href="#${anchor(r.name, `-ce-${i + 1}`)}">${esc(ce.violation)}</a></li>`).join('');
+    return `<li><a href="#${anchor(r.name)}">${esc(r.title)}</a> <code>${esc(r.name)}</code> ${badges(r)}${ces === '' ? '' : `<ol>${ces}</ol>`}</li>`;
+  });
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<title>faultline failure-window report</title>',
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    '<header>',
+    '<h1>faultline failure-window report</h1>',
+    `<p>${results.length} scenario${results.length === 1 ? '' : 's'}, ${good} as expected${good === results.length ? '' : `, <strong>${results.length - good} NOT as expected</strong>`}.</p>`,
+    '</header>',
+    '<nav>',
+    '<h2>Contents</h2>',
+    `<ol>\n${toc.join('\n')}\n</ol>`,
+    '</nav>',
+    '<main>',
+    ...results.map(section),
+    '</main>',
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,111 @@
+// Renders windows-mode results as JUnit XML for CI: one <testsuite> per scenario, one
+// <testcase> per failure-window row and one for the scenario's verdict. A <failure> marks
+// exactly what should turn CI red, the same thing that makes `faultline windows` exit 1: an
+// outcome the scenario did not expect, or a verdict that is not as expected. An expected
+// violation is the scenario proving its point, so it passes and says so in <system-out>; a row
+// whose fault never struck, or whose run the checkers could not decide, is reported skipped.
+// No `time` or `timestamp` attributes: the file must be byte-identical on a rerun.
+import { describePlan } from '../faults.ts';
+import { replayLine } from '../runScenario.ts';
+import type { WindowRow, WindowsResult } from '../windows.ts';
+import { escapeXml as esc } from './escapeXml.ts';
+import { isExpectedViolation, isUnexpectedOutcome } from './isUnexpectedOutcome.ts';
+import { verdictSummary } from './verdictSummary.ts';
+
+interface Case {
+  readonly name: string;
+  readonly failure?: { readonly message: string; readonly type: string; readonly body: string };
+  readonly skipped?: string;
+  readonly out?: string;
+}
+
+function rowDetails(result: WindowsResult, row: WindowRow): string {
+  const outcomes = Object.entries(row.outcomes).map(([o, n]) => `${o} x${n}`).join(', ');
+  return [
+    `window: ${row.window}`,
+    `fault: ${row.fault} (${row.runs} run${row.runs === 1 ? '' : 's'}: ${outcomes})`,
+    `plan: ${describePlan(row.plan)}`,
+    `durable evidence: ${row.evidence}`,
+    `retry owner: ${row.retryOwner}`,
+    `duplicate possible: ${row.duplicatePossible ? 'yes' : 'no'}; guard: ${row.duplicateGuard.join(', ') || 'none'}`,
+    `repair query: ${row.repairQuery || 'none given'}`,
+    `replay: ${replayLine(result.name, result.seed, row.plan)}`,
+  ].join('\n');
+}
+
+function rowCase(result: WindowsResult, row: WindowRow): Case {
+  const name = `${row.window} ${row.fault}`;
+  if (isUnexpectedOutcome(result, row.outcome)) {
+    const expected = result.expect === 'holds' ? 'the scenario expects every claim to hold' : `the scenario expects only ${result.expectedViolations.join(', ')}`;
+    return {
+      name,
+      failure: { message: `${row.outcome} at ${row.window} under ${row.fault}: ${expected}`, type: 'unexpected violation', body: rowDetails(result, row) },
+      out: `outcome: ${row.outcome} (unexpected violation)`,
+    };
+  }
+  // Every other row still says its outcome, so the file alone answers "what happened at this window".
+  const out = `outcome: ${row.outcome}`;
+  if (isExpectedViolation(result, row.outcome)) return { name, out: `${out} (expected violation)\n${rowDetails(result, row)}` };
+  if (!row.reached) return { name, skipped: `the fault never struck: ${row.window} is not reached by this workload`, out };
+  if (row.outcome === 'unknown') return { name, skipped: 'unknown: the checkers could not decide this run', out };
+  return { name, out };
+}
+
+function verdictCase(result: WindowsResult): Case {
+  const v = verdictSummary(result);
+  const out = [`verdict: ${v.verdict}`, `expected: ${v.expected}`, ...result.claims.map((c) => `claim: ${c}`)];
+  for (const ce of result.counterexamples) out.push(`counterexample (${ce.violation}): ${ce.replay}`);
+  if (v.asExpected) return { name: 'verdict', out: out.join('\n') };
+  return { name: 'verdict', failure: { message: `${result.name} is NOT as expected: ${v.problems.join('; ')}`, type: 'unexpected verdict', body: out.join('\n') } };
+}
+
+function testcase(classname: string, c: Case): string {
+  const open = `    <testcase name="${esc(c.name)}" classname="${esc(classname)}"`;
+  const inner: string[] = [];
+  if (c.failure) inner.push(`      <failure message="${esc(c.failure.message)}" type="${esc(c.failure.type)}">${esc(c.failure.body)}</failure>`);
+  if (c.skipped !== undefined) inner.push(`      <skipped message="${esc(c.skipped)}"/>`);
+  if (c.out !== undefined) inner.push(`      <system-out>${esc(c.out)}</system-out>`);
+  return inner.length === 0 ? `${open}/>` : `${open}>\n${inner.join('\n')}\n    </testcase>`;
+}
+
+interface Counts {
+  tests: number;
+  failures: number;
+  skipped: number;
+}
+
+function counts(cases: readonly Case[]): Counts {
+  return { tests: cases.length, failures: cases.filter((c) => c.failure).length, skipped: cases.filter((c) => c.skipped !== undefined).length };
+}
+
+function attrs(c: Counts): string {
+  return `tests="${c.tests}" failures="${c.failures}" errors="0" skipped="${c.skipped}"`;
+}
+
+/** The run as a JUnit XML document, ending in a newline. */
+export function renderJunit(results: readonly WindowsResult[]): string {
+  const total: Counts = { tests: 0, failures: 0, skipped: 0 };
+  const suites = results.map((r) => {
+    const cases = [verdictCase(r), ...r.windows.map((row) => rowCase(r, row))];
+    const c = counts(cases);
+    total.tests += c.tests;
+    total.failures += c.failures;
+    total.skipped += c.skipped;
+    const props = [
+      ['seed', String(r.seed)],
+      ['expect', r.expect],
+      ['expectedViolations', r.expectedViolations.join(', ')],
+      ['verdict', r.verdict],
+      ['asExpected', String(r.asExpected)],
+    ].map(([k, v]) => `      <property name="${esc(k!)}" value="${esc(v!)}"/>`);
+    return [
+      `  <testsuite name="${esc(r.name)}" ${attrs(c)}>`,
+      '    <properties>',
+      ...props,
+      '    </properties>',
+      ...cases.map((k) => testcase(r.name, k)),
+      '  </testsuite>',
+    ].join('\n');
+  });
+  return ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="faultline windows" ${attrs(total)}>`, ...suites, '</testsuites>', ''].join('\n');
+}

@@ -1,0 +1,67 @@
+// Renders a counterexample's steps as a Mermaid `sequenceDiagram`, which GitHub and GitLab draw
+// inline in Markdown. Crashes sit in a red box so the eye finds them first; lost and dropped
+// messages end in a cross, because the arrowhead is exactly what never happened.
+import type { SequenceDiagram } from './sequenceSteps.ts';
+
+// Words Mermaid's sequence grammar reserves; a component named like one gets an alias instead.
+const RESERVED = new Set(['end', 'loop', 'alt', 'else', 'opt', 'par', 'and', 'rect', 'note', 'participant', 'actor', 'critical', 'break', 'box', 'activate', 'deactivate', 'autonumber', 'create', 'destroy', 'links', 'link', 'title']);
+
+/** A participant id Mermaid parses: letters, digits and underscores, never a keyword. */
+function participantId(name: string): string {
+  const id = name.replace(/[^A-Za-z0-9_]/g, '_');
+  return RESERVED.has(id.toLowerCase()) || /^[0-9]/.test(id) ? `p_${id}` : id;
+}
+
+/** Message and note text without the characters Mermaid treats as syntax (`;` ends a statement, `#` starts an entity). */
+function text(s: string): string {
+  return s.replace(/[;#<>\r\n]+/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** The diagram as Mermaid source, without the surrounding code fence. */
+export function mermaidSequence(diagram: SequenceDiagram): string {
+  const lines = ['sequenceDiagram'];
+  const ids = new Map<string, string>();
+  for (const name of diagram.participants) {
+    const id = participantId(name);
+    ids.set(name, id);
+    lines.push(id === name ? `  participant ${id}` : `  participant ${id} as ${text(name)}`);
+  }
+  const id = (name: string) => ids.get(name) ?? participantId(name);
+  const first = id(diagram.participants[0] ?? 'world');
+  const last = id(diagram.participants[diagram.participants.length - 1] ?? 'world');
+  const span = first === last ? first : `${first},${last}`;
+  const pair = (a: string, b: string) => (id(a) === id(b) ? id(a) : `${id(a)},${id(b)}`);
+  for (const s of diagram.steps) {
+    switch (s.kind) {
+      case 'message':
+        lines.push(`  ${id(s.from)}->>${id(s.to)}: ${text(s.label)}`);
+        break;
+      case 'lost':
+        lines.push(`  ${id(s.from)}--x${id(s.to)}: ${text(s.label)}`);
+        lines.push(`  Note over ${pair(s.from, s.to)}: lost`);
+        break;
+      case 'dropped':
+        lines.push(`  ${id(s.from)}--x${id(s.to)}: ${text(s.label)}`);
+        lines.push(`  Note over ${id(s.to)}: dropped, ${text(s.to)} is down`);
+        break;
+      case 'crash':
+        lines.push('  rect rgb(255, 205, 205)');
+        lines.push(`    Note over ${id(s.component)}: CRASH${s.window === undefined ? '' : ` at ${text(s.window)}`}`);
+        lines.push('  end');
+        break;
+      case 'restart':
+        lines.push(`  Note over ${id(s.component)}: restart with durable state only`);
+        break;
+      case 'note':
+        lines.push(`  Note over ${id(s.component)}: ${text(s.text)}`);
+        break;
+      case 'phase':
+        lines.push(`  Note over ${span}: ${text(s.text)}`);
+        break;
+      case 'omitted':
+        lines.push(`  Note over ${span}: … ${s.count} step${s.count === 1 ? '' : 's'} omitted …`);
+        break;
+    }
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,67 @@
+// The whole catalogue in windows mode: every scenario's verdict must match what the seeds
+// predict, every expected violation must still be found, and every state of every process
+// machine must be entered by some run (path coverage from the machine definitions, reported).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnyStateMachine } from 'xstate';
+import { loadCatalogue, type CatalogueEntry } from '../../src/catalogue.ts';
+import { restingStates, runWindows, type WindowsResult } from '../../src/windows.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..', '..');
+let entries: CatalogueEntry[] = [];
+const results = new Map<string, WindowsResult>();
+
+beforeAll(async () => {
+  entries = await loadCatalogue();
+  for (const { scenario } of entries) results.set(scenario.name, runWindows(scenario));
+});
+
+describe('the scenario catalogue', () => {
+  it('has the designs of the seeds', () => {
+    expect(entries.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('gives every scenario its expected verdict and finds every expected violation', () => {
+    const wrong = [...results.values()]
+      .filter((r) => !r.asExpected)
+      .map((r) => `${r.name}: expected ${r.expect} [${r.expectedViolations.join(', ')}], got ${r.verdict}; missing [${r.missing.join(', ')}], unexpected [${r.unexpected.join(', ')}]`);
+    expect(wrong).toEqual([]);
+  });
+
+  it('opens every scenario file with a comment naming the seed passage it models', () => {
+    for (const { file } of entries) {
+      const text = readFileSync(join(root, file), 'utf8');
+      expect(text.startsWith('//'), file).toBe(true);
+      expect(text.split('\n')[0], file).toMatch(/[Ss]eed|00[0-4]/);
+    }
+  });
+
+  it('enters every resting state of every process machine in some run', () => {
+    const machines = new Map<AnyStateMachine, { id: string; reached: Set<string> }>();
+    for (const { scenario } of entries) {
+      const result = results.get(scenario.name)!;
+      const reached = new Set(result.failureWindows.filter((w) => !result.unreachedWindows.includes(w)));
+      for (const c of scenario.build(scenario.workload)) {
+        if (!c.process) continue;
+        const entry = machines.get(c.machine) ?? { id: c.machine.id, reached: new Set<string>() };
+        for (const s of restingStates(c.machine)) if (reached.has(`${c.name}.${s}`)) entry.reached.add(s);
+        machines.set(c.machine, entry);
+      }
+    }
+    const report: string[] = [];
+    const missing: string[] = [];
+    for (const [machine, { id, reached }] of machines) {
+      const all = restingStates(machine);
+      report.push(`${id}: ${reached.size}/${all.length} states entered`);
+      for (const s of all) if (!reached.has(s)) missing.push(`${id}.${s}`);
+    }
+    console.log(`state coverage from the machine graphs:\n  ${report.join('\n  ')}`);
+    expect(missing).toEqual([]);
+  });
+});
+
+afterAll(() => {
+  const runs = [...results.values()].reduce((n, r) => n + r.runs, 0);
+  console.log(`catalogue: ${results.size} scenarios, ${runs} runs`);
+});

@@ -1,0 +1,44 @@
+// Failure windows are derived from the machine definitions, never hand-listed: the outbox
+// pipeline has the eight drills of seed 000 and the external call the four interruptions of 003.
+import { describe, expect, it } from 'vitest';
+import { failureWindows, restingStates } from '../../src/windows.ts';
+import { orderPipeline } from '../../models/orderPipeline.ts';
+import { callerMachine } from '../../models/caller.ts';
+import { providerMachine } from '../../models/provider.ts';
+
+describe('failure windows', () => {
+  it('lists the eight drills of the Mercury outbox pipeline', () => {
+    const windows = failureWindows(orderPipeline({ design: 'outbox' })({ size: 2 }));
+    const drills = [
+      'source.beforeSourceCommit', // before source commit
+      'source.afterSourceCommit', // after source commit
+      'relay.afterRelaySend', // after relay send
+      'relay.afterBrokerAccept', // after broker acceptance
+      'relay.afterRelayProgress', // after relay progress
+      'consumer.afterInboxInsert', // after consumer inbox insert
+      'consumer.afterEffectCommit', // after effect commit
+      'consumer.beforeTransportProgress', // before transport progress
+    ];
+    for (const d of drills) expect(windows).toContain(d);
+  });
+
+  it('lists the four interruptions around an external call', () => {
+    const windows = [...restingStates(callerMachine).map((s) => `caller.${s}`), ...restingStates(providerMachine).map((s) => `provider.${s}`)];
+    for (const w of ['caller.beforeExternalCall', 'provider.afterExternalEffect', 'caller.afterExternalResponse', 'caller.afterLocalCommit']) {
+      expect(windows).toContain(w);
+    }
+  });
+
+  it('gives a new design option its own windows without listing them anywhere', () => {
+    const outbox = failureWindows(orderPipeline({ design: 'outbox' })({ size: 1 }));
+    const dual = failureWindows(orderPipeline({ design: 'dualWriteCommitFirst' })({ size: 1 }));
+    expect(outbox.some((w) => w.startsWith('relay.'))).toBe(true);
+    expect(dual.some((w) => w.startsWith('relay.'))).toBe(false);
+  });
+
+  it('skips transient states that no process can rest in', () => {
+    expect(restingStates(callerMachine)).not.toContain(undefined);
+    const consumerStates = failureWindows(orderPipeline({ design: 'outbox' })({ size: 1 })).filter((w) => w.startsWith('consumer.'));
+    expect(consumerStates).not.toContain('consumer.applying');
+  });
+});

@@ -1,0 +1,93 @@
+// The four forms of one run tell the same story: every window row, with its outcome, appears in
+// the Markdown, the HTML, the JSON and the JUnit file, and nothing else does.
+import { XMLParser } from 'fast-xml-parser';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { renderHtml } from '../../src/report/html.ts';
+import { renderJson } from '../../src/report/json.ts';
+import { renderJunit } from '../../src/report/junit.ts';
+import { renderMarkdown } from '../../src/report/markdown.ts';
+import { outcomeLabel } from '../../src/report/windowCells.ts';
+import type { WindowsResult } from '../../src/windows.ts';
+import { loadResults, type Results } from './results.ts';
+
+type Row = readonly [scenario: string, window: string, fault: string, outcome: string];
+
+let results: Results;
+beforeAll(() => {
+  results = loadResults();
+});
+
+const sortRows = (rows: Row[]) => rows.map((r) => r.join('\u0000')).sort();
+const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+const stripMark = (s: string) => s.replace(/^\*\*|\*\*$/g, '').replace(/ \((?:un)?expected\)$/, '');
+
+/** What the engine says: every row and its outcome as a reader should see it. */
+function engineRows(rs: readonly WindowsResult[], label: (r: WindowsResult['windows'][number]) => string): Row[] {
+  return rs.flatMap((r) => r.windows.map((w): Row => [r.name, w.window, w.fault, label(w)]));
+}
+
+function markdownRows(rs: readonly WindowsResult[]): Row[] {
+  const md = renderMarkdown(rs);
+  const rows: Row[] = [];
+  let scenario = '';
+  for (const line of md.split('\n')) {
+    const title = /^## (.*)$/.exec(line);
+    if (title) scenario = rs.find((r) => r.title === title[1])!.name;
+    const m = /^\| `(.*?)` \| ([a-z]+) \| (.*?) \| /.exec(line);
+    if (m) rows.push([scenario, m[1]!, m[2]!, stripMark(m[3]!)]);
+  }
+  return rows;
+}
+
+function htmlRows(rs: readonly WindowsResult[]): Row[] {
+  const html = renderHtml(rs);
+  const rows: Row[] = [];
+  for (const section of html.split('<section id="s-').slice(1)) {
+    const scenario = section.slice(0, section.indexOf('"'));
+    for (const m of section.matchAll(/<tr(?: class="[a-z]+")?><td><code>(.*?)<\/code><\/td><td>(.*?)<\/td><td class="outcome">(.*?)<\/td>/g)) {
+      rows.push([scenario, unescape(m[1]!), m[2]!, stripMark(unescape(m[3]!.replace(/<\/?strong>/g, '')))]);
+    }
+  }
+  return rows;
+}
+
+function jsonRows(rs: readonly WindowsResult[]): Row[] {
+  const doc = JSON.parse(renderJson(rs)) as { scenarios: { name: string; windows: { window: string; fault: string; outcome: string }[] }[] };
+  return doc.scenarios.flatMap((s) => s.windows.map((w): Row => [s.name, w.window, w.fault, w.outcome]));
+}
+
+function junitRows(rs: readonly WindowsResult[]): Row[] {
+  const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: false, isArray: (n) => n === 'testsuite' || n === 'testcase' });
+  const doc = parser.parse(renderJunit(rs)) as { testsuites: { testsuite: { '@_name': string; testcase: { '@_name': string; 'system-out'?: string }[] }[] } };
+  return doc.testsuites.testsuite.flatMap((s) =>
+    s.testcase
+      .filter((c) => c['@_name'] !== 'verdict')
+      .map((c): Row => {
+        const cut = c['@_name'].lastIndexOf(' ');
+        const outcome = /^outcome: ([a-z ]+?)(?: \((?:un)?expected violation\))?$/m.exec(c['system-out'] ?? '')?.[1] ?? '';
+        return [s['@_name'], c['@_name'].slice(0, cut), c['@_name'].slice(cut + 1), outcome];
+      }),
+  );
+}
+
+describe('every report form', () => {
+  it('shows the same windows with the same outcomes', () => {
+    const rs = results.all;
+    const raw = sortRows(engineRows(rs, (w) => w.outcome));
+    const shown = sortRows(engineRows(rs, outcomeLabel));
+    expect(raw.length).toBe(results.outbox.windows.length + results.dualWrite.windows.length);
+    expect(sortRows(markdownRows(rs))).toEqual(shown);
+    expect(sortRows(htmlRows(rs))).toEqual(shown);
+    expect(sortRows(jsonRows(rs))).toEqual(raw);
+    expect(sortRows(junitRows(rs))).toEqual(raw);
+  });
+
+  it('includes the violations the dual write is expected to show', () => {
+    const lost = results.dualWrite.windows.filter((w) => w.outcome === 'lost effect');
+    expect(lost.length).toBeGreaterThan(0);
+    for (const rows of [markdownRows, htmlRows, jsonRows, junitRows]) {
+      const found = rows(results.all).filter((r) => r[0] === results.dualWrite.name && r[3].includes('lost effect'));
+      expect(found.map((r) => `${r[1]} ${r[2]}`), rows.name).toEqual(lost.map((w) => `${w.window} ${w.fault}`));
+    }
+  });
+});

@@ -1,0 +1,53 @@
+// Writing a run's reports: every form lands in the directory (created if needed), nothing is left
+// half-written, and a second run over the same results writes byte-identical files.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeReports } from '../../src/report/writeReports.ts';
+import outbox from '../../scenarios/mercury-outbox.ts';
+import dualWrite from '../../scenarios/mercury-dual-write-commit-first.ts';
+import { runWindows } from '../../src/windows.ts';
+import { loadResults, type Results } from './results.ts';
+
+let results: Results;
+let root: string;
+beforeAll(() => {
+  results = loadResults();
+  root = mkdtempSync(join(tmpdir(), 'faultline-reports-'));
+});
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+const snapshot = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((f) => [f, readFileSync(join(dir, f))]));
+
+describe('writeReports', () => {
+  it('writes every form into a new directory and returns the paths', () => {
+    const dir = join(root, 'a', 'nested');
+    const paths = writeReports(results.all, dir);
+    const files = ['mercury-outbox.md', 'mercury-dual-write-commit-first.md', 'index.md', 'report.html', 'report.json', 'junit.xml'];
+    expect(paths).toEqual(files.map((f) => join(dir, f)));
+    // No temporary files are left behind.
+    expect(readdirSync(dir).sort()).toEqual([...files].sort());
+    const index = readFileSync(join(dir, 'index.md'), 'utf8');
+    for (const r of results.all) expect(index).toContain(`[${r.name}](${r.name}.md)`);
+    expect(readFileSync(join(dir, 'mercury-outbox.md'), 'utf8')).toContain('`consumer.beforeTransportProgress`');
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('<svg');
+  });
+
+  it('writes byte-identical files when run twice, even from fresh runs with the same seed', () => {
+    const first = join(root, 'first');
+    const second = join(root, 'second');
+    writeReports(results.all, first);
+    writeReports([runWindows(outbox), runWindows(dualWrite)], second);
+    writeReports(results.all, first);
+    expect(snapshot(second)).toEqual(snapshot(first));
+  });
+
+  it('refuses a scenario name that would escape the directory or clobber the index', () => {
+    expect(() => writeReports([{ ...results.outbox, name: '../evil' }], join(root, 'bad'))).toThrow(/cannot be used/);
+    expect(() => writeReports([{ ...results.outbox, name: 'index' }], join(root, 'bad'))).toThrow(/cannot be used/);
+    expect(() => writeReports([results.outbox, results.outbox], join(root, 'bad'))).toThrow(/two scenarios/);
+  });
+});
