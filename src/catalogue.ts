@@ -3,6 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
 import { InputError } from './inputError.ts';
 import { defineScenario, type Scenario } from './scenario.ts';
 
@@ -13,18 +14,21 @@ export interface CatalogueEntry {
   readonly file: string;
 }
 
-async function importScenario(url: string, origin: string): Promise<Scenario> {
+async function importScenario(url: string, origin: string, userFile = false): Promise<Scenario> {
   let mod: Record<string, unknown>;
   try {
-    mod = (await import(url)) as Record<string, unknown>;
+    // A user's file may sit outside any ESM package; tsx's loader compiles it either way.
+    mod = (userFile ? await tsImport(url, import.meta.url) : await import(url)) as Record<string, unknown>;
   } catch (error) {
     if (error instanceof InputError) throw error;
     const first = (error instanceof Error ? error.message : String(error)).split('\n')[0];
     throw new InputError(`malformed scenario ${origin}: ${first}`);
   }
-  const candidate = (mod['default'] ?? mod['scenario']) as Scenario | undefined;
+  let candidate = (mod['default'] ?? mod['scenario']) as Record<string, unknown> | undefined;
+  // A file compiled as CommonJS arrives wrapped once more in a namespace object.
+  if (candidate && typeof candidate === 'object' && !('name' in candidate)) candidate = (candidate['default'] ?? candidate['scenario']) as Record<string, unknown> | undefined;
   if (candidate === undefined) throw new InputError(`malformed scenario ${origin}: it has no default export`);
-  return defineScenario(candidate, origin);
+  return defineScenario(candidate as unknown as Scenario, origin);
 }
 
 /** Every catalogue scenario, in file-name order. */
@@ -45,7 +49,7 @@ export async function loadScenario(ref: string): Promise<CatalogueEntry> {
   if (ref.endsWith('.ts') || ref.endsWith('.js') || ref.includes('/')) {
     const path = isAbsolute(ref) ? ref : resolve(process.cwd(), ref);
     if (!existsSync(path)) throw new InputError(`no scenario file ${ref}`);
-    return { scenario: await importScenario(pathToFileURL(path).href, ref), file: ref };
+    return { scenario: await importScenario(pathToFileURL(path).href, ref, true), file: ref };
   }
   const file = new URL(`${basename(ref)}.ts`, CATALOGUE_DIR);
   if (!existsSync(file)) throw new InputError(`unknown scenario ${ref} (faultline list shows the catalogue)`);

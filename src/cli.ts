@@ -44,6 +44,18 @@ export function registerCommand(name: string, command: Command): void {
 
 /** `util.parseArgs` in strict mode: an unknown flag or a missing value becomes an InputError. */
 export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: T, command: string) {
+  // `--runs -5` is a negative figure, not a flag: join it so the figure's own check refuses it.
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const next = args[i + 1];
+    const name = a.startsWith('--') ? a.slice(2) : '';
+    if (name && options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`${a}=${next}`);
+      i++;
+    } else joined.push(a);
+  }
+  args = joined;
   try {
     return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
