@@ -11,6 +11,9 @@
 // - `recordIntent`: write the intent (PENDING) to `effect_intents` before the call, so a
 //   redelivery after a crash knows an earlier attempt may have reached the provider and
 //   reconciles first instead of calling blind.
+// - `sideEffects`: `enabled` (the default) makes the call; `gated` never calls the provider and
+//   records the outcome GATED instead, which is how a replay or rebuild run in its own namespace
+//   passes the records through its code without repeating the external effect.
 // Local records live in its database: `effect_outcomes` and `effect_intents`, keyed by effect
 // key and intent (a different request under a reused key is not a repeat). The queue, the
 // delivery in hand and the response in hand are volatile; after a restart it subscribes again
@@ -42,6 +45,8 @@ export interface CallerInput {
   readonly timeoutTicks?: number;
   /** Calls per delivery before the outcome is recorded UNKNOWN. */
   readonly maxAttempts?: number;
+  /** `gated`: record the outcome GATED and never call the provider (a rebuild run's gate). */
+  readonly sideEffects?: 'enabled' | 'gated';
   readonly durable?: Record<string, never>;
 }
 
@@ -51,7 +56,7 @@ export const CALLER_TABLES: Readonly<Record<string, TableSpec>> = {
   effect_outcomes: { key: ['key', 'intent'] },
 };
 
-export type OutcomeState = 'SUCCEEDED' | 'UNKNOWN' | 'CONFLICT';
+export type OutcomeState = 'SUCCEEDED' | 'UNKNOWN' | 'CONFLICT' | 'GATED';
 
 /** What the caller learnt from the provider: a response, or an operation found by status. */
 type Answer = { readonly status: ProviderResponseStatus | 'found'; readonly op_id: string };
@@ -99,6 +104,7 @@ export const callerMachine = setup({
   guards: {
     hasWork: ({ context }) => context.queue.length > 0,
     recordIntent: ({ context }) => context.input.recordIntent,
+    gated: ({ context }) => context.input.sideEffects === 'gated',
     localSucceeded: ({ context }) => context.localOp !== undefined,
     reconcileFirst: ({ context }) => context.reconcile && canLookup(context),
     canLookup: ({ context }) => canLookup(context),
@@ -170,6 +176,10 @@ export const callerMachine = setup({
       if (event.type === 'provider.statusResult' && event.op_id !== null) return { answer: { status: 'found' as const, op_id: event.op_id } };
       return {};
     }),
+    gate: enqueueActions(({ context, enqueue }) => {
+      enqueue.assign({ outcome: 'GATED', answer: undefined });
+      enqueue.emit(note('guard', { guard: 'sideEffectGate', key: keyOf(context) }));
+    }),
     settle: assign(({ context }) => ({ outcome: context.answer?.status === 'conflict' ? ('CONFLICT' as const) : ('SUCCEEDED' as const) })),
     giveUp: enqueueActions(({ context, enqueue }) => {
       enqueue.assign({ outcome: 'UNKNOWN', answer: undefined });
@@ -204,7 +214,8 @@ export const callerMachine = setup({
   initial: 'connecting',
   on: { 'broker.deliver': { actions: 'enqueue' } },
   states: {
-    connecting: { entry: 'subscribe', after: { 1: 'idle' } },
+    // Until the broker confirms the subscription nothing arrives; a lost request is sent again.
+    connecting: { entry: 'subscribe', on: { 'broker.subscribed': 'idle' }, after: { timeout: { target: 'connecting', reenter: true } } },
     idle: { tags: ['idle'], always: { guard: 'hasWork', target: 'received', actions: 'take' } },
     // A record is in hand; nothing about it is durable here yet.
     received: { after: { 1: { target: 'checkingLocalOutcome', actions: 'readLocal' } } },
@@ -224,7 +235,12 @@ export const callerMachine = setup({
       after: { timeout: { target: 'recordingIntent', reenter: true, actions: 'writeIntent' } },
     },
     dispatching: {
-      always: [{ guard: 'reconcileFirst', target: 'checkingStatus', actions: ['noteReconcile', 'askStatus'] }, { target: 'beforeExternalCall' }],
+      always: [
+        // A gated run commits its GATED outcome without a call: the effect is never attempted.
+        { guard: 'gated', target: 'committingOutcome', actions: ['gate', 'writeOutcome'] },
+        { guard: 'reconcileFirst', target: 'checkingStatus', actions: ['noteReconcile', 'askStatus'] },
+        { target: 'beforeExternalCall' },
+      ],
     },
     // The intent is recorded (when the design records it) and the call is not yet sent.
     beforeExternalCall: { after: { 1: { target: 'awaitingExternalResponse', actions: 'call' } } },

@@ -73,6 +73,9 @@ function inboxOp(ctx: Ctx): DbOp {
   return { op: 'insert', table: 'inbox', row: { consumer_name: consumer, event_id: String(ctx.current!.payload['event_id']) }, onConflict: 'nothing' };
 }
 
+/** Statement ids within the consumer's transaction, so a duplicated statement runs once. */
+type Stmt = 'inbox' | 'effect';
+
 const txOf = (ctx: Ctx) => `d${ctx.current!.partition}.${ctx.current!.offset}.${ctx.attempt}`;
 
 export const consumerMachine = setup({
@@ -85,6 +88,13 @@ export const consumerMachine = setup({
     separateTx: ({ context }) => context.input.inbox === 'separateTx',
     inserted: ({ event }) => (event.type === 'db.result' || event.type === 'db.ran') && event.results[0]?.inserted === true,
     committed: ({ event }) => (event.type === 'db.committed' || event.type === 'db.ran') && event.ok,
+    // A reply for an earlier attempt's transaction (it arrived after that attempt timed out) is
+    // not this attempt's: each attempt runs on its own connection in a real consumer.
+    staleReply: ({ context, event }) =>
+      context.current !== undefined &&
+      (event.type === 'db.result' || event.type === 'db.committed' ? event.tx !== txOf(context) : event.type === 'db.ran' ? event.ref !== txOf(context) : false),
+    // A reply to the other statement of this transaction (a duplicated one answered again).
+    otherStmt: ({ event }, params: { stmt: Stmt }) => event.type === 'db.result' && event.stmt !== undefined && event.stmt !== params.stmt,
   },
   actions: {
     subscribe: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.broker, { type: 'broker.subscribe', group: context.input.group }))),
@@ -101,11 +111,11 @@ export const consumerMachine = setup({
       enqueue.emit(send(context.input.broker, { type: 'broker.commit', partition: d.partition, offset: d.offset + 1 }));
     }),
     done: assign({ current: undefined }),
-    inboxInTx: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.db, { type: 'db.exec', tx: txOf(context), ops: [inboxOp(context)] }))),
+    inboxInTx: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.db, { type: 'db.exec', tx: txOf(context), ops: [inboxOp(context)], stmt: 'inbox' }))),
     inboxAlone: enqueueActions(({ context, enqueue }) =>
       enqueue.emit(send(context.input.inboxDb ?? context.input.db, { type: 'db.run', ref: txOf(context), ops: [inboxOp(context)] })),
     ),
-    effectInTx: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.db, { type: 'db.exec', tx: txOf(context), ops: [effectOp(context)] }))),
+    effectInTx: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.db, { type: 'db.exec', tx: txOf(context), ops: [effectOp(context)], stmt: 'effect' }))),
     effectAlone: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.db, { type: 'db.run', ref: txOf(context), ops: [effectOp(context)] }))),
     commit: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.db, { type: 'db.commit', tx: txOf(context) }))),
     abort: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.db, { type: 'db.abort', tx: txOf(context) }))),
@@ -153,8 +163,8 @@ export const consumerMachine = setup({
     },
     insertingInbox: {
       on: {
-        'db.result': [{ guard: 'inserted', target: 'afterInboxInsert' }, { target: 'duplicateSeen', actions: ['noteInboxHit', 'abort'] }],
-        'db.ran': [{ guard: 'inserted', target: 'afterInboxInsert' }, { target: 'duplicateSeen', actions: 'noteInboxHit' }],
+        'db.result': [{ guard: 'staleReply' }, { guard: { type: 'otherStmt', params: { stmt: 'inbox' } } }, { guard: 'inserted', target: 'afterInboxInsert' }, { target: 'duplicateSeen', actions: ['noteInboxHit', 'abort'] }],
+        'db.ran': [{ guard: 'staleReply' }, { guard: 'inserted', target: 'afterInboxInsert' }, { target: 'duplicateSeen', actions: 'noteInboxHit' }],
       },
       after: { timeout: { target: 'received', actions: ['abort', 'retry'] } },
     },
@@ -168,13 +178,13 @@ export const consumerMachine = setup({
       },
     },
     writingEffect: {
-      on: { 'db.result': { target: 'committingEffect', actions: ['noteEffectWrite', 'commit'] } },
+      on: { 'db.result': [{ guard: 'staleReply' }, { guard: { type: 'otherStmt', params: { stmt: 'effect' } } }, { target: 'committingEffect', actions: ['noteEffectWrite', 'commit'] }] },
       after: { timeout: { target: 'received', actions: ['abort', 'retry'] } },
     },
     committingEffect: {
       on: {
-        'db.committed': [{ guard: 'committed', target: 'afterEffectCommit', actions: 'noteEffect' }, { target: 'duplicateSeen' }],
-        'db.ran': [{ guard: 'committed', target: 'afterEffectCommit', actions: ['noteEffectWrite', 'noteEffect'] }, { target: 'duplicateSeen' }],
+        'db.committed': [{ guard: 'staleReply' }, { guard: 'committed', target: 'afterEffectCommit', actions: 'noteEffect' }, { target: 'duplicateSeen' }],
+        'db.ran': [{ guard: 'staleReply' }, { guard: 'committed', target: 'afterEffectCommit', actions: ['noteEffectWrite', 'noteEffect'] }, { target: 'duplicateSeen' }],
       },
       after: { timeout: { target: 'received', actions: 'retry' } },
     },

@@ -72,10 +72,17 @@ interface TxWrite {
 interface Tx {
   readonly owner: string;
   readonly writes: readonly TxWrite[];
+  /** Results of the statements executed so far, by the caller's statement id. */
+  readonly done?: Readonly<Record<string, readonly OpResult[]>>;
 }
 
 export type DatabaseEvent =
-  | ({ type: 'db.exec'; tx: string; ops: readonly DbOp[] } & FromPeer)
+  /**
+   * `stmt` names the statement within its transaction: the same statement arriving twice (a
+   * duplicated message; a real connection never delivers a statement twice) runs once and gets
+   * its first result again.
+   */
+  | ({ type: 'db.exec'; tx: string; ops: readonly DbOp[]; stmt?: string } & FromPeer)
   | ({ type: 'db.commit'; tx: string } & FromPeer)
   | ({ type: 'db.abort'; tx: string } & FromPeer)
   | ({ type: 'db.run'; ref: string; ops: readonly DbOp[] } & FromPeer)
@@ -83,7 +90,7 @@ export type DatabaseEvent =
 
 /** Replies a database sends; callers put these in their own event unions. */
 export type DatabaseReply =
-  | ({ type: 'db.result'; tx: string; results: readonly OpResult[] } & FromPeer)
+  | ({ type: 'db.result'; tx: string; results: readonly OpResult[]; stmt?: string } & FromPeer)
   | ({ type: 'db.committed'; tx: string; ok: boolean; conflict?: string } & FromPeer)
   | ({ type: 'db.ran'; ref: string; ok: boolean; results: readonly OpResult[]; conflict?: string } & FromPeer);
 
@@ -275,8 +282,13 @@ export const databaseMachine = setup({
             assign(({ context, event }) => {
               const key = `${event.from}/${event.tx}`;
               const tx = context.txs[key] ?? { owner: event.from, writes: [] };
+              const stmt = event.stmt;
+              const reply = (results: readonly OpResult[]) => ({ to: event.from, event: { type: 'db.result', tx: event.tx, results, ...(stmt === undefined ? {} : { stmt }) } });
+              const earlier = stmt === undefined ? undefined : tx.done?.[stmt];
+              if (earlier) return { reply: reply(earlier) };
               const { tx: next, results } = context.engine.exec(context.durable, tx, event.ops, event.at);
-              return { txs: { ...context.txs, [key]: next }, reply: { to: event.from, event: { type: 'db.result', tx: event.tx, results } } };
+              const done = stmt === undefined ? next : { ...next, done: { ...next.done, [stmt]: results } };
+              return { txs: { ...context.txs, [key]: done }, reply: reply(results) };
             }),
             'reply',
           ],

@@ -5,7 +5,7 @@
 import type { ComponentSpec, WindowNote } from '../src/world.ts';
 import type { Claim } from '../src/claims.ts';
 import { brokerMachine, type BrokerInput } from './broker.ts';
-import { clientMachine, type ClientInput, type Command } from './client.ts';
+import { clientMachine, type ClientDurable, type ClientInput, type Command } from './client.ts';
 import { consumerMachine, type ConsumerInput, type EffectSpec } from './consumer.ts';
 import { databaseMachine, historyOf, rowsOf, type DatabaseDurable, type TableSpec } from './database.ts';
 import { relayMachine, type RelayInput } from './relay.ts';
@@ -32,6 +32,47 @@ export function acceptOrders(size: number): Command[] {
     const id = `o-${i + 1}`;
     return { intent: `accept ${id}`, aggregate_id: id, version: 1, status: 'ACCEPTED', event_type: 'OrderAccepted', data: { order_id: id, reservation_version: 1 } };
   });
+}
+
+/**
+ * Per order, an acceptance (v1) and a re-acceptance (v2): two distinct facts, two event_ids,
+ * both requesting reservation version 1 (seed 000's "two distinct events request the same
+ * version").
+ */
+export function acceptTwice(size: number): Command[] {
+  return Array.from({ length: size }, (_, i) => {
+    const id = `o-${i + 1}`;
+    const data = { order_id: id, reservation_version: 1 };
+    return [
+      { intent: `accept ${id}`, aggregate_id: id, version: 1, status: 'ACCEPTED', event_type: 'OrderAccepted', data },
+      { intent: `re-accept ${id}`, aggregate_id: id, version: 2, status: 'ACCEPTED', event_type: 'OrderAccepted', data },
+    ];
+  }).flat();
+}
+
+/** One checkout attempt per unit of workload; the intent is the checkout key seed 003 names. */
+export function checkouts(size: number): Command[] {
+  return Array.from({ length: size }, (_, i) => ({
+    intent: `customer-84/cart-19/attempt-${i + 1}`,
+    aggregate_id: 'o',
+    version: 1,
+    status: 'ACCEPTED',
+    event_type: 'OrderAccepted',
+    data: { reservation_version: 1 },
+  }));
+}
+
+/** Per order, its lifecycle as three versions: ACCEPTED (v1), PACKED (v2), DELIVERED (v3). */
+export function orderLifecycle(size: number): Command[] {
+  const steps = [
+    ['ACCEPTED', 'OrderAccepted', 'accept'],
+    ['PACKED', 'OrderPacked', 'pack'],
+    ['DELIVERED', 'OrderDelivered', 'deliver'],
+  ] as const;
+  return Array.from({ length: size }, (_, i) => {
+    const id = `o-${i + 1}`;
+    return steps.map(([status, event_type, verb], v) => ({ intent: `${verb} ${id}`, aggregate_id: id, version: v + 1, status, event_type, data: { order_id: id, reservation_version: 1 } }));
+  }).flat();
 }
 
 const reservationEffect: EffectSpec = {
@@ -102,6 +143,43 @@ export const reservationClaim: Claim = {
     rowsOf(db(v, 'ordersDb'), 'orders')
       .filter((r) => r['status'] === 'ACCEPTED')
       .map((r) => `${r['order_id']}|1`),
+};
+
+/**
+ * The reservation claim when several commands may request one reservation (a re-acceptance that
+ * carries the same `reservation_version`, so two distinct events ask for one effect): each
+ * committed acceptance in the outbox is a fact naming the reservation it requests, instead of
+ * reservation version 1 per accepted order. For the outbox design only.
+ */
+export const requestedReservationClaim: Claim = {
+  ...reservationClaim,
+  facts: (v) => [
+    ...new Set(
+      rowsOf(db(v, 'ordersDb'), 'outbox')
+        .filter((r) => r['event_type'] === 'OrderAccepted')
+        .map((r) => `${r['aggregate_id']}|${r['reservation_version']}`),
+    ),
+  ],
+};
+
+/**
+ * Seed 003's sentence: for one checkout key, the order database contains one committed order.
+ * Outcomes are the orders grouped by the checkout attempt (the intent) they were created for;
+ * replies are what the client was told, so a retry must get the recorded order back.
+ */
+export const checkoutClaim: Claim = {
+  effect: 'order per checkout attempt',
+  key: ['checkout_key'],
+  namespace: 'customer checkouts',
+  authority: "the order database's unique constraint on checkout_keys, in the order's transaction",
+  lifetime: 'as long as the key is retained',
+  sameIntent: 'the recorded order',
+  differentIntent: 'is a new checkout attempt with a new key',
+  unknownCompletion: 'the client retrying with the same key, which returns the recorded order',
+  outcomes: (v) => rowsOf(db(v, 'ordersDb'), 'orders').map((r) => ({ key: String(r['intent']), intent: String(r['intent']) })),
+  // Every attempt the client was told succeeded must have its order.
+  facts: (v) => [...new Set(v.durable<ClientDurable>('client').replies.filter((r) => r.ok).map((r) => r.intent))],
+  replies: (v) => v.durable<ClientDurable>('client').replies.map((r) => ({ intent: r.intent, outcome: r.outcome, ok: r.ok })),
 };
 
 /** Per-aggregate ordering: the order-status projection must never move backwards. */

@@ -86,6 +86,9 @@ export const sourceMachine = setup({
     publishAfter: ({ context }) => context.input.design === 'dualWriteCommitFirst',
     writesOk: ({ event }) => event.type === 'db.result' && event.results.every((r) => r.inserted !== false && r.updated !== 0),
     committed: ({ event }) => event.type === 'db.committed' && event.ok,
+    // A reply for an earlier command's transaction (it arrived after that command timed out)
+    // is not this command's: each request runs on its own connection in a real service.
+    staleReply: ({ context, event }) => (event.type === 'db.result' || event.type === 'db.committed') && event.tx !== `cmd-${context.pending?.n}`,
     isAck: ({ context, event }) => event.type === 'broker.ack' && event.ref === `pub-${context.pending?.n}`,
   },
   actions: {
@@ -161,6 +164,7 @@ export const sourceMachine = setup({
     claimingKey: {
       on: {
         'db.result': [
+          { guard: 'staleReply' },
           { guard: ({ event }) => event.results[0]?.inserted === true, target: 'writingSource', actions: 'writeState' },
           { target: 'idle', actions: ['rememberReplay', 'abort', 'replyReplayed'] },
         ],
@@ -170,6 +174,7 @@ export const sourceMachine = setup({
     writingSource: {
       on: {
         'db.result': [
+          { guard: 'staleReply' },
           { guard: 'writesOk', target: 'beforeSourceCommit' },
           { target: 'idle', actions: ['abort', 'replyFailed'] },
         ],
@@ -181,6 +186,7 @@ export const sourceMachine = setup({
     committing: {
       on: {
         'db.committed': [
+          { guard: 'staleReply' },
           { guard: 'committed', target: 'afterSourceCommit' },
           { target: 'idle', actions: 'replyFailed' },
         ],

@@ -1,0 +1,202 @@
+// The flow register of seed 004's decision-record template (Quillmere, EV-01..EV-04), one world
+// per flow: a producer whose facts are committed with their publication intent, the broker, and
+// the consuming service with its own database. Each flow states the semantics the register
+// chose and the claim that follows from it; the scenario files pick a flow and say what the
+// verdict teaches.
+// What differs between the flows is where a repeat is stopped:
+// - EV-01 review.posted: dedup by event id, twice over. The inbox (consumer, event_id), committed
+//   with the notification, stops a redelivery before any work; the notification has a surrogate
+//   id and records the event that caused it under a unique constraint, which stops a statement
+//   repeated inside the transaction (the inbox row is already in that transaction's view).
+// - EV-02 rating.changed: an upsert by rating id that only moves forwards in version, so a
+//   repeat or a stale redelivery changes nothing: idempotent upsert.
+// - EV-03 page.viewed: published at most once and acknowledged before it is counted, so views
+//   can be lost, and that is declared; the view id still refuses an overcount.
+// - EV-04 gift.payment.captured: the payment id is the key of the dispatch, so even a second
+//   event for the same payment (Payments re-emits after its own reconciliation) dispatches once.
+import type { Claim } from '../src/claims.ts';
+import type { WorldView } from '../src/worldView.ts';
+import type { ComponentSpec } from '../src/world.ts';
+import { brokerMachine, type Payload } from './broker.ts';
+import { consumerMachine, type ConsumerInput, type EffectSpec } from './consumer.ts';
+import { databaseMachine, historyOf, rowsOf, type DatabaseDurable, type TableSpec } from './database.ts';
+import { publishedFacts, publisherMachine, type PublisherDurable, type PublisherInput } from './publisher.ts';
+
+export interface FlowDesign {
+  /** The register's id and event, e.g. `EV-01 review.posted`. */
+  readonly flow: string;
+  readonly records: (size: number) => readonly Payload[];
+  /** The payload field the broker partitions by (the ordering scope). */
+  readonly keyField: string;
+  readonly delivery: NonNullable<PublisherInput['delivery']>;
+  readonly consumer: Pick<ConsumerInput, 'group' | 'consumerName' | 'inbox' | 'ack' | 'versionCheck' | 'effect'>;
+  /** The consuming service's database and its tables. */
+  readonly db: string;
+  readonly tables: Readonly<Record<string, TableSpec>>;
+}
+
+export function flowPipeline(f: FlowDesign): (w: { size: number }) => ComponentSpec[] {
+  const consumer: ConsumerInput = { broker: 'broker', db: f.db, ...f.consumer };
+  return ({ size }) => {
+    const publisher: PublisherInput = { broker: 'broker', records: f.records(size), keyField: f.keyField, delivery: f.delivery };
+    return [
+      { name: 'publisher', machine: publisherMachine, input: { ...publisher }, process: true },
+      { name: 'broker', machine: brokerMachine, input: {}, process: false },
+      { name: 'consumer', machine: consumerMachine, input: consumer as unknown as Record<string, unknown>, process: true },
+      { name: f.db, machine: databaseMachine, input: { tables: f.tables }, process: false },
+    ];
+  };
+}
+
+const facts = (v: WorldView): readonly Payload[] => publishedFacts(v.durable<PublisherDurable>('publisher'));
+const rows = (v: WorldView, db: string, table: string) => rowsOf(v.durable<DatabaseDurable>(db), table);
+const distinct = (keys: readonly string[]) => [...new Set(keys)];
+
+// EV-01 ---------------------------------------------------------------------------------------
+
+const notification: EffectSpec = {
+  op: 'insert',
+  table: 'notifications',
+  columns: { caused_by: 'event_id', review_id: 'review_id', author_id: 'author_id', kind: { const: 'review.posted' } },
+};
+
+export const reviewPosted: FlowDesign = {
+  flow: 'EV-01 review.posted',
+  records: (size) =>
+    Array.from({ length: size }, (_, i) => ({ event_id: `evt-rev-${i + 1}`, review_id: `rev-${i + 1}`, book_id: `b-${i + 1}`, author_id: `u-${i + 1}` })),
+  keyField: 'book_id',
+  delivery: 'atLeastOnce',
+  consumer: { group: 'notifications', consumerName: 'notifications-review-posted-v1', inbox: 'sameTx', ack: 'afterCommit', effect: notification },
+  db: 'notificationsDb',
+  // A surrogate id, and the causing event id unique: repeats are recognised by event id only.
+  tables: { notifications: { key: ['id'], autoId: true, unique: [['caused_by']] }, inbox: { key: ['consumer_name', 'event_id'] } },
+};
+
+export const reviewNotificationClaim: Claim = {
+  effect: "the followers' notification of a posted review",
+  key: ['review_id'],
+  namespace: 'consumer notifications-review-posted-v1',
+  authority: "the notifications database: the inbox (consumer_name, event_id) committed with the notification, and the notification's unique causing event_id",
+  lifetime: 'the inbox retention (7 days, beyond broker retention and replays)',
+  sameIntent: 'nothing new: the inbox row says it was handled',
+  differentIntent: 'is another event, notified on its own',
+  unknownCompletion: 'nothing external: the notification is a local row (pushing it to devices is a separate, at-least-once effect)',
+  outcomes: (v) => rows(v, 'notificationsDb', 'notifications').map((r) => ({ key: String(r['review_id']) })),
+  facts: (v) => distinct(facts(v).map((p) => String(p['review_id']))),
+};
+
+// EV-02 ---------------------------------------------------------------------------------------
+
+const STARS = [3, 5, 4, 2];
+
+export const ratingChanged: FlowDesign = {
+  flow: 'EV-02 rating.changed',
+  // One reader's rating of one book, changed `size` times: versions 1..size.
+  records: (size) =>
+    Array.from({ length: size }, (_, i) => ({
+      event_id: `evt-rt-1-v${i + 1}`,
+      rating_id: 'rt-1',
+      user_id: 'u-1',
+      book_id: 'b-1',
+      stars: STARS[i % STARS.length]!,
+      version: i + 1,
+    })),
+  keyField: 'book_id',
+  delivery: 'atLeastOnce',
+  consumer: {
+    group: 'recommendations',
+    inbox: 'none',
+    ack: 'afterCommit',
+    versionCheck: true,
+    effect: { op: 'upsert', table: 'rating_features', columns: { rating_id: 'rating_id', book_id: 'book_id', stars: 'stars', version: 'version' } },
+  },
+  db: 'recommendationsDb',
+  tables: { rating_features: { key: ['rating_id'], history: true } },
+};
+
+/** Outcome keys carry the applied version, so "every fact yields its effect" means the latest rating is the one counted. */
+export const ratingFeatureClaim: Claim = {
+  effect: "a rating's contribution to the book's feature",
+  key: ['rating_id'],
+  authority: 'the feature row keyed by rating_id, written by a version-checked upsert',
+  lifetime: 'the lifetime of the rating',
+  sameIntent: 'the same row, unchanged',
+  differentIntent: 'an older version is ignored, a newer one replaces the row',
+  unknownCompletion: 'nothing external: the feature is a local row',
+  outcomes: (v) => rows(v, 'recommendationsDb', 'rating_features').map((r) => ({ key: `${r['rating_id']}@v${r['version']}` })),
+  facts: (v) => {
+    const latest = new Map<string, number>();
+    for (const p of facts(v)) latest.set(String(p['rating_id']), Math.max(latest.get(String(p['rating_id'])) ?? 0, Number(p['version'])));
+    return [...latest].map(([id, version]) => `${id}@v${version}`);
+  },
+  versions: (v) => {
+    const out: Record<string, number[]> = {};
+    for (const r of historyOf(v.durable<DatabaseDurable>('recommendationsDb'), 'rating_features')) (out[String(r['rating_id'])] ??= []).push(Number(r['version']));
+    return out;
+  },
+};
+
+// EV-03 ---------------------------------------------------------------------------------------
+
+export const pageViewed: FlowDesign = {
+  flow: 'EV-03 page.viewed',
+  records: (size) => Array.from({ length: size }, (_, i) => ({ event_id: `evt-pv-${i + 1}`, view_id: `pv-${i + 1}`, page: '/books/b-1' })),
+  keyField: 'page',
+  // The web tier fires the event and forgets it; analytics acknowledges before it counts.
+  delivery: 'atMostOnce',
+  consumer: {
+    group: 'analytics',
+    inbox: 'none',
+    ack: 'beforeCommit',
+    effect: { op: 'insert', table: 'page_views', columns: { view_id: 'view_id', page: 'page' } },
+  },
+  db: 'analyticsDb',
+  tables: { page_views: { key: ['view_id'] } },
+};
+
+export const pageViewClaim: Claim = {
+  effect: 'a counted page view',
+  key: ['view_id'],
+  authority: "the analytics table's primary key on view_id",
+  lifetime: 'the reporting period',
+  sameIntent: 'nothing new: the view is already counted',
+  differentIntent: 'is another view',
+  unknownCompletion: 'nothing: a lost view stays uncounted (ED-04)',
+  guarantee: 'atMostOnce',
+  outcomes: (v) => rows(v, 'analyticsDb', 'page_views').map((r) => ({ key: String(r['view_id']) })),
+  facts: (v) => distinct(facts(v).map((p) => String(p['view_id']))),
+};
+
+// EV-04 ---------------------------------------------------------------------------------------
+
+export const giftPaymentCaptured: FlowDesign = {
+  flow: 'EV-04 gift.payment.captured',
+  // One capture per gift payment; Payments re-emits the first one under a new event id after
+  // reconciling with its card processor (a distinct event for the same payment).
+  records: (size) => {
+    const captured = Array.from({ length: size }, (_, i) => ({ event_id: `evt-cap-${i + 1}`, payment_id: `pay-${i + 1}`, gift_order_id: `g-${i + 1}`, amount: 1_500 }));
+    return [...captured, { ...captured[0]!, event_id: 'evt-cap-1-reemitted' }];
+  },
+  keyField: 'gift_order_id',
+  delivery: 'atLeastOnce',
+  consumer: {
+    group: 'orders-gifts',
+    inbox: 'none',
+    ack: 'afterCommit',
+    effect: { op: 'insert', table: 'gift_dispatches', columns: { payment_id: 'payment_id', gift_order_id: 'gift_order_id', state: { const: 'DISPATCHED' } } },
+  },
+  db: 'ordersDb',
+  tables: { gift_dispatches: { key: ['payment_id'] } },
+};
+
+export const giftDispatchClaim: Claim = {
+  effect: 'dispatch of a paid gift',
+  key: ['payment_id'],
+  authority: "the orders database's primary key on gift_dispatches.payment_id",
+  lifetime: 'the lifetime of the gift order',
+  sameIntent: 'the recorded dispatch',
+  differentIntent: 'is refused by the key: one payment, one dispatch',
+  unknownCompletion: 'nothing external: the dispatch record is a local row',
+  outcomes: (v) => rows(v, 'ordersDb', 'gift_dispatches').map((r) => ({ key: String(r['payment_id']) })),
+  facts: (v) => distinct(facts(v).map((p) => String(p['payment_id']))),
+};

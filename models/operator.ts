@@ -1,0 +1,87 @@
+// An operator running a rebuild runbook: after a while (the incident, the fixed code deployed)
+// optionally truncate a consumer's read-model tables, then rewind a consumer group's offsets so
+// the broker delivers the whole log to that group again. Which group and which database it
+// points at is the design decision of seeds 000 ("Reprocessing is a new versioned production
+// run") and 003 ("A replay that rebuilds an internal order projection should not resend
+// confirmations"): the live identity, or a separate rebuild namespace.
+// Its progress through the runbook is durable (a ticked checklist), so a crash resumes the
+// runbook where it stopped: the truncation is repeated until confirmed, the rewind is sent once
+// after it. The broker does not acknowledge a rewind.
+// Failure windows: `operator.waiting`, `operator.truncating`, `operator.beforeReset`,
+// `operator.done`.
+import { assign, enqueueActions, setup } from 'xstate';
+import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
+import type { DatabaseReply } from './database.ts';
+
+export interface OperatorDurable {
+  readonly truncated: boolean;
+  readonly reset: boolean;
+}
+
+export interface OperatorInput {
+  readonly broker: string;
+  /** The consumer group whose offsets the runbook rewinds. */
+  readonly group: string;
+  /** The offset every partition of the group is set to. */
+  readonly offset?: number;
+  /** Ticks after (re)start before the runbook begins. */
+  readonly afterTicks: number;
+  /** The read-model tables the rebuild empties first, and their database. */
+  readonly truncate?: { readonly db: string; readonly tables: readonly string[] };
+  readonly timeoutTicks?: number;
+  readonly durable?: OperatorDurable;
+}
+
+type Ctx = { durable: OperatorDurable; input: OperatorInput };
+
+export const operatorMachine = setup({
+  types: { context: {} as Ctx, input: {} as OperatorInput, events: {} as DatabaseReply | PeerCrashed, emitted: {} as Emitted },
+  delays: {
+    start: ({ context }) => context.input.afterTicks,
+    timeout: ({ context }) => context.input.timeoutTicks ?? 20,
+  },
+  guards: {
+    isReset: ({ context }) => context.durable.reset,
+    isTruncated: ({ context }) => context.durable.truncated,
+    mustTruncate: ({ context }) => context.input.truncate !== undefined,
+    truncateConfirmed: ({ event }) => event.type === 'db.ran' && event.ref === 'rebuild-truncate' && event.ok,
+  },
+  actions: {
+    truncate: enqueueActions(({ context, enqueue }) => {
+      const t = context.input.truncate!;
+      enqueue.emit(send(t.db, { type: 'db.run', ref: 'rebuild-truncate', ops: t.tables.map((table) => ({ op: 'delete' as const, table })) }));
+    }),
+    markTruncated: assign(({ context }) => ({ durable: { ...context.durable, truncated: true } })),
+    resetOffsets: enqueueActions(({ context, enqueue }) => {
+      const offset = context.input.offset ?? 0;
+      enqueue.assign({ durable: { ...context.durable, reset: true } });
+      enqueue.emit(note('operator.resetOffsets', { group: context.input.group, offset }));
+      enqueue.emit(send(context.input.broker, { type: 'broker.resetOffsets', group: context.input.group, offset }));
+    }),
+  },
+}).createMachine({
+  id: 'operator',
+  context: ({ input }) => ({ durable: input.durable ?? { truncated: false, reset: false }, input }),
+  initial: 'resuming',
+  states: {
+    // Transient: a restart resumes the checklist at its first unticked line.
+    resuming: {
+      always: [{ guard: 'isReset', target: 'done' }, { guard: 'isTruncated', target: 'beforeReset' }, { target: 'waiting' }],
+    },
+    waiting: {
+      after: {
+        start: [
+          { guard: 'mustTruncate', target: 'truncating', actions: 'truncate' },
+          { target: 'beforeReset' },
+        ],
+      },
+    },
+    truncating: {
+      on: { 'db.ran': { guard: 'truncateConfirmed', target: 'beforeReset', actions: 'markTruncated' } },
+      after: { timeout: { target: 'truncating', reenter: true, actions: 'truncate' } },
+    },
+    // The read model is empty (or was never touched); the group still points where it was.
+    beforeReset: { after: { 1: { target: 'done', actions: 'resetOffsets' } } },
+    done: { tags: ['idle'] },
+  },
+});

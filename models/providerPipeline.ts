@@ -1,0 +1,168 @@
+// Worlds at the edge of the transaction: a producer's committed facts reach a consumer through
+// the broker, and the consumer's effect is a call to an external provider (a carrier booking a
+// pickup, a payment provider capturing, an email provider accepting a message). Each design
+// option of the seeds is one field: what the caller sends and records, what the provider
+// honours, whether a reconciler owns unknown outcomes, and how an operator's rebuild replays the
+// log. The claims observe the provider's own records, since that is where the effect happens.
+import type { Claim, Outcome } from '../src/claims.ts';
+import type { WorldView } from '../src/worldView.ts';
+import type { ComponentSpec, WindowNote } from '../src/world.ts';
+import { brokerMachine, type BrokerInput, type Payload } from './broker.ts';
+import { CALLER_TABLES, callerMachine, effectKeyOf, type CallerInput } from './caller.ts';
+import { databaseMachine, rowsOf, type DatabaseDurable } from './database.ts';
+import { operatorMachine, type OperatorDurable, type OperatorInput } from './operator.ts';
+import { pipelineEvidence } from './orderPipeline.ts';
+import { operationsOf, providerMachine, type ProviderDurable, type ProviderInput } from './provider.ts';
+import { publishedFacts, publisherMachine, type PublisherDurable, type PublisherInput } from './publisher.ts';
+import { reconcilerMachine, type ReconcilerInput } from './reconciler.ts';
+
+export interface ProviderPipelineOptions {
+  /** The committed facts, given the workload size. */
+  readonly records: (size: number) => readonly Payload[];
+  /** The payload field the broker partitions by. */
+  readonly keyField: string;
+  /** The consumer group of the live caller. */
+  readonly group: string;
+  readonly caller: Pick<CallerInput, 'effectKey' | 'intentFields' | 'sendKey' | 'statusLookup' | 'recordIntent'> &
+    Partial<Pick<CallerInput, 'maxAttempts' | 'timeoutTicks'>>;
+  readonly provider: Omit<ProviderInput, 'durable'>;
+  readonly broker?: Pick<BrokerInput, 'redeliveryTicks'>;
+  /** A reconciler polls the caller's UNKNOWN outcomes and resolves them with the provider. */
+  readonly reconciler?: Pick<ReconcilerInput, 'pollTicks'>;
+  /**
+   * An operator rebuild after `afterTicks`: through the live consumer identity (its read model
+   * truncated, its group rewound to 0), or as a separate consumer group with its own database
+   * whose side effects are gated (that group is rewound, the live one is never touched).
+   */
+  readonly rebuild?: { readonly through: 'liveConsumer' | 'separateNamespace'; readonly afterTicks: number };
+}
+
+export const REBUILD_SUFFIX = '-rebuild-v2';
+
+export function providerPipeline(o: ProviderPipelineOptions): (w: { size: number }) => ComponentSpec[] {
+  const caller: CallerInput = { broker: 'broker', group: o.group, db: 'callerDb', provider: 'provider', ...o.caller };
+  const rebuildGroup = `${o.group}${REBUILD_SUFFIX}`;
+  const operator: OperatorInput | undefined =
+    o.rebuild === undefined
+      ? undefined
+      : o.rebuild.through === 'liveConsumer'
+        ? { broker: 'broker', group: o.group, afterTicks: o.rebuild.afterTicks, truncate: { db: 'callerDb', tables: Object.keys(CALLER_TABLES) } }
+        : { broker: 'broker', group: rebuildGroup, afterTicks: o.rebuild.afterTicks };
+  return ({ size }) => {
+    const publisher: PublisherInput = { broker: 'broker', records: o.records(size), keyField: o.keyField };
+    const components: ComponentSpec[] = [
+      { name: 'publisher', machine: publisherMachine, input: { ...publisher }, process: true, notes: publisherNotes },
+      { name: 'broker', machine: brokerMachine, input: { ...o.broker }, process: false },
+      { name: 'callerDb', machine: databaseMachine, input: { tables: CALLER_TABLES }, process: false },
+      { name: 'caller', machine: callerMachine, input: { ...caller }, process: true, notes: callerNotes(caller, o.provider) },
+      { name: 'provider', machine: providerMachine, input: { ...o.provider }, process: true, notes: providerNotes(caller, o.provider) },
+    ];
+    if (o.reconciler) {
+      const input: ReconcilerInput = { db: 'callerDb', provider: 'provider', recordIntent: caller.recordIntent, ...o.reconciler };
+      components.push({ name: 'reconciler', machine: reconcilerMachine, input: { ...input }, process: true });
+    }
+    if (o.rebuild?.through === 'separateNamespace') {
+      // The rebuild runs the same code under its own identity: its own group, its own database,
+      // and the provider call gated off.
+      const rebuild: CallerInput = { ...caller, group: rebuildGroup, db: 'rebuildDb', recordIntent: false, sideEffects: 'gated' };
+      components.push(
+        { name: 'rebuildDb', machine: databaseMachine, input: { tables: CALLER_TABLES }, process: false },
+        { name: 'rebuild', machine: callerMachine, input: { ...rebuild }, process: true },
+      );
+    }
+    if (operator) components.push({ name: 'operator', machine: operatorMachine, input: { ...operator }, process: true });
+    return components;
+  };
+}
+
+/** The effect key inside a provider operation's canonical intent (`field=value&…`). */
+export function keyOfIntent(intent: string, fields: readonly string[]): string {
+  const values = new Map(intent.split('&').map((pair) => pair.split('=') as [string, string]));
+  return fields.map((f) => values.get(f) ?? '').join('/');
+}
+
+/** Every operation the provider performed, keyed by the effect key its intent carries. */
+export function providerOutcomes(fields: readonly string[]): (v: WorldView) => Outcome[] {
+  return (v) => operationsOf(v.durable<ProviderDurable>('provider')).map((op) => ({ key: keyOfIntent(op.intent, fields), intent: op.intent }));
+}
+
+/** The effect keys of the producer's committed facts: each must yield the effect. */
+export function publishedKeys(fields: readonly string[]): (v: WorldView) => string[] {
+  return (v) => [...new Set(publishedFacts(v.durable<PublisherDurable>('publisher')).map((p) => effectKeyOf(fields, p)))];
+}
+
+/** Local records that still say the outcome is not known: PENDING intents, UNKNOWN outcomes. */
+export function unresolvedOutcomes(db = 'callerDb'): (v: WorldView) => string[] {
+  return (v) => {
+    const d = v.durable<DatabaseDurable>(db);
+    return [
+      ...rowsOf(d, 'effect_intents')
+        .filter((r) => r['state'] === 'PENDING')
+        .map((r) => `${r['key']} (intent PENDING)`),
+      ...rowsOf(d, 'effect_outcomes')
+        .filter((r) => r['state'] === 'UNKNOWN')
+        .map((r) => `${r['key']} (outcome UNKNOWN)`),
+    ];
+  };
+}
+
+/** A claim whose outcomes are the provider's operations and whose facts are the producer's. */
+export function providerClaim(fields: readonly string[], c: Omit<Claim, 'outcomes' | 'facts' | 'key'> & Partial<Pick<Claim, 'key'>>): Claim {
+  return { key: fields, ...c, outcomes: providerOutcomes(fields), facts: publishedKeys(fields) };
+}
+
+/** Durable evidence: databases and broker as in the order pipeline, plus provider operations. */
+export function providerEvidence(durable: Readonly<Record<string, unknown>>): string {
+  const parts = [pipelineEvidence(durable)];
+  const provider = durable['provider'] as ProviderDurable | undefined;
+  if (provider) parts.push(`provider {operations: ${provider.operations.map((op) => `${op.op_id} ${op.key ?? '(no key)'}`).join(', ') || 'none'}}`);
+  const publisher = durable['publisher'] as PublisherDurable | undefined;
+  if (publisher) parts.push(`publisher {${publisher.done}/${publisher.records.length} handed over}`);
+  const operator = durable['operator'] as OperatorDurable | undefined;
+  if (operator) parts.push(`operator {truncated: ${operator.truncated}, reset: ${operator.reset}}`);
+  return parts.join(' · ');
+}
+
+const n = (retryOwner: string, repairQuery: string): WindowNote => ({ retryOwner, repairQuery });
+
+const publisherNotes: Record<string, WindowNote> = {
+  pacing: n('publisher (the next record is still unhanded)', 'SELECT event_id FROM outbox WHERE published = false;'),
+  afterPublishSend: n('publisher on timeout (same event_id)', 'SELECT event_id, count(*) FROM broker_events GROUP BY event_id HAVING count(*) > 1;'),
+  afterBrokerAccept: n('publisher after restart (same event_id again)', 'SELECT event_id, count(*) FROM broker_events GROUP BY event_id HAVING count(*) > 1;'),
+  afterProgress: n('nobody: at most once does not resend', 'SELECT o.event_id FROM outbox o WHERE o.published AND NOT EXISTS (SELECT 1 FROM broker_events e WHERE e.event_id = o.event_id);'),
+  idle: n('nobody needed', 'none: every record handed over'),
+};
+
+function callerNotes(c: CallerInput, p: Omit<ProviderInput, 'durable'>): Record<string, WindowNote> {
+  const redelivery = 'broker redelivery from the committed offset';
+  const askProvider =
+    c.sendKey && c.statusLookup && p.statusLookup === 'byKey'
+      ? 'provider status lookup by idempotency key :key'
+      : "manual: compare the provider's operations for :key with effect_outcomes (the provider cannot be asked by key)";
+  const ambiguousOwner = c.recordIntent && c.statusLookup ? `${redelivery}; the PENDING intent makes it look up before calling` : `${redelivery}; it calls again blind`;
+  return {
+    connecting: n(redelivery, 'SELECT group_id, partition, committed_offset FROM consumer_offsets WHERE group_id = :group;'),
+    idle: n(redelivery, 'none: nothing in hand'),
+    received: n(redelivery, 'none: nothing durable yet'),
+    checkingLocalOutcome: n(redelivery, 'none: a read'),
+    recordingIntent: n(redelivery, "SELECT key, intent, state FROM effect_intents WHERE key = :key;"),
+    beforeExternalCall: n(redelivery, "SELECT key FROM effect_intents WHERE state = 'PENDING';"),
+    awaitingExternalResponse: n(c.statusLookup ? 'caller timeout, then status lookup' : 'caller timeout, then a blind retry', askProvider),
+    checkingStatus: n('caller timeout, then another call under the key', askProvider),
+    afterExternalResponse: n(ambiguousOwner, askProvider),
+    committingOutcome: n(`${redelivery} (the commit may or may not have landed)`, 'SELECT key, state, op_id FROM effect_outcomes WHERE key = :key;'),
+    afterLocalCommit: n(`${redelivery} (the local outcome suppresses the repeat)`, 'SELECT key, state, op_id FROM effect_outcomes WHERE key = :key;'),
+    duplicateSeen: n(redelivery, 'none: the repeat was suppressed'),
+  };
+}
+
+function providerNotes(c: CallerInput, p: Omit<ProviderInput, 'durable'>): Record<string, WindowNote> {
+  const keyed = c.sendKey && p.idempotency !== 'none';
+  return {
+    serving: n('caller timeout (the queued call is lost)', 'none: nothing was performed'),
+    afterExternalEffect: n(
+      keyed ? 'caller timeout; the retry under the same key is replayed while the key is retained' : 'caller timeout; the retry creates a new operation',
+      p.statusLookup === 'byKey' ? 'GET /operations?idempotency_key=:key' : "manual: the provider's operation log for :key against effect_outcomes",
+    ),
+  };
+}

@@ -1,0 +1,88 @@
+// A producer whose facts are already committed together with their intent to publish: the
+// outbox and its relay folded into one process, for worlds whose subject is downstream of the
+// broker (an external call, a replay, a flow of the register). The Mercury scenarios model the
+// source transaction itself; here the facts exist from the start and live in the durable state,
+// which is also where a checker reads them.
+// Design option `delivery`:
+// - `atLeastOnce`: publish a record, wait for the broker's ack, then move on; a lost ack or a
+//   crash before progress is recorded publishes the same record (same event_id) again.
+// - `atMostOnce`: record progress first, then send and never wait (a web beacon, a relay that
+//   marks before sending); a crash or a lost publish after progress loses the record.
+// Failure windows: `publisher.afterPublishSend` (sent, not acknowledged),
+// `publisher.afterBrokerAccept` (acknowledged, progress not recorded) and, at most once,
+// `publisher.afterProgress` (progress recorded, not yet sent).
+import { assign, enqueueActions, setup } from 'xstate';
+import { send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
+import type { BrokerReply, Payload } from './broker.ts';
+
+export interface PublisherDurable {
+  /** The committed facts this producer owns, in publication order. */
+  readonly records: readonly Payload[];
+  /** How many of them are handed over (acknowledged at least once, or sent at most once). */
+  readonly done: number;
+}
+
+export interface PublisherInput {
+  readonly broker: string;
+  readonly records: readonly Payload[];
+  /** The payload field used as the broker key (the aggregate id: one partition per aggregate). */
+  readonly keyField: string;
+  readonly delivery?: 'atLeastOnce' | 'atMostOnce';
+  readonly timeoutTicks?: number;
+  readonly durable?: PublisherDurable;
+}
+
+type Ctx = { durable: PublisherDurable; input: PublisherInput };
+
+const refOf = (i: number) => `rec-${i}`;
+
+function publishEvent(ctx: Ctx, i: number) {
+  const payload = ctx.durable.records[i]!;
+  return { type: 'broker.publish', ref: refOf(i), key: String(payload[ctx.input.keyField]), payload };
+}
+
+/** The committed facts of a publisher, for claims and evidence. */
+export function publishedFacts(durable: PublisherDurable | undefined): readonly Payload[] {
+  return durable?.records ?? [];
+}
+
+export const publisherMachine = setup({
+  types: { context: {} as Ctx, input: {} as PublisherInput, events: {} as BrokerReply | PeerCrashed, emitted: {} as Emitted },
+  delays: { timeout: ({ context }) => context.input.timeoutTicks ?? 20 },
+  guards: {
+    allDone: ({ context }) => context.durable.done >= context.durable.records.length,
+    atMostOnce: ({ context }) => context.input.delivery === 'atMostOnce',
+    isAck: ({ context, event }) => event.type === 'broker.ack' && event.ref === refOf(context.durable.done),
+  },
+  actions: {
+    publish: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.broker, publishEvent(context, context.durable.done)))),
+    advance: assign(({ context }) => ({ durable: { ...context.durable, done: context.durable.done + 1 } })),
+    // At most once: the record whose progress was just recorded goes out once, unwatched.
+    publishPrevious: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.broker, publishEvent(context, context.durable.done - 1)))),
+  },
+}).createMachine({
+  id: 'publisher',
+  context: ({ input }) => ({ durable: input.durable ?? { records: input.records, done: 0 }, input }),
+  initial: 'pacing',
+  states: {
+    pacing: {
+      always: { guard: 'allDone', target: 'idle' },
+      after: {
+        1: [
+          { guard: 'atMostOnce', target: 'afterProgress', actions: 'advance' },
+          { target: 'afterPublishSend', actions: 'publish' },
+        ],
+      },
+    },
+    // At most once: progress is durable and the record has not been sent.
+    afterProgress: { after: { 1: { target: 'pacing', actions: 'publishPrevious' } } },
+    // At least once: sent, not acknowledged; the broker may or may not hold the record.
+    afterPublishSend: {
+      on: { 'broker.ack': { guard: 'isAck', target: 'afterBrokerAccept' } },
+      after: { timeout: { target: 'afterPublishSend', reenter: true, actions: 'publish' } },
+    },
+    // The broker holds the record; progress is not recorded, so a crash here publishes it again.
+    afterBrokerAccept: { after: { 1: { target: 'pacing', actions: 'advance' } } },
+    idle: { tags: ['idle'] },
+  },
+});

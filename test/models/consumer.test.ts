@@ -1,0 +1,153 @@
+// The consumer model, one design option at a time: each test runs the Mercury pipeline with one
+// option changed and one fault, and shows the durable difference the option makes. The
+// pipeline is the outbox design, so duplicates and reorders come from the places the seeds name
+// (a relay republishing, a crash before transport progress), not from a broken source.
+import { describe, expect, it } from 'vitest';
+import type { FaultPlan } from '../../src/faults.ts';
+import { World } from '../../src/world.ts';
+import type { BrokerDurable } from '../../models/broker.ts';
+import { historyOf, rowsOf, type DatabaseDurable } from '../../models/database.ts';
+import { orderLifecycle, orderPipeline, type OrderPipelineOptions } from '../../models/orderPipeline.ts';
+
+function run(options: Partial<OrderPipelineOptions>, plan: FaultPlan, size = 1) {
+  const world = new World(orderPipeline({ design: 'outbox', ...options })({ size }), { seed: 1, plan });
+  const result = world.run();
+  const inventory = world.durable<DatabaseDurable>('inventoryDb');
+  const guards = world.notes.map((n) => n.data as { kind: string; data?: { guard?: string } }).filter((d) => d.kind === 'guard').map((d) => d.data?.guard);
+  return { world, result, inventory, broker: world.durable<BrokerDurable>('broker'), guards };
+}
+
+const logIds = (b: BrokerDurable) => b.partitions.flat().map((r) => r.payload['event_id']);
+const reservations = (db: DatabaseDurable) => rowsOf(db, 'reservations').map((r) => `${r['order_id']}/${r['reservation_version']}`);
+
+describe('consumer: the same event delivered twice', () => {
+  // The relay's publish is duplicated on the wire: the broker appends evt-o-1-v1 at two offsets,
+  // and the consumer receives and executes it twice.
+  const republish: FaultPlan = [{ kind: 'duplicate', point: 'relay->broker:broker.publish', occurrence: 1 }];
+
+  it('with the reservation keyed by (order_id, reservation_version) and no inbox: one reservation, the key absorbs the repeat', () => {
+    const { result, inventory, broker, guards } = run({ consumer: { inbox: 'none' }, effectKey: 'semantic' }, republish);
+    expect(result.ending).toBe('quiescent');
+    expect(logIds(broker)).toEqual(['evt-o-1-v1', 'evt-o-1-v1']);
+    expect(reservations(inventory)).toEqual(['o-1/1']);
+    expect(guards).toEqual(['effectKey']);
+  });
+
+  it('with a surrogate id and no inbox: two reservations', () => {
+    const { inventory, broker, guards } = run({ consumer: { inbox: 'none' }, effectKey: 'none' }, republish);
+    expect(logIds(broker)).toEqual(['evt-o-1-v1', 'evt-o-1-v1']);
+    expect(reservations(inventory)).toEqual(['o-1/1', 'o-1/1']);
+    expect(guards).toEqual([]);
+  });
+
+  it('with a surrogate id and an inbox in the same transaction: one reservation, the inbox absorbs the repeat', () => {
+    const { inventory, guards } = run({ consumer: { inbox: 'sameTx' }, effectKey: 'none' }, republish);
+    expect(reservations(inventory)).toEqual(['o-1/1']);
+    expect(rowsOf(inventory, 'inbox').map((r) => r['event_id'])).toEqual(['evt-o-1-v1']);
+    expect(guards).toEqual(['inboxKey']);
+  });
+
+  it('a duplicated delivery message of one offset is one delivery: the session drops the copy before any guard', () => {
+    const { result, inventory, guards } = run({ consumer: { inbox: 'none' }, effectKey: 'none' }, [{ kind: 'duplicate', point: 'broker->consumer:broker.deliver', occurrence: 1 }]);
+    expect(result.strikes).toHaveLength(1);
+    expect(reservations(inventory)).toEqual(['o-1/1']);
+    expect(guards).toEqual([]);
+  });
+});
+
+describe('consumer: version check against a reordered aggregate', () => {
+  // The broker's ack of v1 is lost, so the relay publishes v1 again and falls behind; its next
+  // poll returns v2 and v3 together and the concurrent relay sends them on separate
+  // connections: the broker appends v3 before v2.
+  const plan: FaultPlan = [{ kind: 'lose', point: 'broker->relay:broker.ack', occurrence: 1 }];
+  const options = (versionCheck: boolean): Partial<OrderPipelineOptions> => ({
+    effect: 'projection',
+    relay: { concurrency: 'concurrent' },
+    consumer: { inbox: 'sameTx', versionCheck },
+    commands: orderLifecycle,
+  });
+  const versions = (b: BrokerDurable) => b.partitions.flat().map((r) => r.payload['aggregate_version']);
+
+  it('without a check the projection applies log order and moves from DELIVERED back to PACKED', () => {
+    const { broker, inventory } = run(options(false), plan);
+    expect(versions(broker)).toEqual([1, 1, 3, 2]);
+    expect(historyOf(inventory, 'order_status').map((r) => r['version'])).toEqual([1, 3, 2]);
+    expect(rowsOf(inventory, 'order_status')).toEqual([{ order_id: 'o-1', status: 'PACKED', version: 2 }]);
+  });
+
+  it('with the check the stale PACKED is rejected and the projection stays DELIVERED', () => {
+    const { broker, inventory, guards } = run(options(true), plan);
+    expect(versions(broker)).toEqual([1, 1, 3, 2]);
+    expect(historyOf(inventory, 'order_status').map((r) => r['version'])).toEqual([1, 3]);
+    expect(rowsOf(inventory, 'order_status')).toEqual([{ order_id: 'o-1', status: 'DELIVERED', version: 3 }]);
+    expect(guards).toContain('versionCheck');
+  });
+});
+
+describe('consumer: transport progress before or after the effect', () => {
+  const crash: FaultPlan = [{ kind: 'crash', window: 'consumer.afterTransportProgress', occurrence: 1 }];
+
+  it('acknowledging before commit loses the reservation on a crash after the ack', () => {
+    const { result, inventory, broker } = run({ consumer: { inbox: 'sameTx', ack: 'beforeCommit' } }, crash);
+    expect(result.strikes).toHaveLength(1);
+    // The offset commit is already on the wire and nothing is written yet; it lands, and the
+    // broker has no reason to deliver the record again.
+    expect(rowsOf(result.strikes[0]!.durable['inventoryDb'] as DatabaseDurable, 'reservations')).toEqual([]);
+    expect(broker.offsets['inventory']).toEqual([1]);
+    expect(reservations(inventory)).toEqual([]);
+  });
+
+  it('acknowledging after commit never enters that window and keeps the reservation', () => {
+    const { world, result, inventory } = run({ consumer: { inbox: 'sameTx', ack: 'afterCommit' } }, crash);
+    expect(result.strikes).toEqual([]);
+    expect(world.windowCounts.get('consumer.afterTransportProgress')).toBeUndefined();
+    expect(reservations(inventory)).toEqual(['o-1/1']);
+  });
+});
+
+describe('consumer: what a crash keeps and what it rolls back', () => {
+  it('a crash with the inbox row in an open transaction leaves no inbox row; the redelivery then commits both', () => {
+    const { world, result, inventory, guards } = run({ consumer: { inbox: 'sameTx' } }, [{ kind: 'crash', window: 'consumer.afterInboxInsert', occurrence: 1 }]);
+    const atCrash = result.strikes[0]!.durable['inventoryDb'] as DatabaseDurable;
+    expect(rowsOf(atCrash, 'inbox')).toEqual([]);
+    expect(rowsOf(atCrash, 'reservations')).toEqual([]);
+    // The connection drop aborted the open transaction: nothing of it is left in the database.
+    expect(Object.values(world.context<{ txs: Record<string, { owner: string }> }>('inventoryDb').txs).filter((t) => t.owner === 'consumer')).toEqual([]);
+    expect(rowsOf(inventory, 'inbox').map((r) => r['event_id'])).toEqual(['evt-o-1-v1']);
+    expect(reservations(inventory)).toEqual(['o-1/1']);
+    expect(guards).toEqual([]);
+  });
+
+  it('with the inbox in a separate transaction the same crash keeps the inbox row and the effect is lost', () => {
+    const { result, world, inventory, guards } = run({ consumer: { inbox: 'separateTx' } }, [{ kind: 'crash', window: 'consumer.afterInboxInsert', occurrence: 1 }]);
+    const inboxAtCrash = result.strikes[0]!.durable['inboxDb'] as DatabaseDurable;
+    expect(rowsOf(inboxAtCrash, 'inbox').map((r) => r['event_id'])).toEqual(['evt-o-1-v1']);
+    expect(rowsOf(world.durable<DatabaseDurable>('inboxDb'), 'inbox').map((r) => r['event_id'])).toEqual(['evt-o-1-v1']);
+    expect(reservations(inventory)).toEqual([]);
+    expect(guards).toEqual(['inboxKey']);
+  });
+
+  it('a crash after the commit keeps the committed rows and the broker log; the offset had not moved, so the record returns and is suppressed', () => {
+    const { result, inventory, broker, guards } = run({ consumer: { inbox: 'sameTx' } }, [{ kind: 'crash', window: 'consumer.beforeTransportProgress', occurrence: 1 }]);
+    const atCrash = result.strikes[0]!.durable;
+    expect(reservations(atCrash['inventoryDb'] as DatabaseDurable)).toEqual(['o-1/1']);
+    expect(logIds(atCrash['broker'] as BrokerDurable)).toEqual(['evt-o-1-v1']);
+    // No offset committed yet for the group.
+    expect((atCrash['broker'] as BrokerDurable).offsets['inventory']).toBeUndefined();
+    expect(reservations(inventory)).toEqual(['o-1/1']);
+    expect(broker.offsets['inventory']).toEqual([1]);
+    expect(guards).toEqual(['inboxKey']);
+  });
+
+  it('a crash keeps committed offsets: work acknowledged before it is not delivered again', () => {
+    // Second record in hand: o-1 is committed and acknowledged, o-2 is not yet written.
+    const { result, inventory, broker, guards } = run({ consumer: { inbox: 'sameTx' } }, [{ kind: 'crash', window: 'consumer.received', occurrence: 2 }], 2);
+    const atCrash = result.strikes[0]!.durable;
+    expect((atCrash['broker'] as BrokerDurable).offsets['inventory']).toEqual([1]);
+    expect(reservations(atCrash['inventoryDb'] as DatabaseDurable)).toEqual(['o-1/1']);
+    expect(reservations(inventory)).toEqual(['o-1/1', 'o-2/1']);
+    expect(broker.offsets['inventory']).toEqual([2]);
+    // Nothing was redelivered that the inbox had to suppress.
+    expect(guards).toEqual([]);
+  });
+});
