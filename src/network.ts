@@ -125,6 +125,20 @@ export class Network {
     this.held.clear();
   }
 
+  /**
+   * A crashed sender's held messages die with its connections: releasing one after the restart
+   * would deliver it on the new connection as if the new incarnation had sent it.
+   */
+  dropHeldFrom(from: string): Envelope[] {
+    const dropped: Envelope[] = [];
+    for (const [link, list] of [...this.held.entries()]) {
+      if (!link.startsWith(`${from}->`)) continue;
+      dropped.push(...list);
+      this.held.delete(link);
+    }
+    return dropped;
+  }
+
   /** Whether any message is held back by a reorder fault. */
   get holding(): boolean {
     return this.held.size > 0;

@@ -17,7 +17,7 @@
 // - a delivered event carries `at`, the tick it arrived, and a network event `from`, the
 //   sender's name (machines have no clock of their own; retention and TTLs read `at`);
 // - states in which a process is waiting for new work carry the tag `idle`.
-import type { AnyStateMachine, AnyActorScope, EventObject, StateValue } from 'xstate';
+import type { AnyActorRef, AnyStateMachine, AnyActorScope, EventObject, StateValue } from 'xstate';
 import { createActor } from 'xstate';
 import { SimClock, type TimerTask } from './clock.ts';
 import type { CrashFault, Fault, FaultPlan, MessageFault } from './faults.ts';
@@ -107,6 +107,22 @@ interface Host {
   readonly timers: Map<string, number>;
 }
 
+/**
+ * The actor a scope names as `self`. A pure step never reads it (the World executes every
+ * action itself and no model spawns), but XState wants one; creating it computes a whole initial
+ * snapshot, so one actor per machine serves every World in the process.
+ */
+const selves = new WeakMap<AnyStateMachine, AnyActorRef>();
+
+function actorFor(machine: AnyStateMachine, input: Record<string, unknown> | undefined): AnyActorRef {
+  let self = selves.get(machine);
+  if (self === undefined) {
+    self = createActor(machine, { input });
+    selves.set(machine, self);
+  }
+  return self;
+}
+
 /** `a` for a flat machine, `a.b` for a nested state value. */
 export function stateKey(value: StateValue): string {
   if (typeof value === 'string') return value;
@@ -168,7 +184,7 @@ export class World {
     });
     for (const spec of components) {
       if (this.hosts.has(spec.name)) throw new Error(`two components are named ${spec.name}`);
-      const self = createActor(spec.machine, { input: spec.input });
+      const self = actorFor(spec.machine, spec.input);
       const actions: Host['actions'] = [];
       const scope = {
         self,
@@ -247,6 +263,7 @@ export class World {
     this.trace.add(this.clock.now, name, 'crash', window === undefined ? undefined : { window });
     this.schedule.removeWhere((item) => item.kind === 'timer' && item.owner === name);
     host.timers.clear();
+    for (const e of this.network.dropHeldFrom(name)) this.trace.add(this.clock.now, name, 'drop', { to: e.to, event: e.event });
     // Peers learn of the crash the way a server learns of a dropped connection: a database
     // aborts the component's open transactions, a broker ends its consumer session. The notice
     // travels each link behind what the component had already sent, so a commit already on
