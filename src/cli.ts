@@ -98,7 +98,3 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     throw error;
   }
 }
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  process.exitCode = await main(process.argv.slice(2));
-}
