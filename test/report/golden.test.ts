@@ -1,0 +1,19 @@
+// Golden reports for fixed seeds: the checked-in examples in reports/example/ are exactly what
+// windows mode writes today, so any change that alters exploration, outcomes or wording shows up
+// as a diff to review (regenerate with `npx faultline windows <name> --out reports/example`).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { renderMarkdownFile } from '../../src/report/markdown.ts';
+import { runWindows } from '../../src/windows.ts';
+import outbox from '../../scenarios/mercury-outbox.ts';
+import commitFirst from '../../scenarios/mercury-dual-write-commit-first.ts';
+
+const dir = join(import.meta.dirname, '..', '..', 'reports', 'example');
+
+describe('golden reports', () => {
+  it.each([outbox, commitFirst].map((s) => [s.name, s] as const))('%s matches reports/example', (name, scenario) => {
+    const golden = readFileSync(join(dir, `${name}.md`), 'utf8');
+    expect(renderMarkdownFile(runWindows(scenario))).toBe(golden);
+  });
+});
