@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { claimSentence } from './claims.ts';
 import type { Finding, RunOutcome } from './checkers/finding.ts';
 import { MESSAGE_FAULT_KINDS, type Fault, type FaultPlan } from './faults.ts';
-import { runScenario, type RunRecord } from './runScenario.ts';
+import { runScenario } from './runScenario.ts';
 import type { Scenario } from './scenario.ts';
 import type { TraceEvent } from './trace.ts';
 import { DEFAULT_SEED, failureWindows } from './windows.ts';
@@ -22,6 +22,8 @@ export interface ExploreOptions {
   readonly maxFaults?: number;
   /** Highest occurrence of a window or message a fault may target. */
   readonly maxOccurrence?: number;
+  /** How the user named the scenario (a catalogue name or a file path), for the replay line. */
+  readonly ref?: string;
 }
 
 export interface Case {
@@ -77,21 +79,23 @@ export function caseArbitrary(scenario: Scenario, options: ExploreOptions = {}):
   });
 }
 
-export function exploreReplayLine(scenario: string, seed: number, path: string): string {
-  return `npx faultline replay ${scenario} --seed ${seed} --path ${path}`;
+/** The line that replays a shrunk case; it repeats every option that shapes the search space. */
+export function exploreReplayLine(scenario: string, seed: number, path: string, options: ExploreOptions = {}): string {
+  const extra = `${options.maxFaults === undefined ? '' : ` --max-faults ${options.maxFaults}`}${options.maxOccurrence === undefined ? '' : ` --max-occurrence ${options.maxOccurrence}`}`;
+  return `npx faultline replay ${scenario} --seed ${seed} --path ${path}${extra}`;
 }
 
 export function explore(scenario: Scenario, options: ExploreOptions = {}): ExploreResult {
   const seed = options.seed ?? DEFAULT_SEED;
   const outcomes: Partial<Record<RunOutcome, number>> = {};
   let runs = 0;
-  let last: RunRecord | undefined;
   const property = fc.property(caseArbitrary(scenario, options), (c) => {
     const run = runScenario(scenario, { seed: c.seed, plan: c.plan, size: c.size });
     runs++;
     outcomes[run.outcome] = (outcomes[run.outcome] ?? 0) + 1;
-    last = run;
-    return run.outcome === 'holds';
+    // Only a violation fails the property; a checker that could not decide is counted as
+    // unknown and makes the verdict unknown, never a counterexample and never a pass.
+    return run.findings.length === 0;
   });
   const details = fc.check(property, {
     seed,
@@ -108,11 +112,10 @@ export function explore(scenario: Scenario, options: ExploreOptions = {}): Explo
       findings: traced.findings,
       traceHash: traced.result.traceHash,
       trace: traced.world.trace.events,
-      replay: exploreReplayLine(scenario.name, seed, details.counterexamplePath ?? ''),
+      replay: exploreReplayLine(options.ref ?? scenario.name, seed, details.counterexamplePath ?? '', options),
     };
   }
   if (details.errorInstance && !counterexample) throw details.errorInstance;
-  void last;
   const verdict = counterexample ? 'violated' : outcomes.unknown ? 'unknown' : 'holds';
   const expected = scenario.expect.verdict;
   const asExpected =

@@ -7,7 +7,7 @@
 // - reorder: the message is held until the next message on the same link has been scheduled,
 //   then delivered right after it, so it is overtaken exactly once (or released at heal).
 import type { EventObject } from 'xstate';
-import type { MessageFault, MessageFaultKind } from './faults.ts';
+import type { MessageFault } from './faults.ts';
 import { messagePoint } from './faults.ts';
 import type { Prng } from './prng.ts';
 
@@ -31,8 +31,8 @@ export interface NetworkOptions {
 export interface NetworkSink {
   /** Puts an envelope on the schedule for delivery at `tick`. */
   schedule(tick: number, envelope: Envelope): void;
-  /** Records what the network did, for the trace. */
-  record(kind: MessageFaultKind | 'send', envelope: Envelope): void;
+  /** Records a fault the network applied to an envelope, for the trace and the strikes. */
+  record(fault: MessageFault, envelope: Envelope): void;
 }
 
 export class Network {
@@ -79,15 +79,12 @@ export class Network {
     const n = (this.counts.get(point) ?? 0) + 1;
     this.counts.set(point, n);
     const envelope: Envelope = { id: this.nextId++, from, to, point, event };
-    this.sink.record('send', envelope);
+    // One message suffers at most one fault: the plan's first for this point and occurrence.
     const fault = this.healed ? undefined : this.faults.get(point)?.find((f) => f.occurrence === n);
+    if (fault) this.sink.record(fault, envelope);
     const link = `${from}->${to}`;
-    if (fault?.kind === 'lose') {
-      this.sink.record('lose', envelope);
-      return;
-    }
+    if (fault?.kind === 'lose') return;
     if (fault?.kind === 'reorder') {
-      this.sink.record('reorder', envelope);
       const list = this.held.get(link) ?? [];
       list.push(envelope);
       this.held.set(link, list);
@@ -97,13 +94,11 @@ export class Network {
     // holds back the link's FIFO order.
     let tick = unordered ? now + this.latency() : Math.max(now + this.latency(), this.linkTail.get(link) ?? 0);
     if (fault?.kind === 'delay') {
-      this.sink.record('delay', envelope);
       tick += this.options.delayFaultTicks;
     }
     if (!unordered) this.linkTail.set(link, tick);
     this.sink.schedule(tick, envelope);
     if (fault?.kind === 'duplicate') {
-      this.sink.record('duplicate', envelope);
       this.sink.schedule(tick, { ...envelope, id: this.nextId++ });
     }
     // A held message goes right behind the one that overtook it.

@@ -33,8 +33,9 @@ export class Schedule<T> {
     return entry.seq;
   }
 
+  /** Cancels a pending entry; an entry already taken (or unknown) is left alone. */
   cancel(seq: number): void {
-    if (seq < this.nextSeq) this.cancelled.add(seq);
+    if (!this.cancelled.has(seq) && this.heap.some((e) => e.seq === seq)) this.cancelled.add(seq);
   }
 
   peek(): Scheduled<T> | undefined {

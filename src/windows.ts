@@ -96,6 +96,8 @@ export interface WindowsOptions {
   readonly seed?: number;
   readonly pairs?: boolean;
   readonly maxOccurrence?: number;
+  /** How the user named the scenario (a catalogue name or a file path), for replay lines. */
+  readonly ref?: string;
   /** Called after each run, for progress indicators. */
   readonly onRun?: (done: number, total: number) => void;
 }
@@ -222,7 +224,7 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
       findings: traced.findings,
       traceHash: traced.result.traceHash,
       trace: traced.world.trace.events,
-      replay: replayLine(scenario.name, run.seed, run.plan),
+      replay: replayLine(options.ref ?? scenario.name, run.seed, run.plan),
     };
   });
   const all = failureWindows(components);

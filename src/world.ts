@@ -153,7 +153,7 @@ export class World {
   private inFlight = 0;
   private steps = 0;
   private lastProgressTick = 0;
-  private phase: 'safety' | 'liveness' = 'safety';
+  private longestTimerTicks = 0;
 
   constructor(components: readonly ComponentSpec[], options: Partial<WorldOptions> & Pick<WorldOptions, 'seed' | 'plan'>) {
     this.options = { ...DEFAULT_WORLD_OPTIONS, ...options };
@@ -175,11 +175,9 @@ export class World {
         this.inFlight++;
         this.schedule.push(tick, { kind: 'message', envelope });
       },
-      record: (kind, envelope) => {
-        if (kind === 'send') return;
-        this.trace.add(this.clock.now, envelope.from, kind, { to: envelope.to, event: envelope.event });
-        const fault = messageFaults.find((f) => f.kind === kind && f.point === envelope.point);
-        if (fault) this.strike(fault);
+      record: (fault, envelope) => {
+        this.trace.add(this.clock.now, envelope.from, fault.kind, { to: envelope.to, event: envelope.event });
+        this.strike(fault);
       },
     });
     for (const spec of components) {
@@ -304,7 +302,9 @@ export class World {
 
   private isQuiet(): boolean {
     if (this.inFlight > 0 || this.network.holding) return false;
-    if (this.clock.now - this.lastProgressTick < this.options.quietTicks) return false;
+    // Quiet means no durable change for longer than the longest timer any component has set, so
+    // a retry or a poll that is still pending is never mistaken for silence.
+    if (this.clock.now - this.lastProgressTick < Math.max(this.options.quietTicks, this.longestTimerTicks + 1)) return false;
     for (const h of this.order) {
       if (h.down) return false;
       if (h.spec.process && !h.snapshot.hasTag('idle')) return false;
@@ -352,15 +352,23 @@ export class World {
       throw new Error(`${host.spec.name} failed on ${event.type} in state ${host.state}: ${String(next.error)}`);
     }
     host.snapshot = next;
-    this.afterStep(host, prev);
+    // A transition that re-enters the state it leaves (`reenter: true`, a timeout that sends
+    // again) enters its window once more, though the state's name does not change.
+    const reentered = stateKey(next.value) === host.state && this.reenters(host, prev, event);
+    this.afterStep(host, prev, reentered);
   }
 
-  private afterStep(host: Host, prev: any): void {
+  private reenters(host: Host, prev: any, event: EventObject): boolean {
+    const taken = host.spec.machine.getTransitionData(prev, event) as { reenter?: boolean; target?: readonly unknown[] }[] | undefined;
+    return taken?.some((t) => t.reenter === true && (t.target?.length ?? 0) > 0) ?? false;
+  }
+
+  private afterStep(host: Host, prev: any, reentered = false): void {
     const name = host.spec.name;
     if (prev === undefined || prev.context.durable !== host.snapshot.context.durable) this.lastProgressTick = this.clock.now;
     for (const action of host.actions.splice(0)) this.perform(host, action);
     const state = stateKey(host.snapshot.value);
-    if (state === host.state) return;
+    if (state === host.state && !reentered) return;
     host.state = state;
     this.trace.add(this.clock.now, name, 'state', state);
     if (!host.spec.process) return;
@@ -394,6 +402,7 @@ export class World {
       case 'xstate.raise': {
         const { event, id, delay } = action.params as { event: EventObject; id?: string; delay?: number };
         if (delay === undefined) return;
+        if (delay > this.longestTimerTicks) this.longestTimerTicks = delay;
         const seq = this.clock.setTimer(
           name,
           () => {
@@ -416,7 +425,8 @@ export class World {
         return;
       }
       default:
-        return;
+        // Anything else (sendTo, spawn, a custom function) would silently do nothing here.
+        throw new Error(`${name} asked for action ${action.type}, which the World does not perform; emit send/note instead`);
     }
   }
 
@@ -427,7 +437,6 @@ export class World {
 
   private heal(): void {
     this.healed = true;
-    this.phase = 'liveness';
     this.trace.add(this.clock.now, 'world', 'phase', 'liveness');
     this.network.heal(this.clock.now);
     this.schedule.removeWhere((item) => item.kind === 'restart');

@@ -90,6 +90,19 @@ describe('claims', () => {
     expect(run.claims[0]!.unknown.join()).toMatch(/no orders table/);
   });
 
+  it('explores a claim whose checker throws as unknown, not as a counterexample', () => {
+    const broken: Scenario = { ...outbox, claims: [{ ...outbox.claims[0]!, facts: () => { throw new Error('no orders table'); } }] };
+    const r = explore(broken, { runs: 20, seed: 3 });
+    expect(r.verdict).toBe('unknown');
+    expect(r.counterexample).toBeUndefined();
+    expect(r.outcomes.unknown).toBe(20);
+  });
+
+  it('refuses a scenario named like a report file', async () => {
+    const { defineScenario } = await import('../../src/scenario.ts');
+    expect(() => defineScenario({ ...outbox, name: 'index' })).toThrow(/taken by a report file/);
+  });
+
   it('prints the windows, runs and distinct outcomes of every scenario run', () => {
     const r = runWindows(commitFirst);
     expect(r.windowCount).toBeGreaterThan(10);

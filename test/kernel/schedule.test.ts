@@ -30,6 +30,16 @@ describe('Schedule', () => {
     expect(got).toEqual(expected);
   });
 
+  it('ignores the cancel of an item already taken, so its size stays right', () => {
+    const s = new Schedule<string>();
+    const a = s.push(1, 'a');
+    s.push(2, 'b');
+    expect(s.pop()?.item).toBe('a');
+    s.cancel(a);
+    expect(s.size).toBe(1);
+    expect(s.pop()?.item).toBe('b');
+  });
+
   it('skips cancelled items and removes items by predicate', () => {
     const s = new Schedule<string>();
     const a = s.push(1, 'a');

@@ -90,6 +90,29 @@ describe('World with the sender/receiver example', () => {
     expect(world.trace.events.slice(crash, restart).filter((e) => e.component === 'sender' && e.kind === 'timer')).toEqual([]);
   });
 
+  it('counts a state re-entered by a retry as another entry of its window', () => {
+    // The lost message makes the sender time out and re-enter `sending` (reenter: true).
+    const { world } = run([{ kind: 'lose', point: 'sender->receiver:msg', occurrence: 1 }]);
+    expect(world.windowCounts.get('sender.sending')).toBe(4);
+    // So a crash planned for that fourth entry strikes.
+    const { result } = run([
+      { kind: 'lose', point: 'sender->receiver:msg', occurrence: 1 },
+      { kind: 'crash', window: 'sender.sending', occurrence: 2 },
+    ]);
+    expect(result.strikes.map((s) => s.fault.kind)).toEqual(['lose', 'crash']);
+  });
+
+  it('applies one fault per message: the plan\'s first for that point and occurrence', () => {
+    const { result, received } = run([
+      { kind: 'duplicate', point: 'sender->receiver:msg', occurrence: 3 },
+      { kind: 'lose', point: 'sender->receiver:msg', occurrence: 1 },
+      { kind: 'lose', point: 'sender->receiver:msg', occurrence: 3 }, // same message as the duplicate: not applied
+    ]);
+    // Strikes record the fault that matched, with its own occurrence.
+    expect(result.strikes.map((s) => `${s.fault.kind}#${s.fault.occurrence}`)).toEqual(['lose#1', 'duplicate#3']);
+    expect(received).toEqual([1, 2, 2, 3]);
+  });
+
   it('reports a fault whose window is never reached as not struck', () => {
     const { result } = run([{ kind: 'crash', window: 'receiver.got', occurrence: 9 }]);
     expect(result.strikes).toHaveLength(0);
