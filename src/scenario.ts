@@ -45,6 +45,7 @@ export function defineScenario(s: Scenario, origin = s?.name ?? 'scenario'): Sce
   };
   if (typeof s !== 'object' || s === null) fail('it does not export a scenario object');
   if (typeof s.name !== 'string' || !NAME.test(s.name)) fail(`name must be lower-case words joined by '-', got ${JSON.stringify(s.name)}`);
+  if (['index', 'report', 'junit'].includes(s.name)) fail(`the name ${s.name} is taken by a report file; choose another`);
   if (typeof s.title !== 'string' || s.title.length === 0) fail('title is missing');
   if (typeof s.build !== 'function') fail('build(workload) is missing');
   if (!s.workload || !Number.isInteger(s.workload.size) || s.workload.size < 1) fail('workload.size must be a positive integer');

@@ -11,15 +11,19 @@ import { styleFor } from './style.ts';
 export async function exploreCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags(
     args,
-    { json: { type: 'boolean' }, runs: { type: 'string' }, seed: { type: 'string' }, 'max-faults': { type: 'string' } },
+    { json: { type: 'boolean' }, runs: { type: 'string' }, seed: { type: 'string' }, 'max-faults': { type: 'string' }, 'max-occurrence': { type: 'string' } },
     'explore',
   );
   if (positionals.length !== 1) throw new InputError('explore needs one scenario name or scenario file');
   const runs = wholeNumber('--runs', values.runs, 1);
   const seed = wholeNumber('--seed', values.seed);
   const maxFaults = wholeNumber('--max-faults', values['max-faults'], 1);
-  const { scenario } = await loadScenario(positionals[0]!);
+  const maxOccurrence = wholeNumber('--max-occurrence', values['max-occurrence'], 1);
+  const ref = positionals[0]!;
+  const { scenario } = await loadScenario(ref);
   const result = explore(scenario, {
+    ref,
+    ...(maxOccurrence === undefined ? {} : { maxOccurrence }),
     ...(runs === undefined ? {} : { runs }),
     ...(seed === undefined ? {} : { seed }),
     ...(maxFaults === undefined ? {} : { maxFaults }),

@@ -7,7 +7,8 @@ export function wholeNumber(flag: string, value: string | undefined, min = 0): n
   if (value === undefined) return undefined;
   if (!/^-?\d+$/.test(value.trim())) throw new InputError(`${flag} must be a whole number, got ${JSON.stringify(value)}`);
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < min) throw new InputError(`${flag} must be at least ${min}, got ${value}`);
+  if (!Number.isSafeInteger(n)) throw new InputError(`${flag} is too large, got ${value}`);
+  if (n < min) throw new InputError(`${flag} must be at least ${min}, got ${value}`);
   return n;
 }
 

@@ -1,11 +1,12 @@
 // `faultline list`: the catalogue, with each scenario's expected verdict.
 import { parseFlags, type CliIo } from '../cli.ts';
 import { loadCatalogue } from '../catalogue.ts';
+import { InputError } from '../inputError.ts';
 import { styleFor, table } from './style.ts';
 
 export async function listCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags(args, { json: { type: 'boolean' } }, 'list');
-  if (positionals.length > 0) throw new (await import('../inputError.ts')).InputError(`list takes no arguments, got ${positionals.join(' ')}`);
+  if (positionals.length > 0) throw new InputError(`list takes no arguments, got ${positionals.join(' ')}`);
   const entries = await loadCatalogue();
   const rows = entries.map(({ scenario: s, file }) => ({
     name: s.name,

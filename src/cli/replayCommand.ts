@@ -8,6 +8,9 @@ import { claimSentence } from '../claims.ts';
 import { explore } from '../explore.ts';
 import { InputError } from '../inputError.ts';
 import { replayLine, runScenario } from '../runScenario.ts';
+import type { Scenario } from '../scenario.ts';
+import type { FaultPlan } from '../faults.ts';
+import { failureWindows } from '../windows.ts';
 import { planFlag, wholeNumber } from './flags.ts';
 import { printRun } from './printRun.ts';
 import { styleFor } from './style.ts';
@@ -15,7 +18,15 @@ import { styleFor } from './style.ts';
 export async function replayCommand(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags(
     args,
-    { json: { type: 'boolean' }, seed: { type: 'string' }, path: { type: 'string' }, plan: { type: 'string' }, size: { type: 'string' } },
+    {
+      json: { type: 'boolean' },
+      seed: { type: 'string' },
+      path: { type: 'string' },
+      plan: { type: 'string' },
+      size: { type: 'string' },
+      'max-faults': { type: 'string' },
+      'max-occurrence': { type: 'string' },
+    },
     'replay',
   );
   if (positionals.length !== 1) throw new InputError('replay needs one scenario name or scenario file');
@@ -25,12 +36,29 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
   if (values.path !== undefined && values.plan !== undefined) throw new InputError('give --path (an explore replay) or --plan (a windows replay), not both');
   const plan = planFlag(values.plan) ?? [];
   const size = wholeNumber('--size', values.size, 1);
-  const { scenario } = await loadScenario(positionals[0]!);
+  const maxFaults = wholeNumber('--max-faults', values['max-faults'], 1);
+  const maxOccurrence = wholeNumber('--max-occurrence', values['max-occurrence'], 1);
+  const ref = positionals[0]!;
+  const { scenario } = await loadScenario(ref);
+  checkPlan(scenario, plan);
   const claims = scenario.claims.map(claimSentence);
   const c = styleFor(io.isTTY);
   let doc: { name: string; verdict: string; seed: number; path: string | null; traceHash: string; plan: unknown; trace: unknown; outcome: string; findings: unknown };
   if (values.path !== undefined) {
-    const result = explore(scenario, { seed, path: values.path, runs: 1 });
+    let result: ReturnType<typeof explore>;
+    try {
+      result = explore(scenario, {
+        seed,
+        path: values.path,
+        runs: 1,
+        ref,
+        ...(maxFaults === undefined ? {} : { maxFaults }),
+        ...(maxOccurrence === undefined ? {} : { maxOccurrence }),
+      });
+    } catch (error) {
+      // fast-check refuses a path that does not fit the search space the options describe.
+      throw new InputError(`seed ${seed} and path ${values.path} do not replay for ${scenario.name}: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`);
+    }
     const ce = result.counterexample;
     if (!ce) throw new InputError(`seed ${seed} and path ${values.path} reproduce no failure for ${scenario.name}`);
     doc = { name: scenario.name, verdict: result.verdict, seed, path: values.path, traceHash: ce.traceHash, plan: ce.plan, trace: ce.trace, outcome: ce.outcome, findings: ce.findings };
@@ -48,10 +76,25 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
         findings: run.findings,
         trace: run.world.trace.events,
         traceHash: run.result.traceHash,
-        replay: replayLine(scenario.name, seed, plan, size),
+        replay: replayLine(ref, seed, plan, size),
       });
     }
   }
   if (values.json) io.out(JSON.stringify(doc));
   return 0;
+}
+
+/** Refuses a plan that names a window or a component the design does not have. */
+function checkPlan(scenario: Scenario, plan: FaultPlan): void {
+  const components = scenario.build(scenario.workload);
+  const names = new Set(components.map((c) => c.name));
+  const windows = new Set(failureWindows(components));
+  for (const f of plan) {
+    if (f.kind === 'crash') {
+      if (!windows.has(f.window)) throw new InputError(`--plan: ${scenario.name} has no failure window ${f.window}`);
+    } else {
+      const m = /^([^-]+)->([^:]+):(.+)$/.exec(f.point);
+      if (!m || !names.has(m[1]!) || !names.has(m[2]!)) throw new InputError(`--plan: ${f.point} is not a message point of ${scenario.name} (<from>-><to>:<type>)`);
+    }
+  }
 }

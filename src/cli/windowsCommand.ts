@@ -1,6 +1,7 @@
 // `faultline windows <scenario|file|all>`: every failure window x every fault kind, a summary
 // table on the terminal, the reports written to --out (reports/ by default), and an exit code
 // CI can gate on: 0 when every verdict is as expected, 1 otherwise.
+import { accessSync, constants, mkdirSync } from 'node:fs';
 import { parseFlags, type CliIo } from '../cli.ts';
 import { loadCatalogue, loadScenario } from '../catalogue.ts';
 import { InputError } from '../inputError.ts';
@@ -27,12 +28,21 @@ export async function windowsCommand(args: string[], io: CliIo): Promise<number>
   const seed = wholeNumber('--seed', values.seed);
   const maxOccurrence = wholeNumber('--max-occurrence', values['max-occurrence'], 1);
   const ref = positionals[0]!;
+  const outDir = values.out ?? 'reports';
+  // Find out before the runs, not after them, that the reports cannot be written.
+  try {
+    mkdirSync(outDir, { recursive: true });
+    accessSync(outDir, constants.W_OK);
+  } catch (error) {
+    throw new InputError(`--out ${outDir} is not a writable folder: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
   const entries = ref === 'all' ? await loadCatalogue() : [await loadScenario(ref)];
   const c = styleFor(io.isTTY);
   const results: WindowsResult[] = [];
   const progress = io.isTTY && !values.json;
   for (const [i, { scenario }] of entries.entries()) {
     const result = runWindows(scenario, {
+      ...(ref === 'all' ? {} : { ref }),
       ...(seed === undefined ? {} : { seed }),
       ...(maxOccurrence === undefined ? {} : { maxOccurrence }),
       pairs: values.pairs ?? false,
@@ -41,7 +51,6 @@ export async function windowsCommand(args: string[], io: CliIo): Promise<number>
     results.push(result);
   }
   if (progress) io.err('\r\u001b[K');
-  const outDir = values.out ?? 'reports';
   writeReports(results, outDir);
   if (values.json) {
     io.out(renderJson(results));

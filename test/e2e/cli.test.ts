@@ -31,6 +31,10 @@ describe('faultline command line', () => {
     [['explore', 'mercury-outbox', '--seed', 'abc'], /--seed must be a whole number, got "abc"/],
     [['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"melt"}]'], /kind must be one of/],
     [['calc', 'dedup', '--rate', '-18000', '--window', '12h', '--entry-bytes', '96'], /rate/],
+    [['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"crash","window":"nope.x","occurrence":1}]'], /has no failure window nope\.x/],
+    [['replay', 'mercury-dual-write-commit-first', '--seed', '1', '--path', '9:9:9:9:9'], /seed 1 and path 9:9:9:9:9/],
+    [['windows', 'mercury-outbox', '--out', '/dev/null/x'], /--out \/dev\/null\/x is not a writable folder/],
+    [['explore', 'mercury-outbox', '--seed', '99999999999999999999'], /--seed is too large/],
   ])('refuses %j with one line on stderr and exit code 2', (args, message) => {
     const r = cli(...args);
     expect(r.code).toBe(2);
