@@ -71,7 +71,11 @@ interface TxWrite {
 
 interface Tx {
   readonly owner: string;
+  /** The transaction's name, unique among open ones; surrogate ids are drawn from it. */
+  readonly id?: string;
   readonly writes: readonly TxWrite[];
+  /** An `on conflict: error` insert failed: as in SQL, the transaction can only roll back. */
+  readonly failed?: string;
   /** Results of the statements executed so far, by the caller's statement id. */
   readonly done?: Readonly<Record<string, readonly OpResult[]>>;
 }
@@ -152,17 +156,19 @@ export class Engine {
 
   exec(durable: DatabaseDurable, tx: Tx, ops: readonly DbOp[], now: number): { tx: Tx; results: OpResult[] } {
     let writes = tx.writes;
+    let failedBy = tx.failed;
     const results: OpResult[] = [];
     for (const op of ops) {
       const spec = this.spec(op.table);
       const view = this.view(durable, writes, op.table, now);
       switch (op.op) {
         case 'insert': {
-          const row = spec.autoId ? { ...op.row, [spec.key[0]!]: `${durable.nextSeq}.${writes.length}@${tx.owner}` } : op.row;
+          const row = spec.autoId ? { ...op.row, [spec.key[0]!]: `${durable.nextSeq}.${writes.length}@${tx.id ?? tx.owner}` } : op.row;
           const pk = pkOf(spec, row);
           const conflict = this.conflictOf(view, spec, row, pk);
           if (conflict) {
             results.push({ inserted: false, conflict });
+            if (op.onConflict === 'error') failedBy ??= `${op.table} ${conflict}`;
           } else {
             writes = [...writes, { table: op.table, pk, row, insert: true }];
             results.push({ inserted: true });
@@ -207,11 +213,12 @@ export class Engine {
         }
       }
     }
-    return { tx: { ...tx, writes }, results };
+    return { tx: { ...tx, writes, ...(failedBy === undefined ? {} : { failed: failedBy }) }, results };
   }
 
   /** Applies a transaction's writes atomically, or refuses if an insert now collides. */
   commit(durable: DatabaseDurable, tx: Tx, now: number): { durable: DatabaseDurable; ok: boolean; conflict?: string } {
+    if (tx.failed !== undefined) return { durable, ok: false, conflict: tx.failed };
     // First committer wins: an insert whose key another transaction committed meanwhile aborts.
     for (const w of tx.writes) {
       if (!w.insert || w.row === null) continue;
@@ -281,7 +288,7 @@ export const databaseMachine = setup({
           actions: [
             assign(({ context, event }) => {
               const key = `${event.from}/${event.tx}`;
-              const tx = context.txs[key] ?? { owner: event.from, writes: [] };
+              const tx = context.txs[key] ?? { owner: event.from, id: key, writes: [] };
               const stmt = event.stmt;
               const reply = (results: readonly OpResult[]) => ({ to: event.from, event: { type: 'db.result', tx: event.tx, results, ...(stmt === undefined ? {} : { stmt }) } });
               const earlier = stmt === undefined ? undefined : tx.done?.[stmt];
@@ -318,7 +325,7 @@ export const databaseMachine = setup({
         'db.run': {
           actions: [
             assign(({ context, event }) => {
-              const { tx, results } = context.engine.exec(context.durable, { owner: event.from, writes: [] }, event.ops, event.at);
+              const { tx, results } = context.engine.exec(context.durable, { owner: event.from, id: `${event.from}/${event.ref}`, writes: [] }, event.ops, event.at);
               const res = context.engine.commit(context.durable, tx, event.at);
               return {
                 durable: res.durable,

@@ -52,7 +52,7 @@ const facts = (v: WorldView): readonly Payload[] => publishedFacts(v.durable<Pub
 const rows = (v: WorldView, db: string, table: string) => rowsOf(v.durable<DatabaseDurable>(db), table);
 const distinct = (keys: readonly string[]) => [...new Set(keys)];
 
-// EV-01 ---------------------------------------------------------------------------------------
+// EV-01, review posted: at-least-once delivery, deduplicated by event id.
 
 const notification: EffectSpec = {
   op: 'insert',
@@ -85,7 +85,7 @@ export const reviewNotificationClaim: Claim = {
   facts: (v) => distinct(facts(v).map((p) => String(p['review_id']))),
 };
 
-// EV-02 ---------------------------------------------------------------------------------------
+// EV-02, rating changed: at-least-once delivery, applied as an idempotent upsert.
 
 const STARS = [3, 5, 4, 2];
 
@@ -136,7 +136,7 @@ export const ratingFeatureClaim: Claim = {
   },
 };
 
-// EV-03 ---------------------------------------------------------------------------------------
+// EV-03, page viewed: at-most-once, where a lost view is accepted and declared.
 
 export const pageViewed: FlowDesign = {
   flow: 'EV-03 page.viewed',
@@ -167,7 +167,7 @@ export const pageViewClaim: Claim = {
   facts: (v) => distinct(facts(v).map((p) => String(p['view_id']))),
 };
 
-// EV-04 ---------------------------------------------------------------------------------------
+// EV-04, gift payment captured: at-least-once delivery, idempotent by payment id.
 
 export const giftPaymentCaptured: FlowDesign = {
   flow: 'EV-04 gift.payment.captured',

@@ -78,7 +78,7 @@ export function orderLifecycle(size: number): Command[] {
 const reservationEffect: EffectSpec = {
   op: 'insert',
   table: 'reservations',
-  columns: { order_id: 'order_id', reservation_version: 'reservation_version', state: { const: 'HELD' } },
+  columns: { order_id: 'aggregate_id', reservation_version: 'reservation_version', state: { const: 'HELD' } },
 };
 
 const projectionEffect: EffectSpec = {

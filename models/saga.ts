@@ -20,7 +20,7 @@ import type { Claim, Outcome } from '../src/claims.ts';
 import type { WorldView } from '../src/worldView.ts';
 import type { ComponentSpec, WindowNote } from '../src/world.ts';
 
-// Participants -----------------------------------------------------------------------------
+// The participants: the services each saga step calls, with their compensations.
 
 export type RemoteAction = 'authorise' | 'void' | 'reserve' | 'release' | 'capture' | 'refund' | 'email';
 
@@ -115,7 +115,7 @@ export const participantMachine = setup({
   },
 });
 
-// Orchestrator -----------------------------------------------------------------------------
+// The orchestrator: it drives the steps in order and compensates on failure.
 
 export type EmailStep = 'first' | 'last';
 
@@ -311,7 +311,7 @@ export const orchestratorMachine = setup({
   },
 });
 
-// The world --------------------------------------------------------------------------------
+// The world: the orchestrator, its participants and the gift purchases.
 
 export interface GiftSagaOptions {
   readonly emailStep: EmailStep;
@@ -364,7 +364,7 @@ export function giftSaga(o: GiftSagaOptions): (w: { size: number }) => Component
   };
 }
 
-// Claims -----------------------------------------------------------------------------------
+// The claims: what the saga promises about each effect.
 
 const ops = (v: WorldView, name: string) => participantOperations(v.durable<ParticipantDurable>(name));
 
