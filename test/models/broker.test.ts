@@ -1,0 +1,159 @@
+// The broker model: partitioning by key (driven directly with XState's pure `transition`), and
+// producer acks, committed offsets, redelivery and retention shown in the Mercury outbox
+// pipeline, each with the fault that makes the option matter.
+import { initialTransition, transition, type AnyMachineSnapshot } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import type { FaultPlan } from '../../src/faults.ts';
+import type { TraceEvent } from '../../src/trace.ts';
+import { World, type ComponentSpec, type WorldOptions } from '../../src/world.ts';
+import { brokerMachine, partitionOf, recordsOf, type BrokerDurable, type BrokerInput } from '../../models/broker.ts';
+import { rowsOf, type DatabaseDurable } from '../../models/database.ts';
+import { orderPipeline, type OrderPipelineOptions } from '../../models/orderPipeline.ts';
+
+/** The pipeline with the broker's input overridden (redelivery and retention are not pipeline options). */
+function run(options: Partial<OrderPipelineOptions>, plan: FaultPlan, size = 1, broker: BrokerInput = {}, world: Partial<WorldOptions> = {}) {
+  const specs: ComponentSpec[] = orderPipeline({ design: 'outbox', ...options })({ size }).map((c) => (c.name === 'broker' ? { ...c, input: { ...c.input, ...broker } } : c));
+  const w = new World(specs, { seed: 1, plan, ...world });
+  const result = w.run();
+  return { world: w, result, broker: w.durable<BrokerDurable>('broker'), inventory: w.durable<DatabaseDurable>('inventoryDb'), notes: w.notes.map((n) => n.data as { kind: string; data?: Record<string, unknown> }) };
+}
+
+const logIds = (b: BrokerDurable) => recordsOf(b).map((r) => r.payload['event_id']);
+const reservations = (db: DatabaseDurable) => rowsOf(db, 'reservations').map((r) => `${r['order_id']}/${r['reservation_version']}`);
+
+/** Every `broker.deliver` the consumer received, as [tick, partition, offset]. */
+function deliveries(events: readonly TraceEvent[]): [number, number, number][] {
+  return events
+    .filter((e) => e.kind === 'deliver' && e.component === 'consumer')
+    .map((e) => ({ tick: e.tick, event: (e.data as { event: { type: string; partition: number; offset: number } }).event }))
+    .filter((d) => d.event.type === 'broker.deliver')
+    .map((d) => [d.tick, d.event.partition, d.event.offset]);
+}
+
+describe('broker: a partitioned log keyed by aggregate id', () => {
+  function publishAll(partitions: number | undefined, keys: readonly string[]) {
+    let snapshot: AnyMachineSnapshot = initialTransition(brokerMachine, partitions === undefined ? {} : { partitions })[0];
+    const acks: { key: string; partition: number; offset: number }[] = [];
+    keys.forEach((key, i) => {
+      const [next, actions] = transition(brokerMachine, snapshot as never, { type: 'broker.publish', ref: `r${i}`, key, payload: { event_id: `e${i}`, seq: i }, from: 'producer', at: i } as never);
+      snapshot = next;
+      const ack = (actions as readonly { type: string; params?: unknown }[]).filter((a) => a.type === 'xstate.emit').map((a) => (a.params as { event: { event: { type: string; partition: number; offset: number } } }).event.event)[0]!;
+      expect(ack.type).toBe('broker.ack');
+      acks.push({ key, partition: ack.partition, offset: ack.offset });
+    });
+    return { durable: snapshot.context.durable as BrokerDurable, acks };
+  }
+  const interleaved = [0, 1, 2].flatMap(() => ['o-1', 'o-2', 'o-3', 'o-4']);
+
+  it('with four partitions a key always lands in partitionOf(key), keeping its records in publish order, and different keys spread', () => {
+    const { durable, acks } = publishAll(4, interleaved);
+    for (const a of acks) expect(a.partition).toBe(partitionOf(a.key, 4));
+    durable.partitions.forEach((log, p) => {
+      expect(new Set(log.map((r) => r.key)).size).toBeLessThanOrEqual(1);
+      for (const r of log) expect(partitionOf(r.key, 4)).toBe(p);
+      // One key's records keep the order they were published in, at offsets 0, 1, 2.
+      expect(log.map((r) => r.offset)).toEqual(log.map((_, i) => i));
+      const seqs = log.map((r) => Number(r.payload['seq']));
+      expect(seqs.every((s, i) => i === 0 || s > seqs[i - 1]!)).toBe(true);
+    });
+    expect(durable.partitions.filter((log) => log.length > 0)).toHaveLength(4);
+    expect(durable.partitions.map((log) => log.length)).toEqual([3, 3, 3, 3]);
+  });
+
+  it('with the default single partition every key shares one log, in arrival order', () => {
+    const { durable, acks } = publishAll(undefined, interleaved);
+    expect(durable.partitions).toHaveLength(1);
+    expect(acks.map((a) => a.partition)).toEqual(interleaved.map(() => 0));
+    expect(durable.partitions[0]!.map((r) => r.key)).toEqual(interleaved);
+  });
+
+  it('in the pipeline the consumer group commits an offset per partition', () => {
+    const { broker, inventory } = run({ broker: { partitions: 4 } }, [], 4);
+    expect(broker.partitions.map((log) => log.map((r) => r.key))).toEqual([['o-1'], ['o-2'], ['o-3'], ['o-4']]);
+    expect(broker.offsets['inventory']).toEqual([1, 1, 1, 1]);
+    expect(reservations(inventory)).toEqual(['o-1/1', 'o-2/1', 'o-3/1', 'o-4/1']);
+  });
+});
+
+describe('broker: producer acks that can be lost', () => {
+  const lostAck: FaultPlan = [{ kind: 'lose', point: 'broker->relay:broker.ack', occurrence: 1 }];
+
+  it('a lost ack makes the at-least-once relay publish again: two records with one event_id', () => {
+    const { world, result, broker, notes } = run({}, lostAck);
+    expect(result.strikes.map((s) => s.fault.kind)).toEqual(['lose']);
+    expect(world.network.census().get('relay->broker:broker.publish')).toBe(2);
+    expect(logIds(broker)).toEqual(['evt-o-1-v1', 'evt-o-1-v1']);
+    expect(recordsOf(broker).map((r) => r.offset)).toEqual([0, 1]);
+    expect(notes.filter((n) => n.kind === 'guard' && n.data?.['guard'] === 'producerDedup')).toEqual([]);
+  });
+
+  it('with producerDedup the second publish is acknowledged with the first offset and appends nothing', () => {
+    const { world, broker, notes } = run({ broker: { producerDedup: true } }, lostAck);
+    expect(world.network.census().get('relay->broker:broker.publish')).toBe(2);
+    expect(logIds(broker)).toEqual(['evt-o-1-v1']);
+    expect(notes.filter((n) => n.kind === 'guard').map((n) => n.data)).toEqual([{ guard: 'producerDedup', event_id: 'evt-o-1-v1' }]);
+    expect(world.trace.events.filter((e) => e.kind === 'deliver' && e.component === 'relay' && (e.data as { event: { type: string } }).event.type === 'broker.ack').map((e) => (e.data as { event: { offset: number } }).event.offset)).toEqual([0]);
+  });
+});
+
+describe('broker: consumer-group offsets and redelivery', () => {
+  it('committed offsets survive a consumer crash, and the restarted consumer is redelivered from the committed offset', () => {
+    // Crash after the second reservation commits, before its offset is committed: o-1's offset
+    // is committed, o-2's is not.
+    const { world, result, broker, inventory, notes } = run({}, [{ kind: 'crash', window: 'consumer.afterEffectCommit', occurrence: 2 }], 2);
+    expect(result.strikes).toHaveLength(1);
+    const atCrash = result.strikes[0]!.durable['broker'] as BrokerDurable;
+    expect(atCrash.offsets['inventory']).toEqual([1]);
+    expect(reservations(result.strikes[0]!.durable['inventoryDb'] as DatabaseDurable)).toEqual(['o-1/1', 'o-2/1']);
+    const offsets = deliveries(world.trace.events).map(([, , offset]) => offset);
+    // Offset 0 was committed before the crash and never comes back; offset 1 is delivered again.
+    expect(offsets).toEqual([0, 1, 1]);
+    const crashTick = world.trace.events.find((e) => e.kind === 'crash' && e.component === 'consumer')!.tick;
+    expect(deliveries(world.trace.events)[2]![0]).toBeGreaterThan(crashTick);
+    // One reservation per order: the inbox suppressed the redelivered o-2.
+    expect(reservations(inventory)).toEqual(['o-1/1', 'o-2/1']);
+    expect(notes.filter((n) => n.kind === 'guard').map((n) => n.data?.['guard'])).toEqual(['inboxKey']);
+    expect(broker.offsets['inventory']).toEqual([2]);
+  });
+
+  it('a delivery whose commit is lost is redelivered once redeliveryTicks have passed', () => {
+    const lostCommit: FaultPlan = [{ kind: 'lose', point: 'consumer->broker:broker.commit', occurrence: 1 }];
+    const gap = (redeliveryTicks: number) => {
+      const { world, broker, inventory } = run({}, lostCommit, 1, { redeliveryTicks }, { quietTicks: 3 * redeliveryTicks });
+      const d = deliveries(world.trace.events);
+      expect(d.map(([, , offset]) => offset)).toEqual([0, 0]);
+      expect(broker.offsets['inventory']).toEqual([1]);
+      expect(reservations(inventory)).toEqual(['o-1/1']);
+      return d[1]![0] - d[0]![0];
+    };
+    const fast = gap(30);
+    expect(fast).toBeGreaterThanOrEqual(30);
+    expect(fast).toBeLessThan(100);
+    expect(gap(100)).toBeGreaterThanOrEqual(100);
+  });
+
+  it('without a lost commit nothing is redelivered', () => {
+    const { world } = run({}, []);
+    expect(deliveries(world.trace.events).map(([, , offset]) => offset)).toEqual([0]);
+  });
+});
+
+describe('broker: retention', () => {
+  // The consumer crashes with the record in hand; it resubscribes restartDelayTicks (10) later.
+  const crash: FaultPlan = [{ kind: 'crash', window: 'consumer.received', occurrence: 1 }];
+
+  it('a record older than retentionTicks when it is due again is skipped: the reservation is never made', () => {
+    const { world, broker, inventory, notes } = run({}, crash, 1, { retentionTicks: 5 });
+    expect(logIds(broker)).toEqual(['evt-o-1-v1']);
+    expect(deliveries(world.trace.events).map(([, , offset]) => offset)).toEqual([0]);
+    expect(notes.filter((n) => n.kind === 'broker.retentionSkip').map((n) => n.data)).toEqual([{ records: 1 }]);
+    expect(reservations(inventory)).toEqual([]);
+  });
+
+  it('with the default retention the same crash is followed by a redelivery and the reservation', () => {
+    const { world, inventory, notes } = run({}, crash);
+    expect(deliveries(world.trace.events).map(([, , offset]) => offset)).toEqual([0, 0]);
+    expect(notes.filter((n) => n.kind === 'broker.retentionSkip')).toEqual([]);
+    expect(reservations(inventory)).toEqual(['o-1/1']);
+  });
+});

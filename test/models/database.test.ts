@@ -1,0 +1,236 @@
+// The database model, one behaviour at a time. Most tests drive `databaseMachine` directly with
+// XState's pure `transition`: each event carries `from` (the connection) and `at` (the tick), as
+// the World would deliver it, and the replies are read from the `send` actions the step emitted.
+// The last test runs the order pipeline in a World to show the ambiguity of a lost commit reply.
+import { initialTransition, transition, type AnyMachineSnapshot } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import type { SendEmitted } from '../../src/emitted.ts';
+import { World } from '../../src/world.ts';
+import type { ClientDurable } from '../../models/client.ts';
+import { databaseMachine, historyOf, rowsOf, type DatabaseDurable, type DbOp, type OpResult, type Row, type TableSpec } from '../../models/database.ts';
+import { orderPipeline } from '../../models/orderPipeline.ts';
+
+type Reply = { type: string; ok?: boolean; conflict?: string; results?: readonly OpResult[] };
+
+/** A database and the connections that talk to it; every call returns the reply it sent. */
+function database(tables: Record<string, TableSpec>) {
+  let snapshot: AnyMachineSnapshot = initialTransition(databaseMachine, { tables })[0];
+  const step = (event: Record<string, unknown>): Reply | undefined => {
+    const [next, actions] = transition(databaseMachine, snapshot as never, event as never);
+    snapshot = next;
+    const sends = (actions as readonly { type: string; params?: unknown }[]).filter((a) => a.type === 'xstate.emit').map((a) => (a.params as { event: SendEmitted }).event);
+    expect(sends.every((s) => s.to === event['from'])).toBe(true);
+    return sends[0]?.event as Reply | undefined;
+  };
+  return {
+    exec: (from: string, tx: string, ops: readonly DbOp[], at = 0) => step({ type: 'db.exec', tx, ops, from, at })!.results!,
+    commit: (from: string, tx: string, at = 0) => step({ type: 'db.commit', tx, from, at })!,
+    abort: (from: string, tx: string, at = 0) => step({ type: 'db.abort', tx, from, at }),
+    /** One statement in its own transaction (autocommit). */
+    run: (from: string, ops: readonly DbOp[], at = 0) => step({ type: 'db.run', ref: 'r', ops, from, at })!,
+    peerCrashed: (peer: string, at = 0) => step({ type: 'sys.peerCrashed', peer, at }),
+    select: (from: string, table: string, where?: Row, at = 0) => step({ type: 'db.run', ref: 's', ops: [{ op: 'select', table, ...(where ? { where } : {}) }], from, at })!.results![0]!.rows!,
+    get durable(): DatabaseDurable {
+      return snapshot.context.durable as DatabaseDurable;
+    },
+    get openTxs(): string[] {
+      return Object.keys(snapshot.context.txs as object).sort();
+    },
+  };
+}
+
+describe('database: keys', () => {
+  const tables = { users: { key: ['id'], unique: [['email']] } };
+
+  it('refuses a second row with the same primary key, or with the same unique key, and reports which', () => {
+    const db = database(tables);
+    expect(db.run('app', [{ op: 'insert', table: 'users', row: { id: 1, email: 'a@x' } }]).ok).toBe(true);
+    const [samePk, sameEmail, neither] = db.exec('app', 't1', [
+      { op: 'insert', table: 'users', row: { id: 1, email: 'b@x' } },
+      { op: 'insert', table: 'users', row: { id: 2, email: 'a@x' } },
+      { op: 'insert', table: 'users', row: { id: 3, email: 'c@x' } },
+    ]);
+    expect(samePk).toEqual({ inserted: false, conflict: '(id)' });
+    expect(sameEmail).toEqual({ inserted: false, conflict: '(email)' });
+    expect(neither).toEqual({ inserted: true });
+    expect(db.commit('app', 't1').ok).toBe(true);
+    expect(rowsOf(db.durable, 'users')).toEqual([
+      { id: 1, email: 'a@x' },
+      { id: 3, email: 'c@x' },
+    ]);
+  });
+
+  it("insert … onConflict: 'nothing' reports inserted:false, keeps the stored row and lets the rest of the transaction commit", () => {
+    const db = database(tables);
+    db.run('app', [{ op: 'insert', table: 'users', row: { id: 1, email: 'a@x', name: 'first' } }]);
+    const [repeat, other] = db.exec('app', 't1', [
+      { op: 'insert', table: 'users', row: { id: 1, email: 'a@x', name: 'second' }, onConflict: 'nothing' },
+      { op: 'insert', table: 'users', row: { id: 2, email: 'b@x', name: 'other' }, onConflict: 'nothing' },
+    ]);
+    expect(repeat!.inserted).toBe(false);
+    expect(other!.inserted).toBe(true);
+    expect(db.commit('app', 't1').ok).toBe(true);
+    expect(rowsOf(db.durable, 'users')).toEqual([
+      { id: 1, email: 'a@x', name: 'first' },
+      { id: 2, email: 'b@x', name: 'other' },
+    ]);
+    // An upsert of the same row does overwrite: the insert's "nothing" is what kept 'first'.
+    db.run('app', [{ op: 'upsert', table: 'users', row: { id: 1, email: 'a@x', name: 'second' } }]);
+    expect(rowsOf(db.durable, 'users')[0]).toEqual({ id: 1, email: 'a@x', name: 'second' });
+  });
+});
+
+describe('database: transactions', () => {
+  const tables = { t: { key: ['id'] } };
+
+  it('writes are visible to their own transaction, invisible to others until commit, and vanish on abort', () => {
+    const db = database(tables);
+    db.exec('a', 'tx', [{ op: 'insert', table: 't', row: { id: 1, v: 'a' } }]);
+    // Its own statements see the write...
+    expect(db.exec('a', 'tx', [{ op: 'select', table: 't' }])[0]!.rows).toEqual([{ id: 1, v: 'a' }]);
+    // ...another connection (and another transaction of the same connection) does not.
+    expect(db.select('b', 't')).toEqual([]);
+    expect(db.exec('a', 'other', [{ op: 'select', table: 't' }])[0]!.rows).toEqual([]);
+    expect(rowsOf(db.durable, 't')).toEqual([]);
+    expect(db.commit('a', 'tx').ok).toBe(true);
+    expect(db.select('b', 't')).toEqual([{ id: 1, v: 'a' }]);
+
+    db.exec('a', 'tx2', [
+      { op: 'insert', table: 't', row: { id: 2, v: 'b' } },
+      { op: 'delete', table: 't', where: { id: 1 } },
+    ]);
+    expect(db.exec('a', 'tx2', [{ op: 'select', table: 't' }])[0]!.rows).toEqual([{ id: 2, v: 'b' }]);
+    db.abort('a', 'tx2');
+    expect(db.openTxs).not.toContain('a/tx2');
+    // Committing the aborted transaction's name afterwards commits nothing.
+    expect(db.commit('a', 'tx2').ok).toBe(true);
+    expect(rowsOf(db.durable, 't')).toEqual([{ id: 1, v: 'a' }]);
+  });
+
+  it('conditional update by version changes the row only when the stored version matches', () => {
+    const db = database(tables);
+    db.run('app', [{ op: 'insert', table: 't', row: { id: 1, status: 'ACCEPTED', version: 1 } }]);
+    const stale = db.run('app', [{ op: 'update', table: 't', where: { id: 1 }, set: { status: 'DELIVERED', version: 3 }, ifVersion: 2 }]);
+    expect(stale.results![0]).toEqual({ updated: 0 });
+    expect(rowsOf(db.durable, 't')).toEqual([{ id: 1, status: 'ACCEPTED', version: 1 }]);
+    const current = db.run('app', [{ op: 'update', table: 't', where: { id: 1 }, set: { status: 'PACKED', version: 2 }, ifVersion: 1 }]);
+    expect(current.results![0]).toEqual({ updated: 1 });
+    expect(rowsOf(db.durable, 't')).toEqual([{ id: 1, status: 'PACKED', version: 2 }]);
+  });
+
+  it('an upsert with onlyNewerVersion refuses an older or equal version; without it the older version overwrites', () => {
+    const db = database(tables);
+    db.run('app', [{ op: 'upsert', table: 't', row: { id: 1, status: 'DELIVERED', version: 3 } }]);
+    for (const version of [2, 3]) {
+      const r = db.run('app', [{ op: 'upsert', table: 't', row: { id: 1, status: 'PACKED', version }, onlyNewerVersion: true }]);
+      expect(r.results![0]).toEqual({ written: false });
+    }
+    expect(rowsOf(db.durable, 't')).toEqual([{ id: 1, status: 'DELIVERED', version: 3 }]);
+    expect(db.run('app', [{ op: 'upsert', table: 't', row: { id: 1, status: 'RETURNED', version: 4 }, onlyNewerVersion: true }]).results![0]).toEqual({ written: true });
+    expect(db.run('app', [{ op: 'upsert', table: 't', row: { id: 1, status: 'PACKED', version: 2 } }]).results![0]).toEqual({ written: true });
+    expect(rowsOf(db.durable, 't')).toEqual([{ id: 1, status: 'PACKED', version: 2 }]);
+  });
+
+  it('first committer wins: two transactions insert one key, both see it free, the second commit is refused', () => {
+    const db = database(tables);
+    expect(db.exec('a', 'tx', [{ op: 'insert', table: 't', row: { id: 7, by: 'a' } }])[0]).toEqual({ inserted: true });
+    expect(db.exec('b', 'tx', [{ op: 'insert', table: 't', row: { id: 7, by: 'b' } }])[0]).toEqual({ inserted: true });
+    expect(db.commit('b', 'tx')).toMatchObject({ type: 'db.committed', ok: true });
+    expect(db.commit('a', 'tx')).toMatchObject({ type: 'db.committed', ok: false, conflict: 't (id)' });
+    expect(rowsOf(db.durable, 't')).toEqual([{ id: 7, by: 'b' }]);
+  });
+
+  it("sys.peerCrashed aborts the crashed peer's open transactions only; committed rows stay", () => {
+    const db = database(tables);
+    db.run('a', [{ op: 'insert', table: 't', row: { id: 0, by: 'a' } }]);
+    db.exec('a', 'tx1', [{ op: 'insert', table: 't', row: { id: 1, by: 'a' } }]);
+    db.exec('a', 'tx2', [{ op: 'insert', table: 't', row: { id: 2, by: 'a' } }]);
+    db.exec('b', 'tx1', [{ op: 'insert', table: 't', row: { id: 3, by: 'b' } }]);
+    expect(db.openTxs).toEqual(['a/tx1', 'a/tx2', 'b/tx1']);
+    expect(db.peerCrashed('a')).toBeUndefined();
+    expect(db.openTxs).toEqual(['b/tx1']);
+    // The restarted peer's commit of the old name finds nothing to commit; b's commit lands.
+    expect(db.commit('a', 'tx1').ok).toBe(true);
+    expect(db.commit('b', 'tx1').ok).toBe(true);
+    expect(rowsOf(db.durable, 't').map((r) => r['id'])).toEqual([0, 3]);
+  });
+});
+
+describe('database: table options', () => {
+  it('ttlTicks: a row is gone once its horizon has passed, and the key is free again', () => {
+    const db = database({ dedup: { key: ['k'], ttlTicks: 10 }, forever: { key: ['k'] } });
+    db.run('app', [
+      { op: 'insert', table: 'dedup', row: { k: 'x' } },
+      { op: 'insert', table: 'forever', row: { k: 'x' } },
+    ], 100);
+    expect(db.select('app', 'dedup', undefined, 109)).toEqual([{ k: 'x' }]);
+    expect(db.run('app', [{ op: 'insert', table: 'dedup', row: { k: 'x' }, onConflict: 'nothing' }], 109).results![0]!.inserted).toBe(false);
+    expect(db.select('app', 'dedup', undefined, 110)).toEqual([]);
+    expect(db.select('app', 'forever', undefined, 110)).toEqual([{ k: 'x' }]);
+    const [dedup, forever] = db.run('app', [
+      { op: 'insert', table: 'dedup', row: { k: 'x' }, onConflict: 'nothing' },
+      { op: 'insert', table: 'forever', row: { k: 'x' }, onConflict: 'nothing' },
+    ], 110).results!;
+    expect(dedup!.inserted).toBe(true);
+    expect(forever!.inserted).toBe(false);
+  });
+
+  it('autoId: the database assigns the key, so a repeat of the same row inserts another row', () => {
+    const db = database({ surrogate: { key: ['id'], autoId: true }, semantic: { key: ['order_id'] } });
+    const row = { order_id: 'o-1', state: 'HELD' };
+    for (let i = 0; i < 2; i++) {
+      const [s, k] = db.run('consumer', [
+        { op: 'insert', table: 'surrogate', row, onConflict: 'nothing' },
+        { op: 'insert', table: 'semantic', row, onConflict: 'nothing' },
+      ]).results!;
+      expect(s!.inserted).toBe(true);
+      expect(k!.inserted).toBe(i === 0);
+    }
+    const surrogate = rowsOf(db.durable, 'surrogate');
+    expect(surrogate.map((r) => r['order_id'])).toEqual(['o-1', 'o-1']);
+    expect(new Set(surrogate.map((r) => r['id'])).size).toBe(2);
+    expect(rowsOf(db.durable, 'semantic')).toEqual([row]);
+  });
+
+  it('history keeps every committed version in commit order; without it only the current row is kept', () => {
+    const db = database({ projection: { key: ['order_id'], history: true }, plain: { key: ['order_id'] } });
+    for (const version of [1, 3, 2]) {
+      db.exec('c', `tx${version}`, [
+        { op: 'upsert', table: 'projection', row: { order_id: 'o-1', version } },
+        { op: 'upsert', table: 'plain', row: { order_id: 'o-1', version } },
+      ]);
+      db.commit('c', `tx${version}`);
+    }
+    // An aborted version never enters the history.
+    db.exec('c', 'tx9', [{ op: 'upsert', table: 'projection', row: { order_id: 'o-1', version: 9 } }]);
+    db.abort('c', 'tx9');
+    expect(historyOf(db.durable, 'projection').map((r) => r['version'])).toEqual([1, 3, 2]);
+    expect(rowsOf(db.durable, 'projection')).toEqual([{ order_id: 'o-1', version: 2 }]);
+    expect(historyOf(db.durable, 'plain')).toEqual([]);
+  });
+});
+
+describe('database: a commit whose response is lost', () => {
+  it('the order commits, the source reports failure to the client: the caller cannot tell commit from failure', () => {
+    const world = new World(orderPipeline({ design: 'outbox' })({ size: 1 }), { seed: 1, plan: [{ kind: 'lose', point: 'ordersDb->source:db.committed', occurrence: 1 }] });
+    const result = world.run();
+    expect(result.ending).toBe('quiescent');
+    expect(result.strikes.map((s) => s.fault.kind)).toEqual(['lose']);
+    // When the reply was lost the order and its outbox row were already durable.
+    const atLoss = result.strikes[0]!.durable['ordersDb'] as DatabaseDurable;
+    expect(rowsOf(atLoss, 'orders')).toEqual([{ order_id: 'o-1', intent: 'accept o-1', status: 'ACCEPTED', version: 1 }]);
+    expect(rowsOf(atLoss, 'outbox').map((r) => r['event_id'])).toEqual(['evt-o-1-v1']);
+    // The source timed out and told the client the command failed.
+    const replies = world.durable<ClientDurable>('client').replies;
+    expect(replies).toEqual([{ intent: 'accept o-1', key: null, ok: false, outcome: 'failed', replayed: false }]);
+    // Yet the order stands, and the relay published it: downstream reserved stock for it.
+    expect(rowsOf(world.durable<DatabaseDurable>('ordersDb'), 'orders').map((r) => r['order_id'])).toEqual(['o-1']);
+    expect(rowsOf(world.durable<DatabaseDurable>('inventoryDb'), 'reservations').map((r) => r['order_id'])).toEqual(['o-1']);
+  });
+
+  it('without the loss the same run tells the client the order was accepted', () => {
+    const world = new World(orderPipeline({ design: 'outbox' })({ size: 1 }), { seed: 1, plan: [] });
+    world.run();
+    expect(world.durable<ClientDurable>('client').replies).toEqual([{ intent: 'accept o-1', key: null, ok: true, outcome: 'o-1', replayed: false }]);
+  });
+});

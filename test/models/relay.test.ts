@@ -1,0 +1,114 @@
+// The outbox relay's two design options, each shown by running the Mercury outbox pipeline twice
+// under one fault, once per setting: where progress is recorded (after or before the send) and
+// how many publishes are in flight (one per aggregate, or a whole batch at once).
+import { describe, expect, it } from 'vitest';
+import type { FaultPlan } from '../../src/faults.ts';
+import { World } from '../../src/world.ts';
+import { recordsOf, type BrokerDurable } from '../../models/broker.ts';
+import { historyOf, rowsOf, type DatabaseDurable } from '../../models/database.ts';
+import { orderLifecycle, orderPipeline, type OrderPipelineOptions } from '../../models/orderPipeline.ts';
+import type { RelayInput } from '../../models/relay.ts';
+
+function run(options: Partial<OrderPipelineOptions>, plan: FaultPlan, seed = 1) {
+  const world = new World(orderPipeline({ design: 'outbox', ...options })({ size: 1 }), { seed, plan });
+  const result = world.run();
+  const broker = world.durable<BrokerDurable>('broker');
+  return {
+    world,
+    result,
+    log: recordsOf(broker).map((r) => r.payload['event_id']),
+    versions: recordsOf(broker).map((r) => r.payload['aggregate_version']),
+    outbox: rowsOf(world.durable<DatabaseDurable>('ordersDb'), 'outbox').map((r) => [r['event_id'], r['published']]),
+    inventory: world.durable<DatabaseDurable>('inventoryDb'),
+  };
+}
+
+const crashAt = (window: string): FaultPlan => [{ kind: 'crash', window, occurrence: 1 }];
+const reservations = (db: DatabaseDurable) => rowsOf(db, 'reservations').map((r) => `${r['order_id']}/${r['reservation_version']}`);
+const mark = (m: RelayInput['mark']): Partial<OrderPipelineOptions> => ({ relay: { mark: m } });
+
+describe('relay: progress recorded after the send (at-least-once) or before it (at-most-once)', () => {
+  it('afterSend: a crash after the broker accepted, before the mark, publishes the same event_id again', () => {
+    const { result, world, log, outbox, inventory } = run(mark('afterSend'), crashAt('relay.afterBrokerAccept'));
+    expect(result.strikes).toHaveLength(1);
+    // At the crash the broker had the record and the outbox row still said unpublished.
+    const atCrash = result.strikes[0]!.durable;
+    expect(recordsOf(atCrash['broker'] as BrokerDurable).map((r) => r.payload['event_id'])).toEqual(['evt-o-1-v1']);
+    expect(rowsOf(atCrash['ordersDb'] as DatabaseDurable, 'outbox').map((r) => r['published'])).toEqual([false]);
+    expect(world.network.census().get('relay->broker:broker.publish')).toBe(2);
+    expect(log).toEqual(['evt-o-1-v1', 'evt-o-1-v1']);
+    expect(outbox).toEqual([['evt-o-1-v1', true]]);
+    expect(reservations(inventory)).toEqual(['o-1/1']);
+  });
+
+  it('beforeSend: the same crash comes after the mark, so nothing is published twice', () => {
+    const { result, world, log, outbox } = run(mark('beforeSend'), crashAt('relay.afterBrokerAccept'));
+    expect(result.strikes).toHaveLength(1);
+    expect(world.network.census().get('relay->broker:broker.publish')).toBe(1);
+    expect(log).toEqual(['evt-o-1-v1']);
+    expect(outbox).toEqual([['evt-o-1-v1', true]]);
+  });
+
+  it('beforeSend: a crash after the mark, before the send, loses the event: no broker record, the row marked published', () => {
+    const { result, world, log, outbox, inventory } = run(mark('beforeSend'), crashAt('relay.afterRelayProgress'));
+    expect(result.strikes).toHaveLength(1);
+    expect(rowsOf(result.strikes[0]!.durable['ordersDb'] as DatabaseDurable, 'outbox').map((r) => r['published'])).toEqual([true]);
+    expect(world.network.census().get('relay->broker:broker.publish')).toBeUndefined();
+    expect(log).toEqual([]);
+    expect(outbox).toEqual([['evt-o-1-v1', true]]);
+    expect(reservations(inventory)).toEqual([]);
+  });
+
+  it('afterSend: the same window comes after the broker accepted, so the event is published once', () => {
+    const { result, log, outbox, inventory } = run(mark('afterSend'), crashAt('relay.afterRelayProgress'));
+    expect(result.strikes).toHaveLength(1);
+    expect(log).toEqual(['evt-o-1-v1']);
+    expect(outbox).toEqual([['evt-o-1-v1', true]]);
+    expect(reservations(inventory)).toEqual(['o-1/1']);
+  });
+});
+
+describe('relay: one publish in flight per aggregate, or a batch at once', () => {
+  // Order o-1 moves through v1, v2, v3; the projection has no version check, so it applies log
+  // order. A fault that puts the relay behind leaves several versions pending; its next poll
+  // returns them together (see scenarios/ordering-concurrent-relay-no-version-check.ts).
+  const options = (concurrency: RelayInput['concurrency']): Partial<OrderPipelineOptions> => ({
+    relay: { concurrency },
+    effect: 'projection',
+    consumer: { inbox: 'sameTx', versionCheck: false },
+    commands: orderLifecycle,
+  });
+  const inOrder = (vs: readonly unknown[]) => vs.every((v, i) => i === 0 || Number(v) >= Number(vs[i - 1]));
+  const cases: { name: string; plan: FaultPlan; seed: number; concurrent: number[] }[] = [
+    // The held first publish makes the relay time out and fall behind; v2 and v3 go out as one batch.
+    { name: 'a reorder of the first publish (seed 4)', plan: [{ kind: 'reorder', point: 'relay->broker:broker.publish', occurrence: 1 }], seed: 4, concurrent: [1, 1, 3, 2] },
+    // A crash during the second poll: after the restart the first poll returns v1, v2, v3 together.
+    { name: 'a crash while the relay polls (seed 1)', plan: crashAt('relay.polling').map((f) => ({ ...f, occurrence: 2 })), seed: 1, concurrent: [2, 1, 3] },
+  ];
+
+  for (const c of cases) {
+    it(`${c.name}: concurrent appends o-1's versions out of order and the projection moves backwards`, () => {
+      const { result, versions, inventory } = run(options('concurrent'), c.plan, c.seed);
+      expect(result.strikes).toHaveLength(1);
+      expect(versions).toEqual(c.concurrent);
+      expect(inOrder(versions)).toBe(false);
+      // The projection applies log order: some committed version is older than the one before it.
+      expect(inOrder(historyOf(inventory, 'order_status').map((r) => r['version']))).toBe(false);
+    });
+
+    it(`${c.name}: perAggregate keeps o-1's versions in order and the projection never moves backwards`, () => {
+      const { result, versions, inventory } = run(options('perAggregate'), c.plan, c.seed);
+      expect(result.strikes).toHaveLength(1);
+      expect(inOrder(versions)).toBe(true);
+      expect([...new Set(versions)]).toEqual([1, 2, 3]);
+      expect(inOrder(historyOf(inventory, 'order_status').map((r) => r['version']))).toBe(true);
+      expect(rowsOf(inventory, 'order_status')).toEqual([{ order_id: 'o-1', status: 'DELIVERED', version: 3 }]);
+    });
+  }
+
+  it('without a fault both keep up, publishing one row per poll, and stay in order', () => {
+    for (const concurrency of ['concurrent', 'perAggregate'] as const) {
+      expect(run(options(concurrency), []).versions).toEqual([1, 2, 3]);
+    }
+  });
+});
