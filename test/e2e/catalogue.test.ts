@@ -25,7 +25,11 @@ describe('the scenario catalogue', () => {
   it('gives every scenario its expected verdict and finds every expected violation', () => {
     const wrong = [...results.values()]
       .filter((r) => !r.asExpected)
-      .map((r) => `${r.name}: expected ${r.expect} [${r.expectedViolations.join(', ')}], got ${r.verdict}; missing [${r.missing.join(', ')}], unexpected [${r.unexpected.join(', ')}]`);
+      .map(
+        (r) =>
+          `${r.name}: expected ${r.expect} [${r.expectedViolations.join(', ')}], got ${r.verdict}; missing [${r.missing.join(', ')}], unexpected [${r.unexpected.join(', ')}]` +
+          r.counterexamples.filter((c) => r.unexpected.includes(c.violation)).map((c) => `\n  replay: ${c.replay}`).join(''),
+      );
     expect(wrong).toEqual([]);
   });
 

@@ -82,6 +82,25 @@ describe('faultline command line', () => {
     expect(replay.traceHash).toBe(doc.traceHash);
   });
 
+  it('prints one JSON document for windows --json and exits 1 only for an unexpected verdict', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-out-'));
+    const r = cli('windows', 'mercury-dual-write-commit-first', '--json', '--out', dir);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.out) as { scenarios: { name: string; verdict: string; windows: { window: string; outcome: string; repairQuery: string }[] }[] };
+    expect(doc.scenarios[0]!.verdict).toBe('violated');
+    expect(doc.scenarios[0]!.windows.find((w) => w.window === 'source.afterSourceCommit')?.outcome).toBe('lost effect');
+    // A design that claims to hold but does not: exit code 1 and the line that replays it.
+    const mine = join(dir, 'mine.ts');
+    writeFileSync(
+      mine,
+      `import base from '${join(root, 'scenarios', 'mercury-dual-write-commit-first.ts')}';\nexport default { ...base, name: 'mine', expect: { verdict: 'holds' } };\n`,
+    );
+    const bad = cli('windows', mine, '--out', dir);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toMatch(/mine: expected holds, got violated/);
+    expect(bad.out).toContain(`replay: npx faultline replay ${mine} --seed 1 --plan`);
+  });
+
   it('runs calc with exact figures', () => {
     const r = cli('calc', 'dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96');
     expect(r.code).toBe(0);
