@@ -25,7 +25,7 @@
 import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
 import type { BrokerReply, Payload } from './broker.ts';
-import type { Delivery } from './consumer.ts';
+import { commitRequest, subscribeRequest, withDelivery, type Delivery } from './subscription.ts';
 import type { DatabaseReply, DbOp, Row, TableSpec } from './database.ts';
 import type { ProviderReply, ProviderResponseStatus } from './provider.ts';
 
@@ -117,12 +117,10 @@ export const callerMachine = setup({
     isNotFound: ({ context, event }) => isProviderReply(context, event, 'provider.statusResult') && event.type === 'provider.statusResult' && event.op_id === null,
   },
   actions: {
-    subscribe: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.broker, { type: 'broker.subscribe', group: context.input.group }))),
+    subscribe: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.broker, subscribeRequest(context.input.group)))),
     enqueue: assign(({ context, event }) => {
-      if (event.type !== 'broker.deliver') return {};
-      const same = (d: Delivery | undefined) => d !== undefined && d.partition === event.partition && d.offset === event.offset;
-      if (same(context.current) || context.queue.some(same)) return {};
-      return { queue: [...context.queue, { partition: event.partition, offset: event.offset, key: event.key, payload: event.payload }] };
+      const queue = event.type === 'broker.deliver' ? withDelivery(context.queue, context.current, event) : undefined;
+      return queue === undefined ? {} : { queue };
     }),
     take: assign(({ context }) => ({
       current: context.queue[0],
@@ -134,10 +132,7 @@ export const callerMachine = setup({
       outcome: undefined,
     })),
     done: assign({ current: undefined, answer: undefined, outcome: undefined }),
-    ack: enqueueActions(({ context, enqueue }) => {
-      const d = context.current!;
-      enqueue.emit(send(context.input.broker, { type: 'broker.commit', partition: d.partition, offset: d.offset + 1 }));
-    }),
+    ack: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.broker, commitRequest(context.current!)))),
     readLocal: enqueueActions(({ context, enqueue }) => {
       const where: Row = { key: keyOf(context), intent: intentOfCtx(context) };
       const ops: DbOp[] = [{ op: 'select', table: 'effect_outcomes', where }];

@@ -12,6 +12,9 @@
 import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
 import type { BrokerReply, Payload } from './broker.ts';
+import { commitRequest, subscribeRequest, withDelivery, type Delivery } from './subscription.ts';
+
+export type { Delivery } from './subscription.ts';
 import type { DatabaseReply, DbOp, Row, Value } from './database.ts';
 
 export interface EffectSpec {
@@ -37,12 +40,6 @@ export interface ConsumerInput {
   readonly durable?: Record<string, never>;
 }
 
-export interface Delivery {
-  readonly partition: number;
-  readonly offset: number;
-  readonly key: string;
-  readonly payload: Payload;
-}
 
 type Ctx = {
   durable: Record<string, never>;
@@ -97,19 +94,14 @@ export const consumerMachine = setup({
     otherStmt: ({ event }, params: { stmt: Stmt }) => event.type === 'db.result' && event.stmt !== undefined && event.stmt !== params.stmt,
   },
   actions: {
-    subscribe: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.broker, { type: 'broker.subscribe', group: context.input.group }))),
+    subscribe: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.broker, subscribeRequest(context.input.group)))),
     enqueue: assign(({ context, event }) => {
-      if (event.type !== 'broker.deliver') return {};
-      const same = (d: Delivery | undefined) => d !== undefined && d.partition === event.partition && d.offset === event.offset;
-      if (same(context.current) || context.queue.some(same)) return {};
-      return { queue: [...context.queue, { partition: event.partition, offset: event.offset, key: event.key, payload: event.payload }] };
+      const queue = event.type === 'broker.deliver' ? withDelivery(context.queue, context.current, event) : undefined;
+      return queue === undefined ? {} : { queue };
     }),
     take: assign(({ context }) => ({ current: context.queue[0], queue: context.queue.slice(1), attempt: 1, wrote: false })),
     retry: assign(({ context }) => ({ attempt: context.attempt + 1, wrote: false })),
-    ack: enqueueActions(({ context, enqueue }) => {
-      const d = context.current!;
-      enqueue.emit(send(context.input.broker, { type: 'broker.commit', partition: d.partition, offset: d.offset + 1 }));
-    }),
+    ack: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.broker, commitRequest(context.current!)))),
     done: assign({ current: undefined }),
     inboxInTx: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.db, { type: 'db.exec', tx: txOf(context), ops: [inboxOp(context)], stmt: 'inbox' }))),
     inboxAlone: enqueueActions(({ context, enqueue }) =>

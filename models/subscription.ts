@@ -1,0 +1,32 @@
+// A broker subscription as its consumers see it: the records delivered and not yet processed,
+// the record in hand, and the two requests a consumer makes (subscribe, and commit the offset
+// past a record). Shared by every machine that consumes from the broker, so they agree on what
+// counts as the same delivery.
+import type { BrokerReply, Payload } from './broker.ts';
+
+export interface Delivery {
+  readonly partition: number;
+  readonly offset: number;
+  readonly key: string;
+  readonly payload: Payload;
+}
+
+export function subscribeRequest(group: string) {
+  return { type: 'broker.subscribe' as const, group };
+}
+
+/** Commits the offset past a record: transport progress for that record. */
+export function commitRequest(d: Delivery) {
+  return { type: 'broker.commit' as const, partition: d.partition, offset: d.offset + 1 };
+}
+
+/**
+ * The queue after a delivery arrives, or undefined when that record is already queued or in
+ * hand: a redelivery of a record still being processed is the same work, not new work.
+ */
+export function withDelivery(queue: readonly Delivery[], current: Delivery | undefined, event: BrokerReply): readonly Delivery[] | undefined {
+  if (event.type !== 'broker.deliver') return undefined;
+  const same = (d: Delivery | undefined) => d !== undefined && d.partition === event.partition && d.offset === event.offset;
+  if (same(current) || queue.some(same)) return undefined;
+  return [...queue, { partition: event.partition, offset: event.offset, key: event.key, payload: event.payload }];
+}
