@@ -24,6 +24,13 @@ table { border-collapse: collapse; margin: .75rem 0; font-size: 13px; }
 th, td { border: 1px solid var(--line); padding: .3rem .5rem; vertical-align: top; text-align: left; }
 th { background: #f6f8fa; position: sticky; top: 0; }
 td.query code { white-space: pre-wrap; }
+/* A window name reads as one token: never split "broker->consumer" at its hyphen. Long evidence
+   and queries (keys, SQL) may break anywhere rather than widen the table past the page. */
+td:first-child code { white-space: nowrap; }
+td:nth-child(4), td.query { overflow-wrap: anywhere; min-width: 12rem; }
+/* On a narrow window the table scrolls sideways inside its own box, not the whole page; on a wide
+   one the box does not clip, so the header row stays pinned while a long table scrolls. */
+@media (max-width: 1300px) { .table-wrap { overflow-x: auto; } }
 tr.unexpected td { background: #ffebe9; }
 tr.expected td { background: #fff8c5; }
 tr.unreached td { color: var(--muted); }
@@ -47,6 +54,7 @@ svg.sequence .head { fill: #1f2328; }
 svg.sequence .lost line, svg.sequence .dropped line { stroke: var(--bad); stroke-dasharray: 6 4; }
 svg.sequence .lost text, svg.sequence .dropped text { fill: var(--bad); }
 svg.sequence .msg .cross { stroke: var(--bad); stroke-width: 2.5; }
+svg.sequence .msg text { paint-order: stroke; stroke: #fff; stroke-width: 4px; stroke-linejoin: round; }
 svg.sequence .crash rect { fill: var(--bad); stroke: #82071e; }
 svg.sequence .crash text { fill: #fff; font-weight: 700; }
 svg.sequence .restart rect { fill: #dafbe1; stroke: var(--ok); }
@@ -90,7 +98,7 @@ function windowTable(result: WindowsResult, rows: readonly WindowRow[]): string 
     ];
     return `<tr${cls === '' ? '' : ` class="${cls}"`}>${cells.join('')}</tr>`;
   });
-  return `<table>\n<thead>${head}</thead>\n<tbody>\n${body.join('\n')}\n</tbody>\n</table>`;
+  return `<div class="table-wrap"><table>\n<thead>${head}</thead>\n<tbody>\n${body.join('\n')}\n</tbody>\n</table></div>`;
 }
 
 function counterexample(result: WindowsResult, ce: Counterexample, index: number): string {

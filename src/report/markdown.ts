@@ -11,9 +11,12 @@ import { sequenceSteps } from './sequenceSteps.ts';
 import { verdictSummary } from './verdictSummary.ts';
 import { WINDOW_COLUMNS, windowCells } from './windowCells.ts';
 
-/** Prose from scenario files: `<` could open an HTML tag on a code host, so it is written as an entity. */
+/**
+ * Prose from scenario files: `<` could open an HTML tag on a code host, so it is written as an
+ * entity, and so is an `&` that would otherwise start one (`&lt;` in a claim must stay `&lt;`).
+ */
 function prose(s: string): string {
-  return s.replace(/</g, '&lt;');
+  return s.replace(/&(?=#?[A-Za-z0-9]+;)/g, '&amp;').replace(/</g, '&lt;');
 }
 
 /** A table cell: a `|` would end the cell and a line break would end the row. */
@@ -112,7 +115,7 @@ function scenarioSection(result: WindowsResult, level: number): string {
 
 /** The summary table of a run; `link` gives each scenario's target, if any. */
 function summaryTable(results: readonly WindowsResult[], link?: (r: WindowsResult) => string): string[] {
-  const lines = ['| scenario | windows | runs | verdict | expected | |', '| --- | ---: | ---: | --- | --- | --- |'];
+  const lines = ['| scenario | windows | runs | verdict | expected | status |', '| --- | ---: | ---: | --- | --- | --- |'];
   for (const r of results) {
     const v = verdictSummary(r);
     const name = link ? `[${cell(r.name)}](${link(r)})` : code(r.name, true);

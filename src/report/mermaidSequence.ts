@@ -34,7 +34,7 @@ export function mermaidSequence(diagram: SequenceDiagram): string {
   for (const s of diagram.steps) {
     switch (s.kind) {
       case 'message':
-        lines.push(`  ${id(s.from)}->>${id(s.to)}: ${text(s.label)}`);
+        lines.push(`  ${id(s.from)}->>${id(s.to)}: ${text(s.label)}${s.inFlight === true ? ' (sent before the crash)' : ''}`);
         break;
       case 'lost':
         lines.push(`  ${id(s.from)}--x${id(s.to)}: ${text(s.label)}`);

@@ -6,8 +6,11 @@
 import type { TraceEvent } from '../trace.ts';
 
 export type SequenceStep =
-  /** A message delivered from one component to another. */
-  | { readonly kind: 'message'; readonly tick: number; readonly from: string; readonly to: string; readonly label: string }
+  /**
+   * A message delivered from one component to another. `inFlight` marks one delivered while its
+   * sender was down: it was sent before the crash, so the diagram must not read as a dead sender speaking.
+   */
+  | { readonly kind: 'message'; readonly tick: number; readonly from: string; readonly to: string; readonly label: string; readonly inFlight?: true }
   /** A message the network lost: it never arrives. */
   | { readonly kind: 'lost'; readonly tick: number; readonly from: string; readonly to: string; readonly label: string }
   /** A message that arrived while its receiver was down, so nobody processed it. */
@@ -106,7 +109,13 @@ function isMarker(step: SequenceStep): boolean {
 export function sequenceSteps(trace: readonly TraceEvent[], options: SequenceOptions = {}): SequenceDiagram {
   const maxSteps = Math.max(1, options.maxSteps ?? DEFAULT_MAX_STEPS);
   const context = Math.max(0, options.contextSteps ?? DEFAULT_CONTEXT_STEPS);
-  const all = trace.map(stepOf).filter((s): s is SequenceStep => s !== undefined);
+  const down = new Set<string>();
+  const all = trace.map(stepOf).filter((s): s is SequenceStep => s !== undefined).map((s): SequenceStep => {
+    if (s.kind === 'crash') down.add(s.component);
+    else if (s.kind === 'restart') down.delete(s.component);
+    else if (s.kind === 'message' && down.has(s.from)) return { ...s, inFlight: true };
+    return s;
+  });
   const participants: string[] = [];
   const join = (name: string) => {
     if (!participants.includes(name)) participants.push(name);

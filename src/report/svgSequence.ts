@@ -12,6 +12,8 @@ const HEAD = 36;
 const ROW = 30;
 const CHAR = 6.4;
 const LABEL_MAX = 44;
+/** The advance of one character of an 11px monospace label, a little generous so labels never collide. */
+const TEXT_CHAR = 6.8;
 
 const ROUND = (n: number) => Math.round(n);
 
@@ -36,6 +38,20 @@ function cross(x: number, y: number, size: number, cls: string): string {
 
 function arrowHead(x: number, y: number, dir: number): string {
   return `<polygon class="head" points="${x},${y} ${x - 8 * dir},${y - 4} ${x - 8 * dir},${y + 4}"/>`;
+}
+
+/**
+ * A message label above its line, centred on the drawn part. A label longer than its arrow
+ * spills past the ends (each step has a row of its own, and the label's halo keeps crossed
+ * lifelines readable) but stays inside the drawing and clear of a cross that ends the line.
+ */
+function labelText(label: string, x1: number, end: number, y: number, marked: boolean, width: number): string {
+  const half = (label.length * TEXT_CHAR) / 2;
+  const dir = end > x1 ? 1 : -1;
+  let cx = (x1 + end) / 2;
+  if (marked) cx = dir > 0 ? Math.min(cx, end - 10 - half) : Math.max(cx, end + 10 + half);
+  cx = Math.max(half + 4, Math.min(width - half - 4, cx));
+  return `<text x="${ROUND(cx)}" y="${y - 5}" text-anchor="middle">${escapeXml(label)}</text>`;
 }
 
 /** The diagram as one `<svg>` element; `title` names it for screen readers. */
@@ -64,22 +80,24 @@ export function svgSequence(diagram: SequenceDiagram, title: string): string {
       case 'dropped': {
         const x1 = x(s.from);
         const x2 = x(s.to);
-        // The tooltip says why a dropped message went nowhere; the drawn label stays short enough to fit one column.
-        const label = s.kind === 'lost' ? `${s.label} (lost)` : s.kind === 'dropped' ? `${s.label} (dropped)` : s.label;
-        const tooltip = s.kind === 'dropped' ? `${s.label} dropped: ${s.to} is down` : label;
+        // The drawn label keeps its fault suffix even when the message name is cut; the tooltip says why a dropped message went nowhere.
+        const base = s.kind === 'message' && s.inFlight === true ? `${s.label} (sent before the crash)` : s.label;
+        const suffix = s.kind === 'lost' ? ' (lost)' : s.kind === 'dropped' ? ' (dropped)' : '';
+        const label = `${clip(base, LABEL_MAX - suffix.length)}${suffix}`;
+        const tooltip = s.kind === 'dropped' ? `${base} dropped: ${s.to} is down` : `${base}${suffix}`;
         const cls = s.kind === 'message' ? 'msg' : `msg ${s.kind}`;
         if (x1 === x2) {
-          out.push(`<g class="${cls}"><title>${escapeXml(tooltip)}</title><path d="M${x1} ${y - 8}h30v16h-30"/>${arrowHead(x1, y + 8, -1)}`);
-          out.push(`<text x="${x1 + 36}" y="${y + 4}">${escapeXml(clip(label, LABEL_MAX))}</text></g>`);
+          out.push(`<g class="${cls}"><title>${escapeXml(tooltip)}</title><text x="${x1 + 36}" y="${y + 4}">${escapeXml(label)}</text>`);
+          out.push(`<path d="M${x1} ${y - 8}h30v16h-30"/>${arrowHead(x1, y + 8, -1)}</g>`);
           break;
         }
         const dir = x2 > x1 ? 1 : -1;
         // A lost message stops short of its receiver: it never got there.
         const end = s.kind === 'lost' ? ROUND(x1 + (x2 - x1) * 0.7) : x2 - 2 * dir;
-        const span = Math.abs(x2 - x1);
-        out.push(`<g class="${cls}"><title>${escapeXml(tooltip)}</title><line x1="${x1}" y1="${y}" x2="${end}" y2="${y}"/>`);
-        out.push(s.kind === 'message' ? arrowHead(end, y, dir) : cross(end, y, 5, 'cross'));
-        out.push(`<text x="${ROUND((x1 + x2) / 2)}" y="${y - 5}" text-anchor="middle">${escapeXml(clip(label, Math.max(12, Math.floor(span / CHAR))))}</text></g>`);
+        // The label is written first, so the line, its arrowhead or cross stay on top of the label's halo.
+        out.push(`<g class="${cls}"><title>${escapeXml(tooltip)}</title>${labelText(label, x1, end, y, s.kind !== 'message', width)}`);
+        out.push(`<line x1="${x1}" y1="${y}" x2="${end}" y2="${y}"/>`);
+        out.push(`${s.kind === 'message' ? arrowHead(end, y, dir) : cross(end, y, 5, 'cross')}</g>`);
         break;
       }
       case 'crash': {

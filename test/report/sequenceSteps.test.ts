@@ -57,6 +57,24 @@ describe('sequenceSteps', () => {
     expect(svg).not.toMatch(/https?:|xlink|href/);
   });
 
+  it('marks a message its crashed sender sent before the crash, and keeps a long label\'s fault suffix', () => {
+    const t: TraceEvent[] = [
+      ev(0, 'source', 'state', 'idle'),
+      ev(0, 'db', 'state', 'ready'),
+      ev(1, 'source', 'crash', { window: 'source.committing' }),
+      deliver(2, 'source', 'db', 'db.commit'),
+      ev(3, 'source', 'drop', { from: 'db', event: { type: 'provider.statusResultWithAVeryLongName' } }),
+      ev(4, 'source', 'restart'),
+      deliver(5, 'source', 'db', 'db.exec'),
+    ];
+    const d = sequenceSteps(t);
+    expect(mermaidSequence(d)).toContain('source->>db: db.commit (sent before the crash)\n');
+    expect(mermaidSequence(d).endsWith('source->>db: db.exec')).toBe(true);
+    const svg = svgSequence(d, 'in flight');
+    expect(svg).toContain('db.commit (sent before the crash)</text>');
+    expect(svg).toMatch(/>provider\.statusResult[^<]*… \(dropped\)<\/text>/);
+  });
+
   it('caps a long trace around its fault and says how many steps were omitted', () => {
     const long: TraceEvent[] = [];
     for (let i = 0; i < 100; i++) long.push(deliver(i, i % 2 ? 'a' : 'b', i % 2 ? 'b' : 'a', `m${i}`));
