@@ -101,6 +101,19 @@ describe('faultline command line', () => {
     expect(bad.out).toContain(`replay: npx faultline replay ${mine} --seed 1 --plan`);
   });
 
+  it.each([
+    ['checkpoint --rate 18000 --interval 30s --recovery-rate 24000', [/= 270,000 events/, /= 540,000 events/, /= 6,000\/s/, /= 45 s/, /= 90 s/]],
+    ['dedup --rate 20000000/d --window 7d --entry-bytes 64', [/= 140,000,000\n/, /= 8\.96 GB/]],
+    ['backfill --events 1.2e9 --envelope 25000 --live-reserve 20000 --variance-reserve 1000 --cap 4000', [/300,000 s ≈ 83\.33 hours/]],
+    ['retry --base 1s --factor 2 --cap 60s --retries 8', [/7 +60 s +123 s/, /8 +60 s +183 s/]],
+    ['horizon --window 12h --approved-replay 7d', [/INVALID/]],
+    ['horizon --window 7d --partner-redelivery 30d', [/gap += 30 d − 7 d = 23 d/]],
+  ])('calc %s prints the seeds\' figures with units', (line, patterns) => {
+    const r = cli('calc', ...line.split(' '));
+    expect(r.code).toBe(0);
+    for (const p of patterns) expect(r.out).toMatch(p);
+  });
+
   it('runs calc with exact figures', () => {
     const r = cli('calc', 'dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96');
     expect(r.code).toBe(0);
