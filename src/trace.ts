@@ -18,6 +18,11 @@ export interface TraceEvent {
 export class Trace {
   readonly events: TraceEvent[] = [];
   private readonly hasher: Hash = createHash('sha256');
+  /**
+   * Event lines not yet fed to the hasher. Hashing them in batches gives the same digest as one
+   * `update` per event (sha-256 is a stream), at a fraction of the per-call cost.
+   */
+  private pending = '';
   private count = 0;
   private digest: string | undefined;
 
@@ -31,25 +36,96 @@ export class Trace {
   add(tick: number, component: string, kind: TraceKind, data?: unknown): void {
     if (this.digest !== undefined) throw new Error('Trace is sealed: its hash was already read');
     const seq = this.count++;
-    const event: TraceEvent = data === undefined ? { tick, seq, component, kind } : { tick, seq, component, kind, data };
-    this.hasher.update(`${tick}|${seq}|${component}|${kind}|${data === undefined ? '' : stableJson(data)}\n`);
-    if (this.keep) this.events.push(event);
+    this.pending += `${tick}|${seq}|${component}|${kind}|${data === undefined ? '' : stableJson(data)}\n`;
+    if (this.pending.length >= PENDING_MAX) this.flush();
+    if (this.keep) this.events.push(data === undefined ? { tick, seq, component, kind } : { tick, seq, component, kind, data });
   }
 
   /** The hex sha-256 of every event; reading it seals the trace. */
   hash(): string {
-    this.digest ??= this.hasher.digest('hex');
+    if (this.digest === undefined) {
+      this.flush();
+      this.digest = this.hasher.digest('hex');
+    }
     return this.digest;
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    this.hasher.update(this.pending);
+    this.pending = '';
   }
 }
 
-/** JSON with object keys sorted, so a hash never depends on the order properties were set. */
+/** Characters of event lines buffered before they are hashed. */
+const PENDING_MAX = 1 << 15;
+
+/**
+ * JSON with object keys sorted, so a hash never depends on the order properties were set.
+ * Every trace event goes through it, so it is written for speed; its output is exactly that of
+ * the plain definition: a primitive as `JSON.stringify` gives it (`null` where that gives
+ * nothing), an array element by element (a hole stays empty), an object with its own
+ * enumerable keys whose values are defined, sorted. (A plain object's keys are read with
+ * `for…in`, which allocates nothing; such an object inherits no enumerable keys.)
+ */
 export function stableJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      if (value === null) return 'null';
+      break;
+    default:
+      return JSON.stringify(value) ?? 'null';
+  }
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      const v: unknown = value[i];
+      if (v === undefined && !(i in value)) continue;
+      out += stableJson(v);
+    }
+    return out + ']';
+  }
   const obj = value as Record<string, unknown>;
-  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${stableJson(obj[k])}`).join(',')}}`;
+  const proto: unknown = Object.getPrototypeOf(obj);
+  let keys: string[];
+  if (proto === Object.prototype || proto === null) {
+    keys = [];
+    for (const k in obj) if (obj[k] !== undefined) keys.push(k);
+  } else {
+    keys = Object.keys(obj).filter((k) => obj[k] !== undefined);
+  }
+  for (let i = 1; i < keys.length; i++) {
+    if (keys[i - 1]! > keys[i]!) {
+      keys.sort();
+      break;
+    }
+  }
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (i > 0) out += ',';
+    out += quotedKey(k) + ':' + stableJson(obj[k]);
+  }
+  return out + '}';
+}
+
+/** `JSON.stringify` of object keys, remembered: traces use few distinct keys, many times. */
+const quotedKeys = new Map<string, string>();
+
+function quotedKey(k: string): string {
+  let q = quotedKeys.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k);
+    if (quotedKeys.size < 4096) quotedKeys.set(k, q);
+  }
+  return q;
 }
 
 /** One readable line per event, for replay output and counterexamples. */

@@ -1,0 +1,431 @@
+// The benchmark (`npm run bench`): speed and memory of exploration, against a plain baseline and
+// a model checker's figure. It is a benchmark, not a test: it reads the real clock, prints its
+// figures and a PASS/MISS line per target, and always exits 0.
+//
+//   npm run bench                      every figure, median of 5 repeats (about 5 minutes)
+//   npm run bench -- --quick           3 repeats and a 20,000-run memory check
+//   npm run bench -- --repeats 7 --memory-runs 100000 --no-memory
+//
+// Figures (each the median of the repeats unless marked "one run"):
+// - the five Mercury verdicts: wall time of runWindows over the five designs, after a warm-up;
+// - windows all: wall time of loadCatalogue + runWindows over every catalogue scenario;
+// - steps/s and runs/s in windows and explore mode, for the outbox pipeline and the catalogue
+//   (a run is one World.run, counted by wrapping it: reference runs, counterexample re-runs and
+//   shrinking runs included);
+// - the machine layer against bench/plainOutbox.ts (the same protocol as plain reducers), on the
+//   same fault plans, with the verdicts compared, and where the machine layer's time goes;
+// - peak memory of `faultline explore mercury-outbox --runs 100000 --json` (one run, in a child
+//   under /usr/bin/time -v), and the RSS curve of a sampled exploration (one run).
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { PerformanceObserver } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import type { AnyStateMachine } from 'xstate';
+import { loadCatalogue } from '../src/catalogue.ts';
+import { explore } from '../src/explore.ts';
+import type { Fault, FaultPlan } from '../src/faults.ts';
+import { runScenario } from '../src/runScenario.ts';
+import type { Scenario } from '../src/scenario.ts';
+import { Trace } from '../src/trace.ts';
+import { runWindows, type WindowsResult } from '../src/windows.ts';
+import { World } from '../src/world.ts';
+import { DRILL_WINDOWS, runPlainOutbox } from './plainOutbox.ts';
+
+// ----------------------------------------------------------------------------- options
+
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.includes(name);
+const value = (name: string, fallback: number) => {
+  const i = argv.indexOf(name);
+  return i >= 0 && argv[i + 1] !== undefined ? Number(argv[i + 1]) : fallback;
+};
+const quick = flag('--quick');
+const REPEATS = value('--repeats', quick ? 3 : 5);
+const MEMORY_RUNS = value('--memory-runs', quick ? 20_000 : 100_000);
+const SAMPLED_RUNS = value('--sampled-runs', quick ? 5_000 : 20_000);
+const EXPLORE_RUNS = value('--explore-runs', 2_000);
+const CATALOGUE_EXPLORE_RUNS = value('--catalogue-explore-runs', 100);
+const PLAIN_SEEDS = value('--plain-seeds', 10);
+const MEMORY = !flag('--no-memory');
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const MERCURY = ['mercury-outbox', 'mercury-dual-write-commit-first', 'mercury-dual-write-publish-first', 'inventory-ack-before-commit', 'inventory-inbox-separate-tx'];
+/** An exhaustive model checker (SPIN, Debian's `spin` package) needs about this long, end to end, for the five verdicts on this machine. */
+const SPIN_SECONDS = 5;
+
+// ----------------------------------------------------------------------------- helpers
+
+const now = () => performance.now();
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const int = (n: number) => Math.round(n).toLocaleString('en-US');
+const sec = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 3 : 1)} s`;
+const spread = (xs: readonly number[], f: (n: number) => string) => `median ${f(median(xs))} (min ${f(Math.min(...xs))}, max ${f(Math.max(...xs))}, n=${xs.length})`;
+const line = (s = '') => console.log(s);
+const heading = (s: string) => line(`\n== ${s} ${'='.repeat(Math.max(0, 88 - s.length))}`);
+
+/** Every World.run is counted, so runs and simulated steps can be read around any block. */
+const counter = { runs: 0, steps: 0 };
+const worldRun = World.prototype.run;
+World.prototype.run = function (this: World) {
+  const result = worldRun.call(this);
+  counter.runs++;
+  counter.steps += result.steps;
+  return result;
+};
+
+/** RSS of this process, sampled at every measurement and every 200 runs. */
+let peakRss = process.memoryUsage().rss;
+const sampleRss = () => {
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+};
+const sampledRun = World.prototype.run;
+World.prototype.run = function (this: World) {
+  const result = sampledRun.call(this);
+  if (counter.runs % 200 === 0) sampleRss();
+  return result;
+};
+
+interface Measure {
+  ms: number;
+  runs: number;
+  steps: number;
+}
+function measure(f: () => void): Measure {
+  const runs = counter.runs;
+  const steps = counter.steps;
+  const start = now();
+  f();
+  const ms = now() - start;
+  sampleRss();
+  return { ms, runs: counter.runs - runs, steps: counter.steps - steps };
+}
+
+interface Target {
+  readonly name: string;
+  readonly figure: string;
+  readonly goal: string;
+  readonly pass: boolean;
+  readonly miss: string;
+}
+const targets: Target[] = [];
+function target(name: string, figure: string, goal: string, pass: boolean, miss: string): void {
+  targets.push({ name, figure, goal, pass, miss: pass ? '' : miss });
+  line(`  ${pass ? 'PASS' : 'MISS'}  ${name}: ${figure} (target ${goal})${pass ? '' : ` — missed by ${miss}`}`);
+}
+
+// ----------------------------------------------------------------------------- setup
+
+heading('faultline benchmark');
+const cpu = cpus();
+line(`node ${process.version}, ${cpu.length} × ${cpu[0]?.model ?? 'cpu'}, load average at start ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+line(`${REPEATS} repeats per figure (median shown); ${quick ? 'quick mode' : 'full mode'}`);
+
+const loadStart = now();
+const catalogue = await loadCatalogue();
+const loadMs = now() - loadStart;
+const byName = new Map(catalogue.map((e) => [e.scenario.name, e.scenario]));
+const five = MERCURY.map((n) => {
+  const s = byName.get(n);
+  if (!s) throw new Error(`the catalogue has no ${n}`);
+  return s;
+});
+const outbox = five[0]!;
+line(`catalogue: ${catalogue.length} scenarios, loaded in ${sec(loadMs)}`);
+
+// GC time, read from the runtime's own gc performance entries.
+let gcMs = 0;
+const gcObserver = new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcMs += e.duration;
+});
+gcObserver.observe({ entryTypes: ['gc'] });
+/** GC entries reach the observer on a later turn of the event loop; this waits for them. */
+const flushGc = async () => {
+  await new Promise((r) => setTimeout(r, 20));
+  return gcMs;
+};
+
+// ----------------------------------------------------------------------------- 1. five Mercury verdicts
+
+heading('1. the five Mercury verdicts (2 orders, one fault per run, every window)');
+for (const s of five) runWindows(s); // warm-up
+const fiveTimes: number[] = [];
+const perScenario = new Map<string, Measure[]>();
+let fiveResults: WindowsResult[] = [];
+const fiveMeasures: Measure[] = [];
+for (let r = 0; r < REPEATS; r++) {
+  const results: WindowsResult[] = [];
+  const m = measure(() => {
+    for (const s of five) {
+      const one = measure(() => results.push(runWindows(s)));
+      perScenario.set(s.name, [...(perScenario.get(s.name) ?? []), one]);
+    }
+  });
+  fiveTimes.push(m.ms);
+  fiveMeasures.push(m);
+  fiveResults = results;
+}
+const fiveMeasure = fiveMeasures[0];
+for (const r of fiveResults) {
+  line(`  ${r.name.padEnd(34)} ${String(r.runs).padStart(4)} runs  ${r.verdict.padEnd(8)} ${r.asExpected ? 'as expected' : 'NOT AS EXPECTED'}  ${sec(median(perScenario.get(r.name)!.map((m) => m.ms)))}`);
+}
+const fiveMs = median(fiveTimes);
+line(`  sum of runWindows over the five: ${spread(fiveTimes, sec)}; ${int(fiveMeasure!.runs)} World runs, ${int(fiveMeasure!.steps)} steps per pass`);
+line(`  reference: SPIN (exhaustive model checker, Debian's spin package) needs about ${SPIN_SECONDS} s end to end for the same five verdicts on this machine (quoted, not run here)`);
+const fiveOk = fiveResults.every((r) => r.asExpected);
+target(
+  'five Mercury verdicts, 10x faster than SPIN',
+  `${sec(fiveMs)} (${(SPIN_SECONDS / (fiveMs / 1000)).toFixed(1)}x faster than SPIN's ~${SPIN_SECONDS} s)${fiveOk ? '' : ', a verdict NOT as expected'}`,
+  '< 0.5 s',
+  fiveMs < 500 && fiveOk,
+  `${sec(fiveMs - 500)} (${(fiveMs / 500).toFixed(1)}x the budget)`,
+);
+
+// ----------------------------------------------------------------------------- 2. windows all
+
+heading('2. windows all (loadCatalogue + runWindows over every catalogue scenario)');
+const allTimes: number[] = [];
+const allMeasures: Measure[] = [];
+let allResults: WindowsResult[] = [];
+for (let r = 0; r < REPEATS; r++) {
+  const results: WindowsResult[] = [];
+  const runs = counter.runs;
+  const steps = counter.steps;
+  const start = now();
+  const entries = await loadCatalogue(); // its modules are cached after the first load
+  for (const { scenario } of entries) results.push(runWindows(scenario));
+  const ms = now() - start;
+  sampleRss();
+  allTimes.push(ms);
+  allMeasures.push({ ms, runs: counter.runs - runs, steps: counter.steps - steps });
+  allResults = results;
+}
+const allMeasure = allMeasures[0];
+const unexpected = allResults.filter((r) => !r.asExpected).map((r) => r.name);
+line(`  ${allResults.length} scenarios, ${int(allMeasure!.runs)} World runs, ${int(allMeasure!.steps)} steps per pass; ${unexpected.length === 0 ? 'every verdict as expected' : `NOT as expected: ${unexpected.join(', ')}`}`);
+line(`  wall time: ${spread(allTimes, sec)}`);
+const allMs = median(allTimes);
+target('windows all over the catalogue', sec(allMs), '< 10 s', allMs < 10_000, `${sec(allMs - 10_000)}`);
+
+// ----------------------------------------------------------------------------- 3. speed: steps/s and runs/s
+
+heading('3. simulated steps/s and runs/s');
+const rates: { what: string; stepsPerS: number[]; runsPerS: number[] }[] = [];
+const report = (what: string, ms: readonly Measure[]) => {
+  const stepsPerS = ms.map((m) => (m.steps / m.ms) * 1000);
+  const runsPerS = ms.map((m) => (m.runs / m.ms) * 1000);
+  rates.push({ what, stepsPerS, runsPerS });
+  line(`  ${what.padEnd(52)} ${int(median(stepsPerS)).padStart(9)} steps/s ${int(median(runsPerS)).padStart(7)} runs/s  (runs/s min ${int(Math.min(...runsPerS))}, max ${int(Math.max(...runsPerS))})`);
+  return median(runsPerS);
+};
+const rate = (what: string, f: () => void) => {
+  f(); // warm-up
+  const ms: Measure[] = [];
+  for (let r = 0; r < REPEATS; r++) ms.push(measure(f));
+  return report(what, ms);
+};
+report('windows, mercury-outbox (from 1.)', perScenario.get(outbox.name)!);
+report('windows, the five Mercury designs (from 1.)', fiveMeasures);
+report(`windows, whole catalogue, ${catalogue.length} scenarios (from 2.)`, allMeasures);
+let exploreSeed = 1;
+const exploreOutbox = rate(`explore, mercury-outbox (${int(EXPLORE_RUNS)} runs)`, () => {
+  const r = explore(outbox, { runs: EXPLORE_RUNS, seed: exploreSeed++ });
+  if (r.verdict !== 'holds') throw new Error(`explore found ${r.verdict} in mercury-outbox`);
+});
+rate(`explore, whole catalogue (${CATALOGUE_EXPLORE_RUNS} runs each)`, () => {
+  for (const { scenario } of catalogue) explore(scenario, { runs: CATALOGUE_EXPLORE_RUNS, seed: 1 });
+});
+line('  (a run is one World.run; explore stops a violated scenario at its first counterexample and shrinks it)');
+target('explore on mercury-outbox, 2 orders', `${int(exploreOutbox)} runs/s`, '>= 2,000 runs/s', exploreOutbox >= 2000, `${int(2000 - exploreOutbox)} runs/s (${(2000 / exploreOutbox).toFixed(1)}x short)`);
+
+// ----------------------------------------------------------------------------- 4. machine layer vs plain reducers
+
+heading('4. the machine layer against plain reducers (bench/plainOutbox.ts)');
+const reference = runScenario(outbox, { seed: 1, plan: [] });
+const faults: Fault[] = [];
+for (const window of DRILL_WINDOWS) for (const occurrence of [1, 2]) faults.push({ kind: 'crash', window, occurrence });
+for (const [point, n] of [...reference.world.network.census()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+  for (const kind of ['lose', 'duplicate'] as const) for (let occurrence = 1; occurrence <= Math.min(n, 2); occurrence++) faults.push({ kind, point, occurrence });
+}
+const plans: FaultPlan[] = [[], ...faults.map((f) => [f])];
+const seeds = Array.from({ length: PLAIN_SEEDS }, (_, i) => i + 1);
+line(`  plans: no fault, crash at the 8 drill windows (occurrence 1 and 2), lose and duplicate at each of the ${reference.world.network.census().size} message points (occurrence 1 and 2): ${plans.length} plans x ${seeds.length} seeds`);
+// Verdicts first: both must agree on every plan; the runs are also step-for-step alike.
+const outcomes = { machine: new Map<string, number>(), plain: new Map<string, number>() };
+let agree = 0;
+let identicalRuns = 0;
+let struck = 0;
+for (const seed of seeds) {
+  for (const plan of plans) {
+    const m = runScenario(outbox, { seed, plan });
+    const p = runPlainOutbox({ seed, plan });
+    outcomes.machine.set(m.outcome, (outcomes.machine.get(m.outcome) ?? 0) + 1);
+    outcomes.plain.set(p.outcome, (outcomes.plain.get(p.outcome) ?? 0) + 1);
+    if (m.outcome === p.outcome) agree++;
+    if (m.result.steps === p.result.steps && m.result.ticks === p.result.ticks && m.result.strikes.length === p.result.strikes.length) identicalRuns++;
+    if (p.result.strikes.length > 0) struck++;
+  }
+}
+const total = plans.length * seeds.length;
+const fmtOutcomes = (o: Map<string, number>) => [...o].map(([k, v]) => `${k} ${v}`).join(', ');
+line(`  verdicts: machine ${fmtOutcomes(outcomes.machine)}; plain ${fmtOutcomes(outcomes.plain)}; agree on ${agree}/${total} runs`);
+line(`  the two take the same number of steps and ticks (and strikes) on ${identicalRuns}/${total} runs; a fault struck in ${struck}`);
+const sameVerdicts = agree === total && outcomes.plain.size === 1 && outcomes.plain.has('holds');
+
+const pass = (f: (seed: number, plan: FaultPlan) => number) => () => {
+  let steps = 0;
+  for (const seed of seeds) for (const plan of plans) steps += f(seed, plan);
+  return steps;
+};
+const machinePass = pass((seed, plan) => runScenario(outbox, { seed, plan }).result.steps);
+const plainPass = pass((seed, plan) => runPlainOutbox({ seed, plan }).result.steps);
+const plainTracedPass = pass((seed, plan) => runPlainOutbox({ seed, plan, trace: true }).result.steps);
+const stepRate = (f: () => number) => {
+  f();
+  const xs: number[] = [];
+  for (let r = 0; r < REPEATS; r++) {
+    const start = now();
+    const steps = f();
+    xs.push((steps / (now() - start)) * 1000);
+  }
+  return xs;
+};
+const machineRates = stepRate(machinePass);
+const plainRates = stepRate(plainPass);
+const plainTracedRates = stepRate(plainTracedPass);
+const machineRate = median(machineRates);
+const plainRate = median(plainRates);
+const plainTracedRate = median(plainTracedRates);
+line(`  machine layer (XState + World + Trace)  ${int(machineRate).padStart(9)} steps/s  ${(1e6 / machineRate).toFixed(2).padStart(6)} µs/step`);
+line(`  plain reducers (Schedule, Network, Prng) ${int(plainRate).padStart(9)} steps/s  ${(1e6 / plainRate).toFixed(2).padStart(6)} µs/step`);
+line(`  plain reducers + the World's Trace       ${int(plainTracedRate).padStart(9)} steps/s  ${(1e6 / plainTracedRate).toFixed(2).padStart(6)} µs/step`);
+const ratio = plainRate / machineRate;
+line(`  ratio plain/machine: ${ratio.toFixed(1)}x (against plain + Trace: ${(plainTracedRate / machineRate).toFixed(1)}x)`);
+
+// Where a machine step's time goes: time the pieces of the same pass (the timers add a little).
+const machines = new Set<AnyStateMachine>(outbox.build(outbox.workload).map((c) => c.machine));
+const spent = new Map<string, number>();
+const restore: (() => void)[] = [];
+let inside = 0;
+const time = (obj: any, key: string, label: string) => {
+  const f = obj[key];
+  obj[key] = function (this: unknown, ...args: unknown[]) {
+    if (inside > 0) return f.apply(this, args);
+    inside++;
+    const start = now();
+    try {
+      return f.apply(this, args);
+    } finally {
+      spent.set(label, (spent.get(label) ?? 0) + now() - start);
+      inside--;
+    }
+  };
+  restore.push(() => {
+    obj[key] = f;
+  });
+};
+for (const m of machines) {
+  time(m, 'transition', 'XState transition (with the models\' actions)');
+  time(m, 'getInitialSnapshot', 'XState initial snapshot (boot, restart)');
+}
+time(Trace.prototype, 'add', 'Trace.add (stableJson, line)');
+time(Trace.prototype, 'hash', 'Trace.hash (sha-256)');
+machinePass();
+spent.clear();
+const gcBefore = await flushGc();
+const start = now();
+const steps = machinePass();
+const passMs = now() - start;
+const gcPass = (await flushGc()) - gcBefore;
+for (const r of restore) r();
+const perStep = (ms: number) => `${((ms * 1000) / steps).toFixed(2).padStart(6)} µs/step ${((ms / passMs) * 100).toFixed(0).padStart(3)}%`;
+line(`  where a machine step's time goes (${int(steps)} steps, ${((passMs * 1000) / steps).toFixed(2)} µs/step with the timers on):`);
+let accounted = 0;
+for (const [label, ms] of spent) {
+  accounted += ms;
+  line(`    ${label.padEnd(46)} ${perStep(ms)}`);
+}
+line(`    ${'World loop, Network, Schedule, claims, build'.padEnd(46)} ${perStep(passMs - accounted)}`);
+line(`    ${'(garbage collection, spread over all of these)'.padEnd(46)} ${perStep(gcPass)}`);
+line(`  plain reducers need ${(1e6 / plainRate).toFixed(2)} µs/step in all; XState's transition alone is ${((spent.get("XState transition (with the models' actions)")! * 1000) / steps / (1e6 / plainRate)).toFixed(1)}x that`);
+target(
+  'machine layer within 3x of plain reducers',
+  `${ratio.toFixed(1)}x (${int(machineRate)} vs ${int(plainRate)} steps/s)${sameVerdicts ? '' : ', VERDICTS DIFFER'}`,
+  '<= 3x',
+  ratio <= 3 && sameVerdicts,
+  `${(ratio - 3).toFixed(1)}x over (${(ratio / 3).toFixed(1)}x the allowance)`,
+);
+
+// ----------------------------------------------------------------------------- 5. memory
+
+heading('5. memory');
+sampleRss();
+line(`  this process: peak RSS sampled so far ${(peakRss / 2 ** 20).toFixed(0)} MB (catalogue, every pass above)`);
+let memoryMB: number | undefined;
+if (MEMORY) {
+  const sampled = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/exploreMemory.ts', 'mercury-outbox', String(SAMPLED_RUNS)], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
+  });
+  if (sampled.status === 0) {
+    const s = JSON.parse(sampled.stdout.trim().split('\n').pop()!) as {
+      runs: number;
+      seconds: number;
+      collected: boolean;
+      samples: { run: number; rssMB: number; heapMB: number }[];
+    };
+    const tenth = Math.max(1, Math.floor(s.samples.length / 10));
+    const avg = (xs: { heapMB: number }[]) => xs.reduce((a, x) => a + x.heapMB, 0) / xs.length;
+    const early = avg(s.samples.slice(1, 1 + tenth));
+    const late = avg(s.samples.slice(-tenth));
+    const picks = [0, Math.floor(s.samples.length / 4), Math.floor(s.samples.length / 2), s.samples.length - 1].map((i) => s.samples[i]!);
+    line(`  explore mercury-outbox, ${int(s.runs)} runs in one process (one run), sampled every ${int(s.samples[0]?.run ?? 0)} runs${s.collected ? ' after a full GC' : ''}:`);
+    line(`    ${picks.map((p) => `run ${int(p.run)}: heap ${p.heapMB.toFixed(1)} MB, rss ${p.rssMB.toFixed(0)} MB`).join('; ')}`);
+    line(`    retained heap, early samples ${early.toFixed(1)} MB, last tenth ${late.toFixed(1)} MB: ${late - early < 5 ? 'flat' : `GROWING by ${(late - early).toFixed(1)} MB`}`);
+  } else {
+    line(`  sampled exploration failed: ${sampled.stderr.slice(0, 400)}`);
+  }
+  const cmd = ['bin/faultline.js', 'explore', 'mercury-outbox', '--runs', String(MEMORY_RUNS), '--json'];
+  const hasTime = existsSync('/usr/bin/time');
+  const child = hasTime
+    ? spawnSync('/usr/bin/time', ['-v', process.execPath, ...cmd], { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 2 ** 20 })
+    : spawnSync(process.execPath, cmd, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 2 ** 20 });
+  const maxKb = /Maximum resident set size \(kbytes\): (\d+)/.exec(child.stderr ?? '')?.[1];
+  const elapsed = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)/.exec(child.stderr ?? '')?.[1];
+  let summary = '';
+  try {
+    const r = JSON.parse(child.stdout) as { runs: number; verdict: string; asExpected: boolean };
+    summary = `${int(r.runs)} runs, verdict ${r.verdict}${r.asExpected ? ', as expected' : ', NOT as expected'}`;
+  } catch {
+    summary = `exit ${child.status}, no JSON result`;
+  }
+  line(`  node ${cmd.join(' ')} (one run): ${summary}; wall ${elapsed ?? '?'}; peak RSS ${maxKb ? `${(Number(maxKb) / 1024).toFixed(0)} MB` : 'unknown (no /usr/bin/time)'}`);
+  if (maxKb) memoryMB = Number(maxKb) / 1024;
+}
+line('  explore keeps counts, not traces: runScenario hashes the trace without keeping its events (keepTrace false),');
+line('  each run\'s World is dropped after its outcome is counted, and only a counterexample is re-run with its trace.');
+if (memoryMB !== undefined) {
+  target(`peak memory, explore mercury-outbox --runs ${int(MEMORY_RUNS)}`, `${memoryMB.toFixed(0)} MB`, '< 300 MB', memoryMB < 300, `${(memoryMB - 300).toFixed(0)} MB`);
+} else {
+  line('  (peak memory target not measured: --no-memory or no /usr/bin/time)');
+}
+
+// ----------------------------------------------------------------------------- summary
+
+heading('summary');
+const rows = [['target', 'figure', 'goal', 'result'], ...targets.map((t) => [t.name, t.figure, t.goal, t.pass ? 'PASS' : `MISS by ${t.miss}`])];
+const widths = rows[0]!.map((_, c) => Math.min(64, Math.max(...rows.map((r) => r[c]!.length))));
+for (const [i, r] of rows.entries()) {
+  line(`  ${r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ')}`);
+  if (i === 0) line(`  ${widths.map((w) => '-'.repeat(w)).join('  ')}`);
+}
+line('');
+line(`  steps/s: machine ${int(machineRate)}, plain ${int(plainRate)}; windows-mode runs/s: ${rates.slice(0, 3).map((r) => `${r.what.replace('windows, ', '')} ${int(median(r.runsPerS))}`).join(', ')}`);
+line(`  explore runs/s: ${rates.slice(3).map((r) => `${r.what.replace('explore, ', '')} ${int(median(r.runsPerS))}`).join(', ')}`);
+line(`  peak RSS of this process ${(peakRss / 2 ** 20).toFixed(0)} MB; load average at end ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${REPEATS} repeats per median`);
+gcObserver.disconnect();

@@ -1,0 +1,62 @@
+// A fingerprint of the kernel's behaviour: the trace hash of every windows-mode plan of every
+// catalogue scenario plus a fixed sample of explore cases, folded into one sha-256. A
+// performance change to the World, Trace, Network or Schedule must leave it unchanged.
+// Run: npx tsx bench/hashes.ts
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { loadCatalogue } from '../src/catalogue.ts';
+import { caseArbitrary } from '../src/explore.ts';
+import { runScenario } from '../src/runScenario.ts';
+import { DEFAULT_SEED, singleFaults } from '../src/windows.ts';
+import { stableJson } from '../src/trace.ts';
+
+/** The plain definition stableJson must stay byte-equal to. */
+function referenceStableJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(referenceStableJson).join(',')}]`;
+  const obj = value as Record<string, unknown>;
+  const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${referenceStableJson(obj[k])}`).join(',')}}`;
+}
+class Point {
+  constructor(
+    readonly y: number,
+    readonly x: number,
+  ) {}
+}
+const edgeCases: unknown[] = [
+  undefined, null, 0, -0, 1.5, 1e21, NaN, Infinity, -Infinity, true, false, '', 'a"b\\c\n\u2028é😀',
+  [], [undefined, null, () => 1, Symbol('s')], [1, , 3], // eslint-disable-line no-sparse-arrays
+  { b: 1, a: 2, c: undefined, d: null, e: () => 1 }, { 10: 'x', 2: 'y', b: 'z', B: 'w', é: 1, '': 0 },
+  Object.assign(Object.create(null), { z: 1, y: [{ b: 2, a: 1 }] }), new Point(1, 2), new Date(0), new Map([[1, 2]]), new Set([1]),
+  { nested: { deep: [{ z: { y: { x: [3, 2, 1] } } }] }, type: 'db.exec', ops: [{ op: 'insert', row: { k: 'v' } }] },
+];
+for (const v of edgeCases) {
+  if (stableJson(v) !== referenceStableJson(v)) throw new Error(`stableJson differs on ${String(referenceStableJson(v))}: ${stableJson(v)}`);
+}
+
+const all = createHash('sha256');
+let runs = 0;
+for (const { scenario } of await loadCatalogue()) {
+  const per = createHash('sha256');
+  const reference = runScenario(scenario, { seed: DEFAULT_SEED, plan: [] });
+  const maxOccurrence = scenario.windows?.maxOccurrence ?? 2;
+  const plans = [[], ...singleFaults(scenario, reference, maxOccurrence).map((f) => [f])];
+  for (const plan of plans) {
+    const r = runScenario(scenario, { seed: DEFAULT_SEED, plan });
+    per.update(`${r.result.traceHash} ${r.outcome} ${r.result.steps} ${r.result.ticks}\n`);
+    runs++;
+  }
+  // A traced run must hash the same as an untraced one, and its events must stay the same too.
+  const traced = runScenario(scenario, { seed: DEFAULT_SEED, plan: plans[1] ?? [], keepTrace: true });
+  per.update(JSON.stringify(traced.world.trace.events));
+  for (const c of fc.sample(caseArbitrary(scenario), { seed: 42, numRuns: 300 })) {
+    const r = runScenario(scenario, { seed: c.seed, plan: c.plan, size: c.size });
+    per.update(`${r.result.traceHash} ${r.outcome}\n`);
+    runs++;
+  }
+  const d = per.digest('hex');
+  all.update(d);
+  console.log(`${scenario.name.padEnd(36)} ${d.slice(0, 16)}`);
+}
+console.log(`all (${runs} runs)`.padEnd(37) + all.digest('hex'));
