@@ -14,6 +14,8 @@ export interface RunSpec {
   /** Workload size; the scenario's own when absent. */
   readonly size?: number;
   readonly keepTrace?: boolean;
+  /** Whether to hash the trace (default true); a run whose hash is never read can skip it. */
+  readonly hashTrace?: boolean;
 }
 
 export interface RunRecord {
@@ -40,6 +42,7 @@ export function runScenario(scenario: Scenario, spec: RunSpec): RunRecord {
     seed: spec.seed,
     plan: spec.plan,
     keepTrace: spec.keepTrace ?? false,
+    hashTrace: spec.hashTrace ?? true,
   });
   const result = world.run();
   const view: WorldView = { durable: (name) => world.durable(name), result, notes: world.notes };

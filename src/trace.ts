@@ -26,8 +26,15 @@ export class Trace {
   private count = 0;
   private digest: string | undefined;
 
-  /** `keep` false records only the hash, so long explorations stay flat in memory. */
-  constructor(readonly keep: boolean = true) {}
+  /**
+   * `keep` false records only the hash, so long explorations stay flat in memory; `hashed`
+   * false records only the count, for runs whose hash nobody reads (a counterexample is run
+   * again, traced and hashed, before it is reported).
+   */
+  constructor(
+    readonly keep: boolean = true,
+    readonly hashed: boolean = true,
+  ) {}
 
   get length(): number {
     return this.count;
@@ -36,13 +43,15 @@ export class Trace {
   add(tick: number, component: string, kind: TraceKind, data?: unknown): void {
     if (this.digest !== undefined) throw new Error('Trace is sealed: its hash was already read');
     const seq = this.count++;
-    this.pending += `${tick}|${seq}|${component}|${kind}|${data === undefined ? '' : stableJson(data)}\n`;
+    if (!this.hashed && !this.keep) return;
+    if (this.hashed) this.pending += `${tick}|${seq}|${component}|${kind}|${data === undefined ? '' : stableJson(data)}\n`;
     if (this.pending.length >= PENDING_MAX) this.flush();
     if (this.keep) this.events.push(data === undefined ? { tick, seq, component, kind } : { tick, seq, component, kind, data });
   }
 
-  /** The hex sha-256 of every event; reading it seals the trace. */
+  /** The hex sha-256 of every event; reading it seals the trace. An unhashed trace has none. */
   hash(): string {
+    if (!this.hashed) return '';
     if (this.digest === undefined) {
       this.flush();
       this.digest = this.hasher.digest('hex');

@@ -17,7 +17,7 @@
 // - a delivered event carries `at`, the tick it arrived, and a network event `from`, the
 //   sender's name (machines have no clock of their own; retention and TTLs read `at`);
 // - states in which a process is waiting for new work carry the tag `idle`.
-import type { AnyActorRef, AnyStateMachine, AnyActorScope, EventObject, StateValue } from 'xstate';
+import type { AnyActorRef, AnyStateMachine, AnyStateNode, AnyActorScope, EventObject, StateValue } from 'xstate';
 import { createActor } from 'xstate';
 import { SimClock, type TimerTask } from './clock.ts';
 import type { CrashFault, Fault, FaultPlan, MessageFault } from './faults.ts';
@@ -59,6 +59,8 @@ export interface WorldOptions extends NetworkOptions {
   readonly stepsMax: number;
   /** Keep every trace event (replay, reports) or only the hash (long explorations). */
   readonly keepTrace: boolean;
+  /** Hash the trace; off for runs whose hash nobody reads, such as most of an exploration. */
+  readonly hashTrace: boolean;
 }
 
 export const DEFAULT_WORLD_OPTIONS: Omit<WorldOptions, 'seed' | 'plan'> = {
@@ -71,6 +73,7 @@ export const DEFAULT_WORLD_OPTIONS: Omit<WorldOptions, 'seed' | 'plan'> = {
   quietTicks: 60,
   stepsMax: 200_000,
   keepTrace: true,
+  hashTrace: true,
 };
 
 /** How a run ended: quiescent after healing, or stuck (no quiescence within the bounds). */
@@ -123,6 +126,28 @@ function actorFor(machine: AnyStateMachine, input: Record<string, unknown> | und
   return self;
 }
 
+/**
+ * The event types for which some transition of a machine re-enters its target, read once from
+ * the definition: most events have none, and can skip asking XState which transition it took.
+ */
+const reentering = new WeakMap<AnyStateMachine, ReadonlySet<string>>();
+
+function reenteringEvents(machine: AnyStateMachine): ReadonlySet<string> {
+  let set = reentering.get(machine);
+  if (set === undefined) {
+    const types = new Set<string>();
+    const walk = (node: AnyStateNode) => {
+      for (const [type, list] of node.transitions) if (list.some((t: { reenter?: boolean }) => t.reenter)) types.add(type);
+      for (const t of node.after) if (t.reenter) types.add(t.eventType);
+      for (const child of Object.values(node.states) as AnyStateNode[]) walk(child);
+    };
+    walk(machine.root);
+    set = types;
+    reentering.set(machine, set);
+  }
+  return set;
+}
+
 /** `a` for a flat machine, `a.b` for a nested state value. */
 export function stateKey(value: StateValue): string {
   if (typeof value === 'string') return value;
@@ -159,7 +184,7 @@ export class World {
     this.options = { ...DEFAULT_WORLD_OPTIONS, ...options };
     this.prng = new Prng(this.options.seed);
     this.clock = new SimClock(this.schedule);
-    this.trace = new Trace(this.options.keepTrace);
+    this.trace = new Trace(this.options.keepTrace, this.options.hashTrace);
     const messageFaults: MessageFault[] = [];
     for (const f of this.options.plan) {
       if (f.kind === 'crash') {
@@ -354,11 +379,12 @@ export class World {
     host.snapshot = next;
     // A transition that re-enters the state it leaves (`reenter: true`, a timeout that sends
     // again) enters its window once more, though the state's name does not change.
-    const reentered = stateKey(next.value) === host.state && this.reenters(host, prev, event);
+    const reentered = host.spec.process && stateKey(next.value) === host.state && this.reenters(host, prev, event);
     this.afterStep(host, prev, reentered);
   }
 
   private reenters(host: Host, prev: any, event: EventObject): boolean {
+    if (!reenteringEvents(host.spec.machine).has(event.type)) return false;
     const taken = host.spec.machine.getTransitionData(prev, event) as { reenter?: boolean; target?: readonly unknown[] }[] | undefined;
     return taken?.some((t) => t.reenter === true && (t.target?.length ?? 0) > 0) ?? false;
   }
