@@ -32,7 +32,7 @@ import { runWindows, type WindowsResult } from '../src/windows.ts';
 import { World } from '../src/world.ts';
 import { DRILL_WINDOWS, runPlainOutbox } from './plainOutbox.ts';
 
-// ----------------------------------------------------------------------------- options
+// The options, parsed from the command line.
 
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(name);
@@ -54,7 +54,7 @@ const MERCURY = ['mercury-outbox', 'mercury-dual-write-commit-first', 'mercury-d
 /** An exhaustive model checker (SPIN, Debian's `spin` package) needs about this long, end to end, for the five verdicts on this machine. */
 const SPIN_SECONDS = 5;
 
-// ----------------------------------------------------------------------------- helpers
+// Small helpers for timing, medians and printing.
 
 const now = () => performance.now();
 const median = (xs: readonly number[]) => {
@@ -118,7 +118,7 @@ function target(name: string, figure: string, goal: string, pass: boolean, miss:
   line(`  ${pass ? 'PASS' : 'MISS'}  ${name}: ${figure} (target ${goal})${pass ? '' : ` — missed by ${miss}`}`);
 }
 
-// ----------------------------------------------------------------------------- setup
+// Setup: the catalogue and the scenarios each section measures.
 
 heading('faultline benchmark');
 const cpu = cpus();
@@ -149,7 +149,7 @@ const flushGc = async () => {
   return gcMs;
 };
 
-// ----------------------------------------------------------------------------- 1. five Mercury verdicts
+// Section 1: the five Mercury verdicts against the model checker's time.
 
 heading('1. the five Mercury verdicts (2 orders, one fault per run, every window)');
 for (const s of five) runWindows(s); // warm-up
@@ -185,7 +185,7 @@ target(
   `${sec(fiveMs - 500)} (${(fiveMs / 500).toFixed(1)}x the budget)`,
 );
 
-// ----------------------------------------------------------------------------- 2. windows all
+// Section 2: windows mode over the whole catalogue.
 
 heading('2. windows all (loadCatalogue + runWindows over every catalogue scenario)');
 const allTimes: number[] = [];
@@ -211,7 +211,7 @@ line(`  wall time: ${spread(allTimes, sec)}`);
 const allMs = median(allTimes);
 target('windows all over the catalogue', sec(allMs), '< 10 s', allMs < 10_000, `${sec(allMs - 10_000)}`);
 
-// ----------------------------------------------------------------------------- 3. speed: steps/s and runs/s
+// Section 3: simulated steps and runs per second.
 
 heading('3. simulated steps/s and runs/s');
 const rates: { what: string; stepsPerS: number[]; runsPerS: number[] }[] = [];
@@ -242,7 +242,7 @@ rate(`explore, whole catalogue (${CATALOGUE_EXPLORE_RUNS} runs each)`, () => {
 line('  (a run is one World.run; explore stops a violated scenario at its first counterexample and shrinks it)');
 target('explore on mercury-outbox, 2 orders', `${int(exploreOutbox)} runs/s`, '>= 2,000 runs/s', exploreOutbox >= 2000, `${int(2000 - exploreOutbox)} runs/s (${(2000 / exploreOutbox).toFixed(1)}x short)`);
 
-// ----------------------------------------------------------------------------- 4. machine layer vs plain reducers
+// Section 4: the machine layer against plain reducers.
 
 heading('4. the machine layer against plain reducers (bench/plainOutbox.ts)');
 const reference = runScenario(outbox, { seed: 1, plan: [] });
@@ -360,7 +360,7 @@ target(
   `${(ratio - 3).toFixed(1)}x over (${(ratio / 3).toFixed(1)}x the allowance)`,
 );
 
-// ----------------------------------------------------------------------------- 5. memory
+// Section 5: peak memory of a long exploration.
 
 heading('5. memory');
 sampleRss();
@@ -415,7 +415,7 @@ if (memoryMB !== undefined) {
   line('  (peak memory target not measured: --no-memory or no /usr/bin/time)');
 }
 
-// ----------------------------------------------------------------------------- summary
+// The summary: every target with its figure and verdict.
 
 heading('summary');
 const rows = [['target', 'figure', 'goal', 'result'], ...targets.map((t) => [t.name, t.figure, t.goal, t.pass ? 'PASS' : `MISS by ${t.miss}`])];

@@ -72,7 +72,6 @@ abstract class Comp {
   abstract durable(): unknown;
 }
 
-// ---------------------------------------------------------------------------------------------
 // Database: committed rows per table, open transactions per (owner, tx), first committer wins.
 
 interface Stored {
