@@ -220,7 +220,6 @@ class Db extends Comp {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
 // Broker: one partition, committed offsets per group, a session per subscribed consumer.
 
 interface Session {
@@ -302,7 +301,6 @@ class Broker extends Comp {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
 // Client: sends one acceptance per order, waits for the reply (or a timeout), then the next.
 
 interface Command {
@@ -359,7 +357,6 @@ class Client extends Comp {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
 // Source: the order and its outbox row in one transaction.
 
 class Source extends Comp {
@@ -447,7 +444,6 @@ class Source extends Comp {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
 // Relay: poll, publish one row, wait for the ack, mark it published, next row.
 
 class Relay extends Comp {
@@ -531,7 +527,6 @@ class Relay extends Comp {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
 // Consumer: inbox row and reservation in one transaction, then the offset.
 
 interface Delivery {
@@ -652,7 +647,6 @@ class Consumer extends Comp {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
 // The loop: the World's run, phases and fault rules, for plain components.
 
 export interface PlainRun {
