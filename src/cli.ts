@@ -9,12 +9,15 @@ import { InputError } from './inputError.ts';
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
+  /** Writes to stderr as is (no newline added): a progress line that redraws itself. */
+  progress(text: string): void;
   readonly isTTY: boolean;
 }
 
 const processIo: CliIo = {
   out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
   err: (text) => process.stderr.write(text.endsWith('\n') ? text : `${text}\n`),
+  progress: (text) => process.stderr.write(text),
   get isTTY() {
     return Boolean(process.stdout.isTTY);
   },

@@ -46,11 +46,11 @@ export async function windowsCommand(args: string[], io: CliIo): Promise<number>
       ...(seed === undefined ? {} : { seed }),
       ...(maxOccurrence === undefined ? {} : { maxOccurrence }),
       pairs: values.pairs ?? false,
-      ...(progress ? { onRun: (done: number, total: number) => done % 25 === 0 && io.err(`\r[${i + 1}/${entries.length}] ${scenario.name}: run ${done}/${total}\u001b[K\r`) } : {}),
+      ...(progress ? { onRun: (done: number, total: number) => done % 25 === 0 && io.progress(`\r[${i + 1}/${entries.length}] ${scenario.name}: run ${done}/${total}\u001b[K`) } : {}),
     });
     results.push(result);
   }
-  if (progress) io.err('\r\u001b[K');
+  if (progress) io.progress('\r\u001b[K');
   writeReports(results, outDir);
   if (values.json) {
     io.out(renderJson(results));
