@@ -2,6 +2,8 @@
 // catalogue scenario plus a fixed sample of explore cases, folded into one sha-256. A
 // performance change to the World, Trace, Network or Schedule must leave it unchanged.
 // Run: npx tsx bench/hashes.ts
+// FAULTLINE_DRIVER=xstate|compiled (read only here) sets the World's default driver, so the same
+// fingerprint can be checked under either way of stepping the machines.
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { loadCatalogue } from '../src/catalogue.ts';
@@ -9,6 +11,14 @@ import { caseArbitrary } from '../src/explore.ts';
 import { runScenario } from '../src/runScenario.ts';
 import { DEFAULT_SEED, singleFaults } from '../src/windows.ts';
 import { stableJson } from '../src/trace.ts';
+import { DEFAULT_WORLD_OPTIONS, type Driver } from '../src/world.ts';
+
+const driver = process.env['FAULTLINE_DRIVER'];
+if (driver !== undefined) {
+  if (driver !== 'xstate' && driver !== 'compiled') throw new Error(`FAULTLINE_DRIVER must be xstate or compiled, got ${driver}`);
+  (DEFAULT_WORLD_OPTIONS as { driver: Driver }).driver = driver;
+}
+console.log(`driver: ${DEFAULT_WORLD_OPTIONS.driver}`);
 
 /** The plain definition stableJson must stay byte-equal to. */
 function referenceStableJson(value: unknown): string {

@@ -5,7 +5,7 @@ import { checkClaim, type ClaimVerdict } from './checkers/compose.ts';
 import { VIOLATIONS, type Finding, type RunOutcome } from './checkers/finding.ts';
 import type { FaultPlan } from './faults.ts';
 import type { Scenario } from './scenario.ts';
-import { World, type RunResult } from './world.ts';
+import { World, type Driver, type RunResult } from './world.ts';
 import type { WorldView } from './worldView.ts';
 
 export interface RunSpec {
@@ -16,6 +16,8 @@ export interface RunSpec {
   readonly keepTrace?: boolean;
   /** Whether to hash the trace (default true); a run whose hash is never read can skip it. */
   readonly hashTrace?: boolean;
+  /** How machines are stepped; the World's default when absent. */
+  readonly driver?: Driver;
 }
 
 export interface RunRecord {
@@ -43,6 +45,7 @@ export function runScenario(scenario: Scenario, spec: RunSpec): RunRecord {
     plan: spec.plan,
     keepTrace: spec.keepTrace ?? false,
     hashTrace: spec.hashTrace ?? true,
+    ...(spec.driver === undefined ? {} : { driver: spec.driver }),
   });
   const result = world.run();
   const view: WorldView = { durable: (name) => world.durable(name), result, notes: world.notes };

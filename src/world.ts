@@ -9,6 +9,12 @@
 // measured about four times faster than XState's `transition()` helper (that one builds a
 // throwaway actor per call) and faster than hosting actors with `send()`.
 //
+// By default (`driver: 'compiled'`) a machine is stepped by src/compiledMachine.ts instead: the
+// same XState definition, compiled once into per-(state, event type) tables that perform the
+// same steps with the same actions; a machine it cannot compile falls back to `transition`.
+// `driver: 'xstate'` keeps XState's own algorithm for every machine; bench/hashes.ts and
+// test/kernel/compiledMachine.test.ts show both give the same traces.
+//
 // Conventions a machine follows to live here:
 // - its context keeps everything that survives a crash under `durable`; the rest is volatile;
 // - its input may carry `durable`, which a restart passes back so the machine resumes from it;
@@ -20,6 +26,7 @@
 import type { AnyActorRef, AnyStateMachine, AnyStateNode, AnyActorScope, EventObject, StateValue } from 'xstate';
 import { createActor } from 'xstate';
 import { SimClock, type TimerTask } from './clock.ts';
+import { compileMachine, type CompiledMachine } from './compiledMachine.ts';
 import type { CrashFault, Fault, FaultPlan, MessageFault } from './faults.ts';
 import { Network, type Envelope, type NetworkOptions } from './network.ts';
 import { Prng } from './prng.ts';
@@ -61,7 +68,15 @@ export interface WorldOptions extends NetworkOptions {
   readonly keepTrace: boolean;
   /** Hash the trace; off for runs whose hash nobody reads, such as most of an exploration. */
   readonly hashTrace: boolean;
+  /**
+   * How machines are stepped: `xstate` through `machine.transition`, `compiled` through the
+   * precomputed tables of src/compiledMachine.ts (a machine it cannot compile falls back to
+   * XState). Both give the same runs, trace for trace.
+   */
+  readonly driver: Driver;
 }
+
+export type Driver = 'xstate' | 'compiled';
 
 export const DEFAULT_WORLD_OPTIONS: Omit<WorldOptions, 'seed' | 'plan'> = {
   latencyTicksMin: 1,
@@ -74,6 +89,7 @@ export const DEFAULT_WORLD_OPTIONS: Omit<WorldOptions, 'seed' | 'plan'> = {
   stepsMax: 200_000,
   keepTrace: true,
   hashTrace: true,
+  driver: 'compiled',
 };
 
 /** How a run ended: quiescent after healing, or stuck (no quiescence within the bounds). */
@@ -103,6 +119,8 @@ interface Host {
   readonly spec: ComponentSpec;
   readonly scope: AnyActorScope;
   readonly actions: { type: string; params?: unknown }[];
+  /** The compiled machine when the driver is `compiled` and the machine compiles. */
+  readonly compiled: CompiledMachine | undefined;
   snapshot: any;
   state: string;
   down: boolean;
@@ -222,7 +240,9 @@ export class World {
           actions.push(a);
         },
       } as unknown as AnyActorScope;
-      const host: Host = { spec, scope, actions, snapshot: undefined, state: '', down: false, timers: new Map() };
+      const c = this.options.driver === 'compiled' ? compileMachine(spec.machine) : undefined;
+      const compiled = typeof c === 'object' ? c : undefined;
+      const host: Host = { spec, scope, actions, compiled, snapshot: undefined, state: '', down: false, timers: new Map() };
       this.hosts.set(spec.name, host);
       this.order.push(host);
     }
@@ -306,7 +326,7 @@ export class World {
   private boot(host: Host, durable: unknown): void {
     host.actions.length = 0;
     const input = durable === undefined ? host.spec.input : { ...host.spec.input, durable };
-    host.snapshot = host.spec.machine.getInitialSnapshot(host.scope, input);
+    host.snapshot = host.compiled ? host.compiled.initial(input, host.actions) : host.spec.machine.getInitialSnapshot(host.scope, input);
     host.state = '';
     this.afterStep(host, undefined);
   }
@@ -372,14 +392,15 @@ export class World {
   private deliver(host: Host, event: EventObject): void {
     host.actions.length = 0;
     const prev = host.snapshot;
-    const next = host.spec.machine.transition(prev, event, host.scope);
+    const compiled = host.compiled;
+    const next = compiled ? compiled.transition(prev, event, host.actions) : host.spec.machine.transition(prev, event, host.scope);
     if (next.status === 'error') {
       throw new Error(`${host.spec.name} failed on ${event.type} in state ${host.state}: ${String(next.error)}`);
     }
     host.snapshot = next;
     // A transition that re-enters the state it leaves (`reenter: true`, a timeout that sends
     // again) enters its window once more, though the state's name does not change.
-    const reentered = host.spec.process && stateKey(next.value) === host.state && this.reenters(host, prev, event);
+    const reentered = host.spec.process && stateKey(next.value) === host.state && (compiled ? compiled.lastReentered : this.reenters(host, prev, event));
     this.afterStep(host, prev, reentered);
   }
 
