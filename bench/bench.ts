@@ -283,6 +283,9 @@ const pass = (f: (seed: number, plan: FaultPlan) => number) => () => {
   return steps;
 };
 const machinePass = pass((seed, plan) => runScenario(outbox, { seed, plan }).result.steps);
+// How explore and windows mode actually run: the trace is counted, not hashed (a counterexample
+// is run again, hashed and traced, before it is reported).
+const machineUnhashedPass = pass((seed, plan) => runScenario(outbox, { seed, plan, hashTrace: false }).result.steps);
 const plainPass = pass((seed, plan) => runPlainOutbox({ seed, plan }).result.steps);
 const plainTracedPass = pass((seed, plan) => runPlainOutbox({ seed, plan, trace: true }).result.steps);
 const stepRate = (f: () => number) => {
@@ -296,16 +299,24 @@ const stepRate = (f: () => number) => {
   return xs;
 };
 const machineRates = stepRate(machinePass);
+const machineUnhashedRates = stepRate(machineUnhashedPass);
 const plainRates = stepRate(plainPass);
 const plainTracedRates = stepRate(plainTracedPass);
 const machineRate = median(machineRates);
+const machineUnhashedRate = median(machineUnhashedRates);
 const plainRate = median(plainRates);
 const plainTracedRate = median(plainTracedRates);
-line(`  machine layer (XState + World + Trace)  ${int(machineRate).padStart(9)} steps/s  ${(1e6 / machineRate).toFixed(2).padStart(6)} µs/step`);
+line(`  machine layer (${DEFAULT_WORLD_OPTIONS.driver === 'compiled' ? 'compiled' : 'XState'} machines + World + hashed Trace) ${int(machineRate).padStart(9)} steps/s  ${(1e6 / machineRate).toFixed(2).padStart(6)} µs/step`);
+line(`  machine layer, trace not hashed         ${int(machineUnhashedRate).padStart(9)} steps/s  ${(1e6 / machineUnhashedRate).toFixed(2).padStart(6)} µs/step  (as explore and windows run)`);
 line(`  plain reducers (Schedule, Network, Prng) ${int(plainRate).padStart(9)} steps/s  ${(1e6 / plainRate).toFixed(2).padStart(6)} µs/step`);
 line(`  plain reducers + the World's Trace       ${int(plainTracedRate).padStart(9)} steps/s  ${(1e6 / plainTracedRate).toFixed(2).padStart(6)} µs/step`);
-const ratio = plainRate / machineRate;
-line(`  ratio plain/machine: ${ratio.toFixed(1)}x (against plain + Trace: ${(plainTracedRate / machineRate).toFixed(1)}x)`);
+// The target compares like with like: both without a trace hash, and both with the same Trace.
+// It is judged on the worse of the two; the mixed ratio (machine with a hashed trace against
+// plain with none) is printed too.
+const ratioUnhashed = plainRate / machineUnhashedRate;
+const ratioTraced = plainTracedRate / machineRate;
+const ratio = Math.max(ratioUnhashed, ratioTraced);
+line(`  ratio, like for like: ${ratioUnhashed.toFixed(1)}x without hashing, ${ratioTraced.toFixed(1)}x with the same Trace; mixed (hashed machine vs plain without trace): ${(plainRate / machineRate).toFixed(1)}x`);
 
 // Where a machine step's time goes: time the pieces of the same pass (the timers add a little).
 const machines = new Set<AnyStateMachine>(outbox.build(outbox.workload).map((c) => c.machine));
@@ -361,7 +372,7 @@ line(`    ${'(garbage collection, spread over all of these)'.padEnd(46)} ${perSt
 line(`  plain reducers need ${(1e6 / plainRate).toFixed(2)} µs/step in all; the machines' transition alone is ${((spent.get(TRANSITION)! * 1000) / steps / (1e6 / plainRate)).toFixed(1)}x that`);
 target(
   'machine layer within 3x of plain reducers',
-  `${ratio.toFixed(1)}x (${int(machineRate)} vs ${int(plainRate)} steps/s)${sameVerdicts ? '' : ', VERDICTS DIFFER'}`,
+  `${ratio.toFixed(1)}x like for like (${ratioUnhashed.toFixed(1)}x unhashed, ${ratioTraced.toFixed(1)}x traced)${sameVerdicts ? '' : ', VERDICTS DIFFER'}`,
   '<= 3x',
   ratio <= 3 && sameVerdicts,
   `${(ratio - 3).toFixed(1)}x over (${(ratio / 3).toFixed(1)}x the allowance)`,
