@@ -92,13 +92,15 @@ export function expectedState(n: number): OperatorState {
   return { count: n, sum: (n * (n + 1)) / 2 };
 }
 
-const EMPTY_DURABLE: ProcessorDurable = {
-  checkpoint: { tick: 0, position: 0, state: { count: 0, sum: 0 } },
+// Shared by every fresh processor in the process, so frozen: a model that changed it in place
+// would leak state from one run into the next.
+const EMPTY_DURABLE: ProcessorDurable = Object.freeze({
+  checkpoint: Object.freeze({ tick: 0, position: 0, state: Object.freeze({ count: 0, sum: 0 }) }),
   emittedThrough: 0,
   processedTotal: 0,
   replayedTotal: 0,
-  replays: [],
-};
+  replays: Object.freeze([]) as readonly number[],
+});
 
 // The World adds `at` to every timer event; without it the processor cannot tell how far the
 // source has grown, so running it elsewhere is an error rather than a silent wrong answer.
