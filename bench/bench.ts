@@ -31,7 +31,8 @@ import { Trace } from '../src/trace.ts';
 import { runWindows, type WindowsResult } from '../src/windows.ts';
 import { CompiledMachine } from '../src/compiledMachine.ts';
 import { DEFAULT_WORLD_OPTIONS, World } from '../src/world.ts';
-import { DRILL_WINDOWS, runPlainOutbox } from './plainOutbox.ts';
+import { MERCURY_DRILLS as DRILL_WINDOWS } from '../models/orderPipeline.ts';
+import { runPlainOutbox } from './plainOutbox.ts';
 
 // The options, parsed from the command line.
 

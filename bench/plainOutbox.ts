@@ -828,14 +828,3 @@ export function runPlainOutbox(options: PlainOptions): PlainRun {
   return { outcome: worstOutcome(verdict.findings, verdict.verdict === 'unknown'), result, windowCounts, census: network.census() };
 }
 
-/** The eight drills of seed 000: the failure windows crashed in the plain/machine comparison. */
-export const DRILL_WINDOWS = [
-  'source.beforeSourceCommit',
-  'source.afterSourceCommit',
-  'relay.afterRelaySend',
-  'relay.afterBrokerAccept',
-  'relay.afterRelayProgress',
-  'consumer.afterInboxInsert',
-  'consumer.afterEffectCommit',
-  'consumer.beforeTransportProgress',
-] as const;

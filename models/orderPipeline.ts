@@ -27,6 +27,22 @@ export interface OrderPipelineOptions {
   readonly commands?: (size: number) => readonly Command[];
 }
 
+/**
+ * The eight failure-window drills of seed 000 ("Crash before source commit, after source commit,
+ * after relay send, after broker acceptance, after relay progress, after consumer inbox insert,
+ * after effect commit, and before transport progress"), as the outbox pipeline's windows.
+ */
+export const MERCURY_DRILLS = [
+  'source.beforeSourceCommit',
+  'source.afterSourceCommit',
+  'relay.afterRelaySend',
+  'relay.afterBrokerAccept',
+  'relay.afterRelayProgress',
+  'consumer.afterInboxInsert',
+  'consumer.afterEffectCommit',
+  'consumer.beforeTransportProgress',
+] as const;
+
 export function acceptOrders(size: number): Command[] {
   return Array.from({ length: size }, (_, i) => {
     const id = `o-${i + 1}`;

@@ -2,7 +2,7 @@
 // pipeline has the eight drills of seed 000 and the external call the four interruptions of 003.
 import { describe, expect, it } from 'vitest';
 import { failureWindows, restingStates } from '../../src/windows.ts';
-import { orderPipeline } from '../../models/orderPipeline.ts';
+import { MERCURY_DRILLS, orderPipeline } from '../../models/orderPipeline.ts';
 import { callerMachine } from '../../models/caller.ts';
 import { providerMachine } from '../../models/provider.ts';
 
@@ -20,6 +20,8 @@ describe('failure windows', () => {
       'consumer.beforeTransportProgress', // before transport progress
     ];
     for (const d of drills) expect(windows).toContain(d);
+    // The constant reports and the bench use names exactly these windows.
+    expect([...MERCURY_DRILLS]).toEqual(drills);
   });
 
   it('lists the four interruptions around an external call', () => {

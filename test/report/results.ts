@@ -17,17 +17,7 @@ export function loadResults(): Results {
   return { outbox: o, dualWrite: d, all: [o, d] };
 }
 
-/** The eight drill windows of the Mercury outbox seed. */
-export const DRILL_WINDOWS = [
-  'source.beforeSourceCommit',
-  'source.afterSourceCommit',
-  'relay.afterRelaySend',
-  'relay.afterBrokerAccept',
-  'relay.afterRelayProgress',
-  'consumer.afterInboxInsert',
-  'consumer.afterEffectCommit',
-  'consumer.beforeTransportProgress',
-] as const;
+export { MERCURY_DRILLS as DRILL_WINDOWS } from '../../models/orderPipeline.ts';
 
 /** A holds scenario in which one reached crash row turned up a duplicate effect: one unexpected outcome, and a verdict not as expected. */
 export function brokenHolds(base: WindowsResult): WindowsResult {
