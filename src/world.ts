@@ -125,7 +125,7 @@ interface Host {
   state: string;
   down: boolean;
   /** XState timer id → schedule seq, so a `cancel` action finds its timer. */
-  readonly timers: Map<string, number>;
+  readonly timers: Map<string, { readonly seq: number; readonly delay: number }>;
 }
 
 /**
@@ -196,7 +196,6 @@ export class World {
   private inFlight = 0;
   private steps = 0;
   private lastProgressTick = 0;
-  private longestTimerTicks = 0;
 
   constructor(components: readonly ComponentSpec[], options: Partial<WorldOptions> & Pick<WorldOptions, 'seed' | 'plan'>) {
     this.options = { ...DEFAULT_WORLD_OPTIONS, ...options };
@@ -345,16 +344,21 @@ export class World {
     }
   }
 
+  /**
+   * Quiet: nothing in flight, nobody down, every process waiting for new work, nobody else
+   * waiting on a timer of its own (a client's retry), and no durable change for longer than the
+   * longest timer still pending, so an idle poll that could yet find work always gets its turn.
+   */
   private isQuiet(): boolean {
     if (this.inFlight > 0 || this.network.holding) return false;
-    // Quiet means no durable change for longer than the longest timer any component has set, so
-    // a retry or a poll that is still pending is never mistaken for silence.
-    if (this.clock.now - this.lastProgressTick < Math.max(this.options.quietTicks, this.longestTimerTicks + 1)) return false;
+    let longest = 0;
     for (const h of this.order) {
       if (h.down) return false;
-      if (h.spec.process && !h.snapshot.hasTag('idle')) return false;
+      const idle = h.snapshot.hasTag('idle');
+      if (!idle && (h.spec.process || h.timers.size > 0)) return false;
+      for (const t of h.timers.values()) if (t.delay > longest) longest = t.delay;
     }
-    return true;
+    return this.clock.now - this.lastProgressTick >= Math.max(this.options.quietTicks, longest + 1);
   }
 
   private step(): void {
@@ -449,24 +453,25 @@ export class World {
       case 'xstate.raise': {
         const { event, id, delay } = action.params as { event: EventObject; id?: string; delay?: number };
         if (delay === undefined) return;
-        if (delay > this.longestTimerTicks) this.longestTimerTicks = delay;
+        let key = id;
         const seq = this.clock.setTimer(
           name,
           () => {
-            if (id !== undefined) host.timers.delete(id);
+            host.timers.delete(key!);
             this.trace.add(this.clock.now, name, 'timer', event.type);
             this.deliver(host, { ...event, at: this.clock.now } as EventObject);
           },
           delay,
         );
-        if (id !== undefined) host.timers.set(id, seq);
+        key ??= `#${seq}`;
+        host.timers.set(key, { seq, delay });
         return;
       }
       case 'xstate.cancel': {
         const { sendId } = action.params as { sendId: string };
-        const seq = host.timers.get(sendId);
-        if (seq !== undefined) {
-          this.schedule.cancel(seq);
+        const timer = host.timers.get(sendId);
+        if (timer !== undefined) {
+          this.schedule.cancel(timer.seq);
           host.timers.delete(sendId);
         }
         return;

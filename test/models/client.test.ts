@@ -78,3 +78,19 @@ describe('client: retry after a lost reply', () => {
     expect(attempts(2)).toBe(2);
   });
 });
+
+describe('a client waiting on its own timer', () => {
+  it('keeps the world from going quiet until its timeout has fired', () => {
+    // The first command is lost; the client (not a process machine) waits 60 ticks for a reply.
+    // The world must not be judged quiescent while that timer is pending.
+    const world = new World(orderPipeline({ design: 'outbox' })({ size: 2 }), {
+      seed: 1,
+      plan: [{ kind: 'lose', point: 'client->source:cmd', occurrence: 1 }],
+    });
+    const result = world.run();
+    expect(result.ending).toBe('quiescent');
+    expect(world.durable<ClientDurable>('client').next).toBe(2); // gave up on o-1, then sent o-2
+    expect(world.stateOf('client')).toBe('done');
+    expect(rowsOf(world.durable<DatabaseDurable>('ordersDb'), 'orders').map((r) => r['order_id'])).toEqual(['o-2']);
+  });
+});
