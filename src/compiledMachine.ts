@@ -121,8 +121,14 @@ function opOf(machine: AnyStateMachine, ref: unknown): Op {
       return { kind: 'enqueue', collect: resolved.collect, params };
     case 'xstate.emit':
       return { kind: 'emit', event: resolved.event, params };
-    case 'xstate.raise':
-      return { kind: 'raise', event: resolved.event, id: resolved.id, delay: resolved.delay, params };
+    case 'xstate.raise': {
+      // An immediate raise is processed inside XState's macrostep, and a delay name with no
+      // implementation is XState's own error: neither is reproduced here, so both are refused.
+      const delay = resolved.delay;
+      if (delay === undefined) throw new Unsupported('raise without a delay');
+      if (typeof delay === 'string' && !(delay in (machine.implementations.delays ?? {}))) throw new Unsupported(`delay ${delay} has no implementation`);
+      return { kind: 'raise', event: resolved.event, id: resolved.id, delay, params };
+    }
     default:
       return { kind: 'cancel', sendId: resolved.sendId, params };
   }

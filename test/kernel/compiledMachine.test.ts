@@ -1,7 +1,7 @@
 // The compiled driver must be indistinguishable from XState's own `machine.transition`: for every
 // catalogue scenario, the reference run and a spread of windows-mode single faults give the same
 // trace hash, the same kept trace events, the same notes and the same window census under both.
-import { assign, createMachine, emit, setup } from 'xstate';
+import { assign, createMachine, emit, raise, setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../src/catalogue.ts';
 import { compileMachine } from '../../src/compiledMachine.ts';
@@ -100,6 +100,10 @@ describe('compiled driver', () => {
     expect(compileMachine(wildcard)).toMatch(/wildcard/);
     const invoking = createMachine({ id: 'i', initial: 'a', states: { a: { invoke: { src: 'x' } } } });
     expect(compileMachine(invoking)).toMatch(/invoke/);
+    const immediate = setup({}).createMachine({ id: 'r', initial: 'a', states: { a: { entry: raise({ type: 'go' }), on: { go: 'b' } }, b: {} } });
+    expect(compileMachine(immediate)).toMatch(/raise without a delay/);
+    const unnamed = createMachine({ id: 'u', initial: 'a', states: { a: { after: { nope: 'b' } }, b: {} } });
+    expect(compileMachine(unnamed)).toMatch(/delay nope has no implementation/);
     const flat = setup({}).createMachine({
       id: 'f',
       context: { n: 0 },
