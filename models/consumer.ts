@@ -12,10 +12,10 @@
 import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
 import type { BrokerReply, Payload } from './broker.ts';
+import type { DatabaseReply, DbOp, Row, Value } from './database.ts';
 import { commitRequest, subscribeRequest, withDelivery, type Delivery } from './subscription.ts';
 
 export type { Delivery } from './subscription.ts';
-import type { DatabaseReply, DbOp, Row, Value } from './database.ts';
 
 export interface EffectSpec {
   /** insert: create a row (a repeat is suppressed only by a unique key); upsert: set a row. */

@@ -59,7 +59,7 @@ interface CompiledTransition {
   readonly ops: readonly Op[];
   /** The state after it; the current one for a targetless transition. */
   readonly target: CompiledState | undefined;
-  /** Whether the state set changes (a different state, not a re-entry of the same one). */
+  /** The transition's `reenter` flag: a self-target with it exits and enters its state again. */
   readonly reenter: boolean;
 }
 

@@ -12,6 +12,8 @@ export class Schedule<T> {
   private heap: Scheduled<T>[] = [];
   private nextSeq = 0;
   private cancelled = new Set<number>();
+  /** Seqs still in the heap, so cancelling one already taken is recognised without a scan. */
+  private live = new Set<number>();
 
   get size(): number {
     return this.heap.length - this.cancelled.size;
@@ -20,6 +22,7 @@ export class Schedule<T> {
   /** Adds an item due at `tick` and returns its seq, which `cancel` accepts. */
   push(tick: number, item: T): number {
     const entry: Scheduled<T> = { tick, seq: this.nextSeq++, item };
+    this.live.add(entry.seq);
     const heap = this.heap;
     heap.push(entry);
     let i = heap.length - 1;
@@ -35,7 +38,7 @@ export class Schedule<T> {
 
   /** Cancels a pending entry; an entry already taken (or unknown) is left alone. */
   cancel(seq: number): void {
-    if (!this.cancelled.has(seq) && this.heap.some((e) => e.seq === seq)) this.cancelled.add(seq);
+    if (this.live.has(seq)) this.cancelled.add(seq);
   }
 
   peek(): Scheduled<T> | undefined {
@@ -52,6 +55,7 @@ export class Schedule<T> {
   removeWhere(drop: (item: T) => boolean): void {
     const kept = this.heap.filter((e) => !this.cancelled.has(e.seq) && !drop(e.item));
     this.cancelled.clear();
+    this.live = new Set(kept.map((e) => e.seq));
     this.heap = [];
     for (const e of kept.sort(compare)) this.heap.push(e);
   }
@@ -71,6 +75,7 @@ export class Schedule<T> {
   private take(): Scheduled<T> | undefined {
     const heap = this.heap;
     const top = heap[0];
+    if (top !== undefined) this.live.delete(top.seq);
     const last = heap.pop();
     if (top === undefined || last === undefined || heap.length === 0) return top;
     let i = 0;

@@ -49,7 +49,10 @@ export class Trace {
     if (this.keep) this.events.push(data === undefined ? { tick, seq, component, kind } : { tick, seq, component, kind, data });
   }
 
-  /** The hex sha-256 of every event; reading it seals the trace. An unhashed trace has none. */
+  /**
+   * The hex sha-256 of every event; reading it seals the trace. A trace made with `hashed` false
+   * has no hash: it returns '' and stays open.
+   */
   hash(): string {
     if (!this.hashed) return '';
     if (this.digest === undefined) {

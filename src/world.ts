@@ -305,7 +305,7 @@ export class World {
     this.trace.add(this.clock.now, name, 'crash', window === undefined ? undefined : { window });
     this.schedule.removeWhere((item) => item.kind === 'timer' && item.owner === name);
     host.timers.clear();
-    for (const e of this.network.dropHeldFrom(name)) this.trace.add(this.clock.now, name, 'drop', { to: e.to, event: e.event });
+    for (const e of this.network.dropHeldFrom(name)) this.trace.add(this.clock.now, e.to, 'drop', { from: name, event: e.event, reason: 'sender crashed' });
     // Peers learn of the crash the way a server learns of a dropped connection: a database
     // aborts the component's open transactions, a broker ends its consumer session. The notice
     // travels each link behind what the component had already sent, so a commit already on

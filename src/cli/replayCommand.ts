@@ -40,7 +40,7 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
   const maxOccurrence = wholeNumber('--max-occurrence', values['max-occurrence'], 1);
   const ref = positionals[0]!;
   const { scenario } = await loadScenario(ref);
-  checkPlan(scenario, plan);
+  checkPlan(scenario, plan, size);
   const claims = scenario.claims.map(claimSentence);
   const c = styleFor(io.isTTY);
   let doc: { name: string; verdict: string; seed: number; path: string | null; traceHash: string; plan: unknown; trace: unknown; outcome: string; findings: unknown };
@@ -56,7 +56,9 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
         ...(maxOccurrence === undefined ? {} : { maxOccurrence }),
       });
     } catch (error) {
-      // fast-check refuses a path that does not fit the search space the options describe.
+      // fast-check refuses a path that does not fit the search space the options describe; any
+      // other error is a harness bug and keeps its stack.
+      if (!(error instanceof Error) || !/replay|path/i.test(error.message)) throw error;
       throw new InputError(`seed ${seed} and path ${values.path} do not replay for ${scenario.name}: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`);
     }
     const ce = result.counterexample;
@@ -85,16 +87,19 @@ export async function replayCommand(args: string[], io: CliIo): Promise<number> 
 }
 
 /** Refuses a plan that names a window or a component the design does not have. */
-function checkPlan(scenario: Scenario, plan: FaultPlan): void {
-  const components = scenario.build(scenario.workload);
+function checkPlan(scenario: Scenario, plan: FaultPlan, size: number | undefined): void {
+  const components = scenario.build(size === undefined ? scenario.workload : { size });
   const names = new Set(components.map((c) => c.name));
   const windows = new Set(failureWindows(components));
   for (const f of plan) {
     if (f.kind === 'crash') {
       if (!windows.has(f.window)) throw new InputError(`--plan: ${scenario.name} has no failure window ${f.window}`);
     } else {
-      const m = /^([^-]+)->([^:]+):(.+)$/.exec(f.point);
-      if (!m || !names.has(m[1]!) || !names.has(m[2]!)) throw new InputError(`--plan: ${f.point} is not a message point of ${scenario.name} (<from>-><to>:<type>)`);
+      const arrow = f.point.indexOf('->');
+      const colon = f.point.indexOf(':', arrow + 2);
+      const from = arrow > 0 ? f.point.slice(0, arrow) : '';
+      const to = arrow > 0 && colon > arrow ? f.point.slice(arrow + 2, colon) : '';
+      if (!names.has(from) || !names.has(to) || colon === f.point.length - 1) throw new InputError(`--plan: ${f.point} is not a message point of ${scenario.name} (<from>-><to>:<type>)`);
     }
   }
 }

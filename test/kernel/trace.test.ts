@@ -21,3 +21,26 @@ describe('Trace', () => {
     expect(() => a.add(3, 'relay', 'state', 'idle')).toThrow(/sealed/);
   });
 });
+
+describe('stableJson', () => {
+  // The plain definition it must equal: sorted own keys, undefined values left out.
+  const plain = (v: unknown): string => {
+    if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+    if (Array.isArray(v)) return `[${v.map(plain).join(',')}]`;
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${plain(o[k])}`)
+      .join(',')}}`;
+  };
+
+  it('equals the plain definition on awkward values', () => {
+    const values: unknown[] = [
+      null, true, false, 0, -0, 1.5, -7, NaN, Infinity, -Infinity, '', 'a"b\\c', 'ünïcødé \u2028',
+      [], [1, 'x', null, undefined, [2, [3]]], {}, { b: 1, a: 2 }, { z: { y: { x: [1, { b: 2, a: 1 }] } } },
+      { a: undefined, b: null }, { '': 1, ' ': 2, '10': 3, '9': 4 }, [{ k: [] }, {}],
+    ];
+    for (const v of values) expect(stableJson(v)).toBe(plain(v));
+  });
+});

@@ -102,6 +102,11 @@ describe('World with the sender/receiver example', () => {
     expect(result.strikes.map((s) => s.fault.kind)).toEqual(['lose', 'crash']);
   });
 
+  it('counts re-entries the same way on XState\'s own driver', () => {
+    const { world } = run([{ kind: 'lose', point: 'sender->receiver:msg', occurrence: 1 }], { driver: 'xstate' });
+    expect(world.windowCounts.get('sender.sending')).toBe(4);
+  });
+
   it('applies one fault per message: the plan\'s first for that point and occurrence', () => {
     const { result, received } = run([
       { kind: 'duplicate', point: 'sender->receiver:msg', occurrence: 3 },
@@ -111,6 +116,18 @@ describe('World with the sender/receiver example', () => {
     // Strikes record the fault that matched, with its own occurrence.
     expect(result.strikes.map((s) => `${s.fault.kind}#${s.fault.occurrence}`)).toEqual(['lose#1', 'duplicate#3']);
     expect(received).toEqual([1, 2, 2, 3]);
+  });
+
+  it('drops a message held back by a reorder when its sender crashes', () => {
+    // Message 1 is held; the sender crashes at once. Released after the restart, the held copy
+    // would reach the receiver as if the new incarnation had sent it: a second delivery of 1.
+    const { world, received } = run([
+      { kind: 'reorder', point: 'sender->receiver:msg', occurrence: 1 },
+      { kind: 'crash', window: 'sender.sending', occurrence: 1 },
+    ]);
+    expect(received).toEqual([1, 2, 3]);
+    const drop = world.trace.events.find((e) => e.kind === 'drop' && (e.data as { reason?: string }).reason === 'sender crashed');
+    expect(drop?.component).toBe('receiver');
   });
 
   it('reports a fault whose window is never reached as not struck', () => {

@@ -234,3 +234,40 @@ describe('database: a commit whose response is lost', () => {
     expect(world.durable<ClientDurable>('client').replies).toEqual([{ intent: 'accept o-1', key: null, ok: true, outcome: 'o-1', replayed: false }]);
   });
 });
+
+describe('database: failed inserts and surrogate ids', () => {
+  it("dooms a transaction whose 'on conflict error' insert failed, as SQL does", () => {
+    const db = database({ orders: { key: ['id'] }, outbox: { key: ['event_id'] } });
+    db.run('app', [{ op: 'insert', table: 'orders', row: { id: 1 } }]);
+    const [dup, outbox] = db.exec('app', 't', [
+      { op: 'insert', table: 'orders', row: { id: 1 }, onConflict: 'error' },
+      { op: 'insert', table: 'outbox', row: { event_id: 'e1' } },
+    ]);
+    expect(dup).toMatchObject({ inserted: false });
+    expect(outbox).toEqual({ inserted: true });
+    const commit = db.commit('app', 't');
+    expect(commit.ok).toBe(false);
+    expect(commit.conflict).toMatch(/orders/);
+    expect(rowsOf(db.durable, 'outbox')).toEqual([]); // nothing of the doomed transaction landed
+  });
+
+  it("lets 'on conflict do nothing' commit the rest of its transaction", () => {
+    const db = database({ orders: { key: ['id'] }, outbox: { key: ['event_id'] } });
+    db.run('app', [{ op: 'insert', table: 'orders', row: { id: 1 } }]);
+    db.exec('app', 't', [
+      { op: 'insert', table: 'orders', row: { id: 1 }, onConflict: 'nothing' },
+      { op: 'insert', table: 'outbox', row: { event_id: 'e1' } },
+    ]);
+    expect(db.commit('app', 't').ok).toBe(true);
+    expect(rowsOf(db.durable, 'outbox')).toEqual([{ event_id: 'e1' }]);
+  });
+
+  it('gives surrogate ids that differ between two open transactions of one connection', () => {
+    const db = database({ notes: { key: ['id'], autoId: true } });
+    db.exec('app', 't1', [{ op: 'insert', table: 'notes', row: { text: 'a' } }]);
+    db.exec('app', 't2', [{ op: 'insert', table: 'notes', row: { text: 'b' } }]);
+    expect(db.commit('app', 't1').ok).toBe(true);
+    expect(db.commit('app', 't2').ok).toBe(true);
+    expect(rowsOf(db.durable, 'notes').map((r) => r['text'])).toEqual(['a', 'b']);
+  });
+});
