@@ -693,8 +693,6 @@ export function runPlainOutbox(options: PlainOptions): PlainRun {
   let inFlight = 0;
   let steps = 0;
   let lastProgressTick = 0;
-  /** The longest timer any component has set: quiet means no durable change for longer. */
-  let longestTimerTicks = 0;
   let healed = false;
   const network = new Network(prng.fork('network'), o, messageFaults, {
     schedule: (tick, envelope) => {
@@ -719,7 +717,6 @@ export function runPlainOutbox(options: PlainOptions): PlainRun {
       const d = comp.delay(state);
       if (d === undefined) return;
       comp.timer = schedule.push(now + d, { kind: 'timer', comp });
-      if (d > longestTimerTicks) longestTimerTicks = d;
     },
     progress() {
       lastProgressTick = now;
@@ -757,14 +754,22 @@ export function runPlainOutbox(options: PlainOptions): PlainRun {
     trace?.add(now, comp.name, 'crash');
     if (comp.timer !== undefined) schedule.cancel(comp.timer);
     comp.timer = undefined;
-    for (const e of network.dropHeldFrom(comp.name)) trace?.add(now, comp.name, 'drop', { to: e.to, event: e.event });
+    for (const e of network.dropHeldFrom(comp.name)) trace?.add(now, e.to, 'drop', { from: comp.name, event: e.event, reason: 'sender crashed' });
     for (const peer of comps) if (peer !== comp) network.send(now, comp.name, peer.name, { type: 'sys.peerCrashed', peer: comp.name } as Msg, false, true);
     schedule.push(now + o.restartDelayTicks, { kind: 'restart', comp });
   };
+  // The World's rule: nobody down or busy, nobody outside an idle state waiting on its own timer,
+  // and no durable change for longer than the longest timer still pending.
   const quiet = () => {
-    if (inFlight > 0 || network.holding || now - lastProgressTick < Math.max(o.quietTicks, longestTimerTicks + 1)) return false;
-    for (const c of comps) if (c.down || (c.process && !c.idle())) return false;
-    return true;
+    if (inFlight > 0 || network.holding) return false;
+    let longest = 0;
+    for (const c of comps) {
+      if (c.down) return false;
+      const idle = c.idle();
+      if (!idle && (c.process || c.timer !== undefined)) return false;
+      if (c.timer !== undefined) longest = Math.max(longest, c.delay(c.state) ?? 0);
+    }
+    return now - lastProgressTick >= Math.max(o.quietTicks, longest + 1);
   };
   const step = () => {
     const next = schedule.pop()!;
