@@ -8,10 +8,9 @@ import { Schedule } from './schedule.ts';
 /** XState's `Clock` (the `clock` option of `createActor`), which its index does not export by name. */
 export type Clock = NonNullable<ActorOptions<AnyActorLogic>['clock']>;
 
-/** A callback due at a tick, tagged with the component that owns it (a crash discards it). */
+/** A callback due at a tick. */
 export interface TimerTask {
   readonly kind: 'timer';
-  readonly owner: string | undefined;
   readonly run: () => void;
 }
 
@@ -28,12 +27,13 @@ export class SimClock implements Clock {
    * XState's Clock: `timeout` is in ticks. Returns an id that `clearTimeout` accepts. Written as
    * properties so the simulated timer is never mistaken for the host's.
    */
-  readonly setTimeout = (fn: (...args: unknown[]) => void, timeout: number): number => this.setTimer(undefined, fn, timeout);
+  readonly setTimeout = (fn: (...args: unknown[]) => void, timeout: number): number => this.setTimer(fn, timeout);
 
   readonly clearTimeout = (id: number): void => this.schedule.cancel(id);
 
-  setTimer(owner: string | undefined, run: () => void, delayTicks: number): number {
-    const task: TimerTask = { kind: 'timer', owner, run };
+  /** Schedules `run` after `delayTicks`; the returned seq cancels it through `clearTimeout`. */
+  setTimer(run: () => void, delayTicks: number): number {
+    const task: TimerTask = { kind: 'timer', run };
     return this.schedule.push(this.nowTick + Math.max(0, Math.ceil(delayTicks)), task);
   }
 

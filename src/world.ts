@@ -117,7 +117,8 @@ type WorldItem = TimerTask | MessageItem | RestartItem;
 
 interface Host {
   readonly spec: ComponentSpec;
-  readonly scope: AnyActorScope;
+  /** XState's actor scope, for machines on XState's own step (none for a compiled machine). */
+  readonly scope: AnyActorScope | undefined;
   readonly actions: { type: string; params?: unknown }[];
   /** The compiled machine when the driver is `compiled` and the machine compiles. */
   readonly compiled: CompiledMachine | undefined;
@@ -144,6 +145,24 @@ function actorFor(machine: AnyStateMachine, input: Record<string, unknown> | und
   return self;
 }
 
+/** A reusable actor scope whose action executor collects the actions a pure step asks for. */
+function scopeFor(spec: ComponentSpec, actions: Host['actions']): AnyActorScope {
+  const self = actorFor(spec.machine, spec.input);
+  return {
+    self,
+    defer: () => {},
+    id: spec.name,
+    logger: () => {},
+    sessionId: spec.name,
+    stopChild: () => {},
+    system: (self as any).system,
+    emit: () => {},
+    actionExecutor: (a: { type: string; params?: unknown }) => {
+      actions.push(a);
+    },
+  } as unknown as AnyActorScope;
+}
+
 /**
  * The event types for which some transition of a machine re-enters its target, read once from
  * the definition: most events have none, and can skip asking XState which transition it took.
@@ -154,9 +173,9 @@ function reenteringEvents(machine: AnyStateMachine): ReadonlySet<string> {
   let set = reentering.get(machine);
   if (set === undefined) {
     const types = new Set<string>();
+    // `node.transitions` holds the delayed (`after`) transitions too, keyed by their event type.
     const walk = (node: AnyStateNode) => {
       for (const [type, list] of node.transitions) if (list.some((t: { reenter?: boolean }) => t.reenter)) types.add(type);
-      for (const t of node.after) if (t.reenter) types.add(t.eventType);
       for (const child of Object.values(node.states) as AnyStateNode[]) walk(child);
     };
     walk(machine.root);
@@ -224,23 +243,11 @@ export class World {
     });
     for (const spec of components) {
       if (this.hosts.has(spec.name)) throw new Error(`two components are named ${spec.name}`);
-      const self = actorFor(spec.machine, spec.input);
       const actions: Host['actions'] = [];
-      const scope = {
-        self,
-        defer: () => {},
-        id: spec.name,
-        logger: () => {},
-        sessionId: spec.name,
-        stopChild: () => {},
-        system: (self as any).system,
-        emit: () => {},
-        actionExecutor: (a: { type: string; params?: unknown }) => {
-          actions.push(a);
-        },
-      } as unknown as AnyActorScope;
       const c = this.options.driver === 'compiled' ? compileMachine(spec.machine) : undefined;
       const compiled = typeof c === 'object' ? c : undefined;
+      // XState's own step needs an actor scope; a compiled machine does not.
+      const scope = compiled ? undefined : scopeFor(spec, actions);
       const host: Host = { spec, scope, actions, compiled, snapshot: undefined, state: '', down: false, timers: new Map() };
       this.hosts.set(spec.name, host);
       this.order.push(host);
@@ -303,7 +310,8 @@ export class World {
     if (host.down) return;
     host.down = true;
     this.trace.add(this.clock.now, name, 'crash', window === undefined ? undefined : { window });
-    this.schedule.removeWhere((item) => item.kind === 'timer' && item.owner === name);
+    // Every timer the component set is in `timers` (the World tracks each one it schedules).
+    for (const t of host.timers.values()) this.schedule.cancel(t.seq);
     host.timers.clear();
     for (const e of this.network.dropHeldFrom(name)) this.trace.add(this.clock.now, e.to, 'drop', { from: name, event: e.event, reason: 'sender crashed' });
     // Peers learn of the crash the way a server learns of a dropped connection: a database
@@ -325,9 +333,9 @@ export class World {
   private boot(host: Host, durable: unknown): void {
     host.actions.length = 0;
     const input = durable === undefined ? host.spec.input : { ...host.spec.input, durable };
-    host.snapshot = host.compiled ? host.compiled.initial(input, host.actions) : host.spec.machine.getInitialSnapshot(host.scope, input);
+    host.snapshot = host.compiled ? host.compiled.initial(input, host.actions) : host.spec.machine.getInitialSnapshot(host.scope!, input);
     host.state = '';
-    this.afterStep(host, undefined);
+    this.afterStep(host, undefined, stateKey(host.snapshot.value));
   }
 
   private runPhase(untilTick: number): 'quiet' | 'silent' | 'bound' | 'steps' {
@@ -397,15 +405,16 @@ export class World {
     host.actions.length = 0;
     const prev = host.snapshot;
     const compiled = host.compiled;
-    const next = compiled ? compiled.transition(prev, event, host.actions) : host.spec.machine.transition(prev, event, host.scope);
+    const next = compiled ? compiled.transition(prev, event, host.actions) : host.spec.machine.transition(prev, event, host.scope!);
     if (next.status === 'error') {
       throw new Error(`${host.spec.name} failed on ${event.type} in state ${host.state}: ${String(next.error)}`);
     }
     host.snapshot = next;
     // A transition that re-enters the state it leaves (`reenter: true`, a timeout that sends
     // again) enters its window once more, though the state's name does not change.
-    const reentered = host.spec.process && stateKey(next.value) === host.state && (compiled ? compiled.lastReentered : this.reenters(host, prev, event));
-    this.afterStep(host, prev, reentered);
+    const state = stateKey(next.value);
+    const reentered = host.spec.process && state === host.state && (compiled ? compiled.lastReentered : this.reenters(host, prev, event));
+    this.afterStep(host, prev, state, reentered);
   }
 
   private reenters(host: Host, prev: any, event: EventObject): boolean {
@@ -414,11 +423,10 @@ export class World {
     return taken?.some((t) => t.reenter === true && (t.target?.length ?? 0) > 0) ?? false;
   }
 
-  private afterStep(host: Host, prev: any, reentered = false): void {
+  private afterStep(host: Host, prev: any, state: string, reentered = false): void {
     const name = host.spec.name;
     if (prev === undefined || prev.context.durable !== host.snapshot.context.durable) this.lastProgressTick = this.clock.now;
     for (const action of host.actions.splice(0)) this.perform(host, action);
-    const state = stateKey(host.snapshot.value);
     if (state === host.state && !reentered) return;
     host.state = state;
     this.trace.add(this.clock.now, name, 'state', state);
@@ -455,7 +463,6 @@ export class World {
         if (delay === undefined) return;
         let key = id;
         const seq = this.clock.setTimer(
-          name,
           () => {
             host.timers.delete(key!);
             this.trace.add(this.clock.now, name, 'timer', event.type);
