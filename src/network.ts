@@ -68,21 +68,17 @@ export class Network {
    * census does not count it.
    */
   send(now: number, from: string, to: string, event: EventObject, unordered = false, system = false): void {
-    if (system) {
-      const link = `${from}->${to}`;
-      const tick = Math.max(now + this.latency(), this.linkTail.get(link) ?? 0);
-      this.linkTail.set(link, tick);
-      this.sink.schedule(tick, { id: this.nextId++, from, to, point: messagePoint(from, to, event.type), event });
-      return;
-    }
     const point = messagePoint(from, to, event.type);
-    const n = (this.counts.get(point) ?? 0) + 1;
-    this.counts.set(point, n);
-    const envelope: Envelope = { id: this.nextId++, from, to, point, event };
-    // One message suffers at most one fault: the plan's first for this point and occurrence.
-    const fault = this.healed ? undefined : this.faults.get(point)?.find((f) => f.occurrence === n);
-    if (fault) this.sink.record(fault, envelope);
     const link = `${from}->${to}`;
+    const envelope: Envelope = { id: this.nextId++, from, to, point, event };
+    let fault: MessageFault | undefined;
+    if (!system) {
+      const n = (this.counts.get(point) ?? 0) + 1;
+      this.counts.set(point, n);
+      // One message suffers at most one fault: the plan's first for this point and occurrence.
+      fault = this.healed ? undefined : this.faults.get(point)?.find((f) => f.occurrence === n);
+      if (fault) this.sink.record(fault, envelope);
+    }
     if (fault?.kind === 'lose') return;
     if (fault?.kind === 'reorder') {
       const list = this.held.get(link) ?? [];
@@ -93,14 +89,10 @@ export class Network {
     // An unordered send (a concurrent request on its own connection) neither waits for nor
     // holds back the link's FIFO order.
     let tick = unordered ? now + this.latency() : Math.max(now + this.latency(), this.linkTail.get(link) ?? 0);
-    if (fault?.kind === 'delay') {
-      tick += this.options.delayFaultTicks;
-    }
+    if (fault?.kind === 'delay') tick += this.options.delayFaultTicks;
     if (!unordered) this.linkTail.set(link, tick);
     this.sink.schedule(tick, envelope);
-    if (fault?.kind === 'duplicate') {
-      this.sink.schedule(tick, { ...envelope, id: this.nextId++ });
-    }
+    if (fault?.kind === 'duplicate') this.sink.schedule(tick, { ...envelope, id: this.nextId++ });
     // A held message goes right behind the one that overtook it.
     const overtaken = this.held.get(link);
     if (overtaken) {
