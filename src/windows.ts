@@ -151,7 +151,9 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
     for (let i = 0; i < singles.length; i++) for (let j = i + 1; j < singles.length; j++) plans.push([singles[i]!, singles[j]!]);
   }
   const components = scenario.build(scenario.workload);
-  const rows = new Map<string, { row: Omit<WindowRow, 'outcome'> & { outcome: RunOutcome }; guards: Set<string> }>();
+  // One accumulator per (place, fault kind), over that place's occurrences; rows are built at the end.
+  type Acc = { first: RunRecord; fault: Fault; runs: number; reached: boolean; worst: RunRecord; outcomes: Partial<Record<RunOutcome, number>>; guards: Set<string>; duplicate: boolean };
+  const rows = new Map<string, Acc>();
   const firstOf = new Map<Violation, RunRecord>();
   const outcomes = new Set<RunOutcome>();
   const reached = new Set<string>(reference.world.windowCounts.keys());
@@ -168,46 +170,37 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
     for (const f of run.findings) if (!firstOf.has(f.violation)) firstOf.set(f.violation, run);
     if (plan.length !== 1) continue;
     const fault = plan[0]!;
-    const place = faultPlace(fault);
-    const key = `${place}\u0000${fault.kind}`;
-    const strike = run.result.strikes[0];
+    const key = `${faultPlace(fault)}\u0000${fault.kind}`;
     const guards = guardsOf(run).filter((g) => !referenceGuards.has(g));
-    const note = notesFor(components, place);
-    const existing = rows.get(key);
-    if (!existing) {
-      rows.set(key, {
-        row: {
-          window: place,
-          fault: fault.kind,
-          runs: 1,
-          reached: strike !== undefined,
-          outcome: run.outcome,
-          outcomes: { [run.outcome]: 1 },
-          evidence: strike ? (scenario.evidence ?? ((d) => JSON.stringify(d)))(strike.durable) : 'not reached by this workload',
-          retryOwner: note?.retryOwner ?? (fault.kind === 'crash' ? 'the component itself after restart' : 'the sender on timeout'),
-          duplicatePossible: guards.length > 0 || run.findings.some((f) => f.violation === 'duplicate effect'),
-          duplicateGuard: guards,
-          repairQuery: note?.repairQuery ?? '',
-          plan,
-        },
-        guards: new Set(guards),
-      });
-    } else {
-      const r = existing.row;
-      for (const g of guards) existing.guards.add(g);
-      const worse = rank(run.outcome) < rank(r.outcome);
-      existing.row = {
-        ...r,
-        runs: r.runs + 1,
-        reached: r.reached || strike !== undefined,
-        outcome: worse ? run.outcome : r.outcome,
-        outcomes: { ...r.outcomes, [run.outcome]: (r.outcomes[run.outcome] ?? 0) + 1 },
-        duplicatePossible: r.duplicatePossible || guards.length > 0 || run.findings.some((f) => f.violation === 'duplicate effect'),
-        duplicateGuard: [...existing.guards].sort(),
-        plan: worse ? plan : r.plan,
-      };
-    }
+    const acc = rows.get(key) ?? { first: run, fault, runs: 0, reached: false, worst: run, outcomes: {}, guards: new Set<string>(), duplicate: false };
+    rows.set(key, acc);
+    acc.runs++;
+    acc.reached ||= run.result.strikes.length > 0;
+    if (rank(run.outcome) < rank(acc.worst.outcome)) acc.worst = run;
+    acc.outcomes[run.outcome] = (acc.outcomes[run.outcome] ?? 0) + 1;
+    for (const g of guards) acc.guards.add(g);
+    acc.duplicate ||= guards.length > 0 || run.findings.some((f) => f.violation === 'duplicate effect');
   }
+  const windowRows = [...rows.values()].map((acc): WindowRow => {
+    const place = faultPlace(acc.fault);
+    const strike = acc.first.result.strikes[0];
+    const note = notesFor(components, place);
+    return {
+      window: place,
+      fault: acc.fault.kind,
+      runs: acc.runs,
+      reached: acc.reached,
+      outcome: acc.worst.outcome,
+      outcomes: acc.outcomes,
+      // The evidence is the durable state when the first occurrence's fault struck.
+      evidence: strike ? (scenario.evidence ?? ((d) => JSON.stringify(d)))(strike.durable) : 'not reached by this workload',
+      retryOwner: note?.retryOwner ?? (acc.fault.kind === 'crash' ? 'the component itself after restart' : 'the sender on timeout'),
+      duplicatePossible: acc.duplicate,
+      duplicateGuard: [...acc.guards].sort(),
+      repairQuery: note?.repairQuery ?? '',
+      plan: acc.worst.plan,
+    };
+  });
   const found = VIOLATIONS.filter((v) => firstOf.has(v));
   const verdict = found.length > 0 ? 'violated' : unknown ? 'unknown' : 'holds';
   const expectedViolations = scenario.expect.verdict === 'violated' ? scenario.expect.violations : [];
@@ -228,7 +221,6 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
     };
   });
   const all = failureWindows(components);
-  const windowRows = [...rows.values()].map((r) => r.row);
   return {
     name: scenario.name,
     title: scenario.title,
