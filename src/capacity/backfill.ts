@@ -1,12 +1,13 @@
 // Models a governed backfill: historical events are reprocessed only within the headroom left
 // after live work and a variance allowance are reserved out of a tested safe envelope, so the
 // backfill can never borrow capacity that live traffic needs. The duration follows from the cap.
-import Big from 'big.js';
+import type Big from 'big.js';
 import { InputError } from '../inputError.ts';
 import {
   type DecimalLike,
   HOUR_DECIMALS,
   alignLines,
+  isWhole,
   render,
   renderRatePerSec,
   renderSeconds,
@@ -37,7 +38,7 @@ export interface BackfillDuration {
 
 export function backfillDuration(input: BackfillInput): BackfillDuration {
   const events = requirePositive('events', input.events);
-  if (!events.eq(events.round(0, Big.roundDown))) {
+  if (!isWhole(events)) {
     throw new InputError(`events must be a whole number, got ${events.toFixed()}`);
   }
   const envelopePerSec = requirePositive('envelope', input.envelopePerSec);

@@ -12,6 +12,7 @@ import {
   alignLines,
   dec,
   eventsOver,
+  isWhole,
   perDay,
   perSecond,
   render,
@@ -63,7 +64,7 @@ export function dedupSizing(input: DedupInput): DedupSizing {
   const windowSec = requirePositive('window', input.windowSec);
   const entryBytes = requirePositive('entry bytes', input.entryBytes);
   const replication = requirePositive('replication', input.replication ?? 1);
-  if (!replication.eq(replication.round(0, Big.roundDown))) {
+  if (!isWhole(replication)) {
     throw new InputError(`replication must be a whole number of copies, got ${replication.toFixed()}`);
   }
   const amplification = requirePositive('amplification', input.amplification ?? 1);

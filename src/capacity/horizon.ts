@@ -17,11 +17,12 @@ export interface HorizonInput {
   partnerRedeliverySec?: DecimalLike;
 }
 
-type RequirementKey = Exclude<keyof HorizonInput, 'windowSec'>;
+export type RequirementKey = Exclude<keyof HorizonInput, 'windowSec'>;
 
 // The order here is the order of the output, and the names are the flags without their dashes,
-// so a reader can map a line of output back to the flag that produced it.
-const REQUIREMENTS: ReadonlyArray<readonly [RequirementKey, string]> = [
+// so a reader can map a line of output back to the flag that produced it; `calc horizon` takes
+// its optional flags from here too.
+export const REQUIREMENTS: ReadonlyArray<readonly [RequirementKey, string]> = [
   ['brokerRetentionSec', 'broker-retention'],
   ['producerRetrySec', 'producer-retry'],
   ['offlineConsumerSec', 'offline-consumer'],

@@ -2,9 +2,9 @@
 // never more than the cap, and the cumulative wait is how long a message can sit in retry before
 // its last attempt. Jitter is left out on purpose: it spreads retries in production but would make
 // the schedule non-deterministic, and the cumulative figure is what sizes the dedup horizon.
-import Big from 'big.js';
+import type Big from 'big.js';
 import { InputError } from '../inputError.ts';
-import { type DecimalLike, alignLines, dec, render, renderSeconds, requirePositive, SECOND_DECIMALS } from './units.ts';
+import { type DecimalLike, alignLines, dec, isWhole, render, renderSeconds, requirePositive, SECOND_DECIMALS } from './units.ts';
 
 export interface RetryInput {
   baseSec: DecimalLike;
@@ -23,7 +23,7 @@ export interface RetrySchedule {
 }
 
 // Beyond this the schedule is a table nobody reads, and the exact powers grow without bound.
-export const MAX_RETRIES = 10000;
+const MAX_RETRIES = 10000;
 
 export function retrySchedule(input: RetryInput): RetrySchedule {
   const baseSec = requirePositive('base', input.baseSec);
@@ -37,7 +37,7 @@ export function retrySchedule(input: RetryInput): RetrySchedule {
     throw new InputError(`cap ${renderSeconds(capSec).text} is below the base ${renderSeconds(baseSec).text}`);
   }
   const retriesBig = requirePositive('retries', input.retries);
-  if (!retriesBig.eq(retriesBig.round(0, Big.roundDown)) || retriesBig.gt(MAX_RETRIES)) {
+  if (!isWhole(retriesBig) || retriesBig.gt(MAX_RETRIES)) {
     throw new InputError(`retries must be a whole number from 1 to ${MAX_RETRIES}, got ${retriesBig.toFixed()}`);
   }
   const retries = retriesBig.toNumber();

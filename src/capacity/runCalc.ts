@@ -2,11 +2,12 @@
 // into one capacity calculation and returns both the human text and a JSON-ready object. It never
 // prints and never exits, so the command line decides where output goes and maps InputError to
 // exit code 2; every mistake in the arguments surfaces here as one InputError line.
+import type Big from 'big.js';
 import { InputError } from '../inputError.ts';
 import { backfillDuration, describeBackfill } from './backfill.ts';
 import { checkpointReplay, describeCheckpoint } from './checkpoint.ts';
 import { dedupSizing, describeDedup } from './dedup.ts';
-import { dedupHorizon, describeHorizon } from './horizon.ts';
+import { REQUIREMENTS, type RequirementKey, dedupHorizon, describeHorizon } from './horizon.ts';
 import { describeRetry, retrySchedule } from './retry.ts';
 import { parseBytes, parseCount, parseDuration, parsePercent, parseRate } from './units.ts';
 
@@ -95,36 +96,14 @@ const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
   },
   horizon: {
     required: ['window'],
-    optional: [
-      'broker-retention',
-      'producer-retry',
-      'offline-consumer',
-      'dead-letter-redrive',
-      'approved-replay',
-      'partner-redelivery',
-    ],
+    optional: REQUIREMENTS.map(([, flag]) => flag),
     run(flags) {
-      const duration = (flag: string): { [k: string]: ReturnType<typeof parseDuration> } => {
+      const requirements: Partial<Record<RequirementKey, Big>> = {};
+      for (const [key, flag] of REQUIREMENTS) {
         const raw = flags.optional(flag);
-        return raw === undefined ? {} : { [flag]: parseDuration(`--${flag}`, raw) };
-      };
-      const d = {
-        ...duration('broker-retention'),
-        ...duration('producer-retry'),
-        ...duration('offline-consumer'),
-        ...duration('dead-letter-redrive'),
-        ...duration('approved-replay'),
-        ...duration('partner-redelivery'),
-      };
-      const horizon = dedupHorizon({
-        windowSec: parseDuration('--window', flags.required('window')),
-        brokerRetentionSec: d['broker-retention'],
-        producerRetrySec: d['producer-retry'],
-        offlineConsumerSec: d['offline-consumer'],
-        deadLetterRedriveSec: d['dead-letter-redrive'],
-        approvedReplaySec: d['approved-replay'],
-        partnerRedeliverySec: d['partner-redelivery'],
-      });
+        if (raw !== undefined) requirements[key] = parseDuration(`--${flag}`, raw);
+      }
+      const horizon = dedupHorizon({ ...requirements, windowSec: parseDuration('--window', flags.required('window')) });
       return describeHorizon(horizon);
     },
   },

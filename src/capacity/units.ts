@@ -11,7 +11,7 @@ import { InputError } from '../inputError.ts';
 // A private constructor keeps our precision settings away from anyone else using big.js in the
 // same process. Forty decimal places on division is far beyond any printed figure, so the only
 // visible rounding is the documented rounding done at render time.
-export const Decimal = Big();
+const Decimal = Big();
 Decimal.DP = 40;
 Decimal.RM = Big.roundHalfUp;
 
@@ -21,6 +21,11 @@ export type DecimalLike = Big | number | string;
 // number the method is called on, so a Big made elsewhere would divide with its owner's precision.
 export function dec(value: DecimalLike): Big {
   return new Decimal(value);
+}
+
+// Whether a value is a whole number: counts, copies and retries cannot be fractional.
+export function isWhole(value: Big): boolean {
+  return value.eq(value.round(0, Big.roundDown));
 }
 
 // Decimal digits, an optional fraction, an optional exponent; or digits grouped in threes with
@@ -75,7 +80,7 @@ function checkRange(flag: string, raw: string, value: Big, options: ParseOptions
   if (value.eq(0) && options.allowZero !== true) {
     throw new InputError(`${describe(flag, raw)} must be greater than zero`);
   }
-  if (options.integer === true && !value.eq(value.round(0, Big.roundDown))) {
+  if (options.integer === true && !isWhole(value)) {
     throw new InputError(`${describe(flag, raw)} must be a whole number`);
   }
   return value;

@@ -9,8 +9,8 @@ import { escapeXml as esc } from './escapeXml.ts';
 import { isExpectedViolation, isUnexpectedOutcome } from './isUnexpectedOutcome.ts';
 import { sequenceSteps } from './sequenceSteps.ts';
 import { svgSequence } from './svgSequence.ts';
-import { verdictSummary } from './verdictSummary.ts';
-import { WINDOW_COLUMNS, windowCells } from './windowCells.ts';
+import { runTally, verdictSummary, type VerdictSummary } from './verdictSummary.ts';
+import { WINDOW_COLUMNS, windowCells, windowTables } from './windowCells.ts';
 
 const STYLE = `
 :root { color-scheme: light; --ok: #1a7f37; --bad: #cf222e; --warn: #9a6700; --muted: #57606a; --line: #d0d7de; }
@@ -69,8 +69,7 @@ function anchor(name: string, suffix = ''): string {
   return `s-${name.replace(/[^A-Za-z0-9_-]/g, '-')}${suffix}`;
 }
 
-function badges(result: WindowsResult): string {
-  const v = verdictSummary(result);
+function badges(v: VerdictSummary): string {
   return `<span class="badge ${v.verdict}">${esc(v.verdict)}</span> <span class="badge ${v.asExpected ? 'as-expected' : 'not-expected'}">${esc(v.status)}</span>`;
 }
 
@@ -104,11 +103,12 @@ function windowTable(result: WindowsResult, rows: readonly WindowRow[]): string 
 function counterexample(result: WindowsResult, ce: Counterexample, index: number): string {
   const id = anchor(result.name, `-ce-${index + 1}`);
   const findings = ce.findings.map((f) => `<li>${esc(f.violation)}: ${esc(f.detail)}</li>`).join('');
-  const title = `${result.name}: ${ce.violation} under ${describePlan(ce.plan)}`;
+  const plan = describePlan(ce.plan);
+  const title = `${result.name}: ${ce.violation} under ${plan}`;
   return [
     `<article id="${id}">`,
     `<h4>${index + 1}. ${esc(ce.violation)}</h4>`,
-    `<p><strong>Plan:</strong> ${esc(describePlan(ce.plan))} · <strong>seed</strong> ${ce.seed} · <strong>size</strong> ${ce.size} · <strong>trace hash</strong> <code>${esc(ce.traceHash)}</code></p>`,
+    `<p><strong>Plan:</strong> ${esc(plan)} · <strong>seed</strong> ${ce.seed} · <strong>size</strong> ${ce.size} · <strong>trace hash</strong> <code>${esc(ce.traceHash)}</code></p>`,
     findings === '' ? '' : `<ul>${findings}</ul>`,
     `<div class="diagram">\n${svgSequence(sequenceSteps(ce.trace), title)}\n</div>`,
     `<p><strong>Replay:</strong></p>`,
@@ -119,11 +119,9 @@ function counterexample(result: WindowsResult, ce: Counterexample, index: number
 
 function section(result: WindowsResult): string {
   const v = verdictSummary(result);
-  const crashes = result.windows.filter((r) => r.fault === 'crash');
-  const messages = result.windows.filter((r) => r.fault !== 'crash');
   const parts = [
     `<section id="${anchor(result.name)}">`,
-    `<h2>${esc(result.title)} ${badges(result)}</h2>`,
+    `<h2>${esc(result.title)} ${badges(v)}</h2>`,
     `<p>Scenario <code>${esc(result.name)}</code> · seed ${result.seed}</p>`,
     `<p><strong>Seed passage:</strong> ${esc(result.source)}<br><strong>Lesson:</strong> ${esc(result.lesson)}</p>`,
     `<h3>${result.claims.length === 1 ? 'Claim' : 'Claims'}</h3>`,
@@ -132,8 +130,7 @@ function section(result: WindowsResult): string {
     v.problems.length === 0 ? '' : `<ul>${v.problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>`,
     `<div class="counts"><div><strong>${result.windowCount}</strong>failure windows</div><div><strong>${result.runs}</strong>runs</div><div><strong>${esc(result.distinctOutcomes.join(', '))}</strong>distinct outcomes</div></div>`,
     result.unreachedWindows.length === 0 ? '' : `<p>Failure windows this workload never entered (a crash planned there never struck): ${result.unreachedWindows.map((w) => `<code>${esc(w)}</code>`).join(', ')}.</p>`,
-    crashes.length === 0 ? '' : `<h3>Crash at each failure window</h3>\n${windowTable(result, crashes)}`,
-    messages.length === 0 ? '' : `<h3>Message faults at each message point</h3>\n${windowTable(result, messages)}`,
+    ...windowTables(result).map((t) => `<h3>${esc(t.heading)}</h3>\n${windowTable(result, t.rows)}`),
     `<h3>Counterexamples</h3>`,
     result.counterexamples.length === 0 ? '<p>None: no run violated a claim.</p>' : result.counterexamples.map((ce, i) => counterexample(result, ce, i)).join('\n'),
     `</section>`,
@@ -143,10 +140,9 @@ function section(result: WindowsResult): string {
 
 /** The whole run as one HTML document that references nothing outside itself. */
 export function renderHtml(results: readonly WindowsResult[]): string {
-  const good = results.filter((r) => r.asExpected).length;
   const toc = results.map((r) => {
     const ces = r.counterexamples.map((ce, i) => `<li><a href="#${anchor(r.name, `-ce-${i + 1}`)}">${esc(ce.violation)}</a></li>`).join('');
-    return `<li><a href="#${anchor(r.name)}">${esc(r.title)}</a> <code>${esc(r.name)}</code> ${badges(r)}${ces === '' ? '' : `<ol>${ces}</ol>`}</li>`;
+    return `<li><a href="#${anchor(r.name)}">${esc(r.title)}</a> <code>${esc(r.name)}</code> ${badges(verdictSummary(r))}${ces === '' ? '' : `<ol>${ces}</ol>`}</li>`;
   });
   return [
     '<!doctype html>',
@@ -160,7 +156,7 @@ export function renderHtml(results: readonly WindowsResult[]): string {
     '<body>',
     '<header>',
     '<h1>faultline failure-window report</h1>',
-    `<p>${results.length} scenario${results.length === 1 ? '' : 's'}, ${good} as expected${good === results.length ? '' : `, <strong>${results.length - good} NOT as expected</strong>`}.</p>`,
+    `<p>${runTally(results, (s) => `<strong>${s}</strong>`)}</p>`,
     '</header>',
     '<nav>',
     '<h2>Contents</h2>',

@@ -8,8 +8,8 @@ import type { Counterexample, WindowRow, WindowsResult } from '../windows.ts';
 import { isExpectedViolation, isUnexpectedOutcome } from './isUnexpectedOutcome.ts';
 import { mermaidSequence } from './mermaidSequence.ts';
 import { sequenceSteps } from './sequenceSteps.ts';
-import { verdictSummary } from './verdictSummary.ts';
-import { WINDOW_COLUMNS, windowCells } from './windowCells.ts';
+import { runTally, verdictSummary } from './verdictSummary.ts';
+import { WINDOW_COLUMNS, windowCells, windowTables } from './windowCells.ts';
 
 /**
  * Prose from scenario files: `<` could open an HTML tag on a code host, so it is written as an
@@ -103,10 +103,7 @@ function scenarioSection(result: WindowsResult, level: number): string {
   if (result.unreachedWindows.length > 0) {
     lines.push(`Failure windows this workload never entered (a crash planned there never struck): ${result.unreachedWindows.map((w) => code(w)).join(', ')}.`, '');
   }
-  const crashes = result.windows.filter((r) => r.fault === 'crash');
-  const messages = result.windows.filter((r) => r.fault !== 'crash');
-  if (crashes.length > 0) lines.push(heading(level + 1, 'Crash at each failure window'), '', ...windowTable(result, crashes), '');
-  if (messages.length > 0) lines.push(heading(level + 1, 'Message faults at each message point'), '', ...windowTable(result, messages), '');
+  for (const t of windowTables(result)) lines.push(heading(level + 1, t.heading), '', ...windowTable(result, t.rows), '');
   lines.push(heading(level + 1, 'Counterexamples'), '');
   if (result.counterexamples.length === 0) lines.push('None: no run violated a claim.', '');
   for (const [i, ce] of result.counterexamples.entries()) lines.push(...counterexampleSection(ce, i, level + 2));
@@ -124,14 +121,9 @@ function summaryTable(results: readonly WindowsResult[], link?: (r: WindowsResul
   return lines;
 }
 
-function tally(results: readonly WindowsResult[]): string {
-  const good = results.filter((r) => r.asExpected).length;
-  return `${results.length} scenario${results.length === 1 ? '' : 's'}, ${good} as expected${good === results.length ? '' : `, ${results.length - good} NOT as expected`}.`;
-}
-
 /** Every scenario of a run in one document: a summary table, then one section per scenario. */
 export function renderMarkdown(results: readonly WindowsResult[]): string {
-  const parts = ['# faultline failure-window report', '', tally(results), '', ...summaryTable(results), ''];
+  const parts = ['# faultline failure-window report', '', runTally(results), '', ...summaryTable(results), ''];
   for (const r of results) parts.push(scenarioSection(r, 2));
   return `${parts.join('\n').replace(/\n+$/, '')}\n`;
 }
@@ -143,7 +135,7 @@ export function renderMarkdownFile(result: WindowsResult): string {
 
 /** The `index.md` of a reports directory: the summary table linking each scenario's file, and the other forms. */
 export function renderMarkdownIndex(results: readonly WindowsResult[]): string {
-  const lines = ['# faultline failure-window reports', '', tally(results), '', ...summaryTable(results, (r) => `${encodeURIComponent(r.name)}.md`), ''];
+  const lines = ['# faultline failure-window reports', '', runTally(results), '', ...summaryTable(results, (r) => `${encodeURIComponent(r.name)}.md`), ''];
   lines.push('Other forms of the same run: [single-page HTML with sequence diagrams](report.html) · [JSON](report.json) · [JUnit XML](junit.xml)');
   return `${lines.join('\n')}\n`;
 }

@@ -39,7 +39,7 @@ export interface SequenceOptions {
   readonly contextSteps?: number;
 }
 
-export const DEFAULT_MAX_STEPS = 60;
+const DEFAULT_MAX_STEPS = 60;
 const DEFAULT_CONTEXT_STEPS = 3;
 
 function eventType(data: unknown): string {

@@ -29,3 +29,9 @@ export function verdictSummary(result: WindowsResult): VerdictSummary {
     problems: result.asExpected ? [] : problems,
   };
 }
+
+/** "2 scenarios, 1 as expected, 1 NOT as expected." for a whole run; `emphasise` marks the last clause in its form. */
+export function runTally(results: readonly WindowsResult[], emphasise: (s: string) => string = (s) => s): string {
+  const good = results.filter((r) => r.asExpected).length;
+  return `${results.length} scenario${results.length === 1 ? '' : 's'}, ${good} as expected${good === results.length ? '' : `, ${emphasise(`${results.length - good} NOT as expected`)}`}.`;
+}

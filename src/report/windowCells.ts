@@ -1,7 +1,7 @@
 // Renders one failure-window row as the plain-text cells a reviewer reads: the Markdown and the
 // HTML tables both take their wording from here, so the two forms can never disagree on what a
 // row says (an unreached window reads "not reached" in both, a missing guard reads "none").
-import type { WindowRow } from '../windows.ts';
+import type { WindowRow, WindowsResult } from '../windows.ts';
 
 export interface WindowCells {
   readonly window: string;
@@ -35,6 +35,15 @@ export const WINDOW_COLUMNS: readonly { readonly key: keyof WindowCells; readonl
 export function outcomeLabel(row: Pick<WindowRow, 'reached' | 'outcome'>): string {
   if (row.reached) return row.outcome;
   return row.outcome === 'holds' ? 'not reached' : `not reached (${row.outcome})`;
+}
+
+/** A scenario's rows as the tables every form shows, crashes first, each with its heading; empty tables are left out. */
+export function windowTables(result: Pick<WindowsResult, 'windows'>): { readonly heading: string; readonly rows: readonly WindowRow[] }[] {
+  const tables = [
+    { heading: 'Crash at each failure window', rows: result.windows.filter((r) => r.fault === 'crash') },
+    { heading: 'Message faults at each message point', rows: result.windows.filter((r) => r.fault !== 'crash') },
+  ];
+  return tables.filter((t) => t.rows.length > 0);
 }
 
 export function windowCells(row: WindowRow): WindowCells {

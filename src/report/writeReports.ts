@@ -28,7 +28,7 @@ function writeAtomic(path: string, content: string): void {
 }
 
 /** The files of a run, in the order they are written: scenario pages first, so the index never links a missing page. */
-export function reportFiles(results: readonly WindowsResult[]): { readonly file: string; readonly content: () => string }[] {
+function reportFiles(results: readonly WindowsResult[]): { readonly file: string; readonly content: () => string }[] {
   const seen = new Set<string>();
   for (const r of results) {
     // A scenario name becomes a file name: it must not climb out of the directory or overwrite another report.
