@@ -60,6 +60,14 @@ type Ctx = {
   ref: string;
 };
 
+/** The idempotency key an attempt carries: none, the intent (stable across retries) or the attempt's own ref (fresh). */
+function keyFor(input: ClientInput, command: Command, ref: string): string | undefined {
+  if (!input.keyed) return undefined;
+  return input.retry === 'freshKey' ? ref : command.intent;
+}
+
+const mayRetry = (ctx: Ctx) => (ctx.input.retry ?? 'none') !== 'none' && ctx.attempt < (ctx.input.maxAttempts ?? 3);
+
 export const clientMachine = setup({
   types: { context: {} as Ctx, input: {} as ClientInput, events: {} as CommandReply | PeerCrashed, emitted: {} as Emitted },
   delays: {
@@ -68,7 +76,7 @@ export const clientMachine = setup({
   },
   guards: {
     allSent: ({ context }) => context.durable.next >= context.input.commands.length,
-    mayRetry: ({ context }) => (context.input.retry ?? 'none') !== 'none' && context.attempt < (context.input.maxAttempts ?? 3),
+    mayRetry: ({ context }) => mayRetry(context),
     isCurrent: ({ context, event }) => event.type === 'cmd.reply' && event.ref === context.ref,
   },
   actions: {
@@ -76,14 +84,14 @@ export const clientMachine = setup({
       const command = context.input.commands[context.durable.next]!;
       const attempt = context.attempt + 1;
       const ref = `${command.intent}#${attempt}`;
-      const key = context.input.keyed ? (context.input.retry === 'freshKey' ? ref : command.intent) : undefined;
+      const key = keyFor(context.input, command, ref);
       enqueue.assign({ attempt, ref });
       enqueue.emit(send(context.input.target, { type: 'cmd', ref, command, ...(key === undefined ? {} : { key }) }));
     }),
     record: assign(({ context, event }) => {
       if (event.type !== 'cmd.reply') return {};
       const command = context.input.commands[context.durable.next]!;
-      const key = context.input.keyed ? (context.input.retry === 'freshKey' ? event.ref : command.intent) : null;
+      const key = keyFor(context.input, command, event.ref) ?? null;
       const reply: ClientReplyRecord = { intent: command.intent, key, ok: event.ok, outcome: event.outcome, replayed: event.replayed ?? false };
       return { durable: { ...context.durable, replies: [...context.durable.replies, reply] } };
     }),
@@ -102,7 +110,7 @@ export const clientMachine = setup({
       on: {
         'cmd.reply': [
           // A failed attempt that may be retried is retried; anything else ends this command.
-          { guard: ({ context, event }) => event.ref === context.ref && !event.ok && (context.input.retry ?? 'none') !== 'none' && context.attempt < (context.input.maxAttempts ?? 3), target: 'retrying', actions: 'record' },
+          { guard: ({ context, event }) => event.ref === context.ref && !event.ok && mayRetry(context), target: 'retrying', actions: 'record' },
           { guard: 'isCurrent', target: 'pacing', actions: ['record', 'advance'] },
         ],
       },

@@ -15,8 +15,6 @@ import type { BrokerReply, Payload } from './broker.ts';
 import type { DatabaseReply, DbOp, Row, Value } from './database.ts';
 import { commitRequest, subscribeRequest, withDelivery, type Delivery } from './subscription.ts';
 
-export type { Delivery } from './subscription.ts';
-
 export interface EffectSpec {
   /** insert: create a row (a repeat is suppressed only by a unique key); upsert: set a row. */
   readonly op: 'insert' | 'upsert';

@@ -113,6 +113,20 @@ function matches(row: Row, where: Row | undefined): boolean {
   return true;
 }
 
+// A committed table is never changed in place (a commit copies it), so its rows in commit order
+// are sorted once per table version instead of on every statement that reads it.
+const orderedTables = new WeakMap<Table, readonly (readonly [string, StoredRow])[]>();
+
+function bySeq(table: Table | undefined): readonly (readonly [string, StoredRow])[] {
+  if (!table) return [];
+  let rows = orderedTables.get(table);
+  if (!rows) {
+    rows = Object.entries(table).sort(([, a], [, b]) => a.seq - b.seq);
+    orderedTables.set(table, rows);
+  }
+  return rows;
+}
+
 /** The engine behind the machine: pure functions over the durable tables and one transaction. */
 export class Engine {
   constructor(readonly specs: Readonly<Record<string, TableSpec>>) {}
@@ -123,19 +137,11 @@ export class Engine {
     return s;
   }
 
-  live(stored: StoredRow | undefined, table: string, now: number): StoredRow | undefined {
-    if (!stored) return undefined;
-    const ttl = this.spec(table).ttlTicks;
-    return ttl !== undefined && now - stored.at >= ttl ? undefined : stored;
-  }
-
   /** The rows a transaction sees: committed and unexpired, overlaid with its own writes. */
   view(durable: DatabaseDurable, writes: readonly TxWrite[], table: string, now: number): Map<string, Row> {
-    const committed = durable.tables[table] ?? {};
-    const rows = Object.entries(committed)
-      .filter(([, s]) => this.live(s, table, now))
-      .sort(([, a], [, b]) => a.seq - b.seq);
-    const out = new Map<string, Row>(rows.map(([pk, s]) => [pk, s.row]));
+    const ttl = this.spec(table).ttlTicks;
+    const out = new Map<string, Row>();
+    for (const [pk, s] of bySeq(durable.tables[table])) if (ttl === undefined || now - s.at < ttl) out.set(pk, s.row);
     for (const w of writes) {
       if (w.table !== table) continue;
       if (w.row === null) out.delete(w.pk);
@@ -248,11 +254,14 @@ export function historyOf(durable: DatabaseDurable | undefined, table: string): 
 
 /** Committed rows of one table, oldest first; for checkers, evidence and tests. */
 export function rowsOf(durable: DatabaseDurable | undefined, table: string): Row[] {
-  const t = durable?.tables[table];
-  if (!t) return [];
-  return Object.values(t)
-    .sort((a, b) => a.seq - b.seq)
-    .map((s) => s.row);
+  return bySeq(durable?.tables[table]).map(([, s]) => s.row);
+}
+
+/** A history table's committed `version`s per row, by `keyColumn`, in commit order: a row moving backwards shows. */
+export function versionsOf(durable: DatabaseDurable | undefined, table: string, keyColumn: string): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
+  for (const r of historyOf(durable, table)) (out[String(r[keyColumn])] ??= []).push(Number(r['version']));
+  return out;
 }
 
 type Ctx = {

@@ -19,7 +19,7 @@ import type { WorldView } from '../src/worldView.ts';
 import type { ComponentSpec } from '../src/world.ts';
 import { brokerMachine, type Payload } from './broker.ts';
 import { consumerMachine, type ConsumerInput, type EffectSpec } from './consumer.ts';
-import { databaseMachine, historyOf, rowsOf, type DatabaseDurable, type TableSpec } from './database.ts';
+import { databaseMachine, rowsOf, versionsOf, type DatabaseDurable, type TableSpec } from './database.ts';
 import { publishedFacts, publisherMachine, type PublisherDurable, type PublisherInput } from './publisher.ts';
 
 export interface FlowDesign {
@@ -129,11 +129,7 @@ export const ratingFeatureClaim: Claim = {
     for (const p of facts(v)) latest.set(String(p['rating_id']), Math.max(latest.get(String(p['rating_id'])) ?? 0, Number(p['version'])));
     return [...latest].map(([id, version]) => `${id}@v${version}`);
   },
-  versions: (v) => {
-    const out: Record<string, number[]> = {};
-    for (const r of historyOf(v.durable<DatabaseDurable>('recommendationsDb'), 'rating_features')) (out[String(r['rating_id'])] ??= []).push(Number(r['version']));
-    return out;
-  },
+  versions: (v) => versionsOf(v.durable<DatabaseDurable>('recommendationsDb'), 'rating_features', 'rating_id'),
 };
 
 // EV-03, page viewed: at-most-once, where a lost view is accepted and declared.

@@ -2,12 +2,12 @@
 // orders, the order service and its database, an optional outbox relay, the broker, and the
 // inventory consumer with its database. Each design option of the seeds is one field here, so a
 // scenario file states a design in a few lines.
-import type { ComponentSpec, WindowNote } from '../src/world.ts';
+import type { ComponentSpec } from '../src/world.ts';
 import type { Claim } from '../src/claims.ts';
 import { brokerMachine, type BrokerInput } from './broker.ts';
 import { clientMachine, type ClientDurable, type ClientInput, type Command } from './client.ts';
 import { consumerMachine, type ConsumerInput, type EffectSpec } from './consumer.ts';
-import { databaseMachine, historyOf, rowsOf, type DatabaseDurable, type TableSpec } from './database.ts';
+import { databaseMachine, rowsOf, versionsOf, type DatabaseDurable, type TableSpec } from './database.ts';
 import { relayMachine, type RelayInput } from './relay.ts';
 import { sourceMachine, type SourceDesign } from './source.ts';
 import { consumerNotes, relayNotes, sourceNotes } from './windowNotes.ts';
@@ -210,11 +210,7 @@ export const projectionClaim: Claim = {
   guarantee: 'atLeastOnce',
   outcomes: (v) => rowsOf(db(v, 'inventoryDb'), 'order_status').map((r) => ({ key: String(r['order_id']) })),
   facts: (v) => rowsOf(db(v, 'ordersDb'), 'orders').map((r) => String(r['order_id'])),
-  versions: (v) => {
-    const out: Record<string, number[]> = {};
-    for (const r of historyOf(db(v, 'inventoryDb'), 'order_status')) (out[String(r['order_id'])] ??= []).push(Number(r['version']));
-    return out;
-  },
+  versions: (v) => versionsOf(db(v, 'inventoryDb'), 'order_status', 'order_id'),
 };
 
 /** One line of durable evidence: rows per table, the broker log and committed offsets. */
@@ -247,4 +243,3 @@ function describeRow(table: string, r: Readonly<Record<string, unknown>>): strin
   return Object.values(r).join('/');
 }
 
-export type { WindowNote };

@@ -20,6 +20,7 @@ import { brokerMachine, type BrokerReply, type Payload } from './broker.ts';
 import { consumerMachine, type ConsumerInput } from './consumer.ts';
 import { databaseMachine, rowsOf, type DatabaseDurable, type TableSpec } from './database.ts';
 import { pipelineEvidence } from './orderPipeline.ts';
+import { windowNote as n } from './windowNotes.ts';
 
 export interface PartnerDurable {
   /** event_ids whose first publication the broker acknowledged, in order. */
@@ -130,7 +131,6 @@ export function partnerFacts(size: number): Payload[] {
   }));
 }
 
-const n = (retryOwner: string, repairQuery: string): WindowNote => ({ retryOwner, repairQuery });
 const dupCredits = 'SELECT fact_id, count(*) FROM loyalty_credits GROUP BY fact_id HAVING count(*) > 1;';
 
 const partnerNotes: Record<string, WindowNote> = {

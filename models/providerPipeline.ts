@@ -15,6 +15,7 @@ import { pipelineEvidence } from './orderPipeline.ts';
 import { operationsOf, providerMachine, type ProviderDurable, type ProviderInput } from './provider.ts';
 import { publishedFacts, publisherMachine, type PublisherDurable, type PublisherInput } from './publisher.ts';
 import { reconcilerMachine, type ReconcilerInput } from './reconciler.ts';
+import { windowNote as n } from './windowNotes.ts';
 
 export interface ProviderPipelineOptions {
   /** The committed facts, given the workload size. */
@@ -123,7 +124,6 @@ export function providerEvidence(durable: Readonly<Record<string, unknown>>): st
   return parts.join(' · ');
 }
 
-const n = (retryOwner: string, repairQuery: string): WindowNote => ({ retryOwner, repairQuery });
 
 const publisherNotes: Record<string, WindowNote> = {
   pacing: n('publisher (the next record is still unhanded)', 'SELECT event_id FROM outbox WHERE published = false;'),

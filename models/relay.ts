@@ -57,8 +57,6 @@ export const relayMachine = setup({
   },
   guards: {
     markFirst: ({ context }) => context.mark === 'beforeSend',
-    batchEmpty: ({ context }) => context.batch.length === 0,
-    allAcked: ({ context }) => context.unacked.length === 0,
     moreRows: ({ context }) => context.batch.length > 1 && !context.concurrent,
     expectedAck: ({ context, event }) => event.type === 'broker.ack' && context.unacked.includes(event.ref),
   },
@@ -67,7 +65,7 @@ export const relayMachine = setup({
       enqueue.assign({ polls: context.polls + 1 });
       enqueue.emit(send(context.db, { type: 'db.run', ref: `poll-${context.polls + 1}`, ops: [{ op: 'select', table: context.table, where: { published: false } }] }));
     }),
-    takeBatch: assign(({ context, event }) => {
+    takeBatch: assign(({ event }) => {
       const rows = event.type === 'db.ran' ? (event.results[0]?.rows ?? []) : [];
       return { batch: rows, unacked: [] as string[] };
     }),
@@ -149,12 +147,7 @@ export const relayMachine = setup({
     },
     recordingProgress: {
       entry: 'markProgress',
-      on: {
-        'db.ran': [
-          { guard: 'markFirst', target: 'afterRelayProgress' },
-          { target: 'afterRelayProgress' },
-        ],
-      },
+      on: { 'db.ran': 'afterRelayProgress' },
       after: { timeout: 'idle' },
     },
     // The row is marked published.

@@ -19,6 +19,7 @@ import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../sr
 import type { Claim, Outcome } from '../src/claims.ts';
 import type { WorldView } from '../src/worldView.ts';
 import type { ComponentSpec, WindowNote } from '../src/world.ts';
+import { windowNote as n } from './windowNotes.ts';
 
 // The participants: the services each saga step calls, with their compensations.
 
@@ -191,6 +192,11 @@ function pendingCompensations(rec: SagaRecord): RemoteAction[] {
     .filter((c): c is RemoteAction => c !== undefined && !rec.undone.includes(c));
 }
 
+/** The first forward step of the plan the saga has not done yet. */
+function nextStep(ctx: OrchestratorCtx, rec: SagaRecord): Step | undefined {
+  return sagaPlan(ctx.input.emailStep).find((s) => !rec.done.includes(s));
+}
+
 /** What the saga log says comes next: nothing, a local step, or a remote request. */
 function nextMove(ctx: OrchestratorCtx, d: OrchestratorDurable): Move {
   const purchase = ctx.input.purchases[d.next];
@@ -201,7 +207,7 @@ function nextMove(ctx: OrchestratorCtx, d: OrchestratorDurable): Move {
     const c = pendingCompensations(rec)[0];
     return c === undefined ? { kind: 'local' } : { kind: 'compensation', action: c };
   }
-  const step = sagaPlan(ctx.input.emailStep).find((s) => !rec.done.includes(s));
+  const step = nextStep(ctx, rec);
   if (step === undefined || step === 'confirm') return { kind: 'local' };
   return { kind: 'step', action: step };
 }
@@ -220,7 +226,7 @@ function advanceLocal(ctx: OrchestratorCtx): { durable: OrchestratorDurable; not
     } else if (rec.status === 'compensating') {
       d = put({ ...rec, order: 'CANCELLED', status: 'compensated' }, true);
       notes.push(note('saga.order', { saga: id, order: 'CANCELLED' }));
-    } else if (!rec.done.includes('confirm') && sagaPlan(ctx.input.emailStep).find((s) => !rec.done.includes(s)) === 'confirm') {
+    } else if (nextStep(ctx, rec) === 'confirm') {
       d = put({ ...rec, order: 'CONFIRMED', done: [...rec.done, 'confirm'] });
       notes.push(note('saga.order', { saga: id, order: 'CONFIRMED' }));
     } else {
@@ -326,7 +332,6 @@ export function giftPurchases(size: number): GiftPurchase[] {
   return Array.from({ length: size }, (_, i) => ({ id: `g-${i + 1}`, captureDeclined: i % 2 === 1 }));
 }
 
-const n = (retryOwner: string, repairQuery: string): WindowNote => ({ retryOwner, repairQuery });
 
 const orchestratorNotes: Record<string, WindowNote> = {
   beforeStep: n('the orchestrator after restart (same key)', "SELECT saga_id, status, steps_done FROM saga_log WHERE status IN ('running', 'compensating');"),

@@ -9,11 +9,10 @@
 // With `checkoutKeys`, the command's idempotency key is recorded under a unique constraint in
 // the same transaction, and a repeat returns the recorded outcome instead of acting again.
 import { assign, enqueueActions, setup } from 'xstate';
-import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
+import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
 import type { BrokerReply } from './broker.ts';
 import type { CommandEvent, Command } from './client.ts';
 import type { DatabaseReply, DbOp, Row } from './database.ts';
-import type { FromPeer } from '../src/emitted.ts';
 
 export type SourceDesign = 'dualWriteCommitFirst' | 'dualWritePublishFirst' | 'outbox';
 

@@ -5,7 +5,9 @@ import type { WindowNote } from '../src/world.ts';
 import type { ConsumerInput } from './consumer.ts';
 import type { SourceDesign } from './source.ts';
 
-const n = (retryOwner: string, repairQuery: string): WindowNote => ({ retryOwner, repairQuery });
+/** A window's note: who owns the retry from there, and the query that finds or repairs the damage. */
+export const windowNote = (retryOwner: string, repairQuery: string): WindowNote => ({ retryOwner, repairQuery });
+const n = windowNote;
 
 export function sourceNotes(design: SourceDesign): Record<string, WindowNote> {
   const acceptedWithoutEvent =
