@@ -51,7 +51,7 @@ export class Schedule<T> {
     return this.take();
   }
 
-  /** Removes every entry for which `drop` is true (a crash discards a component's timers). */
+  /** Removes every entry for which `drop` is true (healing drops the pending restarts). */
   removeWhere(drop: (item: T) => boolean): void {
     const kept = this.heap.filter((e) => !this.cancelled.has(e.seq) && !drop(e.item));
     this.cancelled.clear();
