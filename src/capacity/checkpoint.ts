@@ -7,9 +7,14 @@
 // The adjusted figures add two costs the ideal model leaves out:
 //   - restore time: the processor is down while state loads, and live events arriving meanwhile
 //     join the backlog, so restore costs more than its own duration;
-//   - hot-key slowdown: a slowdown of s% makes the catch-up take s% longer, because a skewed
-//     key keeps one partition busy while the rest wait; it multiplies the catch-up seconds by
-//     1 + s/100 after the restore backlog has been added, and never the restore time itself.
+//   - hot-key slowdown: a skewed key keeps one partition busy while the rest wait. "A slowdown of
+//     s%" reads two ways, and the two disagree sharply near the margin, so both are worked out:
+//     (a) on catch-up time: the catch-up takes s% longer, its seconds multiplied by 1 + s/100
+//         after the restore backlog has been added, and never the restore time itself;
+//     (b) on the recovery rate: recovery processes s% fewer events a second, a rate of
+//         recovery × (1 − s/100), while live input keeps arriving at full rate. The margin left
+//         can be zero or negative, and then catch-up never completes. A slowdown of 100% or
+//         more stops recovery outright under this reading: a rate cannot fall below zero.
 // Failure detection, source fetch, cache warming and sink demand are not modelled.
 import type Big from 'big.js';
 import { InputError } from '../inputError.ts';
@@ -31,10 +36,26 @@ export interface CheckpointInput {
   intervalSec: DecimalLike;
   recoveryRatePerSec: DecimalLike;
   restoreSec?: DecimalLike;
-  // A fraction: 0.25 for a 25% slowdown, which makes the catch-up take 25% longer.
+  // A fraction: 0.25 for a 25% slowdown, read both on catch-up time and on the recovery rate.
   hotKeySlowdown?: DecimalLike;
 }
 
+// Reading (b): the slowdown taken off the recovery rate while live input keeps its full rate.
+export interface SlowdownOnRecoveryRate {
+  // max(0, 1 − s): what is left of the recovery rate; 0 once the slowdown reaches 100%.
+  recoveryRateFactor: Big;
+  recoveryRatePerSec: Big;
+  // The slowed recovery rate minus the live rate; zero or negative when catch-up never completes.
+  netCatchUpPerSec: Big;
+  catchUpCompletes: boolean;
+  // Null when catch-up never completes, since no number of seconds is the answer.
+  catchUpAverageSec: Big | null;
+  catchUpFullSec: Big | null;
+  recoveryAverageSec: Big | null;
+  recoveryFullSec: Big | null;
+}
+
+// The flat figures are reading (a), the slowdown on catch-up time; reading (b) is nested.
 export interface CheckpointAdjusted {
   restoreSec: Big;
   hotKeySlowdown: Big;
@@ -48,6 +69,7 @@ export interface CheckpointAdjusted {
   // Restore plus catch-up: from restart until the processor is back at the live edge.
   recoveryAverageSec: Big;
   recoveryFullSec: Big;
+  slowdownOnRecoveryRate: SlowdownOnRecoveryRate;
 }
 
 export interface CheckpointReplay {
@@ -100,6 +122,19 @@ export function checkpointReplay(input: CheckpointInput): CheckpointReplay {
   const catchUp = (replay: Big): Big => replay.plus(restoreBacklogEvents).times(slowdownFactor).div(netCatchUpPerSec);
   const catchUpAverageSec = catchUp(averageReplayEvents);
   const catchUpFullSec = catchUp(fullReplayEvents);
+
+  // Reading (b). The recovery rate's own refusal above still stands: this margin can vanish only
+  // because of the slowdown, which is a figure worth printing rather than a mistake in the input.
+  const recoveryRateFactor = dec(1).minus(hotKeySlowdown);
+  const clampedFactor = recoveryRateFactor.lt(0) ? dec(0) : recoveryRateFactor;
+  const slowedRecoveryPerSec = recoveryRatePerSec.times(clampedFactor);
+  const slowedNetPerSec = slowedRecoveryPerSec.minus(ratePerSec);
+  const catchUpCompletes = slowedNetPerSec.gt(0);
+  const slowedCatchUp = (replay: Big): Big | null =>
+    catchUpCompletes ? replay.plus(restoreBacklogEvents).div(slowedNetPerSec) : null;
+  const slowedAverageSec = slowedCatchUp(averageReplayEvents);
+  const slowedFullSec = slowedCatchUp(fullReplayEvents);
+
   result.adjusted = {
     restoreSec,
     hotKeySlowdown,
@@ -109,6 +144,16 @@ export function checkpointReplay(input: CheckpointInput): CheckpointReplay {
     catchUpFullSec,
     recoveryAverageSec: restoreSec.plus(catchUpAverageSec),
     recoveryFullSec: restoreSec.plus(catchUpFullSec),
+    slowdownOnRecoveryRate: {
+      recoveryRateFactor: clampedFactor,
+      recoveryRatePerSec: slowedRecoveryPerSec,
+      netCatchUpPerSec: slowedNetPerSec,
+      catchUpCompletes,
+      catchUpAverageSec: slowedAverageSec,
+      catchUpFullSec: slowedFullSec,
+      recoveryAverageSec: slowedAverageSec === null ? null : restoreSec.plus(slowedAverageSec),
+      recoveryFullSec: slowedFullSec === null ? null : restoreSec.plus(slowedFullSec),
+    },
   };
   return result;
 }
@@ -129,13 +174,85 @@ function plain(value: Big): string {
   return render(value, SECOND_DECIMALS).plain;
 }
 
+// A margin can be negative under reading (b); the text prints it with the same minus sign the
+// formulas use for subtraction, while JSON keeps the plain "-1200".
+function signedRate(ratePerSec: Big): string {
+  return ratePerSec.lt(0) ? `−${renderRatePerSec(ratePerSec.abs())}` : renderRatePerSec(ratePerSec);
+}
+
+// A row is a "label = formula" line aligned with the others; a string is a line printed as it is.
+type Entry = readonly [label: string, formula: string] | string;
+
+// The catch-up and recovery rows one reading prints, given its net rate and the slowdown factor
+// it applies to the catch-up seconds ('' when it applies none).
+function catchUpRows(
+  replay: CheckpointReplay,
+  adjusted: CheckpointAdjusted,
+  net: string,
+  slowed: string,
+  figures: { average: Big; full: Big; recoveryAverage: Big; recoveryFull: Big },
+): Entry[] {
+  const avg = render(replay.averageReplayEvents, SECOND_DECIMALS).text;
+  const full = render(replay.fullReplayEvents, SECOND_DECIMALS).text;
+  const restore = renderSeconds(adjusted.restoreSec).text;
+  const backlog = render(adjusted.restoreBacklogEvents, SECOND_DECIMALS).text;
+  return [
+    ['catch-up (average)', `(${avg} + ${backlog}) ÷ ${net}${slowed} ${seconds(figures.average)}`],
+    ['catch-up (full)', `(${full} + ${backlog}) ÷ ${net}${slowed} ${seconds(figures.full)}`],
+    ['recovery (average)', `${restore} + ${renderSeconds(figures.average).text} ${seconds(figures.recoveryAverage)}`],
+    ['recovery (full)', `${restore} + ${renderSeconds(figures.full).text} ${seconds(figures.recoveryFull)}`],
+  ];
+}
+
+// Reading (b): the slowed recovery rate, its margin over live input, and either the catch-up it
+// gives or, when there is no margin, the plain statement that catch-up never completes.
+function recoveryRateRows(replay: CheckpointReplay, adjusted: CheckpointAdjusted): Entry[] {
+  const b = adjusted.slowdownOnRecoveryRate;
+  const live = renderRatePerSec(replay.ratePerSec);
+  const slowedRate = renderRatePerSec(b.recoveryRatePerSec);
+  const percent = renderPercent(adjusted.hotKeySlowdown);
+  const fullRecovery = renderRatePerSec(replay.recoveryRatePerSec);
+  // Past 100% the product would be a negative rate, which no processor has; the row says so
+  // instead of printing a formula whose result it does not use.
+  const rateFormula = adjusted.hotKeySlowdown.gt(1)
+    ? `0/s, not ${fullRecovery} × (100% − ${percent}): a rate cannot fall below zero`
+    : `${fullRecovery} × (100% − ${percent}) = ${slowedRate}`;
+  const entries: Entry[] = [
+    ['slowed recovery rate', rateFormula],
+    ['slowed net catch-up rate', `${slowedRate} − ${live} = ${signedRate(b.netCatchUpPerSec)}`],
+  ];
+  if (
+    b.catchUpAverageSec === null ||
+    b.catchUpFullSec === null ||
+    b.recoveryAverageSec === null ||
+    b.recoveryFullSec === null
+  ) {
+    const growth = b.netCatchUpPerSec.lt(0)
+      ? `; the backlog grows by ${render(b.netCatchUpPerSec.abs(), SECOND_DECIMALS).text} events a second`
+      : '';
+    entries.push(`  catch-up never completes: the slowed recovery rate ${slowedRate} does not exceed the live rate ${live}${growth}`);
+    return entries;
+  }
+  const figures = {
+    average: b.catchUpAverageSec,
+    full: b.catchUpFullSec,
+    recoveryAverage: b.recoveryAverageSec,
+    recoveryFull: b.recoveryFullSec,
+  };
+  return [...entries, ...catchUpRows(replay, adjusted, renderRatePerSec(b.netCatchUpPerSec), '', figures)];
+}
+
+function optionalPlain(value: Big | null): string | null {
+  return value === null ? null : plain(value);
+}
+
 export function describeCheckpoint(replay: CheckpointReplay): { text: string; json: Record<string, unknown> } {
   const rate = renderRatePerSec(replay.ratePerSec);
   const interval = renderSeconds(replay.intervalSec).text;
   const net = renderRatePerSec(replay.netCatchUpPerSec);
   const avg = render(replay.averageReplayEvents, SECOND_DECIMALS).text;
   const full = render(replay.fullReplayEvents, SECOND_DECIMALS).text;
-  const rows: Array<[string, string]> = [
+  const entries: Entry[] = [
     ['average replay', `${rate} × ${interval} ÷ 2 = ${events(replay.averageReplayEvents)}`],
     ['full-interval replay', `${rate} × ${interval} = ${events(replay.fullReplayEvents)}`],
     ['net catch-up rate', `${renderRatePerSec(replay.recoveryRatePerSec)} − ${rate} = ${net}`],
@@ -143,22 +260,36 @@ export function describeCheckpoint(replay: CheckpointReplay): { text: string; js
     ['ideal catch-up (full)', `${full} ÷ ${net} ${seconds(replay.idealCatchUpFullSec)}`],
   ];
   const header = `checkpoint replay: ${rate} live, checkpoint every ${interval}, recovery at ${renderRatePerSec(replay.recoveryRatePerSec)}`;
-  const lines = [header];
   const adjusted = replay.adjusted;
   if (adjusted !== null) {
     const restore = renderSeconds(adjusted.restoreSec).text;
-    const backlog = render(adjusted.restoreBacklogEvents, SECOND_DECIMALS).text;
-    // A zero slowdown would only add "× (100% + 0%)", so the factor is shown when it does something.
-    const slowed = adjusted.hotKeySlowdown.eq(0) ? '' : ` × (100% + ${renderPercent(adjusted.hotKeySlowdown)})`;
-    rows.push(
-      ['backlog added by restore', `${rate} × ${restore} = ${events(adjusted.restoreBacklogEvents)}`],
-      ['catch-up (average)', `(${avg} + ${backlog}) ÷ ${net}${slowed} ${seconds(adjusted.catchUpAverageSec)}`],
-      ['catch-up (full)', `(${full} + ${backlog}) ÷ ${net}${slowed} ${seconds(adjusted.catchUpFullSec)}`],
-      ['recovery (average)', `${restore} + ${renderSeconds(adjusted.catchUpAverageSec).text} ${seconds(adjusted.recoveryAverageSec)}`],
-      ['recovery (full)', `${restore} + ${renderSeconds(adjusted.catchUpFullSec).text} ${seconds(adjusted.recoveryFullSec)}`],
-    );
+    entries.push(['backlog added by restore', `${rate} × ${restore} = ${events(adjusted.restoreBacklogEvents)}`]);
+    const figures = {
+      average: adjusted.catchUpAverageSec,
+      full: adjusted.catchUpFullSec,
+      recoveryAverage: adjusted.recoveryAverageSec,
+      recoveryFull: adjusted.recoveryFullSec,
+    };
+    if (adjusted.hotKeySlowdown.eq(0)) {
+      // With no slowdown the two readings coincide, so one set of figures is printed, unlabelled
+      // and without a "× (100% + 0%)" factor that would do nothing.
+      entries.push(...catchUpRows(replay, adjusted, net, '', figures));
+    } else {
+      const percent = renderPercent(adjusted.hotKeySlowdown);
+      entries.push(
+        `hot-key slowdown ${percent}, reading (a) on catch-up time: the catch-up takes ${percent} longer`,
+        ...catchUpRows(replay, adjusted, net, ` × (100% + ${percent})`, figures),
+        `hot-key slowdown ${percent}, reading (b) on the recovery rate: ` +
+          (adjusted.hotKeySlowdown.lt(1) ? `recovery processes ${percent} fewer events a second` : 'a slowdown of 100% or more stops recovery'),
+        ...recoveryRateRows(replay, adjusted),
+      );
+    }
   }
-  lines.push(...alignLines(rows));
+  // Rows are aligned across the whole output, headings included, so every figure reads as one column.
+  const aligned = alignLines(entries.filter((e): e is readonly [string, string] => typeof e !== 'string'));
+  let row = 0;
+  const lines = [header, ...entries.map((e) => (typeof e === 'string' ? e : (aligned[row++] ?? '')))];
+  const b = adjusted?.slowdownOnRecoveryRate;
   const json = {
     command: 'checkpoint',
     ratePerSec: plain(replay.ratePerSec),
@@ -170,7 +301,7 @@ export function describeCheckpoint(replay: CheckpointReplay): { text: string; js
     idealCatchUpAverageSec: plain(replay.idealCatchUpAverageSec),
     idealCatchUpFullSec: plain(replay.idealCatchUpFullSec),
     adjusted:
-      adjusted === null
+      adjusted === null || b === undefined
         ? null
         : {
             restoreSec: plain(adjusted.restoreSec),
@@ -181,6 +312,16 @@ export function describeCheckpoint(replay: CheckpointReplay): { text: string; js
             catchUpFullSec: plain(adjusted.catchUpFullSec),
             recoveryAverageSec: plain(adjusted.recoveryAverageSec),
             recoveryFullSec: plain(adjusted.recoveryFullSec),
+            slowdownOnRecoveryRate: {
+              recoveryRateFactor: render(b.recoveryRateFactor).plain,
+              recoveryRatePerSec: plain(b.recoveryRatePerSec),
+              netCatchUpPerSec: plain(b.netCatchUpPerSec),
+              catchUpCompletes: b.catchUpCompletes,
+              catchUpAverageSec: optionalPlain(b.catchUpAverageSec),
+              catchUpFullSec: optionalPlain(b.catchUpFullSec),
+              recoveryAverageSec: optionalPlain(b.recoveryAverageSec),
+              recoveryFullSec: optionalPlain(b.recoveryFullSec),
+            },
           },
   };
   return { text: lines.join('\n'), json };

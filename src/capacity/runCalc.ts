@@ -52,8 +52,9 @@ const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
     optional: ['restore', 'hot-key-slowdown'],
     run(flags) {
       const restore = flags.optional('restore');
-      // A --hot-key-slowdown of s% makes the catch-up take s% longer (its seconds, restore backlog
-      // included, are multiplied by 1 + s/100), so 100% and above are meaningful and accepted.
+      // A --hot-key-slowdown of s% is worked out both on catch-up time (the catch-up takes s%
+      // longer, so 100% and above are meaningful and accepted) and on the recovery rate (which
+      // 100% or more stops outright, an answer the output states rather than a refusal).
       const slowdown = flags.optional('hot-key-slowdown');
       const replay = checkpointReplay({
         ratePerSec: parseRate('--rate', flags.required('rate')).count,

@@ -75,10 +75,15 @@ describe('checkpointReplay', () => {
         '  ideal catch-up (average) = 270,000 ÷ 6,000/s = 45 s',
         '  ideal catch-up (full)    = 540,000 ÷ 6,000/s = 90 s',
         '  backlog added by restore = 18,000/s × 20 s = 360,000 events',
+        'hot-key slowdown 25%, reading (a) on catch-up time: the catch-up takes 25% longer',
         '  catch-up (average)       = (270,000 + 360,000) ÷ 6,000/s × (100% + 25%) = 131.25 s',
         '  catch-up (full)          = (540,000 + 360,000) ÷ 6,000/s × (100% + 25%) = 187.5 s',
         '  recovery (average)       = 20 s + 131.25 s = 151.25 s',
         '  recovery (full)          = 20 s + 187.5 s = 207.5 s',
+        'hot-key slowdown 25%, reading (b) on the recovery rate: recovery processes 25% fewer events a second',
+        '  slowed recovery rate     = 24,000/s × (100% − 25%) = 18,000/s',
+        '  slowed net catch-up rate = 18,000/s − 18,000/s = 0/s',
+        '  catch-up never completes: the slowed recovery rate 18,000/s does not exceed the live rate 18,000/s',
       ].join('\n'),
     );
     expect(json).toMatchObject({
