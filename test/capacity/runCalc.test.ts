@@ -69,6 +69,85 @@ describe('runCalc', () => {
     expect(runCalc([...drill, '--hot-key-slowdown', '100%']).json).toMatchObject({ adjusted: { catchUpAverageSec: '90' } });
   });
 
+  it('checkpoint prints both readings of the seed drill\'s 25% slowdown, the second one never completing', () => {
+    const drill = ['checkpoint', '--rate', '18000', '--interval', '30s', '--recovery-rate', '24000', '--restore', '20s'];
+    const { text, json } = runCalc([...drill, '--hot-key-slowdown', '25%']);
+    const lines = text.split('\n');
+    // Reading (a) keeps the figures the command printed before; reading (b) has no catch-up time.
+    expect(lines.slice(7)).toEqual([
+      'hot-key slowdown 25%, reading (a) on catch-up time: the catch-up takes 25% longer',
+      '  catch-up (average)       = (270,000 + 360,000) ÷ 6,000/s × (100% + 25%) = 131.25 s',
+      '  catch-up (full)          = (540,000 + 360,000) ÷ 6,000/s × (100% + 25%) = 187.5 s',
+      '  recovery (average)       = 20 s + 131.25 s = 151.25 s',
+      '  recovery (full)          = 20 s + 187.5 s = 207.5 s',
+      'hot-key slowdown 25%, reading (b) on the recovery rate: recovery processes 25% fewer events a second',
+      '  slowed recovery rate     = 24,000/s × (100% − 25%) = 18,000/s',
+      '  slowed net catch-up rate = 18,000/s − 18,000/s = 0/s',
+      '  catch-up never completes: the slowed recovery rate 18,000/s does not exceed the live rate 18,000/s',
+    ]);
+    expect(json).toMatchObject({
+      adjusted: {
+        catchUpAverageSec: '131.25',
+        recoveryFullSec: '207.5',
+        slowdownOnRecoveryRate: {
+          recoveryRatePerSec: '18000',
+          netCatchUpPerSec: '0',
+          catchUpCompletes: false,
+          catchUpAverageSec: null,
+          catchUpFullSec: null,
+          recoveryAverageSec: null,
+          recoveryFullSec: null,
+        },
+      },
+    });
+    // Nulls and the boolean survive serialisation as they are.
+    expect(JSON.parse(JSON.stringify(json))).toEqual(json);
+  });
+
+  it('checkpoint at a 10% slowdown on the recovery rate catches up at 3,600/s', () => {
+    const base = ['checkpoint', '--rate', '18000', '--interval', '30s', '--recovery-rate', '24000', '--hot-key-slowdown', '10%'];
+    // 270,000 ÷ 3,600 = 75 s and 540,000 ÷ 3,600 = 150 s with no restore.
+    const ideal = runCalc(base);
+    expect(ideal.text).toContain('  slowed recovery rate     = 24,000/s × (100% − 10%) = 21,600/s\n');
+    expect(ideal.text).toContain('  slowed net catch-up rate = 21,600/s − 18,000/s = 3,600/s\n');
+    expect(ideal.text).toContain('  catch-up (average)       = (270,000 + 0) ÷ 3,600/s = 75 s\n');
+    expect(ideal.text).toContain('  catch-up (full)          = (540,000 + 0) ÷ 3,600/s = 150 s\n');
+    expect(ideal.json).toMatchObject({
+      adjusted: {
+        catchUpAverageSec: '49.5',
+        catchUpFullSec: '99',
+        slowdownOnRecoveryRate: {
+          recoveryRateFactor: '0.9',
+          recoveryRatePerSec: '21600',
+          netCatchUpPerSec: '3600',
+          catchUpCompletes: true,
+          catchUpAverageSec: '75',
+          catchUpFullSec: '150',
+          recoveryAverageSec: '75',
+          recoveryFullSec: '150',
+        },
+      },
+    });
+    // A 20 s restore adds 360,000 events: 630,000 ÷ 3,600 = 175 s and 900,000 ÷ 3,600 = 250 s.
+    const restored = runCalc([...base, '--restore', '20s']);
+    expect(restored.text.split('\n').at(-1)).toBe('  recovery (full)          = 20 s + 250 s = 270 s');
+    expect(restored.json).toMatchObject({
+      adjusted: { slowdownOnRecoveryRate: { catchUpAverageSec: '175', recoveryAverageSec: '195', recoveryFullSec: '270' } },
+    });
+  });
+
+  it('checkpoint states a slowdown of 100% or more stops recovery instead of refusing', () => {
+    const { text, json } = runCalc([
+      'checkpoint', '--rate', '18000', '--interval', '30s', '--recovery-rate', '24000', '--hot-key-slowdown', '200%',
+    ]);
+    // Reading (a) triples the 45 s catch-up; reading (b) has no rate left to recover with.
+    expect(text).toContain('  catch-up (average)       = (270,000 + 0) ÷ 6,000/s × (100% + 200%) = 135 s\n');
+    expect(text).toContain('  slowed recovery rate     = 0/s, not 24,000/s × (100% − 200%): a rate cannot fall below zero\n');
+    expect(json).toMatchObject({
+      adjusted: { catchUpAverageSec: '135', slowdownOnRecoveryRate: { recoveryRatePerSec: '0', netCatchUpPerSec: '-18000', catchUpCompletes: false } },
+    });
+  });
+
   it('checkpoint refuses recovery no faster than live input', () => {
     expect(inputErrorOf(['checkpoint', '--rate', '18000', '--interval', '30s', '--recovery-rate', '18000'])).toBe(
       'recovery rate 18,000/s does not exceed the live rate 18,000/s: catch-up never finishes',
