@@ -111,3 +111,125 @@ describe('checkpoint replay: simulation against the formula', () => {
     expect(formula.fullReplayEvents.eq(replayed!)).toBe(true);
   });
 });
+
+// Reading (b) of a hot-key slowdown by simulation: the processor recovers at the recovery rate
+// reduced by the slowdown while live input keeps its full rate. Here one tick is one second and
+// one event stands for a hundred, so 180 a tick and recovery at 240 a tick are the seed's
+// 18,000/s and 24,000/s; the scale is a hundred rather than a thousand because 10% off 24 a tick
+// would be 21.6, and the model processes whole records. The World keeps a crashed processor down
+// 20 ticks, the seed drill's 20 s restore, so 3,600 live events (the formula's 360,000) join the
+// backlog before it restarts.
+describe('hot-key slowdown on the recovery rate: simulation against the formula', () => {
+  const LIVE = 180;
+  const RECOVERY = 240;
+  const RESTORE = 20;
+  // The source stays live past the latest catch-up below (tick 330), so every figure is read while
+  // input still arrives; the run itself is bounded because the source then stops.
+  const TOTAL = 360;
+
+  function slowed(slowdown: string) {
+    const adjusted = checkpointReplay({
+      ratePerSec: LIVE,
+      intervalSec: INTERVAL,
+      recoveryRatePerSec: RECOVERY,
+      restoreSec: RESTORE,
+      hotKeySlowdown: slowdown,
+    }).adjusted;
+    if (adjusted === null) throw new Error('a slowdown always gives adjusted figures');
+    return adjusted.slowdownOnRecoveryRate;
+  }
+
+  // Crashes the processor once at the given window occurrence and reads, from the checkpoints it
+  // completes after restarting, how far behind the live edge it was at each: the records that had
+  // arrived by then minus the position the checkpoint records.
+  function recover(recoveryEventsPerTick: number, window: string, occurrence: number) {
+    const slowInput = { eventsPerTick: LIVE, recoveryEventsPerTick, checkpointEveryTicks: INTERVAL, totalTicks: TOTAL };
+    const world = new World([processorComponent(slowInput)], {
+      seed: 7,
+      plan: [{ kind: 'crash', window: `processor.${window}`, occurrence }],
+      restartDelayTicks: RESTORE,
+    });
+    const result = world.run();
+    expect(result.ending).toBe('quiescent');
+    const durable = world.durable<ProcessorDurable>('processor');
+    // However the catch-up went, each source record is reflected in the state exactly once.
+    expect(durable.checkpoint.state).toEqual(expectedState(TOTAL * LIVE));
+    const notes = world.notes.map((n) => ({ tick: n.tick, ...(n.data as { kind: string; data: { tick?: number; position?: number } }) }));
+    const restartTick = notes.filter((n) => n.kind === 'restore').at(-1)!.tick;
+    const crashTick = result.strikes[0]!.tick;
+    const backlogs = notes
+      .filter((n) => n.kind === 'checkpoint' && n.tick > restartTick)
+      .map((n) => [n.tick, Math.min(n.tick, TOTAL) * LIVE - n.data.position!] as const);
+    return { crashTick, restartTick, backlogs, finalTick: backlogs.at(-1)![0], traceHash: result.traceHash };
+  }
+
+  it('the formula side: 10% leaves 216 a tick and 175 s / 250 s of catch-up, 25% leaves 180 a tick and none', () => {
+    // 240 × 0.9 = 216, 36 above the live 180: (2,700 + 3,600) ÷ 36 = 175 and (5,400 + 3,600) ÷ 36 = 250.
+    const ten = slowed('0.1');
+    expect(ten.recoveryRatePerSec.toFixed()).toBe('216');
+    expect(ten.netCatchUpPerSec.toFixed()).toBe('36');
+    expect(ten.catchUpAverageSec?.toFixed()).toBe('175');
+    expect(ten.catchUpFullSec?.toFixed()).toBe('250');
+    expect(ten.recoveryAverageSec?.toFixed()).toBe('195');
+    expect(ten.recoveryFullSec?.toFixed()).toBe('270');
+    // 240 × 0.75 = 180, exactly the live rate.
+    const quarter = slowed('0.25');
+    expect(quarter.recoveryRatePerSec.toFixed()).toBe('180');
+    expect(quarter.netCatchUpPerSec.toFixed()).toBe('0');
+    expect(quarter.catchUpCompletes).toBe(false);
+  });
+
+  it('at 10% the backlog shrinks by 36 a tick and is gone when the formula says, for the average and the full interval', () => {
+    const rate = slowed('0.1').recoveryRatePerSec.toNumber();
+    const net = rate - LIVE;
+    // A crash in `waiting` at tick 45 (its 46th occurrence) replays the 15 ticks since the
+    // checkpoint at tick 30, 2,700 records, the formula's average; one in `checkpointing` at tick
+    // 60 falls back to that checkpoint too and replays the full interval, 5,400.
+    for (const [window, occurrence, crashTick, replay, catchUp] of [
+      ['waiting', FIRST + 16, 45, 2700, slowed('0.1').catchUpAverageSec!],
+      ['checkpointing', 2, 60, 5400, slowed('0.1').catchUpFullSec!],
+    ] as const) {
+      const run = recover(rate, window, occurrence);
+      expect(run.crashTick).toBe(crashTick);
+      expect(run.restartTick).toBe(crashTick + RESTORE);
+      const atRestart = replay + LIVE * RESTORE;
+      // Until it is back at the live edge the backlog falls by exactly the net rate every tick.
+      for (const [tick, backlog] of run.backlogs) {
+        expect(backlog).toBe(Math.max(0, atRestart - net * (tick - run.restartTick)));
+      }
+      const caughtUp = run.backlogs.find(([, backlog]) => backlog === 0)![0];
+      expect(caughtUp - run.restartTick).toBe(catchUp.toNumber());
+      const before = run.backlogs.filter(([tick]) => tick < caughtUp);
+      expect(before.length).toBeGreaterThan(0);
+      expect(before.every(([, backlog]) => backlog > 0)).toBe(true);
+      // Caught up while the source is still live, so the slowed margin did it, not the source stopping.
+      expect(caughtUp).toBeLessThan(TOTAL);
+      expect(run.finalTick).toBe(TOTAL);
+    }
+  });
+
+  it('at 25% the backlog never shrinks while live input arrives, and drains only after the source stops', () => {
+    const rate = slowed('0.25').recoveryRatePerSec.toNumber();
+    expect(rate).toBe(LIVE);
+    for (const [window, occurrence, replay] of [
+      ['waiting', FIRST + 16, 2700],
+      ['checkpointing', 2, 5400],
+    ] as const) {
+      const run = recover(rate, window, occurrence);
+      const atRestart = replay + LIVE * RESTORE;
+      const live = run.backlogs.filter(([tick]) => tick <= TOTAL);
+      // Every checkpoint from the restart to the end of the source, ten or more of them, finds the
+      // backlog exactly as large as it was when the processor came back.
+      expect(live.length).toBeGreaterThanOrEqual(10);
+      expect(live.every(([, backlog]) => backlog === atRestart)).toBe(true);
+      // With no more input the same 180 a tick clears it: 6,300 ÷ 180 = 35 and 9,000 ÷ 180 = 50 ticks.
+      expect(run.finalTick).toBe(TOTAL + atRestart / rate);
+      expect(run.backlogs.at(-1)![1]).toBe(0);
+    }
+  });
+
+  it('is deterministic: the same crash gives the same trace', () => {
+    const rate = slowed('0.25').recoveryRatePerSec.toNumber();
+    expect(recover(rate, 'waiting', FIRST + 16).traceHash).toBe(recover(rate, 'waiting', FIRST + 16).traceHash);
+  });
+});
