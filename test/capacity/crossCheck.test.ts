@@ -1,4 +1,4 @@
-// Cross-check by simulation (issue 7): the processor model, crashed through the World's own fault
+// Cross-check by simulation: the processor model, crashed through the World's own fault
 // path at every tick of one checkpoint interval, replays what `checkpointReplay` says it should.
 // One tick stands for one second, so 18 events per tick and a checkpoint every 30 ticks are the
 // formula's 18/s and 30 s scaled down; recovery at 24 per tick mirrors 24,000/s.
