@@ -239,21 +239,21 @@ beforeRelaySend:
 
 /*
  * The inventory consumer (models/consumer.ts, with models/subscription.ts and the broker's
- * session): takes the records of the log one at a time from its session position, records the
+ * subscription): takes the records of the log one at a time from its read position, records the
  * inbox row and the reservation (in one transaction, or the inbox first on its own), and moves
  * the committed offset past the record after its effect commits (or, acking first, before it
- * starts). Volatile: the session position, the record in hand and the open transaction.
+ * starts). Volatile: the read position, the record in hand and the open transaction.
  * Durable: its rows in the inventory database and the broker's committed offset. After a crash
  * it subscribes again and the broker redelivers from the committed offset.
  */
 proctype Consumer() {
-  byte cur;   /* the session position: the offset of the next record to take */
+  byte cur;   /* the read position: the offset of the next record to take */
   byte e;     /* the record in hand: the order index of its event */
 connecting:
-  /* consumer.connecting: subscribe; the session starts at the committed offset. */
+  /* consumer.connecting: subscribe; reading starts at the committed offset. */
   cur = committedOffset;
 end_idle:
-  /* consumer.idle: wait for a record past the session position. */
+  /* consumer.idle: wait for a record past the read position. */
   atomic { cur < logLen -> e = brokerLog[cur] }
 #if defined(CONSUMER_ACK_FIRST)
   /* consumer.received: the record is in hand; nothing is durable. */
