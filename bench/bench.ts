@@ -31,7 +31,7 @@ import { Trace } from '../src/trace.ts';
 import { runWindows, type WindowsResult } from '../src/windows.ts';
 import { CompiledMachine } from '../src/compiledMachine.ts';
 import { DEFAULT_WORLD_OPTIONS, World } from '../src/world.ts';
-import { MERCURY_DRILLS as DRILL_WINDOWS } from '../models/orderPipeline.ts';
+import { MERCURY_DRILLS as DRILL_WINDOWS } from '../models/designs/orderPipeline.ts';
 import { runPlainOutbox } from './plainOutbox.ts';
 
 // The options, parsed from the command line.
@@ -173,7 +173,7 @@ for (let r = 0; r < REPEATS; r++) {
 }
 const fiveMeasure = fiveMeasures[0];
 for (const r of fiveResults) {
-  line(`  ${r.name.padEnd(34)} ${String(r.runs).padStart(4)} runs  ${r.verdict.padEnd(8)} ${r.asExpected ? 'as expected' : 'NOT AS EXPECTED'}  ${sec(median(perScenario.get(r.name)!.map((m) => m.ms)))}`);
+  line(`  ${r.name.padEnd(34)} ${String(r.coverage.runs).padStart(4)} runs  ${r.judgement.verdict.padEnd(8)} ${r.judgement.asExpected ? 'as expected' : 'NOT AS EXPECTED'}  ${sec(median(perScenario.get(r.name)!.map((m) => m.ms)))}`);
 }
 const fiveMs = median(fiveTimes);
 line(`  sum of runWindows over the five: ${spread(fiveTimes, sec)}; ${int(fiveMeasure!.runs)} World runs, ${int(fiveMeasure!.steps)} steps per pass`);
@@ -188,7 +188,7 @@ for (let r = 0; r < Math.min(REPEATS, 3); r++) {
 const coldMs = median(coldTimes);
 line(`  cold, one process from start (node, tsx, models, every run): ${spread(coldTimes, sec)}, ${(SPIN_SECONDS / (coldMs / 1000)).toFixed(1)}x faster than SPIN end to end`);
 line(`  reference: SPIN (exhaustive model checker, Debian's spin package) needs about ${SPIN_SECONDS} s end to end for the same five verdicts on this machine (quoted, not run here)`);
-const fiveOk = fiveResults.every((r) => r.asExpected);
+const fiveOk = fiveResults.every((r) => r.judgement.asExpected);
 target(
   'five Mercury verdicts, 10x faster than SPIN',
   `${sec(fiveMs)} warm (cold ${sec(coldMs)}: ${(SPIN_SECONDS / (coldMs / 1000)).toFixed(1)}x faster than SPIN's ~${SPIN_SECONDS} s)${fiveOk ? '' : ', a verdict NOT as expected'}`,
@@ -217,7 +217,7 @@ for (let r = 0; r < REPEATS; r++) {
   allResults = results;
 }
 const allMeasure = allMeasures[0];
-const unexpected = allResults.filter((r) => !r.asExpected).map((r) => r.name);
+const unexpected = allResults.filter((r) => !r.judgement.asExpected).map((r) => r.name);
 line(`  ${allResults.length} scenarios, ${int(allMeasure!.runs)} World runs, ${int(allMeasure!.steps)} steps per pass; ${unexpected.length === 0 ? 'every verdict as expected' : `NOT as expected: ${unexpected.join(', ')}`}`);
 line(`  wall time: ${spread(allTimes, sec)}`);
 const allMs = median(allTimes);
@@ -256,7 +256,7 @@ report(`windows, whole catalogue, ${catalogue.length} scenarios (from 2.)`, allM
 let exploreSeed = 1;
 const exploreOutbox = rate(`explore, mercury-outbox (${int(EXPLORE_RUNS)} runs)`, () => {
   const r = explore(outbox, { runs: EXPLORE_RUNS, seed: exploreSeed++ });
-  if (r.verdict !== 'holds') throw new Error(`explore found ${r.verdict} in mercury-outbox`);
+  if (r.search.status !== 'passed') throw new Error(`explore found ${r.judgement.verdict} in mercury-outbox`);
 });
 rate(`explore, whole catalogue (${CATALOGUE_EXPLORE_RUNS} runs each)`, () => {
   for (const { scenario } of catalogue) explore(scenario, { runs: CATALOGUE_EXPLORE_RUNS, seed: 1 });
@@ -270,12 +270,12 @@ heading('4. the machine layer against plain reducers (bench/plainOutbox.ts)');
 const reference = runScenario(outbox, { seed: 1, plan: [] });
 const faults: Fault[] = [];
 for (const window of DRILL_WINDOWS) for (const occurrence of [1, 2]) faults.push({ kind: 'crash', window, occurrence });
-for (const [point, n] of [...reference.world.network.census()].sort(([a], [b]) => (a < b ? -1 : 1))) {
+for (const [point, n] of [...reference.report.census].sort(([a], [b]) => (a < b ? -1 : 1))) {
   for (const kind of ['lose', 'duplicate'] as const) for (let occurrence = 1; occurrence <= Math.min(n, 2); occurrence++) faults.push({ kind, point, occurrence });
 }
 const plans: FaultPlan[] = [[], ...faults.map((f) => [f])];
 const seeds = Array.from({ length: PLAIN_SEEDS }, (_, i) => i + 1);
-line(`  plans: no fault, crash at the 8 drill windows (occurrence 1 and 2), lose and duplicate at each of the ${reference.world.network.census().size} message points (occurrence 1 and 2): ${plans.length} plans x ${seeds.length} seeds`);
+line(`  plans: no fault, crash at the 8 drill windows (occurrence 1 and 2), lose and duplicate at each of the ${reference.report.census.size} message points (occurrence 1 and 2): ${plans.length} plans x ${seeds.length} seeds`);
 // Verdicts first: both must agree on every plan; the runs are also step-for-step alike.
 const outcomes = { machine: new Map<string, number>(), plain: new Map<string, number>() };
 let agree = 0;
@@ -288,7 +288,7 @@ for (const seed of seeds) {
     outcomes.machine.set(m.outcome, (outcomes.machine.get(m.outcome) ?? 0) + 1);
     outcomes.plain.set(p.outcome, (outcomes.plain.get(p.outcome) ?? 0) + 1);
     if (m.outcome === p.outcome) agree++;
-    if (m.result.steps === p.result.steps && m.result.ticks === p.result.ticks && m.result.strikes.length === p.result.strikes.length) identicalRuns++;
+    if (m.report.steps === p.result.steps && m.report.ticks === p.result.ticks && m.report.strikes.length === p.result.strikes.length) identicalRuns++;
     if (p.result.strikes.length > 0) struck++;
   }
 }
@@ -303,10 +303,10 @@ const pass = (f: (seed: number, plan: FaultPlan) => number) => () => {
   for (const seed of seeds) for (const plan of plans) steps += f(seed, plan);
   return steps;
 };
-const machinePass = pass((seed, plan) => runScenario(outbox, { seed, plan }).result.steps);
+const machinePass = pass((seed, plan) => runScenario(outbox, { seed, plan }).report.steps);
 // How explore and windows mode actually run: the trace is counted, not hashed (a counterexample
 // is run again, hashed and traced, before it is reported).
-const machineUnhashedPass = pass((seed, plan) => runScenario(outbox, { seed, plan, hashTrace: false }).result.steps);
+const machineUnhashedPass = pass((seed, plan) => runScenario(outbox, { seed, plan, hashTrace: false }).report.steps);
 const plainPass = pass((seed, plan) => runPlainOutbox({ seed, plan }).result.steps);
 const plainTracedPass = pass((seed, plan) => runPlainOutbox({ seed, plan, trace: true }).result.steps);
 const stepRate = (f: () => number) => {

@@ -28,4 +28,4 @@ World.prototype.run = function (this: World) {
 const start = performance.now();
 const result = explore(scenario, { runs, seed: 1 });
 const seconds = (performance.now() - start) / 1000;
-console.log(JSON.stringify({ scenario: name, collected: typeof (globalThis as { gc?: unknown }).gc === 'function', runs: result.runs, verdict: result.verdict, seconds, peakRssMB: peak / 2 ** 20, samples }));
+console.log(JSON.stringify({ scenario: name, collected: typeof (globalThis as { gc?: unknown }).gc === 'function', runs: result.runs, verdict: result.judgement.verdict, seconds, peakRssMB: peak / 2 ** 20, samples }));

@@ -9,7 +9,7 @@ let ok = true;
 for (const name of names) {
   const scenario = (await import(`../scenarios/${name}.ts`)).default;
   const r = runWindows(scenario);
-  ok &&= r.asExpected;
-  process.stdout.write(`${name} ${r.verdict} ${r.asExpected ? 'as expected' : 'NOT as expected'}\n`);
+  ok &&= r.judgement.asExpected;
+  process.stdout.write(`${name} ${r.judgement.verdict} ${r.judgement.asExpected ? 'as expected' : 'NOT as expected'}\n`);
 }
 process.exitCode = ok ? 0 : 1;

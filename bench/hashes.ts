@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { loadCatalogue } from '../src/catalogue.ts';
 import { caseArbitrary } from '../src/explore.ts';
 import { runScenario } from '../src/runScenario.ts';
-import { DEFAULT_SEED, singleFaults } from '../src/windows.ts';
+import { faultSpace } from '../src/faultSpace.ts';
+import { DEFAULT_SEED } from '../src/windows.ts';
 import { stableJson } from '../src/trace.ts';
 import { DEFAULT_WORLD_OPTIONS, type Driver } from '../src/world.ts';
 
@@ -51,18 +52,19 @@ for (const { scenario } of await loadCatalogue()) {
   const per = createHash('sha256');
   const reference = runScenario(scenario, { seed: DEFAULT_SEED, plan: [] });
   const maxOccurrence = scenario.windows?.maxOccurrence ?? 2;
-  const plans = [[], ...singleFaults(scenario, reference, maxOccurrence).map((f) => [f])];
+  const space = faultSpace(reference, { maxOccurrence, ...(scenario.windows?.kinds ? { kinds: scenario.windows.kinds } : {}) });
+  const plans = [[], ...space.singles.map((f) => [f])];
   for (const plan of plans) {
     const r = runScenario(scenario, { seed: DEFAULT_SEED, plan });
-    per.update(`${r.result.traceHash} ${r.outcome} ${r.result.steps} ${r.result.ticks}\n`);
+    per.update(`${r.report.traceHash} ${r.outcome} ${r.report.steps} ${r.report.ticks}\n`);
     runs++;
   }
   // A traced run must hash the same as an untraced one, and its events must stay the same too.
   const traced = runScenario(scenario, { seed: DEFAULT_SEED, plan: plans[1] ?? [], keepTrace: true });
-  per.update(JSON.stringify(traced.world.trace.events));
+  per.update(JSON.stringify(traced.report.trace));
   for (const c of fc.sample(caseArbitrary(scenario), { seed: 42, numRuns: 300 })) {
     const r = runScenario(scenario, { seed: c.seed, plan: c.plan, size: c.size });
-    per.update(`${r.result.traceHash} ${r.outcome}\n`);
+    per.update(`${r.report.traceHash} ${r.outcome}\n`);
     runs++;
   }
   const d = per.digest('hex');

@@ -21,12 +21,21 @@ import type { RunOutcome } from '../src/checkers/finding.ts';
 import type { CrashFault, FaultPlan, MessageFault } from '../src/faults.ts';
 import { Network, type Envelope } from '../src/network.ts';
 import { Prng } from '../src/prng.ts';
-import { worstOutcome } from '../src/runScenario.ts';
 import { Schedule } from '../src/schedule.ts';
 import { Trace } from '../src/trace.ts';
-import { DEFAULT_WORLD_OPTIONS, type RunResult } from '../src/world.ts';
+import { runOutcome } from '../src/verdict.ts';
+import { DEFAULT_WORLD_OPTIONS, type Ending, type Strike } from '../src/world.ts';
+
+/** What the plain loop reports of a run. */
+interface PlainResult {
+  readonly ending: Ending;
+  readonly ticks: number;
+  readonly steps: number;
+  readonly strikes: readonly Strike[];
+  readonly traceHash: string;
+}
 import type { WorldView } from '../src/worldView.ts';
-import { reservationClaim } from '../models/orderPipeline.ts';
+import { reservationClaim } from '../models/designs/orderPipeline.ts';
 import type { DatabaseDurable, Row } from '../models/database.ts';
 
 /** A message: a `type` and its fields (the shape the Network carries). */
@@ -651,7 +660,7 @@ class Consumer extends Comp {
 
 export interface PlainRun {
   readonly outcome: RunOutcome;
-  readonly result: RunResult;
+  readonly result: PlainResult;
   readonly windowCounts: ReadonlyMap<string, number>;
   readonly census: ReadonlyMap<string, number>;
 }
@@ -688,7 +697,7 @@ export function runPlainOutbox(options: PlainOptions): PlainRun {
     else messageFaults.push(f);
   }
   const windowCounts = new Map<string, number>();
-  const strikes: RunResult['strikes'][number][] = [];
+  const strikes: Strike[] = [];
   let now = 0;
   let inFlight = 0;
   let steps = 0;
@@ -701,7 +710,7 @@ export function runPlainOutbox(options: PlainOptions): PlainRun {
     },
     record: (fault, envelope) => {
       trace?.add(now, envelope.from, fault.kind, { to: envelope.to, event: envelope.event });
-      strikes.push({ fault, tick: now, durable: {} });
+      strikes.push({ fault, tick: now, durable: {}, inFlight: [] });
     },
   });
   const sim: Sim = {
@@ -738,7 +747,7 @@ export function runPlainOutbox(options: PlainOptions): PlainRun {
     if (healed) return;
     const fault = crashFaults.get(window)?.find((f) => f.occurrence === n);
     if (fault) {
-      strikes.push({ fault, tick: now, durable: {} });
+      strikes.push({ fault, tick: now, durable: {}, inFlight: [] });
       crash(comp);
     }
   };
@@ -814,7 +823,7 @@ export function runPlainOutbox(options: PlainOptions): PlainRun {
   };
   trace?.add(0, 'world', 'start', { seed: String(options.seed), plan: options.plan });
   for (const c of comps) boot(c);
-  let ending: RunResult['ending'] = 'stuck';
+  let ending: Ending = { kind: 'stuck', reason: { kind: 'no quiescence', ticks: o.livenessTicksMax } };
   if (phase(o.safetyTicksMax) !== 'steps') {
     healed = true;
     network.heal(now);
@@ -825,11 +834,11 @@ export function runPlainOutbox(options: PlainOptions): PlainRun {
       boot(c);
     }
     const end = phase(now + o.livenessTicksMax);
-    if (end === 'quiet' || (end === 'silent' && comps.every((c) => !c.process || c.idle()))) ending = 'quiescent';
+    if (end === 'quiet' || (end === 'silent' && comps.every((c) => !c.process || c.idle()))) ending = { kind: 'quiescent' };
   }
-  const result: RunResult = { ending, ticks: now, steps, strikes, traceHash: trace?.hash() ?? '' };
+  const result: PlainResult = { ending, ticks: now, steps, strikes, traceHash: trace?.hash() ?? '' };
   const view: WorldView = { durable: <T>(name: string) => byName.get(name)!.durable() as T, result, notes: [] };
   const verdict = checkClaim(reservationClaim, view);
-  return { outcome: worstOutcome(verdict.findings, verdict.verdict === 'unknown'), result, windowCounts, census: network.census() };
+  return { outcome: runOutcome(verdict.findings, verdict.outcome === 'unknown'), result, windowCounts, census: network.census() };
 }
 

@@ -7,6 +7,7 @@
 // `redeliveryTicks`. Records older than `retentionTicks` are gone.
 import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
+import type { EvidencePart } from '../src/scenario.ts';
 
 export type Payload = Readonly<Record<string, string | number | boolean | null>>;
 
@@ -218,3 +219,14 @@ export const brokerMachine = setup({
     },
   },
 });
+
+/** Evidence for the broker: the log's records by event_id, and each group's committed offsets. */
+export function brokerEvidence(durable: unknown): EvidencePart[] {
+  const d = durable as BrokerDurable | undefined;
+  const log = recordsOf(d).map((r) => String(r.payload['event_id']));
+  const offsets = Object.entries(d?.offsets ?? {}).map(([g, o]) => `${g}@${o.join('/')}`);
+  return [
+    { label: 'log', items: log.length > 0 ? log : ['empty'] },
+    { label: 'offsets', items: offsets.length > 0 ? offsets : ['none'] },
+  ];
+}

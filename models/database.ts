@@ -9,6 +9,7 @@
 // unable to tell a commit from a failure, which is the ambiguity the seeds start from.
 import { assign, emit, setup } from 'xstate';
 import { send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
+import type { EvidencePart } from '../src/scenario.ts';
 
 export type Value = string | number | boolean | null;
 export type Row = Readonly<Record<string, Value>>;
@@ -354,3 +355,26 @@ export const databaseMachine = setup({
     },
   },
 });
+
+/** How a design reads one table's rows in evidence: `o-1 ACCEPTED v1` rather than every column. */
+export type RowFormats = Readonly<Record<string, (row: Row) => string>>;
+
+/**
+ * Evidence for a database: its non-empty tables in declaration order, each row read by the
+ * design's format for that table (by default its key columns joined by `/`); a row of a table
+ * with a time-to-live also shows the tick it was committed, since its age decides whether it
+ * still counts.
+ */
+export function databaseEvidence(specs: Readonly<Record<string, TableSpec>>, formats: RowFormats = {}): (durable: unknown) => EvidencePart[] {
+  return (durable) => {
+    const d = durable as DatabaseDurable | undefined;
+    const parts: EvidencePart[] = [];
+    for (const [table, spec] of Object.entries(specs)) {
+      const rows = bySeq(d?.tables[table]);
+      if (rows.length === 0) continue;
+      const format = formats[table] ?? ((r: Row) => spec.key.map((k) => String(r[k])).join('/'));
+      parts.push({ label: table, items: rows.map(([, s]) => `${format(s.row)}${spec.ttlTicks === undefined ? '' : ` (committed t=${s.at})`}`) });
+    }
+    return parts;
+  };
+}

@@ -11,6 +11,7 @@
 // `operator.done`.
 import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
+import type { EvidencePart } from '../src/scenario.ts';
 import type { DatabaseReply } from './database.ts';
 
 export interface OperatorDurable {
@@ -85,3 +86,12 @@ export const operatorMachine = setup({
     done: { tags: ['idle'] },
   },
 });
+
+/** Evidence for the operator: whether it has truncated the read model and reset the offsets yet. */
+export function operatorEvidence(durable: unknown): EvidencePart[] {
+  const d = durable as OperatorDurable | undefined;
+  return [
+    { label: 'truncated', items: [String(d?.truncated ?? false)] },
+    { label: 'reset', items: [String(d?.reset ?? false)] },
+  ];
+}

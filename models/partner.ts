@@ -6,21 +6,12 @@
 // the wait is over; a restart resumes from there. A restart during the wait re-arms the whole
 // wait (a machine has no clock to subtract from), so a redelivery is never earlier than
 // `redeliverAfterTicks` after the first round, and later only by the time waited before the crash.
-//
-// `partnerFeed` composes it with the broker and a consumer whose inbox forgets: the inbox table
-// has a time-to-live (seed 003's "seven-day deduplication record") and the effect, a loyalty
-// credit, is an additive row with a surrogate id, so nothing but the inbox recognises a repeat.
 // Waiting and publishing states are not tagged `idle`, so the world is not quiet (and the run
 // does not end) while a redelivery is still to come.
 import { assign, enqueueActions, setup } from 'xstate';
 import { send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
-import type { Claim } from '../src/claims.ts';
-import type { ComponentSpec, WindowNote } from '../src/world.ts';
-import { brokerMachine, type BrokerReply, type Payload } from './broker.ts';
-import { consumerMachine, type ConsumerInput } from './consumer.ts';
-import { databaseMachine, rowsOf, type DatabaseDurable, type TableSpec } from './database.ts';
-import { pipelineEvidence } from './orderPipeline.ts';
-import { windowNote as n } from './windowNotes.ts';
+import type { EvidencePart } from '../src/scenario.ts';
+import type { BrokerReply, Payload } from './broker.ts';
 
 export interface PartnerDurable {
   /** event_ids whose first publication the broker acknowledged, in order. */
@@ -114,82 +105,11 @@ export const partnerMachine = setup({
   },
 });
 
-export interface PartnerFeedOptions {
-  /** The partner redelivers every fact this many ticks after the first round. */
-  readonly redeliverAfterTicks: number;
-  /** The consumer's inbox forgets an event_id this many ticks after it first committed. */
-  readonly inboxTtlTicks?: number;
-}
-
-/** The partner's facts: one loyalty accrual per unit of workload. */
-export function partnerFacts(size: number): Payload[] {
-  return Array.from({ length: size }, (_, i) => ({
-    event_id: `evt-partner-${i + 1}`,
-    source: 'partner.loyalty',
-    member_id: `m-${i + 1}`,
-    points: 100,
-  }));
-}
-
-const dupCredits = 'SELECT fact_id, count(*) FROM loyalty_credits GROUP BY fact_id HAVING count(*) > 1;';
-
-const partnerNotes: Record<string, WindowNote> = {
-  publishing: n('partner (resends the same event_id until the broker acknowledges)', "SELECT event_id, count(*) FROM broker_events WHERE source = 'partner.loyalty' GROUP BY event_id HAVING count(*) > 1;"),
-  waitingToRedeliver: n('partner (its redelivery is scheduled, whatever we do)', "SELECT event_id, first_seen_at FROM inbox WHERE first_seen_at < now() - interval '7 days'; -- evidence about to expire"),
-  redelivering: n('partner (resends the same event_id until the broker acknowledges)', dupCredits),
-  done: n('nobody: the partner has nothing left to send', dupCredits),
-};
-
-const creditNotes: Record<string, WindowNote> = {
-  received: n('broker redelivery from the committed offset', 'none: nothing durable yet'),
-  insertingInbox: n('broker redelivery from the committed offset', 'none: the transaction rolls back'),
-  afterInboxInsert: n('broker redelivery from the committed offset', 'none: the transaction rolls back'),
-  writingEffect: n('broker redelivery from the committed offset', 'none: the transaction rolls back'),
-  committingEffect: n('broker redelivery from the committed offset', 'SELECT * FROM inbox WHERE event_id = :event_id; -- did the commit land?'),
-  afterEffectCommit: n('broker redelivery (the inbox suppresses the repeat while its row lives)', dupCredits),
-  beforeTransportProgress: n('broker redelivery (the inbox suppresses the repeat while its row lives)', dupCredits),
-  duplicateSeen: n('broker redelivery from the committed offset', 'none: the repeat was suppressed'),
-};
-
-/** Partner → broker → loyalty consumer (inbox with a horizon, additive credit) → loyalty database. */
-export function partnerFeed(o: PartnerFeedOptions): (w: { size: number }) => ComponentSpec[] {
-  const inbox: TableSpec = { key: ['consumer_name', 'event_id'], ...(o.inboxTtlTicks === undefined ? {} : { ttlTicks: o.inboxTtlTicks }) };
-  const consumerInput: ConsumerInput = {
-    broker: 'broker',
-    group: 'loyalty',
-    consumerName: 'loyalty-credit-v1',
-    db: 'loyaltyDb',
-    inbox: 'sameTx',
-    effect: { op: 'insert', table: 'loyalty_credits', columns: { fact_id: 'event_id', member_id: 'member_id', points: 'points' } },
-    ack: 'afterCommit',
-  };
-  return ({ size }) => [
-    { name: 'partner', machine: partnerMachine, input: { broker: 'broker', facts: partnerFacts(size), redeliverAfterTicks: o.redeliverAfterTicks }, process: true, notes: partnerNotes },
-    { name: 'broker', machine: brokerMachine, input: {}, process: false },
-    { name: 'consumer', machine: consumerMachine, input: consumerInput as unknown as Record<string, unknown>, process: true, notes: creditNotes },
-    { name: 'loyaltyDb', machine: databaseMachine, input: { tables: { loyalty_credits: { key: ['id'], autoId: true }, inbox } }, process: false },
+/** Evidence: which facts the partner has handed over in each round. */
+export function partnerEvidence(durable: unknown): EvidencePart[] {
+  const p = durable as PartnerDurable | undefined;
+  return [
+    { label: 'published', items: p && p.published.length > 0 ? [...p.published] : ['none'] },
+    { label: 'redelivered', items: p && p.redelivered.length > 0 ? [...p.redelivered] : ['none'] },
   ];
-}
-
-/** One loyalty credit per partner fact, for as long as the partner may send the fact again. */
-export const loyaltyCreditClaim: Claim = {
-  effect: 'loyalty credit per partner fact',
-  key: ['event_id'],
-  namespace: 'partner.loyalty',
-  authority: "the loyalty consumer's inbox, in the credit's transaction",
-  lifetime: 'as long as the partner may redeliver (30 days)',
-  sameIntent: 'nothing new: the repeat is suppressed',
-  differentIntent: 'is a different fact with its own event_id',
-  unknownCompletion: 'nothing external: the credit is a local row',
-  outcomes: (v) => rowsOf(v.durable<DatabaseDurable>('loyaltyDb'), 'loyalty_credits').map((r) => ({ key: String(r['fact_id']) })),
-  facts: (v) => [...v.durable<PartnerDurable>('partner').published],
-};
-
-/** The pipeline evidence line, plus the inbox rows' first-seen ticks and the partner's progress. */
-export function partnerEvidence(durable: Readonly<Record<string, unknown>>): string {
-  const db = durable['loyaltyDb'] as DatabaseDurable | undefined;
-  const seen = Object.values(db?.tables['inbox'] ?? {}).map((s) => `${s.row['event_id']} first seen t=${s.at}`);
-  const p = durable['partner'] as PartnerDurable | undefined;
-  const partner = p ? `partner {published: ${p.published.join(', ') || 'none'}; redelivered: ${p.redelivered.join(', ') || 'none'}}` : '';
-  return [pipelineEvidence(durable), seen.length > 0 ? `inbox ages {${seen.join(', ')}}` : '', partner].filter(Boolean).join(' · ');
 }

@@ -15,6 +15,7 @@
 // ambiguous timeout of the seeds.
 import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
+import type { EvidencePart } from '../src/scenario.ts';
 
 export interface ProviderOperation {
   readonly op_id: string;
@@ -177,3 +178,9 @@ export const providerMachine = setup({
     afterExternalEffect: { after: { 1: { target: 'serving', actions: ['replyCreated', 'done'] } } },
   },
 });
+
+/** Evidence for the provider: its operations, each with the key it was called under. */
+export function providerEvidence(durable: unknown): EvidencePart[] {
+  const ops = operationsOf(durable as ProviderDurable | undefined);
+  return [{ label: 'operations', items: ops.length > 0 ? ops.map((op) => `${op.op_id} ${op.key ?? '(no key)'}`) : ['none'] }];
+}

@@ -13,6 +13,7 @@
 // `publisher.afterProgress` (progress recorded, not yet sent).
 import { assign, enqueueActions, setup } from 'xstate';
 import { send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
+import type { EvidencePart } from '../src/scenario.ts';
 import type { BrokerReply, Payload } from './broker.ts';
 
 export interface PublisherDurable {
@@ -86,3 +87,9 @@ export const publisherMachine = setup({
     idle: { tags: ['idle'] },
   },
 });
+
+/** Evidence for the publisher: how many of its records it has handed to the broker. */
+export function publisherEvidence(durable: unknown): EvidencePart[] {
+  const d = durable as PublisherDurable | undefined;
+  return [{ label: 'handed over', items: [`${d?.done ?? 0}/${d?.records.length ?? 0}`] }];
+}

@@ -4,8 +4,8 @@
 // teaches that with the provider's cooperation the pickup stays unique at every window,
 // including the ambiguous ones where the carrier booked and the answer was lost.
 import { defineScenario } from '../src/scenario.ts';
-import { carrierPipeline, uniquePickupClaim } from '../models/carrier.ts';
-import { providerEvidence, unresolvedOutcomes } from '../models/providerPipeline.ts';
+import { carrierPipeline, uniquePickupClaim } from '../models/designs/carrier.ts';
+import { unresolvedOutcomes } from '../models/designs/providerPipeline.ts';
 
 export default defineScenario({
   name: 'carrier-key-and-lookup',
@@ -25,5 +25,4 @@ export default defineScenario({
     },
   ],
   expect: { verdict: 'holds' },
-  evidence: providerEvidence,
 });

@@ -3,8 +3,7 @@
 // waits 20 before it asks again. The verdict teaches that a key is only as good as its
 // retention: past it the lookup finds nothing and the retry books a second pickup.
 import { defineScenario } from '../src/scenario.ts';
-import { carrierPipeline, uniquePickupClaim } from '../models/carrier.ts';
-import { providerEvidence } from '../models/providerPipeline.ts';
+import { carrierPipeline, uniquePickupClaim } from '../models/designs/carrier.ts';
 
 export default defineScenario({
   name: 'carrier-key-short-retention',
@@ -24,5 +23,4 @@ export default defineScenario({
     }),
   ],
   expect: { verdict: 'violated', violations: ['duplicate effect'] },
-  evidence: providerEvidence,
 });

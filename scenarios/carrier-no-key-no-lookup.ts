@@ -3,8 +3,7 @@
 // cannot tell a booked pickup from a failed call. The verdict teaches the honest contract: "at
 // least one attempt" holds, "one pickup per order" does not, and no broker setting closes it.
 import { defineScenario } from '../src/scenario.ts';
-import { carrierPipeline, NO_KEY_REPLAY, pickupAttemptClaim, uniquePickupClaim } from '../models/carrier.ts';
-import { providerEvidence } from '../models/providerPipeline.ts';
+import { carrierPipeline, NO_KEY_REPLAY, pickupAttemptClaim, uniquePickupClaim } from '../models/designs/carrier.ts';
 
 export default defineScenario({
   name: 'carrier-no-key-no-lookup',
@@ -23,5 +22,4 @@ export default defineScenario({
     }),
   ],
   expect: { verdict: 'violated', violations: ['duplicate effect'] },
-  evidence: providerEvidence,
 });

@@ -4,7 +4,7 @@
 // as a business key). The order service's unique constraint is intact and sees two different
 // keys, so the retry after a lost `source->client:cmd.reply` creates order 12346 next to 12345.
 import { defineScenario } from '../src/scenario.ts';
-import { checkoutClaim, checkouts, orderPipeline, pipelineEvidence } from '../models/orderPipeline.ts';
+import { checkoutClaim, checkouts, orderPipeline } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({
   name: 'checkout-fresh-key',
@@ -15,5 +15,4 @@ export default defineScenario({
   workload: { size: 1 },
   claims: [checkoutClaim],
   expect: { verdict: 'violated', violations: ['duplicate effect'] },
-  evidence: pipelineEvidence,
 });

@@ -6,7 +6,7 @@
 // the retry really happens. The verdict teaches that a stable business key makes the retry
 // harmless: one order per checkout attempt, and the retry gets the recorded order back.
 import { defineScenario } from '../src/scenario.ts';
-import { checkoutClaim, checkouts, orderPipeline, pipelineEvidence } from '../models/orderPipeline.ts';
+import { checkoutClaim, checkouts, orderPipeline } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({
   name: 'checkout-stable-key',
@@ -17,5 +17,4 @@ export default defineScenario({
   workload: { size: 1 },
   claims: [checkoutClaim],
   expect: { verdict: 'holds' },
-  evidence: pipelineEvidence,
 });

@@ -7,7 +7,7 @@
 // as good as its horizon: the redelivery finds no evidence, the old fact becomes new work, and
 // the member is credited twice, in the fault-free run already.
 import { defineScenario } from '../src/scenario.ts';
-import { loyaltyCreditClaim, partnerEvidence, partnerFeed } from '../models/partner.ts';
+import { loyaltyCreditClaim, partnerFeed } from '../models/designs/partnerFeed.ts';
 
 export default defineScenario({
   name: 'dedup-horizon-7d-vs-30d',
@@ -18,5 +18,4 @@ export default defineScenario({
   workload: { size: 1 },
   claims: [loyaltyCreditClaim],
   expect: { verdict: 'violated', violations: ['duplicate effect'] },
-  evidence: partnerEvidence,
 });

@@ -7,7 +7,7 @@
 // evidence and is suppressed, in every run, the fault-free one included (an `inboxKey` guard
 // note at the redelivery).
 import { defineScenario } from '../src/scenario.ts';
-import { loyaltyCreditClaim, partnerEvidence, partnerFeed } from '../models/partner.ts';
+import { loyaltyCreditClaim, partnerFeed } from '../models/designs/partnerFeed.ts';
 
 export default defineScenario({
   name: 'dedup-horizon-covers-redelivery',
@@ -18,5 +18,4 @@ export default defineScenario({
   workload: { size: 1 },
   claims: [loyaltyCreditClaim],
   expect: { verdict: 'holds' },
-  evidence: partnerEvidence,
 });

@@ -5,7 +5,7 @@
 // lost and the notifier sends again, so "exactly once" must name the intent, not the email.
 import { defineScenario } from '../src/scenario.ts';
 import { rowsOf, type DatabaseDurable } from '../models/database.ts';
-import { providerClaim, providerEvidence, providerPipeline, publishedKeys } from '../models/providerPipeline.ts';
+import { providerClaim, providerPipeline, publishedKeys } from '../models/designs/providerPipeline.ts';
 
 const KEY = ['order_id'];
 
@@ -45,6 +45,5 @@ export default defineScenario({
     }),
   ],
   expect: { verdict: 'violated', violations: ['duplicate effect'] },
-  evidence: providerEvidence,
 });
 

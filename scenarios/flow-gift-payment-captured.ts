@@ -3,8 +3,7 @@
 // under a new event id. The verdict teaches that the business key, not the transport id, makes
 // the dispatch once: "gift sent twice" is refused even for two distinct events of one payment.
 import { defineScenario } from '../src/scenario.ts';
-import { flowPipeline, giftDispatchClaim, giftPaymentCaptured } from '../models/flowRegister.ts';
-import { providerEvidence } from '../models/providerPipeline.ts';
+import { flowPipeline, giftDispatchClaim, giftPaymentCaptured } from '../models/designs/flowRegister.ts';
 
 export default defineScenario({
   name: 'flow-gift-payment-captured',
@@ -16,5 +15,4 @@ export default defineScenario({
   workload: { size: 2 },
   claims: [giftDispatchClaim],
   expect: { verdict: 'holds' },
-  evidence: providerEvidence,
 });

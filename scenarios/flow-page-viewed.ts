@@ -4,8 +4,7 @@
 // declared at-most-once claim holds although views are lost, because losing one was accepted in
 // writing; the view id still refuses to count one twice.
 import { defineScenario } from '../src/scenario.ts';
-import { flowPipeline, pageViewClaim, pageViewed } from '../models/flowRegister.ts';
-import { providerEvidence } from '../models/providerPipeline.ts';
+import { flowPipeline, pageViewClaim, pageViewed } from '../models/designs/flowRegister.ts';
 
 export default defineScenario({
   name: 'flow-page-viewed',
@@ -17,5 +16,4 @@ export default defineScenario({
   workload: { size: 2 },
   claims: [pageViewClaim],
   expect: { verdict: 'holds' },
-  evidence: providerEvidence,
 });

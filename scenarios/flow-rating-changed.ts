@@ -4,8 +4,7 @@
 // idempotent, version-checked upsert needs no dedup table: a repeat or a stale redelivery
 // leaves the row as it is, so the rating counts once and at its latest value.
 import { defineScenario } from '../src/scenario.ts';
-import { flowPipeline, ratingChanged, ratingFeatureClaim } from '../models/flowRegister.ts';
-import { providerEvidence } from '../models/providerPipeline.ts';
+import { flowPipeline, ratingChanged, ratingFeatureClaim } from '../models/designs/flowRegister.ts';
 
 export default defineScenario({
   name: 'flow-rating-changed',
@@ -17,5 +16,4 @@ export default defineScenario({
   workload: { size: 2 },
   claims: [ratingFeatureClaim],
   expect: { verdict: 'holds' },
-  evidence: providerEvidence,
 });

@@ -4,8 +4,7 @@
 // that the event id, recorded in the inbox in the notification's own transaction, is what
 // makes the notification once.
 import { defineScenario } from '../src/scenario.ts';
-import { flowPipeline, reviewNotificationClaim, reviewPosted } from '../models/flowRegister.ts';
-import { providerEvidence } from '../models/providerPipeline.ts';
+import { flowPipeline, reviewNotificationClaim, reviewPosted } from '../models/designs/flowRegister.ts';
 
 export default defineScenario({
   name: 'flow-review-posted',
@@ -17,5 +16,4 @@ export default defineScenario({
   workload: { size: 2 },
   claims: [reviewNotificationClaim],
   expect: { verdict: 'holds' },
-  evidence: providerEvidence,
 });

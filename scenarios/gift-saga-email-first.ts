@@ -4,7 +4,7 @@
 // compensation can void, release and cancel, but it cannot unsend: the recipient holds a gift
 // code for a purchase that never happened.
 import { defineScenario } from '../src/scenario.ts';
-import { giftSaga, giftSagaClaims, sagaEvidence } from '../models/saga.ts';
+import { giftSaga, giftSagaClaims } from '../models/designs/giftSaga.ts';
 
 export default defineScenario({
   name: 'gift-saga-email-first',
@@ -16,5 +16,4 @@ export default defineScenario({
   workload: { size: 2 },
   claims: giftSagaClaims,
   expect: { verdict: 'violated', violations: ['phantom effect'] },
-  evidence: sagaEvidence,
 });

@@ -4,7 +4,7 @@
 // is always followed by compensations that fully undo it: no email, capture or licence outlives
 // a cancelled order, and every confirmed order gets its gift code.
 import { defineScenario } from '../src/scenario.ts';
-import { giftSaga, giftSagaClaims, sagaEvidence } from '../models/saga.ts';
+import { giftSaga, giftSagaClaims } from '../models/designs/giftSaga.ts';
 
 export default defineScenario({
   name: 'gift-saga-email-last',
@@ -16,5 +16,4 @@ export default defineScenario({
   workload: { size: 2 },
   claims: giftSagaClaims,
   expect: { verdict: 'holds' },
-  evidence: sagaEvidence,
 });

@@ -3,7 +3,7 @@
 // offset before the reservation commits. The verdict teaches that at-most-once transport loses
 // the effect when the consumer dies between the ack and the commit.
 import { defineScenario } from '../src/scenario.ts';
-import { orderPipeline, pipelineEvidence, reservationClaim } from '../models/orderPipeline.ts';
+import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({
   name: 'inventory-ack-before-commit',
@@ -14,5 +14,4 @@ export default defineScenario({
   workload: { size: 2 },
   claims: [reservationClaim],
   expect: { verdict: 'violated', violations: ['lost effect'] },
-  evidence: pipelineEvidence,
 });

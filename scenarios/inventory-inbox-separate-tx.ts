@@ -4,7 +4,7 @@
 // that a crash between the two leaves proof of processing without the effect, and every
 // redelivery is then skipped as a duplicate.
 import { defineScenario } from '../src/scenario.ts';
-import { orderPipeline, pipelineEvidence, reservationClaim } from '../models/orderPipeline.ts';
+import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({
   name: 'inventory-inbox-separate-tx',
@@ -15,5 +15,4 @@ export default defineScenario({
   workload: { size: 2 },
   claims: [reservationClaim],
   expect: { verdict: 'violated', violations: ['lost effect'] },
-  evidence: pipelineEvidence,
 });

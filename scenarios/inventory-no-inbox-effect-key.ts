@@ -6,7 +6,7 @@
 // relay may publish twice and the consumer may execute twice (the window table shows the repeats
 // and the `effectKey` guard that absorbed them), yet one reservation commits per key.
 import { defineScenario } from '../src/scenario.ts';
-import { orderPipeline, pipelineEvidence, reservationClaim } from '../models/orderPipeline.ts';
+import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({
   name: 'inventory-no-inbox-effect-key',
@@ -17,5 +17,4 @@ export default defineScenario({
   workload: { size: 2 },
   claims: [reservationClaim],
   expect: { verdict: 'holds' },
-  evidence: pipelineEvidence,
 });

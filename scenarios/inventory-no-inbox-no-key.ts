@@ -4,7 +4,7 @@
 // recognises a repeat. The verdict teaches that an at-least-once relay and broker turn every
 // crash after the effect commit (and every republish) into a second reservation.
 import { defineScenario } from '../src/scenario.ts';
-import { orderPipeline, pipelineEvidence, reservationClaim } from '../models/orderPipeline.ts';
+import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({
   name: 'inventory-no-inbox-no-key',
@@ -15,5 +15,4 @@ export default defineScenario({
   workload: { size: 2 },
   claims: [reservationClaim],
   expect: { verdict: 'violated', violations: ['duplicate effect'] },
-  evidence: pipelineEvidence,
 });

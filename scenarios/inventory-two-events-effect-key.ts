@@ -5,7 +5,7 @@
 // effect key holds where the inbox alone would not: the second event passes the inbox, as it
 // should, and the business key turns it into the stored reservation.
 import { defineScenario } from '../src/scenario.ts';
-import { acceptTwice, orderPipeline, pipelineEvidence, requestedReservationClaim } from '../models/orderPipeline.ts';
+import { acceptTwice, orderPipeline, requestedReservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({
   name: 'inventory-two-events-effect-key',
@@ -16,5 +16,4 @@ export default defineScenario({
   workload: { size: 1 },
   claims: [requestedReservationClaim],
   expect: { verdict: 'holds' },
-  evidence: pipelineEvidence,
 });

@@ -6,7 +6,7 @@
 // facts carry two distinct event_ids, so the inbox (transport history) lets both through and the
 // second becomes a second reservation, without any fault at all.
 import { defineScenario } from '../src/scenario.ts';
-import { acceptTwice, orderPipeline, pipelineEvidence, requestedReservationClaim } from '../models/orderPipeline.ts';
+import { acceptTwice, orderPipeline, requestedReservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({
   name: 'inventory-two-events-inbox-only',
@@ -17,5 +17,4 @@ export default defineScenario({
   workload: { size: 1 },
   claims: [requestedReservationClaim],
   expect: { verdict: 'violated', violations: ['duplicate effect'] },
-  evidence: pipelineEvidence,
 });

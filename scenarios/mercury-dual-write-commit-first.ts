@@ -3,7 +3,7 @@
 // between the two commits leaves an accepted order that fulfilment never hears of (the 312
 // lost orders): no retry repairs it, because the intent to publish lived only in memory.
 import { defineScenario } from '../src/scenario.ts';
-import { orderPipeline, pipelineEvidence, reservationClaim } from '../models/orderPipeline.ts';
+import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({
   name: 'mercury-dual-write-commit-first',
@@ -14,5 +14,4 @@ export default defineScenario({
   workload: { size: 2 },
   claims: [reservationClaim],
   expect: { verdict: 'violated', violations: ['lost effect'] },
-  evidence: pipelineEvidence,
 });

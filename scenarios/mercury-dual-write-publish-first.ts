@@ -3,7 +3,7 @@
 // not close it: a crash or failed commit after the publish gives inventory a reservation for
 // an order that never committed (the 47 phantom fulfilment events).
 import { defineScenario } from '../src/scenario.ts';
-import { orderPipeline, pipelineEvidence, reservationClaim } from '../models/orderPipeline.ts';
+import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({
   name: 'mercury-dual-write-publish-first',
@@ -14,5 +14,4 @@ export default defineScenario({
   workload: { size: 2 },
   claims: [reservationClaim],
   expect: { verdict: 'violated', violations: ['phantom effect'] },
-  evidence: pipelineEvidence,
 });

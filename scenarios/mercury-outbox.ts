@@ -5,7 +5,7 @@
 // failure window, the eight drills included, even though the relay may publish twice and the
 // consumer may execute twice.
 import { defineScenario } from '../src/scenario.ts';
-import { orderPipeline, pipelineEvidence, reservationClaim } from '../models/orderPipeline.ts';
+import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({
   name: 'mercury-outbox',
@@ -16,5 +16,4 @@ export default defineScenario({
   workload: { size: 2 },
   claims: [reservationClaim],
   expect: { verdict: 'holds' },
-  evidence: pipelineEvidence,
 });

@@ -10,7 +10,7 @@
 // appends them in whatever order those connections deliver (2,1,3 or 1,3,2). The consumer
 // applies log order and the projection moves from DELIVERED back to PACKED.
 import { defineScenario } from '../src/scenario.ts';
-import { orderLifecycle, orderPipeline, pipelineEvidence, projectionClaim } from '../models/orderPipeline.ts';
+import { orderLifecycle, orderPipeline, projectionClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({
   name: 'ordering-concurrent-relay-no-version-check',
@@ -21,5 +21,4 @@ export default defineScenario({
   workload: { size: 1 },
   claims: [projectionClaim],
   expect: { verdict: 'violated', violations: ['order regression'] },
-  evidence: pipelineEvidence,
 });

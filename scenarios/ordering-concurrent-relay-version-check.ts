@@ -7,7 +7,7 @@
 // rejected (the window table shows the `versionCheck` guard firing) and the projection ends
 // DELIVERED.
 import { defineScenario } from '../src/scenario.ts';
-import { orderLifecycle, orderPipeline, pipelineEvidence, projectionClaim } from '../models/orderPipeline.ts';
+import { orderLifecycle, orderPipeline, projectionClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({
   name: 'ordering-concurrent-relay-version-check',
@@ -18,5 +18,4 @@ export default defineScenario({
   workload: { size: 1 },
   claims: [projectionClaim],
   expect: { verdict: 'holds' },
-  evidence: pipelineEvidence,
 });

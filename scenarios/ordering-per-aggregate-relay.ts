@@ -12,7 +12,7 @@
 // restore or a replay brings records outside this log's order, which is why seed 003 keeps
 // the version check in the handler.
 import { defineScenario } from '../src/scenario.ts';
-import { orderLifecycle, orderPipeline, pipelineEvidence, projectionClaim } from '../models/orderPipeline.ts';
+import { orderLifecycle, orderPipeline, projectionClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({
   name: 'ordering-per-aggregate-relay',
@@ -23,5 +23,4 @@ export default defineScenario({
   workload: { size: 1 },
   claims: [projectionClaim],
   expect: { verdict: 'holds' },
-  evidence: pipelineEvidence,
 });

@@ -5,7 +5,7 @@
 // blind. The verdict teaches that unique capture holds at every window and that no outcome is
 // left PENDING or UNKNOWN once the faults heal.
 import { defineScenario } from '../src/scenario.ts';
-import { providerClaim, providerEvidence, providerPipeline, unresolvedOutcomes } from '../models/providerPipeline.ts';
+import { providerClaim, providerPipeline, unresolvedOutcomes } from '../models/designs/providerPipeline.ts';
 
 const KEY = ['payment_intent_id'];
 
@@ -40,5 +40,4 @@ export default defineScenario({
     },
   ],
   expect: { verdict: 'holds' },
-  evidence: providerEvidence,
 });

@@ -4,8 +4,7 @@
 // the operator rewinds that group, never the live one. The verdict teaches that the rebuild then
 // reproduces its output for every order while the confirmations stay one per order.
 import { defineScenario } from '../src/scenario.ts';
-import { confirmationSentClaim, confirmationsPipeline, rebuildOutputClaim } from '../models/confirmations.ts';
-import { providerEvidence } from '../models/providerPipeline.ts';
+import { confirmationSentClaim, confirmationsPipeline, rebuildOutputClaim } from '../models/designs/confirmations.ts';
 
 export default defineScenario({
   name: 'replay-separate-namespace',
@@ -17,5 +16,4 @@ export default defineScenario({
   workload: { size: 2 },
   claims: [confirmationSentClaim, rebuildOutputClaim],
   expect: { verdict: 'holds' },
-  evidence: providerEvidence,
 });

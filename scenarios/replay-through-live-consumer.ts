@@ -5,8 +5,7 @@
 // live side effects: the sent-markers went with the read model and the provider's key expired
 // long ago, so every order gets its confirmation again.
 import { defineScenario } from '../src/scenario.ts';
-import { confirmationSentClaim, confirmationsPipeline } from '../models/confirmations.ts';
-import { providerEvidence } from '../models/providerPipeline.ts';
+import { confirmationSentClaim, confirmationsPipeline } from '../models/designs/confirmations.ts';
 
 export default defineScenario({
   name: 'replay-through-live-consumer',
@@ -18,5 +17,4 @@ export default defineScenario({
   workload: { size: 2 },
   claims: [confirmationSentClaim],
   expect: { verdict: 'violated', violations: ['duplicate effect'] },
-  evidence: providerEvidence,
 });

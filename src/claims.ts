@@ -1,6 +1,8 @@
 // An effect-uniqueness claim: the sentence every "exactly once" review should require, as data,
-// plus how to observe the world it speaks about. It renders back to the sentence, and compiles
-// to the checkers of src/checkers/.
+// plus how to observe the world it speaks about. Each part of the sentence is a clause, and each
+// clause compiles to one checker of src/checkers/ over the durable end state; a clause whose
+// observer the claim does not supply is reported "not checked", never counted as holding.
+// report/claimSentence.ts renders the claim back to the sentence.
 import type { WorldView } from './worldView.ts';
 
 /** What a claim promises about its effect. */
@@ -27,6 +29,12 @@ export interface Reply {
   readonly ok: boolean;
 }
 
+/** An attempt with a different intent under a key that already had an outcome, and whether it was refused. */
+export interface ConflictAttempt {
+  readonly key: string;
+  readonly refused: boolean;
+}
+
 export interface Claim {
   /** The effect, in the reader's words: "inventory reservation". */
   readonly effect: string;
@@ -37,12 +45,12 @@ export interface Claim {
   readonly authority: string;
   /** For how long: "the lifetime of the order". */
   readonly lifetime: string;
-  /** What a repeat of the same intent gets: "the stored reservation state". */
-  readonly sameIntent: string;
+  /** What a repeat of the same intent gets: "the stored reservation state". Absent: the claim says nothing of replies. */
+  readonly sameIntent?: string;
   /** What a different intent under the same key gets: "a conflict; the reservation is unchanged". */
-  readonly differentIntent: string;
-  /** How an unknown external completion is resolved: "status lookup by key". */
-  readonly unknownCompletion: string;
+  readonly differentIntent?: string;
+  /** How an unknown external completion is resolved: "status lookup by key". Absent for a local effect. */
+  readonly unknownCompletion?: string;
   readonly guarantee?: Guarantee;
 
   /** Committed outcomes of the effect in the end state. */
@@ -54,28 +62,7 @@ export interface Claim {
   /** Replies callers got, to check that the same intent always got the recorded result. */
   readonly replies?: (view: WorldView) => readonly Reply[];
   /** Attempts with a different intent under an existing key, and whether each was refused. */
-  readonly conflicts?: (view: WorldView) => readonly { readonly key: string; readonly refused: boolean }[];
+  readonly conflicts?: (view: WorldView) => readonly ConflictAttempt[];
   /** Outcomes still unknown (pending, unresolved) at the end. */
   readonly unresolved?: (view: WorldView) => readonly string[];
-}
-
-function list(items: readonly string[]): string {
-  return items.length === 1 ? items[0]! : `(${items.join(', ')})`;
-}
-
-/** The claim as the seeds' sentence, so a reviewer reads the claim and its verdict together. */
-export function claimSentence(c: Claim): string {
-  const ns = c.namespace ? ` in ${c.namespace}` : '';
-  const guarantee = c.guarantee ?? 'exactlyOnceEffect';
-  const core =
-    guarantee === 'atLeastOnce'
-      ? `${c.authority} ensures at least one attempt, and a unique outcome is not guaranteed,`
-      : guarantee === 'atMostOnce'
-        ? `${c.authority} enforces at most one committed outcome, and losing one is accepted,`
-        : `${c.authority} enforces at most one committed outcome`;
-  return (
-    `For ${c.effect}, identified by ${list(c.key)}${ns}, ${core} for ${c.lifetime}. ` +
-    `Transport and processing may retry. On replay, the same intent returns ${c.sameIntent}; ` +
-    `a different intent ${c.differentIntent}; unknown external completion is resolved by ${c.unknownCompletion}.`
-  );
 }

@@ -33,6 +33,7 @@
 // `machine.transition` as before. An unsupported action that only shows up inside
 // `enqueueActions` at run time throws.
 import type { AnyStateMachine, AnyStateNode, EventObject } from 'xstate';
+import type { Stepper } from './stepper.ts';
 
 /** What the World performs: the same shape XState passes to a scope's action executor. */
 export interface ExecutedAction {
@@ -151,7 +152,7 @@ function guardOf(machine: AnyStateMachine, ref: unknown): Guard | undefined {
 }
 
 /** A machine whose steps are precomputed; `undefined` from `compileMachine` means refused. */
-export class CompiledMachine {
+export class CompiledMachine implements Stepper {
   /** Whether the last `transition` took, for its event, a transition with `reenter` and a target. */
   lastReentered = false;
   private readonly states = new Map<string, CompiledState>();
@@ -215,7 +216,7 @@ export class CompiledMachine {
   }
 
   /** The snapshot XState's `getInitialSnapshot(scope, input)` would give, with the same actions. */
-  initial(input: unknown, sink: ExecutedAction[]): CompiledSnapshot {
+  initial(input: Record<string, unknown> | undefined, sink: ExecutedAction[]): CompiledSnapshot {
     const initEvent = { type: 'xstate.init', input } as EventObject;
     const config = this.machine.config.context as unknown;
     let context: Ctx;

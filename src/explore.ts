@@ -1,16 +1,20 @@
 // Explore mode: fast-check searches fault plans, workload sizes and simulation seeds (which
-// decide the interleaving). A violation shrinks to a minimal plan, and the failure is printed
-// as data first: the claim, the plan, the trace and one line (fast-check seed and path) that
-// replays it exactly. Only running counts are kept between runs, so memory stays flat however
-// many runs are asked for.
+// decide the interleaving). A violation shrinks to a minimal plan, and the failure is kept as
+// data first: the plan, the findings, the trace and the seed and path that replay it exactly.
+// Only running counts are kept between runs, so memory stays flat however many runs are asked
+// for. A search that finds nothing holds only within its bound: the number of samples.
 import fc from 'fast-check';
-import { claimSentence } from './claims.ts';
 import type { Finding, RunOutcome } from './checkers/finding.ts';
-import { MESSAGE_FAULT_KINDS, type Fault, type FaultPlan } from './faults.ts';
+import type { Claim } from './claims.ts';
+import { ClauseTally, type Coverage } from './coverage.ts';
+import { MESSAGE_FAULT_KINDS, FAULT_KINDS, type Fault, type FaultPlan } from './faults.ts';
+import { failureWindows } from './failureWindows.ts';
+import type { ReplayRef } from './replayLine.ts';
 import { runScenario } from './runScenario.ts';
-import type { Scenario } from './scenario.ts';
+import { expectedAt, type Scenario } from './scenario.ts';
 import type { TraceEvent } from './trace.ts';
-import { DEFAULT_SEED, failureWindows } from './windows.ts';
+import { judge, verdictOf, type Judgement } from './verdict.ts';
+import { DEFAULT_SEED } from './windows.ts';
 
 export interface ExploreOptions {
   readonly runs?: number;
@@ -37,37 +41,38 @@ export interface ExploreCounterexample extends Case {
   readonly findings: readonly Finding[];
   readonly traceHash: string;
   readonly trace: readonly TraceEvent[];
-  readonly replay: string;
+  readonly replay: ReplayRef;
 }
 
+/** How the search ended: no counterexample within its samples, or a shrunk counterexample. */
+export type ExploreSearch =
+  | { readonly status: 'passed' }
+  | { readonly status: 'failed'; readonly path: string; readonly counterexample: ExploreCounterexample };
+
 export interface ExploreResult {
+  readonly kind: 'explore';
   readonly name: string;
-  readonly expect: 'holds' | 'violated';
-  readonly verdict: 'holds' | 'violated' | 'unknown';
-  readonly asExpected: boolean;
-  readonly claims: readonly string[];
-  /** The fast-check seed and, after a failure, the path of the shrunk case. */
+  readonly ref: string;
+  readonly claims: readonly Claim[];
+  /** fast-check's seed. */
   readonly seed: number;
-  readonly path: string | undefined;
   readonly runs: number;
   readonly outcomes: Readonly<Partial<Record<RunOutcome, number>>>;
-  readonly counterexample: ExploreCounterexample | undefined;
-  /** Convenience copies of the counterexample's fields, as the `--json` contract names them. */
-  readonly plan: FaultPlan | undefined;
-  readonly traceHash: string | undefined;
-  readonly trace: readonly TraceEvent[] | undefined;
+  readonly search: ExploreSearch;
+  readonly judgement: Judgement;
+  readonly coverage: Coverage;
 }
 
 /** The places a generated fault may strike, from the machine definitions and a reference run. */
 export function explorationSpace(scenario: Scenario): { windows: string[]; points: string[] } {
   const reference = runScenario(scenario, { seed: DEFAULT_SEED, plan: [] });
-  const windows = failureWindows(scenario.build(scenario.workload));
-  const points = [...reference.world.network.census().keys()].sort();
+  const windows = failureWindows(reference.components);
+  const points = [...reference.report.census.keys()].sort();
   return { windows, points };
 }
 
-export function caseArbitrary(scenario: Scenario, options: ExploreOptions = {}): fc.Arbitrary<Case> {
-  const { windows, points } = explorationSpace(scenario);
+export function caseArbitrary(scenario: Scenario, options: ExploreOptions = {}, space = explorationSpace(scenario)): fc.Arbitrary<Case> {
+  const { windows, points } = space;
   const occurrence = fc.integer({ min: 1, max: options.maxOccurrence ?? 3 });
   const crash = fc.record({ kind: fc.constant('crash' as const), window: fc.constantFrom(...windows), occurrence });
   const message = fc.record({ kind: fc.constantFrom(...MESSAGE_FAULT_KINDS), point: fc.constantFrom(...points), occurrence });
@@ -79,21 +84,30 @@ export function caseArbitrary(scenario: Scenario, options: ExploreOptions = {}):
   });
 }
 
-/** The line that replays a shrunk case; it repeats every option that shapes the search space. */
-export function exploreReplayLine(scenario: string, seed: number, path: string, options: ExploreOptions = {}): string {
-  const extra = `${options.maxFaults === undefined ? '' : ` --max-faults ${options.maxFaults}`}${options.maxOccurrence === undefined ? '' : ` --max-occurrence ${options.maxOccurrence}`}`;
-  return `npx faultline replay ${scenario} --seed ${seed} --path ${path}${extra}`;
-}
-
 export function explore(scenario: Scenario, options: ExploreOptions = {}): ExploreResult {
   const seed = options.seed ?? DEFAULT_SEED;
+  const ref = options.ref ?? scenario.name;
+  const maxFaults = options.maxFaults ?? 3;
+  const space = explorationSpace(scenario);
   const outcomes: Partial<Record<RunOutcome, number>> = {};
+  const clauses = new ClauseTally();
   let runs = 0;
-  const property = fc.property(caseArbitrary(scenario, options), (c) => {
-    const run = runScenario(scenario, { seed: c.seed, plan: c.plan, size: c.size, hashTrace: false });
+  let unstruckRuns = 0;
+  // A run that throws is a harness bug, not a counterexample: it is kept and rethrown as is.
+  let harnessError: unknown;
+  const property = fc.property(caseArbitrary(scenario, options, space), (c) => {
+    let run;
+    try {
+      run = runScenario(scenario, { seed: c.seed, plan: c.plan, size: c.size, hashTrace: false });
+    } catch (error) {
+      harnessError ??= error;
+      throw error;
+    }
     runs++;
     outcomes[run.outcome] = (outcomes[run.outcome] ?? 0) + 1;
-    // Only a violation fails the property; a checker that could not decide is counted as
+    clauses.add(run.claims);
+    if (run.report.unstruck.length > 0) unstruckRuns++;
+    // Only a violation fails the property; a clause that could not be decided is counted as
     // unknown and makes the verdict unknown, never a counterexample and never a pass.
     return run.findings.length === 0;
   });
@@ -102,37 +116,57 @@ export function explore(scenario: Scenario, options: ExploreOptions = {}): Explo
     numRuns: options.runs ?? 1_000,
     ...(options.path === undefined ? {} : { path: options.path }),
   });
-  let counterexample: ExploreCounterexample | undefined;
+  let search: ExploreSearch = { status: 'passed' };
+  if (harnessError !== undefined) throw harnessError;
   if (details.failed && details.counterexample) {
     const c = details.counterexample[0] as Case;
     const traced = runScenario(scenario, { seed: c.seed, plan: c.plan, size: c.size, keepTrace: true });
-    counterexample = {
-      ...c,
-      outcome: traced.outcome,
-      findings: traced.findings,
-      traceHash: traced.result.traceHash,
-      trace: traced.world.trace.events,
-      replay: exploreReplayLine(options.ref ?? scenario.name, seed, details.counterexamplePath ?? '', options),
+    const path = details.counterexamplePath ?? '';
+    search = {
+      status: 'failed',
+      path,
+      counterexample: {
+        ...c,
+        outcome: traced.outcome,
+        findings: traced.findings,
+        traceHash: traced.report.traceHash,
+        trace: traced.report.trace ?? [],
+        replay: {
+          kind: 'path',
+          scenario: ref,
+          seed,
+          path,
+          ...(options.maxFaults === undefined ? {} : { maxFaults: options.maxFaults }),
+          ...(options.maxOccurrence === undefined ? {} : { maxOccurrence: options.maxOccurrence }),
+        },
+      },
     };
   }
-  if (details.errorInstance && !counterexample) throw details.errorInstance;
-  const verdict = counterexample ? 'violated' : outcomes.unknown ? 'unknown' : 'holds';
-  const expected = scenario.expect.verdict;
-  const asExpected =
-    verdict === expected && (expected === 'holds' || (scenario.expect.verdict === 'violated' && scenario.expect.violations.includes(counterexample!.outcome as never)));
+  const found = search.status === 'failed' ? search.counterexample.findings.map((f) => f.violation) : [];
+  // A search that found nothing covered only its samples: it holds within that bound.
+  const verdict = search.status === 'failed' ? 'violated' : verdictOf(Object.keys(outcomes) as RunOutcome[], true);
+  const coverage: Coverage = {
+    mode: 'explore',
+    faultDepth: maxFaults,
+    kinds: FAULT_KINDS,
+    windows: space.windows.length,
+    points: space.points.length,
+    runs,
+    unstruckRuns,
+    interleavings: { kind: 'sampled' },
+    bound: { kind: 'samples', runs },
+    clauses: clauses.result(),
+  };
   return {
+    kind: 'explore',
     name: scenario.name,
-    expect: expected,
-    verdict,
-    asExpected,
-    claims: scenario.claims.map(claimSentence),
+    ref,
+    claims: scenario.claims,
     seed,
-    path: details.counterexamplePath ?? undefined,
     runs,
     outcomes,
-    counterexample,
-    plan: counterexample?.plan,
-    traceHash: counterexample?.traceHash,
-    trace: counterexample?.trace,
+    search,
+    judgement: judge(expectedAt(scenario.expect, maxFaults), verdict, found, 'sampled'),
+    coverage,
   };
 }

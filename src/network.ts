@@ -8,7 +8,7 @@
 //   then delivered right after it, so it is overtaken exactly once (or released at heal).
 import type { EventObject } from 'xstate';
 import type { MessageFault } from './faults.ts';
-import { messagePoint } from './faults.ts';
+import { pointName } from './place.ts';
 import type { Prng } from './prng.ts';
 
 export interface Envelope {
@@ -68,7 +68,7 @@ export class Network {
    * census does not count it.
    */
   send(now: number, from: string, to: string, event: EventObject, unordered = false, system = false): void {
-    const point = messagePoint(from, to, event.type);
+    const point = pointName(from, to, event.type);
     const link = `${from}->${to}`;
     const envelope: Envelope = { id: this.nextId++, from, to, point, event };
     let fault: MessageFault | undefined;
@@ -124,6 +124,11 @@ export class Network {
       this.held.delete(link);
     }
     return dropped;
+  }
+
+  /** Messages a reorder fault holds back, link by link in name order. */
+  heldEnvelopes(): Envelope[] {
+    return [...this.held.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).flatMap(([, list]) => list);
   }
 
   /** Whether any message is held back by a reorder fault. */

@@ -1,11 +1,13 @@
-// One run of a scenario under one fault plan: build the world, run the safety and liveness
-// phases, check every claim against the durable end state. Everything a report or a replay
-// needs is in the returned record; the world itself is kept only when asked for.
+// One run of a scenario under one fault plan: build the design, run the World's safety and
+// liveness phases, check every claim against the durable end state. Everything a report or a
+// replay needs comes back as data (the World's RunReport, each claim's clauses, the findings),
+// together with the components the run was built from, so no caller builds the design again.
 import { checkClaim, type ClaimVerdict } from './checkers/compose.ts';
-import { VIOLATIONS, type Finding, type RunOutcome } from './checkers/finding.ts';
+import type { Finding, RunOutcome } from './checkers/finding.ts';
 import type { FaultPlan } from './faults.ts';
-import type { Scenario } from './scenario.ts';
-import { World, type Driver, type RunResult } from './world.ts';
+import type { DesignComponent, Scenario } from './scenario.ts';
+import { runOutcome } from './verdict.ts';
+import { World, type Driver, type RunReport } from './world.ts';
 import type { WorldView } from './worldView.ts';
 
 export interface RunSpec {
@@ -24,22 +26,31 @@ export interface RunRecord {
   readonly seed: number;
   readonly plan: FaultPlan;
   readonly size: number;
-  readonly result: RunResult;
-  /** The worst outcome of the run: the first violation in severity order, or holds. */
+  readonly report: RunReport;
+  /** The worst outcome of the run: its worst finding, unknown when a clause could not be decided, or holds. */
   readonly outcome: RunOutcome;
   readonly findings: readonly Finding[];
   readonly claims: readonly ClaimVerdict[];
-  readonly world: World;
+  /** The components the run was built from, at this size. */
+  readonly components: readonly DesignComponent[];
 }
 
-export function worstOutcome(findings: readonly Finding[], unknown: boolean): RunOutcome {
-  for (const v of VIOLATIONS) if (findings.some((f) => f.violation === v)) return v;
-  return unknown ? 'unknown' : 'holds';
+/** What checkers see of a finished run. */
+export function viewOf(report: RunReport): WorldView {
+  return {
+    durable: <T>(name: string) => {
+      if (!(name in report.durable)) throw new Error(`no component named ${name}`);
+      return report.durable[name] as T;
+    },
+    result: report,
+    notes: report.notes,
+  };
 }
 
 export function runScenario(scenario: Scenario, spec: RunSpec): RunRecord {
   const size = spec.size ?? scenario.workload.size;
-  const world = new World(scenario.build({ size }), {
+  const components = scenario.build({ size });
+  const world = new World(components, {
     ...scenario.world,
     seed: spec.seed,
     plan: spec.plan,
@@ -47,16 +58,10 @@ export function runScenario(scenario: Scenario, spec: RunSpec): RunRecord {
     hashTrace: spec.hashTrace ?? true,
     ...(spec.driver === undefined ? {} : { driver: spec.driver }),
   });
-  const result = world.run();
-  const view: WorldView = { durable: (name) => world.durable(name), result, notes: world.notes };
+  const report = world.run();
+  const view = viewOf(report);
   const claims = scenario.claims.map((c) => checkClaim(c, view));
   const findings = claims.flatMap((c) => c.findings);
-  const outcome = worstOutcome(findings, claims.some((c) => c.verdict === 'unknown'));
-  return { seed: spec.seed, plan: spec.plan, size, result, outcome, findings, claims, world };
-}
-
-/** The paste-able line that reruns one plan exactly. */
-export function replayLine(scenario: string, seed: number, plan: FaultPlan, size?: number): string {
-  const sizeFlag = size === undefined ? '' : ` --size ${size}`;
-  return `npx faultline replay ${scenario} --seed ${seed}${sizeFlag} --plan '${JSON.stringify(plan)}'`;
+  const outcome = runOutcome(findings, claims.some((c) => c.outcome === 'unknown'));
+  return { seed: spec.seed, plan: spec.plan, size, report, outcome, findings, claims, components };
 }

@@ -1,12 +1,14 @@
 // A scenario: a design (components and their options), a workload, the claims it makes and the
-// verdict the seeds predict. Scenario files are TypeScript, so a design is type-checked before
-// it runs; `defineScenario` is the one place their shape is validated at run time too (a user's
-// own file may come from anywhere).
-import type { AnyStateMachine } from 'xstate';
+// verdict the seeds predict, per fault depth where the design's promise depends on it. Scenario
+// files are TypeScript, so a design is type-checked before it runs; `defineScenario` is the one
+// place their shape is validated at run time too (a user's own file may come from anywhere), and
+// every mistake is bad input naming the file, the field and the nearest valid value.
 import type { Claim } from './claims.ts';
-import type { Violation } from './checkers/finding.ts';
-import type { FaultKind } from './faults.ts';
+import { VIOLATIONS, type Violation } from './checkers/finding.ts';
+import { FAULT_KINDS, type FaultKind } from './faults.ts';
 import { InputError } from './inputError.ts';
+import { didYouMean } from './nearest.ts';
+import type { ExpectedVerdict } from './verdict.ts';
 import type { ComponentSpec, WorldOptions } from './world.ts';
 
 export interface Workload {
@@ -14,9 +16,34 @@ export interface Workload {
   readonly size: number;
 }
 
-export type Expectation =
-  | { readonly verdict: 'holds' }
-  | { readonly verdict: 'violated'; readonly violations: readonly Violation[] };
+/** One labelled list in a component's evidence: `orders: o-1 ACCEPTED v1, o-2 …`. */
+export interface EvidencePart {
+  readonly label: string;
+  readonly items: readonly string[];
+}
+
+/** What a design review wants to know about one failure window, as the design declares it. */
+export interface WindowNote {
+  /** Who retries from here: relay, broker redelivery, client retry, reconciler, nobody. */
+  readonly retryOwner: string;
+  /** The query (or provider status call) that finds or repairs the damage in production. */
+  readonly repairQuery: string;
+}
+
+/** A component as a design composes it: the kernel's spec plus what its reports say about it. */
+export interface DesignComponent extends ComponentSpec {
+  /** Renders this component's durable state as evidence; each machine module exports its own. */
+  readonly describe?: (durable: unknown) => readonly EvidencePart[];
+  /** Declared notes for this component's failure windows, by state name. */
+  readonly notes?: Readonly<Record<string, WindowNote>>;
+}
+
+/**
+ * The verdict a scenario expects: one for every fault depth, or one per depth when the design
+ * keeps its promise under one fault and not under two (with `why` saying which fault, which
+ * window, and whether the design, the model or the engine is at fault).
+ */
+export type Expectation = ExpectedVerdict | { readonly single: ExpectedVerdict; readonly pairs: ExpectedVerdict; readonly why: string };
 
 export interface Scenario {
   readonly name: string;
@@ -25,25 +52,36 @@ export interface Scenario {
   readonly source: string;
   /** What the verdict teaches, in one or two sentences. */
   readonly lesson: string;
-  readonly build: (workload: Workload) => readonly ComponentSpec[];
+  readonly build: (workload: Workload) => readonly DesignComponent[];
   readonly workload: Workload;
   readonly claims: readonly Claim[];
   readonly expect: Expectation;
-  readonly world?: Partial<Omit<WorldOptions, 'seed' | 'plan'>>;
+  readonly world?: Partial<Omit<WorldOptions, 'seed' | 'plan' | 'keepTrace' | 'hashTrace' | 'driver'>>;
   /** Windows mode: how many occurrences of each window to strike, and which fault kinds. */
   readonly windows?: { readonly maxOccurrence?: number; readonly kinds?: readonly FaultKind[] };
-  /** Renders the durable state at a fault as a line of evidence for the report. */
-  readonly evidence?: (durable: Readonly<Record<string, unknown>>) => string;
+}
+
+/** The expectation that applies to runs of at most `faults` faults. */
+export function expectedAt(e: Expectation, faults: number): ExpectedVerdict {
+  if ('verdict' in e) return e;
+  return faults >= 2 ? e.pairs : e.single;
 }
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
+const SCENARIO_KEYS = ['name', 'title', 'source', 'lesson', 'build', 'workload', 'claims', 'expect', 'world', 'windows'];
+const WORLD_KEYS = ['latencyTicksMin', 'latencyTicksMax', 'delayFaultTicks', 'restartDelayTicks', 'safetyTicksMax', 'livenessTicksMax', 'quietTicks', 'stepsMax'];
+const CLAIM_KEYS = ['effect', 'key', 'namespace', 'authority', 'lifetime', 'sameIntent', 'differentIntent', 'unknownCompletion', 'guarantee', 'outcomes', 'facts', 'versions', 'replies', 'conflicts', 'unresolved'];
 
 /** Validates a scenario's shape; every problem is an InputError naming the file and the field. */
 export function defineScenario(s: Scenario, origin = s?.name ?? 'scenario'): Scenario {
   const fail = (what: string): never => {
     throw new InputError(`malformed scenario ${origin}: ${what}`);
   };
+  const unknownKeys = (where: string, value: object, allowed: readonly string[]) => {
+    for (const k of Object.keys(value)) if (!allowed.includes(k)) fail(`${where} has no field ${k}${didYouMean(k, allowed)}`);
+  };
   if (typeof s !== 'object' || s === null) fail('it does not export a scenario object');
+  unknownKeys('a scenario', s, SCENARIO_KEYS);
   if (typeof s.name !== 'string' || !NAME.test(s.name)) fail(`name must be lower-case words joined by '-', got ${JSON.stringify(s.name)}`);
   if (['index', 'report', 'junit'].includes(s.name)) fail(`the name ${s.name} is taken by a report file; choose another`);
   if (typeof s.title !== 'string' || s.title.length === 0) fail('title is missing');
@@ -51,20 +89,56 @@ export function defineScenario(s: Scenario, origin = s?.name ?? 'scenario'): Sce
   if (!s.workload || !Number.isInteger(s.workload.size) || s.workload.size < 1) fail('workload.size must be a positive integer');
   if (!Array.isArray(s.claims) || s.claims.length === 0) fail('it declares no claims');
   for (const c of s.claims) {
-    if (typeof c.effect !== 'string' || !Array.isArray(c.key) || typeof c.outcomes !== 'function') fail(`claim ${JSON.stringify(c?.effect)} needs effect, key and outcomes()`);
+    if (typeof c !== 'object' || c === null || typeof c.effect !== 'string' || !Array.isArray(c.key) || typeof c.outcomes !== 'function') fail(`claim ${JSON.stringify(c?.effect)} needs effect, key and outcomes()`);
+    unknownKeys(`claim ${JSON.stringify(c.effect)}`, c, CLAIM_KEYS);
   }
-  const e = s.expect;
-  if (!e || (e.verdict !== 'holds' && e.verdict !== 'violated')) fail("expect.verdict must be 'holds' or 'violated'");
-  if (e.verdict === 'violated' && (!Array.isArray(e.violations) || e.violations.length === 0)) fail('expect.violations must name the violations expected');
-  let components: readonly ComponentSpec[] = [];
+  checkExpectation(s.expect, fail);
+  if (s.world !== undefined) {
+    unknownKeys('world', s.world, WORLD_KEYS);
+    for (const [k, v] of Object.entries(s.world)) if (!Number.isInteger(v) || (v as number) < 0) fail(`world.${k} must be a whole number of ticks, got ${JSON.stringify(v)}`);
+  }
+  if (s.windows !== undefined) {
+    unknownKeys('windows', s.windows, ['maxOccurrence', 'kinds']);
+    const m = s.windows.maxOccurrence;
+    if (m !== undefined && (!Number.isInteger(m) || m < 1)) fail(`windows.maxOccurrence must be a positive whole number, got ${JSON.stringify(m)}`);
+    for (const k of s.windows.kinds ?? []) if (!FAULT_KINDS.includes(k)) fail(`windows.kinds has no fault kind ${JSON.stringify(k)}${didYouMean(String(k), FAULT_KINDS)}`);
+  }
+  let components: readonly DesignComponent[] = [];
   try {
     components = s.build(s.workload);
   } catch (error) {
+    if (error instanceof InputError) fail(error.message);
     fail(`build() threw: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (!Array.isArray(components) || components.length === 0) fail('build() returned no components');
   for (const c of components) {
-    if (typeof c.name !== 'string' || !(c.machine as AnyStateMachine | undefined)?.transition) fail(`component ${JSON.stringify(c?.name)} has no machine`);
+    if (typeof c.name !== 'string' || !(c.machine as { transition?: unknown } | undefined)?.transition) fail(`component ${JSON.stringify(c?.name)} has no machine`);
   }
   return s;
+}
+
+function checkExpectation(e: unknown, fail: (what: string) => never): void {
+  if (typeof e !== 'object' || e === null) fail("expect must be { verdict: 'holds' }, { verdict: 'violated', violations: [...] } or { single, pairs, why }");
+  const o = e as Record<string, unknown>;
+  if ('verdict' in o) return checkVerdict('expect', o, fail);
+  for (const k of Object.keys(o)) if (!['single', 'pairs', 'why'].includes(k)) fail(`expect has no field ${k}${didYouMean(k, ['verdict', 'single', 'pairs', 'why'])}`);
+  if (typeof o['why'] !== 'string' || o['why'].trim() === '') fail('expect.why must say which fault, which window, and whether the engine, the model or the design is at fault');
+  checkVerdict('expect.single', o['single'], fail);
+  checkVerdict('expect.pairs', o['pairs'], fail);
+}
+
+function checkVerdict(where: string, v: unknown, fail: (what: string) => never): void {
+  if (typeof v !== 'object' || v === null) fail(`${where} must be { verdict: 'holds' } or { verdict: 'violated', violations: [...] }`);
+  const o = v as Record<string, unknown>;
+  for (const k of Object.keys(o)) if (!['verdict', 'violations'].includes(k)) fail(`${where} has no field ${k}${didYouMean(k, ['verdict', 'violations'])}`);
+  if (o['verdict'] !== 'holds' && o['verdict'] !== 'violated') fail(`${where}.verdict must be 'holds' or 'violated', got ${JSON.stringify(o['verdict'])}${didYouMean(String(o['verdict']), ['holds', 'violated'])}`);
+  if (o['verdict'] === 'holds') {
+    if (o['violations'] !== undefined) fail(`${where} holds, so it names no violations`);
+    return;
+  }
+  const list = o['violations'];
+  if (!Array.isArray(list) || list.length === 0) fail(`${where}.violations must name the violations expected`);
+  for (const name of list as unknown[]) {
+    if (!VIOLATIONS.includes(name as Violation)) fail(`${where}.violations has no violation ${JSON.stringify(name)}${didYouMean(String(name), VIOLATIONS)}; valid: ${VIOLATIONS.join(', ')}`);
+  }
 }

@@ -1,60 +1,65 @@
-// Windows mode: exhaustive fault injection. The failure windows come from the process machines'
-// definitions (every state a process can rest in), the message points and the occurrence counts
-// from a fault-free reference run; then every window x every applicable fault kind x every
-// occurrence up to a bound is one run (every pair of those on request). Each run's worst outcome
-// lands in the failure-window table, and the first run of each violation is kept, traced, as a
-// counterexample with the line that replays it.
-import type { AnyStateMachine, AnyStateNode } from 'xstate';
+// Windows mode: exhaustive fault injection. The fault space (src/faultSpace.ts) comes from the
+// design's machines and a fault-free reference run; every single fault (and, on request, every
+// pair) is one run. Each run's worst outcome lands in the failure-window table, and the first
+// run of each violation is run again, traced, as a counterexample with the line that replays it.
+// Everything here is data; src/report/ words it.
+import type { ClauseId } from './checkers/clause.ts';
 import { VIOLATIONS, type Finding, type RunOutcome, type Violation } from './checkers/finding.ts';
-import { claimSentence } from './claims.ts';
-import { FAULT_KINDS, MESSAGE_FAULT_KINDS, faultPlace, type Fault, type FaultKind, type FaultPlan } from './faults.ts';
-import { replayLine, runScenario, type RunRecord } from './runScenario.ts';
-import type { Scenario } from './scenario.ts';
+import type { Claim } from './claims.ts';
+import { ClauseTally, type Coverage } from './coverage.ts';
+import { faultPlace, faultPlaceName, type Fault, type FaultKind, type FaultPlan } from './faults.ts';
+import { faultSpace, plansOf } from './faultSpace.ts';
+import { failureWindows } from './failureWindows.ts';
+import type { Place } from './place.ts';
+import type { ReplayRef } from './replayLine.ts';
+import { runScenario, type RunRecord } from './runScenario.ts';
+import { expectedAt, type DesignComponent, type EvidencePart, type Scenario, type WindowNote } from './scenario.ts';
 import type { TraceEvent } from './trace.ts';
-import type { ComponentSpec } from './world.ts';
+import { judge, outcomeRank, verdictOf, type Judgement } from './verdict.ts';
+import type { DriverRefusal, InFlight, Strike } from './world.ts';
 
-/** Every state a machine can rest in: atomic states that are not left at once by an unguarded `always`. */
-export function restingStates(machine: AnyStateMachine): string[] {
-  const out: string[] = [];
-  const walk = (node: AnyStateNode, path: string[]) => {
-    const children = Object.values(node.states ?? {}) as AnyStateNode[];
-    if (children.length === 0) {
-      const transient = (node.always ?? []).some((t) => !t.guard);
-      if (!transient) out.push(path.join('.'));
-      return;
-    }
-    for (const child of children) walk(child, [...path, child.key]);
-  };
-  walk(machine.root, []);
-  return out;
-}
-
-/** The failure windows of a design, named `<component>.<state>`, derived from its machines. */
-export function failureWindows(components: readonly ComponentSpec[]): string[] {
-  return components.filter((c) => c.process).flatMap((c) => restingStates(c.machine).map((s) => `${c.name}.${s}`));
+/** What was durable and in flight when a fault struck. */
+export interface Evidence {
+  readonly tick: number;
+  /** Each described component's durable state, in the design's order. */
+  readonly components: readonly { readonly component: string; readonly parts: readonly EvidencePart[] }[];
+  readonly inFlight: readonly InFlight[];
 }
 
 export interface WindowRow {
   /** A failure window or a message point. */
-  readonly window: string;
+  readonly place: Place;
   readonly fault: FaultKind;
   /** Runs at this place and fault (one per occurrence). */
   readonly runs: number;
-  /** Whether any run's fault actually struck (a window the workload never enters is not reached). */
-  readonly reached: boolean;
+  /** Runs in which the fault actually struck (none: the workload never reached this place). */
+  readonly struck: number;
   /** The worst outcome over those runs. */
   readonly outcome: RunOutcome;
   readonly outcomes: Readonly<Partial<Record<RunOutcome, number>>>;
-  /** Durable state when the fault struck (first occurrence). */
-  readonly evidence: string;
-  readonly retryOwner: string;
+  /** Durable state and messages in flight when the first occurrence's fault struck. */
+  readonly evidence: Evidence | undefined;
   /** Whether any run saw a repeat attempt (a guard fired or a duplicate effect committed). */
-  readonly duplicatePossible: boolean;
-  /** The guards that suppressed repeats in these runs. */
-  readonly duplicateGuard: readonly string[];
-  readonly repairQuery: string;
+  readonly repeatSeen: boolean;
+  /** The guards that suppressed repeats in these runs (and not in the fault-free run). */
+  readonly guards: readonly string[];
+  /** The design's own note for this window, when it declares one. */
+  readonly note: WindowNote | undefined;
+  /** Why runs here could not be judged: the clause whose checker threw, and its error. */
+  readonly undecided: readonly Undecided[];
   /** The plan of the worst run, to replay it. */
   readonly plan: FaultPlan;
+}
+
+export interface Undecided {
+  readonly effect: string;
+  readonly clause: ClauseId;
+  readonly reason: string;
+}
+
+/** The clauses of a run that could not be decided, with their reasons. */
+export function undecidedOf(run: RunRecord): Undecided[] {
+  return run.claims.flatMap((c) => c.clauses.filter((k) => k.status === 'unknown').map((k) => ({ effect: c.effect, clause: k.clause, reason: k.reason ?? 'no reason given' })));
 }
 
 export interface Counterexample {
@@ -65,31 +70,28 @@ export interface Counterexample {
   readonly findings: readonly Finding[];
   readonly traceHash: string;
   readonly trace: readonly TraceEvent[];
-  readonly replay: string;
+  readonly replay: ReplayRef;
 }
 
 export interface WindowsResult {
+  readonly kind: 'windows';
   readonly name: string;
   readonly title: string;
   readonly source: string;
   readonly lesson: string;
+  /** How the user named the scenario: a catalogue name or a file path; replay lines use it. */
+  readonly ref: string;
   readonly seed: number;
-  readonly expect: 'holds' | 'violated';
-  readonly expectedViolations: readonly Violation[];
-  readonly verdict: 'holds' | 'violated' | 'unknown';
-  readonly asExpected: boolean;
-  /** Expected violations no run found, and violations found that were not expected. */
-  readonly missing: readonly Violation[];
-  readonly unexpected: readonly Violation[];
-  readonly claims: readonly string[];
-  readonly windowCount: number;
-  readonly runs: number;
+  readonly claims: readonly Claim[];
+  readonly judgement: Judgement;
+  readonly coverage: Coverage;
   readonly distinctOutcomes: readonly RunOutcome[];
-  readonly windows: readonly WindowRow[];
+  readonly rows: readonly WindowRow[];
   readonly counterexamples: readonly Counterexample[];
   /** Failure windows of the design, and those no run ever entered. */
   readonly failureWindows: readonly string[];
   readonly unreachedWindows: readonly string[];
+  readonly refusals: readonly DriverRefusal[];
 }
 
 export interface WindowsOptions {
@@ -104,108 +106,96 @@ export interface WindowsOptions {
 
 export const DEFAULT_SEED = 1;
 
-/** The single-fault plans of windows mode, in a fixed order. */
-export function singleFaults(scenario: Scenario, reference: RunRecord, maxOccurrence: number): Fault[] {
-  const kinds = new Set(scenario.windows?.kinds ?? FAULT_KINDS);
-  const faults: Fault[] = [];
-  const counts = reference.world.windowCounts;
-  if (kinds.has('crash')) {
-    for (const window of failureWindows(scenario.build({ size: reference.size }))) {
-      const n = Math.max(1, Math.min(counts.get(window) ?? 0, maxOccurrence));
-      for (let occurrence = 1; occurrence <= n; occurrence++) faults.push({ kind: 'crash', window, occurrence });
-    }
-  }
-  const points = [...reference.world.network.census()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const [point, count] of points) {
-    for (const kind of MESSAGE_FAULT_KINDS) {
-      if (!kinds.has(kind)) continue;
-      for (let occurrence = 1; occurrence <= Math.min(count, maxOccurrence); occurrence++) faults.push({ kind, point, occurrence });
-    }
-  }
-  return faults;
+/** The evidence of a strike, each component rendered by its own describer (components without one are left out). */
+export function evidenceOf(strike: Strike, components: readonly DesignComponent[]): Evidence {
+  const described = components.filter((c) => c.describe !== undefined);
+  return {
+    tick: strike.tick,
+    components: described.map((c) => ({ component: c.name, parts: c.describe!(strike.durable[c.name]) })),
+    inFlight: strike.inFlight,
+  };
 }
 
-function notesFor(components: readonly ComponentSpec[], place: string) {
-  const [component, ...rest] = place.split('.');
-  const spec = components.find((c) => c.name === component);
-  return spec?.notes?.[rest.join('.')];
-}
-
-function guardsOf(run: RunRecord): string[] {
+function guardsOf(run: RunRecord): Set<string> {
   const guards = new Set<string>();
-  for (const n of run.world.notes) {
-    const d = n.data as { kind: string; data?: { guard?: string } };
-    if (d.kind === 'guard' && d.data?.guard) guards.add(d.data.guard);
+  for (const n of run.report.notes) {
+    const guard = (n.data as { guard?: unknown } | undefined)?.guard;
+    if (n.kind === 'guard' && typeof guard === 'string') guards.add(guard);
   }
-  return [...guards].sort();
+  return guards;
+}
+
+function noteFor(components: readonly DesignComponent[], place: Place): WindowNote | undefined {
+  if (place.kind !== 'window') return undefined;
+  return components.find((c) => c.name === place.component)?.notes?.[place.state];
 }
 
 export function runWindows(scenario: Scenario, options: WindowsOptions = {}): WindowsResult {
   const seed = options.seed ?? DEFAULT_SEED;
+  const pairs = options.pairs ?? false;
   const maxOccurrence = options.maxOccurrence ?? scenario.windows?.maxOccurrence ?? 2;
+  const ref = options.ref ?? scenario.name;
   const reference = runScenario(scenario, { seed, plan: [] });
-  const referenceGuards = new Set(guardsOf(reference));
-  const singles = singleFaults(scenario, reference, maxOccurrence);
-  const plans: FaultPlan[] = singles.map((f) => [f]);
-  if (options.pairs) {
-    for (let i = 0; i < singles.length; i++) for (let j = i + 1; j < singles.length; j++) plans.push([singles[i]!, singles[j]!]);
-  }
-  const components = scenario.build(scenario.workload);
+  const space = faultSpace(reference, { maxOccurrence, ...(scenario.windows?.kinds ? { kinds: scenario.windows.kinds } : {}) });
+  const plans = plansOf(space, pairs);
+  const components = reference.components;
+  const referenceGuards = guardsOf(reference);
   // One accumulator per (place, fault kind), over that place's occurrences; rows are built at the end.
-  type Acc = { first: RunRecord; fault: Fault; runs: number; reached: boolean; worst: RunRecord; outcomes: Partial<Record<RunOutcome, number>>; guards: Set<string>; duplicate: boolean };
+  type Acc = { first: RunRecord; fault: Fault; runs: number; struck: number; worst: RunRecord; outcomes: Partial<Record<RunOutcome, number>>; guards: Set<string>; repeat: boolean; undecided: Undecided[] };
   const rows = new Map<string, Acc>();
   const firstOf = new Map<Violation, RunRecord>();
   const outcomes = new Set<RunOutcome>();
-  const reached = new Set<string>(reference.world.windowCounts.keys());
-  let unknown = false;
+  const reached = new Set<string>(reference.report.windowCounts.keys());
+  const clauses = new ClauseTally();
+  let unstruckRuns = 0;
   let done = 0;
-  const rank = (o: RunOutcome) => (o === 'holds' ? VIOLATIONS.length + 1 : o === 'unknown' ? VIOLATIONS.length : VIOLATIONS.indexOf(o));
   for (const plan of [reference.plan, ...plans]) {
     const run = plan === reference.plan ? reference : runScenario(scenario, { seed, plan, hashTrace: false });
     done++;
     options.onRun?.(done, plans.length + 1);
     outcomes.add(run.outcome);
-    if (run.outcome === 'unknown') unknown = true;
-    for (const w of run.world.windowCounts.keys()) reached.add(w);
+    clauses.add(run.claims);
+    if (run.report.unstruck.length > 0) unstruckRuns++;
+    for (const w of run.report.windowCounts.keys()) reached.add(w);
     for (const f of run.findings) if (!firstOf.has(f.violation)) firstOf.set(f.violation, run);
     if (plan.length !== 1) continue;
     const fault = plan[0]!;
-    const key = `${faultPlace(fault)}\u0000${fault.kind}`;
-    const guards = guardsOf(run).filter((g) => !referenceGuards.has(g));
-    const acc = rows.get(key) ?? { first: run, fault, runs: 0, reached: false, worst: run, outcomes: {}, guards: new Set<string>(), duplicate: false };
-    rows.set(key, acc);
+    const key = `${faultPlaceName(fault)}\u0000${fault.kind}`;
+    const guards = [...guardsOf(run)].filter((g) => !referenceGuards.has(g));
+    let acc = rows.get(key);
+    if (!acc) {
+      acc = { first: run, fault, runs: 0, struck: 0, worst: run, outcomes: {}, guards: new Set<string>(), repeat: false, undecided: [] };
+      rows.set(key, acc);
+    }
     acc.runs++;
-    acc.reached ||= run.result.strikes.length > 0;
-    if (rank(run.outcome) < rank(acc.worst.outcome)) acc.worst = run;
+    if (run.report.strikes.length > 0) acc.struck++;
+    if (outcomeRank(run.outcome) < outcomeRank(acc.worst.outcome)) acc.worst = run;
     acc.outcomes[run.outcome] = (acc.outcomes[run.outcome] ?? 0) + 1;
     for (const g of guards) acc.guards.add(g);
-    acc.duplicate ||= guards.length > 0 || run.findings.some((f) => f.violation === 'duplicate effect');
+    acc.repeat ||= guards.length > 0 || run.findings.some((f) => f.violation === 'duplicate effect');
+    if (run.outcome === 'unknown') acc.undecided.push(...undecidedOf(run));
   }
   const windowRows = [...rows.values()].map((acc): WindowRow => {
-    const place = faultPlace(acc.fault);
-    const strike = acc.first.result.strikes[0];
-    const note = notesFor(components, place);
+    const place = faultPlace(acc.fault)!;
+    const strike = acc.first.report.strikes[0];
     return {
-      window: place,
+      place,
       fault: acc.fault.kind,
       runs: acc.runs,
-      reached: acc.reached,
+      struck: acc.struck,
       outcome: acc.worst.outcome,
       outcomes: acc.outcomes,
-      // The evidence is the durable state when the first occurrence's fault struck.
-      evidence: strike ? (scenario.evidence ?? ((d) => JSON.stringify(d)))(strike.durable) : 'not reached by this workload',
-      retryOwner: note?.retryOwner ?? (acc.fault.kind === 'crash' ? 'the component itself after restart' : 'the sender on timeout'),
-      duplicatePossible: acc.duplicate,
-      duplicateGuard: [...acc.guards].sort(),
-      repairQuery: note?.repairQuery ?? '',
+      evidence: strike ? evidenceOf(strike, components) : undefined,
+      repeatSeen: acc.repeat,
+      guards: [...acc.guards].sort(),
+      note: noteFor(components, place),
+      undecided: acc.undecided,
       plan: acc.worst.plan,
     };
   });
   const found = VIOLATIONS.filter((v) => firstOf.has(v));
-  const verdict = found.length > 0 ? 'violated' : unknown ? 'unknown' : 'holds';
-  const expectedViolations = scenario.expect.verdict === 'violated' ? scenario.expect.violations : [];
-  const missing = expectedViolations.filter((v) => !firstOf.has(v));
-  const unexpected = found.filter((v) => !expectedViolations.includes(v));
+  const verdict = verdictOf(outcomes);
+  const judgement = judge(expectedAt(scenario.expect, pairs ? 2 : 1), verdict, found, 'exhaustive');
   const counterexamples = found.map((violation): Counterexample => {
     const run = firstOf.get(violation)!;
     const traced = runScenario(scenario, { seed: run.seed, plan: run.plan, size: run.size, keepTrace: true });
@@ -215,31 +205,40 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
       size: run.size,
       plan: run.plan,
       findings: traced.findings,
-      traceHash: traced.result.traceHash,
-      trace: traced.world.trace.events,
-      replay: replayLine(options.ref ?? scenario.name, run.seed, run.plan),
+      traceHash: traced.report.traceHash,
+      trace: traced.report.trace ?? [],
+      replay: { kind: 'plan', scenario: ref, seed: run.seed, plan: run.plan },
     };
   });
   const all = failureWindows(components);
+  const coverage: Coverage = {
+    mode: 'windows',
+    faultDepth: pairs ? 2 : 1,
+    kinds: space.kinds,
+    windows: space.windows.length,
+    points: space.points.length,
+    maxOccurrence,
+    runs: plans.length + 1,
+    unstruckRuns,
+    interleavings: { kind: 'seeded', seed },
+    clauses: clauses.result(),
+  };
   return {
+    kind: 'windows',
     name: scenario.name,
     title: scenario.title,
     source: scenario.source,
     lesson: scenario.lesson,
+    ref,
     seed,
-    expect: scenario.expect.verdict,
-    expectedViolations,
-    verdict,
-    asExpected: verdict === scenario.expect.verdict && missing.length === 0 && unexpected.length === 0,
-    missing,
-    unexpected,
-    claims: scenario.claims.map(claimSentence),
-    windowCount: new Set(windowRows.map((r) => r.window)).size,
-    runs: plans.length + 1,
-    distinctOutcomes: [...outcomes].sort((a, b) => rank(a) - rank(b)),
-    windows: windowRows,
+    claims: scenario.claims,
+    judgement,
+    coverage,
+    distinctOutcomes: [...outcomes].sort((a, b) => outcomeRank(a) - outcomeRank(b)),
+    rows: windowRows,
     counterexamples,
     failureWindows: all,
     unreachedWindows: all.filter((w) => !reached.has(w)),
+    refusals: reference.report.refusals,
   };
 }

@@ -3,17 +3,13 @@
 // item at a time, so a run is a sequence of pure machine steps whose order depends only on the
 // seed and the plan.
 //
-// Machines are driven through their pure `transition(snapshot, event, scope)`: the step returns
-// the next snapshot and the actions it asked for, and the World performs those actions (sends
-// messages, sets timers, writes notes). A scope is made once per component and reused, which
-// measured about four times faster than XState's `transition()` helper (that one builds a
-// throwaway actor per call) and faster than hosting actors with `send()`.
-//
-// By default (`driver: 'compiled'`) a machine is stepped by src/compiledMachine.ts instead: the
-// same XState definition, compiled once into per-(state, event type) tables that perform the
-// same steps with the same actions; a machine it cannot compile falls back to `transition`.
-// `driver: 'xstate'` keeps XState's own algorithm for every machine; bench/hashes.ts and
-// test/kernel/compiledMachine.test.ts show both give the same traces.
+// Each component is stepped by a Stepper (src/stepper.ts): the step returns the next snapshot
+// and the actions it asked for, and the World performs those actions (sends messages, sets
+// timers, writes notes). By default (`driver: 'compiled'`) a machine is stepped by the
+// precompiled tables of src/compiledMachine.ts; a machine it cannot compile runs on XState's own
+// `transition`, and the run reports which and why. `driver: 'xstate'` keeps XState's algorithm
+// for every machine; bench/hashes.ts and test/kernel/compiledMachine.test.ts show both give the
+// same traces.
 //
 // Conventions a machine follows to live here:
 // - its context keeps everything that survives a crash under `durable`; the rest is volatile;
@@ -23,32 +19,32 @@
 // - a delivered event carries `at`, the tick it arrived, and a network event `from`, the
 //   sender's name (machines have no clock of their own; retention and TTLs read `at`);
 // - states in which a process is waiting for new work carry the tag `idle`.
-import type { AnyActorRef, AnyStateMachine, AnyStateNode, AnyActorScope, EventObject, StateValue } from 'xstate';
-import { createActor } from 'xstate';
+import type { AnyStateMachine, EventObject, StateValue } from 'xstate';
+import type { StuckReason } from './checkers/finding.ts';
 import { SimClock, type TimerTask } from './clock.ts';
-import { compileMachine, type CompiledMachine } from './compiledMachine.ts';
-import type { CrashFault, Fault, FaultPlan, MessageFault } from './faults.ts';
+import type { ExecutedAction } from './compiledMachine.ts';
+import { sameFault, type CrashFault, type Fault, type FaultPlan, type MessageFault } from './faults.ts';
 import { Network, type Envelope, type NetworkOptions } from './network.ts';
+import { windowName } from './place.ts';
 import { Prng } from './prng.ts';
 import { Schedule } from './schedule.ts';
+import { stepperFor, type Driver, type MachineSnapshot, type Stepper } from './stepper.ts';
 import { Trace, type TraceEvent } from './trace.ts';
 
-/** What a design review wants to know about one failure window, beyond what a run shows. */
-export interface WindowNote {
-  /** Who retries from here: relay, broker redelivery, client retry, reconciler, nobody. */
-  readonly retryOwner: string;
-  /** The query (or provider status call) that finds or repairs the damage in production. */
-  readonly repairQuery: string;
-}
+export type { Driver } from './stepper.ts';
 
 export interface ComponentSpec {
   readonly name: string;
+  /** The component's definition: its states are its failure windows, and the drivers step it. */
   readonly machine: AnyStateMachine;
   readonly input?: Record<string, unknown>;
   /** Process machines have failure windows and can crash; servers (database, broker) do not. */
   readonly process: boolean;
-  /** Notes for this component's failure windows, by state name. */
-  readonly notes?: Readonly<Record<string, WindowNote>>;
+  /**
+   * Steps this component some other way than the driver would (the benchmark's plain reducers);
+   * it must behave as `machine` does, state for state.
+   */
+  readonly stepper?: () => Stepper;
 }
 
 export interface WorldOptions extends NetworkOptions {
@@ -70,13 +66,11 @@ export interface WorldOptions extends NetworkOptions {
   readonly hashTrace: boolean;
   /**
    * How machines are stepped: `xstate` through `machine.transition`, `compiled` through the
-   * precomputed tables of src/compiledMachine.ts (a machine it cannot compile falls back to
-   * XState). Both give the same runs, trace for trace.
+   * precomputed tables of src/compiledMachine.ts (a machine it cannot compile runs on XState's
+   * step, and the run reports why). Both give the same runs, trace for trace.
    */
   readonly driver: Driver;
 }
-
-export type Driver = 'xstate' | 'compiled';
 
 export const DEFAULT_WORLD_OPTIONS: Omit<WorldOptions, 'seed' | 'plan'> = {
   latencyTicksMin: 1,
@@ -93,22 +87,58 @@ export const DEFAULT_WORLD_OPTIONS: Omit<WorldOptions, 'seed' | 'plan'> = {
 };
 
 /** How a run ended: quiescent after healing, or stuck (no quiescence within the bounds). */
-export type Ending = 'quiescent' | 'stuck';
+export type Ending = { readonly kind: 'quiescent' } | { readonly kind: 'stuck'; readonly reason: StuckReason };
 
-/** A fault that actually struck, with the durable state of every component at that moment. */
+/** A message on its way when a fault struck: sent, not yet delivered (or held back by a reorder). */
+export interface InFlight {
+  readonly from: string;
+  readonly to: string;
+  readonly event: EventObject;
+}
+
+/** A fault that actually struck, with what was durable and what was in flight at that moment. */
 export interface Strike {
   readonly fault: Fault;
   readonly tick: number;
   readonly durable: Readonly<Record<string, unknown>>;
+  readonly inFlight: readonly InFlight[];
 }
 
-export interface RunResult {
+/** Something a model wrote into the trace: a guard that suppressed a repeat, an effect applied. */
+export interface Note {
+  readonly tick: number;
+  readonly seq: number;
+  readonly component: string;
+  readonly kind: string;
+  readonly data?: unknown;
+}
+
+/** A component the compiled driver refused, which therefore ran on XState's own step. */
+export interface DriverRefusal {
+  readonly component: string;
+  readonly reason: string;
+}
+
+/** Everything a run leaves behind, as data: what happened, what struck, what is durable at the end. */
+export interface RunReport {
   readonly ending: Ending;
-  readonly stuckReason?: string;
   readonly ticks: number;
   readonly steps: number;
   readonly strikes: readonly Strike[];
+  /** Faults of the plan that never struck: their place was never entered or sent at that occurrence. */
+  readonly unstruck: readonly Fault[];
   readonly traceHash: string;
+  /** How many messages of each point were sent (the message census windows mode enumerates). */
+  readonly census: ReadonlyMap<string, number>;
+  /** How many times each failure window was entered. */
+  readonly windowCounts: ReadonlyMap<string, number>;
+  /** Notes the models wrote, kept even when the trace keeps only its hash. */
+  readonly notes: readonly Note[];
+  /** Every component's durable context at the end. */
+  readonly durable: Readonly<Record<string, unknown>>;
+  /** The trace's events, when the run kept them. */
+  readonly trace: readonly TraceEvent[] | undefined;
+  readonly refusals: readonly DriverRefusal[];
 }
 
 type MessageItem = { readonly kind: 'message'; readonly envelope: Envelope };
@@ -117,72 +147,13 @@ type WorldItem = TimerTask | MessageItem | RestartItem;
 
 interface Host {
   readonly spec: ComponentSpec;
-  /** XState's actor scope, for machines on XState's own step (none for a compiled machine). */
-  readonly scope: AnyActorScope | undefined;
-  readonly actions: { type: string; params?: unknown }[];
-  /** The compiled machine when the driver is `compiled` and the machine compiles. */
-  readonly compiled: CompiledMachine | undefined;
-  snapshot: any;
+  readonly stepper: Stepper;
+  readonly actions: ExecutedAction[];
+  snapshot: MachineSnapshot;
   state: string;
   down: boolean;
   /** XState timer id → schedule seq, so a `cancel` action finds its timer. */
   readonly timers: Map<string, { readonly seq: number; readonly delay: number }>;
-}
-
-/**
- * The actor a scope names as `self`. A pure step never reads it (the World executes every
- * action itself and no model spawns), but XState wants one; creating it computes a whole initial
- * snapshot, so one actor per machine serves every World in the process.
- */
-const selves = new WeakMap<AnyStateMachine, AnyActorRef>();
-
-function actorFor(machine: AnyStateMachine, input: Record<string, unknown> | undefined): AnyActorRef {
-  let self = selves.get(machine);
-  if (self === undefined) {
-    self = createActor(machine, { input });
-    selves.set(machine, self);
-  }
-  return self;
-}
-
-/** A reusable actor scope whose action executor collects the actions a pure step asks for. */
-function scopeFor(spec: ComponentSpec, actions: Host['actions']): AnyActorScope {
-  const self = actorFor(spec.machine, spec.input);
-  return {
-    self,
-    defer: () => {},
-    id: spec.name,
-    logger: () => {},
-    sessionId: spec.name,
-    stopChild: () => {},
-    system: (self as any).system,
-    emit: () => {},
-    actionExecutor: (a: { type: string; params?: unknown }) => {
-      actions.push(a);
-    },
-  } as unknown as AnyActorScope;
-}
-
-/**
- * The event types for which some transition of a machine re-enters its target, read once from
- * the definition: most events have none, and can skip asking XState which transition it took.
- */
-const reentering = new WeakMap<AnyStateMachine, ReadonlySet<string>>();
-
-function reenteringEvents(machine: AnyStateMachine): ReadonlySet<string> {
-  let set = reentering.get(machine);
-  if (set === undefined) {
-    const types = new Set<string>();
-    // `node.transitions` holds the delayed (`after`) transitions too, keyed by their event type.
-    const walk = (node: AnyStateNode) => {
-      for (const [type, list] of node.transitions) if (list.some((t: { reenter?: boolean }) => t.reenter)) types.add(type);
-      for (const child of Object.values(node.states) as AnyStateNode[]) walk(child);
-    };
-    walk(machine.root);
-    set = types;
-    reentering.set(machine, set);
-  }
-  return set;
 }
 
 /** `a` for a flat machine, `a.b` for a nested state value. */
@@ -207,10 +178,10 @@ export class World {
   private readonly order: Host[] = [];
   private readonly crashFaults = new Map<string, CrashFault[]>();
   /** How many times each failure window was entered: the census windows mode enumerates. */
-  readonly windowCounts = new Map<string, number>();
-  readonly strikes: Strike[] = [];
-  /** Notes the models wrote (guards that suppressed a repeat, effects applied), kept even when the trace keeps only its hash. */
-  readonly notes: TraceEvent[] = [];
+  private readonly windowCounts = new Map<string, number>();
+  private readonly strikes: Strike[] = [];
+  private readonly notes: Note[] = [];
+  private readonly refusals: DriverRefusal[] = [];
   private healed = false;
   private inFlight = 0;
   private steps = 0;
@@ -243,32 +214,40 @@ export class World {
     });
     for (const spec of components) {
       if (this.hosts.has(spec.name)) throw new Error(`two components are named ${spec.name}`);
-      const actions: Host['actions'] = [];
-      const c = this.options.driver === 'compiled' ? compileMachine(spec.machine) : undefined;
-      const compiled = typeof c === 'object' ? c : undefined;
-      // XState's own step needs an actor scope; a compiled machine does not.
-      const scope = compiled ? undefined : scopeFor(spec, actions);
-      const host: Host = { spec, scope, actions, compiled, snapshot: undefined, state: '', down: false, timers: new Map() };
+      let stepper: Stepper;
+      if (spec.stepper) stepper = spec.stepper();
+      else {
+        const chosen = stepperFor(spec.machine, spec.name, spec.input, this.options.driver);
+        stepper = chosen.stepper;
+        if (chosen.refused !== undefined) this.refusals.push({ component: spec.name, reason: chosen.refused });
+      }
+      const host: Host = { spec, stepper, actions: [], snapshot: undefined as unknown as MachineSnapshot, state: '', down: false, timers: new Map() };
       this.hosts.set(spec.name, host);
       this.order.push(host);
     }
   }
 
   /** Starts every component, runs the safety phase with faults, heals, then runs to quiescence. */
-  run(): RunResult {
+  run(): RunReport {
     this.trace.add(0, 'world', 'start', { seed: this.prng.seed, plan: this.options.plan });
     for (const host of this.order) this.boot(host, undefined);
     const safetyEnd = this.runPhase(this.options.safetyTicksMax);
-    if (safetyEnd === 'steps') return this.finish('stuck', `step bound ${this.options.stepsMax} reached in the safety phase`);
+    if (safetyEnd === 'steps') return this.finish({ kind: 'stuck', reason: { kind: 'steps', bound: this.options.stepsMax, phase: 'safety' } });
     this.heal();
     const end = this.runPhase(this.clock.now + this.options.livenessTicksMax);
-    if (end === 'quiet') return this.finish('quiescent');
+    if (end === 'quiet') return this.finish({ kind: 'quiescent' });
     if (end === 'silent') {
       const busy = this.order.filter((h) => h.spec.process && !h.snapshot.hasTag('idle'));
-      if (busy.length === 0) return this.finish('quiescent');
-      return this.finish('stuck', `nothing left to happen while ${busy.map((h) => `${h.spec.name}.${h.state}`).join(', ')} waits`);
+      if (busy.length === 0) return this.finish({ kind: 'quiescent' });
+      return this.finish({ kind: 'stuck', reason: { kind: 'waiting', components: busy.map((h) => windowName(h.spec.name, h.state)) } });
     }
-    return this.finish('stuck', end === 'steps' ? `step bound ${this.options.stepsMax} reached` : `no quiescence within ${this.options.livenessTicksMax} ticks after healing`);
+    if (end === 'steps') return this.finish({ kind: 'stuck', reason: { kind: 'steps', bound: this.options.stepsMax, phase: 'liveness' } });
+    return this.finish({ kind: 'stuck', reason: { kind: 'no quiescence', ticks: this.options.livenessTicksMax } });
+  }
+
+  /** Components whose machine the compiled driver refused, and why. */
+  get driverRefusals(): readonly DriverRefusal[] {
+    return this.refusals;
   }
 
   /** The durable context of a component, as it is now. */
@@ -333,7 +312,7 @@ export class World {
   private boot(host: Host, durable: unknown): void {
     host.actions.length = 0;
     const input = durable === undefined ? host.spec.input : { ...host.spec.input, durable };
-    host.snapshot = host.compiled ? host.compiled.initial(input, host.actions) : host.spec.machine.getInitialSnapshot(host.scope!, input);
+    host.snapshot = host.stepper.initial(input, host.actions);
     host.state = '';
     this.afterStep(host, undefined, stateKey(host.snapshot.value));
   }
@@ -404,8 +383,7 @@ export class World {
   private deliver(host: Host, event: EventObject): void {
     host.actions.length = 0;
     const prev = host.snapshot;
-    const compiled = host.compiled;
-    const next = compiled ? compiled.transition(prev, event, host.actions) : host.spec.machine.transition(prev, event, host.scope!);
+    const next = host.stepper.transition(prev, event, host.actions);
     if (next.status === 'error') {
       throw new Error(`${host.spec.name} failed on ${event.type} in state ${host.state}: ${String(next.error)}`);
     }
@@ -413,17 +391,11 @@ export class World {
     // A transition that re-enters the state it leaves (`reenter: true`, a timeout that sends
     // again) enters its window once more, though the state's name does not change.
     const state = stateKey(next.value);
-    const reentered = host.spec.process && state === host.state && (compiled ? compiled.lastReentered : this.reenters(host, prev, event));
+    const reentered = host.spec.process && state === host.state && host.stepper.lastReentered;
     this.afterStep(host, prev, state, reentered);
   }
 
-  private reenters(host: Host, prev: any, event: EventObject): boolean {
-    if (!reenteringEvents(host.spec.machine).has(event.type)) return false;
-    const taken = host.spec.machine.getTransitionData(prev, event) as { reenter?: boolean; target?: readonly unknown[] }[] | undefined;
-    return taken?.some((t) => t.reenter === true && (t.target?.length ?? 0) > 0) ?? false;
-  }
-
-  private afterStep(host: Host, prev: any, state: string, reentered = false): void {
+  private afterStep(host: Host, prev: MachineSnapshot | undefined, state: string, reentered = false): void {
     const name = host.spec.name;
     if (prev === undefined || prev.context.durable !== host.snapshot.context.durable) this.lastProgressTick = this.clock.now;
     for (const action of host.actions.splice(0)) this.perform(host, action);
@@ -431,7 +403,7 @@ export class World {
     host.state = state;
     this.trace.add(this.clock.now, name, 'state', state);
     if (!host.spec.process) return;
-    const window = `${name}.${state}`;
+    const window = windowName(name, state);
     const n = (this.windowCounts.get(window) ?? 0) + 1;
     this.windowCounts.set(window, n);
     if (this.healed) return;
@@ -442,7 +414,7 @@ export class World {
     }
   }
 
-  private perform(host: Host, action: { type: string; params?: unknown }): void {
+  private perform(host: Host, action: ExecutedAction): void {
     const name = host.spec.name;
     switch (action.type) {
       case 'xstate.emit': {
@@ -453,7 +425,7 @@ export class World {
           this.network.send(this.clock.now, name, event.to, event.event, event.unordered === true);
         } else if (event.type === 'note') {
           const data = { kind: event.kind, ...(event.data === undefined ? {} : { data: event.data }) };
-          this.notes.push({ tick: this.clock.now, seq: this.trace.length, component: name, kind: 'note', data });
+          this.notes.push({ tick: this.clock.now, seq: this.trace.length, component: name, kind: event.kind!, ...(event.data === undefined ? {} : { data: event.data }) });
           this.trace.add(this.clock.now, name, 'note', data);
         }
         return;
@@ -490,8 +462,16 @@ export class World {
   }
 
   private strike(fault: Fault): void {
-    this.strikes.push({ fault, tick: this.clock.now, durable: this.durableState() });
+    this.strikes.push({ fault, tick: this.clock.now, durable: this.durableState(), inFlight: this.inFlightNow() });
     this.trace.add(this.clock.now, 'world', 'fault', fault);
+  }
+
+  /** Every message sent and not yet delivered, in delivery order, then those a reorder holds back. */
+  private inFlightNow(): InFlight[] {
+    const out: InFlight[] = [];
+    for (const e of this.schedule.entries()) if (e.item.kind === 'message') out.push(inFlightOf(e.item.envelope));
+    for (const e of this.network.heldEnvelopes()) out.push(inFlightOf(e));
+    return out;
   }
 
   private heal(): void {
@@ -507,14 +487,25 @@ export class World {
     }
   }
 
-  private finish(ending: Ending, stuckReason?: string): RunResult {
+  private finish(ending: Ending): RunReport {
+    const strikes = this.strikes;
     return {
       ending,
-      ...(stuckReason === undefined ? {} : { stuckReason }),
       ticks: this.clock.now,
       steps: this.steps,
-      strikes: this.strikes,
+      strikes,
+      unstruck: this.options.plan.filter((f) => !strikes.some((s) => sameFault(s.fault, f))),
       traceHash: this.trace.hash(),
+      census: this.network.census(),
+      windowCounts: this.windowCounts,
+      notes: this.notes,
+      durable: this.durableState(),
+      trace: this.trace.keep ? this.trace.events : undefined,
+      refusals: this.refusals,
     };
   }
+}
+
+function inFlightOf(e: Envelope): InFlight {
+  return { from: e.from, to: e.to, event: e.event };
 }

@@ -1,11 +1,11 @@
-// What a checker may look at after a run: every component's durable end state and the trace.
-// Checkers judge durable evidence, the same evidence an operator has after an incident.
-import type { RunResult } from './world.ts';
-import type { TraceEvent } from './trace.ts';
+// What a checker may look at after a run: every component's durable end state, how the run
+// ended and the notes the models wrote. Checkers judge durable evidence, the same evidence an
+// operator has after an incident.
+import type { Note, RunReport } from './world.ts';
 
 export interface WorldView {
   durable<T = unknown>(component: string): T;
-  readonly result: RunResult;
+  readonly result: Pick<RunReport, 'ending'>;
   /** Notes written during the run (guards that suppressed a repeat, effects applied). */
-  readonly notes: readonly TraceEvent[];
+  readonly notes: readonly Note[];
 }

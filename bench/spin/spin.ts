@@ -7,6 +7,7 @@
 //
 // Without spin or gcc on PATH it prints one line saying so and exits 0, so the benchmark can
 // call it on any machine.
+import { expectedAt } from '../../src/scenario.ts';
 import { loadScenario } from '../../src/catalogue.ts';
 import { runSpinDesigns, spinAvailable, spinVersion, SpinError, type SpinOptions, type SpinResult } from './runSpin.ts';
 
@@ -73,7 +74,7 @@ try {
 /** Whether SPIN's verdict is the one the faultline scenario expects. */
 async function asExpected(r: SpinResult): Promise<boolean> {
   const { scenario } = await loadScenario(r.design);
-  const e = scenario.expect;
+  const e = expectedAt(scenario.expect, 1);
   return e.verdict === r.verdict && (e.verdict === 'holds' || (e.violations as readonly string[]).includes(r.violation ?? ''));
 }
 

@@ -4,6 +4,8 @@
 // exit code 2; every mistake in the arguments surfaces here as one InputError line.
 import type Big from 'big.js';
 import { InputError } from '../inputError.ts';
+import { didYouMean } from '../nearest.ts';
+import { parseArgv, type ArgvSpec, type FlagSpec } from '../parseArgv.ts';
 import { backfillDuration, describeBackfill } from './backfill.ts';
 import { checkpointReplay, describeCheckpoint } from './checkpoint.ts';
 import { dedupSizing, describeDedup } from './dedup.ts';
@@ -112,49 +114,44 @@ const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
 
 const NAMES = Object.keys(SUBCOMMANDS).join('|');
 
-// Collects `--flag value` pairs, refusing anything that is not one: a stray word, a repeated
-// flag, a flag whose value is missing, or a flag the subcommand does not know.
-function readFlags(name: string, spec: Subcommand, args: readonly string[]): Flags {
-  const known = [...spec.required, ...spec.optional];
-  const values = new Map<string, string>();
-  for (let i = 0; i < args.length; i += 2) {
-    const token = args[i] ?? '';
-    if (!token.startsWith('--')) {
-      throw new InputError(`calc ${name}: unexpected argument ${JSON.stringify(token)}; expected --flag value pairs`);
-    }
-    const flag = token.slice(2);
-    if (flag.includes('=')) {
-      const [bare = ''] = flag.split('=');
-      throw new InputError(`calc ${name}: write --${bare} and its value as two arguments, not ${JSON.stringify(token)}`);
-    }
-    if (!known.includes(flag)) {
-      throw new InputError(`calc ${name}: unknown flag --${flag}; known flags: ${known.map((f) => `--${f}`).join(', ')}`);
-    }
-    if (values.has(flag)) {
-      throw new InputError(`calc ${name}: --${flag} is given more than once`);
-    }
-    const value = args[i + 1];
-    // A following "--x" is the next flag, not a value; "-5" is a value and is refused later as negative.
-    if (value === undefined || value.startsWith('--')) {
-      throw new InputError(`calc ${name}: --${flag} needs a value`);
-    }
-    values.set(flag, value);
-  }
-  const missing = spec.required.filter((f) => !values.has(f));
-  if (missing.length > 0) {
-    throw new InputError(`calc ${name}: missing required ${missing.map((f) => `--${f}`).join(', ')}`);
-  }
-  return {
-    required(flag) {
-      const value = values.get(flag);
-      if (value === undefined) throw new InputError(`calc ${name}: missing required --${flag}`);
-      return value;
-    },
-    optional(flag) {
-      return values.get(flag);
-    },
-  };
+/** One line of help per flag, as `faultline calc <subcommand> --help` prints it. */
+const FLAG_HELP: Readonly<Record<string, string>> = {
+  rate: 'live input, events a second (dedup also takes a daily rate such as 20000000/d)',
+  window: 'how long the dedup record is kept (12h, 7d)',
+  'entry-bytes': 'bytes per dedup entry, index and overhead included (96, 64B)',
+  replication: 'copies kept of each entry (whole number)',
+  amplification: 'storage-engine write amplification (1.5)',
+  interval: 'time between completed checkpoints (30s)',
+  'recovery-rate': 'events a second the processor replays after a restore',
+  restore: 'time to load the checkpointed state (20s)',
+  'hot-key-slowdown': 'a skew slowdown, as a percentage (25%)',
+  events: 'events to backfill (1.2e9)',
+  envelope: 'tested safe throughput of the estate, events a second',
+  'live-reserve': 'throughput reserved for live work, events a second',
+  'variance-reserve': 'throughput reserved for variance and control, events a second',
+  cap: 'the backfill cap (events a second) or the backoff cap (a duration)',
+  base: 'the first wait (1s)',
+  factor: 'how much each wait grows (2)',
+  retries: 'retries after the first attempt (whole number)',
+  'broker-retention': 'how long the broker keeps records (7d)',
+  'producer-retry': 'the longest a producer keeps retrying',
+  'offline-consumer': 'the longest a consumer may be offline',
+  'dead-letter-redrive': 'the oldest a dead letter may be when redriven',
+  'approved-replay': 'the oldest data an approved replay may cover',
+  'partner-redelivery': 'the longest after which a partner redelivers',
+};
+
+/** A subcommand's flags in the form the command line's one parser reads. */
+export function calcArgvSpec(name: string): ArgvSpec {
+  const spec = SUBCOMMANDS[name]!;
+  const flags: Record<string, FlagSpec> = {};
+  for (const f of spec.required) flags[f] = { type: 'string', required: true, help: FLAG_HELP[f] ?? f };
+  for (const f of spec.optional) flags[f] = { type: 'string', help: FLAG_HELP[f] ?? f };
+  return { command: `calc ${name}`, flags, positionals: { min: 0, max: 0, name: 'arguments' } };
 }
+
+/** The subcommands, for help and "did you mean". */
+export const CALC_SUBCOMMANDS: readonly string[] = Object.keys(SUBCOMMANDS);
 
 export function runCalc(args: string[]): CalcOutput {
   const [name, ...rest] = args;
@@ -163,7 +160,18 @@ export function runCalc(args: string[]): CalcOutput {
   }
   const spec = Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
   if (spec === undefined) {
-    throw new InputError(`calc: unknown subcommand ${JSON.stringify(name)}; expected ${NAMES}`);
+    throw new InputError(`calc: unknown subcommand ${JSON.stringify(name)}${didYouMean(name, Object.keys(SUBCOMMANDS))}; expected ${NAMES}`);
   }
-  return spec.run(readFlags(name, spec, rest));
+  const { values } = parseArgv(rest, calcArgvSpec(name));
+  return spec.run({
+    required(flag) {
+      const value = values[flag];
+      if (typeof value !== 'string') throw new InputError(`calc ${name}: missing required --${flag}`);
+      return value;
+    },
+    optional(flag) {
+      const value = values[flag];
+      return typeof value === 'string' ? value : undefined;
+    },
+  });
 }

@@ -1,12 +1,14 @@
 // Safety: at most one committed outcome per key.
 import type { Claim } from '../claims.ts';
 import type { WorldView } from '../worldView.ts';
+import { observed, type Observation } from './clause.ts';
 import type { Finding } from './finding.ts';
 
-export function checkAtMostOne(claim: Claim, view: WorldView): Finding[] {
+export function checkAtMostOne(claim: Claim, view: WorldView): Observation {
+  const outcomes = claim.outcomes(view);
   const counts = new Map<string, number>();
-  for (const o of claim.outcomes(view)) counts.set(o.key, (counts.get(o.key) ?? 0) + 1);
-  return [...counts]
-    .filter(([, n]) => n > 1)
-    .map(([key, n]) => ({ violation: 'duplicate effect' as const, effect: claim.effect, detail: `${n} committed outcomes for key ${key}` }));
+  for (const o of outcomes) counts.set(o.key, (counts.get(o.key) ?? 0) + 1);
+  const findings: Finding[] = [];
+  for (const [key, count] of counts) if (count > 1) findings.push({ violation: 'duplicate effect', effect: claim.effect, key, count });
+  return observed(outcomes.length, findings);
 }

@@ -1,50 +1,71 @@
-// A claim compiles to the checkers its guarantee implies; they run independently and their
-// findings merge. A checker that throws makes the claim `unknown` with the reason, never a pass
-// (Jepsen's rule: an unsure checker must not look like a green one).
+// A claim compiles to the checkers of its clauses; they run independently and compose into one
+// verdict for the claim, and the claims of a run compose into the run's verdict, so a composed
+// checker is itself a checker (Jepsen's `compose`). A checker that throws makes its clause
+// `unknown` with the reason, never a pass; a clause without an observer is "not checked".
 import type { Claim } from '../claims.ts';
 import type { WorldView } from '../worldView.ts';
+import { runOutcome } from '../verdict.ts';
 import { checkAtMostOne } from './atMostOne.ts';
-import type { Finding } from './finding.ts';
+import { NOT_OBSERVED, observed, type Checker, type ClauseId } from './clause.ts';
+import type { Finding, RunOutcome } from './finding.ts';
 import { checkLiveness } from './liveness.ts';
 import { checkPhantom } from './phantom.ts';
 import { checkDifferentIntent, checkSameIntent, checkUnknownResolved } from './replay.ts';
 import { checkVersions } from './versions.ts';
 
-export type Checker = (claim: Claim, view: WorldView) => Finding[];
+export type ClauseStatus = 'holds' | 'violated' | 'unknown' | 'not checked' | 'not exercised';
 
-export interface ClaimVerdict {
-  readonly verdict: 'holds' | 'violated' | 'unknown';
+export interface ClauseResult {
+  readonly clause: ClauseId;
+  readonly status: ClauseStatus;
   readonly findings: readonly Finding[];
-  readonly unknown: readonly string[];
+  /** Why the clause is unknown: the checker's error. */
+  readonly reason?: string;
 }
 
-/** The checkers a claim compiles to, by name, in a fixed order. */
-export function checkersFor(claim: Claim): [string, Checker][] {
+export interface ClaimVerdict {
+  readonly effect: string;
+  readonly outcome: RunOutcome;
+  readonly clauses: readonly ClauseResult[];
+  readonly findings: readonly Finding[];
+}
+
+/** Every run quiesces once faults are healed; a stuck run cannot be judged for liveness. */
+const checkQuiescence: Checker = (claim, view) =>
+  observed(1, view.result.ending.kind === 'stuck' ? [{ violation: 'stuck', effect: claim.effect, reason: view.result.ending.reason }] : []);
+
+/** The clauses a claim makes, with their checkers, in report order. */
+export function clausesOf(claim: Claim): readonly (readonly [ClauseId, Checker])[] {
   const g = claim.guarantee ?? 'exactlyOnceEffect';
-  const out: [string, Checker][] = [];
-  if (g !== 'atLeastOnce') out.push(['at most one outcome per key', checkAtMostOne]);
-  if (g !== 'atMostOnce') out.push(['every committed fact yields its effect', checkLiveness]);
-  out.push(['no effect without a committed fact', checkPhantom]);
-  out.push(['versions never move backwards', checkVersions]);
-  out.push(['same intent returns the recorded result', checkSameIntent]);
-  out.push(['different intent conflicts', checkDifferentIntent]);
-  out.push(['unknown external completion ends resolved', checkUnknownResolved]);
+  const out: [ClauseId, Checker][] = [];
+  if (g !== 'atLeastOnce') out.push(['atMostOne', checkAtMostOne]);
+  if (g !== 'atMostOnce') out.push(['liveness', checkLiveness]);
+  out.push(['phantom', checkPhantom]);
+  // Ordering is a clause only of claims that speak of versions.
+  if (claim.versions) out.push(['versions', checkVersions]);
+  if (claim.sameIntent !== undefined) out.push(['sameIntent', checkSameIntent]);
+  if (claim.differentIntent !== undefined) out.push(['differentIntent', checkDifferentIntent]);
+  if (claim.unknownCompletion !== undefined) out.push(['unknownResolved', checkUnknownResolved]);
+  out.push(['quiescence', checkQuiescence]);
   return out;
 }
 
-export function checkClaim(claim: Claim, view: WorldView, extra: readonly [string, Checker][] = []): ClaimVerdict {
-  const findings: Finding[] = [];
-  const unknown: string[] = [];
-  for (const [name, checker] of [...checkersFor(claim), ...extra]) {
-    try {
-      findings.push(...checker(claim, view));
-    } catch (error) {
-      unknown.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
-    }
+export function checkClause(id: ClauseId, checker: Checker, claim: Claim, view: WorldView): ClauseResult {
+  let o;
+  try {
+    o = checker(claim, view);
+  } catch (error) {
+    return { clause: id, status: 'unknown', findings: [], reason: error instanceof Error ? error.message : String(error) };
   }
-  if (view.result.ending === 'stuck') {
-    findings.push({ violation: 'stuck', effect: claim.effect, detail: view.result.stuckReason ?? 'no quiescence' });
-  }
-  const verdict = findings.length > 0 ? 'violated' : unknown.length > 0 ? 'unknown' : 'holds';
-  return { verdict, findings, unknown };
+  if (!o.observed) return { clause: id, status: 'not checked', findings: [] };
+  if (o.findings.length > 0) return { clause: id, status: 'violated', findings: o.findings };
+  return { clause: id, status: o.judged > 0 ? 'holds' : 'not exercised', findings: [] };
 }
+
+export function checkClaim(claim: Claim, view: WorldView): ClaimVerdict {
+  const clauses = clausesOf(claim).map(([id, checker]) => checkClause(id, checker, claim, view));
+  const findings = clauses.flatMap((c) => c.findings);
+  return { effect: claim.effect, outcome: runOutcome(findings, clauses.some((c) => c.status === 'unknown')), clauses, findings };
+}
+
+export { NOT_OBSERVED };

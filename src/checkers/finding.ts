@@ -1,4 +1,6 @@
-// The outcome vocabulary of a run, shared by checkers, window tables and reports.
+// The outcome vocabulary of a run, shared by checkers, window tables and reports. A finding is
+// data: which violation, of which claim's effect, and the keys involved, so a report, a repair
+// query or a test reads the keys without parsing a sentence (report/describeFinding.ts words it).
 
 export type Violation =
   | 'duplicate effect'
@@ -24,10 +26,49 @@ export const VIOLATIONS: readonly Violation[] = [
   'stuck',
 ];
 
-export interface Finding {
-  readonly violation: Violation;
-  /** The claim's effect this finding is about. */
-  readonly effect: string;
-  /** What exactly is wrong, with the keys involved. */
-  readonly detail: string;
+/** Why a run never reached quiescence, as data. */
+export type StuckReason =
+  /** The bound on scheduled items was reached, in the safety or the liveness phase. */
+  | { readonly kind: 'steps'; readonly bound: number; readonly phase: 'safety' | 'liveness' }
+  /** Something kept happening for the whole liveness phase (a livelock, a retry loop). */
+  | { readonly kind: 'no quiescence'; readonly ticks: number }
+  /** Nothing was left to happen, yet these processes (`component.state`) were not idle. */
+  | { readonly kind: 'waiting'; readonly components: readonly string[] };
+
+type About = { readonly effect: string };
+
+export type Finding =
+  /** More than one committed outcome under one key. */
+  | (About & { readonly violation: 'duplicate effect'; readonly key: string; readonly count: number })
+  /** A committed source fact whose effect never happened. */
+  | (About & { readonly violation: 'lost effect'; readonly key: string })
+  /** An effect whose source fact never committed. */
+  | (About & { readonly violation: 'phantom effect'; readonly key: string })
+  /** An aggregate's applied version moved backwards. */
+  | (About & { readonly violation: 'order regression'; readonly key: string; readonly from: number; readonly to: number })
+  /** A different intent under an existing key was accepted instead of refused. */
+  | (About & { readonly violation: 'conflict mishandled'; readonly key: string })
+  /** The same intent got two different recorded results. */
+  | (About & { readonly violation: 'replay mismatch'; readonly key: string; readonly first: string; readonly then: string })
+  /** An outcome still pending or unknown once the world was quiet. */
+  | (About & { readonly violation: 'unresolved unknown outcome'; readonly key: string })
+  /** The run never became quiet. */
+  | (About & { readonly violation: 'stuck'; readonly reason: StuckReason });
+
+/** The keys a finding is about (none for a stuck run). */
+export function findingKey(f: Finding): string | undefined {
+  return f.violation === 'stuck' ? undefined : f.key;
+}
+
+/** Findings as sets of keys per violation, as Jepsen keeps `:lost` and `:duplicated`. */
+export function keysByViolation(findings: readonly Finding[]): Partial<Record<Violation, readonly string[]>> {
+  const out: Partial<Record<Violation, string[]>> = {};
+  for (const f of findings) {
+    const key = findingKey(f);
+    if (key === undefined) continue;
+    const list = (out[f.violation] ??= []);
+    if (!list.includes(key)) list.push(key);
+  }
+  for (const list of Object.values(out)) list.sort();
+  return out;
 }

@@ -2,13 +2,14 @@
 // yielded its effect. Judged only after the liveness phase, so a slow retry is not a loss.
 import type { Claim } from '../claims.ts';
 import type { WorldView } from '../worldView.ts';
+import { NOT_OBSERVED, observed, type Observation } from './clause.ts';
 import type { Finding } from './finding.ts';
 
-export function checkLiveness(claim: Claim, view: WorldView): Finding[] {
-  if (!claim.facts) return [];
+export function checkLiveness(claim: Claim, view: WorldView): Observation {
+  if (!claim.facts) return NOT_OBSERVED;
   const have = new Set(claim.outcomes(view).map((o) => o.key));
-  return claim
-    .facts(view)
-    .filter((k) => !have.has(k))
-    .map((key) => ({ violation: 'lost effect' as const, effect: claim.effect, detail: `committed fact ${key} has no ${claim.effect}` }));
+  const facts = claim.facts(view);
+  const findings: Finding[] = [];
+  for (const key of facts) if (!have.has(key)) findings.push({ violation: 'lost effect', effect: claim.effect, key });
+  return observed(facts.length, findings);
 }

@@ -1,17 +1,19 @@
 // No effect without a committed source fact: an effect whose fact never committed is a phantom.
 import type { Claim } from '../claims.ts';
 import type { WorldView } from '../worldView.ts';
+import { NOT_OBSERVED, observed, type Observation } from './clause.ts';
 import type { Finding } from './finding.ts';
 
-export function checkPhantom(claim: Claim, view: WorldView): Finding[] {
-  if (!claim.facts) return [];
+export function checkPhantom(claim: Claim, view: WorldView): Observation {
+  if (!claim.facts) return NOT_OBSERVED;
   const facts = new Set(claim.facts(view));
+  const outcomes = claim.outcomes(view);
   const seen = new Set<string>();
   const findings: Finding[] = [];
-  for (const o of claim.outcomes(view)) {
+  for (const o of outcomes) {
     if (facts.has(o.key) || seen.has(o.key)) continue;
     seen.add(o.key);
-    findings.push({ violation: 'phantom effect', effect: claim.effect, detail: `${claim.effect} ${o.key} has no committed source fact` });
+    findings.push({ violation: 'phantom effect', effect: claim.effect, key: o.key });
   }
-  return findings;
+  return observed(outcomes.length, findings);
 }

@@ -1,10 +1,23 @@
 // `faultline calc <checkpoint|dedup|backfill|retry|horizon> …`: the capacity arithmetic.
-import type { CliIo } from '../cli.ts';
-import { runCalc } from '../capacity/runCalc.ts';
+import { CALC_SUBCOMMANDS, calcArgvSpec, runCalc } from '../capacity/runCalc.ts';
+import { InputError } from '../inputError.ts';
+import { flagHelp } from '../parseArgv.ts';
+import type { Command } from './command.ts';
 
-export function calcCommand(args: string[], io: CliIo): number {
-  const json = args.includes('--json');
-  const result = runCalc(args.filter((a) => a !== '--json'));
-  io.out(json ? JSON.stringify(result.json) : result.text);
-  return 0;
-}
+export const command: Command = {
+  usage: 'calc <checkpoint|dedup|backfill|retry|horizon> [--flags] [--json]',
+  spec: { command: 'calc', flags: { json: { type: 'boolean', help: 'print the figures as one JSON object of exact decimal strings' } }, positionals: { min: 1, max: 1, name: 'subcommand' } },
+  run(args, io) {
+    // `--json` belongs to calc itself; everything else is the subcommand's, read by the same parser.
+    const json = args.filter((a) => a === '--json').length;
+    if (json > 1) throw new InputError('calc: --json is given more than once');
+    const result = runCalc(args.filter((a) => a !== '--json'));
+    io.out(json === 1 ? JSON.stringify(result.json) : result.text);
+    return 0;
+  },
+  help(args) {
+    const sub = args.find((a) => CALC_SUBCOMMANDS.includes(a));
+    if (sub === undefined) return undefined;
+    return [`Usage: faultline calc ${sub} [--flags] [--json]`, '', 'Flags:', ...flagHelp(calcArgvSpec(sub)), '  --json  print the figures as one JSON object', '  --help  this text'].join('\n');
+  },
+};

@@ -1,44 +1,58 @@
 // `faultline explore <scenario|file>`: fast-check searches plans and interleavings; a violation
 // is shrunk and printed with its trace and the line that replays it.
-import { parseFlags, type CliIo } from '../cli.ts';
 import { loadScenario } from '../catalogue.ts';
 import { explore } from '../explore.ts';
-import { InputError } from '../inputError.ts';
-import { wholeNumber } from './flags.ts';
+import { parseArgv } from '../parseArgv.ts';
+import { describeCoverage } from '../report/describeCoverage.ts';
+import { exploreJson } from '../report/runJson.ts';
+import { expectedText } from '../report/verdictSummary.ts';
+import type { Command } from './command.ts';
+import { wholeNumber } from './flagValues.ts';
 import { printRun } from './printRun.ts';
 import { styleFor } from './style.ts';
 
-export async function exploreCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseFlags(
-    args,
-    { json: { type: 'boolean' }, runs: { type: 'string' }, seed: { type: 'string' }, 'max-faults': { type: 'string' }, 'max-occurrence': { type: 'string' } },
-    'explore',
-  );
-  if (positionals.length !== 1) throw new InputError('explore needs one scenario name or scenario file');
-  const runs = wholeNumber('--runs', values.runs, 1);
-  const seed = wholeNumber('--seed', values.seed);
-  const maxFaults = wholeNumber('--max-faults', values['max-faults'], 1);
-  const maxOccurrence = wholeNumber('--max-occurrence', values['max-occurrence'], 1);
-  const ref = positionals[0]!;
-  const { scenario } = await loadScenario(ref);
-  const result = explore(scenario, {
-    ref,
-    ...(maxOccurrence === undefined ? {} : { maxOccurrence }),
-    ...(runs === undefined ? {} : { runs }),
-    ...(seed === undefined ? {} : { seed }),
-    ...(maxFaults === undefined ? {} : { maxFaults }),
-  });
-  if (values.json) {
-    io.out(JSON.stringify(result));
-    return result.asExpected ? 0 : 1;
-  }
-  const c = styleFor(io.isTTY);
-  io.out(`${c.bold(scenario.name)}: ${result.runs} runs from seed ${result.seed}; outcomes ${Object.entries(result.outcomes).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  const ce = result.counterexample;
-  if (ce) {
-    io.out(c.red(`${ce.outcome} found and shrunk to a minimal plan:`));
-    printRun(io.out, c, { ...ce, claims: result.claims });
-  }
-  io.out(`verdict ${result.verdict}, expected ${result.expect}: ${result.asExpected ? c.green('as expected') : c.red('NOT as expected')}`);
-  return result.asExpected ? 0 : 1;
-}
+export const command: Command = {
+  usage: 'explore <scenario|file> [--runs N] [--seed S] [--max-faults N] [--max-occurrence N] [--json]',
+  spec: {
+    command: 'explore',
+    flags: {
+      runs: { type: 'string', value: 'N', help: 'how many plans to try (default 1000)' },
+      seed: { type: 'string', value: 'S', help: "fast-check's seed (default 1)" },
+      'max-faults': { type: 'string', value: 'N', help: 'at most this many faults in one plan (default 3)' },
+      'max-occurrence': { type: 'string', value: 'N', help: 'the highest occurrence a fault may target (default 3)' },
+      json: { type: 'boolean', help: 'print one JSON document: {name, verdict, seed, path, traceHash, plan, trace, …}' },
+    },
+    positionals: { min: 1, max: 1, name: 'scenario name or scenario file' },
+  },
+  async run(args, io) {
+    const { values, positionals } = parseArgv(args, this.spec);
+    const runs = wholeNumber('--runs', values['runs'], 1, 100_000_000);
+    const seed = wholeNumber('--seed', values['seed'], 0, 0x7fffffff);
+    const maxFaults = wholeNumber('--max-faults', values['max-faults'], 1, 64);
+    const maxOccurrence = wholeNumber('--max-occurrence', values['max-occurrence'], 1, 1_000);
+    const ref = positionals[0]!;
+    const { scenario } = await loadScenario(ref);
+    const result = explore(scenario, {
+      ref,
+      ...(maxOccurrence === undefined ? {} : { maxOccurrence }),
+      ...(runs === undefined ? {} : { runs }),
+      ...(seed === undefined ? {} : { seed }),
+      ...(maxFaults === undefined ? {} : { maxFaults }),
+    });
+    const ok = result.judgement.asExpected;
+    if (values['json']) {
+      io.out(exploreJson(result));
+      return ok ? 0 : 1;
+    }
+    const c = styleFor(io.isTTY);
+    io.out(`${c.bold(scenario.name)}: ${result.runs} runs from seed ${result.seed}; outcomes ${Object.entries(result.outcomes).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    if (result.search.status === 'failed') {
+      const ce = result.search.counterexample;
+      io.out(c.red(`${ce.outcome} found and shrunk to a minimal plan:`));
+      printRun(io.out, c, { ...ce, claims: result.claims });
+    }
+    io.out(`covers: ${describeCoverage(result.judgement.verdict, result.coverage)}`);
+    io.out(`verdict ${result.judgement.verdict}, expected ${expectedText(result.judgement.expected)}: ${ok ? c.green('as expected') : c.red('NOT as expected')}`);
+    return ok ? 0 : 1;
+  },
+};

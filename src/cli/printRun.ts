@@ -1,24 +1,48 @@
-// How a run is shown on the terminal: the claim, the plan, the trace step by step and the
+// How one run is shown on the terminal: the claims, the plan and the world's parameters, the
+// trace step by step, the findings, each clause's status, the faults that never struck, and the
 // line that replays it. Shared by explore (for its counterexample) and replay.
 import type { ChalkInstance } from 'chalk';
-import { describePlan, type FaultPlan } from '../faults.ts';
-import { formatTraceEvent, type TraceEvent } from '../trace.ts';
+import type { ClaimVerdict } from '../checkers/compose.ts';
 import type { Finding } from '../checkers/finding.ts';
+import type { Claim } from '../claims.ts';
+import type { Fault, FaultPlan } from '../faults.ts';
+import { replayLine, type ReplayRef } from '../replayLine.ts';
+import { claimSentence } from '../report/claimSentence.ts';
+import { CLAUSE_TITLES, clauseStatusText } from '../report/describeCoverage.ts';
+import { describeFinding } from '../report/describeFinding.ts';
+import { describeFault, describePlan } from '../report/describePlan.ts';
+import { formatTraceEvent, type TraceEvent } from '../trace.ts';
 
-export function printRun(
-  out: (text: string) => void,
-  c: ChalkInstance,
-  run: { claims: readonly string[]; plan: FaultPlan; seed: number; size: number; findings: readonly Finding[]; trace: readonly TraceEvent[]; traceHash: string; replay: string },
-): void {
-  for (const claim of run.claims) out(`${c.bold('claim')}  ${claim}`);
+export interface PrintableRun {
+  readonly claims: readonly Claim[];
+  readonly plan: FaultPlan;
+  readonly seed: number;
+  readonly size: number;
+  readonly findings: readonly Finding[];
+  readonly claimVerdicts?: readonly ClaimVerdict[];
+  readonly unstruck?: readonly Fault[];
+  readonly trace: readonly TraceEvent[];
+  readonly traceHash: string;
+  readonly replay: ReplayRef;
+}
+
+export function printRun(out: (text: string) => void, c: ChalkInstance, run: PrintableRun): void {
+  for (const claim of run.claims) out(`${c.bold('claim')}  ${claimSentence(claim)}`);
   out(`${c.bold('plan')}   ${describePlan(run.plan)} (simulation seed ${run.seed}, workload ${run.size})`);
   out(c.bold('trace'));
   for (const e of run.trace) {
     const line = `  ${formatTraceEvent(e)}`;
     out(e.kind === 'crash' || e.kind === 'lose' || e.kind === 'fault' ? c.red(line) : e.kind === 'note' ? c.cyan(line) : line);
   }
-  if (run.findings.length === 0) out(c.green('every claim holds'));
-  for (const f of run.findings) out(c.red(`${f.violation}: ${f.detail}`));
+  for (const f of run.unstruck ?? []) out(c.yellow(`warning: the planned fault "${describeFault(f)}" never struck: its place was not reached at that occurrence, so this run says nothing about it`));
+  const undecided = (run.claimVerdicts ?? []).flatMap((v) => v.clauses.filter((k) => k.status === 'unknown').map((k) => ({ effect: v.effect, k })));
+  if (run.findings.length === 0 && undecided.length === 0) out(c.green('every claim holds'));
+  for (const f of run.findings) out(c.red(`${f.violation}: ${describeFinding(f)}`));
+  for (const { effect, k } of undecided) out(c.yellow(`unknown: ${effect}: ${CLAUSE_TITLES[k.clause]} could not be decided: ${k.reason ?? 'no reason given'}`));
+  for (const v of run.claimVerdicts ?? []) {
+    const notChecked = v.clauses.filter((k) => k.status === 'not checked' || k.status === 'not exercised');
+    for (const k of notChecked) out(c.yellow(`${run.claims.length > 1 ? `${v.effect}: ` : ''}${CLAUSE_TITLES[k.clause]}: ${clauseStatusText(k.status)}`));
+  }
   out(`${c.bold('trace hash')} ${run.traceHash}`);
-  out(`${c.bold('replay')} ${run.replay}`);
+  out(`${c.bold('replay')} ${replayLine(run.replay)}`);
 }

@@ -2,85 +2,96 @@
 // table on the terminal, the reports written to --out (reports/ by default), and an exit code
 // CI can gate on: 0 when every verdict is as expected, 1 otherwise.
 import { accessSync, constants, mkdirSync } from 'node:fs';
-import { parseFlags, type CliIo } from '../cli.ts';
 import { loadCatalogue, loadScenario } from '../catalogue.ts';
 import { InputError } from '../inputError.ts';
-import { describePlan } from '../faults.ts';
-import { runWindows, type WindowsResult } from '../windows.ts';
+import { parseArgv } from '../parseArgv.ts';
+import { replayLine } from '../replayLine.ts';
+import { describeClause } from '../report/describeCoverage.ts';
+import { describePlan } from '../report/describePlan.ts';
 import { renderJson } from '../report/json.ts';
+import { verdictSummary } from '../report/verdictSummary.ts';
 import { writeReports } from '../report/writeReports.ts';
-import { wholeNumber } from './flags.ts';
+import { runWindows, type WindowsResult } from '../windows.ts';
+import type { Command } from './command.ts';
+import { text, wholeNumber } from './flagValues.ts';
 import { styleFor, table } from './style.ts';
 
-export async function windowsCommand(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseFlags(
-    args,
-    {
-      json: { type: 'boolean' },
-      out: { type: 'string' },
-      pairs: { type: 'boolean' },
-      seed: { type: 'string' },
-      'max-occurrence': { type: 'string' },
+export const command: Command = {
+  usage: 'windows <scenario|file|all> [--json] [--out DIR] [--pairs] [--seed S] [--max-occurrence N]',
+  spec: {
+    command: 'windows',
+    flags: {
+      out: { type: 'string', value: 'DIR', help: 'where the reports go (default reports/)' },
+      pairs: { type: 'boolean', help: 'every pair of faults as well as every single fault' },
+      seed: { type: 'string', value: 'S', help: 'the simulation seed: which interleaving each plan runs (default 1)' },
+      'max-occurrence': { type: 'string', value: 'N', help: 'strike each place at its first N occurrences (default 2)' },
+      json: { type: 'boolean', help: 'print one JSON document: {scenarios: [{name, expect, verdict, claims, windows, counterexamples, …}]}' },
     },
-    'windows',
-  );
-  if (positionals.length !== 1) throw new InputError('windows needs one scenario name, scenario file or "all"');
-  const seed = wholeNumber('--seed', values.seed);
-  const maxOccurrence = wholeNumber('--max-occurrence', values['max-occurrence'], 1);
-  const ref = positionals[0]!;
-  const outDir = values.out ?? 'reports';
-  // Find out before the runs, not after them, that the reports cannot be written.
-  try {
-    mkdirSync(outDir, { recursive: true });
-    accessSync(outDir, constants.W_OK);
-  } catch (error) {
-    throw new InputError(`--out ${outDir} is not a writable folder: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  const entries = ref === 'all' ? await loadCatalogue() : [await loadScenario(ref)];
-  const c = styleFor(io.isTTY);
-  const results: WindowsResult[] = [];
-  const progress = io.isTTY && !values.json;
-  for (const [i, { scenario }] of entries.entries()) {
-    const result = runWindows(scenario, {
-      ...(ref === 'all' ? {} : { ref }),
-      ...(seed === undefined ? {} : { seed }),
-      ...(maxOccurrence === undefined ? {} : { maxOccurrence }),
-      pairs: values.pairs ?? false,
-      ...(progress ? { onRun: (done: number, total: number) => done % 25 === 0 && io.progress(`\r[${i + 1}/${entries.length}] ${scenario.name}: run ${done}/${total}\u001b[K`) } : {}),
+    positionals: { min: 1, max: 1, name: 'scenario name, scenario file or "all"' },
+  },
+  async run(args, io) {
+    const { values, positionals } = parseArgv(args, this.spec);
+    const seed = wholeNumber('--seed', values['seed'], 0, 0x7fffffff);
+    const maxOccurrence = wholeNumber('--max-occurrence', values['max-occurrence'], 1, 1_000);
+    const ref = positionals[0]!;
+    const outDir = text(values['out']) ?? 'reports';
+    // Find out before the runs, not after them, that the reports cannot be written.
+    try {
+      mkdirSync(outDir, { recursive: true });
+      accessSync(outDir, constants.W_OK);
+    } catch (error) {
+      throw new InputError(`--out ${outDir} is not a writable folder: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    const entries = ref === 'all' ? await loadCatalogue() : [await loadScenario(ref)];
+    const c = styleFor(io.isTTY);
+    const results: WindowsResult[] = [];
+    const progress = io.isTTY && !values['json'];
+    for (const [i, { scenario }] of entries.entries()) {
+      const result = runWindows(scenario, {
+        ...(ref === 'all' ? {} : { ref }),
+        ...(seed === undefined ? {} : { seed }),
+        ...(maxOccurrence === undefined ? {} : { maxOccurrence }),
+        pairs: values['pairs'] === true,
+        ...(progress ? { onRun: (done: number, total: number) => done % 25 === 0 && io.progress(`\r[${i + 1}/${entries.length}] ${scenario.name}: run ${done}/${total}\u001b[K`) } : {}),
+      });
+      results.push(result);
+    }
+    if (progress) io.progress('\r\u001b[K');
+    writeReports(results, outDir);
+    const ok = results.every((r) => r.judgement.asExpected);
+    if (values['json']) {
+      io.out(renderJson(results));
+      return ok ? 0 : 1;
+    }
+    const rows = results.map((r) => {
+      const v = verdictSummary(r);
+      return [r.name, String(r.coverage.windows + r.coverage.points), String(r.coverage.runs), r.distinctOutcomes.join(', '), v.verdict, v.expected, v.asExpected ? 'ok' : 'UNEXPECTED'];
     });
-    results.push(result);
-  }
-  if (progress) io.progress('\r\u001b[K');
-  writeReports(results, outDir);
-  if (values.json) {
-    io.out(renderJson(results));
-  } else {
-    const rows = results.map((r) => [
-      r.name,
-      String(r.windowCount),
-      String(r.runs),
-      r.distinctOutcomes.join(', '),
-      r.verdict,
-      r.expect,
-      r.asExpected ? 'ok' : 'UNEXPECTED',
-    ]);
     io.out(
-      table([['scenario', 'windows', 'runs', 'outcomes', 'verdict', 'expected', ''], ...rows], (ri, ci, t) => {
+      table([['scenario', 'places', 'runs', 'outcomes', 'verdict', 'expected', ''], ...rows], (ri, ci, t) => {
         if (ri === 0) return c.bold(t);
         if (ci === 4) return t.startsWith('holds') ? c.green(t) : t.startsWith('violated') ? c.yellow(t) : c.red(t);
         if (ci === 6) return t.startsWith('ok') ? c.green(t) : c.red.bold(t);
         return t;
       }),
     );
-    for (const r of results.filter((x) => !x.asExpected)) {
-      io.out(c.red(`\n${r.name}: expected ${r.expect}${r.expectedViolations.length ? ` (${r.expectedViolations.join(', ')})` : ''}, got ${r.verdict}`));
-      if (r.missing.length) io.out(`  not found: ${r.missing.join(', ')}`);
-      for (const ce of r.counterexamples.filter((x) => r.unexpected.includes(x.violation))) {
-        io.out(`  ${ce.violation}: ${describePlan(ce.plan)}\n  replay: ${ce.replay}`);
+    if (results.length === 1) {
+      const r = results[0]!;
+      io.out(`\ncovers: ${verdictSummary(r).covers}`);
+      for (const k of r.coverage.clauses) io.out(`  ${r.claims.length > 1 ? `${k.effect}: ` : ''}${describeClause(k)}`);
+    }
+    for (const r of results) for (const x of r.refusals) io.out(c.yellow(`note: ${r.name}: ${x.component} ran on XState's own step; the compiled driver refused it (${x.reason})`));
+    for (const r of results.filter((x) => !x.judgement.asExpected)) {
+      const v = verdictSummary(r);
+      io.out(c.red(`\n${r.name}: expected ${v.expected}, got ${v.verdict}`));
+      for (const p of v.problems) io.out(`  ${p}`);
+      for (const ce of r.counterexamples.filter((x) => r.judgement.unexpected.includes(x.violation))) {
+        io.out(`  ${ce.violation}: ${describePlan(ce.plan)}\n  replay: ${replayLine(ce.replay)}`);
       }
     }
-    const bad = results.filter((r) => !r.asExpected).length;
-    io.out(`\n${results.length} scenarios, ${results.reduce((n, r) => n + r.runs, 0)} runs, ${bad === 0 ? c.green('every verdict as expected') : c.red(`${bad} not as expected`)}; reports in ${outDir}/`);
-  }
-  return results.every((r) => r.asExpected) ? 0 : 1;
-}
+    const bad = results.filter((r) => !r.judgement.asExpected).length;
+    const runs = results.reduce((n, r) => n + r.coverage.runs, 0);
+    io.out(`\n${results.length} scenarios, ${runs} runs, ${bad === 0 ? c.green('every verdict as expected') : c.red(`${bad} not as expected`)}; reports in ${outDir}/`);
+    return ok ? 0 : 1;
+  },
+};

@@ -3,10 +3,14 @@
 // sequence diagram. It loads nothing (no script, no stylesheet link, no font, no image URL), so
 // it opens the same from a CI artifact, an e-mail attachment or an air-gapped laptop, and it
 // holds no timestamp, so the same results always give the same bytes.
-import { describePlan } from '../faults.ts';
+import { replayLine } from '../replayLine.ts';
+import { isExpectedViolation, isUnexpectedOutcome } from '../verdict.ts';
 import type { Counterexample, WindowRow, WindowsResult } from '../windows.ts';
+import { claimSentence } from './claimSentence.ts';
+import { describeClause } from './describeCoverage.ts';
+import { describeFinding } from './describeFinding.ts';
+import { describePlan } from './describePlan.ts';
 import { escapeXml as esc } from './escapeXml.ts';
-import { isExpectedViolation, isUnexpectedOutcome } from './isUnexpectedOutcome.ts';
 import { sequenceSteps } from './sequenceSteps.ts';
 import { svgSequence } from './svgSequence.ts';
 import { runTally, verdictSummary, type VerdictSummary } from './verdictSummary.ts';
@@ -38,6 +42,8 @@ tr.unreached td { color: var(--muted); }
 .badge.holds { background: var(--ok); }
 .badge.violated { background: var(--bad); }
 .badge.unknown { background: var(--warn); }
+.badge.holds-within-bound { background: var(--ok); }
+ul.clauses .not-checked, ul.clauses .not-exercised { color: var(--warn); }
 .badge.as-expected { background: #fff; color: var(--ok); border: 1px solid var(--ok); }
 .badge.not-expected { background: #fff; color: var(--bad); border: 1px solid var(--bad); }
 nav ol { padding-left: 1.5rem; }
@@ -70,13 +76,13 @@ function anchor(name: string, suffix = ''): string {
 }
 
 function badges(v: VerdictSummary): string {
-  return `<span class="badge ${v.verdict}">${esc(v.verdict)}</span> <span class="badge ${v.asExpected ? 'as-expected' : 'not-expected'}">${esc(v.status)}</span>`;
+  return `<span class="badge ${v.verdict.replace(/ /g, '-')}">${esc(v.verdict)}</span> <span class="badge ${v.asExpected ? 'as-expected' : 'not-expected'}">${esc(v.status)}</span>`;
 }
 
 function rowClass(result: WindowsResult, row: WindowRow): string {
-  if (isUnexpectedOutcome(result, row.outcome)) return 'unexpected';
-  if (isExpectedViolation(result, row.outcome)) return 'expected';
-  return row.reached ? '' : 'unreached';
+  if (isUnexpectedOutcome(result.judgement.expected, row.outcome)) return 'unexpected';
+  if (isExpectedViolation(result.judgement.expected, row.outcome)) return 'expected';
+  return row.struck > 0 ? '' : 'unreached';
 }
 
 function windowTable(result: WindowsResult, rows: readonly WindowRow[]): string {
@@ -102,7 +108,7 @@ function windowTable(result: WindowsResult, rows: readonly WindowRow[]): string 
 
 function counterexample(result: WindowsResult, ce: Counterexample, index: number): string {
   const id = anchor(result.name, `-ce-${index + 1}`);
-  const findings = ce.findings.map((f) => `<li>${esc(f.violation)}: ${esc(f.detail)}</li>`).join('');
+  const findings = ce.findings.map((f) => `<li>${esc(f.violation)}: ${esc(describeFinding(f))}</li>`).join('');
   const plan = describePlan(ce.plan);
   const title = `${result.name}: ${ce.violation} under ${plan}`;
   return [
@@ -112,7 +118,7 @@ function counterexample(result: WindowsResult, ce: Counterexample, index: number
     findings === '' ? '' : `<ul>${findings}</ul>`,
     `<div class="diagram">\n${svgSequence(sequenceSteps(ce.trace), title)}\n</div>`,
     `<p><strong>Replay:</strong></p>`,
-    `<pre><code>${esc(ce.replay)}</code></pre>`,
+    `<pre><code>${esc(replayLine(ce.replay))}</code></pre>`,
     `</article>`,
   ].filter((l) => l !== '').join('\n');
 }
@@ -125,10 +131,14 @@ function section(result: WindowsResult): string {
     `<p>Scenario <code>${esc(result.name)}</code> · seed ${result.seed}</p>`,
     `<p><strong>Seed passage:</strong> ${esc(result.source)}<br><strong>Lesson:</strong> ${esc(result.lesson)}</p>`,
     `<h3>${result.claims.length === 1 ? 'Claim' : 'Claims'}</h3>`,
-    ...result.claims.map((c) => `<blockquote><p>${esc(c)}</p></blockquote>`),
+    ...result.claims.map((c) => `<blockquote><p>${esc(claimSentence(c))}</p></blockquote>`),
     `<p><strong>Verdict:</strong> ${esc(v.verdict)} · <strong>expected:</strong> ${esc(v.expected)} · <strong>${esc(v.status)}</strong></p>`,
+    `<p><strong>Covers:</strong> ${esc(v.covers)}.</p>`,
     v.problems.length === 0 ? '' : `<ul>${v.problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>`,
-    `<div class="counts"><div><strong>${result.windowCount}</strong>failure windows</div><div><strong>${result.runs}</strong>runs</div><div><strong>${esc(result.distinctOutcomes.join(', '))}</strong>distinct outcomes</div></div>`,
+    `<p><strong>Clauses checked:</strong></p>`,
+    `<ul class="clauses">${result.coverage.clauses.map((c) => `<li class="${c.status.replace(/ /g, '-')}">${result.claims.length > 1 ? `${esc(c.effect)}: ` : ''}${esc(describeClause(c))}</li>`).join('')}</ul>`,
+    ...result.refusals.map((r) => `<p>Note: <code>${esc(r.component)}</code> ran on XState's own step because the compiled driver refused its machine (${esc(r.reason)}).</p>`),
+    `<div class="counts"><div><strong>${result.coverage.windows + result.coverage.points}</strong>places</div><div><strong>${result.coverage.runs}</strong>runs</div><div><strong>${esc(result.distinctOutcomes.join(', '))}</strong>distinct outcomes</div></div>`,
     result.unreachedWindows.length === 0 ? '' : `<p>Failure windows this workload never entered (a crash planned there never struck): ${result.unreachedWindows.map((w) => `<code>${esc(w)}</code>`).join(', ')}.</p>`,
     ...windowTables(result).map((t) => `<h3>${esc(t.heading)}</h3>\n${windowTable(result, t.rows)}`),
     `<h3>Counterexamples</h3>`,

@@ -1,41 +1,73 @@
 // Renders windows-mode results as the `windows --json` document tools read. Every object is
 // built key by key in a fixed order (never spread from the engine's records), so the bytes do
-// not change when the engine reorders or adds fields, and the documented keys stay put.
-import { VIOLATIONS, type Finding, type RunOutcome } from '../checkers/finding.ts';
-import { describePlan, type Fault, type FaultPlan } from '../faults.ts';
+// not change when the engine reorders or adds fields, and the documented keys stay put. Next to
+// the words (evidence, retry owner, finding details) it carries the data they were made from
+// (places, keys, in-flight messages), so a tool never has to parse a sentence.
+import type { Finding, RunOutcome } from '../checkers/finding.ts';
+import { findingKey } from '../checkers/finding.ts';
+import type { Coverage } from '../coverage.ts';
+import type { Fault, FaultPlan } from '../faults.ts';
+import { formatPlace } from '../place.ts';
+import { replayLine } from '../replayLine.ts';
+import { OUTCOME_ORDER } from '../verdict.ts';
 import type { Counterexample, WindowRow, WindowsResult } from '../windows.ts';
+import { claimSentence } from './claimSentence.ts';
+import { describeClause, describeCoverage } from './describeCoverage.ts';
+import { describeFinding } from './describeFinding.ts';
+import { describePlan } from './describePlan.ts';
+import { windowCells } from './windowCells.ts';
 
-/** Outcomes worst first, the order the engine ranks them, so `outcomes` always lists keys alike. */
-const OUTCOME_ORDER: readonly RunOutcome[] = [...VIOLATIONS, 'unknown', 'holds'];
-
-function fault(f: Fault) {
+export function faultJson(f: Fault) {
   return f.kind === 'crash' ? { kind: f.kind, window: f.window, occurrence: f.occurrence } : { kind: f.kind, point: f.point, occurrence: f.occurrence };
 }
 
-function plan(p: FaultPlan) {
-  return p.map(fault);
+export function planJson(p: FaultPlan) {
+  return p.map(faultJson);
 }
 
-function finding(f: Finding) {
-  return { violation: f.violation, effect: f.effect, detail: f.detail };
+export function findingJson(f: Finding) {
+  const key = findingKey(f);
+  return { violation: f.violation, effect: f.effect, detail: describeFinding(f), ...(key === undefined ? {} : { key }) };
+}
+
+export function coverageJson(verdict: Parameters<typeof describeCoverage>[0], c: Coverage) {
+  return {
+    covers: describeCoverage(verdict, c),
+    mode: c.mode,
+    faultDepth: c.faultDepth,
+    kinds: [...c.kinds],
+    windows: c.windows,
+    points: c.points,
+    ...(c.maxOccurrence === undefined ? {} : { maxOccurrence: c.maxOccurrence }),
+    runs: c.runs,
+    unstruckRuns: c.unstruckRuns,
+    interleavings: { ...c.interleavings },
+    ...(c.bound === undefined ? {} : { bound: { ...c.bound } }),
+    clauses: c.clauses.map((k) => ({ effect: k.effect, clause: k.clause, status: k.status, exercised: k.exercised, text: describeClause(k), ...(k.reason === undefined ? {} : { reason: k.reason }) })),
+  };
 }
 
 function windowRow(row: WindowRow) {
   const outcomes: Partial<Record<RunOutcome, number>> = {};
   for (const o of OUTCOME_ORDER) if (row.outcomes[o] !== undefined) outcomes[o] = row.outcomes[o];
+  const c = windowCells(row);
   return {
-    window: row.window,
+    window: c.window,
     fault: row.fault,
     outcome: row.outcome,
-    evidence: row.evidence,
-    retryOwner: row.retryOwner,
-    duplicateGuard: [...row.duplicateGuard],
-    duplicatePossible: row.duplicatePossible,
-    repairQuery: row.repairQuery,
-    reached: row.reached,
+    evidence: c.evidence,
+    retryOwner: c.retryOwner,
+    duplicateGuard: [...row.guards],
+    duplicatePossible: row.repeatSeen,
+    repairQuery: c.repairQuery,
+    reached: row.struck > 0,
     runs: row.runs,
+    struck: row.struck,
     outcomes,
-    plan: plan(row.plan),
+    plan: planJson(row.plan),
+    place: { ...row.place },
+    inFlight: (row.evidence?.inFlight ?? []).map((m) => ({ from: m.from, to: m.to, type: m.event.type })),
+    ...(row.undecided.length === 0 ? {} : { undecided: row.undecided.map((u) => ({ ...u })) }),
   };
 }
 
@@ -43,36 +75,39 @@ function counterexample(ce: Counterexample) {
   return {
     violation: ce.violation,
     seed: ce.seed,
-    plan: plan(ce.plan),
-    replay: ce.replay,
+    plan: planJson(ce.plan),
+    replay: replayLine(ce.replay),
     traceHash: ce.traceHash,
-    findings: ce.findings.map(finding),
+    findings: ce.findings.map(findingJson),
     size: ce.size,
     description: describePlan(ce.plan),
   };
 }
 
 function scenario(r: WindowsResult) {
+  const j = r.judgement;
   return {
     name: r.name,
-    expect: r.expect,
-    verdict: r.verdict,
-    asExpected: r.asExpected,
-    claims: [...r.claims],
-    windowCount: r.windowCount,
-    runs: r.runs,
+    expect: j.expected.verdict,
+    verdict: j.verdict,
+    asExpected: j.asExpected,
+    claims: r.claims.map(claimSentence),
+    windowCount: new Set(r.rows.map((row) => formatPlace(row.place))).size,
+    runs: r.coverage.runs,
     distinctOutcomes: [...r.distinctOutcomes],
-    windows: r.windows.map(windowRow),
+    windows: r.rows.map(windowRow),
     counterexamples: r.counterexamples.map(counterexample),
     title: r.title,
     source: r.source,
     lesson: r.lesson,
     seed: r.seed,
-    expectedViolations: [...r.expectedViolations],
-    missing: [...r.missing],
-    unexpected: [...r.unexpected],
+    expectedViolations: j.expected.verdict === 'violated' ? [...j.expected.violations] : [],
+    missing: [...j.missing],
+    unexpected: [...j.unexpected],
     failureWindows: [...r.failureWindows],
     unreachedWindows: [...r.unreachedWindows],
+    coverage: coverageJson(j.verdict, r.coverage),
+    ...(r.refusals.length === 0 ? {} : { driverRefusals: r.refusals.map((x) => ({ ...x })) }),
   };
 }
 

@@ -5,12 +5,16 @@
 // violation is the scenario proving its point, so it passes and says so in <system-out>; a row
 // whose fault never struck, or whose run the checkers could not decide, is reported skipped.
 // No `time` or `timestamp` attributes: the file must be byte-identical on a rerun.
-import { describePlan } from '../faults.ts';
-import { replayLine } from '../runScenario.ts';
+import { formatPlace } from '../place.ts';
+import { replayLine } from '../replayLine.ts';
+import { isExpectedViolation, isUnexpectedOutcome } from '../verdict.ts';
 import type { WindowRow, WindowsResult } from '../windows.ts';
+import { claimSentence } from './claimSentence.ts';
+import { describeClause } from './describeCoverage.ts';
+import { describePlan } from './describePlan.ts';
 import { escapeXml as esc } from './escapeXml.ts';
-import { isExpectedViolation, isUnexpectedOutcome } from './isUnexpectedOutcome.ts';
 import { verdictSummary } from './verdictSummary.ts';
+import { windowCells } from './windowCells.ts';
 
 interface Case {
   readonly name: string;
@@ -21,40 +25,47 @@ interface Case {
 
 function rowDetails(result: WindowsResult, row: WindowRow): string {
   const outcomes = Object.entries(row.outcomes).map(([o, n]) => `${o} x${n}`).join(', ');
+  const c = windowCells(row);
   return [
-    `window: ${row.window}`,
+    `window: ${c.window}`,
     `fault: ${row.fault} (${row.runs} run${row.runs === 1 ? '' : 's'}: ${outcomes})`,
     `plan: ${describePlan(row.plan)}`,
-    `durable evidence: ${row.evidence}`,
-    `retry owner: ${row.retryOwner}`,
-    `duplicate possible: ${row.duplicatePossible ? 'yes' : 'no'}; guard: ${row.duplicateGuard.join(', ') || 'none'}`,
-    `repair query: ${row.repairQuery || 'none given'}`,
-    `replay: ${replayLine(result.name, result.seed, row.plan)}`,
+    `durable evidence: ${c.evidence}`,
+    `retry owner: ${c.retryOwner}`,
+    `duplicate possible: ${c.duplicatePossible}; guard: ${c.duplicateGuard}`,
+    `repair query: ${c.repairQuery || 'none given'}`,
+    `replay: ${replayLine({ kind: 'plan', scenario: result.ref, seed: result.seed, plan: row.plan })}`,
   ].join('\n');
 }
 
 function rowCase(result: WindowsResult, row: WindowRow): Case {
-  const name = `${row.window} ${row.fault}`;
-  if (isUnexpectedOutcome(result, row.outcome)) {
-    const expected = result.expect === 'holds' ? 'the scenario expects every claim to hold' : `the scenario expects only ${result.expectedViolations.join(', ')}`;
+  const place = formatPlace(row.place);
+  const name = `${place} ${row.fault}`;
+  const expected = result.judgement.expected;
+  if (isUnexpectedOutcome(expected, row.outcome)) {
+    const what = expected.verdict === 'holds' ? 'the scenario expects every claim to hold' : `the scenario expects only ${expected.violations.join(', ')}`;
     return {
       name,
-      failure: { message: `${row.outcome} at ${row.window} under ${row.fault}: ${expected}`, type: 'unexpected violation', body: rowDetails(result, row) },
+      failure: { message: `${row.outcome} at ${place} under ${row.fault}: ${what}`, type: 'unexpected violation', body: rowDetails(result, row) },
       out: `outcome: ${row.outcome} (unexpected violation)`,
     };
   }
   // Every other row still says its outcome, so the file alone answers "what happened at this window".
   const out = `outcome: ${row.outcome}`;
-  if (isExpectedViolation(result, row.outcome)) return { name, out: `${out} (expected violation)\n${rowDetails(result, row)}` };
-  if (!row.reached) return { name, skipped: `the fault never struck: ${row.window} is not reached by this workload`, out };
-  if (row.outcome === 'unknown') return { name, skipped: 'unknown: the checkers could not decide this run', out };
+  if (isExpectedViolation(expected, row.outcome)) return { name, out: `${out} (expected violation)\n${rowDetails(result, row)}` };
+  if (row.struck === 0) return { name, skipped: `the fault never struck: ${place} is not reached by this workload`, out };
+  if (row.outcome === 'unknown') {
+    const why = row.undecided.map((u) => `${u.effect}: ${u.clause}: ${u.reason}`).join('; ');
+    return { name, skipped: `unknown: the checkers could not decide this run (${why || 'no reason given'})`, out };
+  }
   return { name, out };
 }
 
 function verdictCase(result: WindowsResult): Case {
   const v = verdictSummary(result);
-  const out = [`verdict: ${v.verdict}`, `expected: ${v.expected}`, ...result.claims.map((c) => `claim: ${c}`)];
-  for (const ce of result.counterexamples) out.push(`counterexample (${ce.violation}): ${ce.replay}`);
+  const out = [`verdict: ${v.verdict}`, `expected: ${v.expected}`, `covers: ${v.covers}`, ...result.claims.map((c) => `claim: ${claimSentence(c)}`)];
+  for (const c of result.coverage.clauses) out.push(`clause: ${result.claims.length > 1 ? `${c.effect}: ` : ''}${describeClause(c)}`);
+  for (const ce of result.counterexamples) out.push(`counterexample (${ce.violation}): ${replayLine(ce.replay)}`);
   if (v.asExpected) return { name: 'verdict', out: out.join('\n') };
   return { name: 'verdict', failure: { message: `${result.name} is NOT as expected: ${v.problems.join('; ')}`, type: 'unexpected verdict', body: out.join('\n') } };
 }
@@ -86,17 +97,18 @@ function attrs(c: Counts): string {
 export function renderJunit(results: readonly WindowsResult[]): string {
   const total: Counts = { tests: 0, failures: 0, skipped: 0 };
   const suites = results.map((r) => {
-    const cases = [verdictCase(r), ...r.windows.map((row) => rowCase(r, row))];
+    const cases = [verdictCase(r), ...r.rows.map((row) => rowCase(r, row))];
     const c = counts(cases);
     total.tests += c.tests;
     total.failures += c.failures;
     total.skipped += c.skipped;
+    const e = r.judgement.expected;
     const props = [
       ['seed', String(r.seed)],
-      ['expect', r.expect],
-      ['expectedViolations', r.expectedViolations.join(', ')],
-      ['verdict', r.verdict],
-      ['asExpected', String(r.asExpected)],
+      ['expect', e.verdict],
+      ['expectedViolations', e.verdict === 'violated' ? e.violations.join(', ') : ''],
+      ['verdict', r.judgement.verdict],
+      ['asExpected', String(r.judgement.asExpected)],
     ].map(([k, v]) => `      <property name="${esc(k!)}" value="${esc(v!)}"/>`);
     return [
       `  <testsuite name="${esc(r.name)}" ${attrs(c)}>`,

@@ -3,9 +3,13 @@
 // the failure-window table (what is durable, who retries, can the effect repeat, which query
 // finds the damage) and every counterexample as a Mermaid sequence diagram with its replay line.
 // Nothing here reads a clock, so the same results always give the same bytes.
-import { describePlan } from '../faults.ts';
+import { replayLine } from '../replayLine.ts';
+import { isExpectedViolation, isUnexpectedOutcome } from '../verdict.ts';
 import type { Counterexample, WindowRow, WindowsResult } from '../windows.ts';
-import { isExpectedViolation, isUnexpectedOutcome } from './isUnexpectedOutcome.ts';
+import { claimSentence } from './claimSentence.ts';
+import { describeClause } from './describeCoverage.ts';
+import { describeFinding } from './describeFinding.ts';
+import { describePlan } from './describePlan.ts';
 import { mermaidSequence } from './mermaidSequence.ts';
 import { sequenceSteps } from './sequenceSteps.ts';
 import { runTally, verdictSummary } from './verdictSummary.ts';
@@ -46,8 +50,8 @@ function heading(level: number, s: string): string {
 }
 
 function outcomeCell(result: WindowsResult, row: WindowRow, label: string): string {
-  if (isUnexpectedOutcome(result, row.outcome)) return `**${cell(label)} (unexpected)**`;
-  if (isExpectedViolation(result, row.outcome)) return `${cell(label)} (expected)`;
+  if (isUnexpectedOutcome(result.judgement.expected, row.outcome)) return `**${cell(label)} (unexpected)**`;
+  if (isExpectedViolation(result.judgement.expected, row.outcome)) return `${cell(label)} (expected)`;
   return cell(label);
 }
 
@@ -73,13 +77,13 @@ function windowTable(result: WindowsResult, rows: readonly WindowRow[]): string[
 function counterexampleSection(ce: Counterexample, index: number, level: number): string[] {
   const lines = [heading(level, `${index + 1}. ${ce.violation}`), ''];
   lines.push(`- **Plan:** ${prose(describePlan(ce.plan))}`);
-  if (ce.findings.length === 1) lines.push(`- **Finding:** ${prose(ce.findings[0]!.detail)}`);
+  if (ce.findings.length === 1) lines.push(`- **Finding:** ${prose(describeFinding(ce.findings[0]!))}`);
   else if (ce.findings.length > 1) {
     lines.push('- **Findings:**');
-    for (const f of ce.findings) lines.push(`  - ${prose(f.violation)}: ${prose(f.detail)}`);
+    for (const f of ce.findings) lines.push(`  - ${prose(f.violation)}: ${prose(describeFinding(f))}`);
   }
   lines.push(`- **Seed:** ${ce.seed} · **size:** ${ce.size} · **trace hash:** ${code(ce.traceHash)}`);
-  lines.push('', fenced('mermaid', mermaidSequence(sequenceSteps(ce.trace))), '', 'Replay:', '', fenced('sh', ce.replay), '');
+  lines.push('', fenced('mermaid', mermaidSequence(sequenceSteps(ce.trace))), '', 'Replay:', '', fenced('sh', replayLine(ce.replay)), '');
   return lines;
 }
 
@@ -92,14 +96,19 @@ function scenarioSection(result: WindowsResult, level: number): string {
   lines.push(result.claims.length === 1 ? '**Claim:**' : '**Claims:**', '');
   for (const [i, claim] of result.claims.entries()) {
     if (i > 0) lines.push('>');
-    lines.push(`> ${prose(claim)}`);
+    lines.push(`> ${prose(claimSentence(claim))}`);
   }
   lines.push('');
   lines.push(`**Verdict:** ${v.verdict} · **expected:** ${prose(v.expected)} · **${v.status}**`, '');
+  lines.push(`**Covers:** ${prose(v.covers)}.`, '');
   for (const p of v.problems) lines.push(`- ${prose(p)}`);
   if (v.problems.length > 0) lines.push('');
-  lines.push('| failure windows | runs | distinct outcomes |', '| ---: | ---: | --- |');
-  lines.push(`| ${result.windowCount} | ${result.runs} | ${cell(result.distinctOutcomes.join(', '))} |`, '');
+  lines.push('**Clauses checked:**', '');
+  for (const c of result.coverage.clauses) lines.push(`- ${result.claims.length > 1 ? `${prose(c.effect)}: ` : ''}${prose(describeClause(c))}`);
+  lines.push('');
+  for (const r of result.refusals) lines.push(`Note: ${code(r.component)} ran on XState's own step because the compiled driver refused its machine (${prose(r.reason)}).`, '');
+  lines.push('| places | runs | distinct outcomes |', '| ---: | ---: | --- |');
+  lines.push(`| ${result.coverage.windows + result.coverage.points} | ${result.coverage.runs} | ${cell(result.distinctOutcomes.join(', '))} |`, '');
   if (result.unreachedWindows.length > 0) {
     lines.push(`Failure windows this workload never entered (a crash planned there never struck): ${result.unreachedWindows.map((w) => code(w)).join(', ')}.`, '');
   }
@@ -112,11 +121,11 @@ function scenarioSection(result: WindowsResult, level: number): string {
 
 /** The summary table of a run; `link` gives each scenario's target, if any. */
 function summaryTable(results: readonly WindowsResult[], link?: (r: WindowsResult) => string): string[] {
-  const lines = ['| scenario | windows | runs | verdict | expected | status |', '| --- | ---: | ---: | --- | --- | --- |'];
+  const lines = ['| scenario | places | runs | verdict | expected | status |', '| --- | ---: | ---: | --- | --- | --- |'];
   for (const r of results) {
     const v = verdictSummary(r);
     const name = link ? `[${cell(r.name)}](${link(r)})` : code(r.name, true);
-    lines.push(`| ${name} | ${r.windowCount} | ${r.runs} | ${v.verdict} | ${cell(v.expected)} | ${v.asExpected ? v.status : `**${v.status}**`} |`);
+    lines.push(`| ${name} | ${r.coverage.windows + r.coverage.points} | ${r.coverage.runs} | ${v.verdict} | ${cell(v.expected)} | ${v.asExpected ? v.status : `**${v.status}**`} |`);
   }
   return lines;
 }

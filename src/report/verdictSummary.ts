@@ -1,10 +1,11 @@
 // Words for a scenario's verdict against its expectation, shared by every human-readable form so
-// that "as expected" means the same thing in the Markdown, the HTML and the index: the verdict
-// matches, no expected violation is missing and no unexpected one was found.
-import type { WindowsResult } from '../windows.ts';
+// that "as expected" means the same thing in the terminal, the Markdown, the HTML and the index.
+import type { Coverage } from '../coverage.ts';
+import type { ExpectedVerdict, Judgement } from '../verdict.ts';
+import { describeCoverage } from './describeCoverage.ts';
 
 export interface VerdictSummary {
-  readonly verdict: WindowsResult['verdict'];
+  readonly verdict: Judgement['verdict'];
   /** `holds`, or `violated (lost effect, …)` with the violations the scenario declares. */
   readonly expected: string;
   readonly asExpected: boolean;
@@ -12,26 +13,34 @@ export interface VerdictSummary {
   readonly status: string;
   /** Why it is not as expected, one clause per problem; empty when it is. */
   readonly problems: readonly string[];
+  /** What the verdict covers, in one sentence. */
+  readonly covers: string;
 }
 
-export function verdictSummary(result: WindowsResult): VerdictSummary {
-  const expected = result.expect === 'holds' ? 'holds' : `violated (${result.expectedViolations.join(', ')})`;
+export function expectedText(e: ExpectedVerdict): string {
+  return e.verdict === 'holds' ? 'holds' : `violated (${e.violations.join(', ')})`;
+}
+
+export function verdictSummary(result: { readonly judgement: Judgement; readonly coverage: Coverage }): VerdictSummary {
+  const j = result.judgement;
   const problems: string[] = [];
-  if (result.verdict !== result.expect) problems.push(`the verdict is ${result.verdict} but ${result.expect} was expected`);
-  if (result.missing.length > 0) problems.push(`missing expected violations: ${result.missing.join(', ')}`);
-  if (result.unexpected.length > 0) problems.push(`unexpected violations: ${result.unexpected.join(', ')}`);
-  if (!result.asExpected && problems.length === 0) problems.push('the run did not end as expected');
+  const holds = j.verdict === 'holds' || j.verdict === 'holds within bound';
+  if (j.expected.verdict === 'holds' ? !holds : j.verdict !== 'violated') problems.push(`the verdict is ${j.verdict} but ${j.expected.verdict} was expected`);
+  if (j.missing.length > 0) problems.push(`missing expected violations: ${j.missing.join(', ')}`);
+  if (j.unexpected.length > 0) problems.push(`unexpected violations: ${j.unexpected.join(', ')}`);
+  if (!j.asExpected && problems.length === 0) problems.push('the run did not end as expected');
   return {
-    verdict: result.verdict,
-    expected,
-    asExpected: result.asExpected,
-    status: result.asExpected ? 'as expected' : 'NOT as expected',
-    problems: result.asExpected ? [] : problems,
+    verdict: j.verdict,
+    expected: expectedText(j.expected),
+    asExpected: j.asExpected,
+    status: j.asExpected ? 'as expected' : 'NOT as expected',
+    problems: j.asExpected ? [] : problems,
+    covers: describeCoverage(j.verdict, result.coverage),
   };
 }
 
 /** "2 scenarios, 1 as expected, 1 NOT as expected." for a whole run; `emphasise` marks the last clause in its form. */
-export function runTally(results: readonly WindowsResult[], emphasise: (s: string) => string = (s) => s): string {
-  const good = results.filter((r) => r.asExpected).length;
+export function runTally(results: readonly { readonly judgement: Judgement }[], emphasise: (s: string) => string = (s) => s): string {
+  const good = results.filter((r) => r.judgement.asExpected).length;
   return `${results.length} scenario${results.length === 1 ? '' : 's'}, ${good} as expected${good === results.length ? '' : `, ${emphasise(`${results.length - good} NOT as expected`)}`}.`;
 }

@@ -1,7 +1,8 @@
-// Renders one failure-window row as the plain-text cells a reviewer reads: the Markdown and the
-// HTML tables both take their wording from here, so the two forms can never disagree on what a
-// row says (an unreached window reads "not reached" in both, a missing guard reads "none").
-import type { WindowRow, WindowsResult } from '../windows.ts';
+// Renders one failure-window row as the plain-text cells a reviewer reads: the Markdown, HTML
+// and JUnit forms all take their wording from here, so they can never disagree on what a row
+// says (a fault that never struck reads "not reached" in all of them, a missing guard "none").
+import { formatPlace } from '../place.ts';
+import type { Evidence, WindowRow, WindowsResult } from '../windows.ts';
 
 export interface WindowCells {
   readonly window: string;
@@ -32,29 +33,45 @@ export const WINDOW_COLUMNS: readonly { readonly key: keyof WindowCells; readonl
  * window, so "holds" there would mislead; a violation is still shown, because the unfaulted run
  * itself failed.
  */
-export function outcomeLabel(row: Pick<WindowRow, 'reached' | 'outcome'>): string {
-  if (row.reached) return row.outcome;
+export function outcomeLabel(row: Pick<WindowRow, 'struck' | 'outcome'>): string {
+  if (row.struck > 0) return row.outcome;
   return row.outcome === 'holds' ? 'not reached' : `not reached (${row.outcome})`;
 }
 
+/** Durable state per component, then what was in flight: `ordersDb {orders: o-1 ACCEPTED v1} · in flight: source->ordersDb:db.commit`. */
+export function evidenceText(e: Evidence | undefined): string {
+  if (e === undefined) return 'not reached by this workload';
+  const parts = e.components.map(({ component, parts }) => {
+    const body = parts.map((p) => `${p.label}: ${p.items.join(', ')}`).join('; ');
+    return `${component} {${body || 'empty'}}`;
+  });
+  if (e.inFlight.length > 0) parts.push(`in flight: ${e.inFlight.map((m) => `${m.from}->${m.to}:${m.event.type}`).join(', ')}`);
+  return parts.length === 0 ? 'nothing durable yet' : parts.join(' · ');
+}
+
+/** The retry owner as declared by the design, or what a fault of this kind leaves to by default. */
+export function retryOwnerText(row: WindowRow): string {
+  return row.note?.retryOwner ?? (row.fault === 'crash' ? 'the component itself after restart' : 'the sender on timeout');
+}
+
 /** A scenario's rows as the tables every form shows, crashes first, each with its heading; empty tables are left out. */
-export function windowTables(result: Pick<WindowsResult, 'windows'>): { readonly heading: string; readonly rows: readonly WindowRow[] }[] {
+export function windowTables(result: Pick<WindowsResult, 'rows'>): { readonly heading: string; readonly rows: readonly WindowRow[] }[] {
   const tables = [
-    { heading: 'Crash at each failure window', rows: result.windows.filter((r) => r.fault === 'crash') },
-    { heading: 'Message faults at each message point', rows: result.windows.filter((r) => r.fault !== 'crash') },
+    { heading: 'Crash at each failure window', rows: result.rows.filter((r) => r.fault === 'crash') },
+    { heading: 'Message faults at each message point', rows: result.rows.filter((r) => r.fault !== 'crash') },
   ];
   return tables.filter((t) => t.rows.length > 0);
 }
 
 export function windowCells(row: WindowRow): WindowCells {
   return {
-    window: row.window,
+    window: formatPlace(row.place),
     fault: row.fault,
     outcome: outcomeLabel(row),
-    evidence: row.evidence.trim() === '' ? 'nothing durable yet' : row.evidence,
-    retryOwner: row.retryOwner,
-    duplicatePossible: row.duplicatePossible ? 'yes' : 'no',
-    duplicateGuard: row.duplicateGuard.length > 0 ? row.duplicateGuard.join(', ') : 'none',
-    repairQuery: row.repairQuery.trim(),
+    evidence: evidenceText(row.evidence),
+    retryOwner: retryOwnerText(row),
+    duplicatePossible: row.repeatSeen ? 'yes' : 'no',
+    duplicateGuard: row.guards.length > 0 ? row.guards.join(', ') : 'none',
+    repairQuery: (row.note?.repairQuery ?? '').trim(),
   };
 }

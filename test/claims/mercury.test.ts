@@ -1,6 +1,8 @@
 // The five Mercury designs of the seeds, judged by both windows mode and explore mode.
 import { describe, expect, it } from 'vitest';
-import { claimSentence } from '../../src/claims.ts';
+import { claimSentence } from '../../src/report/claimSentence.ts';
+import { replayLine } from '../../src/replayLine.ts';
+import { expectedAt } from '../../src/scenario.ts';
 import { explore } from '../../src/explore.ts';
 import { runScenario } from '../../src/runScenario.ts';
 import { runWindows } from '../../src/windows.ts';
@@ -11,41 +13,54 @@ import publishFirst from '../../scenarios/mercury-dual-write-publish-first.ts';
 import ackFirst from '../../scenarios/inventory-ack-before-commit.ts';
 import splitInbox from '../../scenarios/inventory-inbox-separate-tx.ts';
 
-const cases: [string, Scenario, string][] = [commitFirst, publishFirst, ackFirst, splitInbox].map((s) => [s.name, s, s.expect.verdict === 'violated' ? s.expect.violations[0]! : '']);
+const firstViolation = (s: Scenario) => {
+  const e = expectedAt(s.expect, 1);
+  return e.verdict === 'violated' ? e.violations[0]! : '';
+};
+const cases: [string, Scenario, string][] = [commitFirst, publishFirst, ackFirst, splitInbox].map((s) => [s.name, s, firstViolation(s)]);
+
+/** The counterexample of a failed search. */
+function counterexampleOf(r: ReturnType<typeof explore>) {
+  if (r.search.status !== 'failed') throw new Error(`${r.name}: explore found nothing`);
+  return r.search.counterexample;
+}
 
 describe('the Mercury pipeline with 2 orders, one fault per run', () => {
   it('outbox + relay + inbox consumer holds at every window and fault', () => {
     const r = runWindows(outbox);
-    expect(r.verdict).toBe('holds');
+    expect(r.judgement.verdict).toBe('holds');
     expect(r.distinctOutcomes).toEqual(['holds']);
-    expect(r.runs).toBeGreaterThan(150);
+    expect(r.coverage.runs).toBeGreaterThan(150);
     // The relay and the consumer really did repeat work that a guard then suppressed.
-    expect(r.windows.some((w) => w.duplicateGuard.includes('inboxKey'))).toBe(true);
+    expect(r.rows.some((w) => w.guards.includes('inboxKey'))).toBe(true);
   });
 
   it.each(cases)('windows mode finds the violation of %s', (_name, scenario, violation) => {
     const r = runWindows(scenario);
-    expect(r.verdict).toBe('violated');
+    expect(r.judgement.verdict).toBe('violated');
     expect(r.counterexamples.map((c) => c.violation)).toContain(violation);
-    expect(r.asExpected).toBe(true);
+    expect(r.judgement.asExpected).toBe(true);
   });
 
   it.each(cases)('explore mode finds the violation of %s', (_name, scenario, violation) => {
     const r = explore(scenario, { runs: 500, seed: 7 });
-    expect(r.verdict).toBe('violated');
-    expect(r.counterexample?.outcome).toBe(violation);
+    expect(r.judgement.verdict).toBe('violated');
+    expect(counterexampleOf(r).outcome).toBe(violation);
   });
 
   it('explore finds nothing wrong with the outbox design', () => {
     const r = explore(outbox, { runs: 150, seed: 7 });
-    expect(r.verdict).toBe('holds');
+    // A sampled search that finds nothing holds within its bound, and says so.
+    expect(r.judgement.verdict).toBe('holds within bound');
+    expect(r.judgement.asExpected).toBe(true);
     expect(r.runs).toBe(150);
+    expect(r.coverage.bound).toEqual({ kind: 'samples', runs: 150 });
   });
 });
 
 describe('the shrunk counterexample for dual write commit-then-publish', () => {
   const r = explore(commitFirst, { runs: 500, seed: 11 });
-  const ce = r.counterexample!;
+  const ce = counterexampleOf(r);
 
   it('fails as found', () => {
     expect(runScenario(commitFirst, { seed: ce.seed, plan: ce.plan, size: ce.size }).outcome).toBe('lost effect');
@@ -64,11 +79,11 @@ describe('the shrunk counterexample for dual write commit-then-publish', () => {
   });
 
   it('replays from the printed seed and path to the identical trace hash', () => {
-    const [, , , , seedFlag, seed, pathFlag, path] = ce.replay.split(' ');
+    const [, , , , seedFlag, seed, pathFlag, path] = replayLine(ce.replay).split(' ');
     expect([seedFlag, pathFlag]).toEqual(['--seed', '--path']);
     const again = explore(commitFirst, { seed: Number(seed), path: path!, runs: 1 });
-    expect(again.counterexample?.traceHash).toBe(ce.traceHash);
-    expect(again.counterexample?.plan).toEqual(ce.plan);
+    expect(counterexampleOf(again).traceHash).toBe(ce.traceHash);
+    expect(counterexampleOf(again).plan).toEqual(ce.plan);
   });
 });
 
@@ -86,16 +101,22 @@ describe('claims', () => {
     };
     const run = runScenario(broken, { seed: 1, plan: [] });
     expect(run.outcome).toBe('unknown');
-    expect(run.claims[0]!.verdict).toBe('unknown');
-    expect(run.claims[0]!.unknown.join()).toMatch(/no orders table/);
+    expect(run.claims[0]!.outcome).toBe('unknown');
+    // Both clauses that read the facts say why they could not decide; the others still judged.
+    const unknown = run.claims[0]!.clauses.filter((c) => c.status === 'unknown');
+    expect(unknown.map((c) => c.clause)).toEqual(['liveness', 'phantom']);
+    expect(unknown.every((c) => /no orders table/.test(c.reason ?? ''))).toBe(true);
+    expect(run.claims[0]!.clauses.find((c) => c.clause === 'atMostOne')?.status).toBe('holds');
   });
 
   it('explores a claim whose checker throws as unknown, not as a counterexample', () => {
     const broken: Scenario = { ...outbox, claims: [{ ...outbox.claims[0]!, facts: () => { throw new Error('no orders table'); } }] };
     const r = explore(broken, { runs: 20, seed: 3 });
-    expect(r.verdict).toBe('unknown');
-    expect(r.counterexample).toBeUndefined();
+    expect(r.judgement.verdict).toBe('unknown');
+    expect(r.judgement.asExpected).toBe(false);
+    expect(r.search.status).toBe('passed');
     expect(r.outcomes.unknown).toBe(20);
+    expect(r.coverage.clauses.find((c) => c.clause === 'liveness')).toMatchObject({ status: 'unknown', reason: 'no orders table' });
   });
 
   it('refuses a scenario named like a report file', async () => {
@@ -105,8 +126,8 @@ describe('claims', () => {
 
   it('prints the windows, runs and distinct outcomes of every scenario run', () => {
     const r = runWindows(commitFirst);
-    expect(r.windowCount).toBeGreaterThan(10);
-    expect(r.runs).toBeGreaterThan(r.windowCount);
+    expect(r.coverage.windows).toBeGreaterThan(10);
+    expect(r.coverage.runs).toBeGreaterThan(r.coverage.windows + r.coverage.points);
     expect(r.distinctOutcomes).toEqual(['lost effect', 'holds']);
   });
 });

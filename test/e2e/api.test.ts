@@ -1,8 +1,8 @@
 // The programmatic API exactly as a team would use it in its own vitest suite: import from
 // 'faultline', describe a design, gate on the verdicts.
 import { describe, expect, it } from 'vitest';
-import { claimSentence, defineScenario, explore, runWindows, type Scenario } from 'faultline';
-import { orderPipeline, pipelineEvidence, reservationClaim } from '../../models/orderPipeline.ts';
+import { claimSentence, defineScenario, explore, formatPlace, replayLine, runWindows, type Scenario } from 'faultline';
+import { orderPipeline, reservationClaim } from '../../models/designs/orderPipeline.ts';
 
 // "Our" design: the outbox pipeline, but with an at-most-once relay (mark before send).
 const design: Scenario = defineScenario({
@@ -14,21 +14,21 @@ const design: Scenario = defineScenario({
   workload: { size: 2 },
   claims: [reservationClaim],
   expect: { verdict: 'violated', violations: ['lost effect'] },
-  evidence: pipelineEvidence,
 });
 
 describe('our design, gated in CI', () => {
   it('loses a reservation in a window, as we documented', () => {
     const result = runWindows(design);
-    expect(result.asExpected).toBe(true);
+    expect(result.judgement.asExpected).toBe(true);
     const lost = result.counterexamples.find((c) => c.violation === 'lost effect')!;
-    expect(lost.replay).toMatch(/^npx faultline replay our-at-most-once-relay --seed 1 --plan /);
-    expect(result.windows.filter((w) => w.outcome === 'lost effect').map((w) => w.window)).toContain('relay.afterRelayProgress');
+    expect(replayLine(lost.replay)).toMatch(/^npx faultline replay our-at-most-once-relay --seed 1 --plan /);
+    expect(result.rows.filter((w) => w.outcome === 'lost effect').map((w) => formatPlace(w.place))).toContain('relay.afterRelayProgress');
   });
 
   it('is found by exploration too, with the claim printed back', () => {
     const result = explore(design, { runs: 300 });
-    expect(result.verdict).toBe('violated');
+    expect(result.judgement.verdict).toBe('violated');
+    expect(result.search.status).toBe('failed');
     expect(claimSentence(design.claims[0]!)).toMatch(/^For inventory reservation/);
   });
 });

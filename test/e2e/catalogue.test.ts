@@ -4,7 +4,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
 import { loadCatalogue, type CatalogueEntry } from '../../src/catalogue.ts';
-import { restingStates, runWindows, type WindowsResult } from '../../src/windows.ts';
+import { restingStates } from '../../src/failureWindows.ts';
+import { replayLine } from '../../src/replayLine.ts';
+import { expectedText } from '../../src/report/verdictSummary.ts';
+import { runWindows, type WindowsResult } from '../../src/windows.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -24,11 +27,11 @@ describe('the scenario catalogue', () => {
 
   it('gives every scenario its expected verdict and finds every expected violation', () => {
     const wrong = [...results.values()]
-      .filter((r) => !r.asExpected)
+      .filter((r) => !r.judgement.asExpected)
       .map(
         (r) =>
-          `${r.name}: expected ${r.expect} [${r.expectedViolations.join(', ')}], got ${r.verdict}; missing [${r.missing.join(', ')}], unexpected [${r.unexpected.join(', ')}]` +
-          r.counterexamples.filter((c) => r.unexpected.includes(c.violation)).map((c) => `\n  replay: ${c.replay}`).join(''),
+          `${r.name}: expected ${expectedText(r.judgement.expected)}, got ${r.judgement.verdict}; missing [${r.judgement.missing.join(', ')}], unexpected [${r.judgement.unexpected.join(', ')}]` +
+          r.counterexamples.filter((c) => r.judgement.unexpected.includes(c.violation)).map((c) => `\n  replay: ${replayLine(c.replay)}`).join(''),
       );
     expect(wrong).toEqual([]);
   });
@@ -66,6 +69,6 @@ describe('the scenario catalogue', () => {
 });
 
 afterAll(() => {
-  const runs = [...results.values()].reduce((n, r) => n + r.runs, 0);
+  const runs = [...results.values()].reduce((n, r) => n + r.coverage.runs, 0);
   console.log(`catalogue: ${results.size} scenarios, ${runs} runs`);
 });

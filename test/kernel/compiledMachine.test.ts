@@ -8,7 +8,8 @@ import { compileMachine } from '../../src/compiledMachine.ts';
 import type { FaultPlan } from '../../src/faults.ts';
 import { runScenario } from '../../src/runScenario.ts';
 import type { Scenario } from '../../src/scenario.ts';
-import { DEFAULT_SEED, singleFaults } from '../../src/windows.ts';
+import { faultSpace } from '../../src/faultSpace.ts';
+import { DEFAULT_SEED } from '../../src/windows.ts';
 import { World, type Driver } from '../../src/world.ts';
 import { senderReceiver } from '../example/senderReceiver.ts';
 
@@ -17,7 +18,7 @@ const catalogue = await loadCatalogue();
 /** The reference plan plus up to `n` single faults spread over the scenario's windows-mode list. */
 function plansOf(scenario: Scenario, n: number): FaultPlan[] {
   const reference = runScenario(scenario, { seed: DEFAULT_SEED, plan: [], driver: 'xstate' });
-  const faults = singleFaults(scenario, reference, scenario.windows?.maxOccurrence ?? 2);
+  const faults = faultSpace(reference, { maxOccurrence: scenario.windows?.maxOccurrence ?? 2 }).singles;
   const picked = new Set<number>();
   for (let i = 0; i < n && i < faults.length; i++) picked.add(Math.floor((i * faults.length) / n));
   // The first crash and the first message fault, whatever the spread picked.
@@ -32,15 +33,15 @@ function observe(scenario: Scenario, plan: FaultPlan, driver: Driver, seed = DEF
   const untraced = runScenario(scenario, { seed, plan, driver });
   const traced = runScenario(scenario, { seed, plan, driver, keepTrace: true });
   return {
-    hash: untraced.result.traceHash,
-    tracedHash: traced.result.traceHash,
+    hash: untraced.report.traceHash,
+    tracedHash: traced.report.traceHash,
     outcome: untraced.outcome,
-    steps: untraced.result.steps,
-    ticks: untraced.result.ticks,
-    events: traced.world.trace.events,
-    notes: traced.world.notes,
-    windows: [...traced.world.windowCounts],
-    durable: traced.world.durableState(),
+    steps: untraced.report.steps,
+    ticks: untraced.report.ticks,
+    events: traced.report.trace,
+    notes: traced.report.notes,
+    windows: [...traced.report.windowCounts],
+    durable: traced.report.durable,
   };
 }
 

@@ -8,14 +8,14 @@ import type { TraceEvent } from '../../src/trace.ts';
 import { World, type ComponentSpec, type WorldOptions } from '../../src/world.ts';
 import { brokerMachine, partitionOf, recordsOf, type BrokerDurable, type BrokerInput } from '../../models/broker.ts';
 import { rowsOf, type DatabaseDurable } from '../../models/database.ts';
-import { orderPipeline, type OrderPipelineOptions } from '../../models/orderPipeline.ts';
+import { orderPipeline, type OrderPipelineOptions } from '../../models/designs/orderPipeline.ts';
 
 /** The pipeline with the broker's input overridden (redelivery and retention are not pipeline options). */
 function run(options: Partial<OrderPipelineOptions>, plan: FaultPlan, size = 1, broker: BrokerInput = {}, world: Partial<WorldOptions> = {}) {
   const specs: ComponentSpec[] = orderPipeline({ design: 'outbox', ...options })({ size }).map((c) => (c.name === 'broker' ? { ...c, input: { ...c.input, ...broker } } : c));
   const w = new World(specs, { seed: 1, plan, ...world });
   const result = w.run();
-  return { world: w, result, broker: w.durable<BrokerDurable>('broker'), inventory: w.durable<DatabaseDurable>('inventoryDb'), notes: w.notes.map((n) => n.data as { kind: string; data?: Record<string, unknown> }) };
+  return { world: w, result, broker: w.durable<BrokerDurable>('broker'), inventory: w.durable<DatabaseDurable>('inventoryDb'), notes: result.notes.map((n) => ({ kind: n.kind, data: n.data as Record<string, unknown> | undefined })) };
 }
 
 const logIds = (b: BrokerDurable) => recordsOf(b).map((r) => r.payload['event_id']);

@@ -6,7 +6,7 @@ import type { FaultPlan } from '../../src/faults.ts';
 import { World } from '../../src/world.ts';
 import type { ClientDurable, ClientInput } from '../../models/client.ts';
 import { rowsOf, type DatabaseDurable } from '../../models/database.ts';
-import { checkouts, orderPipeline } from '../../models/orderPipeline.ts';
+import { checkouts, orderPipeline } from '../../models/designs/orderPipeline.ts';
 
 const intent = 'customer-84/cart-19/attempt-1';
 const lostReply: FaultPlan = [{ kind: 'lose', point: 'source->client:cmd.reply', occurrence: 1 }];
@@ -88,7 +88,7 @@ describe('a client waiting on its own timer', () => {
       plan: [{ kind: 'lose', point: 'client->source:cmd', occurrence: 1 }],
     });
     const result = world.run();
-    expect(result.ending).toBe('quiescent');
+    expect(result.ending).toEqual({ kind: 'quiescent' });
     expect(world.durable<ClientDurable>('client').next).toBe(2); // gave up on o-1, then sent o-2
     expect(world.stateOf('client')).toBe('done');
     expect(rowsOf(world.durable<DatabaseDurable>('ordersDb'), 'orders').map((r) => r['order_id'])).toEqual(['o-2']);

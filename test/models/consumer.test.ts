@@ -7,13 +7,13 @@ import type { FaultPlan } from '../../src/faults.ts';
 import { World } from '../../src/world.ts';
 import type { BrokerDurable } from '../../models/broker.ts';
 import { historyOf, rowsOf, type DatabaseDurable } from '../../models/database.ts';
-import { orderLifecycle, orderPipeline, type OrderPipelineOptions } from '../../models/orderPipeline.ts';
+import { orderLifecycle, orderPipeline, type OrderPipelineOptions } from '../../models/designs/orderPipeline.ts';
 
 function run(options: Partial<OrderPipelineOptions>, plan: FaultPlan, size = 1) {
   const world = new World(orderPipeline({ design: 'outbox', ...options })({ size }), { seed: 1, plan });
   const result = world.run();
   const inventory = world.durable<DatabaseDurable>('inventoryDb');
-  const guards = world.notes.map((n) => n.data as { kind: string; data?: { guard?: string } }).filter((d) => d.kind === 'guard').map((d) => d.data?.guard);
+  const guards = result.notes.filter((n) => n.kind === 'guard').map((n) => (n.data as { guard?: string } | undefined)?.guard);
   return { world, result, inventory, broker: world.durable<BrokerDurable>('broker'), guards };
 }
 
@@ -27,7 +27,7 @@ describe('consumer: the same event delivered twice', () => {
 
   it('with the reservation keyed by (order_id, reservation_version) and no inbox: one reservation, the key absorbs the repeat', () => {
     const { result, inventory, broker, guards } = run({ consumer: { inbox: 'none' }, effectKey: 'semantic' }, republish);
-    expect(result.ending).toBe('quiescent');
+    expect(result.ending).toEqual({ kind: 'quiescent' });
     expect(logIds(broker)).toEqual(['evt-o-1-v1', 'evt-o-1-v1']);
     expect(reservations(inventory)).toEqual(['o-1/1']);
     expect(guards).toEqual(['effectKey']);
@@ -100,7 +100,7 @@ describe('consumer: transport progress before or after the effect', () => {
   it('acknowledging after commit never enters that window and keeps the reservation', () => {
     const { world, result, inventory } = run({ consumer: { inbox: 'sameTx', ack: 'afterCommit' } }, crash);
     expect(result.strikes).toEqual([]);
-    expect(world.windowCounts.get('consumer.afterTransportProgress')).toBeUndefined();
+    expect(result.windowCounts.get('consumer.afterTransportProgress')).toBeUndefined();
     expect(reservations(inventory)).toEqual(['o-1/1']);
   });
 });

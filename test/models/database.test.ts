@@ -8,7 +8,7 @@ import type { SendEmitted } from '../../src/emitted.ts';
 import { World } from '../../src/world.ts';
 import type { ClientDurable } from '../../models/client.ts';
 import { databaseMachine, historyOf, rowsOf, type DatabaseDurable, type DbOp, type OpResult, type Row, type TableSpec } from '../../models/database.ts';
-import { orderPipeline } from '../../models/orderPipeline.ts';
+import { orderPipeline } from '../../models/designs/orderPipeline.ts';
 
 type Reply = { type: string; ok?: boolean; conflict?: string; results?: readonly OpResult[] };
 
@@ -214,7 +214,7 @@ describe('database: a commit whose response is lost', () => {
   it('the order commits, the source reports failure to the client: the caller cannot tell commit from failure', () => {
     const world = new World(orderPipeline({ design: 'outbox' })({ size: 1 }), { seed: 1, plan: [{ kind: 'lose', point: 'ordersDb->source:db.committed', occurrence: 1 }] });
     const result = world.run();
-    expect(result.ending).toBe('quiescent');
+    expect(result.ending).toEqual({ kind: 'quiescent' });
     expect(result.strikes.map((s) => s.fault.kind)).toEqual(['lose']);
     // When the reply was lost the order and its outbox row were already durable.
     const atLoss = result.strikes[0]!.durable['ordersDb'] as DatabaseDurable;

@@ -83,9 +83,9 @@ function run(s: Setup) {
 describe('provider and caller', () => {
   it('a fault-free run passes all four windows of the external call and books one pickup', () => {
     const r = run({ caller: { recordIntent: true, sendKey: true, statusLookup: true }, provider: { idempotency: 'intentBound', statusLookup: 'byKey' } });
-    expect(r.result.ending).toBe('quiescent');
+    expect(r.result.ending).toEqual({ kind: 'quiescent' });
     for (const w of ['caller.beforeExternalCall', 'provider.afterExternalEffect', 'caller.afterExternalResponse', 'caller.afterLocalCommit']) {
-      expect(r.world.windowCounts.get(w), w).toBeGreaterThanOrEqual(1);
+      expect(r.result.windowCounts.get(w), w).toBeGreaterThanOrEqual(1);
     }
     expect(r.ops).toEqual([{ op_id: 'op-1', key: 'o1/1', intent: 'address=A&order_id=o1&pickup_version=1', at: expect.any(Number) }]);
     expect(r.outcomes).toEqual([{ key: 'o1/1', intent: 'address=A&order_id=o1&pickup_version=1', state: 'SUCCEEDED', op_id: 'op-1' }]);
@@ -98,7 +98,7 @@ describe('provider and caller', () => {
     const clean = run({});
     expect(clean.ops).toHaveLength(1);
     const r = run({ plan: LOSE_RESPONSE });
-    expect(r.result.ending).toBe('quiescent');
+    expect(r.result.ending).toEqual({ kind: 'quiescent' });
     expect(r.result.strikes).toHaveLength(1);
     expect(r.ops.map((o) => o.op_id)).toEqual(['op-1', 'op-2']);
     expect(r.ops.every((o) => o.key === null && o.intent === r.ops[0]!.intent)).toBe(true);
@@ -108,7 +108,7 @@ describe('provider and caller', () => {
 
   it('with the key honoured and status lookup, the lost response still gives one operation', () => {
     const r = run({ caller: { sendKey: true, statusLookup: true }, provider: { idempotency: 'honoured', statusLookup: 'byKey' }, plan: LOSE_RESPONSE });
-    expect(r.result.ending).toBe('quiescent');
+    expect(r.result.ending).toEqual({ kind: 'quiescent' });
     expect(r.result.strikes).toHaveLength(1);
     expect(r.ops).toHaveLength(1);
     expect(r.delivered('caller', 'provider.statusResult')).toBe(1);
@@ -126,7 +126,7 @@ describe('provider and caller', () => {
     const kept = run({ caller: { sendKey: true, timeoutTicks: 20 }, provider: { idempotency: 'honoured', keyRetentionTicks: 100 }, plan: LOSE_RESPONSE });
     expect(kept.ops).toHaveLength(1);
     const r = run({ caller: { sendKey: true, timeoutTicks: 20 }, provider: { idempotency: 'honoured', keyRetentionTicks: 5 }, plan: LOSE_RESPONSE });
-    expect(r.result.ending).toBe('quiescent');
+    expect(r.result.ending).toEqual({ kind: 'quiescent' });
     expect(r.ops.map((o) => o.key)).toEqual(['o1/1', 'o1/1']);
     expect(r.ops[1]!.at - r.ops[0]!.at).toBeGreaterThanOrEqual(5);
     expect(r.notes.some((n) => n.kind === 'guard' && n.data?.['guard'] === 'providerKey')).toBe(false);
@@ -135,7 +135,7 @@ describe('provider and caller', () => {
   it('intentBound refuses a different intent under the same key; honoured silently returns the old operation', () => {
     const records = [pickup('A', 'e1'), pickup('B', 'e2')];
     const bound = run({ caller: { sendKey: true }, provider: { idempotency: 'intentBound' }, records });
-    expect(bound.result.ending).toBe('quiescent');
+    expect(bound.result.ending).toEqual({ kind: 'quiescent' });
     expect(bound.ops).toHaveLength(1);
     expect(bound.notes.some((n) => n.kind === 'guard' && n.data?.['guard'] === 'providerIntent' && n.data['key'] === 'o1/1')).toBe(true);
     expect(bound.outcomes.map((o) => [o['intent'], o['state'], o['op_id']])).toEqual([
@@ -168,7 +168,7 @@ describe('provider and caller', () => {
 
     // The provider honours no key here, so only the lookup can stop the second operation.
     const r = run({ caller: { sendKey: true, statusLookup: true }, provider: { statusLookup: 'byKey' }, plan });
-    expect(r.result.ending).toBe('quiescent');
+    expect(r.result.ending).toEqual({ kind: 'quiescent' });
     expect(r.result.strikes).toHaveLength(1);
     const durableAtCrash = r.result.strikes[0]!.durable['provider'] as ProviderDurable;
     expect(operationsOf(durableAtCrash)).toHaveLength(1);
@@ -190,7 +190,7 @@ describe('provider and caller', () => {
     expect(lookupOnly.ops).toHaveLength(2);
 
     const r = run({ caller: { sendKey: true, statusLookup: true, recordIntent: true }, provider: { statusLookup: 'byKey' }, plan });
-    expect(r.result.ending).toBe('quiescent');
+    expect(r.result.ending).toEqual({ kind: 'quiescent' });
     expect(r.result.strikes).toHaveLength(1);
     const dbAtCrash = r.result.strikes[0]!.durable['db'] as DatabaseDurable;
     expect(rowsOf(dbAtCrash, 'effect_intents').map((row) => row['state'])).toEqual(['PENDING']);
@@ -204,7 +204,7 @@ describe('provider and caller', () => {
     // The broker's default 30-tick redelivery would race the commit and hand the record back;
     // the next test shows what that does. Here it waits.
     const r = run({ caller: { maxAttempts: 2 }, redeliveryTicks: 1_000, plan });
-    expect(r.result.ending).toBe('quiescent');
+    expect(r.result.ending).toEqual({ kind: 'quiescent' });
     expect(r.ops).toHaveLength(2);
     expect(r.outcomes[0]).toMatchObject({ state: 'UNKNOWN', op_id: null });
     expect(r.notes.some((n) => n.kind === 'unknownOutcome')).toBe(true);

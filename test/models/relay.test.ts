@@ -6,7 +6,7 @@ import type { FaultPlan } from '../../src/faults.ts';
 import { World } from '../../src/world.ts';
 import { recordsOf, type BrokerDurable } from '../../models/broker.ts';
 import { historyOf, rowsOf, type DatabaseDurable } from '../../models/database.ts';
-import { orderLifecycle, orderPipeline, type OrderPipelineOptions } from '../../models/orderPipeline.ts';
+import { orderLifecycle, orderPipeline, type OrderPipelineOptions } from '../../models/designs/orderPipeline.ts';
 import type { RelayInput } from '../../models/relay.ts';
 
 function run(options: Partial<OrderPipelineOptions>, plan: FaultPlan, seed = 1) {

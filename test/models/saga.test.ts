@@ -4,20 +4,11 @@
 // an option that did nothing would leave the records unchanged.
 import { describe, expect, it } from 'vitest';
 import type { FaultPlan } from '../../src/faults.ts';
-import { restingStates } from '../../src/windows.ts';
+import { restingStates } from '../../src/failureWindows.ts';
 import { World } from '../../src/world.ts';
-import {
-  giftPurchases,
-  giftSaga,
-  orchestratorMachine,
-  participantMachine,
-  participantOperations,
-  sagaPlan,
-  type EmailStep,
-  type GiftPurchase,
-  type OrchestratorDurable,
-  type ParticipantDurable,
-} from '../../models/saga.ts';
+import { giftPurchases, giftSaga } from '../../models/designs/giftSaga.ts';
+import { orchestratorMachine, sagaPlan, type EmailStep, type GiftPurchase, type OrchestratorDurable } from '../../models/orchestrator.ts';
+import { participantMachine, participantOperations, type ParticipantDurable } from '../../models/participant.ts';
 
 interface Setup {
   readonly emailStep?: EmailStep;
@@ -37,7 +28,7 @@ function run(s: Setup) {
   const build = giftSaga({ emailStep: s.emailStep ?? 'last', purchases: () => purchases, ...(s.emailIdempotent === undefined ? {} : { emailIdempotent: s.emailIdempotent }) });
   const world = new World(build({ size: purchases.length }), { seed: 1, plan: s.plan ?? [] });
   const result = world.run();
-  for (const w of world.windowCounts.keys()) entered.add(w);
+  for (const w of result.windowCounts.keys()) entered.add(w);
   const ops = (name: string) => participantOperations(world.durable<ParticipantDurable>(name)).map((op) => `${op.action} ${op.saga}${op.ok ? '' : ' declined'}`);
   const at = (name: string, action: string) => participantOperations(world.durable<ParticipantDurable>(name)).find((op) => op.action === action)?.at ?? -1;
   const notes = world.trace.events.filter((e) => e.kind === 'note').map((e) => e.data as { kind: string; data?: Record<string, unknown> });
@@ -47,7 +38,7 @@ function run(s: Setup) {
 describe('gift purchase saga', () => {
   it('email last, capture accepted: every step once, the email after the capture, the order confirmed', () => {
     const r = run({ emailStep: 'last' });
-    expect(r.result.ending).toBe('quiescent');
+    expect(r.result.ending).toEqual({ kind: 'quiescent' });
     expect(r.log.sagas['g-1']).toEqual({ order: 'CONFIRMED', status: 'completed', done: ['authorise', 'reserve', 'capture', 'confirm', 'email'], undone: [] });
     expect(r.ops('payments')).toEqual(['authorise g-1', 'capture g-1']);
     expect(r.ops('inventory')).toEqual(['reserve g-1']);
@@ -66,7 +57,7 @@ describe('gift purchase saga', () => {
 
   it('email last, capture declined: void and release run newest first, the order is cancelled, nothing is emailed', () => {
     const r = run({ emailStep: 'last', purchases: DECLINED });
-    expect(r.result.ending).toBe('quiescent');
+    expect(r.result.ending).toEqual({ kind: 'quiescent' });
     expect(r.log.sagas['g-1']).toEqual({ order: 'CANCELLED', status: 'compensated', done: ['authorise', 'reserve'], failed: 'capture', undone: ['release', 'void'] });
     expect(r.ops('payments')).toEqual(['authorise g-1', 'capture g-1 declined', 'void g-1']);
     expect(r.ops('inventory')).toEqual(['reserve g-1', 'release g-1']);

@@ -7,7 +7,7 @@ import { World } from '../../src/world.ts';
 import { recordsOf, type BrokerDurable } from '../../models/broker.ts';
 import type { ClientDurable } from '../../models/client.ts';
 import { rowsOf, type DatabaseDurable } from '../../models/database.ts';
-import { checkouts, orderPipeline, type OrderPipelineOptions } from '../../models/orderPipeline.ts';
+import { checkouts, orderPipeline, type OrderPipelineOptions } from '../../models/designs/orderPipeline.ts';
 import type { SourceDesign } from '../../models/source.ts';
 
 function run(options: OrderPipelineOptions, plan: FaultPlan) {
@@ -22,7 +22,7 @@ function run(options: OrderPipelineOptions, plan: FaultPlan) {
     log: recordsOf(world.durable<BrokerDurable>('broker')).map((r) => String(r.key)),
     reservations: rowsOf(world.durable<DatabaseDurable>('inventoryDb'), 'reservations').map((r) => String(r['order_id'])),
     replies: world.durable<ClientDurable>('client').replies,
-    guards: world.notes.map((n) => n.data as { kind: string; data?: { guard?: string } }).filter((d) => d.kind === 'guard').map((d) => d.data?.guard),
+    guards: result.notes.filter((n) => n.kind === 'guard').map((n) => (n.data as { guard?: string } | undefined)?.guard),
   };
 }
 

@@ -8,7 +8,7 @@ import { renderJunit } from '../../src/report/junit.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import { outcomeLabel } from '../../src/report/windowCells.ts';
 import type { WindowsResult } from '../../src/windows.ts';
-import { loadResults, type Results } from './results.ts';
+import { loadResults, placeOf, type Results } from './results.ts';
 
 type Row = readonly [scenario: string, window: string, fault: string, outcome: string];
 
@@ -22,8 +22,8 @@ const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').re
 const stripMark = (s: string) => s.replace(/^\*\*|\*\*$/g, '').replace(/ \((?:un)?expected\)$/, '');
 
 /** What the engine says: every row and its outcome as a reader should see it. */
-function engineRows(rs: readonly WindowsResult[], label: (r: WindowsResult['windows'][number]) => string): Row[] {
-  return rs.flatMap((r) => r.windows.map((w): Row => [r.name, w.window, w.fault, label(w)]));
+function engineRows(rs: readonly WindowsResult[], label: (r: WindowsResult['rows'][number]) => string): Row[] {
+  return rs.flatMap((r) => r.rows.map((w): Row => [r.name, placeOf(w), w.fault, label(w)]));
 }
 
 function markdownRows(rs: readonly WindowsResult[]): Row[] {
@@ -75,7 +75,7 @@ describe('every report form', () => {
     const rs = results.all;
     const raw = sortRows(engineRows(rs, (w) => w.outcome));
     const shown = sortRows(engineRows(rs, outcomeLabel));
-    expect(raw.length).toBe(results.outbox.windows.length + results.dualWrite.windows.length);
+    expect(raw.length).toBe(results.outbox.rows.length + results.dualWrite.rows.length);
     expect(sortRows(markdownRows(rs))).toEqual(shown);
     expect(sortRows(htmlRows(rs))).toEqual(shown);
     expect(sortRows(jsonRows(rs))).toEqual(raw);
@@ -83,11 +83,11 @@ describe('every report form', () => {
   });
 
   it('includes the violations the dual write is expected to show', () => {
-    const lost = results.dualWrite.windows.filter((w) => w.outcome === 'lost effect');
+    const lost = results.dualWrite.rows.filter((w) => w.outcome === 'lost effect');
     expect(lost.length).toBeGreaterThan(0);
     for (const rows of [markdownRows, htmlRows, jsonRows, junitRows]) {
       const found = rows(results.all).filter((r) => r[0] === results.dualWrite.name && r[3].includes('lost effect'));
-      expect(found.map((r) => `${r[1]} ${r[2]}`), rows.name).toEqual(lost.map((w) => `${w.window} ${w.fault}`));
+      expect(found.map((r) => `${r[1]} ${r[2]}`), rows.name).toEqual(lost.map((w) => `${placeOf(w)} ${w.fault}`));
     }
   });
 });

@@ -1,6 +1,8 @@
 // The single-page HTML report: self-contained (no external URL anywhere, diagrams as inline
 // SVG), with a table of contents, verdict badges and the same rows and outcomes as the engine.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { formatPlace } from '../../src/place.ts';
+import { replayLine } from '../../src/replayLine.ts';
 import { renderHtml } from '../../src/report/html.ts';
 import { outcomeLabel } from '../../src/report/windowCells.ts';
 import { brokenHolds, loadResults, type Results } from './results.ts';
@@ -52,8 +54,8 @@ describe('renderHtml', () => {
   it('has the same rows and outcomes as the results', () => {
     const found = rows(html);
     const want = results.all.flatMap((r) => {
-      const order = [...r.windows.filter((w) => w.fault === 'crash'), ...r.windows.filter((w) => w.fault !== 'crash')];
-      return order.map((w) => ({ window: w.window, fault: w.fault, outcome: outcomeLabel(w) }));
+      const order = [...r.rows.filter((w) => w.fault === 'crash'), ...r.rows.filter((w) => w.fault !== 'crash')];
+      return order.map((w) => ({ window: formatPlace(w.place), fault: w.fault, outcome: outcomeLabel(w) }));
     });
     expect(found.map((f) => ({ ...f, outcome: f.outcome.replace(/ \((?:un)?expected\)$/, '') }))).toEqual(want);
   });
@@ -66,7 +68,7 @@ describe('renderHtml', () => {
     expect(svg).toContain('class="lifeline"');
     expect(svg).toContain('<polygon class="head"');
     expect(svg).toMatch(/<g class="crash">[\s\S]*?CRASH at source\./);
-    expect(html).toContain(`<pre><code>${ce.replay.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</code></pre>`);
+    expect(html).toContain(`<pre><code>${replayLine(ce.replay).replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')}</code></pre>`);
   });
 
   it('is the same bytes for the same results', () => {

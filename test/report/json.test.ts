@@ -1,8 +1,11 @@
 // The `windows --json` document: the documented keys, every row and outcome the engine produced,
 // counterexamples that carry their replay line, and a stable byte form.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { replayLine } from '../../src/replayLine.ts';
+import { claimSentence } from '../../src/report/claimSentence.ts';
 import { renderJson } from '../../src/report/json.ts';
-import { loadResults, type Results } from './results.ts';
+import { evidenceText, retryOwnerText } from '../../src/report/windowCells.ts';
+import { loadResults, placeOf, type Results } from './results.ts';
 
 let results: Results;
 let text: string;
@@ -32,27 +35,45 @@ describe('renderJson', () => {
     expect(doc.scenarios.map((s: { name: string }) => s.name)).toEqual(results.all.map((r) => r.name));
     for (const [i, r] of results.all.entries()) {
       const s = doc.scenarios[i];
-      expect(s).toMatchObject({ expect: r.expect, verdict: r.verdict, asExpected: r.asExpected, claims: r.claims, windowCount: r.windowCount, runs: r.runs });
-      expect(s.windows).toHaveLength(r.windows.length);
-      for (const [j, w] of r.windows.entries()) {
+      expect(s).toMatchObject({
+        expect: r.judgement.expected.verdict,
+        verdict: r.judgement.verdict,
+        asExpected: r.judgement.asExpected,
+        claims: r.claims.map(claimSentence),
+        windowCount: r.coverage.windows + r.coverage.points,
+        runs: r.coverage.runs,
+      });
+      expect(s.coverage.covers).toMatch(/^(holds|violated) for every single fault/);
+      expect(s.coverage.clauses.map((c: { clause: string }) => c.clause)).toEqual(r.coverage.clauses.map((c) => c.clause));
+      expect(s.windows).toHaveLength(r.rows.length);
+      for (const [j, w] of r.rows.entries()) {
         expect(s.windows[j]).toMatchObject({
-          window: w.window,
+          window: placeOf(w),
           fault: w.fault,
           outcome: w.outcome,
-          evidence: w.evidence,
-          retryOwner: w.retryOwner,
-          duplicateGuard: w.duplicateGuard,
-          duplicatePossible: w.duplicatePossible,
-          repairQuery: w.repairQuery,
-          reached: w.reached,
+          evidence: evidenceText(w.evidence),
+          retryOwner: retryOwnerText(w),
+          duplicateGuard: w.guards,
+          duplicatePossible: w.repeatSeen,
+          repairQuery: w.note?.repairQuery ?? '',
+          reached: w.struck > 0,
           runs: w.runs,
+          place: w.place,
         });
       }
       expect(s.counterexamples.map((c: { violation: string; replay: string; traceHash: string }) => [c.violation, c.replay, c.traceHash])).toEqual(
-        r.counterexamples.map((c) => [c.violation, c.replay, c.traceHash]),
+        r.counterexamples.map((c) => [c.violation, replayLine(c.replay), c.traceHash]),
       );
     }
     expect(doc.scenarios[1].counterexamples[0].plan).toEqual(results.dualWrite.counterexamples[0]!.plan);
+  });
+
+  it('gives each finding its key as data next to its sentence', () => {
+    const doc = JSON.parse(text);
+    const f = doc.scenarios[1].counterexamples[0].findings[0];
+    expect(f).toMatchObject({ violation: 'lost effect', effect: 'inventory reservation' });
+    expect(f.key).toMatch(/^o-\d\|1$/);
+    expect(f.detail).toBe(`committed fact ${f.key} has no inventory reservation`);
   });
 
   it('leaves traces out and renders identically every time', () => {

@@ -4,8 +4,9 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderJunit } from '../../src/report/junit.ts';
-import type { WindowsResult } from '../../src/windows.ts';
-import { brokenHolds, loadResults, missingViolation, unexpectedRows, type Results } from './results.ts';
+import { runWindows, type WindowsResult } from '../../src/windows.ts';
+import dualWrite from '../../scenarios/mercury-dual-write-commit-first.ts';
+import { brokenHolds, loadResults, missingViolation, placeOf, unexpectedRows, type Results } from './results.ts';
 
 interface TestCase {
   '@_name': string;
@@ -48,17 +49,17 @@ function check(rs: readonly WindowsResult[]) {
     const cases = suite.testcase;
     const rowCases = cases.filter((c) => c['@_name'] !== 'verdict');
     // One testcase per row (named `<window> <fault>`) and one for the verdict.
-    expect(rowCases.map((c) => c['@_name'])).toEqual(r.windows.map((w) => `${w.window} ${w.fault}`));
+    expect(rowCases.map((c) => c['@_name'])).toEqual(r.rows.map((w) => `${placeOf(w)} ${w.fault}`));
     expect(cases.filter((c) => c['@_name'] === 'verdict')).toHaveLength(1);
     for (const c of cases) expect(c['@_classname']).toBe(r.name);
     // Failures: exactly the unexpected outcomes, plus the verdict when it is not as expected.
     const failedRows = rowCases.filter((c) => c.failure !== undefined).map((c) => c['@_name']);
-    expect(failedRows).toEqual(unexpectedRows(r).map((w) => `${w.window} ${w.fault}`));
+    expect(failedRows).toEqual(unexpectedRows(r).map((w) => `${placeOf(w)} ${w.fault}`));
     const verdict = cases.find((c) => c['@_name'] === 'verdict')!;
-    expect(verdict.failure !== undefined).toBe(!r.asExpected);
-    const failures = failedRows.length + (r.asExpected ? 0 : 1);
+    expect(verdict.failure !== undefined).toBe(!r.judgement.asExpected);
+    const failures = failedRows.length + (r.judgement.asExpected ? 0 : 1);
     expect(Number(suite['@_failures'])).toBe(failures);
-    expect(Number(suite['@_tests'])).toBe(r.windows.length + 1);
+    expect(Number(suite['@_tests'])).toBe(r.rows.length + 1);
     total += failures;
   }
   expect(Number(doc.testsuites['@_failures'])).toBe(total);
@@ -69,16 +70,16 @@ describe('renderJunit', () => {
   it('has one testcase per row and no failures for scenarios that are as expected', () => {
     const { total, doc } = check(results.all);
     expect(total).toBe(0);
-    expect(Number(doc.testsuites['@_tests'])).toBe(results.outbox.windows.length + results.dualWrite.windows.length + 2);
+    expect(Number(doc.testsuites['@_tests'])).toBe(results.outbox.rows.length + results.dualWrite.rows.length + 2);
   });
 
   it('reports expected violations as passing, with the violation in system-out', () => {
     const { doc } = check([results.dualWrite]);
     const cases = doc.testsuites.testsuite[0]!.testcase;
-    const lost = results.dualWrite.windows.filter((w) => w.outcome === 'lost effect');
+    const lost = results.dualWrite.rows.filter((w) => w.outcome === 'lost effect');
     expect(lost.length).toBeGreaterThan(0);
     for (const w of lost) {
-      const c = cases.find((k) => k['@_name'] === `${w.window} ${w.fault}`)!;
+      const c = cases.find((k) => k['@_name'] === `${placeOf(w)} ${w.fault}`)!;
       expect(c.failure).toBeUndefined();
       expect(c['system-out']).toContain('outcome: lost effect (expected violation)');
       expect(c['system-out']).toContain(`--plan '${JSON.stringify(w.plan)}'`);
@@ -105,15 +106,36 @@ describe('renderJunit', () => {
 
   it('escapes XML in names, messages and bodies', () => {
     const base = brokenHolds(results.outbox);
-    const nasty = { ...base, claims: ['a < b && c > "d" \u0001'], windows: base.windows.map((w) => ({ ...w, evidence: `<x a="1">&</x> ${w.evidence}` })) };
+    const claim = { ...base.claims[0]!, effect: 'a < b && c > "d" \u0001' };
+    const nasty: WindowsResult = {
+      ...base,
+      claims: [claim],
+      rows: base.rows.map((w) => ({ ...w, note: { retryOwner: '<x a="1">&</x>', repairQuery: 'SELECT 1 WHERE a < b' } })),
+    };
     const xml = renderJunit([nasty]);
     const { doc } = check([nasty]);
     expect(xml).not.toContain('\u0001');
     const verdict = doc.testsuites.testsuite[0]!.testcase.find((c) => c['@_name'] === 'verdict')!;
-    expect(verdict.failure!['#text']).toContain('claim: a < b && c > "d"');
+    expect(verdict.failure!['#text']).toContain('claim: For a < b && c > "d"');
     const row = doc.testsuites.testsuite[0]!.testcase.find((c) => c['@_name'] === 'relay.afterBrokerAccept crash')!;
-    expect(row.failure!['#text']).toContain('durable evidence: <x a="1">&</x>');
+    expect(row.failure!['#text']).toContain('retry owner: <x a="1">&</x>');
+    expect(row.failure!['#text']).toContain('repair query: SELECT 1 WHERE a < b');
     // Names with `->` (message points) survive the round trip.
     expect(doc.testsuites.testsuite[0]!.testcase.some((c) => c['@_name'].includes('->'))).toBe(true);
+  });
+
+  it('names the scenario in replay lines as the user did, so a user file replays', () => {
+    const user = runWindows(dualWrite, { ref: './designs/my-design.ts' });
+    const xml = renderJunit([user]);
+    const lines = [...xml.matchAll(/npx faultline replay (\S+) /g)].map((m) => m[1]);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(new Set(lines)).toEqual(new Set(['./designs/my-design.ts']));
+  });
+
+  it('says what the verdict covers and every clause it checked', () => {
+    const { doc } = check([results.outbox]);
+    const verdict = doc.testsuites.testsuite[0]!.testcase.find((c) => c['@_name'] === 'verdict')!;
+    expect(verdict['system-out']).toMatch(/covers: holds for every single fault: \d+ places/);
+    expect(verdict['system-out']).toContain('clause: at most one committed outcome per key: holds');
   });
 });

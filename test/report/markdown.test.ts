@@ -3,9 +3,11 @@
 // dual-write counterexample as a Mermaid sequence diagram with its crash and replay line.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderMarkdown, renderMarkdownFile, renderMarkdownIndex } from '../../src/report/markdown.ts';
-import { outcomeLabel } from '../../src/report/windowCells.ts';
+import { replayLine } from '../../src/replayLine.ts';
+import { claimSentence } from '../../src/report/claimSentence.ts';
+import { evidenceText, outcomeLabel, retryOwnerText } from '../../src/report/windowCells.ts';
 import type { WindowRow } from '../../src/windows.ts';
-import { DRILL_WINDOWS, brokenHolds, loadResults, type Results } from './results.ts';
+import { DRILL_WINDOWS, brokenHolds, loadResults, placeOf, type Results } from './results.ts';
 
 let results: Results;
 beforeAll(() => {
@@ -25,9 +27,11 @@ describe('renderMarkdownFile', () => {
     expect(md.startsWith(`# ${r.title}\n`)).toBe(true);
     expect(md).toContain(r.source);
     expect(md).toContain(r.lesson);
-    for (const c of r.claims) expect(md).toContain(c);
+    for (const c of r.claims) expect(md).toContain(claimSentence(c));
     expect(md).toContain('**Verdict:** holds · **expected:** holds · **as expected**');
-    expect(md).toContain(`| ${r.windowCount} | ${r.runs} | ${r.distinctOutcomes.join(', ')} |`);
+    expect(md).toMatch(/\*\*Covers:\*\* holds for every single fault: \d+ places \(\d+ windows, \d+ message points\) x 5 fault kinds \(first 2 occurrences of each\), \d+ runs, one interleaving per plan \(simulation seed 1\)/);
+    expect(md).toContain('- at most one committed outcome per key: holds');
+    expect(md).toContain(`| ${r.coverage.windows + r.coverage.points} | ${r.coverage.runs} | ${r.distinctOutcomes.join(', ')} |`);
     expect(md.endsWith('\n')).toBe(true);
   });
 
@@ -35,10 +39,10 @@ describe('renderMarkdownFile', () => {
     for (const r of results.all) {
       const md = renderMarkdownFile(r);
       const rowLines = md.split('\n').filter((l) => /^\| `/.test(l));
-      expect(rowLines).toHaveLength(r.windows.length);
-      for (const row of r.windows) {
-        const cells = tableRow(md, row.window, row.fault);
-        expect(cells, `${row.window} ${row.fault}`).toBeDefined();
+      expect(rowLines).toHaveLength(r.rows.length);
+      for (const row of r.rows) {
+        const cells = tableRow(md, placeOf(row), row.fault);
+        expect(cells, `${placeOf(row)} ${row.fault}`).toBeDefined();
         expect(cells).toHaveLength(8);
         expect(cells![2]).toContain(outcomeLabel(row));
       }
@@ -49,18 +53,18 @@ describe('renderMarkdownFile', () => {
     const r = results.outbox;
     const md = renderMarkdownFile(r);
     for (const window of DRILL_WINDOWS) {
-      const row = r.windows.find((w) => w.window === window && w.fault === 'crash') as WindowRow;
+      const row = r.rows.find((w) => placeOf(w) === window && w.fault === 'crash') as WindowRow;
       expect(row, window).toBeDefined();
       const cells = tableRow(md, window, 'crash')!;
       expect(cells, window).toBeDefined();
       expect(cells[2]).toBe('holds');
-      expect(cells[3]).toBe(row.evidence);
+      expect(cells[3]).toBe(evidenceText(row.evidence));
       expect(cells[3]!.length).toBeGreaterThan(0);
-      expect(cells[4]).toBe(row.retryOwner);
-      expect(cells[5]).toBe(row.duplicatePossible ? 'yes' : 'no');
-      expect(cells[6]).toBe(row.duplicateGuard.length > 0 ? row.duplicateGuard.join(', ') : 'none');
-      expect(row.repairQuery.length).toBeGreaterThan(0);
-      expect(cells[7]).toBe(`\`${row.repairQuery}\``);
+      expect(cells[4]).toBe(retryOwnerText(row));
+      expect(cells[5]).toBe(row.repeatSeen ? 'yes' : 'no');
+      expect(cells[6]).toBe(row.guards.length > 0 ? row.guards.join(', ') : 'none');
+      expect(row.note?.repairQuery.length).toBeGreaterThan(0);
+      expect(cells[7]).toBe(`\`${row.note?.repairQuery}\``);
     }
     // The repeats the outbox design allows are suppressed by the inbox, and the report says so.
     expect(tableRow(md, 'relay.afterBrokerAccept', 'crash')![5]).toBe('yes');
@@ -70,9 +74,9 @@ describe('renderMarkdownFile', () => {
 
   it('says "not reached" for a window the workload never entered', () => {
     const r = results.outbox;
-    const unreached = r.windows.find((w) => !w.reached)!;
+    const unreached = r.rows.find((w) => w.struck === 0)!;
     expect(unreached).toBeDefined();
-    expect(tableRow(renderMarkdownFile(r), unreached.window, unreached.fault)![2]).toBe('not reached');
+    expect(tableRow(renderMarkdownFile(r), placeOf(unreached), unreached.fault)![2]).toBe('not reached');
   });
 
   it('draws the dual-write counterexample as a sequence diagram with a crash and a replay line', () => {
@@ -83,7 +87,7 @@ describe('renderMarkdownFile', () => {
     const ce = r.counterexamples[0]!;
     expect(md).toContain('```mermaid\nsequenceDiagram\n');
     expect(md).toMatch(/Note over source: CRASH at source\.[A-Za-z]+/);
-    expect(md).toContain(`\`\`\`sh\n${ce.replay}\n\`\`\``);
+    expect(md).toContain(`\`\`\`sh\n${replayLine(ce.replay)}\n\`\`\``);
     expect(md).toContain(ce.traceHash);
     // The diagram leaves out bookkeeping: no state or timer steps.
     const mermaid = md.slice(md.indexOf('```mermaid'), md.indexOf('```', md.indexOf('```mermaid') + 3));
@@ -96,8 +100,8 @@ describe('renderMarkdownFile', () => {
 
   it('escapes pipes in repair queries and marks an unexpected outcome', () => {
     const base = brokenHolds(results.outbox);
-    const windows = base.windows.map((w) => (w.window === 'relay.afterBrokerAccept' && w.fault === 'crash' ? { ...w, repairQuery: "SELECT a || b FROM t WHERE c = '`x`'" } : w));
-    const md = renderMarkdownFile({ ...base, windows });
+    const rows = base.rows.map((w) => (placeOf(w) === 'relay.afterBrokerAccept' && w.fault === 'crash' ? { ...w, note: { retryOwner: 'relay', repairQuery: "SELECT a || b FROM t WHERE c = '`x`'" } } : w));
+    const md = renderMarkdownFile({ ...base, rows });
     const cells = tableRow(md, 'relay.afterBrokerAccept', 'crash')!;
     expect(cells).toHaveLength(8);
     expect(cells[2]).toBe('**duplicate effect (unexpected)**');
@@ -114,7 +118,7 @@ describe('renderMarkdown', () => {
     expect(md).toContain('2 scenarios, 2 as expected.');
     for (const r of results.all) {
       expect(md).toContain(`\n## ${r.title}\n`);
-      expect(md).toContain(`| \`${r.name}\` | ${r.windowCount} | ${r.runs} | ${r.verdict} |`);
+      expect(md).toContain(`| \`${r.name}\` | ${r.coverage.windows + r.coverage.points} | ${r.coverage.runs} | ${r.judgement.verdict} |`);
     }
     expect(md).toContain('\n### Crash at each failure window\n');
   });

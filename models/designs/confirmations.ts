@@ -3,10 +3,10 @@
 // confirmation through an email provider that honours a key for a limited time (100 ticks).
 // Live traffic is safe: intent, key and lookup cover every retry of the live path. What the
 // scenarios compare is how an operator's rebuild, 300 ticks later, replays the log.
-import { rowsOf, type DatabaseDurable } from './database.ts';
-import type { Payload } from './broker.ts';
+import { rowsOf, type DatabaseDurable } from '../database.ts';
+import type { Payload } from '../broker.ts';
 import { providerClaim, providerPipeline, publishedKeys, REBUILD_SUFFIX } from './providerPipeline.ts';
-import type { Claim } from '../src/claims.ts';
+import type { Claim } from '../../src/claims.ts';
 
 export const CONFIRMATION_KEY = ['order_id'];
 export const PROVIDER_KEY_RETENTION_TICKS = 60;

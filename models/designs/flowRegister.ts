@@ -14,13 +14,13 @@
 //   can be lost, and that is declared; the view id still refuses an overcount.
 // - EV-04 gift.payment.captured: the payment id is the key of the dispatch, so even a second
 //   event for the same payment (Payments re-emits after its own reconciliation) dispatches once.
-import type { Claim } from '../src/claims.ts';
-import type { WorldView } from '../src/worldView.ts';
-import type { ComponentSpec } from '../src/world.ts';
-import { brokerMachine, type Payload } from './broker.ts';
-import { consumerMachine, type ConsumerInput, type EffectSpec } from './consumer.ts';
-import { databaseMachine, rowsOf, versionsOf, type DatabaseDurable, type TableSpec } from './database.ts';
-import { publishedFacts, publisherMachine, type PublisherDurable, type PublisherInput } from './publisher.ts';
+import type { Claim } from '../../src/claims.ts';
+import type { WorldView } from '../../src/worldView.ts';
+import type { DesignComponent } from '../../src/scenario.ts';
+import { brokerEvidence, brokerMachine, type Payload } from '../broker.ts';
+import { consumerMachine, type ConsumerInput, type EffectSpec } from '../consumer.ts';
+import { databaseEvidence, databaseMachine, rowsOf, versionsOf, type DatabaseDurable, type TableSpec } from '../database.ts';
+import { publishedFacts, publisherEvidence, publisherMachine, type PublisherDurable, type PublisherInput } from '../publisher.ts';
 
 export interface FlowDesign {
   /** The register's id and event, e.g. `EV-01 review.posted`. */
@@ -35,15 +35,15 @@ export interface FlowDesign {
   readonly tables: Readonly<Record<string, TableSpec>>;
 }
 
-export function flowPipeline(f: FlowDesign): (w: { size: number }) => ComponentSpec[] {
+export function flowPipeline(f: FlowDesign): (w: { size: number }) => DesignComponent[] {
   const consumer: ConsumerInput = { broker: 'broker', db: f.db, ...f.consumer };
   return ({ size }) => {
     const publisher: PublisherInput = { broker: 'broker', records: f.records(size), keyField: f.keyField, delivery: f.delivery };
     return [
-      { name: 'publisher', machine: publisherMachine, input: { ...publisher }, process: true },
-      { name: 'broker', machine: brokerMachine, input: {}, process: false },
+      { name: 'publisher', machine: publisherMachine, input: { ...publisher }, process: true, describe: publisherEvidence },
+      { name: 'broker', machine: brokerMachine, input: {}, process: false, describe: brokerEvidence },
       { name: 'consumer', machine: consumerMachine, input: consumer as unknown as Record<string, unknown>, process: true },
-      { name: f.db, machine: databaseMachine, input: { tables: f.tables }, process: false },
+      { name: f.db, machine: databaseMachine, input: { tables: f.tables }, process: false, describe: databaseEvidence(f.tables) },
     ];
   };
 }

@@ -2,14 +2,14 @@
 // orders, the order service and its database, an optional outbox relay, the broker, and the
 // inventory consumer with its database. Each design option of the seeds is one field here, so a
 // scenario file states a design in a few lines.
-import type { ComponentSpec } from '../src/world.ts';
-import type { Claim } from '../src/claims.ts';
-import { brokerMachine, type BrokerInput } from './broker.ts';
-import { clientMachine, type ClientDurable, type ClientInput, type Command } from './client.ts';
-import { consumerMachine, type ConsumerInput, type EffectSpec } from './consumer.ts';
-import { databaseMachine, rowsOf, versionsOf, type DatabaseDurable, type TableSpec } from './database.ts';
-import { relayMachine, type RelayInput } from './relay.ts';
-import { sourceMachine, type SourceDesign } from './source.ts';
+import type { DesignComponent } from '../../src/scenario.ts';
+import type { Claim } from '../../src/claims.ts';
+import { brokerEvidence, brokerMachine, type BrokerInput } from '../broker.ts';
+import { clientMachine, type ClientDurable, type ClientInput, type Command } from '../client.ts';
+import { consumerMachine, type ConsumerInput, type EffectSpec } from '../consumer.ts';
+import { databaseEvidence, databaseMachine, rowsOf, versionsOf, type DatabaseDurable, type RowFormats, type TableSpec } from '../database.ts';
+import { relayMachine, type RelayInput } from '../relay.ts';
+import { sourceMachine, type SourceDesign } from '../source.ts';
 import { consumerNotes, relayNotes, sourceNotes } from './windowNotes.ts';
 
 export interface OrderPipelineOptions {
@@ -103,7 +103,7 @@ const projectionEffect: EffectSpec = {
   columns: { order_id: 'aggregate_id', status: 'status', version: 'aggregate_version' },
 };
 
-export function orderPipeline(o: OrderPipelineOptions): (w: { size: number }) => ComponentSpec[] {
+export function orderPipeline(o: OrderPipelineOptions): (w: { size: number }) => DesignComponent[] {
   const effect = o.effect === 'projection' ? projectionEffect : reservationEffect;
   const inbox = o.consumer?.inbox ?? 'sameTx';
   const effectTable: TableSpec =
@@ -124,22 +124,19 @@ export function orderPipeline(o: OrderPipelineOptions): (w: { size: number }) =>
     versionCheck: o.consumer?.versionCheck ?? false,
     ack: o.consumer?.ack ?? 'afterCommit',
   };
+  const ordersTables: Record<string, TableSpec> = { orders: { key: ['order_id'] }, outbox: { key: ['event_id'] }, checkout_keys: { key: ['checkout_key'] } };
+  const inboxTables: Record<string, TableSpec> = { inbox: { key: ['consumer_name', 'event_id'] } };
   return ({ size }) => [
     { name: 'client', machine: clientMachine, input: { target: 'source', commands: (o.commands ?? acceptOrders)(size), ...o.client }, process: false },
     { name: 'source', machine: sourceMachine, input: { design: o.design, db: 'ordersDb', broker: 'broker', checkoutKeys: o.checkoutKeys ?? false }, process: true, notes: sourceNotes(o.design) },
-    {
-      name: 'ordersDb',
-      machine: databaseMachine,
-      input: { tables: { orders: { key: ['order_id'] }, outbox: { key: ['event_id'] }, checkout_keys: { key: ['checkout_key'] } } },
-      process: false,
-    },
+    { name: 'ordersDb', machine: databaseMachine, input: { tables: ordersTables }, process: false, describe: databaseEvidence(ordersTables, PIPELINE_ROWS) },
     ...(o.design === 'outbox'
       ? [{ name: 'relay', machine: relayMachine, input: { db: 'ordersDb', broker: 'broker', ...o.relay }, process: true, notes: relayNotes(o.relay?.mark ?? 'afterSend') }]
       : []),
-    { name: 'broker', machine: brokerMachine, input: { ...o.broker }, process: false },
+    { name: 'broker', machine: brokerMachine, input: { ...o.broker }, process: false, describe: brokerEvidence },
     { name: 'consumer', machine: consumerMachine, input: consumerInput as unknown as Record<string, unknown>, process: true, notes: consumerNotes(consumerInput) },
-    { name: 'inventoryDb', machine: databaseMachine, input: { tables: inventoryTables }, process: false },
-    ...(inbox === 'separateTx' ? [{ name: 'inboxDb', machine: databaseMachine, input: { tables: { inbox: { key: ['consumer_name', 'event_id'] } } }, process: false }] : []),
+    { name: 'inventoryDb', machine: databaseMachine, input: { tables: inventoryTables }, process: false, describe: databaseEvidence(inventoryTables, PIPELINE_ROWS) },
+    ...(inbox === 'separateTx' ? [{ name: 'inboxDb', machine: databaseMachine, input: { tables: inboxTables }, process: false, describe: databaseEvidence(inboxTables, PIPELINE_ROWS) }] : []),
   ];
 }
 
@@ -213,33 +210,11 @@ export const projectionClaim: Claim = {
   versions: (v) => versionsOf(db(v, 'inventoryDb'), 'order_status', 'order_id'),
 };
 
-/** One line of durable evidence: rows per table, the broker log and committed offsets. */
-export function pipelineEvidence(durable: Readonly<Record<string, unknown>>): string {
-  const parts: string[] = [];
-  for (const [name, d] of Object.entries(durable)) {
-    if (!d || typeof d !== 'object') continue;
-    if ('tables' in d) {
-      const tables = Object.entries((d as DatabaseDurable).tables)
-        .map(([t]) => [t, rowsOf(d as DatabaseDurable, t)] as const)
-        .filter(([, rows]) => rows.length > 0)
-        .map(([t, rows]) => `${t}: ${rows.map((r) => describeRow(t, r)).join(', ')}`);
-      parts.push(`${name} {${tables.join('; ') || 'empty'}}`);
-    } else if ('partitions' in d) {
-      const b = d as { partitions: { payload: Record<string, unknown> }[][]; offsets: Record<string, number[]> };
-      const log = b.partitions.flat().map((r) => String(r.payload['event_id']));
-      const offsets = Object.entries(b.offsets).map(([g, o]) => `${g}@${o.join('/')}`);
-      parts.push(`${name} {log: ${log.join(', ') || 'empty'}; offsets: ${offsets.join(', ') || 'none'}}`);
-    }
-  }
-  return parts.join(' · ');
-}
-
-function describeRow(table: string, r: Readonly<Record<string, unknown>>): string {
-  if (table === 'outbox') return `${r['event_id']}${r['published'] ? ' (published)' : ' (pending)'}`;
-  if (table === 'inbox') return String(r['event_id']);
-  if (table === 'orders') return `${r['order_id']} ${r['status']} v${r['version']}`;
-  if (table === 'reservations') return `${r['order_id']}/${r['reservation_version']}`;
-  if (table === 'order_status') return `${r['order_id']} ${r['status']} v${r['version']}`;
-  return Object.values(r).join('/');
-}
-
+/** How the pipeline's tables read in evidence. */
+export const PIPELINE_ROWS: RowFormats = {
+  outbox: (r) => `${r['event_id']}${r['published'] ? ' (published)' : ' (pending)'}`,
+  inbox: (r) => String(r['event_id']),
+  orders: (r) => `${r['order_id']} ${r['status']} v${r['version']}`,
+  reservations: (r) => `${r['order_id']}/${r['reservation_version']}`,
+  order_status: (r) => `${r['order_id']} ${r['status']} v${r['version']}`,
+};

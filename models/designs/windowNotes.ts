@@ -1,9 +1,9 @@
 // What a design review asks of each failure window that a run cannot show by itself: who owns
 // the retry from there, and the query that finds or repairs the damage in production. The
 // answers depend on the design option, so each component's notes are a function of it.
-import type { WindowNote } from '../src/world.ts';
-import type { ConsumerInput } from './consumer.ts';
-import type { SourceDesign } from './source.ts';
+import type { WindowNote } from '../../src/scenario.ts';
+import type { ConsumerInput } from '../consumer.ts';
+import type { SourceDesign } from '../source.ts';
 
 /** A window's note: who owns the retry from there, and the query that finds or repairs the damage. */
 export const windowNote = (retryOwner: string, repairQuery: string): WindowNote => ({ retryOwner, repairQuery });

@@ -4,17 +4,16 @@
 // option of the seeds is one field: what the caller sends and records, what the provider
 // honours, whether a reconciler owns unknown outcomes, and how an operator's rebuild replays the
 // log. The claims observe the provider's own records, since that is where the effect happens.
-import type { Claim, Outcome } from '../src/claims.ts';
-import type { WorldView } from '../src/worldView.ts';
-import type { ComponentSpec, WindowNote } from '../src/world.ts';
-import { brokerMachine, type BrokerInput, type Payload } from './broker.ts';
-import { CALLER_TABLES, callerMachine, effectKeyOf, type CallerInput } from './caller.ts';
-import { databaseMachine, rowsOf, type DatabaseDurable } from './database.ts';
-import { operatorMachine, type OperatorDurable, type OperatorInput } from './operator.ts';
-import { pipelineEvidence } from './orderPipeline.ts';
-import { operationsOf, providerMachine, type ProviderDurable, type ProviderInput } from './provider.ts';
-import { publishedFacts, publisherMachine, type PublisherDurable, type PublisherInput } from './publisher.ts';
-import { reconcilerMachine, type ReconcilerInput } from './reconciler.ts';
+import type { Claim, Outcome } from '../../src/claims.ts';
+import type { WorldView } from '../../src/worldView.ts';
+import type { DesignComponent, WindowNote } from '../../src/scenario.ts';
+import { brokerEvidence, brokerMachine, type BrokerInput, type Payload } from '../broker.ts';
+import { CALLER_TABLES, callerMachine, effectKeyOf, type CallerInput } from '../caller.ts';
+import { databaseEvidence, databaseMachine, rowsOf, type DatabaseDurable } from '../database.ts';
+import { operatorEvidence, operatorMachine, type OperatorInput } from '../operator.ts';
+import { operationsOf, providerEvidence, providerMachine, type ProviderDurable, type ProviderInput } from '../provider.ts';
+import { publishedFacts, publisherEvidence, publisherMachine, type PublisherDurable, type PublisherInput } from '../publisher.ts';
+import { reconcilerMachine, type ReconcilerInput } from '../reconciler.ts';
 import { windowNote as n } from './windowNotes.ts';
 
 export interface ProviderPipelineOptions {
@@ -40,7 +39,7 @@ export interface ProviderPipelineOptions {
 
 export const REBUILD_SUFFIX = '-rebuild-v2';
 
-export function providerPipeline(o: ProviderPipelineOptions): (w: { size: number }) => ComponentSpec[] {
+export function providerPipeline(o: ProviderPipelineOptions): (w: { size: number }) => DesignComponent[] {
   const caller: CallerInput = { broker: 'broker', group: o.group, db: 'callerDb', provider: 'provider', ...o.caller };
   const rebuildGroup = `${o.group}${REBUILD_SUFFIX}`;
   const operator: OperatorInput | undefined =
@@ -51,12 +50,12 @@ export function providerPipeline(o: ProviderPipelineOptions): (w: { size: number
         : { broker: 'broker', group: rebuildGroup, afterTicks: o.rebuild.afterTicks };
   return ({ size }) => {
     const publisher: PublisherInput = { broker: 'broker', records: o.records(size), keyField: o.keyField };
-    const components: ComponentSpec[] = [
-      { name: 'publisher', machine: publisherMachine, input: { ...publisher }, process: true, notes: publisherNotes },
-      { name: 'broker', machine: brokerMachine, input: { ...o.broker }, process: false },
-      { name: 'callerDb', machine: databaseMachine, input: { tables: CALLER_TABLES }, process: false },
+    const components: DesignComponent[] = [
+      { name: 'publisher', machine: publisherMachine, input: { ...publisher }, process: true, notes: publisherNotes, describe: publisherEvidence },
+      { name: 'broker', machine: brokerMachine, input: { ...o.broker }, process: false, describe: brokerEvidence },
+      { name: 'callerDb', machine: databaseMachine, input: { tables: CALLER_TABLES }, process: false, describe: databaseEvidence(CALLER_TABLES, CALLER_ROWS) },
       { name: 'caller', machine: callerMachine, input: { ...caller }, process: true, notes: callerNotes(caller, o.provider) },
-      { name: 'provider', machine: providerMachine, input: { ...o.provider }, process: true, notes: providerNotes(caller, o.provider) },
+      { name: 'provider', machine: providerMachine, input: { ...o.provider }, process: true, notes: providerNotes(caller, o.provider), describe: providerEvidence },
     ];
     if (o.reconciler) {
       const input: ReconcilerInput = { db: 'callerDb', provider: 'provider', recordIntent: caller.recordIntent, ...o.reconciler };
@@ -67,11 +66,11 @@ export function providerPipeline(o: ProviderPipelineOptions): (w: { size: number
       // and the provider call gated off.
       const rebuild: CallerInput = { ...caller, group: rebuildGroup, db: 'rebuildDb', recordIntent: false, sideEffects: 'gated' };
       components.push(
-        { name: 'rebuildDb', machine: databaseMachine, input: { tables: CALLER_TABLES }, process: false },
+        { name: 'rebuildDb', machine: databaseMachine, input: { tables: CALLER_TABLES }, process: false, describe: databaseEvidence(CALLER_TABLES, CALLER_ROWS) },
         { name: 'rebuild', machine: callerMachine, input: { ...rebuild }, process: true },
       );
     }
-    if (operator) components.push({ name: 'operator', machine: operatorMachine, input: { ...operator }, process: true });
+    if (operator) components.push({ name: 'operator', machine: operatorMachine, input: { ...operator }, process: true, describe: operatorEvidence });
     return components;
   };
 }
@@ -112,18 +111,11 @@ export function providerClaim(fields: readonly string[], c: Omit<Claim, 'outcome
   return { key: fields, ...c, outcomes: providerOutcomes(fields), facts: publishedKeys(fields) };
 }
 
-/** Durable evidence: databases and broker as in the order pipeline, plus provider operations. */
-export function providerEvidence(durable: Readonly<Record<string, unknown>>): string {
-  const parts = [pipelineEvidence(durable)];
-  const provider = durable['provider'] as ProviderDurable | undefined;
-  if (provider) parts.push(`provider {operations: ${provider.operations.map((op) => `${op.op_id} ${op.key ?? '(no key)'}`).join(', ') || 'none'}}`);
-  const publisher = durable['publisher'] as PublisherDurable | undefined;
-  if (publisher) parts.push(`publisher {${publisher.done}/${publisher.records.length} handed over}`);
-  const operator = durable['operator'] as OperatorDurable | undefined;
-  if (operator) parts.push(`operator {truncated: ${operator.truncated}, reset: ${operator.reset}}`);
-  return parts.join(' · ');
-}
-
+/** How a caller's local records read in evidence: `o-1 SUCCEEDED op-2`. */
+const CALLER_ROWS = {
+  effect_intents: (r: Readonly<Record<string, unknown>>) => `${r['key']} ${r['state']}`,
+  effect_outcomes: (r: Readonly<Record<string, unknown>>) => `${r['key']} ${r['state']}${r['op_id'] ? ` ${r['op_id']}` : ''}`,
+};
 
 const publisherNotes: Record<string, WindowNote> = {
   pacing: n('publisher (the next record is still unhanded)', 'SELECT event_id FROM outbox WHERE published = false;'),

@@ -2,9 +2,9 @@
 // fulfilment receives an accepted order and books a pickup through the carrier's HTTP API. The
 // records, the claims and the three carrier contracts the scenarios compare live here, so each
 // scenario file states only its design.
-import type { Payload } from './broker.ts';
-import type { CallerInput } from './caller.ts';
-import type { ProviderInput } from './provider.ts';
+import type { Payload } from '../broker.ts';
+import type { CallerInput } from '../caller.ts';
+import type { ProviderInput } from '../provider.ts';
 import { providerClaim, providerPipeline } from './providerPipeline.ts';
 
 export const PICKUP_KEY = ['order_id', 'pickup_version'] as const;

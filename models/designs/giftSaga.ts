@@ -1,0 +1,134 @@
+// The gift purchase saga of seed 004 (section 7, decision ED-03) as a design: the orchestrator
+// (models/orchestrator.ts) and its three participants (models/participant.ts), the purchases of
+// the workload, and what the saga promises about each effect. Design option `emailStep`: `last`
+// (the template's decision) or `first`. Workload input: per purchase, whether Payments declines
+// the capture.
+import type { Claim, Outcome } from '../../src/claims.ts';
+import type { DesignComponent, WindowNote } from '../../src/scenario.ts';
+import type { WorldView } from '../../src/worldView.ts';
+import { orchestratorEvidence, orchestratorMachine, type EmailStep, type GiftPurchase, type OrchestratorDurable } from '../orchestrator.ts';
+import { participantEvidence, participantMachine, participantOperations, type ParticipantDurable, type ParticipantInput, type RemoteAction } from '../participant.ts';
+import { windowNote as n } from './windowNotes.ts';
+
+
+export interface GiftSagaOptions {
+  readonly emailStep: EmailStep;
+  /** The purchases, given the workload size; by default every second capture is declined. */
+  readonly purchases?: (size: number) => readonly GiftPurchase[];
+  /** Whether the email provider returns the recorded message for a repeated (saga, email). */
+  readonly emailIdempotent?: boolean;
+}
+
+/** Gift purchases g-1, g-2, …: the odd ones are captured, the even ones declined at capture. */
+export function giftPurchases(size: number): GiftPurchase[] {
+  return Array.from({ length: size }, (_, i) => ({ id: `g-${i + 1}`, captureDeclined: i % 2 === 1 }));
+}
+
+
+const orchestratorNotes: Record<string, WindowNote> = {
+  beforeStep: n('the orchestrator after restart (same key)', "SELECT saga_id, status, steps_done FROM saga_log WHERE status IN ('running', 'compensating');"),
+  awaitingStep: n('the orchestrator on timeout (same key)', "SELECT saga_id FROM saga_log WHERE status = 'running' AND updated_at < now() - interval '30 minutes';"),
+  afterStepReply: n('the orchestrator after restart: it asks again under the same key', 'the participant\u2019s operation for (saga_id, action) against saga_log.steps_done'),
+  beforeCompensation: n('the orchestrator after restart (same key)', "SELECT saga_id, steps_undone FROM saga_log WHERE status = 'compensating';"),
+  awaitingCompensation: n('the orchestrator on timeout (same key)', "SELECT saga_id FROM saga_log WHERE status = 'compensating';"),
+  afterCompensationReply: n('the orchestrator after restart: it asks again under the same key', 'the participant\u2019s operation for (saga_id, compensation) against saga_log.steps_undone'),
+  idle: n('nobody needed', 'none: every saga is completed or compensated'),
+};
+
+export function giftSaga(o: GiftSagaOptions): (w: { size: number }) => DesignComponent[] {
+  return ({ size }) => {
+    const purchases = (o.purchases ?? giftPurchases)(size);
+    const declines = purchases.filter((p) => p.captureDeclined).map((p) => `${p.id}:capture`);
+    const participant = (name: string, input: ParticipantInput): DesignComponent => ({
+      name,
+      machine: participantMachine,
+      input: { ...input },
+      process: true,
+      describe: participantEvidence,
+      notes: {
+        serving: n('the orchestrator on timeout', 'none: nothing was performed'),
+        afterEffect: n(
+          input.idempotent ? 'the orchestrator on timeout; the repeat gets the recorded operation' : 'the orchestrator on timeout; the repeat is another operation',
+          `SELECT op_id, saga_id, action FROM ${name}_operations WHERE saga_id = :saga_id;`,
+        ),
+      },
+    });
+    return [
+      { name: 'orchestrator', machine: orchestratorMachine, input: { purchases, emailStep: o.emailStep }, process: true, notes: orchestratorNotes, describe: orchestratorEvidence },
+      participant('payments', { idempotent: true, declines }),
+      participant('inventory', { idempotent: true }),
+      participant('notifications', { idempotent: o.emailIdempotent ?? false }),
+    ];
+  };
+}
+
+// The claims: what the saga promises about each effect.
+
+const ops = (v: WorldView, name: string) => participantOperations(v.durable<ParticipantDurable>(name));
+
+/** Purchases whose order is committed and not compensated: the facts every effect answers to. */
+export function confirmedPurchases(v: WorldView): string[] {
+  return Object.entries(v.durable<OrchestratorDurable>('orchestrator').sagas)
+    .filter(([, r]) => r.order === 'CONFIRMED')
+    .map(([id]) => id);
+}
+
+/** Successful `action` operations per saga that no successful `undo` operation took back. */
+function netOutcomes(v: WorldView, name: string, action: RemoteAction, undo: RemoteAction): Outcome[] {
+  const all = ops(v, name).filter((op) => op.ok);
+  const undone = new Map<string, number>();
+  for (const op of all) if (op.action === undo) undone.set(op.saga, (undone.get(op.saga) ?? 0) + 1);
+  const out: Outcome[] = [];
+  for (const op of all) {
+    if (op.action !== action) continue;
+    const left = undone.get(op.saga) ?? 0;
+    if (left > 0) undone.set(op.saga, left - 1);
+    else out.push({ key: op.saga });
+  }
+  return out;
+}
+
+const sagaClaim = {
+  key: ['gift_order_id'],
+  lifetime: 'the lifetime of the gift order',
+  differentIntent: 'does not arise: one gift order, one saga',
+} as const;
+
+/** No gift-code email without a committed purchase, and one for every committed purchase. */
+export const giftEmailClaim: Claim = {
+  ...sagaClaim,
+  effect: 'gift-code email to the recipient',
+  authority: 'the saga orchestrator, which must not email for a purchase that can still fail,',
+  guarantee: 'atLeastOnce',
+  sameIntent: 'another email (the provider has no key)',
+  unknownCompletion: 'a repeated send: a second email is accepted, an email for a cancelled purchase is not',
+  outcomes: (v) =>
+    ops(v, 'notifications')
+      .filter((op) => op.ok && op.action === 'email')
+      .map((op) => ({ key: op.saga })),
+  facts: confirmedPurchases,
+};
+
+/** One captured payment per committed purchase, net of refunds; none for a cancelled one. */
+export const giftCaptureClaim: Claim = {
+  ...sagaClaim,
+  effect: 'captured payment, net of refunds',
+  authority: 'Payments, keyed by (gift order, action),',
+  sameIntent: 'the recorded capture',
+  unknownCompletion: 'the orchestrator repeating the request under the same key',
+  outcomes: (v) => netOutcomes(v, 'payments', 'capture', 'refund'),
+  facts: confirmedPurchases,
+};
+
+/** One held e-book licence per committed purchase, net of releases; none for a cancelled one. */
+export const giftLicenceClaim: Claim = {
+  ...sagaClaim,
+  effect: 'e-book licence held for the recipient, net of releases',
+  authority: 'Inventory, keyed by (gift order, action),',
+  sameIntent: 'the recorded reservation',
+  unknownCompletion: 'the orchestrator repeating the request under the same key',
+  outcomes: (v) => netOutcomes(v, 'inventory', 'reserve', 'release'),
+  facts: confirmedPurchases,
+};
+
+export const giftSagaClaims: readonly Claim[] = [giftEmailClaim, giftCaptureClaim, giftLicenceClaim];

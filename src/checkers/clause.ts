@@ -1,0 +1,26 @@
+// A clause of a claim and the checker it compiles to. A checker reports what it observed: nothing
+// (the claim gives it no observer: the clause is "not checked"), or how many items it judged and
+// what it found wrong. A clause that judged nothing in a run held vacuously there; summed over a
+// sweep, a clause no run ever exercised is "not exercised", which is not the same as holding.
+import type { Claim } from '../claims.ts';
+import type { WorldView } from '../worldView.ts';
+import type { Finding } from './finding.ts';
+
+export type ClauseId = 'atMostOne' | 'liveness' | 'phantom' | 'versions' | 'sameIntent' | 'differentIntent' | 'unknownResolved' | 'quiescence';
+
+/** Every clause, in the order reports list them. */
+export const CLAUSE_IDS: readonly ClauseId[] = ['atMostOne', 'liveness', 'phantom', 'versions', 'sameIntent', 'differentIntent', 'unknownResolved', 'quiescence'];
+
+export type Observation =
+  /** The claim supplies no observer for this clause. */
+  | { readonly observed: false }
+  /** `judged` items were looked at (outcomes, facts, replies…); `findings` are what was wrong. */
+  | { readonly observed: true; readonly judged: number; readonly findings: readonly Finding[] };
+
+export type Checker = (claim: Claim, view: WorldView) => Observation;
+
+export const NOT_OBSERVED: Observation = { observed: false };
+
+export function observed(judged: number, findings: readonly Finding[]): Observation {
+  return { observed: true, judged, findings };
+}

@@ -1,0 +1,45 @@
+// Reading the values of the command line's flags. Each refusal is an InputError naming the flag
+// and the value, so the user sees one clear line and exit code 2.
+import { FAULT_KINDS, type Fault, type FaultPlan } from '../faults.ts';
+import { InputError } from '../inputError.ts';
+import { didYouMean } from '../nearest.ts';
+
+/** A whole number between `min` and `max`; undefined when the flag was not given. */
+export function wholeNumber(flag: string, value: string | true | undefined, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (value === undefined) return undefined;
+  if (value === true || !/^-?\d+$/.test(value.trim())) throw new InputError(`${flag} must be a whole number, got ${JSON.stringify(value)}`);
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n > max) throw new InputError(`${flag} is too large, got ${value} (at most ${max.toLocaleString('en-US')})`);
+  if (n < min) throw new InputError(`${flag} must be at least ${min}, got ${value}`);
+  return n;
+}
+
+/** A string flag's value, or undefined. */
+export function text(value: string | true | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** A fault plan given as JSON (the form replay lines carry). */
+export function planFlag(value: string | true | undefined): FaultPlan | undefined {
+  if (value === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(String(value));
+  } catch {
+    throw new InputError(`--plan must be a JSON array of faults, got ${JSON.stringify(value)}`);
+  }
+  if (!Array.isArray(parsed)) throw new InputError('--plan must be a JSON array of faults');
+  if (parsed.length > 64) throw new InputError(`--plan has ${parsed.length} faults; at most 64 are accepted`);
+  return parsed.map((f: Partial<Fault> & Record<string, unknown>, i) => {
+    const where = `--plan fault ${i + 1}`;
+    if (!f || typeof f !== 'object') throw new InputError(`${where}: must be an object such as {"kind":"crash","window":"relay.afterBrokerAccept","occurrence":1}`);
+    if (!FAULT_KINDS.includes(f.kind as never)) throw new InputError(`${where}: kind must be one of ${FAULT_KINDS.join(', ')}, got ${JSON.stringify(f.kind)}${didYouMean(String(f.kind), FAULT_KINDS)}`);
+    if (!Number.isSafeInteger(f.occurrence) || (f.occurrence as number) < 1) throw new InputError(`${where}: occurrence must be a positive whole number`);
+    if (f.kind === 'crash') {
+      if (typeof f['window'] !== 'string') throw new InputError(`${where}: a crash needs a window`);
+      return { kind: 'crash', window: f['window'], occurrence: f.occurrence as number };
+    }
+    if (typeof f['point'] !== 'string') throw new InputError(`${where}: a ${f.kind} fault needs a point`);
+    return { kind: f.kind, point: f['point'], occurrence: f.occurrence as number } as Fault;
+  });
+}

@@ -1,0 +1,44 @@
+// `faultline list`: the catalogue, with each scenario's expected verdict.
+import { loadCatalogue } from '../catalogue.ts';
+import { parseArgv } from '../parseArgv.ts';
+import { expectedText } from '../report/verdictSummary.ts';
+import { expectedAt } from '../scenario.ts';
+import type { Command } from './command.ts';
+import { styleFor, table } from './style.ts';
+
+export const command: Command = {
+  usage: 'list [--json]',
+  spec: { command: 'list', flags: { json: { type: 'boolean', help: 'print one JSON document: [{name, expect, title, file}]' } }, positionals: { min: 0, max: 0, name: 'arguments' } },
+  async run(args, io) {
+    const { values } = parseArgv(args, this.spec);
+    const entries = await loadCatalogue();
+    const rows = entries.map(({ scenario: s, file }) => {
+      const single = expectedAt(s.expect, 1);
+      const pairs = expectedAt(s.expect, 2);
+      return {
+        name: s.name,
+        expect: single.verdict,
+        violations: single.verdict === 'violated' ? single.violations : [],
+        ...('verdict' in s.expect ? {} : { pairs: { expect: pairs.verdict, violations: pairs.verdict === 'violated' ? pairs.violations : [] } }),
+        title: s.title,
+        file,
+      };
+    });
+    if (values['json']) {
+      io.out(JSON.stringify(rows));
+      return 0;
+    }
+    const c = styleFor(io.isTTY);
+    const expectCell = (s: (typeof entries)[number]['scenario']) => {
+      const single = expectedText(expectedAt(s.expect, 1));
+      return 'verdict' in s.expect ? single : `${single}; pairs: ${expectedText(expectedAt(s.expect, 2))}`;
+    };
+    io.out(
+      table([['scenario', 'expect', 'title'], ...entries.map(({ scenario: s }) => [s.name, expectCell(s), s.title])], (ri, ci, t) =>
+        ri === 0 ? c.bold(t) : ci === 1 ? (t.startsWith('holds') ? c.green(t) : c.yellow(t)) : t,
+      ),
+    );
+    io.out(`${rows.length} scenarios`);
+    return 0;
+  },
+};

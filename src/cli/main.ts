@@ -1,0 +1,85 @@
+// The faultline command line: finds the command, parses its arguments, runs it and maps the
+// outcome to an exit code (0 every verdict as expected, 1 an unexpected verdict, 2 bad input or
+// usage). Bad input is one line on stderr, never a stack trace; anything else that escapes is a
+// harness bug and keeps its stack. The command table is static and each command is loaded only
+// when it runs, so `--version` and `--help` load nothing but this file.
+import { readFileSync } from 'node:fs';
+import { InputError } from '../inputError.ts';
+import { didYouMean } from '../nearest.ts';
+import { flagHelp } from '../parseArgv.ts';
+import type { Command } from './command.ts';
+import { processIo, type CliIo } from './io.ts';
+
+interface Entry {
+  readonly summary: string;
+  readonly load: () => Promise<{ readonly command: Command }>;
+}
+
+/** Every command, in the order help lists them. */
+const COMMANDS: Readonly<Record<string, Entry>> = {
+  list: { summary: 'scenarios, with their expected verdicts', load: () => import('./listCommand.ts') },
+  windows: { summary: 'crash every failure window, fault every message point; write reports', load: () => import('./windowsCommand.ts') },
+  explore: { summary: 'search fault plans and interleavings with fast-check; shrink a failure', load: () => import('./exploreCommand.ts') },
+  replay: { summary: 'rerun one plan exactly and print its trace', load: () => import('./replayCommand.ts') },
+  calc: { summary: 'capacity arithmetic: checkpoint, dedup, backfill, retry, horizon', load: () => import('./calcCommand.ts') },
+};
+
+export const USAGE = `faultline: crash every failure window of an event-delivery design and check its claims
+
+Usage:
+  faultline list [--json]
+  faultline windows <scenario|file|all> [--json] [--out DIR] [--pairs] [--seed S] [--max-occurrence N]
+  faultline explore <scenario|file> [--runs N] [--seed S] [--max-faults N] [--max-occurrence N] [--json]
+  faultline replay <scenario|file> --seed S [--path P | --plan JSON] [--size N] [--json]
+  faultline calc <checkpoint|dedup|backfill|retry|horizon> [--flags] [--json]
+  faultline <command> --help
+  faultline --help | --version
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, e]) => `  ${name.padEnd(8)} ${e.summary}`)
+  .join('\n')}
+
+Exit codes: 0 every verdict as expected; 1 a verdict differs from its expectation;
+2 bad input or usage.`;
+
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** A command's own help: its usage line and every flag it takes. */
+export function commandHelp(name: string, command: Command): string {
+  return [`Usage: faultline ${command.usage}`, '', COMMANDS[name]?.summary ?? '', '', 'Flags:', ...flagHelp(command.spec), '  --help      this text'].join('\n');
+}
+
+export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      io.out(USAGE);
+      return name === undefined ? 2 : 0;
+    }
+    if (name === '--version' || name === '-v') {
+      io.out(version());
+      return 0;
+    }
+    const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+    if (!entry) {
+      const known = Object.keys(COMMANDS);
+      throw new InputError(name.startsWith('-') ? `unknown flag ${name} (try faultline --help)` : `unknown command ${name}${didYouMean(name, known)} (try faultline --help)`);
+    }
+    const { command } = await entry.load();
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.out(command.help?.(rest) ?? commandHelp(name, command));
+      return 0;
+    }
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof InputError) {
+      io.err(`faultline: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+}

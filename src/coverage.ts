@@ -1,0 +1,90 @@
+// What a verdict covers, as data: the mode, how many faults a run could hold, which fault kinds
+// at how many places, how many runs, how interleavings were chosen, whether a bound cut the
+// search short, and, clause by clause, whether each part of each claim was actually judged.
+// A report prints it next to the verdict, so "holds" always says what it holds for.
+import type { ClaimVerdict, ClauseStatus } from './checkers/compose.ts';
+import type { ClauseId } from './checkers/clause.ts';
+import type { FaultKind } from './faults.ts';
+
+export type Interleavings =
+  /** One schedule per plan, drawn from the simulation seed (latencies). */
+  | { readonly kind: 'seeded'; readonly seed: number }
+  /** Schedules drawn at random with the plans (explore's simulation seeds). */
+  | { readonly kind: 'sampled' }
+  /** Every interleaving of enabled steps, within the search's bounds. */
+  | { readonly kind: 'all'; readonly states: number; readonly transitions: number; readonly depth: number };
+
+/** What cut a search short. */
+export type SearchBound =
+  /** A sampling search looked at this many plans of a space it did not enumerate. */
+  | { readonly kind: 'samples'; readonly runs: number }
+  /** An exhaustive search stopped at its state or depth bound. */
+  | { readonly kind: 'states'; readonly max: number }
+  | { readonly kind: 'depth'; readonly max: number };
+
+export interface ClauseCoverage {
+  /** Which claim (by its effect) and which clause of it. */
+  readonly effect: string;
+  readonly clause: ClauseId;
+  /** holds / violated / unknown over every run; not checked: no observer; not exercised: no run gave it anything to judge. */
+  readonly status: ClauseStatus;
+  /** Runs in which the clause judged something. */
+  readonly exercised: number;
+  /** The first reason it could not be decided, when unknown. */
+  readonly reason?: string;
+}
+
+export interface Coverage {
+  readonly mode: 'windows' | 'explore' | 'replay' | 'check';
+  /** The most faults one run could hold. */
+  readonly faultDepth: number;
+  readonly kinds: readonly FaultKind[];
+  /** Failure windows and message points the faults could strike. */
+  readonly windows: number;
+  readonly points: number;
+  /** Each place was struck at its first `maxOccurrence` occurrences (windows mode). */
+  readonly maxOccurrence?: number;
+  readonly runs: number;
+  /** Runs in which some planned fault never struck (its place was not reached at that occurrence). */
+  readonly unstruckRuns: number;
+  readonly interleavings: Interleavings;
+  /** A bound that stopped the search before it covered its whole space. */
+  readonly bound?: SearchBound;
+  readonly clauses: readonly ClauseCoverage[];
+}
+
+/** Accumulates clause statuses over the runs of a sweep. */
+export class ClauseTally {
+  private readonly entries = new Map<string, { effect: string; clause: ClauseId; seen: Set<ClauseStatus>; exercised: number; reason?: string }>();
+
+  add(claims: readonly ClaimVerdict[]): void {
+    claims.forEach((c, i) => {
+      for (const r of c.clauses) {
+        const key = `${i}\u0000${r.clause}`;
+        let e = this.entries.get(key);
+        if (!e) {
+          e = { effect: c.effect, clause: r.clause, seen: new Set(), exercised: 0 };
+          this.entries.set(key, e);
+        }
+        e.seen.add(r.status);
+        if (r.status === 'holds' || r.status === 'violated') e.exercised++;
+        if (r.status === 'unknown' && e.reason === undefined && r.reason !== undefined) e.reason = r.reason;
+      }
+    });
+  }
+
+  result(): ClauseCoverage[] {
+    return [...this.entries.values()].map((e) => {
+      const status: ClauseStatus = e.seen.has('violated')
+        ? 'violated'
+        : e.seen.has('unknown')
+          ? 'unknown'
+          : e.seen.has('holds')
+            ? 'holds'
+            : e.seen.has('not exercised')
+              ? 'not exercised'
+              : 'not checked';
+      return { effect: e.effect, clause: e.clause, status, exercised: e.exercised, ...(e.reason === undefined ? {} : { reason: e.reason }) };
+    });
+  }
+}

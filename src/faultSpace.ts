@@ -1,0 +1,51 @@
+// The space of faults a sweep strikes, enumerated in a fixed order from the design and one
+// fault-free reference run: a crash at every failure window (each occurrence up to a bound, at
+// least the first, so a window the workload never enters is still tried and reported as never
+// struck), then every message fault kind at every message point the reference run sent (each
+// occurrence up to the bound). Pairs are every two distinct single faults.
+import { FAULT_KINDS, MESSAGE_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from './faults.ts';
+import { failureWindows } from './failureWindows.ts';
+import type { RunRecord } from './runScenario.ts';
+
+export interface FaultSpaceOptions {
+  readonly maxOccurrence: number;
+  readonly kinds?: readonly FaultKind[];
+}
+
+export interface FaultSpace {
+  /** Every single fault, crashes first, then message points in name order. */
+  readonly singles: readonly Fault[];
+  readonly windows: readonly string[];
+  readonly points: readonly string[];
+  readonly kinds: readonly FaultKind[];
+}
+
+export function faultSpace(reference: RunRecord, options: FaultSpaceOptions): FaultSpace {
+  const kinds = FAULT_KINDS.filter((k) => (options.kinds ?? FAULT_KINDS).includes(k));
+  const counts = reference.report.windowCounts;
+  const windows = failureWindows(reference.components);
+  const points = [...reference.report.census.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const singles: Fault[] = [];
+  if (kinds.includes('crash')) {
+    for (const window of windows) {
+      const n = Math.max(1, Math.min(counts.get(window) ?? 0, options.maxOccurrence));
+      for (let occurrence = 1; occurrence <= n; occurrence++) singles.push({ kind: 'crash', window, occurrence });
+    }
+  }
+  for (const point of points) {
+    const count = reference.report.census.get(point) ?? 0;
+    for (const kind of MESSAGE_FAULT_KINDS) {
+      if (!kinds.includes(kind)) continue;
+      for (let occurrence = 1; occurrence <= Math.min(count, options.maxOccurrence); occurrence++) singles.push({ kind, point, occurrence });
+    }
+  }
+  return { singles, windows, points, kinds };
+}
+
+/** Every plan of one fault, then (with `pairs`) every plan of two distinct faults, in a fixed order. */
+export function plansOf(space: FaultSpace, pairs: boolean): FaultPlan[] {
+  const singles = space.singles;
+  const plans: FaultPlan[] = singles.map((f) => [f]);
+  if (pairs) for (let i = 0; i < singles.length; i++) for (let j = i + 1; j < singles.length; j++) plans.push([singles[i]!, singles[j]!]);
+  return plans;
+}

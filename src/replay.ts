@@ -1,0 +1,140 @@
+// Replay: one run, exactly as a failure line describes it. Either a simulation seed and a fault
+// plan (the line windows mode prints), or fast-check's seed and path (the line explore prints),
+// which is decoded back into the same shrunk case. The result is data: the run's findings and
+// clauses, its trace and hash, and the planned faults that never struck (a plan that does not
+// strike proves nothing, and the replay says so).
+import type { ClaimVerdict } from './checkers/compose.ts';
+import type { Finding, RunOutcome } from './checkers/finding.ts';
+import type { Claim } from './claims.ts';
+import { ClauseTally, type Coverage } from './coverage.ts';
+import { FAULT_KINDS, faultPlace, type Fault, type FaultPlan } from './faults.ts';
+import { explore } from './explore.ts';
+import { failureWindows } from './failureWindows.ts';
+import { InputError } from './inputError.ts';
+import { didYouMean } from './nearest.ts';
+import { formatPlace } from './place.ts';
+import type { ReplayRef } from './replayLine.ts';
+import { runScenario } from './runScenario.ts';
+import { expectedAt, type Scenario } from './scenario.ts';
+import type { TraceEvent } from './trace.ts';
+import { judge, verdictOf, type Judgement } from './verdict.ts';
+import type { DriverRefusal } from './world.ts';
+
+export type ReplayInput =
+  | { readonly kind: 'plan'; readonly seed: number; readonly plan: FaultPlan; readonly size?: number }
+  | { readonly kind: 'path'; readonly seed: number; readonly path: string; readonly maxFaults?: number; readonly maxOccurrence?: number };
+
+export interface ReplayResult {
+  readonly kind: 'replay';
+  readonly name: string;
+  readonly ref: string;
+  readonly claims: readonly Claim[];
+  /** The simulation seed, workload size and plan of the run. */
+  readonly seed: number;
+  readonly size: number;
+  readonly plan: FaultPlan;
+  /** For an explore line, fast-check's seed and path. */
+  readonly search: { readonly seed: number; readonly path: string } | undefined;
+  readonly outcome: RunOutcome;
+  readonly findings: readonly Finding[];
+  readonly claimVerdicts: readonly ClaimVerdict[];
+  readonly traceHash: string;
+  readonly trace: readonly TraceEvent[];
+  /** Planned faults that never struck. */
+  readonly unstruck: readonly Fault[];
+  readonly judgement: Judgement;
+  readonly coverage: Coverage;
+  readonly replay: ReplayRef;
+  readonly refusals: readonly DriverRefusal[];
+}
+
+/** Refuses a plan that names a window or a message point the design does not have. */
+export function checkPlan(scenario: Scenario, plan: FaultPlan, size: number | undefined): void {
+  const components = scenario.build(size === undefined ? scenario.workload : { size });
+  const names = components.map((c) => c.name);
+  const windows = failureWindows(components);
+  for (const f of plan) {
+    if (!FAULT_KINDS.includes(f.kind)) throw new InputError(`--plan: no fault kind ${f.kind}${didYouMean(f.kind, FAULT_KINDS)}`);
+    const place = faultPlace(f);
+    if (f.kind === 'crash') {
+      if (!place || !windows.includes(formatPlace(place))) throw new InputError(`--plan: ${scenario.name} has no failure window ${f.window}${didYouMean(f.window, windows)}`);
+    } else if (!place || place.kind !== 'point' || !names.includes(place.from) || !names.includes(place.to)) {
+      throw new InputError(`--plan: ${f.point} is not a message point of ${scenario.name} (<from>-><to>:<type>)`);
+    }
+  }
+}
+
+export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.name): ReplayResult {
+  let seed: number;
+  let size: number | undefined;
+  let plan: FaultPlan;
+  let search: ReplayResult['search'];
+  let replayRef: ReplayRef;
+  if (input.kind === 'path') {
+    let found;
+    try {
+      found = explore(scenario, {
+        seed: input.seed,
+        path: input.path,
+        runs: 1,
+        ref,
+        ...(input.maxFaults === undefined ? {} : { maxFaults: input.maxFaults }),
+        ...(input.maxOccurrence === undefined ? {} : { maxOccurrence: input.maxOccurrence }),
+      });
+    } catch (error) {
+      // fast-check refuses a path that does not fit the search space the options describe; any
+      // other error is a harness bug and keeps its stack.
+      if (!(error instanceof Error) || !/replay|path/i.test(error.message)) throw error;
+      throw new InputError(`seed ${input.seed} and path ${input.path} do not replay for ${scenario.name}: ${error.message.split('\n')[0]}`);
+    }
+    if (found.search.status !== 'failed') throw new InputError(`seed ${input.seed} and path ${input.path} reproduce no failure for ${scenario.name}`);
+    const ce = found.search.counterexample;
+    seed = ce.seed;
+    size = ce.size;
+    plan = ce.plan;
+    search = { seed: input.seed, path: input.path };
+    replayRef = ce.replay;
+  } else {
+    checkPlan(scenario, input.plan, input.size);
+    seed = input.seed;
+    size = input.size;
+    plan = input.plan;
+    search = undefined;
+    replayRef = { kind: 'plan', scenario: ref, seed, plan, ...(size === undefined ? {} : { size }) };
+  }
+  const run = runScenario(scenario, { seed, plan, ...(size === undefined ? {} : { size }), keepTrace: true });
+  const clauses = new ClauseTally();
+  clauses.add(run.claims);
+  const coverage: Coverage = {
+    mode: 'replay',
+    faultDepth: plan.length,
+    kinds: [...new Set(plan.map((f) => f.kind))],
+    windows: failureWindows(run.components).length,
+    points: run.report.census.size,
+    runs: 1,
+    unstruckRuns: run.report.unstruck.length > 0 ? 1 : 0,
+    interleavings: { kind: 'seeded', seed },
+    clauses: clauses.result(),
+  };
+  const verdict = verdictOf([run.outcome]);
+  return {
+    kind: 'replay',
+    name: scenario.name,
+    ref,
+    claims: scenario.claims,
+    seed,
+    size: run.size,
+    plan,
+    search,
+    outcome: run.outcome,
+    findings: run.findings,
+    claimVerdicts: run.claims,
+    traceHash: run.report.traceHash,
+    trace: run.report.trace ?? [],
+    unstruck: run.report.unstruck,
+    judgement: judge(expectedAt(scenario.expect, plan.length), verdict, run.findings.map((f) => f.violation), 'sampled'),
+    coverage,
+    replay: replayRef,
+    refusals: run.report.refusals,
+  };
+}

@@ -1,0 +1,76 @@
+// What a verdict covers, in words, for every form of the report: "holds for every single fault:
+// 44 places x 5 fault kinds (first 2 occurrences of each), 183 runs, one interleaving per plan
+// (simulation seed 1)", and the claim clause by clause with its status ("not checked" where the
+// claim gives no observer, "not exercised" where no run gave the clause anything to judge).
+import type { ClauseId } from '../checkers/clause.ts';
+import type { ClauseStatus } from '../checkers/compose.ts';
+import type { ClauseCoverage, Coverage } from '../coverage.ts';
+import type { Verdict } from '../verdict.ts';
+
+export const CLAUSE_TITLES: Readonly<Record<ClauseId, string>> = {
+  atMostOne: 'at most one committed outcome per key',
+  liveness: 'every committed fact yields its effect',
+  phantom: 'no effect without a committed fact',
+  versions: 'versions never move backwards',
+  sameIntent: 'the same intent returns the recorded result',
+  differentIntent: 'a different intent conflicts',
+  unknownResolved: 'unknown external completion ends resolved',
+  quiescence: 'the world becomes quiet once faults heal',
+};
+
+function count(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+function depth(c: Coverage): string {
+  if (c.mode === 'replay') return c.faultDepth === 0 ? 'the fault-free run' : `this plan of ${count(c.faultDepth, 'fault')}`;
+  if (c.mode === 'explore') return `sampled plans of up to ${count(c.faultDepth, 'fault')}`;
+  if (c.faultDepth === 1) return 'every single fault';
+  if (c.faultDepth === 2) return 'every single fault and every pair';
+  return `every combination of up to ${c.faultDepth} faults`;
+}
+
+function space(c: Coverage): string {
+  const places = c.windows + c.points;
+  const occurrences = c.maxOccurrence === undefined ? '' : ` (first ${c.maxOccurrence} occurrence${c.maxOccurrence === 1 ? '' : 's'} of each)`;
+  return `${count(places, 'place')} (${count(c.windows, 'window')}, ${count(c.points, 'message point')}) x ${count(c.kinds.length, 'fault kind')}${occurrences}`;
+}
+
+function interleavings(c: Coverage): string {
+  const i = c.interleavings;
+  if (i.kind === 'seeded') return `one interleaving per plan (simulation seed ${i.seed})`;
+  if (i.kind === 'sampled') return 'interleavings sampled with the plans';
+  return `every interleaving: ${count(i.states, 'state')}, ${count(i.transitions, 'transition')}, depth ${i.depth}`;
+}
+
+function bound(c: Coverage): string {
+  const b = c.bound;
+  if (b === undefined) return '';
+  if (b.kind === 'samples') return `; the search stopped after ${count(b.runs, 'sample')}`;
+  if (b.kind === 'states') return `; the search stopped at its bound of ${count(b.max, 'state')}`;
+  return `; the search stopped at its depth bound of ${b.max}`;
+}
+
+/** One sentence: what the verdict holds (or failed) for. */
+export function describeCoverage(verdict: Verdict, c: Coverage): string {
+  const unstruck = c.unstruckRuns === 0 ? '' : `; in ${count(c.unstruckRuns, 'run')} a planned fault never struck`;
+  return `${verdict} for ${depth(c)}: ${space(c)}, ${count(c.runs, 'run')}, ${interleavings(c)}${bound(c)}${unstruck}`;
+}
+
+export function clauseStatusText(status: ClauseStatus): string {
+  switch (status) {
+    case 'not checked':
+      return 'not checked (the claim gives no observer for it)';
+    case 'not exercised':
+      return 'not exercised (no run gave it anything to judge)';
+    default:
+      return status;
+  }
+}
+
+/** `at most one committed outcome per key: holds (183 runs)` */
+export function describeClause(c: ClauseCoverage): string {
+  const runs = c.status === 'holds' || c.status === 'violated' ? ` (judged in ${count(c.exercised, 'run')})` : '';
+  const reason = c.status === 'unknown' && c.reason !== undefined ? `: ${c.reason}` : '';
+  return `${CLAUSE_TITLES[c.clause]}: ${clauseStatusText(c.status)}${runs}${reason}`;
+}

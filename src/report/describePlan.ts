@@ -1,0 +1,23 @@
+// Faults and plans in words, as printed in plans, reports and replay output.
+import type { Fault, FaultPlan } from '../faults.ts';
+
+/** One short line per fault. */
+export function describeFault(f: Fault): string {
+  const nth = f.occurrence === 1 ? '' : ` (occurrence ${f.occurrence})`;
+  switch (f.kind) {
+    case 'crash':
+      return `crash-and-restart at ${f.window}${nth}`;
+    case 'lose':
+      return `lose ${f.point}${nth}`;
+    case 'duplicate':
+      return `duplicate ${f.point}${nth}`;
+    case 'delay':
+      return `delay ${f.point}${nth}`;
+    case 'reorder':
+      return `reorder ${f.point}${nth}`;
+  }
+}
+
+export function describePlan(plan: FaultPlan): string {
+  return plan.length === 0 ? 'no faults' : plan.map(describeFault).join('; ');
+}

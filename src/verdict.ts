@@ -1,0 +1,98 @@
+// One verdict, computed one way in every mode (windows, explore, replay, check), in the manner of
+// Jepsen's `merge-valid`: outcomes rank by severity, verdicts merge (violated beats unknown beats
+// holds within bound beats holds), and a result is judged against the scenario's expectation in
+// one function, so "as expected" means the same thing in every report and exit code.
+import { VIOLATIONS, type Finding, type RunOutcome, type Violation } from './checkers/finding.ts';
+
+/**
+ * - holds: no run violated a claim and every run was decided, over the whole space searched;
+ * - holds within bound: the same, but the search stopped at a bound (states, depth, samples)
+ *   before it had covered everything it could have;
+ * - violated: some run violated a claim;
+ * - unknown: no violation, but some run could not be judged (a checker threw).
+ */
+export type Verdict = 'holds' | 'holds within bound' | 'violated' | 'unknown';
+
+const VERDICT_ORDER: readonly Verdict[] = ['violated', 'unknown', 'holds within bound', 'holds'];
+
+/** Outcomes worst first: every violation in severity order, then unknown, then holds. */
+export const OUTCOME_ORDER: readonly RunOutcome[] = [...VIOLATIONS, 'unknown', 'holds'];
+
+/** Lower is worse. */
+export function outcomeRank(o: RunOutcome): number {
+  return OUTCOME_ORDER.indexOf(o);
+}
+
+export function worseOutcome(a: RunOutcome, b: RunOutcome): RunOutcome {
+  return outcomeRank(b) < outcomeRank(a) ? b : a;
+}
+
+/** A run's outcome: its worst finding, else unknown when some clause could not be decided, else holds. */
+export function runOutcome(findings: readonly Finding[], undecided: boolean): RunOutcome {
+  let worst: RunOutcome = undecided ? 'unknown' : 'holds';
+  for (const f of findings) worst = worseOutcome(worst, f.violation);
+  return worst;
+}
+
+export function mergeVerdicts(verdicts: Iterable<Verdict>): Verdict {
+  let worst: Verdict = 'holds';
+  for (const v of verdicts) if (VERDICT_ORDER.indexOf(v) < VERDICT_ORDER.indexOf(worst)) worst = v;
+  return worst;
+}
+
+/** The verdict of a set of run outcomes; `bounded` when the search stopped short of its whole space. */
+export function verdictOf(outcomes: Iterable<RunOutcome>, bounded = false): Verdict {
+  let verdict: Verdict = bounded ? 'holds within bound' : 'holds';
+  for (const o of outcomes) {
+    if (o === 'unknown') verdict = mergeVerdicts([verdict, 'unknown']);
+    else if (o !== 'holds') return 'violated';
+  }
+  return verdict;
+}
+
+/** What a scenario expects at one fault depth. */
+export type ExpectedVerdict = { readonly verdict: 'holds' } | { readonly verdict: 'violated'; readonly violations: readonly Violation[] };
+
+/** How completely a mode searched: every plan of its space, or a sample of it. */
+export type Search = 'exhaustive' | 'sampled';
+
+export interface Judgement {
+  readonly verdict: Verdict;
+  readonly expected: ExpectedVerdict;
+  readonly asExpected: boolean;
+  /** Violations found, in severity order. */
+  readonly found: readonly Violation[];
+  /** Expected violations no run found (an exhaustive search must find every one). */
+  readonly missing: readonly Violation[];
+  /** Violations found that the scenario does not expect. */
+  readonly unexpected: readonly Violation[];
+}
+
+/**
+ * Judges a verdict against an expectation. The rule is the same for every mode: the verdict must
+ * be the one expected ("holds within bound" counts as holding, and the report says within which
+ * bound), and no violation may be found that is not expected. An exhaustive search must also
+ * find every expected violation; a sampled one (explore) stops at its first counterexample, so
+ * it cannot be asked to show them all. An unknown verdict is never as expected.
+ */
+export function judge(expected: ExpectedVerdict, verdict: Verdict, found: Iterable<Violation>, search: Search): Judgement {
+  const foundSet = new Set(found);
+  const ordered = VIOLATIONS.filter((v) => foundSet.has(v));
+  const expectedViolations = expected.verdict === 'violated' ? expected.violations : [];
+  const missing = search === 'exhaustive' ? expectedViolations.filter((v) => !foundSet.has(v)) : [];
+  const unexpected = ordered.filter((v) => !expectedViolations.includes(v));
+  const holds = verdict === 'holds' || verdict === 'holds within bound';
+  const verdictMatches = expected.verdict === 'holds' ? holds : verdict === 'violated';
+  return { verdict, expected, asExpected: verdictMatches && missing.length === 0 && unexpected.length === 0, found: ordered, missing, unexpected };
+}
+
+/** Whether an outcome is a violation the expectation does not declare (any violation, when it expects holds). */
+export function isUnexpectedOutcome(expected: ExpectedVerdict, outcome: RunOutcome): boolean {
+  if (outcome === 'holds' || outcome === 'unknown') return false;
+  return expected.verdict === 'holds' || !expected.violations.includes(outcome);
+}
+
+/** Whether an outcome is a violation the expectation declares: the scenario proving its point. */
+export function isExpectedViolation(expected: ExpectedVerdict, outcome: RunOutcome): boolean {
+  return outcome !== 'holds' && outcome !== 'unknown' && expected.verdict === 'violated' && expected.violations.includes(outcome);
+}
