@@ -24,7 +24,7 @@ import { Prng } from '../src/prng.ts';
 import { Schedule } from '../src/schedule.ts';
 import { Trace } from '../src/trace.ts';
 import { runOutcome } from '../src/verdict.ts';
-import { DEFAULT_WORLD_OPTIONS, type Ending, type Strike } from '../src/world.ts';
+import { DEFAULT_WORLD_OPTIONS, behaviourOf, type Ending, type Strike } from '../src/world.ts';
 
 /** What the plain loop reports of a run. */
 interface PlainResult {
@@ -821,7 +821,7 @@ export function runPlainOutbox(options: PlainOptions): PlainRun {
       step();
     }
   };
-  trace?.add(0, 'world', 'start', { seed: String(options.seed), plan: options.plan });
+  trace?.add(0, 'world', 'start', { seed: String(options.seed), plan: options.plan, options: behaviourOf({ ...o, seed: options.seed, plan: options.plan }) });
   for (const c of comps) boot(c);
   let ending: Ending = { kind: 'stuck', reason: { kind: 'no quiescence', ticks: o.livenessTicksMax } };
   if (phase(o.safetyTicksMax) !== 'steps') {

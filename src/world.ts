@@ -229,7 +229,9 @@ export class World {
 
   /** Starts every component, runs the safety phase with faults, heals, then runs to quiescence. */
   run(): RunReport {
-    this.trace.add(0, 'world', 'start', { seed: this.prng.seed, plan: this.options.plan });
+    // Every parameter that shapes the run is printed and hashed with it, as a simulator should
+    // (the driver is left out: both drivers give the same trace, and tests hold them to it).
+    this.trace.add(0, 'world', 'start', { seed: this.prng.seed, plan: this.options.plan, options: behaviourOf(this.options) });
     for (const host of this.order) this.boot(host, undefined);
     const safetyEnd = this.runPhase(this.options.safetyTicksMax);
     if (safetyEnd === 'steps') return this.finish({ kind: 'stuck', reason: { kind: 'steps', bound: this.options.stepsMax, phase: 'safety' } });
@@ -504,6 +506,20 @@ export class World {
       refusals: this.refusals,
     };
   }
+}
+
+/** The options that decide what happens in a run, as the trace's start event records them. */
+export function behaviourOf(o: WorldOptions): Record<string, number> {
+  return {
+    latencyTicksMin: o.latencyTicksMin,
+    latencyTicksMax: o.latencyTicksMax,
+    delayFaultTicks: o.delayFaultTicks,
+    restartDelayTicks: o.restartDelayTicks,
+    safetyTicksMax: o.safetyTicksMax,
+    livenessTicksMax: o.livenessTicksMax,
+    quietTicks: o.quietTicks,
+    stepsMax: o.stepsMax,
+  };
 }
 
 function inFlightOf(e: Envelope): InFlight {

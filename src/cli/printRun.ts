@@ -29,6 +29,8 @@ export interface PrintableRun {
 export function printRun(out: (text: string) => void, c: ChalkInstance, run: PrintableRun): void {
   for (const claim of run.claims) out(`${c.bold('claim')}  ${claimSentence(claim)}`);
   out(`${c.bold('plan')}   ${describePlan(run.plan)} (simulation seed ${run.seed}, workload ${run.size})`);
+  const start = run.trace.find((e) => e.kind === 'start')?.data as { options?: Record<string, number> } | undefined;
+  if (start?.options) out(`${c.bold('world')}  ${Object.entries(start.options).map(([k, v]) => `${k} ${v}`).join(', ')}`);
   out(c.bold('trace'));
   for (const e of run.trace) {
     const line = `  ${formatTraceEvent(e)}`;
