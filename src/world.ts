@@ -154,6 +154,8 @@ interface Host {
   down: boolean;
   /** XState timer id → schedule seq, so a `cancel` action finds its timer. */
   readonly timers: Map<string, { readonly seq: number; readonly delay: number }>;
+  /** The tick one of its timers last fired (-1: never). */
+  woke: number;
 }
 
 /** `a` for a flat machine, `a.b` for a nested state value. */
@@ -183,6 +185,8 @@ export class World {
   private readonly notes: Note[] = [];
   private readonly refusals: DriverRefusal[] = [];
   private healed = false;
+  /** The tick faults were healed; quiet is never measured from before it. */
+  private healTick = 0;
   private inFlight = 0;
   private steps = 0;
   private lastProgressTick = 0;
@@ -221,7 +225,7 @@ export class World {
         stepper = chosen.stepper;
         if (chosen.refused !== undefined) this.refusals.push({ component: spec.name, reason: chosen.refused });
       }
-      const host: Host = { spec, stepper, actions: [], snapshot: undefined as unknown as MachineSnapshot, state: '', down: false, timers: new Map() };
+      const host: Host = { spec, stepper, actions: [], snapshot: undefined as unknown as MachineSnapshot, state: '', down: false, timers: new Map(), woke: -1 };
       this.hosts.set(spec.name, host);
       this.order.push(host);
     }
@@ -335,19 +339,30 @@ export class World {
 
   /**
    * Quiet: nothing in flight, nobody down, every process waiting for new work, nobody else
-   * waiting on a timer of its own (a client's retry), and no durable change for longer than the
-   * longest timer still pending, so an idle poll that could yet find work always gets its turn.
+   * waiting on a timer of its own (a client's retry), and nothing durable changed for
+   * `quietTicks` since the later of the last durable change and the heal. Every component that
+   * is waiting on a timer (a relay's poll, a broker's redelivery, a reconciler's sweep) must
+   * also have woken at least once since then, so a poll that could yet find work always gets
+   * its turn: the liveness phase lasts at least one full cycle of every timer, however long
+   * the world had been still before the heal. A timer longer than the whole liveness phase
+   * (a redelivery timeout of "never") could not fire within it and is not waited for.
    */
   private isQuiet(): boolean {
     if (this.inFlight > 0 || this.network.holding) return false;
-    let longest = 0;
+    const since = Math.max(this.lastProgressTick, this.healTick);
     for (const h of this.order) {
       if (h.down) return false;
       const idle = h.snapshot.hasTag('idle');
       if (!idle && (h.spec.process || h.timers.size > 0)) return false;
-      for (const t of h.timers.values()) if (t.delay > longest) longest = t.delay;
+      if (h.woke <= since && this.awaitsTimer(h)) return false;
     }
-    return this.clock.now - this.lastProgressTick >= Math.max(this.options.quietTicks, longest + 1);
+    return this.clock.now - since >= this.options.quietTicks;
+  }
+
+  /** Whether a component has a timer pending that can fire within the liveness phase. */
+  private awaitsTimer(h: Host): boolean {
+    for (const t of h.timers.values()) if (t.delay <= this.options.livenessTicksMax) return true;
+    return false;
   }
 
   private step(): void {
@@ -439,6 +454,7 @@ export class World {
         const seq = this.clock.setTimer(
           () => {
             host.timers.delete(key!);
+            host.woke = this.clock.now;
             this.trace.add(this.clock.now, name, 'timer', event.type);
             this.deliver(host, { ...event, at: this.clock.now } as EventObject);
           },
@@ -478,6 +494,7 @@ export class World {
 
   private heal(): void {
     this.healed = true;
+    this.healTick = this.clock.now;
     this.trace.add(this.clock.now, 'world', 'phase', 'liveness');
     this.network.heal(this.clock.now);
     this.schedule.removeWhere((item) => item.kind === 'restart');
