@@ -7,11 +7,12 @@ import fc from 'fast-check';
 import type { Finding, RunOutcome } from './checkers/finding.ts';
 import type { Claim } from './claims.ts';
 import { ClauseTally, type Coverage } from './coverage.ts';
-import { MESSAGE_FAULT_KINDS, FAULT_KINDS, type Fault, type FaultPlan } from './faults.ts';
+import { FAULT_KINDS, type Fault, type FaultPlan, type MessageFaultKind } from './faults.ts';
+import { parsePoint } from './place.ts';
 import { failureWindows } from './failureWindows.ts';
 import type { ReplayRef } from './replayLine.ts';
 import { runScenario } from './runScenario.ts';
-import { expectedAt, type Scenario } from './scenario.ts';
+import { expectedAt, linkFaults, type Scenario } from './scenario.ts';
 import type { TraceEvent } from './trace.ts';
 import { judge, verdictOf, type Judgement } from './verdict.ts';
 import { DEFAULT_SEED } from './windows.ts';
@@ -63,11 +64,20 @@ export interface ExploreResult {
   readonly coverage: Coverage;
 }
 
+/** A message point and the fault kinds its link can suffer. */
+type PointFaults = { readonly point: string; readonly kinds: readonly MessageFaultKind[] };
+
 /** The places a generated fault may strike, from the machine definitions and a reference run. */
-export function explorationSpace(scenario: Scenario): { windows: string[]; points: string[] } {
+export function explorationSpace(scenario: Scenario): { windows: string[]; points: PointFaults[] } {
   const reference = runScenario(scenario, { seed: DEFAULT_SEED, plan: [] });
   const windows = failureWindows(reference.components);
-  const points = [...reference.report.census.keys()].sort();
+  const points = [...reference.report.census.keys()]
+    .sort()
+    .map((point) => {
+      const p = parsePoint(point)!;
+      return { point, kinds: linkFaults(reference.components, p.from, p.to) };
+    })
+    .filter((p) => p.kinds.length > 0);
   return { windows, points };
 }
 
@@ -75,7 +85,7 @@ export function caseArbitrary(scenario: Scenario, options: ExploreOptions = {}, 
   const { windows, points } = space;
   const occurrence = fc.integer({ min: 1, max: options.maxOccurrence ?? 3 });
   const crash = fc.record({ kind: fc.constant('crash' as const), window: fc.constantFrom(...windows), occurrence });
-  const message = fc.record({ kind: fc.constantFrom(...MESSAGE_FAULT_KINDS), point: fc.constantFrom(...points), occurrence });
+  const message = fc.constantFrom(...points).chain((p) => fc.record({ kind: fc.constantFrom(...p.kinds), point: fc.constant(p.point), occurrence }));
   const fault: fc.Arbitrary<Fault> = points.length > 0 ? fc.oneof(crash, message) : crash;
   return fc.record({
     seed: fc.integer({ min: 0, max: 0x7fffffff }),

@@ -2,10 +2,14 @@
 // fault-free reference run: a crash at every failure window (each occurrence up to a bound, at
 // least the first, so a window the workload never enters is still tried and reported as never
 // struck), then every message fault kind at every message point the reference run sent (each
-// occurrence up to the bound). Pairs are every two distinct single faults.
+// occurrence up to the bound), where the link can suffer that kind (a database connection is
+// never duplicated or reordered; see DesignComponent.messageFaults). Pairs are every two
+// distinct single faults.
 import { FAULT_KINDS, MESSAGE_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from './faults.ts';
 import { failureWindows } from './failureWindows.ts';
+import { parsePoint } from './place.ts';
 import type { RunRecord } from './runScenario.ts';
+import { linkFaults } from './scenario.ts';
 
 export interface FaultSpaceOptions {
   readonly maxOccurrence: number;
@@ -34,8 +38,10 @@ export function faultSpace(reference: RunRecord, options: FaultSpaceOptions): Fa
   }
   for (const point of points) {
     const count = reference.report.census.get(point) ?? 0;
+    const p = parsePoint(point)!;
+    const onLink = linkFaults(reference.components, p.from, p.to);
     for (const kind of MESSAGE_FAULT_KINDS) {
-      if (!kinds.includes(kind)) continue;
+      if (!kinds.includes(kind) || !onLink.includes(kind)) continue;
       for (let occurrence = 1; occurrence <= Math.min(count, options.maxOccurrence); occurrence++) singles.push({ kind, point, occurrence });
     }
   }

@@ -15,7 +15,7 @@ import { didYouMean } from './nearest.ts';
 import { formatPlace } from './place.ts';
 import type { ReplayRef } from './replayLine.ts';
 import { runScenario } from './runScenario.ts';
-import { expectedAt, type Scenario } from './scenario.ts';
+import { expectedAt, linkFaults, type Scenario } from './scenario.ts';
 import type { TraceEvent } from './trace.ts';
 import { judge, verdictOf, type Judgement } from './verdict.ts';
 import type { DriverRefusal } from './world.ts';
@@ -60,6 +60,8 @@ export function checkPlan(scenario: Scenario, plan: FaultPlan, size: number | un
       if (!place || !windows.includes(formatPlace(place))) throw new InputError(`--plan: ${scenario.name} has no failure window ${f.window}${didYouMean(f.window, windows)}`);
     } else if (!place || place.kind !== 'point' || !names.includes(place.from) || !names.includes(place.to)) {
       throw new InputError(`--plan: ${f.point} is not a message point of ${scenario.name} (<from>-><to>:<type>)`);
+    } else if (!linkFaults(components, place.from, place.to).includes(f.kind)) {
+      throw new InputError(`--plan: the link ${place.from}->${place.to} cannot suffer ${f.kind} (it can: ${linkFaults(components, place.from, place.to).join(', ') || 'nothing'})`);
     }
   }
 }

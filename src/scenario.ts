@@ -5,7 +5,7 @@
 // every mistake is bad input naming the file, the field and the nearest valid value.
 import type { Claim } from './claims.ts';
 import { VIOLATIONS, type Violation } from './checkers/finding.ts';
-import { FAULT_KINDS, type FaultKind } from './faults.ts';
+import { FAULT_KINDS, MESSAGE_FAULT_KINDS, type FaultKind, type MessageFaultKind } from './faults.ts';
 import { InputError } from './inputError.ts';
 import { didYouMean } from './nearest.ts';
 import type { ExpectedVerdict } from './verdict.ts';
@@ -36,6 +36,11 @@ export interface DesignComponent extends ComponentSpec {
   readonly describe?: (durable: unknown) => readonly EvidencePart[];
   /** Declared notes for this component's failure windows, by state name. */
   readonly notes?: Readonly<Record<string, WindowNote>>;
+  /**
+   * The message faults the links to and from this component can suffer; all of them when
+   * absent. A database connection, say, is dropped or slow but never duplicates a statement.
+   */
+  readonly messageFaults?: readonly MessageFaultKind[];
 }
 
 /**
@@ -61,6 +66,14 @@ export interface Scenario {
   readonly windows?: { readonly maxOccurrence?: number; readonly kinds?: readonly FaultKind[] };
 }
 
+/** The message faults that can strike a link between two components: what both ends allow. */
+export function linkFaults(components: readonly DesignComponent[], from: string, to: string): readonly MessageFaultKind[] {
+  const allowed = (name: string) => components.find((c) => c.name === name)?.messageFaults ?? MESSAGE_FAULT_KINDS;
+  const a = allowed(from);
+  const b = allowed(to);
+  return MESSAGE_FAULT_KINDS.filter((k) => a.includes(k) && b.includes(k));
+}
+
 /** The expectation that applies to runs of at most `faults` faults. */
 export function expectedAt(e: Expectation, faults: number): ExpectedVerdict {
   if ('verdict' in e) return e;
@@ -70,7 +83,7 @@ export function expectedAt(e: Expectation, faults: number): ExpectedVerdict {
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
 const SCENARIO_KEYS = ['name', 'title', 'source', 'lesson', 'build', 'workload', 'claims', 'expect', 'world', 'windows'];
 const WORLD_KEYS = ['latencyTicksMin', 'latencyTicksMax', 'delayFaultTicks', 'restartDelayTicks', 'safetyTicksMax', 'livenessTicksMax', 'quietTicks', 'stepsMax'];
-const CLAIM_KEYS = ['effect', 'key', 'namespace', 'authority', 'lifetime', 'sameIntent', 'differentIntent', 'unknownCompletion', 'guarantee', 'outcomes', 'facts', 'versions', 'replies', 'conflicts', 'unresolved'];
+const CLAIM_KEYS = ['effect', 'key', 'namespace', 'authority', 'lifetime', 'sameIntent', 'differentIntent', 'unknownCompletion', 'guarantee', 'outcomes', 'facts', 'sources', 'versions', 'replies', 'conflicts', 'unresolved'];
 
 /** Validates a scenario's shape; every problem is an InputError naming the file and the field. */
 export function defineScenario(s: Scenario, origin = s?.name ?? 'scenario'): Scenario {

@@ -19,7 +19,8 @@ import type { WorldView } from '../../src/worldView.ts';
 import type { DesignComponent } from '../../src/scenario.ts';
 import { brokerEvidence, brokerMachine, type Payload } from '../broker.ts';
 import { consumerMachine, type ConsumerInput, type EffectSpec } from '../consumer.ts';
-import { databaseEvidence, databaseMachine, rowsOf, versionsOf, type DatabaseDurable, type TableSpec } from '../database.ts';
+import { databaseComponent } from './databaseComponent.ts';
+import { rowsOf, versionsOf, type DatabaseDurable, type TableSpec } from '../database.ts';
 import { publishedFacts, publisherEvidence, publisherMachine, type PublisherDurable, type PublisherInput } from '../publisher.ts';
 
 export interface FlowDesign {
@@ -43,7 +44,7 @@ export function flowPipeline(f: FlowDesign): (w: { size: number }) => DesignComp
       { name: 'publisher', machine: publisherMachine, input: { ...publisher }, process: true, describe: publisherEvidence },
       { name: 'broker', machine: brokerMachine, input: {}, process: false, describe: brokerEvidence },
       { name: 'consumer', machine: consumerMachine, input: consumer as unknown as Record<string, unknown>, process: true },
-      { name: f.db, machine: databaseMachine, input: { tables: f.tables }, process: false, describe: databaseEvidence(f.tables) },
+      databaseComponent(f.db, f.tables),
     ];
   };
 }
@@ -79,8 +80,6 @@ export const reviewNotificationClaim: Claim = {
   authority: "the notifications database: the inbox (consumer_name, event_id) committed with the notification, and the notification's unique causing event_id",
   lifetime: 'the inbox retention (7 days, beyond broker retention and replays)',
   sameIntent: 'nothing new: the inbox row says it was handled',
-  differentIntent: 'is another event, notified on its own',
-  unknownCompletion: 'nothing external: the notification is a local row (pushing it to devices is a separate, at-least-once effect)',
   outcomes: (v) => rows(v, 'notificationsDb', 'notifications').map((r) => ({ key: String(r['review_id']) })),
   facts: (v) => distinct(facts(v).map((p) => String(p['review_id']))),
 };
@@ -114,6 +113,18 @@ export const ratingChanged: FlowDesign = {
   tables: { rating_features: { key: ['rating_id'], history: true } },
 };
 
+/**
+ * EV-02 as a web tier might send it: each rating change fired once and forgotten (at most once),
+ * pipelined over one connection, and upserted without a version check. Nothing is ever sent
+ * twice and the connection keeps its order, so a change can be lost but never applied out of
+ * order, unless a message is overtaken on the way.
+ */
+export const ratingChangedFireAndForget: FlowDesign = {
+  ...ratingChanged,
+  delivery: 'atMostOnce',
+  consumer: { ...ratingChanged.consumer, ack: 'beforeCommit', versionCheck: false },
+};
+
 /** Outcome keys carry the applied version, so "every fact yields its effect" means the latest rating is the one counted. */
 export const ratingFeatureClaim: Claim = {
   effect: "a rating's contribution to the book's feature",
@@ -121,14 +132,14 @@ export const ratingFeatureClaim: Claim = {
   authority: 'the feature row keyed by rating_id, written by a version-checked upsert',
   lifetime: 'the lifetime of the rating',
   sameIntent: 'the same row, unchanged',
-  differentIntent: 'an older version is ignored, a newer one replaces the row',
-  unknownCompletion: 'nothing external: the feature is a local row',
   outcomes: (v) => rows(v, 'recommendationsDb', 'rating_features').map((r) => ({ key: `${r['rating_id']}@v${r['version']}` })),
   facts: (v) => {
     const latest = new Map<string, number>();
     for (const p of facts(v)) latest.set(String(p['rating_id']), Math.max(latest.get(String(p['rating_id'])) ?? 0, Number(p['version'])));
     return [...latest].map(([id, version]) => `${id}@v${version}`);
   },
+  // A row left at an older version answers to a published change: stale, not a phantom.
+  sources: (v) => facts(v).map((p) => `${p['rating_id']}@v${p['version']}`),
   versions: (v) => versionsOf(v.durable<DatabaseDurable>('recommendationsDb'), 'rating_features', 'rating_id'),
 };
 
@@ -156,8 +167,6 @@ export const pageViewClaim: Claim = {
   authority: "the analytics table's primary key on view_id",
   lifetime: 'the reporting period',
   sameIntent: 'nothing new: the view is already counted',
-  differentIntent: 'is another view',
-  unknownCompletion: 'nothing: a lost view stays uncounted (ED-04)',
   guarantee: 'atMostOnce',
   outcomes: (v) => rows(v, 'analyticsDb', 'page_views').map((r) => ({ key: String(r['view_id']) })),
   facts: (v) => distinct(facts(v).map((p) => String(p['view_id']))),
@@ -191,8 +200,6 @@ export const giftDispatchClaim: Claim = {
   authority: "the orders database's primary key on gift_dispatches.payment_id",
   lifetime: 'the lifetime of the gift order',
   sameIntent: 'the recorded dispatch',
-  differentIntent: 'is refused by the key: one payment, one dispatch',
-  unknownCompletion: 'nothing external: the dispatch record is a local row',
   outcomes: (v) => rows(v, 'ordersDb', 'gift_dispatches').map((r) => ({ key: String(r['payment_id']) })),
   facts: (v) => distinct(facts(v).map((p) => String(p['payment_id']))),
 };

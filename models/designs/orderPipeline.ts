@@ -5,11 +5,12 @@
 import type { DesignComponent } from '../../src/scenario.ts';
 import type { Claim } from '../../src/claims.ts';
 import { brokerEvidence, brokerMachine, type BrokerInput } from '../broker.ts';
-import { clientMachine, type ClientDurable, type ClientInput, type Command } from '../client.ts';
+import { clientMachine, type ClientDurable, type ClientInput, type ClientReplyRecord, type Command } from '../client.ts';
 import { consumerMachine, type ConsumerInput, type EffectSpec } from '../consumer.ts';
-import { databaseEvidence, databaseMachine, rowsOf, versionsOf, type DatabaseDurable, type RowFormats, type TableSpec } from '../database.ts';
+import { rowsOf, versionsOf, type DatabaseDurable, type RowFormats, type TableSpec } from '../database.ts';
+import { databaseComponent } from './databaseComponent.ts';
 import { relayMachine, type RelayInput } from '../relay.ts';
-import { sourceMachine, type SourceDesign } from '../source.ts';
+import { sourceMachine, type SourceDesign, type SourceInput } from '../source.ts';
 import { consumerNotes, relayNotes, sourceNotes } from './windowNotes.ts';
 
 export interface OrderPipelineOptions {
@@ -20,9 +21,9 @@ export interface OrderPipelineOptions {
   readonly effectKey?: 'semantic' | 'none';
   /** The effect: a reservation row per order (insert) or an order-status projection (upsert). */
   readonly effect?: 'reservation' | 'projection';
-  readonly client?: Pick<ClientInput, 'retry' | 'keyed' | 'maxAttempts' | 'timeoutTicks'>;
-  readonly checkoutKeys?: boolean;
-  readonly broker?: Pick<BrokerInput, 'producerDedup' | 'partitions'>;
+  readonly client?: Pick<ClientInput, 'retry' | 'keyed' | 'maxAttempts' | 'timeoutTicks' | 'untilAnswered'>;
+  readonly checkoutKeys?: SourceInput['checkoutKeys'];
+  readonly broker?: Pick<BrokerInput, 'producerDedup' | 'partitions' | 'redeliveryTicks'>;
   /** The commands the client sends, given the workload size; one acceptance per order by default. */
   readonly commands?: (size: number) => readonly Command[];
 }
@@ -78,6 +79,16 @@ export function checkouts(size: number): Command[] {
   }));
 }
 
+/**
+ * The checkouts, then one more attempt that reuses the first attempt's key for another cart:
+ * a different intent under an existing key (a client bug, or a key derived too coarsely), which
+ * seed 000 says must be refused as a conflict rather than answered with the first order.
+ */
+export function checkoutsReusingAKey(size: number): Command[] {
+  const first = checkouts(size);
+  return [...first, { ...first[0]!, intent: 'customer-84/cart-20/attempt-1', key: first[0]!.intent }];
+}
+
 /** Per order, its lifecycle as three versions: ACCEPTED (v1), PACKED (v2), DELIVERED (v3). */
 export function orderLifecycle(size: number): Command[] {
   const steps = [
@@ -129,14 +140,14 @@ export function orderPipeline(o: OrderPipelineOptions): (w: { size: number }) =>
   return ({ size }) => [
     { name: 'client', machine: clientMachine, input: { target: 'source', commands: (o.commands ?? acceptOrders)(size), ...o.client }, process: false },
     { name: 'source', machine: sourceMachine, input: { design: o.design, db: 'ordersDb', broker: 'broker', checkoutKeys: o.checkoutKeys ?? false }, process: true, notes: sourceNotes(o.design) },
-    { name: 'ordersDb', machine: databaseMachine, input: { tables: ordersTables }, process: false, describe: databaseEvidence(ordersTables, PIPELINE_ROWS) },
+    databaseComponent('ordersDb', ordersTables, PIPELINE_ROWS),
     ...(o.design === 'outbox'
       ? [{ name: 'relay', machine: relayMachine, input: { db: 'ordersDb', broker: 'broker', ...o.relay }, process: true, notes: relayNotes(o.relay?.mark ?? 'afterSend') }]
       : []),
     { name: 'broker', machine: brokerMachine, input: { ...o.broker }, process: false, describe: brokerEvidence },
     { name: 'consumer', machine: consumerMachine, input: consumerInput as unknown as Record<string, unknown>, process: true, notes: consumerNotes(consumerInput) },
-    { name: 'inventoryDb', machine: databaseMachine, input: { tables: inventoryTables }, process: false, describe: databaseEvidence(inventoryTables, PIPELINE_ROWS) },
-    ...(inbox === 'separateTx' ? [{ name: 'inboxDb', machine: databaseMachine, input: { tables: inboxTables }, process: false, describe: databaseEvidence(inboxTables, PIPELINE_ROWS) }] : []),
+    databaseComponent('inventoryDb', inventoryTables, PIPELINE_ROWS),
+    ...(inbox === 'separateTx' ? [databaseComponent('inboxDb', inboxTables, PIPELINE_ROWS)] : []),
   ];
 }
 
@@ -150,7 +161,6 @@ export const reservationClaim: Claim = {
   lifetime: 'the lifetime of the order plus its audit horizon',
   sameIntent: 'the stored reservation state',
   differentIntent: 'conflicts and does not change the existing reservation',
-  unknownCompletion: 'nothing external: the effect is a local row',
   outcomes: (v) => rowsOf(db(v, 'inventoryDb'), 'reservations').map((r) => ({ key: `${r['order_id']}|${r['reservation_version']}` })),
   facts: (v) =>
     rowsOf(db(v, 'ordersDb'), 'orders')
@@ -175,10 +185,23 @@ export const requestedReservationClaim: Claim = {
   ],
 };
 
+const client = (v: { durable<T>(n: string): T }) => v.durable<ClientDurable>('client');
+
+/** The last reply the client got for each intent, by intent. */
+function lastReplies(v: { durable<T>(n: string): T }): Map<string, ClientReplyRecord> {
+  const last = new Map<string, ClientReplyRecord>();
+  for (const r of client(v).replies) last.set(r.intent, r);
+  return last;
+}
+
 /**
  * Seed 003's sentence: for one checkout key, the order database contains one committed order.
  * Outcomes are the orders grouped by the checkout attempt (the intent) they were created for;
- * replies are what the client was told, so a retry must get the recorded order back.
+ * replies are what the client was told, so a retry must get the recorded order back. Every
+ * attempt the client was told succeeded must have its order (liveness); an order may answer to
+ * any attempt the client made (phantom); an attempt whose order committed while the client's
+ * last answer was a failure is an unknown completion the retries never resolved; and an attempt
+ * that reused another intent's key must be refused, not answered with that intent's order.
  */
 export const checkoutClaim: Claim = {
   effect: 'order per checkout attempt',
@@ -187,12 +210,26 @@ export const checkoutClaim: Claim = {
   authority: "the order database's unique constraint on checkout_keys, in the order's transaction",
   lifetime: 'as long as the key is retained',
   sameIntent: 'the recorded order',
-  differentIntent: 'is a new checkout attempt with a new key',
+  differentIntent: 'is refused as a conflict, not answered with the recorded order',
   unknownCompletion: 'the client retrying with the same key, which returns the recorded order',
   outcomes: (v) => rowsOf(db(v, 'ordersDb'), 'orders').map((r) => ({ key: String(r['intent']), intent: String(r['intent']) })),
-  // Every attempt the client was told succeeded must have its order.
-  facts: (v) => [...new Set(v.durable<ClientDurable>('client').replies.filter((r) => r.ok).map((r) => r.intent))],
-  replies: (v) => v.durable<ClientDurable>('client').replies.map((r) => ({ intent: r.intent, outcome: r.outcome, ok: r.ok })),
+  facts: (v) => [...new Set(client(v).replies.filter((r) => r.ok).map((r) => r.intent))],
+  sources: (v) => [...client(v).attempted],
+  replies: (v) => client(v).replies.map((r) => ({ intent: r.intent, outcome: r.outcome, ok: r.ok })),
+  unresolved: (v) => {
+    const ordered = new Set(rowsOf(db(v, 'ordersDb'), 'orders').map((r) => String(r['intent'])));
+    const last = lastReplies(v);
+    return client(v).attempted.filter((i) => ordered.has(i) && last.get(i)?.ok !== true).map((i) => `${i} (order committed, client last told ${last.get(i)?.outcome ?? 'nothing'})`);
+  },
+  conflicts: (v) => {
+    // A reply is a different-intent attempt when the key it carried is bound, in the order
+    // database, to another intent: the authority's binding, not the order the client sent things
+    // in (a key whose first attempt never committed is free, and the next intent may take it).
+    const bound = new Map(rowsOf(db(v, 'ordersDb'), 'checkout_keys').map((r) => [String(r['checkout_key']), String(r['intent'])]));
+    return client(v)
+      .replies.filter((r) => r.key !== null && bound.has(r.key) && bound.get(r.key) !== r.intent && (r.ok || r.outcome === 'conflict'))
+      .map((r) => ({ key: `${r.key} (${r.intent})`, refused: r.outcome === 'conflict' }));
+  },
 };
 
 /** Per-aggregate ordering: the order-status projection must never move backwards. */
@@ -202,8 +239,6 @@ export const projectionClaim: Claim = {
   authority: 'the projection row and its version check',
   lifetime: 'the lifetime of the order',
   sameIntent: 'the stored status',
-  differentIntent: 'an older version is rejected',
-  unknownCompletion: 'nothing external: the effect is a local row',
   guarantee: 'atLeastOnce',
   outcomes: (v) => rowsOf(db(v, 'inventoryDb'), 'order_status').map((r) => ({ key: String(r['order_id']) })),
   facts: (v) => rowsOf(db(v, 'ordersDb'), 'orders').map((r) => String(r['order_id'])),

@@ -6,7 +6,8 @@ import type { Claim } from '../../src/claims.ts';
 import type { DesignComponent, WindowNote } from '../../src/scenario.ts';
 import { brokerEvidence, brokerMachine, type Payload } from '../broker.ts';
 import { consumerMachine, type ConsumerInput } from '../consumer.ts';
-import { databaseEvidence, databaseMachine, rowsOf, type DatabaseDurable, type TableSpec } from '../database.ts';
+import { rowsOf, type DatabaseDurable, type TableSpec } from '../database.ts';
+import { databaseComponent } from './databaseComponent.ts';
 import { partnerEvidence, partnerMachine, type PartnerDurable } from '../partner.ts';
 import { windowNote as n } from './windowNotes.ts';
 
@@ -64,13 +65,7 @@ export function partnerFeed(o: PartnerFeedOptions): (w: { size: number }) => Des
     { name: 'partner', machine: partnerMachine, input: { broker: 'broker', facts: partnerFacts(size), redeliverAfterTicks: o.redeliverAfterTicks }, process: true, notes: partnerNotes, describe: partnerEvidence },
     { name: 'broker', machine: brokerMachine, input: {}, process: false, describe: brokerEvidence },
     { name: 'consumer', machine: consumerMachine, input: consumerInput as unknown as Record<string, unknown>, process: true, notes: creditNotes },
-    {
-      name: 'loyaltyDb',
-      machine: databaseMachine,
-      input: { tables },
-      process: false,
-      describe: databaseEvidence(tables, { inbox: (r) => String(r['event_id']), loyalty_credits: (r) => `${r['member_id']} +${r['points']} for ${r['fact_id']}` }),
-    },
+    databaseComponent('loyaltyDb', tables, { inbox: (r) => String(r['event_id']), loyalty_credits: (r) => `${r['member_id']} +${r['points']} for ${r['fact_id']}` }),
   ];
 }
 
@@ -82,8 +77,6 @@ export const loyaltyCreditClaim: Claim = {
   authority: "the loyalty consumer's inbox, in the credit's transaction",
   lifetime: 'as long as the partner may redeliver (30 days)',
   sameIntent: 'nothing new: the repeat is suppressed',
-  differentIntent: 'is a different fact with its own event_id',
-  unknownCompletion: 'nothing external: the credit is a local row',
   outcomes: (v) => rowsOf(v.durable<DatabaseDurable>('loyaltyDb'), 'loyalty_credits').map((r) => ({ key: String(r['fact_id']) })),
   facts: (v) => [...v.durable<PartnerDurable>('partner').published],
 };

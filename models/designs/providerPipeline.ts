@@ -9,7 +9,8 @@ import type { WorldView } from '../../src/worldView.ts';
 import type { DesignComponent, WindowNote } from '../../src/scenario.ts';
 import { brokerEvidence, brokerMachine, type BrokerInput, type Payload } from '../broker.ts';
 import { CALLER_TABLES, callerMachine, effectKeyOf, type CallerInput } from '../caller.ts';
-import { databaseEvidence, databaseMachine, rowsOf, type DatabaseDurable } from '../database.ts';
+import { rowsOf, type DatabaseDurable } from '../database.ts';
+import { databaseComponent } from './databaseComponent.ts';
 import { operatorEvidence, operatorMachine, type OperatorInput } from '../operator.ts';
 import { operationsOf, providerEvidence, providerMachine, type ProviderDurable, type ProviderInput } from '../provider.ts';
 import { publishedFacts, publisherEvidence, publisherMachine, type PublisherDurable, type PublisherInput } from '../publisher.ts';
@@ -28,7 +29,7 @@ export interface ProviderPipelineOptions {
   readonly provider: Omit<ProviderInput, 'durable'>;
   readonly broker?: Pick<BrokerInput, 'redeliveryTicks'>;
   /** A reconciler polls the caller's UNKNOWN outcomes and resolves them with the provider. */
-  readonly reconciler?: Pick<ReconcilerInput, 'pollTicks'>;
+  readonly reconciler?: Pick<ReconcilerInput, 'pollTicks' | 'sweep'>;
   /**
    * An operator rebuild after `afterTicks`: through the live consumer identity (its read model
    * truncated, its group rewound to 0), or as a separate consumer group with its own database
@@ -53,7 +54,7 @@ export function providerPipeline(o: ProviderPipelineOptions): (w: { size: number
     const components: DesignComponent[] = [
       { name: 'publisher', machine: publisherMachine, input: { ...publisher }, process: true, notes: publisherNotes, describe: publisherEvidence },
       { name: 'broker', machine: brokerMachine, input: { ...o.broker }, process: false, describe: brokerEvidence },
-      { name: 'callerDb', machine: databaseMachine, input: { tables: CALLER_TABLES }, process: false, describe: databaseEvidence(CALLER_TABLES, CALLER_ROWS) },
+      databaseComponent('callerDb', CALLER_TABLES, CALLER_ROWS),
       { name: 'caller', machine: callerMachine, input: { ...caller }, process: true, notes: callerNotes(caller, o.provider) },
       { name: 'provider', machine: providerMachine, input: { ...o.provider }, process: true, notes: providerNotes(caller, o.provider), describe: providerEvidence },
     ];
@@ -66,7 +67,7 @@ export function providerPipeline(o: ProviderPipelineOptions): (w: { size: number
       // and the provider call gated off.
       const rebuild: CallerInput = { ...caller, group: rebuildGroup, db: 'rebuildDb', recordIntent: false, sideEffects: 'gated' };
       components.push(
-        { name: 'rebuildDb', machine: databaseMachine, input: { tables: CALLER_TABLES }, process: false, describe: databaseEvidence(CALLER_TABLES, CALLER_ROWS) },
+        databaseComponent('rebuildDb', CALLER_TABLES, CALLER_ROWS),
         { name: 'rebuild', machine: callerMachine, input: { ...rebuild }, process: true },
       );
     }
@@ -106,9 +107,30 @@ export function unresolvedOutcomes(db = 'callerDb'): (v: WorldView) => string[] 
   };
 }
 
+/**
+ * Calls that reused an effect key with a different intent, judged against the authority: a key
+ * is bound to the intent of the provider's first operation under it. A caller's outcome for
+ * another intent under that key was refused when it came back CONFLICT, and mishandled when it
+ * came back SUCCEEDED (the provider honoured the key without binding it to the intent and
+ * returned another request's operation). A key whose first call never reached the provider is
+ * free, and the next intent may take it.
+ */
+export function keyConflicts(db = 'callerDb'): (v: WorldView) => { key: string; refused: boolean }[] {
+  return (v) => {
+    const binding = new Map<string, string>();
+    for (const op of operationsOf(v.durable<ProviderDurable>('provider'))) if (op.key !== null && !binding.has(op.key)) binding.set(op.key, op.intent);
+    return rowsOf(v.durable<DatabaseDurable>(db), 'effect_outcomes')
+      .filter((r) => {
+        const bound = binding.get(String(r['key']));
+        return bound !== undefined && bound !== String(r['intent']) && (r['state'] === 'SUCCEEDED' || r['state'] === 'CONFLICT');
+      })
+      .map((r) => ({ key: `${r['key']} (${r['intent']})`, refused: r['state'] === 'CONFLICT' }));
+  };
+}
+
 /** A claim whose outcomes are the provider's operations and whose facts are the producer's. */
 export function providerClaim(fields: readonly string[], c: Omit<Claim, 'outcomes' | 'facts' | 'key'> & Partial<Pick<Claim, 'key'>>): Claim {
-  return { key: fields, ...c, outcomes: providerOutcomes(fields), facts: publishedKeys(fields) };
+  return { key: fields, ...c, outcomes: providerOutcomes(fields), facts: publishedKeys(fields), ...(c.differentIntent === undefined ? {} : { conflicts: keyConflicts() }) };
 }
 
 /** How a caller's local records read in evidence: `o-1 SUCCEEDED op-2`. */
