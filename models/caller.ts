@@ -166,9 +166,10 @@ export const callerMachine = setup({
     askStatus: enqueueActions(({ context, enqueue }) =>
       enqueue.emit(send(context.input.provider, { type: 'provider.status', ref: `${refBase(context)}#s${context.attempt}`, key: keyOf(context) })),
     ),
-    rememberAnswer: assign(({ event }) => {
+    rememberAnswer: assign(({ context, event }) => {
       if (event.type === 'provider.response') return { answer: { status: event.status, op_id: event.op_id } };
-      if (event.type === 'provider.statusResult' && event.op_id !== null) return { answer: { status: 'found' as const, op_id: event.op_id } };
+      // An operation under the key made for another intent is not this request's: a conflict.
+      if (event.type === 'provider.statusResult' && event.op_id !== null) return { answer: { status: event.intent !== undefined && event.intent !== intentOfCtx(context) ? ('conflict' as const) : ('found' as const), op_id: event.op_id } };
       return {};
     }),
     gate: enqueueActions(({ context, enqueue }) => {

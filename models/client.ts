@@ -15,6 +15,11 @@ export interface Command {
   readonly status: string;
   readonly event_type: string;
   readonly data?: Readonly<Record<string, string | number | boolean>>;
+  /**
+   * The checkout key a keyed client sends for this command; the intent when absent. A command
+   * that names another command's key is a different intent under an existing key.
+   */
+  readonly key?: string;
 }
 
 export type CommandEvent = {
@@ -38,6 +43,8 @@ export interface ClientReplyRecord {
 export interface ClientDurable {
   readonly next: number;
   readonly replies: readonly ClientReplyRecord[];
+  /** The intents of the commands it has sent at least once, in order. */
+  readonly attempted: readonly string[];
 }
 
 export interface ClientInput {
@@ -49,6 +56,12 @@ export interface ClientInput {
   readonly keyed?: boolean;
   readonly timeoutTicks?: number;
   readonly maxAttempts?: number;
+  /**
+   * Keep asking with the same key, past `maxAttempts`, until the service gives a definitive
+   * answer (the order, or a refusal): a failure or a timeout says nothing about a commit that
+   * may have landed, so a client that must know does not stop there.
+   */
+  readonly untilAnswered?: boolean;
   readonly gapTicks?: number;
   readonly durable?: ClientDurable;
 }
@@ -63,10 +76,10 @@ type Ctx = {
 /** The idempotency key an attempt carries: none, the intent (stable across retries) or the attempt's own ref (fresh). */
 function keyFor(input: ClientInput, command: Command, ref: string): string | undefined {
   if (!input.keyed) return undefined;
-  return input.retry === 'freshKey' ? ref : command.intent;
+  return input.retry === 'freshKey' ? ref : (command.key ?? command.intent);
 }
 
-const mayRetry = (ctx: Ctx) => (ctx.input.retry ?? 'none') !== 'none' && ctx.attempt < (ctx.input.maxAttempts ?? 3);
+const mayRetry = (ctx: Ctx) => (ctx.input.retry ?? 'none') !== 'none' && (ctx.input.untilAnswered === true || ctx.attempt < (ctx.input.maxAttempts ?? 3));
 
 export const clientMachine = setup({
   types: { context: {} as Ctx, input: {} as ClientInput, events: {} as CommandReply | PeerCrashed, emitted: {} as Emitted },
@@ -85,7 +98,8 @@ export const clientMachine = setup({
       const attempt = context.attempt + 1;
       const ref = `${command.intent}#${attempt}`;
       const key = keyFor(context.input, command, ref);
-      enqueue.assign({ attempt, ref });
+      const attempted = context.durable.attempted.includes(command.intent) ? context.durable.attempted : [...context.durable.attempted, command.intent];
+      enqueue.assign({ attempt, ref, durable: { ...context.durable, attempted } });
       enqueue.emit(send(context.input.target, { type: 'cmd', ref, command, ...(key === undefined ? {} : { key }) }));
     }),
     record: assign(({ context, event }) => {
@@ -99,7 +113,7 @@ export const clientMachine = setup({
   },
 }).createMachine({
   id: 'client',
-  context: ({ input }) => ({ durable: input.durable ?? { next: 0, replies: [] }, input, attempt: 0, ref: '' }),
+  context: ({ input }) => ({ durable: input.durable ?? { next: 0, replies: [], attempted: [] }, input, attempt: 0, ref: '' }),
   initial: 'pacing',
   states: {
     pacing: {
@@ -109,8 +123,9 @@ export const clientMachine = setup({
     awaitingReply: {
       on: {
         'cmd.reply': [
-          // A failed attempt that may be retried is retried; anything else ends this command.
-          { guard: ({ context, event }) => event.ref === context.ref && !event.ok && mayRetry(context), target: 'retrying', actions: 'record' },
+          // A failed attempt that may be retried is retried; a refusal (a conflict) is an answer,
+          // not a failure, and like anything else it ends this command.
+          { guard: ({ context, event }) => event.ref === context.ref && !event.ok && event.outcome !== 'conflict' && mayRetry(context), target: 'retrying', actions: 'record' },
           { guard: 'isCurrent', target: 'pacing', actions: ['record', 'advance'] },
         ],
       },

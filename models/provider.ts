@@ -56,7 +56,8 @@ export type ProviderResponseStatus = 'created' | 'replayed' | 'conflict';
 /** Replies a provider sends; callers put these in their own event unions. */
 export type ProviderReply =
   | ({ type: 'provider.response'; ref: string; status: ProviderResponseStatus; op_id: string } & FromPeer)
-  | ({ type: 'provider.statusResult'; ref: string; op_id: string | null; unsupported?: true } & FromPeer);
+  /** A status answer names the operation under the key and the intent it was made for, so a caller can tell its own request from another one that reused the key. */
+  | ({ type: 'provider.statusResult'; ref: string; op_id: string | null; intent?: string; unsupported?: true } & FromPeer);
 
 type Call = ProviderCall & { readonly from: string; readonly at: number };
 
@@ -123,7 +124,9 @@ export const providerMachine = setup({
         return;
       }
       const op = lookup(context, event.key, event.at);
-      enqueue.emit(send(event.from, { type: 'provider.statusResult', ref: event.ref, op_id: op?.op_id ?? null }));
+      // Only a provider that binds keys to intents says which intent a key is bound to.
+      const bound = op !== undefined && context.input.idempotency === 'intentBound';
+      enqueue.emit(send(event.from, { type: 'provider.statusResult', ref: event.ref, op_id: op?.op_id ?? null, ...(bound ? { intent: op.intent } : {}) }));
     }),
     replyReplayed: enqueueActions(({ context, enqueue }) => {
       const call = context.current!;

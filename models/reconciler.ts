@@ -1,9 +1,13 @@
 // The reconciler of seed 000's external-effect path, step 6: "reconcile pending/unknown states
-// until terminal". It polls the caller's `effect_outcomes` for UNKNOWN rows (the caller gave up
-// on an ambiguous call and moved on), asks the provider by key whether the operation exists,
-// calls again under the same key only when it does not, and records the terminal outcome with
-// the provider's operation id. It never calls without a key: a provider that honours the key
-// turns its call into a replay if the lookup was wrong.
+// until terminal". Each sweep reads the caller's `effect_outcomes` for UNKNOWN rows (the caller
+// gave up on an ambiguous call and moved on) and, when the caller records intents, its
+// `effect_intents` for PENDING rows; a PENDING intent is taken only once two sweeps in a row
+// have seen it, since a caller may still be working on a fresh one. For the row it takes it asks
+// the provider by key whether the operation exists, calls again under the same key only when it
+// does not, and records the terminal outcome with the provider's operation id. It never calls
+// without a key: a provider that honours the key turns its call into a replay if the lookup was
+// wrong. Option `sweep: 'unknownOnly'` reads only the UNKNOWN outcomes: an intent a racing
+// redelivery put back to PENDING after it was resolved is then never seen again.
 // Its state is the caller's database plus the provider's records; nothing of its own survives a
 // crash, and nothing needs to: the next poll finds the rows still UNKNOWN.
 // Failure windows: `reconciler.checkingStatus`, `reconciler.awaitingResponse`,
@@ -11,7 +15,7 @@
 // polling states.
 import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
-import type { DatabaseReply, DbOp, Row } from './database.ts';
+import type { DatabaseReply, DbOp, OpResult, Row } from './database.ts';
 import type { ProviderReply } from './provider.ts';
 
 export interface ReconcilerInput {
@@ -19,6 +23,8 @@ export interface ReconcilerInput {
   readonly provider: string;
   /** The caller records intents too, so the intent row is closed with the outcome. */
   readonly recordIntent: boolean;
+  /** What a sweep reads: UNKNOWN outcomes and stale PENDING intents (the default), or UNKNOWN outcomes only. */
+  readonly sweep?: 'pendingAndUnknown' | 'unknownOnly';
   readonly pollTicks?: number;
   readonly timeoutTicks?: number;
   readonly durable?: Record<string, never>;
@@ -30,14 +36,30 @@ type Ctx = {
   durable: Record<string, never>;
   input: ReconcilerInput;
   polls: number;
-  /** The UNKNOWN row being reconciled. */
+  /** The UNKNOWN outcome or stale PENDING intent being reconciled. */
   row: Row | undefined;
+  /** The PENDING intents the last sweep saw, as `key|intent`. */
+  pendingSeen: readonly string[];
   answer: Answer | undefined;
 };
 
 type Event = DatabaseReply | ProviderReply | PeerCrashed;
 
 const refBase = (ctx: Ctx) => `reconcile-${ctx.polls}`;
+const sweepsPending = (ctx: Ctx) => ctx.input.recordIntent && (ctx.input.sweep ?? 'pendingAndUnknown') === 'pendingAndUnknown';
+const idOf = (r: Row) => `${r['key']}|${r['intent']}`;
+
+/** The PENDING intents a sweep saw. */
+function pendingOf(results: readonly OpResult[]): string[] {
+  return (results[1]?.rows ?? []).map(idOf);
+}
+
+/** The row a sweep takes: the first UNKNOWN outcome, else the first PENDING intent the previous sweep saw too. */
+function pick(ctx: Ctx, results: readonly OpResult[]): Row | undefined {
+  const unknown = results[0]?.rows?.[0];
+  if (unknown) return unknown;
+  return (results[1]?.rows ?? []).find((r) => ctx.pendingSeen.includes(idOf(r)));
+}
 const isMine = (ctx: Ctx, event: Event, type: string) => event.type === type && 'ref' in event && event.ref.startsWith(`${refBase(ctx)}#`);
 
 export const reconcilerMachine = setup({
@@ -48,7 +70,7 @@ export const reconcilerMachine = setup({
   },
   guards: {
     isPoll: ({ context, event }) => event.type === 'db.ran' && event.ref === `${refBase(context)}#poll`,
-    nothingUnknown: ({ context, event }) => event.type === 'db.ran' && event.ref === `${refBase(context)}#poll` && (event.results[0]?.rows ?? []).length === 0,
+    nothingUnknown: ({ context, event }) => event.type === 'db.ran' && event.ref === `${refBase(context)}#poll` && pick(context, event.results) === undefined,
     isFound: ({ context, event }) => isMine(context, event, 'provider.statusResult') && event.type === 'provider.statusResult' && event.op_id !== null,
     isNotFound: ({ context, event }) => isMine(context, event, 'provider.statusResult') && event.type === 'provider.statusResult' && event.op_id === null,
     isResponse: ({ context, event }) => isMine(context, event, 'provider.response'),
@@ -58,9 +80,12 @@ export const reconcilerMachine = setup({
     poll: enqueueActions(({ context, enqueue }) => {
       const polls = context.polls + 1;
       enqueue.assign({ polls, row: undefined, answer: undefined });
-      enqueue.emit(send(context.input.db, { type: 'db.run', ref: `reconcile-${polls}#poll`, ops: [{ op: 'select', table: 'effect_outcomes', where: { state: 'UNKNOWN' } }] }));
+      const ops: DbOp[] = [{ op: 'select', table: 'effect_outcomes', where: { state: 'UNKNOWN' } }];
+      if (sweepsPending(context)) ops.push({ op: 'select', table: 'effect_intents', where: { state: 'PENDING' } });
+      enqueue.emit(send(context.input.db, { type: 'db.run', ref: `reconcile-${polls}#poll`, ops }));
     }),
-    takeRow: assign(({ event }) => ({ row: event.type === 'db.ran' ? event.results[0]?.rows?.[0] : undefined })),
+    takeRow: assign(({ context, event }) => (event.type === 'db.ran' ? { row: pick(context, event.results), pendingSeen: pendingOf(event.results) } : {})),
+    rememberPending: assign(({ event }) => (event.type === 'db.ran' ? { pendingSeen: pendingOf(event.results) } : {})),
     askStatus: enqueueActions(({ context, enqueue }) => {
       enqueue.emit(note('reconcile', { key: context.row!['key'], by: 'reconciler' }));
       enqueue.emit(send(context.input.provider, { type: 'provider.status', ref: `${refBase(context)}#status`, key: String(context.row!['key']) }));
@@ -70,8 +95,12 @@ export const reconcilerMachine = setup({
         send(context.input.provider, { type: 'provider.call', ref: `${refBase(context)}#call`, key: String(context.row!['key']), intent: String(context.row!['intent']) }),
       ),
     ),
-    rememberAnswer: assign(({ event }) => {
-      if (event.type === 'provider.statusResult' && event.op_id !== null) return { answer: { state: 'SUCCEEDED' as const, op_id: event.op_id } };
+    rememberAnswer: assign(({ context, event }) => {
+      // An operation under the key made for another intent is not this row's: a conflict.
+      if (event.type === 'provider.statusResult' && event.op_id !== null) {
+        const other = event.intent !== undefined && event.intent !== String(context.row?.['intent']);
+        return { answer: { state: other ? ('CONFLICT' as const) : ('SUCCEEDED' as const), op_id: event.op_id } };
+      }
       if (event.type === 'provider.response') return { answer: { state: event.status === 'conflict' ? ('CONFLICT' as const) : ('SUCCEEDED' as const), op_id: event.op_id } };
       return {};
     }),
@@ -86,14 +115,14 @@ export const reconcilerMachine = setup({
   },
 }).createMachine({
   id: 'reconciler',
-  context: ({ input }) => ({ durable: input.durable ?? {}, input, polls: 0, row: undefined, answer: undefined }),
+  context: ({ input }) => ({ durable: input.durable ?? {}, input, polls: 0, row: undefined, pendingSeen: [], answer: undefined }),
   initial: 'idle',
   states: {
     idle: { tags: ['idle'], after: { poll: { target: 'polling', actions: 'poll' } } },
     polling: {
       on: {
         'db.ran': [
-          { guard: 'nothingUnknown', target: 'idle' },
+          { guard: 'nothingUnknown', target: 'idle', actions: 'rememberPending' },
           { guard: 'isPoll', target: 'checkingStatus', actions: ['takeRow', 'askStatus'] },
         ],
       },

@@ -7,7 +7,10 @@
 //   leaves downstream acting on a fact that never committed (phantom).
 // - `outbox`: write the state and an outbox row in one transaction; a relay publishes later.
 // With `checkoutKeys`, the command's idempotency key is recorded under a unique constraint in
-// the same transaction, and a repeat returns the recorded outcome instead of acting again.
+// the same transaction, and a repeat returns the recorded outcome instead of acting again. With
+// `'intentBound'` (or `true`) a repeat of the key with a different intent is refused as a
+// conflict (seed 000: "same key, different intent: reject as conflict"); with `'honoured'` the key
+// is bound to nothing but the order, and a different intent silently gets the old order back.
 import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
 import type { BrokerReply } from './broker.ts';
@@ -22,8 +25,8 @@ export interface SourceInput {
   readonly broker: string;
   readonly aggregateTable?: string;
   readonly outboxTable?: string;
-  /** Record each command's idempotency key with its outcome (the `003` checkout key). */
-  readonly checkoutKeys?: boolean;
+  /** Record each command's idempotency key with its outcome (the `003` checkout key); see above. */
+  readonly checkoutKeys?: boolean | 'intentBound' | 'honoured';
   readonly timeoutTicks?: number;
   readonly durable?: Record<string, never>;
 }
@@ -126,6 +129,11 @@ export const sourceMachine = setup({
       const row = event.type === 'db.result' ? event.results[1]?.rows?.[0] : undefined;
       return { replayOutcome: row ? String(row['order_id']) : 'unknown' };
     }),
+    replyConflict: enqueueActions(({ context, enqueue }) => {
+      const p = context.pending!;
+      enqueue.emit(note('guard', { guard: 'checkoutIntent', key: p.cmd.key }));
+      enqueue.emit(send(p.from, { type: 'cmd.reply', ref: p.cmd.ref, ok: false, outcome: 'conflict' }));
+    }),
     replyOk: enqueueActions(({ context, enqueue }) => {
       const p = context.pending!;
       enqueue.emit(send(p.from, { type: 'cmd.reply', ref: p.cmd.ref, ok: true, outcome: aggregateOf(p) }));
@@ -165,6 +173,11 @@ export const sourceMachine = setup({
         'db.result': [
           { guard: 'staleReply' },
           { guard: ({ event }) => event.results[0]?.inserted === true, target: 'writingSource', actions: 'writeState' },
+          {
+            guard: ({ context, event }) => context.input.checkoutKeys !== 'honoured' && String(event.results[1]?.rows?.[0]?.['intent']) !== context.pending!.cmd.command.intent,
+            target: 'idle',
+            actions: ['rememberReplay', 'abort', 'replyConflict'],
+          },
           { target: 'idle', actions: ['rememberReplay', 'abort', 'replyReplayed'] },
         ],
       },

@@ -55,8 +55,14 @@ export interface Claim {
 
   /** Committed outcomes of the effect in the end state. */
   readonly outcomes: (view: WorldView) => readonly Outcome[];
-  /** Keys of committed source facts that must each yield the effect (liveness, phantom). */
+  /** Keys of committed source facts that must each yield the effect (liveness, and phantom unless `sources` says otherwise). */
   readonly facts?: (view: WorldView) => readonly string[];
+  /**
+   * Keys an effect may answer to (phantom): every source fact that could legitimately have
+   * caused it, when that is more than the facts that must yield it. A checkout attempt the client
+   * was told failed may still have its order: that order is no phantom, though nobody owes it.
+   */
+  readonly sources?: (view: WorldView) => readonly string[];
   /** Per-aggregate version histories of what the effect applied, in commit order. */
   readonly versions?: (view: WorldView) => Readonly<Record<string, readonly number[]>>;
   /** Replies callers got, to check that the same intent always got the recorded result. */

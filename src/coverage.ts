@@ -42,6 +42,8 @@ export interface Coverage {
   /** Failure windows and message points the faults could strike. */
   readonly windows: number;
   readonly points: number;
+  /** The single faults of the space (each place, each kind its link allows, each occurrence), when the mode enumerates them. */
+  readonly faults?: number;
   /** Each place was struck at its first `maxOccurrence` occurrences (windows mode). */
   readonly maxOccurrence?: number;
   readonly runs: number;

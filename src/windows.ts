@@ -217,6 +217,7 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
     kinds: space.kinds,
     windows: space.windows.length,
     points: space.points.length,
+    faults: space.singles.length,
     maxOccurrence,
     runs: plans.length + 1,
     unstruckRuns,

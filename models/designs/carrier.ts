@@ -14,7 +14,7 @@ export function pickupRequests(size: number): Payload[] {
   return Array.from({ length: size }, (_, i) => ({ event_id: `evt-o-${i + 1}-pickup-v1`, order_id: `o-${i + 1}`, pickup_version: 1, address: `dock ${i + 1}` }));
 }
 
-type CallerDesign = Pick<CallerInput, 'sendKey' | 'statusLookup' | 'recordIntent'>;
+type CallerDesign = Pick<CallerInput, 'sendKey' | 'statusLookup' | 'recordIntent'> & Partial<Pick<CallerInput, 'maxAttempts'>>;
 
 export function carrierPipeline(caller: CallerDesign, provider: Omit<ProviderInput, 'durable'>) {
   return providerPipeline({ records: pickupRequests, keyField: 'order_id', group: 'fulfillment', caller: { effectKey: [...PICKUP_KEY], ...caller }, provider });

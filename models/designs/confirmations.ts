@@ -44,8 +44,6 @@ export const rebuildOutputClaim: Claim = {
   authority: "the rebuild database's primary key",
   lifetime: 'the rebuild run',
   sameIntent: 'the stored record',
-  differentIntent: 'is a separate record',
-  unknownCompletion: 'nothing external: the provider is never called',
   outcomes: (v) =>
     rowsOf(v.durable<DatabaseDurable>('rebuildDb'), 'effect_outcomes')
       .filter((r) => r['state'] === 'GATED')

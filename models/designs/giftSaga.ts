@@ -91,7 +91,6 @@ function netOutcomes(v: WorldView, name: string, action: RemoteAction, undo: Rem
 const sagaClaim = {
   key: ['gift_order_id'],
   lifetime: 'the lifetime of the gift order',
-  differentIntent: 'does not arise: one gift order, one saga',
 } as const;
 
 /** No gift-code email without a committed purchase, and one for every committed purchase. */

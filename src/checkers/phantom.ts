@@ -5,8 +5,9 @@ import { NOT_OBSERVED, observed, type Observation } from './clause.ts';
 import type { Finding } from './finding.ts';
 
 export function checkPhantom(claim: Claim, view: WorldView): Observation {
-  if (!claim.facts) return NOT_OBSERVED;
-  const facts = new Set(claim.facts(view));
+  const sources = claim.sources ?? claim.facts;
+  if (!sources) return NOT_OBSERVED;
+  const facts = new Set(sources(view));
   const outcomes = claim.outcomes(view);
   const seen = new Set<string>();
   const findings: Finding[] = [];

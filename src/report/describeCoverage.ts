@@ -31,9 +31,9 @@ function depth(c: Coverage): string {
 }
 
 function space(c: Coverage): string {
-  const places = c.windows + c.points;
-  const occurrences = c.maxOccurrence === undefined ? '' : ` (first ${c.maxOccurrence} occurrence${c.maxOccurrence === 1 ? '' : 's'} of each)`;
-  return `${count(places, 'place')} (${count(c.windows, 'window')}, ${count(c.points, 'message point')}) x ${count(c.kinds.length, 'fault kind')}${occurrences}`;
+  const occurrences = c.maxOccurrence === undefined ? '' : `, first ${c.maxOccurrence} occurrence${c.maxOccurrence === 1 ? '' : 's'} of each`;
+  const where = `${count(c.windows, 'window')} and ${count(c.points, 'message point')} (${c.kinds.join(', ')}${occurrences})`;
+  return c.faults === undefined ? where : `${count(c.faults, 'fault')} at ${where}`;
 }
 
 function interleavings(c: Coverage): string {

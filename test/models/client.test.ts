@@ -33,7 +33,7 @@ describe('client: retry after a lost reply', () => {
     const r = run({ keyed: true, retry: 'none' }, lostReply);
     expect(r.result.strikes.map((s) => s.fault.kind)).toEqual(['lose']);
     expect(r.keys).toEqual([intent]);
-    expect(r.client).toEqual({ next: 1, replies: [] });
+    expect(r.client).toEqual({ next: 1, replies: [], attempted: [intent] });
     expect(r.world.stateOf('client')).toBe('done');
     expect(r.orders).toEqual([`o@${intent}`]);
   });

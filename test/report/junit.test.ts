@@ -135,7 +135,7 @@ describe('renderJunit', () => {
   it('says what the verdict covers and every clause it checked', () => {
     const { doc } = check([results.outbox]);
     const verdict = doc.testsuites.testsuite[0]!.testcase.find((c) => c['@_name'] === 'verdict')!;
-    expect(verdict['system-out']).toMatch(/covers: holds for every single fault: \d+ places/);
+    expect(verdict['system-out']).toMatch(/covers: holds for every single fault: \d+ faults at \d+ windows and \d+ message points/);
     expect(verdict['system-out']).toContain('clause: at most one committed outcome per key: holds');
   });
 });
