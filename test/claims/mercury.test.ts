@@ -30,7 +30,9 @@ describe('the Mercury pipeline with 2 orders, one fault per run', () => {
     const r = runWindows(outbox);
     expect(r.judgement.verdict).toBe('holds');
     expect(r.distinctOutcomes).toEqual(['holds']);
-    expect(r.coverage.runs).toBeGreaterThan(150);
+    expect(r.coverage.runs).toBeGreaterThan(130);
+    // Database links are lost or delayed, never duplicated or reordered: fewer faults than places x kinds.
+    expect(r.coverage.faults).toBeLessThan((r.coverage.windows + r.coverage.points) * 5 * 2);
     // The relay and the consumer really did repeat work that a guard then suppressed.
     expect(r.rows.some((w) => w.guards.includes('inboxKey'))).toBe(true);
   });

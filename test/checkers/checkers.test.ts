@@ -1,0 +1,142 @@
+// Every checker against end states known to be bad, and the clause statuses that keep a claim
+// honest: a checker that finds the damage, names its keys as data, and stays silent on a good
+// state; a clause with no observer is "not checked", one with nothing to judge "not exercised",
+// one whose observer throws "unknown" with the reason.
+import { describe, expect, it } from 'vitest';
+import { checkAtMostOne } from '../../src/checkers/atMostOne.ts';
+import { checkClaim, clausesOf } from '../../src/checkers/compose.ts';
+import { checkLiveness } from '../../src/checkers/liveness.ts';
+import { checkPhantom } from '../../src/checkers/phantom.ts';
+import { checkDifferentIntent, checkSameIntent, checkUnknownResolved } from '../../src/checkers/replay.ts';
+import { checkVersions } from '../../src/checkers/versions.ts';
+import type { Claim } from '../../src/claims.ts';
+import type { WorldView } from '../../src/worldView.ts';
+
+const quiet: WorldView = { durable: () => undefined as never, result: { ending: { kind: 'quiescent' } }, notes: [] };
+
+function claim(over: Partial<Claim> = {}): Claim {
+  return { effect: 'reservation', key: ['order_id'], authority: 'the unique key', lifetime: 'ever', outcomes: () => [], ...over };
+}
+
+const keys = (o: ReturnType<typeof checkAtMostOne>) => (o.observed ? o.findings : []);
+
+describe('at most one outcome per key', () => {
+  it('finds every duplicated key with its count, and nothing on distinct keys', () => {
+    const c = claim({ outcomes: () => [{ key: 'o-1' }, { key: 'o-2' }, { key: 'o-1' }, { key: 'o-1' }, { key: 'o-3' }, { key: 'o-3' }] });
+    expect(keys(checkAtMostOne(c, quiet))).toEqual([
+      { violation: 'duplicate effect', effect: 'reservation', key: 'o-1', count: 3 },
+      { violation: 'duplicate effect', effect: 'reservation', key: 'o-3', count: 2 },
+    ]);
+    expect(checkAtMostOne(claim({ outcomes: () => [{ key: 'o-1' }, { key: 'o-2' }] }), quiet)).toEqual({ observed: true, judged: 2, findings: [] });
+  });
+});
+
+describe('liveness', () => {
+  it('finds each committed fact without its effect', () => {
+    const c = claim({ outcomes: () => [{ key: 'o-2' }], facts: () => ['o-1', 'o-2', 'o-3'] });
+    expect(keys(checkLiveness(c, quiet)).map((f) => f.violation === 'lost effect' && f.key)).toEqual(['o-1', 'o-3']);
+  });
+
+  it('is not checked without facts', () => {
+    expect(checkLiveness(claim(), quiet)).toEqual({ observed: false });
+  });
+});
+
+describe('phantom', () => {
+  it('finds an effect without a committed fact, even when no fact committed at all', () => {
+    const none = claim({ outcomes: () => [{ key: 'o-9' }], facts: () => [] });
+    expect(keys(checkPhantom(none, quiet))).toEqual([{ violation: 'phantom effect', effect: 'reservation', key: 'o-9' }]);
+  });
+
+  it('reports a phantom key once however many times it repeats', () => {
+    const c = claim({ outcomes: () => [{ key: 'o-9' }, { key: 'o-9' }, { key: 'o-1' }], facts: () => ['o-1'] });
+    expect(keys(checkPhantom(c, quiet))).toHaveLength(1);
+  });
+
+  it('judges against the sources when the claim gives them: an effect may answer to a source nobody is owed', () => {
+    const c = claim({ outcomes: () => [{ key: 'attempt-1' }], facts: () => [], sources: () => ['attempt-1'] });
+    expect(keys(checkPhantom(c, quiet))).toEqual([]);
+    // …and still refuses an effect no source explains.
+    expect(keys(checkPhantom(claim({ outcomes: () => [{ key: 'attempt-2' }], facts: () => [], sources: () => ['attempt-1'] }), quiet))).toHaveLength(1);
+  });
+});
+
+describe('versions', () => {
+  it('compares each version with the one before it, not with the first', () => {
+    // 1, 3, 2: every later version is above the first, and still 2 came after 3.
+    const c = claim({ versions: () => ({ 'o-1': [1, 3, 2], 'o-2': [1, 2, 2, 3] }) });
+    expect(keys(checkVersions(c, quiet))).toEqual([{ violation: 'order regression', effect: 'reservation', key: 'o-1', from: 3, to: 2 }]);
+  });
+
+  it('reports one regression per aggregate, in aggregate order', () => {
+    const c = claim({ versions: () => ({ b: [3, 1, 0], a: [2, 1] }) });
+    expect(keys(checkVersions(c, quiet)).map((f) => f.violation === 'order regression' && f.key)).toEqual(['a', 'b']);
+  });
+});
+
+describe('replay clauses', () => {
+  it('same intent: a second successful reply naming another outcome is a mismatch; failed replies do not count', () => {
+    const c = claim({
+      replies: () => [
+        { intent: 'i-1', outcome: 'order-1', ok: true },
+        { intent: 'i-1', outcome: 'failed', ok: false },
+        { intent: 'i-1', outcome: 'order-2', ok: true },
+        { intent: 'i-2', outcome: 'order-3', ok: true },
+      ],
+    });
+    const o = checkSameIntent(c, quiet);
+    expect(o).toMatchObject({ observed: true, judged: 1 });
+    expect(keys(o)).toEqual([{ violation: 'replay mismatch', effect: 'reservation', key: 'i-1', first: 'order-1', then: 'order-2' }]);
+  });
+
+  it('different intent: an attempt that was not refused is mishandled', () => {
+    const c = claim({ conflicts: () => [{ key: 'k-1', refused: true }, { key: 'k-2', refused: false }] });
+    expect(keys(checkDifferentIntent(c, quiet))).toEqual([{ violation: 'conflict mishandled', effect: 'reservation', key: 'k-2' }]);
+  });
+
+  it('unknown completion: every outcome left unresolved is a finding', () => {
+    const c = claim({ outcomes: () => [{ key: 'pi-1' }], unresolved: () => ['pi-2 (intent PENDING)'] });
+    expect(keys(checkUnknownResolved(c, quiet))).toEqual([{ violation: 'unresolved unknown outcome', effect: 'reservation', key: 'pi-2 (intent PENDING)' }]);
+  });
+});
+
+describe('a claim compiled to its clauses', () => {
+  it('makes only the clauses its guarantee and sentence speak of', () => {
+    expect(clausesOf(claim()).map(([id]) => id)).toEqual(['atMostOne', 'liveness', 'phantom', 'quiescence']);
+    expect(clausesOf(claim({ guarantee: 'atLeastOnce', sameIntent: 'x', versions: () => ({}) })).map(([id]) => id)).toEqual(['liveness', 'phantom', 'versions', 'sameIntent', 'quiescence']);
+    expect(clausesOf(claim({ guarantee: 'atMostOnce', differentIntent: 'x', unknownCompletion: 'y' })).map(([id]) => id)).toEqual(['atMostOne', 'phantom', 'differentIntent', 'unknownResolved', 'quiescence']);
+  });
+
+  it('says "not checked" for a clause of the sentence without an observer, never holds', () => {
+    const v = checkClaim(claim({ outcomes: () => [{ key: 'o-1' }], facts: () => ['o-1'], differentIntent: 'conflicts' }), quiet);
+    expect(v.outcome).toBe('holds');
+    expect(v.clauses.find((c) => c.clause === 'differentIntent')?.status).toBe('not checked');
+  });
+
+  it('says "not exercised" for a clause whose observer had nothing to judge', () => {
+    const v = checkClaim(claim({ differentIntent: 'conflicts', conflicts: () => [] }), quiet);
+    expect(v.clauses.find((c) => c.clause === 'differentIntent')?.status).toBe('not exercised');
+  });
+
+  it('turns a throwing observer into unknown with its reason, for that clause only', () => {
+    const v = checkClaim(claim({ outcomes: () => [{ key: 'o-1' }], facts: () => { throw new Error('no orders table'); } }), quiet);
+    expect(v.outcome).toBe('unknown');
+    expect(v.clauses.filter((c) => c.status === 'unknown').map((c) => [c.clause, c.reason])).toEqual([
+      ['liveness', 'no orders table'],
+      ['phantom', 'no orders table'],
+    ]);
+    expect(v.clauses.find((c) => c.clause === 'atMostOne')?.status).toBe('holds');
+  });
+
+  it('lets a violation outrank an unknown clause', () => {
+    const v = checkClaim(claim({ outcomes: () => [{ key: 'o-1' }, { key: 'o-1' }], facts: () => { throw new Error('x'); } }), quiet);
+    expect(v.outcome).toBe('duplicate effect');
+  });
+
+  it('finds a stuck run in the quiescence clause, with its reason as data', () => {
+    const stuck: WorldView = { ...quiet, result: { ending: { kind: 'stuck', reason: { kind: 'waiting', components: ['relay.polling'] } } } };
+    const v = checkClaim(claim(), stuck);
+    expect(v.findings).toEqual([{ violation: 'stuck', effect: 'reservation', reason: { kind: 'waiting', components: ['relay.polling'] } }]);
+    expect(v.outcome).toBe('stuck');
+  });
+});
