@@ -288,8 +288,8 @@ for (const seed of seeds) {
     outcomes.machine.set(m.outcome, (outcomes.machine.get(m.outcome) ?? 0) + 1);
     outcomes.plain.set(p.outcome, (outcomes.plain.get(p.outcome) ?? 0) + 1);
     if (m.outcome === p.outcome) agree++;
-    if (m.report.steps === p.result.steps && m.report.ticks === p.result.ticks && m.report.strikes.length === p.result.strikes.length) identicalRuns++;
-    if (p.result.strikes.length > 0) struck++;
+    if (m.report.steps === p.report.steps && m.report.ticks === p.report.ticks && m.report.strikes.length === p.report.strikes.length) identicalRuns++;
+    if (p.report.strikes.length > 0) struck++;
   }
 }
 const total = plans.length * seeds.length;
@@ -307,8 +307,8 @@ const machinePass = pass((seed, plan) => runScenario(outbox, { seed, plan }).rep
 // How explore and windows mode actually run: the trace is counted, not hashed (a counterexample
 // is run again, hashed and traced, before it is reported).
 const machineUnhashedPass = pass((seed, plan) => runScenario(outbox, { seed, plan, hashTrace: false }).report.steps);
-const plainPass = pass((seed, plan) => runPlainOutbox({ seed, plan }).result.steps);
-const plainTracedPass = pass((seed, plan) => runPlainOutbox({ seed, plan, trace: true }).result.steps);
+const plainPass = pass((seed, plan) => runPlainOutbox({ seed, plan, hashTrace: false }).report.steps);
+const plainTracedPass = pass((seed, plan) => runPlainOutbox({ seed, plan }).report.steps);
 const stepRate = (f: () => number) => {
   f();
   const xs: number[] = [];

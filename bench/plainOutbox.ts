@@ -1,844 +1,903 @@
-// The Mercury outbox pipeline written the plain way, with no XState: every component is a
-// small object with a hand-written reducer (a `switch` on its state and the message type), and
-// a minimal loop stands in for the World. It is the baseline the benchmark holds the machine
-// layer against, so it does the same protocol and the same kernel work:
+// The Mercury outbox pipeline written the plain way: every component (client, source, the two
+// databases, relay, broker, consumer) is a hand-written Stepper, a small reducer that switches
+// on its state and the event type over plain objects, with no XState at run time. It is the
+// baseline the benchmark holds the machine layer against.
 //
-//   client → source: insert order + outbox row in one ordersDb transaction, commit, reply
-//   relay: poll unpublished outbox rows → publish to the broker → wait for the ack → mark the
-//          row published → next row
-//   broker: one partition, an append-only log, committed offsets per group, sessions that
-//           deliver from the committed offset and redeliver what is not committed
-//   consumer: inbox row + reservation in one inventoryDb transaction, commit, then commit the
-//             offset
+// The steppers run inside the real World, so the loop, the phases, the quiet rule, crashes,
+// restarts and fault striking are the World's own and are not repeated here. To be a fair
+// baseline each reducer asks the World for exactly what its model asks for (models/client.ts,
+// source.ts, database.ts, relay.ts, broker.ts, consumer.ts, as models/designs/orderPipeline.ts
+// composes them for scenarios/mercury-outbox.ts): the same sends and notes in the same order,
+// the same delayed timers with XState's ids (`xstate.after.<delay>.<machine>.<state>`) and
+// cancels, the same state names and `idle` tags, and the same durable/volatile split, with a
+// new durable object exactly when the model makes one (the World counts that as progress).
+// test/bench/plainOutbox.test.ts checks that they give the compiled models' trace hashes.
 //
-// It uses the kernel's Schedule, Network (latency draws and message faults) and Prng, the same
-// World options (restart delay, safety/liveness bounds, quiet ticks, step bound), crash-at-entry
-// of a named failure window (`relay.afterBrokerAccept`, …) and crash notices to peers, and it
-// judges the end state with the scenario's own claim and checkers. Message types and component
-// names are the models', so one fault plan means the same thing to both.
-import { checkClaim } from '../src/checkers/compose.ts';
-import type { RunOutcome } from '../src/checkers/finding.ts';
-import type { CrashFault, FaultPlan, MessageFault } from '../src/faults.ts';
-import { Network, type Envelope } from '../src/network.ts';
-import { Prng } from '../src/prng.ts';
-import { Schedule } from '../src/schedule.ts';
-import { Trace } from '../src/trace.ts';
-import { runOutcome } from '../src/verdict.ts';
-import { DEFAULT_WORLD_OPTIONS, behaviourOf, type Ending, type Strike } from '../src/world.ts';
+// Each reducer implements the options the outbox design uses and no others: a component whose
+// input asks for anything else (another source design, client retries, a relay marking before
+// it sends, an inbox outside the effect's transaction, several partitions) is refused when the
+// World makes its stepper, so a comparison can never run a protocol the baseline does not have.
+import type { EventObject } from 'xstate';
+import type { ExecutedAction } from '../src/compiledMachine.ts';
+import { runScenario, type RunRecord, type RunSpec } from '../src/runScenario.ts';
+import type { DesignComponent, Scenario } from '../src/scenario.ts';
+import type { MachineSnapshot, Stepper } from '../src/stepper.ts';
+import mercuryOutbox from '../scenarios/mercury-outbox.ts';
+import type { BrokerDurable, BrokerInput, LogRecord, Payload } from '../models/broker.ts';
+import type { ClientDurable, ClientInput, Command } from '../models/client.ts';
+import type { ConsumerInput } from '../models/consumer.ts';
+import type { DatabaseDurable, DatabaseInput, OpResult, Row, TableSpec, Value } from '../models/database.ts';
+import type { RelayInput } from '../models/relay.ts';
+import type { SourceInput } from '../models/source.ts';
 
-/** What the plain loop reports of a run. */
-interface PlainResult {
-  readonly ending: Ending;
-  readonly ticks: number;
-  readonly steps: number;
-  readonly strikes: readonly Strike[];
-  readonly traceHash: string;
-}
-import type { WorldView } from '../src/worldView.ts';
-import { reservationClaim } from '../models/designs/orderPipeline.ts';
-import type { DatabaseDurable, Row } from '../models/database.ts';
-
-/** A message: a `type` and its fields (the shape the Network carries). */
+/** An event as it reaches a component: its type, its fields, and `from` and `at` from the World. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Msg = { readonly type: string } & Record<string, any>;
+type Ev = EventObject & Record<string, any>;
 
-type Item =
-  | { readonly kind: 'message'; readonly envelope: Envelope }
-  | { readonly kind: 'timer'; readonly comp: Comp }
-  | { readonly kind: 'restart'; readonly comp: Comp };
-
-/** What a component can ask of the loop. */
-interface Sim {
-  readonly now: number;
-  send(from: string, to: string, msg: Msg): void;
-  /**
-   * Enters a state: the old state's timer is cancelled, the new one armed. `reenter` marks a
-   * transition that leaves a state and enters it again (a timeout that sends again), which
-   * enters its failure window once more.
-   */
-  enter(comp: Comp, state: string, reenter?: boolean): void;
-  /** A durable change: the world is not quiet yet. */
-  progress(): void;
-}
-
-abstract class Comp {
-  state = '';
-  reentered = false;
-  timer: number | undefined;
-  down = false;
+/** The snapshot the World reads: a state name, a context whose `durable` survives a crash, a tag. */
+class Snapshot<C> implements MachineSnapshot {
+  readonly status = 'active';
   constructor(
-    readonly name: string,
-    readonly process: boolean,
+    readonly value: string,
+    readonly context: C,
+    private readonly idle: boolean,
   ) {}
-  /** Forgets everything volatile and enters the initial state. */
-  abstract boot(sim: Sim): void;
-  abstract receive(sim: Sim, from: string, msg: Msg): void;
-  /** The current state's timer fired. */
-  abstract timeout(sim: Sim): void;
-  /** Ticks until the state's timer fires, or undefined for none. */
-  abstract delay(state: string): number | undefined;
-  abstract idle(): boolean;
-  abstract durable(): unknown;
+  hasTag(tag: string): boolean {
+    return this.idle && tag === 'idle';
+  }
 }
 
-// Database: committed rows per table, open transactions per (owner, tx), first committer wins.
+/** A state's `after` timer under XState's name for it, with its raise and cancel made once. */
+interface Timer {
+  readonly type: string;
+  readonly raise: ExecutedAction;
+  readonly cancel: ExecutedAction;
+}
+
+function timer(machine: string, state: string, delayName: string, ticks: number): Timer {
+  const id = `xstate.after.${delayName}.${machine}.${state}`;
+  return { type: id, raise: { type: 'xstate.raise', params: { event: { type: id }, id, delay: ticks } }, cancel: { type: 'xstate.cancel', params: { sendId: id } } };
+}
+
+/** A component's input, refused when it asks for an option this baseline does not implement. */
+function refuse(component: string, what: string): never {
+  throw new Error(`the plain outbox baseline does not implement ${component} with ${what}`);
+}
+
+/**
+ * What every reducer shares: the actions of the step in progress, and leaving and entering a
+ * state, which cancel and arm its timer as XState's exit and entry do (entry actions first).
+ */
+abstract class Reducer<C> implements Stepper {
+  lastReentered = false;
+  protected out: ExecutedAction[] = [];
+
+  constructor(
+    private readonly timers: Readonly<Record<string, Timer>>,
+    private readonly idleState: string,
+  ) {}
+
+  abstract initial(input: Record<string, unknown> | undefined, actions: ExecutedAction[]): MachineSnapshot;
+  abstract transition(snapshot: MachineSnapshot, event: EventObject, actions: ExecutedAction[]): MachineSnapshot;
+
+  protected send(to: string, event: Ev): void {
+    this.out.push({ type: 'xstate.emit', params: { event: { type: 'send', to, event } } });
+  }
+
+  protected note(kind: string, data: unknown): void {
+    this.out.push({ type: 'xstate.emit', params: { event: { type: 'note', kind, data } } });
+  }
+
+  protected exit(state: string): void {
+    const t = this.timers[state];
+    if (t !== undefined) this.out.push(t.cancel);
+  }
+
+  /** Enters `state` (after its entry actions, which the caller has already asked for). */
+  protected enter(state: string, context: C): Snapshot<C> {
+    const t = this.timers[state];
+    if (t !== undefined) this.out.push(t.raise);
+    return new Snapshot(state, context, state === this.idleState);
+  }
+
+  /** Whether `event` is the timer of `state` firing. */
+  protected fired(state: string, event: EventObject): boolean {
+    return event.type === this.timers[state]?.type;
+  }
+}
+
+// The client: one command at a time, a gap between them, a timeout on each reply.
+
+interface ClientCtx {
+  readonly durable: ClientDurable;
+  readonly attempt: number;
+  readonly ref: string;
+}
+
+class ClientReducer extends Reducer<ClientCtx> {
+  private readonly target: string;
+  private readonly commands: readonly Command[];
+
+  constructor(input: ClientInput) {
+    super(
+      {
+        pacing: timer('client', 'pacing', 'gap', input.gapTicks ?? 5),
+        awaitingReply: timer('client', 'awaitingReply', 'timeout', input.timeoutTicks ?? 60),
+      },
+      'done',
+    );
+    if ((input.retry ?? 'none') !== 'none') refuse('client', `retry ${input.retry}`);
+    if (input.keyed) refuse('client', 'idempotency keys');
+    this.target = input.target;
+    this.commands = input.commands;
+  }
+
+  initial(input: Record<string, unknown> | undefined, actions: ExecutedAction[]): MachineSnapshot {
+    this.out = actions;
+    const durable = (input?.['durable'] as ClientDurable | undefined) ?? { next: 0, replies: [] };
+    return this.pacing({ durable, attempt: 0, ref: '' });
+  }
+
+  /** Pacing, left at once for `done` when every command has been sent. */
+  private pacing(ctx: ClientCtx): Snapshot<ClientCtx> {
+    const paced = this.enter('pacing', ctx);
+    if (ctx.durable.next < this.commands.length) return paced;
+    this.exit('pacing');
+    return this.enter('done', ctx);
+  }
+
+  transition(snapshot: MachineSnapshot, e: Ev, actions: ExecutedAction[]): MachineSnapshot {
+    this.out = actions;
+    this.lastReentered = false;
+    const ctx = snapshot.context as ClientCtx;
+    switch (snapshot.value) {
+      case 'pacing': {
+        if (!this.fired('pacing', e)) return snapshot;
+        this.exit('pacing');
+        const command = this.commands[ctx.durable.next]!;
+        const attempt = ctx.attempt + 1;
+        const ref = `${command.intent}#${attempt}`;
+        this.send(this.target, { type: 'cmd', ref, command });
+        return this.enter('awaitingReply', { ...ctx, attempt, ref });
+      }
+      case 'awaitingReply': {
+        if (e.type === 'cmd.reply' && e.ref === ctx.ref) {
+          this.exit('awaitingReply');
+          const reply = { intent: this.commands[ctx.durable.next]!.intent, key: null, ok: e.ok, outcome: e.outcome, replayed: e.replayed ?? false };
+          return this.pacing({ ...ctx, durable: { next: ctx.durable.next + 1, replies: [...ctx.durable.replies, reply] }, attempt: 0 });
+        }
+        if (!this.fired('awaitingReply', e)) return snapshot;
+        this.exit('awaitingReply');
+        return this.pacing({ ...ctx, durable: { ...ctx.durable, next: ctx.durable.next + 1 }, attempt: 0 });
+      }
+      default:
+        return snapshot;
+    }
+  }
+}
+
+// The source: the order and its outbox row in one transaction, committed, then the reply.
+
+interface SourceCtx {
+  readonly durable: Record<string, never>;
+  readonly pending: { readonly cmd: Ev; readonly from: string; readonly n: number } | undefined;
+  readonly handled: number;
+}
+
+class SourceReducer extends Reducer<SourceCtx> {
+  private readonly db: string;
+
+  constructor(input: SourceInput) {
+    const timeout = input.timeoutTicks ?? 20;
+    super(
+      {
+        writingSource: timer('source', 'writingSource', 'timeout', timeout),
+        beforeSourceCommit: timer('source', 'beforeSourceCommit', '1', 1),
+        committing: timer('source', 'committing', 'timeout', timeout),
+        afterSourceCommit: timer('source', 'afterSourceCommit', '1', 1),
+      },
+      'idle',
+    );
+    if (input.design !== 'outbox') refuse('source', `design ${input.design}`);
+    if (input.checkoutKeys) refuse('source', 'checkout keys');
+    if ((input.aggregateTable ?? 'orders') !== 'orders' || (input.outboxTable ?? 'outbox') !== 'outbox') refuse('source', 'other table names');
+    this.db = input.db;
+  }
+
+  initial(input: Record<string, unknown> | undefined, actions: ExecutedAction[]): MachineSnapshot {
+    this.out = actions;
+    return this.enter('idle', { durable: (input?.['durable'] as Record<string, never> | undefined) ?? {}, pending: undefined, handled: 0 });
+  }
+
+  private tx(ctx: SourceCtx): string {
+    return `cmd-${ctx.pending?.n}`;
+  }
+
+  /** Back to idle with the reply to the client. */
+  private reply(ctx: SourceCtx, ok: boolean): Snapshot<SourceCtx> {
+    const p = ctx.pending!;
+    this.send(p.from, { type: 'cmd.reply', ref: p.cmd['ref'], ok, outcome: ok ? p.cmd['command'].aggregate_id : 'failed' });
+    return this.enter('idle', ctx);
+  }
+
+  transition(snapshot: MachineSnapshot, e: Ev, actions: ExecutedAction[]): MachineSnapshot {
+    this.out = actions;
+    this.lastReentered = false;
+    const ctx = snapshot.context as SourceCtx;
+    switch (snapshot.value) {
+      case 'idle': {
+        if (e.type !== 'cmd') return snapshot;
+        const n = ctx.handled + 1;
+        const next: SourceCtx = { ...ctx, pending: { cmd: e, from: e['from'], n }, handled: n };
+        const c = e['command'] as Command;
+        const fact = { event_id: `evt-${c.aggregate_id}-v${c.version}`, aggregate_id: c.aggregate_id, aggregate_version: c.version, event_type: c.event_type, status: c.status, ...(c.data ?? {}) };
+        const state =
+          c.version === 1
+            ? { op: 'insert', table: 'orders', row: { order_id: c.aggregate_id, intent: c.intent, status: c.status, version: c.version }, onConflict: 'error' }
+            : { op: 'update', table: 'orders', where: { order_id: c.aggregate_id }, set: { status: c.status, version: c.version }, ifVersion: c.version - 1 };
+        this.send(this.db, { type: 'db.exec', tx: `cmd-${n}`, ops: [state, { op: 'insert', table: 'outbox', row: { ...fact, published: false }, onConflict: 'error' }] });
+        return this.enter('writingSource', next);
+      }
+      case 'writingSource':
+        if (e.type === 'db.result') {
+          if (e['tx'] !== this.tx(ctx)) return snapshot;
+          this.exit('writingSource');
+          if ((e['results'] as OpResult[]).every((r) => r.inserted !== false && r.updated !== 0)) return this.enter('beforeSourceCommit', ctx);
+          this.send(this.db, { type: 'db.abort', tx: this.tx(ctx) });
+          return this.reply(ctx, false);
+        }
+        if (!this.fired('writingSource', e)) return snapshot;
+        this.exit('writingSource');
+        this.send(this.db, { type: 'db.abort', tx: this.tx(ctx) });
+        return this.reply(ctx, false);
+      case 'beforeSourceCommit':
+        if (!this.fired('beforeSourceCommit', e)) return snapshot;
+        this.exit('beforeSourceCommit');
+        this.send(this.db, { type: 'db.commit', tx: this.tx(ctx) });
+        return this.enter('committing', ctx);
+      case 'committing':
+        if (e.type === 'db.committed') {
+          if (e['tx'] !== this.tx(ctx)) return snapshot;
+          this.exit('committing');
+          return e['ok'] ? this.enter('afterSourceCommit', ctx) : this.reply(ctx, false);
+        }
+        if (!this.fired('committing', e)) return snapshot;
+        this.exit('committing');
+        return this.reply(ctx, false);
+      case 'afterSourceCommit':
+        if (!this.fired('afterSourceCommit', e)) return snapshot;
+        this.exit('afterSourceCommit');
+        return this.reply(ctx, true);
+      default:
+        return snapshot;
+    }
+  }
+}
+
+// A database: committed rows per table, open transactions per (connection, tx), first committer
+// wins. The durable part has the model's shape (tables of rows with their commit tick and
+// sequence), so the claim and the evidence read it as they read the model's.
+
+type Op =
+  | { readonly op: 'insert'; readonly table: string; readonly row: Row; readonly onConflict?: 'nothing' | 'error' }
+  | { readonly op: 'update'; readonly table: string; readonly where: Row; readonly set: Row; readonly ifVersion?: number }
+  | { readonly op: 'select'; readonly table: string; readonly where?: Row };
 
 interface Stored {
-  row: Row;
-  seq: number;
-  at: number;
+  readonly row: Row;
+  readonly at: number;
+  readonly seq: number;
 }
-interface Write {
-  table: string;
-  pk: string;
-  row: Row;
-  insert: boolean;
-}
-interface Tx {
-  owner: string;
-  writes: Write[];
-  done: Map<string, unknown[]>;
-  /** An `on conflict: error` insert failed: as in SQL, the transaction can only roll back. */
-  failed?: boolean;
-}
-type Op =
-  | { op: 'insert'; table: string; row: Row; onConflict?: 'error' | 'nothing' }
-  | { op: 'select'; table: string; where: Row }
-  | { op: 'update'; table: string; where: Row; set: Row };
 
-class Db extends Comp {
-  readonly tables = new Map<string, Map<string, Stored>>();
-  private txs = new Map<string, Tx>();
-  private nextSeq = 1;
-  constructor(
-    name: string,
-    private readonly keys: Readonly<Record<string, readonly string[]>>,
-  ) {
-    super(name, false);
-    for (const t of Object.keys(keys)) this.tables.set(t, new Map());
-  }
-  boot(sim: Sim): void {
-    this.txs = new Map();
-    sim.enter(this, 'serving');
-  }
-  delay(): undefined {
-    return undefined;
-  }
-  idle(): boolean {
-    return true;
-  }
-  timeout(): void {}
-  durable(): DatabaseDurable {
-    const tables: Record<string, Record<string, Stored>> = {};
-    for (const [t, rows] of this.tables) tables[t] = Object.fromEntries(rows);
-    return { tables, nextSeq: this.nextSeq, history: {} };
-  }
-  private pk(table: string, row: Row): string {
-    const key = this.keys[table]!;
-    return key.length === 1 ? String(row[key[0]!]) : key.map((k) => String(row[k])).join('|');
-  }
-  private find(tx: Tx, table: string, pk: string): Row | undefined {
-    for (let i = tx.writes.length - 1; i >= 0; i--) {
-      const w = tx.writes[i]!;
-      if (w.table === table && w.pk === pk) return w.row;
+interface Write {
+  readonly table: string;
+  readonly pk: string;
+  readonly row: Row;
+  readonly insert: boolean;
+}
+
+interface Tx {
+  readonly owner: string;
+  readonly writes: readonly Write[];
+  /** An `on conflict: error` insert failed: the transaction can only roll back. */
+  readonly failed?: string;
+  /** Results of the statements run so far, by the caller's statement id. */
+  readonly done?: Readonly<Record<string, readonly OpResult[]>>;
+}
+
+interface DbCtx {
+  readonly durable: DatabaseDurable;
+  readonly txs: Readonly<Record<string, Tx>>;
+}
+
+const matches = (row: Row, where: Row | undefined) => {
+  if (where) for (const k in where) if (row[k] !== where[k]) return false;
+  return true;
+};
+
+class DatabaseReducer extends Reducer<DbCtx> {
+  private readonly keys: Readonly<Record<string, readonly string[]>>;
+  /** The conflict each table's key reports, `(order_id, reservation_version)`. */
+  private readonly conflicts: Readonly<Record<string, string>>;
+
+  constructor(name: string, input: DatabaseInput) {
+    super({}, 'serving');
+    const keys: Record<string, readonly string[]> = {};
+    const conflicts: Record<string, string> = {};
+    for (const [table, spec] of Object.entries(input.tables) as [string, TableSpec][]) {
+      if (spec.unique || spec.ttlTicks !== undefined || spec.autoId || spec.history) refuse(name, `table ${table}'s unique keys, time-to-live, surrogate id or history`);
+      keys[table] = spec.key;
+      conflicts[table] = `(${spec.key.join(', ')})`;
     }
-    return this.tables.get(table)!.get(pk)?.row;
+    this.keys = keys;
+    this.conflicts = conflicts;
   }
-  private exec(tx: Tx, ops: readonly Op[]): unknown[] {
-    const results: unknown[] = [];
+
+  initial(input: Record<string, unknown> | undefined, actions: ExecutedAction[]): MachineSnapshot {
+    this.out = actions;
+    let durable = input?.['durable'] as DatabaseDurable | undefined;
+    if (durable === undefined) {
+      const tables: Record<string, Record<string, Stored>> = {};
+      for (const table of Object.keys(this.keys)) tables[table] = {};
+      durable = { tables, nextSeq: 1, history: {} };
+    }
+    return this.enter('serving', { durable, txs: {} });
+  }
+
+  private pk(table: string, row: Row): string {
+    return this.keys[table]!.map((k) => String(row[k])).join('|');
+  }
+
+  /**
+   * The rows a transaction sees, committed ones first in commit order, then its own writes. A
+   * table's rows keep their commit order as object keys, since a commit only appends new keys
+   * and none of these tables' keys looks like an array index.
+   */
+  private view(durable: DatabaseDurable, writes: readonly Write[], table: string): Map<string, Row> {
+    const out = new Map<string, Row>();
+    const committed = durable.tables[table] as Readonly<Record<string, Stored>>;
+    for (const pk in committed) out.set(pk, committed[pk]!.row);
+    for (const w of writes) if (w.table === table) out.set(w.pk, w.row);
+    return out;
+  }
+
+  private exec(durable: DatabaseDurable, tx: Tx, ops: readonly Op[]): { tx: Tx; results: OpResult[] } {
+    let writes = tx.writes;
+    let failed = tx.failed;
+    const results: OpResult[] = [];
     for (const op of ops) {
       if (op.op === 'insert') {
         const pk = this.pk(op.table, op.row);
-        if (this.find(tx, op.table, pk) !== undefined) {
-          results.push({ inserted: false });
-          if (op.onConflict === 'error') tx.failed = true;
+        const taken = Object.hasOwn(durable.tables[op.table]!, pk) || writes.some((w) => w.table === op.table && w.pk === pk);
+        if (taken) {
+          const conflict = this.conflicts[op.table]!;
+          results.push({ inserted: false, conflict });
+          if (op.onConflict === 'error') failed ??= `${op.table} ${conflict}`;
         } else {
-          tx.writes.push({ table: op.table, pk, row: op.row, insert: true });
+          writes = [...writes, { table: op.table, pk, row: op.row, insert: true }];
           results.push({ inserted: true });
         }
         continue;
       }
-      // select and update scan the table as the transaction sees it, oldest row first
-      const seen = new Map<string, Row>();
-      for (const [pk, s] of this.tables.get(op.table)!) seen.set(pk, s.row);
-      for (const w of tx.writes) if (w.table === op.table) seen.set(w.pk, w.row);
-      const hits: [string, Row][] = [];
-      for (const [pk, row] of seen) {
-        let ok = true;
-        for (const k in op.where) if (row[k] !== op.where[k]) ok = false;
-        if (ok) hits.push([pk, row]);
-      }
+      const view = this.view(durable, writes, op.table);
       if (op.op === 'select') {
-        results.push({ rows: hits.map(([, r]) => r) });
-      } else {
-        for (const [pk, row] of hits) tx.writes.push({ table: op.table, pk, row: { ...row, ...op.set }, insert: false });
-        results.push({ updated: hits.length });
-      }
-    }
-    return results;
-  }
-  private commit(sim: Sim, tx: Tx): boolean {
-    if (tx.failed) return false;
-    for (const w of tx.writes) if (w.insert && this.tables.get(w.table)!.has(w.pk)) return false;
-    for (const w of tx.writes) {
-      const rows = this.tables.get(w.table)!;
-      const old = rows.get(w.pk);
-      rows.set(w.pk, { row: w.row, at: w.insert || !old ? sim.now : old.at, seq: old?.seq ?? this.nextSeq++ });
-    }
-    if (tx.writes.length > 0) {
-      this.nextSeq++;
-      sim.progress();
-    }
-    return true;
-  }
-  receive(sim: Sim, from: string, m: Msg): void {
-    switch (m.type) {
-      case 'db.exec': {
-        const key = `${from}/${m.tx}`;
-        let tx = this.txs.get(key);
-        if (!tx) this.txs.set(key, (tx = { owner: from, writes: [], done: new Map() }));
-        // A duplicated statement runs once and gets its first result again.
-        let results = m.stmt === undefined ? undefined : tx.done.get(m.stmt);
-        if (!results) {
-          results = this.exec(tx, m.ops);
-          if (m.stmt !== undefined) tx.done.set(m.stmt, results);
-        }
-        sim.send(this.name, from, m.stmt === undefined ? { type: 'db.result', tx: m.tx, results } : { type: 'db.result', tx: m.tx, results, stmt: m.stmt });
-        return;
-      }
-      case 'db.commit': {
-        const key = `${from}/${m.tx}`;
-        const tx = this.txs.get(key) ?? { owner: from, writes: [], done: new Map() };
-        this.txs.delete(key);
-        sim.send(this.name, from, { type: 'db.committed', tx: m.tx, ok: this.commit(sim, tx) });
-        return;
-      }
-      case 'db.abort':
-        this.txs.delete(`${from}/${m.tx}`);
-        return;
-      case 'db.run': {
-        const tx: Tx = { owner: from, writes: [], done: new Map() };
-        const results = this.exec(tx, m.ops);
-        sim.send(this.name, from, { type: 'db.ran', ref: m.ref, ok: this.commit(sim, tx), results });
-        return;
-      }
-      case 'sys.peerCrashed':
-        for (const [k, tx] of this.txs) if (tx.owner === m.peer) this.txs.delete(k);
-        return;
-    }
-  }
-}
-
-// Broker: one partition, committed offsets per group, a session per subscribed consumer.
-
-interface Session {
-  group: string;
-  position: number;
-  inflight: { offset: number; at: number } | null;
-}
-
-class Broker extends Comp {
-  readonly log: { offset: number; key: string; payload: Row; at: number }[] = [];
-  readonly offsets = new Map<string, number>();
-  private sessions = new Map<string, Session>();
-  constructor() {
-    super('broker', false);
-  }
-  boot(sim: Sim): void {
-    this.sessions = new Map();
-    sim.enter(this, 'serving');
-  }
-  delay(): number {
-    return 30;
-  }
-  idle(): boolean {
-    return true;
-  }
-  durable(): unknown {
-    return { partitions: [this.log], offsets: Object.fromEntries([...this.offsets].map(([g, o]) => [g, [o]])) };
-  }
-  timeout(sim: Sim): void {
-    this.pump(sim, true);
-    sim.enter(this, 'serving', true);
-  }
-  /** Delivers the next record to every session with nothing in flight; redelivers stale ones. */
-  private pump(sim: Sim, stale: boolean): void {
-    for (const name of [...this.sessions.keys()].sort()) {
-      const s = this.sessions.get(name)!;
-      if (s.inflight && !(stale && sim.now - s.inflight.at >= 30)) continue;
-      const offset = s.inflight ? s.inflight.offset : s.position;
-      if (offset >= this.log.length) {
-        s.inflight = null;
-        s.position = offset;
+        results.push({ rows: [...view.values()].filter((r) => matches(r, op.where)) });
         continue;
       }
-      const r = this.log[offset]!;
-      s.inflight = { offset, at: sim.now };
-      s.position = offset;
-      sim.send(this.name, name, { type: 'broker.deliver', partition: 0, offset, key: r.key, payload: r.payload });
-    }
-  }
-  receive(sim: Sim, from: string, m: Msg): void {
-    switch (m.type) {
-      case 'broker.publish': {
-        const offset = this.log.length;
-        this.log.push({ offset, key: m.key, payload: m.payload, at: sim.now });
-        sim.progress();
-        sim.send(this.name, from, { type: 'broker.ack', ref: m.ref, partition: 0, offset });
-        this.pump(sim, false);
-        return;
+      let updated = 0;
+      for (const [pk, row] of view) {
+        if (!matches(row, op.where) || (op.ifVersion !== undefined && row['version'] !== op.ifVersion)) continue;
+        writes = [...writes, { table: op.table, pk, row: { ...row, ...op.set }, insert: false }];
+        updated++;
       }
-      case 'broker.subscribe':
-        this.sessions.set(from, { group: m.group, position: this.offsets.get(m.group) ?? 0, inflight: null });
-        sim.send(this.name, from, { type: 'broker.subscribed', group: m.group });
-        this.pump(sim, false);
-        return;
-      case 'broker.commit': {
-        const s = this.sessions.get(from);
-        if (!s) return;
-        this.offsets.set(s.group, m.offset);
-        sim.progress();
-        if (s.inflight && s.inflight.offset < m.offset) s.inflight = null;
-        s.position = Math.max(s.position, m.offset);
-        this.pump(sim, false);
-        return;
+      results.push({ updated });
+    }
+    return { tx: { ...tx, writes, ...(failed === undefined ? {} : { failed }) }, results };
+  }
+
+  /** Applies a transaction's writes at `now`, or refuses it: the same durable object when nothing changes. */
+  private commit(durable: DatabaseDurable, tx: Tx, now: number): { durable: DatabaseDurable; ok: boolean; conflict?: string } {
+    if (tx.failed !== undefined) return { durable, ok: false, conflict: tx.failed };
+    for (const w of tx.writes) if (w.insert && Object.hasOwn(durable.tables[w.table]!, w.pk)) return { durable, ok: false, conflict: `${w.table} ${this.conflicts[w.table]}` };
+    if (tx.writes.length === 0) return { durable, ok: true };
+    const tables = { ...durable.tables } as Record<string, Record<string, Stored>>;
+    let seq = durable.nextSeq;
+    for (const w of tx.writes) {
+      const table = { ...tables[w.table] };
+      const old = table[w.pk];
+      table[w.pk] = { row: w.row, at: w.insert || !old ? now : old.at, seq: old?.seq ?? seq++ };
+      tables[w.table] = table;
+    }
+    return { durable: { tables, nextSeq: seq + 1, history: durable.history }, ok: true };
+  }
+
+  transition(snapshot: MachineSnapshot, e: Ev, actions: ExecutedAction[]): MachineSnapshot {
+    this.out = actions;
+    const ctx = snapshot.context as DbCtx;
+    const from = e['from'] as string;
+    switch (e.type) {
+      case 'db.exec': {
+        const key = `${from}/${e['tx']}`;
+        const tx = ctx.txs[key] ?? { owner: from, writes: [] };
+        const stmt = e['stmt'] as string | undefined;
+        // A duplicated statement runs once and gets its first result again.
+        const earlier = stmt === undefined ? undefined : tx.done?.[stmt];
+        if (earlier) {
+          this.send(from, { type: 'db.result', tx: e['tx'], results: earlier, stmt });
+          return new Snapshot('serving', ctx, true);
+        }
+        const { tx: next, results } = this.exec(ctx.durable, tx, e['ops']);
+        const done = stmt === undefined ? next : { ...next, done: { ...next.done, [stmt]: results } };
+        this.send(from, stmt === undefined ? { type: 'db.result', tx: e['tx'], results } : { type: 'db.result', tx: e['tx'], results, stmt });
+        return new Snapshot('serving', { ...ctx, txs: { ...ctx.txs, [key]: done } }, true);
       }
-      case 'sys.peerCrashed':
-        this.sessions.delete(m.peer);
-        return;
-    }
-  }
-}
-
-// Client: sends one acceptance per order, waits for the reply (or a timeout), then the next.
-
-interface Command {
-  intent: string;
-  order: string;
-}
-
-class Client extends Comp {
-  readonly replies: { intent: string; ok: boolean; outcome: string }[] = [];
-  private next = 0;
-  private attempt = 0;
-  private ref = '';
-  constructor(private readonly commands: readonly Command[]) {
-    super('client', false);
-  }
-  boot(sim: Sim): void {
-    this.attempt = 0;
-    this.ref = '';
-    this.pace(sim);
-  }
-  private pace(sim: Sim): void {
-    sim.enter(this, this.next >= this.commands.length ? 'done' : 'pacing');
-  }
-  delay(state: string): number | undefined {
-    return state === 'pacing' ? 5 : state === 'awaitingReply' ? 60 : undefined;
-  }
-  idle(): boolean {
-    return this.state === 'done';
-  }
-  durable(): unknown {
-    return { next: this.next, replies: this.replies };
-  }
-  timeout(sim: Sim): void {
-    if (this.state === 'pacing') {
-      const c = this.commands[this.next]!;
-      this.attempt++;
-      this.ref = `${c.intent}#${this.attempt}`;
-      sim.send(this.name, 'source', { type: 'cmd', ref: this.ref, order: c.order, intent: c.intent });
-      sim.enter(this, 'awaitingReply');
-    } else if (this.state === 'awaitingReply') {
-      this.advance(sim);
-    }
-  }
-  private advance(sim: Sim): void {
-    this.next++;
-    this.attempt = 0;
-    sim.progress();
-    this.pace(sim);
-  }
-  receive(sim: Sim, _from: string, m: Msg): void {
-    if (this.state !== 'awaitingReply' || m.type !== 'cmd.reply' || m.ref !== this.ref) return;
-    this.replies.push({ intent: this.commands[this.next]!.intent, ok: m.ok, outcome: m.outcome });
-    this.advance(sim);
-  }
-}
-
-// Source: the order and its outbox row in one transaction.
-
-class Source extends Comp {
-  private pending: { ref: string; from: string; order: string; intent: string; tx: string } | undefined;
-  private handled = 0;
-  constructor() {
-    super('source', true);
-  }
-  boot(sim: Sim): void {
-    this.pending = undefined;
-    this.handled = 0;
-    sim.enter(this, 'idle');
-  }
-  delay(state: string): number | undefined {
-    switch (state) {
-      case 'writingSource':
-      case 'committing':
-        return 20;
-      case 'beforeSourceCommit':
-      case 'afterSourceCommit':
-        return 1;
+      case 'db.commit': {
+        const key = `${from}/${e['tx']}`;
+        const { [key]: tx, ...txs } = ctx.txs;
+        const res = this.commit(ctx.durable, tx ?? { owner: from, writes: [] }, e['at']);
+        this.send(from, res.conflict === undefined ? { type: 'db.committed', tx: e['tx'], ok: res.ok } : { type: 'db.committed', tx: e['tx'], ok: res.ok, conflict: res.conflict });
+        return new Snapshot('serving', { durable: res.durable, txs }, true);
+      }
+      case 'db.abort': {
+        const { [`${from}/${e['tx']}`]: _closed, ...txs } = ctx.txs;
+        return new Snapshot('serving', { ...ctx, txs }, true);
+      }
+      case 'db.run': {
+        const { tx, results } = this.exec(ctx.durable, { owner: from, writes: [] }, e['ops']);
+        const res = this.commit(ctx.durable, tx, e['at']);
+        const ran = { type: 'db.ran', ref: e['ref'], ok: res.ok, results };
+        this.send(from, res.conflict === undefined ? ran : { ...ran, conflict: res.conflict });
+        return new Snapshot('serving', { ...ctx, durable: res.durable }, true);
+      }
+      case 'sys.peerCrashed': {
+        // A dropped connection rolls back every transaction it had open.
+        const txs: Record<string, Tx> = {};
+        for (const [k, tx] of Object.entries(ctx.txs)) if (tx.owner !== e['peer']) txs[k] = tx;
+        return new Snapshot('serving', { ...ctx, txs }, true);
+      }
       default:
-        return undefined;
-    }
-  }
-  idle(): boolean {
-    return this.state === 'idle';
-  }
-  durable(): unknown {
-    return {};
-  }
-  private reply(sim: Sim, ok: boolean): void {
-    const p = this.pending!;
-    sim.send(this.name, p.from, { type: 'cmd.reply', ref: p.ref, ok, outcome: ok ? p.order : 'failed' });
-    sim.enter(this, 'idle');
-  }
-  timeout(sim: Sim): void {
-    const p = this.pending!;
-    switch (this.state) {
-      case 'writingSource':
-        sim.send(this.name, 'ordersDb', { type: 'db.abort', tx: p.tx });
-        return this.reply(sim, false);
-      case 'committing':
-        return this.reply(sim, false);
-      case 'beforeSourceCommit':
-        sim.send(this.name, 'ordersDb', { type: 'db.commit', tx: p.tx });
-        return sim.enter(this, 'committing');
-      case 'afterSourceCommit':
-        return this.reply(sim, true);
-    }
-  }
-  receive(sim: Sim, from: string, m: Msg): void {
-    switch (this.state) {
-      case 'idle': {
-        if (m.type !== 'cmd') return;
-        this.handled++;
-        const tx = `cmd-${this.handled}`;
-        this.pending = { ref: m.ref, from, order: m.order, intent: m.intent, tx };
-        const event_id = `evt-${m.order}-v1`;
-        sim.send(this.name, 'ordersDb', {
-          type: 'db.exec',
-          tx,
-          ops: [
-            { op: 'insert', table: 'orders', row: { order_id: m.order, intent: m.intent, status: 'ACCEPTED', version: 1 }, onConflict: 'error' },
-            {
-              op: 'insert',
-              table: 'outbox',
-              row: { event_id, aggregate_id: m.order, aggregate_version: 1, event_type: 'OrderAccepted', status: 'ACCEPTED', order_id: m.order, reservation_version: 1, published: false },
-              onConflict: 'error',
-            },
-          ],
-        });
-        return sim.enter(this, 'writingSource');
-      }
-      case 'writingSource':
-        if (m.type !== 'db.result' || m.tx !== this.pending!.tx) return;
-        if ((m.results as { inserted?: boolean }[]).every((r) => r.inserted !== false)) return sim.enter(this, 'beforeSourceCommit');
-        sim.send(this.name, 'ordersDb', { type: 'db.abort', tx: this.pending!.tx });
-        return this.reply(sim, false);
-      case 'committing':
-        if (m.type !== 'db.committed' || m.tx !== this.pending!.tx) return;
-        if (m.ok) return sim.enter(this, 'afterSourceCommit');
-        return this.reply(sim, false);
+        return snapshot;
     }
   }
 }
 
-// Relay: poll, publish one row, wait for the ack, mark it published, next row.
+// The relay: poll the unpublished outbox rows, publish one, wait for its ack, mark it
+// published, then the next row or the next poll.
 
-class Relay extends Comp {
-  private batch: Row[] = [];
-  private polls = 0;
-  constructor() {
-    super('relay', true);
+interface RelayCtx {
+  readonly durable: Record<string, never>;
+  readonly batch: readonly Row[];
+  /** event_ids of the current batch still waiting for a broker ack. */
+  readonly unacked: readonly string[];
+  readonly polls: number;
+}
+
+class RelayReducer extends Reducer<RelayCtx> {
+  private readonly db: string;
+  private readonly broker: string;
+  private readonly table: string;
+
+  constructor(input: RelayInput) {
+    const timeout = input.timeoutTicks ?? 20;
+    super(
+      {
+        idle: timer('relay', 'idle', 'poll', input.pollTicks ?? 8),
+        polling: timer('relay', 'polling', 'timeout', timeout),
+        beforeRelaySend: timer('relay', 'beforeRelaySend', '1', 1),
+        afterRelaySend: timer('relay', 'afterRelaySend', 'timeout', timeout),
+        afterBrokerAccept: timer('relay', 'afterBrokerAccept', '1', 1),
+        recordingProgress: timer('relay', 'recordingProgress', 'timeout', timeout),
+        afterRelayProgress: timer('relay', 'afterRelayProgress', '1', 1),
+      },
+      'idle',
+    );
+    if ((input.mark ?? 'afterSend') !== 'afterSend') refuse('relay', `mark ${input.mark}`);
+    if ((input.concurrency ?? 'perAggregate') !== 'perAggregate') refuse('relay', `concurrency ${input.concurrency}`);
+    this.db = input.db;
+    this.broker = input.broker;
+    this.table = input.table ?? 'outbox';
   }
-  boot(sim: Sim): void {
-    this.batch = [];
-    this.polls = 0;
-    sim.enter(this, 'idle');
+
+  initial(input: Record<string, unknown> | undefined, actions: ExecutedAction[]): MachineSnapshot {
+    this.out = actions;
+    return this.enter('idle', { durable: (input?.['durable'] as Record<string, never> | undefined) ?? {}, batch: [], unacked: [], polls: 0 });
   }
-  delay(state: string): number | undefined {
-    switch (state) {
+
+  private poll(ctx: RelayCtx): Snapshot<RelayCtx> {
+    const polls = ctx.polls + 1;
+    this.send(this.db, { type: 'db.run', ref: `poll-${polls}`, ops: [{ op: 'select', table: this.table, where: { published: false } }] });
+    return this.enter('polling', { ...ctx, polls });
+  }
+
+  transition(snapshot: MachineSnapshot, e: Ev, actions: ExecutedAction[]): MachineSnapshot {
+    this.out = actions;
+    this.lastReentered = false;
+    const ctx = snapshot.context as RelayCtx;
+    switch (snapshot.value) {
       case 'idle':
-        return 8;
-      case 'polling':
-      case 'afterRelaySend':
-      case 'recordingProgress':
-        return 20;
-      case 'beforeRelaySend':
-      case 'afterBrokerAccept':
-      case 'afterRelayProgress':
-        return 1;
-      default:
-        return undefined;
-    }
-  }
-  idle(): boolean {
-    return this.state === 'idle';
-  }
-  durable(): unknown {
-    return {};
-  }
-  private poll(sim: Sim): void {
-    this.polls++;
-    sim.send(this.name, 'ordersDb', { type: 'db.run', ref: `poll-${this.polls}`, ops: [{ op: 'select', table: 'outbox', where: { published: false } }] });
-    sim.enter(this, 'polling');
-  }
-  timeout(sim: Sim): void {
-    switch (this.state) {
-      case 'idle':
-        return this.poll(sim);
-      case 'polling':
-      case 'recordingProgress':
-        return sim.enter(this, 'idle');
-      case 'beforeRelaySend': {
-        const { published: _p, ...payload } = this.batch[0]!;
-        sim.send(this.name, 'broker', { type: 'broker.publish', ref: String(payload['event_id']), key: String(payload['aggregate_id']), payload });
-        return sim.enter(this, 'afterRelaySend');
-      }
-      case 'afterRelaySend':
-        return sim.enter(this, 'beforeRelaySend');
-      case 'afterBrokerAccept': {
-        const id = String(this.batch[0]!['event_id']);
-        sim.send(this.name, 'ordersDb', { type: 'db.run', ref: `mark-${id}`, ops: [{ op: 'update', table: 'outbox', where: { event_id: id }, set: { published: true } }] });
-        return sim.enter(this, 'recordingProgress');
-      }
-      case 'afterRelayProgress':
-        this.batch = this.batch.slice(1);
-        return this.batch.length > 0 ? sim.enter(this, 'beforeRelaySend') : this.poll(sim);
-    }
-  }
-  receive(sim: Sim, _from: string, m: Msg): void {
-    switch (this.state) {
+        if (!this.fired('idle', e)) return snapshot;
+        this.exit('idle');
+        return this.poll(ctx);
       case 'polling': {
-        if (m.type !== 'db.ran' || m.ref !== `poll-${this.polls}`) return;
-        const rows = (m.results[0]?.rows ?? []) as Row[];
-        if (rows.length === 0) return sim.enter(this, 'idle');
-        this.batch = rows;
-        return sim.enter(this, 'beforeRelaySend');
+        // Any query result ends the poll, as in the model: a late reply counts as this poll's.
+        if (e.type === 'db.ran') {
+          const rows = (e['results'][0]?.rows ?? []) as Row[];
+          this.exit('polling');
+          return rows.length === 0 ? this.enter('idle', ctx) : this.enter('beforeRelaySend', { ...ctx, batch: rows, unacked: [] });
+        }
+        if (!this.fired('polling', e)) return snapshot;
+        this.exit('polling');
+        return this.enter('idle', ctx);
+      }
+      case 'beforeRelaySend': {
+        if (!this.fired('beforeRelaySend', e)) return snapshot;
+        this.exit('beforeRelaySend');
+        const { published: _p, ...payload } = ctx.batch[0]!;
+        const id = String(payload['event_id']);
+        this.send(this.broker, { type: 'broker.publish', ref: id, key: String(payload['aggregate_id']), payload });
+        return this.enter('afterRelaySend', { ...ctx, unacked: [id] });
       }
       case 'afterRelaySend':
-        if (m.type === 'broker.ack' && m.ref === this.batch[0]!['event_id']) sim.enter(this, 'afterBrokerAccept');
-        return;
+        if (e.type === 'broker.ack') {
+          if (!ctx.unacked.includes(e['ref'])) return snapshot;
+          const unacked = ctx.unacked.filter((id) => id !== e['ref']);
+          if (ctx.unacked.length > 1) return new Snapshot('afterRelaySend', { ...ctx, unacked }, false);
+          this.exit('afterRelaySend');
+          return this.enter('afterBrokerAccept', { ...ctx, unacked });
+        }
+        if (!this.fired('afterRelaySend', e)) return snapshot;
+        this.exit('afterRelaySend');
+        return this.enter('beforeRelaySend', ctx);
+      case 'afterBrokerAccept': {
+        if (!this.fired('afterBrokerAccept', e)) return snapshot;
+        this.exit('afterBrokerAccept');
+        const id = String(ctx.batch[0]!['event_id']);
+        this.send(this.db, { type: 'db.run', ref: `mark-${id}`, ops: [{ op: 'update', table: this.table, where: { event_id: id }, set: { published: true } }] });
+        return this.enter('recordingProgress', ctx);
+      }
       case 'recordingProgress':
-        if (m.type === 'db.ran' && m.ref === `mark-${this.batch[0]!['event_id']}`) sim.enter(this, 'afterRelayProgress');
-        return;
+        // As in the model, any query result is taken as the mark's.
+        if (e.type === 'db.ran') {
+          this.exit('recordingProgress');
+          return this.enter('afterRelayProgress', ctx);
+        }
+        if (!this.fired('recordingProgress', e)) return snapshot;
+        this.exit('recordingProgress');
+        return this.enter('idle', ctx);
+      case 'afterRelayProgress': {
+        if (!this.fired('afterRelayProgress', e)) return snapshot;
+        this.exit('afterRelayProgress');
+        const next = { ...ctx, batch: ctx.batch.slice(1) };
+        return ctx.batch.length > 1 ? this.enter('beforeRelaySend', next) : this.poll(next);
+      }
+      default:
+        return snapshot;
     }
   }
 }
 
-// Consumer: inbox row and reservation in one transaction, then the offset.
+// The broker: one partition, an append-only log, committed offsets per group, a session per
+// subscribed consumer that delivers from its position and redelivers what stays uncommitted.
+
+interface Session {
+  readonly group: string;
+  /** The next offset to deliver. */
+  readonly position: number;
+  /** The delivery awaiting commit, and when it went out. */
+  readonly inflight: { readonly offset: number; readonly at: number } | null;
+}
+
+interface BrokerCtx {
+  readonly durable: BrokerDurable;
+  readonly sessions: Readonly<Record<string, Session>>;
+}
+
+class BrokerReducer extends Reducer<BrokerCtx> {
+  private readonly redeliveryTicks: number;
+
+  constructor(input: BrokerInput) {
+    const redeliveryTicks = input.redeliveryTicks ?? 30;
+    super({ serving: timer('broker', 'serving', 'redelivery', redeliveryTicks) }, 'serving');
+    if ((input.partitions ?? 1) !== 1) refuse('broker', `${input.partitions} partitions`);
+    if (input.producerDedup) refuse('broker', 'producer dedup');
+    if (input.retentionTicks !== undefined) refuse('broker', 'retention');
+    this.redeliveryTicks = redeliveryTicks;
+  }
+
+  initial(input: Record<string, unknown> | undefined, actions: ExecutedAction[]): MachineSnapshot {
+    this.out = actions;
+    const durable = (input?.['durable'] as BrokerDurable | undefined) ?? { partitions: [[]], offsets: {} };
+    return this.enter('serving', { durable, sessions: {} });
+  }
+
+  /** Sends the next record to every session with nothing in flight; with `stale`, redelivers old ones. */
+  private pump(ctx: BrokerCtx, now: number, stale: boolean): BrokerCtx {
+    const log = ctx.durable.partitions[0]!;
+    const sessions: Record<string, Session> = {};
+    for (const name of Object.keys(ctx.sessions).sort()) {
+      const s = ctx.sessions[name]!;
+      const current = s.inflight;
+      if (current && !(stale && now - current.at >= this.redeliveryTicks)) {
+        sessions[name] = s;
+        continue;
+      }
+      const offset = current ? current.offset : s.position;
+      if (offset >= log.length) {
+        sessions[name] = { group: s.group, position: offset, inflight: null };
+        continue;
+      }
+      const r = log[offset]!;
+      sessions[name] = { group: s.group, position: offset, inflight: { offset, at: now } };
+      this.send(name, { type: 'broker.deliver', partition: 0, offset, key: r.key, payload: r.payload });
+    }
+    return { ...ctx, sessions };
+  }
+
+  transition(snapshot: MachineSnapshot, e: Ev, actions: ExecutedAction[]): MachineSnapshot {
+    this.out = actions;
+    this.lastReentered = false;
+    const ctx = snapshot.context as BrokerCtx;
+    const from = e['from'] as string;
+    switch (e.type) {
+      case 'broker.publish': {
+        const log = ctx.durable.partitions[0]!;
+        const record: LogRecord = { offset: log.length, key: e['key'], payload: e['payload'] as Payload, at: e['at'] };
+        this.send(from, { type: 'broker.ack', ref: e['ref'], partition: 0, offset: record.offset });
+        return new Snapshot('serving', this.pump({ ...ctx, durable: { ...ctx.durable, partitions: [[...log, record]] } }, e['at'], false), true);
+      }
+      case 'broker.subscribe': {
+        const position = ctx.durable.offsets[e['group']]?.[0] ?? 0;
+        const sessions = { ...ctx.sessions, [from]: { group: e['group'], position, inflight: null } };
+        this.send(from, { type: 'broker.subscribed', group: e['group'] });
+        return new Snapshot('serving', this.pump({ ...ctx, sessions }, e['at'], false), true);
+      }
+      case 'broker.commit': {
+        const s = ctx.sessions[from];
+        let next = ctx;
+        if (s) {
+          const offset = e['offset'] as number;
+          const session: Session = { group: s.group, position: Math.max(s.position, offset), inflight: s.inflight && s.inflight.offset < offset ? null : s.inflight };
+          next = { durable: { ...ctx.durable, offsets: { ...ctx.durable.offsets, [s.group]: [offset] } }, sessions: { ...ctx.sessions, [from]: session } };
+        }
+        return new Snapshot('serving', this.pump(next, e['at'], false), true);
+      }
+      case 'sys.peerCrashed': {
+        const { [e['peer']]: _gone, ...sessions } = ctx.sessions;
+        return new Snapshot('serving', { ...ctx, sessions }, true);
+      }
+      default: {
+        if (!this.fired('serving', e)) return snapshot;
+        // The redelivery timer leaves `serving` and enters it again, armed anew.
+        this.lastReentered = true;
+        this.exit('serving');
+        const next = this.pump(ctx, e['at'], true);
+        return this.enter('serving', next);
+      }
+    }
+  }
+}
+
+// The consumer: a delivered record is queued; in hand, its inbox row and its reservation go into
+// one transaction, which commits before the offset moves past the record.
 
 interface Delivery {
-  offset: number;
-  payload: Row;
+  readonly partition: number;
+  readonly offset: number;
+  readonly key: string;
+  readonly payload: Payload;
 }
 
-class Consumer extends Comp {
-  private queue: Delivery[] = [];
-  private current: Delivery | undefined;
-  private attempt = 0;
-  constructor() {
-    super('consumer', true);
+interface ConsumerCtx {
+  readonly durable: Record<string, never>;
+  readonly queue: readonly Delivery[];
+  readonly current: Delivery | undefined;
+  readonly attempt: number;
+  readonly wrote: boolean;
+}
+
+class ConsumerReducer extends Reducer<ConsumerCtx> {
+  private readonly broker: string;
+  private readonly group: string;
+  private readonly consumerName: string;
+  private readonly db: string;
+  private readonly effect: ConsumerInput['effect'];
+
+  constructor(input: ConsumerInput) {
+    const timeout = input.timeoutTicks ?? 20;
+    const t = (state: string) => timer('consumer', state, 'timeout', timeout);
+    const one = (state: string) => timer('consumer', state, '1', 1);
+    super(
+      {
+        connecting: t('connecting'),
+        received: one('received'),
+        insertingInbox: t('insertingInbox'),
+        afterInboxInsert: one('afterInboxInsert'),
+        writingEffect: t('writingEffect'),
+        committingEffect: t('committingEffect'),
+        afterEffectCommit: one('afterEffectCommit'),
+        duplicateSeen: one('duplicateSeen'),
+        beforeTransportProgress: one('beforeTransportProgress'),
+      },
+      'idle',
+    );
+    if (input.inbox !== 'sameTx') refuse('consumer', `inbox ${input.inbox}`);
+    if ((input.ack ?? 'afterCommit') !== 'afterCommit') refuse('consumer', `ack ${input.ack}`);
+    if (input.effect.op !== 'insert') refuse('consumer', `an ${input.effect.op} effect`);
+    this.broker = input.broker;
+    this.group = input.group;
+    this.consumerName = input.consumerName ?? input.group;
+    this.db = input.db;
+    this.effect = input.effect;
   }
-  boot(sim: Sim): void {
-    this.queue = [];
-    this.current = undefined;
-    this.attempt = 0;
-    this.connect(sim);
+
+  initial(input: Record<string, unknown> | undefined, actions: ExecutedAction[]): MachineSnapshot {
+    this.out = actions;
+    return this.connect({ durable: (input?.['durable'] as Record<string, never> | undefined) ?? {}, queue: [], current: undefined, attempt: 0, wrote: false });
   }
-  private connect(sim: Sim, reenter = false): void {
-    sim.send(this.name, 'broker', { type: 'broker.subscribe', group: 'inventory' });
-    sim.enter(this, 'connecting', reenter);
+
+  private connect(ctx: ConsumerCtx): Snapshot<ConsumerCtx> {
+    this.send(this.broker, { type: 'broker.subscribe', group: this.group });
+    return this.enter('connecting', ctx);
   }
-  delay(state: string): number | undefined {
-    switch (state) {
+
+  /** Idle, left at once for the next queued record when there is one. */
+  private idle(ctx: ConsumerCtx): Snapshot<ConsumerCtx> {
+    if (ctx.queue.length === 0) return this.enter('idle', ctx);
+    return this.enter('received', { ...ctx, current: ctx.queue[0], queue: ctx.queue.slice(1), attempt: 1, wrote: false });
+  }
+
+  private tx(ctx: ConsumerCtx): string {
+    return `d${ctx.current!.partition}.${ctx.current!.offset}.${ctx.attempt}`;
+  }
+
+  private effectRow(payload: Payload): Row {
+    const row: Record<string, Value> = {};
+    for (const [col, src] of Object.entries(this.effect.columns)) row[col] = typeof src === 'string' ? (payload[src] ?? null) : src.const;
+    return row;
+  }
+
+  /** A timed-out attempt: its transaction (if open) is rolled back and the record tried again. */
+  private retry(ctx: ConsumerCtx, abort: boolean): Snapshot<ConsumerCtx> {
+    if (abort) this.send(this.db, { type: 'db.abort', tx: this.tx(ctx) });
+    return this.enter('received', { ...ctx, attempt: ctx.attempt + 1, wrote: false });
+  }
+
+  /** A reply for another attempt's transaction, or for the other statement of this one. */
+  private ignored(ctx: ConsumerCtx, e: Ev, stmt: 'inbox' | 'effect' | undefined): boolean {
+    return e['tx'] !== this.tx(ctx) || (stmt !== undefined && e['stmt'] !== undefined && e['stmt'] !== stmt);
+  }
+
+  transition(snapshot: MachineSnapshot, e: Ev, actions: ExecutedAction[]): MachineSnapshot {
+    this.out = actions;
+    this.lastReentered = false;
+    const ctx = snapshot.context as ConsumerCtx;
+    if (e.type === 'broker.deliver') {
+      // In any state: a record not already queued or in hand joins the queue.
+      const same = (d: Delivery | undefined) => d !== undefined && d.partition === e['partition'] && d.offset === e['offset'];
+      if (same(ctx.current) || ctx.queue.some(same)) return snapshot;
+      const next = { ...ctx, queue: [...ctx.queue, { partition: e['partition'], offset: e['offset'], key: e['key'], payload: e['payload'] }] };
+      return snapshot.value === 'idle' ? this.idle(next) : new Snapshot(snapshot.value as string, next, false);
+    }
+    switch (snapshot.value) {
       case 'connecting':
+        if (e.type === 'broker.subscribed') {
+          this.exit('connecting');
+          return this.idle(ctx);
+        }
+        if (!this.fired('connecting', e)) return snapshot;
+        // A lost subscription is asked for again: the state is left and entered anew.
+        this.lastReentered = true;
+        this.exit('connecting');
+        return this.connect(ctx);
+      case 'received': {
+        if (!this.fired('received', e)) return snapshot;
+        this.exit('received');
+        const row = { consumer_name: this.consumerName, event_id: String(ctx.current!.payload['event_id']) };
+        this.send(this.db, { type: 'db.exec', tx: this.tx(ctx), ops: [{ op: 'insert', table: 'inbox', row, onConflict: 'nothing' }], stmt: 'inbox' });
+        return this.enter('insertingInbox', ctx);
+      }
       case 'insertingInbox':
+        if (e.type === 'db.result') {
+          if (this.ignored(ctx, e, 'inbox')) return snapshot;
+          this.exit('insertingInbox');
+          if (e['results'][0]?.inserted === true) return this.enter('afterInboxInsert', ctx);
+          this.note('guard', { guard: 'inboxKey', event_id: ctx.current!.payload['event_id'] });
+          this.send(this.db, { type: 'db.abort', tx: this.tx(ctx) });
+          return this.enter('duplicateSeen', ctx);
+        }
+        if (!this.fired('insertingInbox', e)) return snapshot;
+        this.exit('insertingInbox');
+        return this.retry(ctx, true);
+      case 'afterInboxInsert': {
+        if (!this.fired('afterInboxInsert', e)) return snapshot;
+        this.exit('afterInboxInsert');
+        const op = { op: 'insert', table: this.effect.table, row: this.effectRow(ctx.current!.payload), onConflict: 'nothing' };
+        this.send(this.db, { type: 'db.exec', tx: this.tx(ctx), ops: [op], stmt: 'effect' });
+        return this.enter('writingEffect', ctx);
+      }
       case 'writingEffect':
+        if (e.type === 'db.result') {
+          if (this.ignored(ctx, e, 'effect')) return snapshot;
+          this.exit('writingEffect');
+          const r = e['results'][0] as OpResult | undefined;
+          const wrote = r?.inserted === true || r?.written === true;
+          if (!wrote) this.note('guard', { guard: 'effectKey', event_id: ctx.current!.payload['event_id'] });
+          this.send(this.db, { type: 'db.commit', tx: this.tx(ctx) });
+          return this.enter('committingEffect', { ...ctx, wrote });
+        }
+        if (!this.fired('writingEffect', e)) return snapshot;
+        this.exit('writingEffect');
+        return this.retry(ctx, true);
       case 'committingEffect':
-        return 20;
-      case 'received':
-      case 'afterInboxInsert':
+        if (e.type === 'db.committed') {
+          if (this.ignored(ctx, e, undefined)) return snapshot;
+          this.exit('committingEffect');
+          if (!e['ok']) return this.enter('duplicateSeen', ctx);
+          if (ctx.wrote) this.note('effect', { table: this.effect.table, row: this.effectRow(ctx.current!.payload) });
+          return this.enter('afterEffectCommit', ctx);
+        }
+        if (!this.fired('committingEffect', e)) return snapshot;
+        this.exit('committingEffect');
+        return this.retry(ctx, false);
       case 'afterEffectCommit':
       case 'duplicateSeen':
-      case 'beforeTransportProgress':
-        return 1;
+        if (!this.fired(snapshot.value, e)) return snapshot;
+        this.exit(snapshot.value as string);
+        return this.enter('beforeTransportProgress', ctx);
+      case 'beforeTransportProgress': {
+        if (!this.fired('beforeTransportProgress', e)) return snapshot;
+        this.exit('beforeTransportProgress');
+        const d = ctx.current!;
+        this.send(this.broker, { type: 'broker.commit', partition: d.partition, offset: d.offset + 1 });
+        return this.idle({ ...ctx, current: undefined });
+      }
       default:
-        return undefined;
-    }
-  }
-  idle(): boolean {
-    return this.state === 'idle';
-  }
-  durable(): unknown {
-    return {};
-  }
-  private get tx(): string {
-    return `d0.${this.current!.offset}.${this.attempt}`;
-  }
-  private goIdle(sim: Sim): void {
-    const next = this.queue.shift();
-    if (next === undefined) return sim.enter(this, 'idle');
-    this.current = next;
-    this.attempt = 1;
-    sim.enter(this, 'received');
-  }
-  private exec(sim: Sim, stmt: 'inbox' | 'effect'): void {
-    const p = this.current!.payload;
-    const op =
-      stmt === 'inbox'
-        ? { op: 'insert', table: 'inbox', row: { consumer_name: 'inventory-reservation-v3', event_id: String(p['event_id']) }, onConflict: 'nothing' }
-        : { op: 'insert', table: 'reservations', row: { order_id: p['aggregate_id'] ?? null, reservation_version: p['reservation_version'] ?? null, state: 'HELD' }, onConflict: 'nothing' };
-    sim.send(this.name, 'inventoryDb', { type: 'db.exec', tx: this.tx, ops: [op], stmt });
-    sim.enter(this, stmt === 'inbox' ? 'insertingInbox' : 'writingEffect');
-  }
-  private retry(sim: Sim, abort: boolean): void {
-    if (abort) sim.send(this.name, 'inventoryDb', { type: 'db.abort', tx: this.tx });
-    this.attempt++;
-    sim.enter(this, 'received');
-  }
-  timeout(sim: Sim): void {
-    switch (this.state) {
-      case 'connecting':
-        return this.connect(sim, true);
-      case 'received':
-        return this.exec(sim, 'inbox');
-      case 'insertingInbox':
-      case 'writingEffect':
-        return this.retry(sim, true);
-      case 'committingEffect':
-        return this.retry(sim, false);
-      case 'afterInboxInsert':
-        return this.exec(sim, 'effect');
-      case 'afterEffectCommit':
-      case 'duplicateSeen':
-        return sim.enter(this, 'beforeTransportProgress');
-      case 'beforeTransportProgress':
-        sim.send(this.name, 'broker', { type: 'broker.commit', partition: 0, offset: this.current!.offset + 1 });
-        this.current = undefined;
-        return this.goIdle(sim);
-    }
-  }
-  receive(sim: Sim, _from: string, m: Msg): void {
-    if (m.type === 'broker.deliver') {
-      const same = (d: Delivery | undefined) => d !== undefined && d.offset === m.offset;
-      if (!same(this.current) && !this.queue.some(same)) this.queue.push({ offset: m.offset, payload: m.payload });
-      if (this.state === 'idle') this.goIdle(sim);
-      return;
-    }
-    switch (this.state) {
-      case 'connecting':
-        if (m.type === 'broker.subscribed') this.goIdle(sim);
-        return;
-      case 'insertingInbox':
-        if (m.type !== 'db.result' || m.tx !== this.tx || m.stmt !== 'inbox') return;
-        if (m.results[0]?.inserted === true) return sim.enter(this, 'afterInboxInsert');
-        sim.send(this.name, 'inventoryDb', { type: 'db.abort', tx: this.tx });
-        return sim.enter(this, 'duplicateSeen');
-      case 'writingEffect':
-        if (m.type !== 'db.result' || m.tx !== this.tx || m.stmt !== 'effect') return;
-        sim.send(this.name, 'inventoryDb', { type: 'db.commit', tx: this.tx });
-        return sim.enter(this, 'committingEffect');
-      case 'committingEffect':
-        if (m.type !== 'db.committed' || m.tx !== this.tx) return;
-        return sim.enter(this, m.ok ? 'afterEffectCommit' : 'duplicateSeen');
+        return snapshot;
     }
   }
 }
 
-// The loop: the World's run, phases and fault rules, for plain components.
+// The design: mercury-outbox's own components, each stepped by its plain reducer.
 
-export interface PlainRun {
-  readonly outcome: RunOutcome;
-  readonly result: PlainResult;
-  readonly windowCounts: ReadonlyMap<string, number>;
-  readonly census: ReadonlyMap<string, number>;
-}
-
-export interface PlainOptions {
-  readonly seed: number;
-  readonly plan: FaultPlan;
-  readonly size?: number;
-  /** Also hash a trace of every delivery, timer and state change, as the World does. */
-  readonly trace?: boolean;
-}
-
-export function runPlainOutbox(options: PlainOptions): PlainRun {
-  const o = DEFAULT_WORLD_OPTIONS;
-  const size = options.size ?? 2;
-  const commands = Array.from({ length: size }, (_, i) => ({ intent: `accept o-${i + 1}`, order: `o-${i + 1}` }));
-  const comps: Comp[] = [
-    new Client(commands),
-    new Source(),
-    new Db('ordersDb', { orders: ['order_id'], outbox: ['event_id'] }),
-    new Relay(),
-    new Broker(),
-    new Consumer(),
-    new Db('inventoryDb', { reservations: ['order_id', 'reservation_version'], inbox: ['consumer_name', 'event_id'] }),
-  ];
-  const byName = new Map(comps.map((c) => [c.name, c]));
-  const prng = new Prng(options.seed);
-  const schedule = new Schedule<Item>();
-  const trace = options.trace ? new Trace(false) : undefined;
-  const crashFaults = new Map<string, CrashFault[]>();
-  const messageFaults: MessageFault[] = [];
-  for (const f of options.plan) {
-    if (f.kind === 'crash') crashFaults.set(f.window, [...(crashFaults.get(f.window) ?? []), f]);
-    else messageFaults.push(f);
+/**
+ * The plain stepper of a component of the outbox design, chosen by its model's machine id; it
+ * throws, when made, for an input asking for an option the baseline does not implement.
+ */
+export function plainStepperFor(c: DesignComponent): () => Stepper {
+  const input = c.input as never;
+  switch (c.machine.id) {
+    case 'client':
+      return () => new ClientReducer(input);
+    case 'source':
+      return () => new SourceReducer(input);
+    case 'database':
+      return () => new DatabaseReducer(c.name, input);
+    case 'relay':
+      return () => new RelayReducer(input);
+    case 'broker':
+      return () => new BrokerReducer(input);
+    case 'consumer':
+      return () => new ConsumerReducer(input);
+    default:
+      return refuse(c.name, `machine ${c.machine.id}`);
   }
-  const windowCounts = new Map<string, number>();
-  const strikes: Strike[] = [];
-  let now = 0;
-  let inFlight = 0;
-  let steps = 0;
-  let lastProgressTick = 0;
-  let healed = false;
-  const network = new Network(prng.fork('network'), o, messageFaults, {
-    schedule: (tick, envelope) => {
-      inFlight++;
-      schedule.push(tick, { kind: 'message', envelope });
-    },
-    record: (fault, envelope) => {
-      trace?.add(now, envelope.from, fault.kind, { to: envelope.to, event: envelope.event });
-      strikes.push({ fault, tick: now, durable: {}, inFlight: [] });
-    },
-  });
-  const sim: Sim = {
-    get now() {
-      return now;
-    },
-    send: (from, to, msg) => network.send(now, from, to, msg),
-    enter(comp, state, reenter = false) {
-      if (comp.timer !== undefined) schedule.cancel(comp.timer);
-      comp.timer = undefined;
-      comp.reentered = reenter && state === comp.state;
-      comp.state = state;
-      const d = comp.delay(state);
-      if (d === undefined) return;
-      comp.timer = schedule.push(now + d, { kind: 'timer', comp });
-    },
-    progress() {
-      lastProgressTick = now;
-    },
-  };
-  // After each step the component's resting state is its failure window; a crash strikes there.
-  const observed = new Map<Comp, string>();
-  const settle = (comp: Comp) => {
-    const state = comp.state;
-    const reentered = comp.reentered;
-    comp.reentered = false;
-    if (observed.get(comp) === state && !reentered) return;
-    observed.set(comp, state);
-    trace?.add(now, comp.name, 'state', state);
-    if (!comp.process) return;
-    const window = `${comp.name}.${state}`;
-    const n = (windowCounts.get(window) ?? 0) + 1;
-    windowCounts.set(window, n);
-    if (healed) return;
-    const fault = crashFaults.get(window)?.find((f) => f.occurrence === n);
-    if (fault) {
-      strikes.push({ fault, tick: now, durable: {}, inFlight: [] });
-      crash(comp);
-    }
-  };
-  const boot = (comp: Comp) => {
-    observed.delete(comp);
-    comp.timer = undefined;
-    comp.boot(sim);
-    lastProgressTick = now;
-    settle(comp);
-  };
-  const crash = (comp: Comp) => {
-    comp.down = true;
-    trace?.add(now, comp.name, 'crash');
-    if (comp.timer !== undefined) schedule.cancel(comp.timer);
-    comp.timer = undefined;
-    for (const e of network.dropHeldFrom(comp.name)) trace?.add(now, e.to, 'drop', { from: comp.name, event: e.event, reason: 'sender crashed' });
-    for (const peer of comps) if (peer !== comp) network.send(now, comp.name, peer.name, { type: 'sys.peerCrashed', peer: comp.name } as Msg, false, true);
-    schedule.push(now + o.restartDelayTicks, { kind: 'restart', comp });
-  };
-  // The World's rule: nobody down or busy, nobody outside an idle state waiting on its own timer,
-  // and no durable change for longer than the longest timer still pending.
-  const quiet = () => {
-    if (inFlight > 0 || network.holding) return false;
-    let longest = 0;
-    for (const c of comps) {
-      if (c.down) return false;
-      const idle = c.idle();
-      if (!idle && (c.process || c.timer !== undefined)) return false;
-      if (c.timer !== undefined) longest = Math.max(longest, c.delay(c.state) ?? 0);
-    }
-    return now - lastProgressTick >= Math.max(o.quietTicks, longest + 1);
-  };
-  const step = () => {
-    const next = schedule.pop()!;
-    steps++;
-    now = next.tick;
-    const item = next.item;
-    if (item.kind === 'message') {
-      inFlight--;
-      const { envelope } = item;
-      const comp = byName.get(envelope.to)!;
-      if (comp.down) {
-        trace?.add(now, envelope.to, 'drop', { from: envelope.from, event: envelope.event });
-        return;
-      }
-      trace?.add(now, envelope.to, 'deliver', { from: envelope.from, event: envelope.event });
-      comp.receive(sim, envelope.from, envelope.event as Msg);
-      settle(comp);
-    } else if (item.kind === 'timer') {
-      const comp = item.comp;
-      comp.timer = undefined;
-      trace?.add(now, comp.name, 'timer', comp.state);
-      comp.timeout(sim);
-      settle(comp);
-    } else if (item.comp.down) {
-      item.comp.down = false;
-      trace?.add(now, item.comp.name, 'restart');
-      boot(item.comp);
-    }
-  };
-  const phase = (untilTick: number): 'quiet' | 'silent' | 'bound' | 'steps' => {
-    for (;;) {
-      if (quiet()) return 'quiet';
-      const next = schedule.peek();
-      if (!next) return 'silent';
-      if (next.tick > untilTick) {
-        now = untilTick;
-        return 'bound';
-      }
-      if (steps >= o.stepsMax) return 'steps';
-      step();
-    }
-  };
-  trace?.add(0, 'world', 'start', { seed: String(options.seed), plan: options.plan, options: behaviourOf({ ...o, seed: options.seed, plan: options.plan }) });
-  for (const c of comps) boot(c);
-  let ending: Ending = { kind: 'stuck', reason: { kind: 'no quiescence', ticks: o.livenessTicksMax } };
-  if (phase(o.safetyTicksMax) !== 'steps') {
-    healed = true;
-    network.heal(now);
-    schedule.removeWhere((item) => item.kind === 'restart');
-    for (const c of comps) {
-      if (!c.down) continue;
-      c.down = false;
-      boot(c);
-    }
-    const end = phase(now + o.livenessTicksMax);
-    if (end === 'quiet' || (end === 'silent' && comps.every((c) => !c.process || c.idle()))) ending = { kind: 'quiescent' };
-  }
-  const result: PlainResult = { ending, ticks: now, steps, strikes, traceHash: trace?.hash() ?? '' };
-  const view: WorldView = { durable: <T>(name: string) => byName.get(name)!.durable() as T, result, notes: [] };
-  const verdict = checkClaim(reservationClaim, view);
-  return { outcome: runOutcome(verdict.findings, verdict.outcome === 'unknown'), result, windowCounts, census: network.census() };
 }
 
+/**
+ * mercury-outbox's components at a workload size, each with its plain stepper. The model machine
+ * stays on each component: failure windows are read from its definition, and reports name it.
+ */
+export function plainOutboxComponents(size: number): DesignComponent[] {
+  return mercuryOutbox.build({ size }).map((c) => ({ ...c, stepper: plainStepperFor(c) }));
+}
+
+/** The mercury-outbox scenario (its claim, workload and World options) with the plain components. */
+export const plainOutboxScenario: Scenario = { ...mercuryOutbox, build: ({ size }) => plainOutboxComponents(size) };
+
+/**
+ * One run of the plain outbox through the real World and the scenario's claim: the same as
+ * `runScenario(mercuryOutbox, spec)` with every component stepped by its reducer.
+ */
+export function runPlainOutbox(spec: RunSpec): RunRecord {
+  return runScenario(plainOutboxScenario, spec);
+}
