@@ -310,6 +310,13 @@ interface DbCtx {
   readonly txs: Readonly<Record<string, Tx>>;
 }
 
+/** The transactions without the one at `key`, or without every one `owner` had open. */
+function without(txs: Readonly<Record<string, Tx>>, key: string | undefined, owner?: string): Record<string, Tx> {
+  const out: Record<string, Tx> = {};
+  for (const k in txs) if (k !== key && txs[k]!.owner !== owner) out[k] = txs[k]!;
+  return out;
+}
+
 const matches = (row: Row, where: Row | undefined) => {
   if (where) for (const k in where) if (row[k] !== where[k]) return false;
   return true;
@@ -433,15 +440,12 @@ class DatabaseReducer extends Reducer<DbCtx> {
       }
       case 'db.commit': {
         const key = `${from}/${e['tx']}`;
-        const { [key]: tx, ...txs } = ctx.txs;
-        const res = this.commit(ctx.durable, tx ?? { owner: from, writes: [] }, e['at']);
+        const res = this.commit(ctx.durable, ctx.txs[key] ?? { owner: from, writes: [] }, e['at']);
         this.send(from, res.conflict === undefined ? { type: 'db.committed', tx: e['tx'], ok: res.ok } : { type: 'db.committed', tx: e['tx'], ok: res.ok, conflict: res.conflict });
-        return new Snapshot('serving', { durable: res.durable, txs }, true);
+        return new Snapshot('serving', { durable: res.durable, txs: without(ctx.txs, key) }, true);
       }
-      case 'db.abort': {
-        const { [`${from}/${e['tx']}`]: _closed, ...txs } = ctx.txs;
-        return new Snapshot('serving', { ...ctx, txs }, true);
-      }
+      case 'db.abort':
+        return new Snapshot('serving', { ...ctx, txs: without(ctx.txs, `${from}/${e['tx']}`) }, true);
       case 'db.run': {
         const { tx, results } = this.exec(ctx.durable, { owner: from, writes: [] }, e['ops']);
         const res = this.commit(ctx.durable, tx, e['at']);
@@ -449,12 +453,9 @@ class DatabaseReducer extends Reducer<DbCtx> {
         this.send(from, res.conflict === undefined ? ran : { ...ran, conflict: res.conflict });
         return new Snapshot('serving', { ...ctx, durable: res.durable }, true);
       }
-      case 'sys.peerCrashed': {
+      case 'sys.peerCrashed':
         // A dropped connection rolls back every transaction it had open.
-        const txs: Record<string, Tx> = {};
-        for (const [k, tx] of Object.entries(ctx.txs)) if (tx.owner !== e['peer']) txs[k] = tx;
-        return new Snapshot('serving', { ...ctx, txs }, true);
-      }
+        return new Snapshot('serving', { ...ctx, txs: without(ctx.txs, undefined, e['peer']) }, true);
       default:
         return snapshot;
     }
