@@ -134,7 +134,7 @@ class ClientReducer extends Reducer<ClientCtx> {
 
   initial(input: Record<string, unknown> | undefined, actions: ExecutedAction[]): MachineSnapshot {
     this.out = actions;
-    const durable = (input?.['durable'] as ClientDurable | undefined) ?? { next: 0, replies: [] };
+    const durable = (input?.['durable'] as ClientDurable | undefined) ?? { next: 0, replies: [], attempted: [] };
     return this.pacing({ durable, attempt: 0, ref: '' });
   }
 
@@ -157,14 +157,15 @@ class ClientReducer extends Reducer<ClientCtx> {
         const command = this.commands[ctx.durable.next]!;
         const attempt = ctx.attempt + 1;
         const ref = `${command.intent}#${attempt}`;
+        const attempted = ctx.durable.attempted.includes(command.intent) ? ctx.durable.attempted : [...ctx.durable.attempted, command.intent];
         this.send(this.target, { type: 'cmd', ref, command });
-        return this.enter('awaitingReply', { ...ctx, attempt, ref });
+        return this.enter('awaitingReply', { ...ctx, attempt, ref, durable: { ...ctx.durable, attempted } });
       }
       case 'awaitingReply': {
         if (e.type === 'cmd.reply' && e.ref === ctx.ref) {
           this.exit('awaitingReply');
           const reply = { intent: this.commands[ctx.durable.next]!.intent, key: null, ok: e.ok, outcome: e.outcome, replayed: e.replayed ?? false };
-          return this.pacing({ ...ctx, durable: { next: ctx.durable.next + 1, replies: [...ctx.durable.replies, reply] }, attempt: 0 });
+          return this.pacing({ ...ctx, durable: { ...ctx.durable, next: ctx.durable.next + 1, replies: [...ctx.durable.replies, reply] }, attempt: 0 });
         }
         if (!this.fired('awaitingReply', e)) return snapshot;
         this.exit('awaitingReply');

@@ -14,7 +14,8 @@ describe('the plain outbox baseline', () => {
   it('gives the compiled models’ trace hash on every windows plan at seeds 1..10 and 300 explore cases', () => {
     const cases = plainComparisonCases();
     const windows = cases.filter((c) => c.mode === 'windows');
-    expect(windows.length).toBeGreaterThan(10 * 150);
+    // Every windows plan of mercury-outbox (database links lose or delay only) at ten seeds.
+    expect(windows.length).toBeGreaterThan(10 * 130);
     expect(cases.length - windows.length).toBe(300);
     const r = comparePlainOutbox(cases);
     expect(r.divergences.map((d) => `seed ${d.case.seed} size ${d.case.size} ${JSON.stringify(d.case.plan)}: ${d.differs.join('; ')}`)).toEqual([]);
