@@ -1,129 +1,475 @@
-// The command-line contract, exercised as a user would: a spawned process, its stdout, stderr
-// and exit code.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+// The command-line contract: each command is run in-process through `main(argv, io)` with an io
+// that keeps what it printed, so every case checks the exit code, stdout and stderr exactly as a
+// user would see them. Bad input is one line on stderr, exit code 2 and no stack trace. Only what
+// needs a real process is spawned: the bin file starting at all, the exit codes the shell sees,
+// and the same trace hash from two separate processes.
+import { execFile, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bufferIo } from '../../src/cli/io.ts';
+import { main, USAGE } from '../../src/cli/main.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const bin = join(root, 'bin', 'faultline.js');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
 
-function cli(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  return { code: r.status, out: r.stdout, err: r.stderr };
+interface Ran {
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
 }
 
-describe('faultline command line', () => {
-  it('prints its version and help', () => {
-    expect(cli('--version').out.trim()).toMatch(/^\d+\.\d+\.\d+$/);
-    const help = cli('--help');
-    expect(help.code).toBe(0);
-    expect(help.out).toMatch(/faultline windows <scenario\|file\|all>/);
+async function cli(args: readonly string[], isTTY = false): Promise<Ran> {
+  const io = bufferIo(isTTY);
+  const code = await main(args, io);
+  return { code, out: io.stdout, err: io.stderr };
+}
+
+/** Runs a command that must be refused: exit code 2, nothing on stdout, one line on stderr. */
+async function refused(args: readonly string[]): Promise<string> {
+  const r = await cli(args);
+  expect(r.code, `exit code of ${JSON.stringify(args)}`).toBe(2);
+  expect(r.out).toBe('');
+  const lines = r.err.trimEnd().split('\n');
+  expect(lines, r.err).toHaveLength(1);
+  expect(r.err).toMatch(/^faultline: \S/);
+  expect(r.err).not.toMatch(/\bat \S+ \(|Error:/); // no stack trace, no error class name
+  return lines[0]!;
+}
+
+let out = '';
+beforeAll(() => {
+  // Every windows run writes reports; none of them may land in the project's own reports/.
+  out = mkdtempSync(join(tmpdir(), 'faultline-cli-'));
+});
+
+describe('faultline with no command', () => {
+  it.each([['--help'], ['-h'], ['help']])('%s prints the usage and every command, exit code 0', async (flag) => {
+    const r = await cli([flag]);
+    expect(r).toEqual({ code: 0, out: `${USAGE}\n`, err: '' });
+    for (const name of ['list', 'windows', 'explore', 'replay', 'calc']) expect(r.out).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    expect(r.out).toMatch(/Exit codes: 0 .*; 1 .*\n2 bad input or usage/);
   });
 
-  it.each([
-    [['bogus'], /unknown command bogus/],
-    [['--bogus'], /unknown flag --bogus/],
-    [['windows', 'no-such-scenario'], /unknown scenario no-such-scenario/],
-    [['windows', 'mercury-outbox', '--frobnicate'], /windows: unknown flag --frobnicate; known flags: --out, --pairs/],
-    [['windows', 'mercury-outbox', '--pair'], /unknown flag --pair \(did you mean --pairs\?\)/],
-    [['windows', 'mercury-outbox', '--seed', '1', '--seed', '2'], /--seed is given more than once/],
-    [['calc', 'dedup', '--json', '--json', '--rate', '1', '--window', '1h', '--entry-bytes', '9'], /--json is given more than once/],
-    [['wnidows', 'all'], /unknown command wnidows \(did you mean windows\?\)/],
-    [['explore', 'mercury-outbox', '--runs', '-5'], /--runs must be/],
-    [['explore', 'mercury-outbox', '--seed', 'abc'], /--seed must be a whole number, got "abc"/],
-    [['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"melt"}]'], /kind must be one of/],
-    [['calc', 'dedup', '--rate', '-18000', '--window', '12h', '--entry-bytes', '96'], /rate/],
-    [['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"crash","window":"nope.x","occurrence":1}]'], /has no failure window nope\.x/],
-    [['replay', 'mercury-dual-write-commit-first', '--seed', '1', '--path', '9:9:9:9:9'], /seed 1 and path 9:9:9:9:9/],
-    [['windows', 'mercury-outbox', '--out', '/dev/null/x'], /--out \/dev\/null\/x is not a writable folder/],
-    [['explore', 'mercury-outbox', '--seed', '99999999999999999999'], /--seed is too large/],
-  ])('refuses %j with one line on stderr and exit code 2', (args, message) => {
-    const r = cli(...args);
+  it.each([['--version'], ['-v']])('%s prints the package version alone', async (flag) => {
+    expect(await cli([flag])).toEqual({ code: 0, out: `${pkg.version}\n`, err: '' });
+  });
+
+  it('prints the usage and exits 2 when no command is given', async () => {
+    const r = await cli([]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(message);
-    expect(r.err.trim().split('\n')).toHaveLength(1);
-    expect(r.err).not.toMatch(/\n\s+at /); // no stack trace
+    expect(r.out).toBe(`${USAGE}\n`);
   });
 
-  it('refuses a malformed scenario file with one line and exit code 2', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'faultline-'));
+  it('refuses an unknown command, naming the nearest one', async () => {
+    expect(await refused(['wnidows', 'all'])).toBe('faultline: unknown command wnidows (did you mean windows?) (try faultline --help)');
+    expect(await refused(['exploer'])).toMatch(/unknown command exploer \(did you mean explore\?\)/);
+    // Nothing near: no guess is offered.
+    expect(await refused(['frobnicate'])).toBe('faultline: unknown command frobnicate (try faultline --help)');
+    // A name inherited from Object.prototype is not a command either.
+    expect(await refused(['constructor'])).toMatch(/unknown command constructor/);
+  });
+
+  it('refuses an unknown flag in place of a command', async () => {
+    expect(await refused(['--bogus'])).toBe('faultline: unknown flag --bogus (try faultline --help)');
+  });
+});
+
+describe('each command’s --help lists that command’s flags and no other', () => {
+  const flags: Record<string, readonly string[]> = {
+    list: ['--json'],
+    windows: ['--out DIR', '--pairs', '--seed S', '--max-occurrence N', '--json'],
+    explore: ['--runs N', '--seed S', '--max-faults N', '--max-occurrence N', '--json'],
+    replay: ['--seed S', '--plan JSON', '--path P', '--size N', '--max-faults N', '--max-occurrence N', '--json'],
+    calc: ['--json'],
+  };
+  const every = [...new Set(Object.values(flags).flat().map((f) => f.split(' ')[0]!))];
+
+  it.each(Object.entries(flags))('%s --help', async (name, own) => {
+    for (const args of [[name, '--help'], [name, '-h'], [name, 'some-scenario', '--help']]) {
+      const r = await cli(args);
+      expect(r.code).toBe(0);
+      expect(r.err).toBe('');
+      expect(r.out).toMatch(new RegExp(`^Usage: faultline ${name} `));
+      const listed = r.out.split('\n').filter((l) => /^ {2}--/.test(l)).map((l) => l.trim().split(/ {2,}/)[0]);
+      expect(listed).toEqual([...own, '--help']);
+      for (const other of every.filter((f) => !own.some((o) => o.split(' ')[0] === f))) expect(r.out).not.toContain(`${other} `);
+    }
+  });
+
+  it('marks the flags a command requires', async () => {
+    const r = await cli(['replay', '--help']);
+    expect(r.out).toMatch(/--seed S .*\(required\)/);
+    expect(r.out).not.toMatch(/--plan JSON .*\(required\)/);
+  });
+
+  it('calc <subcommand> --help lists that subcommand’s own flags', async () => {
+    const r = await cli(['calc', 'dedup', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    expect(r.out).toMatch(/^Usage: faultline calc dedup /);
+    const listed = r.out.split('\n').filter((l) => /^ {2}--/.test(l)).map((l) => l.trim().split(/ +/)[0]);
+    expect(listed).toEqual(['--rate', '--window', '--entry-bytes', '--replication', '--amplification', '--json', '--help']);
+    expect(r.out).toMatch(/--rate VALUE .*\(required\)/);
+    expect(r.out).not.toMatch(/--replication VALUE .*\(required\)/);
+    const retry = await cli(['calc', 'retry', '-h']);
+    expect(retry.out).toMatch(/^Usage: faultline calc retry /);
+    expect(retry.out).not.toContain('--entry-bytes');
+  });
+});
+
+describe('the argument parser refuses, for every command alike', () => {
+  it.each([
+    // An unknown flag, with the nearest known one, or the list of known ones.
+    [['windows', 'mercury-outbox', '--pair'], 'faultline: windows: unknown flag --pair (did you mean --pairs?); known flags: --out, --pairs, --seed, --max-occurrence, --json'],
+    [['windows', 'mercury-outbox', '--frobnicate'], 'faultline: windows: unknown flag --frobnicate; known flags: --out, --pairs, --seed, --max-occurrence, --json'],
+    [['explore', 'mercury-outbox', '--run', '5'], 'faultline: explore: unknown flag --run (did you mean --runs?); known flags: --runs, --seed, --max-faults, --max-occurrence, --json'],
+    [['list', '--jsno'], 'faultline: list: unknown flag --jsno (did you mean --json?); known flags: --json'],
+    [['replay', 'mercury-outbox', '-s', '1'], 'faultline: replay: unknown flag -s'],
+    [['replay', 'mercury-outbox', '-seed', '1'], 'faultline: replay: unknown flag -seed (did you mean --seed?)'],
+    [['calc', 'dedup', '--rat', '1'], 'faultline: calc dedup: unknown flag --rat (did you mean --rate?); known flags: --rate, --window, --entry-bytes, --replication, --amplification'],
+    // A flag given twice, whether as two words or with `=`.
+    [['windows', 'mercury-outbox', '--seed', '1', '--seed', '2'], 'faultline: windows: --seed is given more than once'],
+    [['explore', 'mercury-outbox', '--json', '--json'], 'faultline: explore: --json is given more than once'],
+    [['replay', 'mercury-outbox', '--seed=1', '--seed', '1'], 'faultline: replay: --seed is given more than once'],
+    [['calc', 'dedup', '--json', '--json', '--rate', '1', '--window', '1h', '--entry-bytes', '9'], 'faultline: calc: --json is given more than once'],
+    [['calc', 'retry', '--base', '1s', '--base', '2s', '--factor', '2', '--cap', '60s', '--retries', '8'], 'faultline: calc retry: --base is given more than once'],
+    // A flag without its value: at the end, before another flag, or empty after `=`.
+    [['explore', 'mercury-outbox', '--runs'], 'faultline: explore: --runs needs a value'],
+    [['explore', 'mercury-outbox', '--runs', '--json'], 'faultline: explore: --runs needs a value'],
+    [['windows', 'mercury-outbox', '--out='], 'faultline: windows: --out needs a value'],
+    [['calc', 'dedup', '--rate', '--window', '1h', '--entry-bytes', '9'], 'faultline: calc dedup: --rate needs a value'],
+    // A switch given a value.
+    [['list', '--json=yes'], 'faultline: list: --json is a switch and takes no value, got "--json=yes"'],
+    [['windows', 'mercury-outbox', '--pairs=true'], 'faultline: windows: --pairs is a switch and takes no value, got "--pairs=true"'],
+    // The wrong number of positional arguments.
+    [['list', 'extra'], 'faultline: list: takes no arguments; unexpected argument "extra"'],
+    [['windows'], 'faultline: windows: takes one scenario name, scenario file or "all"'],
+    [['windows', 'mercury-outbox', 'mercury-outbox'], 'faultline: windows: takes one scenario name, scenario file or "all"; unexpected argument "mercury-outbox"'],
+    [['explore'], 'faultline: explore: takes one scenario name or scenario file'],
+    [['replay', '--seed', '1'], 'faultline: replay: takes one scenario name or scenario file'],
+    [['explore', 'mercury-outbox', '--', '--runs'], 'faultline: explore: takes one scenario name or scenario file; unexpected argument "--runs"'],
+    [['calc', 'dedup', 'now', '--rate', '1', '--window', '1h', '--entry-bytes', '9'], 'faultline: calc dedup: takes no arguments; unexpected argument "now"'],
+    // A required flag left out.
+    [['replay', 'mercury-outbox'], 'faultline: replay: missing required --seed'],
+    [['calc', 'dedup', '--rate', '1'], 'faultline: calc dedup: missing required --window, --entry-bytes'],
+  ])('%j', async (args, line) => {
+    expect(await refused(args)).toBe(line);
+  });
+});
+
+describe('refusals of values, scenarios and plans', () => {
+  it.each(([
+    [['explore', 'mercury-outbox', '--runs', '-5'], /^faultline: --runs must be at least 1, got -5$/],
+    [['explore', 'mercury-outbox', '--runs', '0'], /--runs must be at least 1, got 0/],
+    [['explore', 'mercury-outbox', '--runs', '1.5'], /--runs must be a whole number, got "1\.5"/],
+    [['explore', 'mercury-outbox', '--seed', 'abc'], /--seed must be a whole number, got "abc"/],
+    [['explore', 'mercury-outbox', '--seed', '99999999999999999999'], /--seed is too large, got 99999999999999999999 \(at most 2,147,483,647\)/],
+    [['explore', 'mercury-outbox', '--max-faults', '65'], /--max-faults is too large, got 65 \(at most 64\)/],
+    [['windows', 'mercury-outbox', '--max-occurrence', '0', '--out', '{out}'], /--max-occurrence must be at least 1, got 0/],
+    [['windows', 'no-such-scenario', '--out', '{out}'], /^faultline: unknown scenario no-such-scenario \(faultline list shows the catalogue\)$/],
+    [['explore', 'no/such/file.ts'], /^faultline: no scenario file no\/such\/file\.ts$/],
+    [['windows', 'mercury-outbox', '--out', '/dev/null/x'], /^faultline: --out \/dev\/null\/x is not a writable folder: ENOTDIR$/],
+    [['replay', 'mercury-outbox', '--seed', '1', '--plan', 'crash it'], /--plan must be a JSON array of faults, got "crash it"/],
+    [['replay', 'mercury-outbox', '--seed', '1', '--plan', '{"kind":"crash"}'], /^faultline: --plan must be a JSON array of faults$/],
+    [['replay', 'mercury-outbox', '--seed', '1', '--plan', JSON.stringify(Array(65).fill({ kind: 'crash', window: 'relay.polling', occurrence: 1 }))], /--plan has 65 faults; at most 64 are accepted/],
+    [['replay', 'mercury-outbox', '--seed', '1', '--plan', '[1]'], /--plan fault 1: must be an object such as \{"kind":"crash"/],
+    [['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"melt"}]'], /--plan fault 1: kind must be one of crash, lose, duplicate, delay, reorder, got "melt"$/],
+    [['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"lsoe"}]'], /kind must be one of .*, got "lsoe" \(did you mean lose\?\)/],
+    [['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"crash","window":"relay.polling","occurrence":0}]'], /--plan fault 1: occurrence must be a positive whole number/],
+    [['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"crash","window":"relay.polling","occurrence":1},{"kind":"crash","occurrence":1}]'], /--plan fault 2: a crash needs a window/],
+    [['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"lose","occurrence":1}]'], /--plan fault 1: a lose fault needs a point/],
+    [['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"crash","window":"nope.x","occurrence":1}]'], /^faultline: --plan: mercury-outbox has no failure window nope\.x$/],
+    [['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"crash","window":"relay.poling","occurrence":1}]'], /has no failure window relay\.poling \(did you mean relay\.polling\?\)/],
+    [['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"lose","point":"relay->nobody:x","occurrence":1}]'], /--plan: relay->nobody:x is not a message point of mercury-outbox/],
+    [['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"lose","point":"relay","occurrence":1}]'], /--plan: relay is not a message point/],
+    [['replay', 'mercury-outbox', '--seed', '1', '--path', '3:x'], /--path must look like 3:0:1 \(whole numbers joined by ':'\), got "3:x"/],
+    [['replay', 'mercury-outbox', '--seed', '1', '--path', '3:0', '--plan', '[]'], /give --path \(an explore replay\) or --plan \(a windows replay\), not both/],
+    [['replay', 'mercury-outbox', '--seed', '1', '--path', '3:0', '--size', '2'], /--size goes with --plan; an explore path carries its own size/],
+    [['replay', 'mercury-outbox', '--seed', '1', '--size', '0'], /--size must be at least 1, got 0/],
+    // A path that does not fit the search space, and one that fits but finds nothing.
+    [['replay', 'mercury-dual-write-commit-first', '--seed', '1', '--path', '9:9:9:9:9:9:9:9:9:9:9'], /^faultline: seed 1 and path 9(:9){10} do not replay for mercury-dual-write-commit-first: Unable to replay/],
+    [['replay', 'mercury-dual-write-commit-first', '--seed', '1', '--path', '9:9:9:9:9'], /^faultline: seed 1 and path 9:9:9:9:9 reproduce no failure for mercury-dual-write-commit-first$/],
+    [['replay', 'mercury-outbox', '--seed', '1', '--path', '0'], /seed 1 and path 0 reproduce no failure for mercury-outbox/],
+    [['calc'], /^faultline: calc needs a subcommand: dedup\|checkpoint\|backfill\|retry\|horizon$/],
+    [['calc', 'dedpu', '--rate', '1'], /^faultline: calc: unknown subcommand "dedpu" \(did you mean dedup\?\); expected /],
+    [['calc', 'dedup', '--rate', '-18000', '--window', '12h', '--entry-bytes', '96'], /--rate/],
+    [['calc', 'horizon', '--window', 'soon'], /--window/],
+  ] as [string[], RegExp][]).map(([args, message]) => [JSON.stringify(args).slice(0, 120), args, message] as const))('%s', async (_title, args, message) => {
+    expect(await refused(args.map((a) => a.replace('{out}', out)))).toMatch(message);
+  });
+
+  it('refuses a malformed scenario file, or one that does not compile, with one line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-bad-'));
     const file = join(dir, 'broken.ts');
     writeFileSync(file, "export default { name: 'Broken Name', title: 'x' };\n");
-    const r = cli('windows', file);
-    expect(r.code).toBe(2);
-    expect(r.err).toMatch(/malformed scenario .*broken\.ts: name must be lower-case/);
-    writeFileSync(file, 'export default {{{ this is not typescript\n');
-    const s = cli('windows', file);
-    expect(s.code).toBe(2);
-    expect(s.err.trim().split('\n')).toHaveLength(1);
+    expect(await refused(['windows', file, '--out', out])).toMatch(/^faultline: malformed scenario .*broken\.ts: name must be lower-case/);
+    const garbled = join(dir, 'garbled.ts');
+    writeFileSync(garbled, 'export default {{{ this is not typescript\n');
+    expect(await refused(['explore', garbled])).toMatch(/^faultline: malformed scenario .*garbled\.ts: /);
+    const empty = join(dir, 'empty.ts');
+    writeFileSync(empty, 'export const nothing = 1;\n');
+    expect(await refused(['explore', empty])).toMatch(/malformed scenario .*empty\.ts: it has no default export/);
   });
+});
 
-  it('lists the catalogue with expected verdicts, as JSON too', () => {
-    const list = JSON.parse(cli('list', '--json').out) as { name: string; expect: string; title: string; file: string }[];
-    expect(list.find((s) => s.name === 'mercury-outbox')).toMatchObject({ expect: 'holds', file: 'scenarios/mercury-outbox.ts' });
-    expect(list.find((s) => s.name === 'mercury-dual-write-commit-first')?.expect).toBe('violated');
-  });
-
-  it('gives the same trace hash for the same seed and plan in two separate processes', () => {
-    const plan = '[{"kind":"crash","window":"relay.afterBrokerAccept","occurrence":1}]';
-    const run = () => JSON.parse(execFileSync(process.execPath, [bin, 'replay', 'mercury-outbox', '--seed', '42', '--plan', plan, '--json'], { cwd: root, encoding: 'utf8' })) as { traceHash: string; verdict: string };
-    const a = run();
-    const b = run();
-    expect(a.traceHash).toMatch(/^[0-9a-f]{64}$/);
-    expect(b.traceHash).toBe(a.traceHash);
-    expect(a.verdict).toBe('holds');
-  });
-
-  it('explores, prints a minimal counterexample and a replay line that reproduces its hash', () => {
-    const r = cli('explore', 'mercury-dual-write-commit-first', '--runs', '300', '--seed', '5', '--json');
-    expect(r.code).toBe(0); // the violation is expected
-    const doc = JSON.parse(r.out) as { verdict: string; seed: number; path: string; traceHash: string; plan: unknown[]; counterexample: { replay: string } };
-    expect(doc.verdict).toBe('violated');
-    const line = doc.counterexample.replay.split(' ').slice(2);
-    const replay = JSON.parse(cli(...line, '--json').out) as { traceHash: string };
-    expect(replay.traceHash).toBe(doc.traceHash);
-  });
-
-  it('prints one JSON document for windows --json and exits 1 only for an unexpected verdict', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'faultline-out-'));
-    const r = cli('windows', 'mercury-dual-write-commit-first', '--json', '--out', dir);
+describe('list', () => {
+  it('lists every catalogue scenario with its expected verdict, and counts them', async () => {
+    const files = readdirSync(join(root, 'scenarios')).filter((f) => f.endsWith('.ts'));
+    const r = await cli(['list']);
     expect(r.code).toBe(0);
-    const doc = JSON.parse(r.out) as { scenarios: { name: string; verdict: string; windows: { window: string; outcome: string; repairQuery: string }[] }[] };
+    expect(r.err).toBe('');
+    const lines = r.out.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^scenario +expect +title$/);
+    expect(lines.at(-1)).toBe(`${files.length} scenarios`);
+    expect(r.out).toMatch(/^mercury-outbox +holds +Mercury order acceptance/m);
+    expect(r.out).toMatch(/^mercury-dual-write-commit-first +violated \(lost effect\) /m);
+    expect(r.out).not.toMatch(/\u001b\[/); // not a terminal: no colour
+  });
+
+  it('prints one JSON document with a row per scenario', async () => {
+    const r = await cli(['list', '--json']);
+    expect(r.code).toBe(0);
+    const rows = JSON.parse(r.out) as { name: string; expect: string; violations: string[]; file: string }[];
+    expect(rows).toHaveLength(readdirSync(join(root, 'scenarios')).filter((f) => f.endsWith('.ts')).length);
+    expect(rows.map((x) => x.name)).toEqual([...rows.map((x) => x.name)].sort());
+    expect(rows.find((s) => s.name === 'mercury-outbox')).toMatchObject({ expect: 'holds', violations: [], file: 'scenarios/mercury-outbox.ts' });
+    expect(rows.find((s) => s.name === 'mercury-dual-write-commit-first')).toMatchObject({ expect: 'violated', violations: ['lost effect'] });
+  });
+});
+
+describe('windows', () => {
+  it('prints the table, what the verdict covers clause by clause, and writes the reports', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-windows-'));
+    const r = await cli(['windows', 'mercury-dual-write-commit-first', '--out', dir]);
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    expect(r.out).toMatch(/^mercury-dual-write-commit-first +35 +155 +lost effect, holds +violated +violated \(lost effect\) +ok$/m);
+    expect(r.out).toMatch(/^covers: violated for every single fault: 35 places \(19 windows, 16 message points\) x 5 fault kinds/m);
+    expect(r.out).toMatch(/^ {2}every committed fact yields its effect: violated \(judged in 155 runs\)$/m);
+    expect(r.out).toMatch(/^ {2}the same intent returns the recorded result: not checked/m);
+    expect(r.out).toMatch(new RegExp(`1 scenarios, 155 runs, every verdict as expected; reports in ${dir}/\n$`));
+    expect(readdirSync(dir).sort()).toEqual(['index.md', 'junit.xml', 'mercury-dual-write-commit-first.md', 'report.html', 'report.json']);
+  });
+
+  it('prints one JSON document with --json', async () => {
+    const r = await cli(['windows', 'mercury-dual-write-commit-first', '--json', '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    const doc = JSON.parse(r.out) as { scenarios: { name: string; verdict: string; windows: { window: string; outcome: string }[] }[] };
+    expect(doc.scenarios).toHaveLength(1);
     expect(doc.scenarios[0]!.verdict).toBe('violated');
     expect(doc.scenarios[0]!.windows.find((w) => w.window === 'source.afterSourceCommit')?.outcome).toBe('lost effect');
-    // A design that claims to hold but does not: exit code 1 and the line that replays it.
-    const mine = join(dir, 'mine.ts');
-    writeFileSync(
-      mine,
-      `import base from '${join(root, 'scenarios', 'mercury-dual-write-commit-first.ts')}';\nexport default { ...base, name: 'mine', expect: { verdict: 'holds' } };\n`,
-    );
-    const bad = cli('windows', mine, '--out', dir);
-    expect(bad.code).toBe(1);
-    expect(bad.out).toMatch(/mine: expected holds, got violated/);
-    expect(bad.out).toContain(`replay: npx faultline replay ${mine} --seed 1 --plan`);
   });
 
+  it('takes --seed and --max-occurrence: fewer occurrences, fewer runs', async () => {
+    const one = JSON.parse((await cli(['windows', 'mercury-outbox', '--json', '--max-occurrence', '1', '--seed', '7', '--out', out])).out) as { scenarios: { verdict: string; coverage: { runs: number; maxOccurrence: number; interleavings: string } }[] };
+    const two = JSON.parse((await cli(['windows', 'mercury-outbox', '--json', '--out', out])).out) as typeof one;
+    expect(one.scenarios[0]!.verdict).toBe('holds');
+    expect(one.scenarios[0]!.coverage.maxOccurrence).toBe(1);
+    expect(two.scenarios[0]!.coverage.maxOccurrence).toBe(2);
+    expect(one.scenarios[0]!.coverage.runs).toBeLessThan(two.scenarios[0]!.coverage.runs);
+    expect(JSON.stringify(one.scenarios[0]!.coverage)).toContain('seed 7');
+  });
+
+  it('runs pairs of faults with --pairs, judged against the pair expectation', async () => {
+    const singles = await cli(['windows', 'flow-page-viewed', '--max-occurrence', '1', '--out', out]);
+    const r = await cli(['windows', 'flow-page-viewed', '--pairs', '--max-occurrence', '1', '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^covers: holds for every single fault and every pair: /m);
+    const runs = (text: string) => Number(/^1 scenarios, (\d+) runs/m.exec(text)![1]);
+    expect(runs(r.out)).toBeGreaterThan(runs(singles.out) ** 1.5);
+  });
+
+  it('shows progress on a terminal, and erases it before the table', async () => {
+    const r = await cli(['windows', 'mercury-dual-write-commit-first', '--out', out], true);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/^\r\[1\/1\] mercury-dual-write-commit-first: run 25\/155\u001b\[K/);
+    expect(r.err).toMatch(/run 150\/155\u001b\[K\r\u001b\[K$/);
+    // --json on a terminal: no progress, the document alone.
+    const j = await cli(['windows', 'mercury-dual-write-commit-first', '--json', '--out', out], true);
+    expect(j.err).toBe('');
+    expect(() => JSON.parse(j.out) as unknown).not.toThrow();
+  });
+
+  it('exits 1 for a design whose verdict is not the one it expects, and prints the line that replays it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-mine-'));
+    const mine = join(dir, 'mine.ts');
+    writeFileSync(mine, `import base from '${join(root, 'scenarios', 'mercury-dual-write-commit-first.ts')}';\nexport default { ...base, name: 'mine', expect: { verdict: 'holds' } };\n`);
+    const r = await cli(['windows', mine, '--out', dir]);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe('');
+    expect(r.out).toMatch(/^mine +35 +155 +lost effect, holds +violated +holds +UNEXPECTED$/m);
+    expect(r.out).toMatch(/^mine: expected holds, got violated$/m);
+    expect(r.out).toMatch(/^ {2}unexpected violations: lost effect$/m);
+    expect(r.out).toContain(`replay: npx faultline replay ${mine} --seed 1 --plan '[{"kind":"crash","window":"source.`);
+    expect(r.out).toMatch(/1 scenarios, 155 runs, 1 not as expected; reports in /);
+    // The printed line replays the run it names, from the same file.
+    const line = /replay: npx faultline (replay .*)$/m.exec(r.out)![1]!;
+    const words = line.match(/'[^']*'|\S+/g)!.map((w) => w.replace(/^'(.*)'$/, '$1'));
+    const replayed = await cli([...words, '--json']);
+    expect(replayed.code).toBe(0);
+    expect((JSON.parse(replayed.out) as { outcome: string }).outcome).toBe('lost effect');
+  });
+});
+
+describe('explore', () => {
+  it('prints a shrunk counterexample with its trace, claims and a replay line that reproduces its hash', async () => {
+    const r = await cli(['explore', 'mercury-dual-write-commit-first', '--runs', '300', '--seed', '5']);
+    expect(r.code).toBe(0); // the violation is what the scenario expects
+    expect(r.err).toBe('');
+    expect(r.out).toMatch(/^mercury-dual-write-commit-first: \d+ runs from seed 5; outcomes holds \d+, lost effect \d+$/m);
+    expect(r.out).toMatch(/^lost effect found and shrunk to a minimal plan:$/m);
+    expect(r.out).toMatch(/^claim {2}For inventory reservation, identified by \(order_id, reservation_version\)/m);
+    expect(r.out).toMatch(/^plan {3}\S.* \(simulation seed \d+, workload \d+\)$/m);
+    expect(r.out).toMatch(/^ {2}t= +0 # +0 world +start /m);
+    expect(r.out).toMatch(/^lost effect: committed fact o-1\|1 has no inventory reservation$/m);
+    expect(r.out).toMatch(/^verdict violated, expected violated \(lost effect\): as expected$/m);
+    const hash = /^trace hash ([0-9a-f]{64})$/m.exec(r.out)![1]!;
+    const line = /^replay npx faultline (replay .*)$/m.exec(r.out)![1]!;
+    expect(line).toMatch(/^replay mercury-dual-write-commit-first --seed 5 --path \d+(:\d+)*$/);
+    const replayed = await cli([...line.split(' '), '--json']);
+    expect(replayed.code).toBe(0);
+    expect((JSON.parse(replayed.out) as { traceHash: string }).traceHash).toBe(hash);
+  });
+
+  it('prints the same search as one JSON document, and replays it with the explore options repeated', async () => {
+    const r = await cli(['explore', 'inventory-ack-before-commit', '--runs', '200', '--seed', '3', '--max-faults', '2', '--max-occurrence', '2', '--json']);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.out) as { verdict: string; seed: number; path: string; traceHash: string; plan: unknown[]; trace: unknown[]; counterexample: { replay: string } };
+    expect(doc).toMatchObject({ verdict: 'violated', seed: 3 });
+    expect(doc.plan.length).toBeGreaterThan(0);
+    expect(doc.plan.length).toBeLessThanOrEqual(2);
+    expect(doc.counterexample.replay).toMatch(/ --max-faults 2 --max-occurrence 2$/);
+    const replayed = JSON.parse((await cli([...doc.counterexample.replay.split(' ').slice(2), '--json'])).out) as { traceHash: string; path: string; seed: number };
+    expect(replayed).toMatchObject({ traceHash: doc.traceHash, path: doc.path, seed: 3 });
+  });
+
+  it('says what a passing search covers: it holds only within its samples', async () => {
+    const r = await cli(['explore', 'mercury-outbox', '--runs', '40', '--seed', '2']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^mercury-outbox: 40 runs from seed 2; outcomes holds 40$/m);
+    expect(r.out).not.toContain('found and shrunk');
+    expect(r.out).toMatch(/^covers: holds within bound for sampled plans of up to 3 faults: .*40 runs.*the search stopped after 40 samples/m);
+    expect(r.out).toMatch(/^verdict holds within bound, expected holds: as expected$/m);
+    const j = JSON.parse((await cli(['explore', 'mercury-outbox', '--runs', '40', '--seed', '2', '--json'])).out) as Record<string, unknown>;
+    expect(j).toMatchObject({ verdict: 'holds within bound', path: null, traceHash: null, plan: null, trace: null, counterexample: null, runs: 40 });
+  });
+
+  it('exits 1 when a design that claims to hold is violated', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-mine-'));
+    const mine = join(dir, 'mine.ts');
+    writeFileSync(mine, `import base from '${join(root, 'scenarios', 'mercury-dual-write-commit-first.ts')}';\nexport default { ...base, name: 'mine', expect: { verdict: 'holds' } };\n`);
+    const r = await cli(['explore', mine, '--runs', '300']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/^verdict violated, expected holds: NOT as expected$/m);
+    expect(r.out).toContain(`replay npx faultline replay ${mine} --seed 1 --path `);
+  });
+});
+
+describe('replay', () => {
+  const plan = '[{"kind":"crash","window":"relay.afterBrokerAccept","occurrence":1}]';
+
+  it('prints the plan, the trace step by step, the clauses and the line that replays it', async () => {
+    const r = await cli(['replay', 'mercury-outbox', '--seed', '42', '--plan', plan]);
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    expect(r.out).toMatch(/^plan {3}crash-and-restart at relay\.afterBrokerAccept \(simulation seed 42, workload 2\)$/m);
+    expect(r.out).toMatch(/^ {2}t= +\d+ # +\d+ relay +crash \{"window":"relay\.afterBrokerAccept"\}$/m);
+    expect(r.out).toMatch(/^every claim holds$/m);
+    expect(r.out).toMatch(/^the same intent returns the recorded result: not checked/m);
+    expect(r.out).toContain(`replay npx faultline replay mercury-outbox --seed 42 --plan '${plan}'\n`);
+    expect(r.out).not.toContain('warning');
+  });
+
+  it('prints the same run as JSON, and --size changes the workload', async () => {
+    const r = await cli(['replay', 'mercury-outbox', '--seed', '42', '--plan', plan, '--json']);
+    const doc = JSON.parse(r.out) as { verdict: string; seed: number; path: null; traceHash: string; size: number; unstruck: unknown[]; trace: { kind: string }[] };
+    expect(doc).toMatchObject({ verdict: 'holds', seed: 42, path: null, size: 2, unstruck: [] });
+    expect(doc.traceHash).toBe(/^trace hash (\S+)$/m.exec((await cli(['replay', 'mercury-outbox', '--seed', '42', '--plan', plan])).out)![1]);
+    const small = JSON.parse((await cli(['replay', 'mercury-outbox', '--seed', '42', '--plan', plan, '--size', '1', '--json'])).out) as typeof doc;
+    expect(small.size).toBe(1);
+    expect(small.traceHash).not.toBe(doc.traceHash);
+    expect(JSON.parse((await cli(['replay', 'mercury-outbox', '--seed', '42', '--size', '1', '--json'])).out)).toMatchObject({ plan: [], size: 1, replay: 'npx faultline replay mercury-outbox --seed 42 --size 1 --plan \'[]\'' });
+  });
+
+  it('warns that a planned fault which never struck says nothing', async () => {
+    const r = await cli(['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"crash","window":"relay.afterBrokerAccept","occurrence":9}]']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^warning: the planned fault "crash-and-restart at relay\.afterBrokerAccept \(occurrence 9\)" never struck/m);
+    expect(r.out).not.toMatch(/ crash \{/);
+  });
+
+  it('names each finding of a violated run', async () => {
+    const r = await cli(['replay', 'mercury-dual-write-commit-first', '--seed', '1', '--plan', '[{"kind":"crash","window":"source.afterSourceCommit","occurrence":1}]']);
+    expect(r.code).toBe(0); // replay reports; it does not judge the exit code
+    expect(r.out).toMatch(/^lost effect: committed fact o-1\|1 has no inventory reservation$/m);
+    expect(r.out).not.toContain('every claim holds');
+  });
+});
+
+describe('calc', () => {
   it.each([
     ['checkpoint --rate 18000 --interval 30s --recovery-rate 24000', [/= 270,000 events/, /= 540,000 events/, /= 6,000\/s/, /= 45 s/, /= 90 s/]],
+    ['dedup --rate 18000 --window 12h --entry-bytes 96', [/777,600,000/, /74\.6496 GB/]],
     ['dedup --rate 20000000/d --window 7d --entry-bytes 64', [/= 140,000,000\n/, /= 8\.96 GB/]],
     ['backfill --events 1.2e9 --envelope 25000 --live-reserve 20000 --variance-reserve 1000 --cap 4000', [/300,000 s ≈ 83\.33 hours/]],
     ['retry --base 1s --factor 2 --cap 60s --retries 8', [/7 +60 s +123 s/, /8 +60 s +183 s/]],
     ['horizon --window 12h --approved-replay 7d', [/INVALID/]],
     ['horizon --window 7d --partner-redelivery 30d', [/gap += 30 d − 7 d = 23 d/]],
-  ])('calc %s prints the seeds\' figures with units', (line, patterns) => {
-    const r = cli('calc', ...line.split(' '));
+  ])("calc %s prints the seeds' figures with units", async (line, patterns) => {
+    const r = await cli(['calc', ...line.split(' ')]);
     expect(r.code).toBe(0);
+    expect(r.err).toBe('');
     for (const p of patterns) expect(r.out).toMatch(p);
   });
 
-  it('runs calc with exact figures', () => {
-    const r = cli('calc', 'dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96');
-    expect(r.code).toBe(0);
-    expect(r.out).toMatch(/777,600,000/);
-    expect(r.out).toMatch(/74\.6496 GB/);
-    const j = JSON.parse(cli('calc', 'dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96', '--json').out) as Record<string, unknown>;
-    expect(JSON.stringify(j)).toMatch(/"74\.6496"/);
+  it('prints exact decimal strings with --json, wherever --json stands', async () => {
+    for (const args of [
+      ['calc', 'dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96', '--json'],
+      ['calc', '--json', 'dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96'],
+    ]) {
+      const r = await cli(args);
+      expect(r.code).toBe(0);
+      expect(r.out.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.out).toMatch(/"74\.6496"/);
+    }
+  });
+});
+
+// What needs a real process: the bin file, the shell's view of the exit code, and determinism
+// across processes (nothing shared in memory can make two processes agree by accident).
+describe('the faultline process', () => {
+  const env = { ...process.env, NO_COLOR: '1' };
+
+  it('starts from its bin file and prints its version', () => {
+    const r = spawnSync(process.execPath, [bin, '--version'], { cwd: root, encoding: 'utf8', env });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(`${pkg.version}\n`);
+    expect(r.stderr).toBe('');
+  });
+
+  it('gives the shell exit code 0 for success and 2 for bad input, with one line on stderr', () => {
+    const sh = (args: string) => spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${bin}" ${args}; echo "exit=$?"`], { cwd: root, encoding: 'utf8', env });
+    const ok = sh('calc retry --base 1s --factor 2 --cap 60s --retries 8');
+    expect(ok.stdout).toMatch(/8 +60 s +183 s/);
+    expect(ok.stdout).toMatch(/\nexit=0\n$/);
+    const bad = sh('wnidows all');
+    expect(bad.stdout).toBe('exit=2\n');
+    expect(bad.stderr).toBe('faultline: unknown command wnidows (did you mean windows?) (try faultline --help)\n');
+  });
+
+  it('gives the same trace hash for the same seed and plan in two separate processes', async () => {
+    const plan = '[{"kind":"crash","window":"relay.afterBrokerAccept","occurrence":1}]';
+    const run = async () => JSON.parse((await promisify(execFile)(process.execPath, [bin, 'replay', 'mercury-outbox', '--seed', '42', '--plan', plan, '--json'], { cwd: root, env })).stdout) as { traceHash: string; verdict: string };
+    const [a, b] = await Promise.all([run(), run()]);
+    expect(a.traceHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(b.traceHash).toBe(a.traceHash);
+    expect(a.verdict).toBe('holds');
+    // And the in-process run agrees with both.
+    expect((JSON.parse((await cli(['replay', 'mercury-outbox', '--seed', '42', '--plan', plan, '--json'])).out) as { traceHash: string }).traceHash).toBe(a.traceHash);
   });
 });
