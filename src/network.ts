@@ -93,11 +93,15 @@ export class Network {
     if (!unordered) this.linkTail.set(link, tick);
     this.sink.schedule(tick, envelope);
     if (fault?.kind === 'duplicate') this.sink.schedule(tick, { ...envelope, id: this.nextId++ });
-    // A held message goes right behind the one that overtook it.
+    // A held message goes right behind the one that overtook it, but never ahead of what the
+    // link already carries: an unordered message may land before the link's tail, and a held
+    // message released with it would then overtake messages sent before it as well.
     const overtaken = this.held.get(link);
     if (overtaken) {
       this.held.delete(link);
-      for (const h of overtaken) this.sink.schedule(tick, h);
+      const release = Math.max(tick, this.linkTail.get(link) ?? 0);
+      this.linkTail.set(link, release);
+      for (const h of overtaken) this.sink.schedule(release, h);
     }
   }
 
