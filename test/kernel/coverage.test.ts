@@ -1,0 +1,53 @@
+// ClauseTally sums each clause's status over the runs of a sweep. The sum is what a report prints
+// next to "holds", so a clause that only ever held vacuously must read "not exercised", one with
+// no observer "not checked", and one that was undecided in any run "unknown", with its reason.
+import { describe, expect, it } from 'vitest';
+import type { ClaimVerdict, ClauseResult, ClauseStatus } from '../../src/checkers/compose.ts';
+import type { ClauseId } from '../../src/checkers/clause.ts';
+import { ClauseTally } from '../../src/coverage.ts';
+
+const clause = (id: ClauseId, status: ClauseStatus, reason?: string): ClauseResult => ({ clause: id, status, findings: [], ...(reason === undefined ? {} : { reason }) });
+const claim = (effect: string, ...clauses: ClauseResult[]): ClaimVerdict => ({ effect, outcome: 'holds', clauses, findings: [] });
+
+describe('ClauseTally', () => {
+  it('is empty before any run', () => {
+    expect(new ClauseTally().result()).toEqual([]);
+  });
+
+  it('takes the worst status over the runs: violated, unknown, holds, not exercised, not checked', () => {
+    const order: ClauseStatus[] = ['violated', 'unknown', 'holds', 'not exercised', 'not checked'];
+    for (const [i, worst] of order.entries()) {
+      const tally = new ClauseTally();
+      // Every status no worse than `worst`, in an order that puts the worst in the middle.
+      const seen = order.slice(i);
+      for (const s of [...seen.slice(1), seen[0]!, ...seen.slice(1).reverse()]) tally.add([claim('e', clause('liveness', s))]);
+      expect(tally.result()[0]!.status, `worst of ${seen.join(', ')}`).toBe(worst);
+    }
+  });
+
+  it('counts as exercised only the runs in which the clause judged something', () => {
+    const tally = new ClauseTally();
+    for (const s of ['holds', 'not exercised', 'violated', 'holds', 'unknown', 'not checked'] as const) tally.add([claim('e', clause('atMostOne', s))]);
+    expect(tally.result()).toEqual([{ effect: 'e', clause: 'atMostOne', status: 'violated', exercised: 3 }]);
+  });
+
+  it('keeps the first reason a clause could not be decided', () => {
+    const tally = new ClauseTally();
+    tally.add([claim('e', clause('versions', 'holds'))]);
+    tally.add([claim('e', clause('versions', 'unknown'))]);
+    tally.add([claim('e', clause('versions', 'unknown', 'observer threw: no table'))]);
+    tally.add([claim('e', clause('versions', 'unknown', 'a later reason'))]);
+    expect(tally.result()).toEqual([{ effect: 'e', clause: 'versions', status: 'unknown', exercised: 1, reason: 'observer threw: no table' }]);
+  });
+
+  it('keeps the clauses of each claim apart, even two claims about the same effect, in first-seen order', () => {
+    const tally = new ClauseTally();
+    tally.add([claim('email', clause('atMostOne', 'holds'), clause('quiescence', 'holds')), claim('email', clause('atMostOne', 'violated'))]);
+    tally.add([claim('email', clause('atMostOne', 'holds'), clause('quiescence', 'holds')), claim('email', clause('atMostOne', 'holds'))]);
+    expect(tally.result()).toEqual([
+      { effect: 'email', clause: 'atMostOne', status: 'holds', exercised: 2 },
+      { effect: 'email', clause: 'quiescence', status: 'holds', exercised: 2 },
+      { effect: 'email', clause: 'atMostOne', status: 'violated', exercised: 2 },
+    ]);
+  });
+});

@@ -1,0 +1,98 @@
+// defineScenario is the one run-time check of a scenario's shape: a user's file may come from
+// anywhere, so every mistake must be one InputError naming the file, the field and, where one is
+// close, the valid value meant. And expectedAt picks the expectation of a fault depth.
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/inputError.ts';
+import { defineScenario, expectedAt, type Scenario } from '../../src/scenario.ts';
+import outbox from '../../scenarios/mercury-outbox.ts';
+
+const base: Scenario = outbox;
+
+/** The refusal of a scenario changed by `patch`, as the user would read it. */
+function refusal(patch: Record<string, unknown>): string {
+  try {
+    defineScenario({ ...base, ...patch } as unknown as Scenario, 'mine.ts');
+  } catch (error) {
+    expect(error).toBeInstanceOf(InputError);
+    return (error as Error).message;
+  }
+  throw new Error(`accepted ${JSON.stringify(Object.keys(patch))}`);
+}
+
+describe('defineScenario', () => {
+  it('accepts a well-formed scenario and returns it unchanged', () => {
+    expect(defineScenario(base)).toBe(base);
+    const both = { ...base, expect: { single: { verdict: 'holds' }, pairs: { verdict: 'violated', violations: ['lost effect'] }, why: 'a second crash at the relay' } } as Scenario;
+    expect(defineScenario(both)).toBe(both);
+  });
+
+  it('refuses what is not a scenario object', () => {
+    expect(() => defineScenario(null as unknown as Scenario, 'x.ts')).toThrow('malformed scenario x.ts: it does not export a scenario object');
+  });
+
+  it.each([
+    [{ nmae: 'x' }, 'malformed scenario mine.ts: a scenario has no field nmae (did you mean name?)'],
+    [{ name: 'Mine' }, `name must be lower-case words joined by '-', got "Mine"`],
+    [{ name: 'report' }, 'the name report is taken by a report file; choose another'],
+    [{ title: '' }, 'title is missing'],
+    [{ build: 'pipeline' }, 'build(workload) is missing'],
+    [{ workload: { size: 0 } }, 'workload.size must be a positive integer'],
+    [{ workload: { size: 1.5 } }, 'workload.size must be a positive integer'],
+    [{ claims: [] }, 'it declares no claims'],
+    [{ claims: [{ effect: 'x', key: ['k'] }] }, 'claim "x" needs effect, key and outcomes()'],
+    [{ claims: [{ ...outbox.claims[0], facs: () => [] }] }, 'claim "inventory reservation" has no field facs (did you mean facts?)'],
+    [{ expect: 'holds' }, "expect must be { verdict: 'holds' }, { verdict: 'violated', violations: [...] } or { single, pairs, why }"],
+    [{ expect: { verdict: 'hold' } }, "expect.verdict must be 'holds' or 'violated', got \"hold\" (did you mean holds?)"],
+    [{ expect: { verdict: 'holds', violations: ['lost effect'] } }, 'expect holds, so it names no violations'],
+    [{ expect: { verdict: 'violated' } }, 'expect.violations must name the violations expected'],
+    [{ expect: { verdict: 'violated', violations: ['lost efect'] } }, 'expect.violations has no violation "lost efect" (did you mean lost effect?); valid: phantom effect, lost effect'],
+    [{ expect: { verdict: 'violated', violations: ['lost effect'], why: 'x' } }, 'expect has no field why'],
+    [{ expect: { single: { verdict: 'holds' }, pairs: { verdict: 'holds' } } }, 'expect.why must say which fault, which window'],
+    [{ expect: { single: { verdict: 'holds' }, pairs: { verdict: 'holds' }, why: ' ' } }, 'expect.why must say which fault'],
+    [{ expect: { single: { verdict: 'holds' }, pairs: { verdict: 'holds' }, why: 'w', singel: 1 } }, 'expect has no field singel (did you mean single?)'],
+    [{ expect: { single: 'holds', pairs: { verdict: 'holds' }, why: 'w' } }, "expect.single must be { verdict: 'holds' } or { verdict: 'violated', violations: [...] }"],
+    [{ expect: { single: { verdict: 'holds' }, pairs: { verdict: 'violated', violation: [] }, why: 'w' } }, 'expect.pairs has no field violation (did you mean violations?)'],
+    [{ world: { quietTick: 3 } }, 'world has no field quietTick (did you mean quietTicks?)'],
+    [{ world: { quietTicks: -1 } }, 'world.quietTicks must be a whole number of ticks, got -1'],
+    [{ world: { quietTicks: 2.5 } }, 'world.quietTicks must be a whole number of ticks, got 2.5'],
+    [{ windows: { maxOccurence: 2 } }, 'windows has no field maxOccurence (did you mean maxOccurrence?)'],
+    [{ windows: { maxOccurrence: 0 } }, 'windows.maxOccurrence must be a positive whole number, got 0'],
+    [{ windows: { kinds: ['crash', 'dup'] } }, 'windows.kinds has no fault kind "dup"'],
+    [{ windows: { kinds: ['craash'] } }, 'windows.kinds has no fault kind "craash" (did you mean crash?)'],
+    [{ build: () => [] }, 'build() returned no components'],
+    [{ build: () => [{ name: 'relay' }] }, 'component "relay" has no machine'],
+    [
+      {
+        build: () => {
+          throw new Error('no such table');
+        },
+      },
+      'build() threw: no such table',
+    ],
+    [
+      {
+        build: () => {
+          throw new InputError('relay: mark must be beforeSend or afterAck');
+        },
+      },
+      'malformed scenario mine.ts: relay: mark must be beforeSend or afterAck',
+    ],
+  ])('refuses %j', (patch, message) => {
+    expect(refusal(patch)).toContain(message);
+  });
+});
+
+describe('expectedAt', () => {
+  it('gives one expectation at every depth, or the single and pair expectations apart', () => {
+    const one = { verdict: 'holds' } as const;
+    expect(expectedAt(one, 1)).toBe(one);
+    expect(expectedAt(one, 3)).toBe(one);
+    const single = { verdict: 'holds' } as const;
+    const pairs = { verdict: 'violated', violations: ['lost effect'] } as const;
+    const split = { single, pairs, why: 'two crashes' };
+    expect(expectedAt(split, 0)).toBe(single);
+    expect(expectedAt(split, 1)).toBe(single);
+    expect(expectedAt(split, 2)).toBe(pairs);
+    expect(expectedAt(split, 3)).toBe(pairs);
+  });
+});
