@@ -1,0 +1,138 @@
+// What a verdict covers, in words: every report form prints this sentence next to the verdict,
+// so "holds" always says for which faults, how many places and runs, which interleavings and
+// which bound. Each part is pinned for each mode, with singular and plural counts.
+import { describe, expect, it } from 'vitest';
+import type { Coverage } from '../../src/coverage.ts';
+import { claimSentence } from '../../src/report/claimSentence.ts';
+import { clauseStatusText, describeClause, describeCoverage } from '../../src/report/describeCoverage.ts';
+import { describeFault, describePlan } from '../../src/report/describePlan.ts';
+import { expectedText, runTally, verdictSummary } from '../../src/report/verdictSummary.ts';
+import { judge } from '../../src/verdict.ts';
+import outbox from '../../scenarios/mercury-outbox.ts';
+
+const windows: Coverage = {
+  mode: 'windows',
+  faultDepth: 1,
+  kinds: ['crash', 'lose', 'duplicate', 'delay', 'reorder'],
+  windows: 26,
+  points: 18,
+  maxOccurrence: 2,
+  runs: 1183,
+  unstruckRuns: 0,
+  interleavings: { kind: 'seeded', seed: 1 },
+  clauses: [],
+};
+
+describe('describeCoverage', () => {
+  it('words a windows sweep: its depth, places, kinds, occurrences, runs and seed', () => {
+    expect(describeCoverage('holds', windows)).toBe(
+      'holds for every single fault: 44 places (26 windows, 18 message points) x 5 fault kinds (first 2 occurrences of each), 1,183 runs, one interleaving per plan (simulation seed 1)',
+    );
+    expect(describeCoverage('violated', { ...windows, faultDepth: 2, maxOccurrence: 1, unstruckRuns: 3 })).toBe(
+      'violated for every single fault and every pair: 44 places (26 windows, 18 message points) x 5 fault kinds (first 1 occurrence of each), 1,183 runs, one interleaving per plan (simulation seed 1); in 3 runs a planned fault never struck',
+    );
+    expect(describeCoverage('holds', { ...windows, faultDepth: 3 })).toMatch(/^holds for every combination of up to 3 faults: /);
+  });
+
+  it('counts one of a thing in the singular', () => {
+    expect(describeCoverage('holds', { ...windows, windows: 1, points: 0, kinds: ['crash'], runs: 1, unstruckRuns: 1 })).toBe(
+      'holds for every single fault: 1 place (1 window, 0 message points) x 1 fault kind (first 2 occurrences of each), 1 run, one interleaving per plan (simulation seed 1); in 1 run a planned fault never struck',
+    );
+  });
+
+  it('words a sampled search and the bound that stopped it', () => {
+    const explore: Coverage = { ...windows, mode: 'explore', faultDepth: 3, runs: 300, interleavings: { kind: 'sampled' }, bound: { kind: 'samples', runs: 300 } };
+    const { maxOccurrence: _, ...noOccurrence } = explore;
+    expect(describeCoverage('holds within bound', noOccurrence)).toBe(
+      'holds within bound for sampled plans of up to 3 faults: 44 places (26 windows, 18 message points) x 5 fault kinds, 300 runs, interleavings sampled with the plans; the search stopped after 300 samples',
+    );
+    expect(describeCoverage('holds within bound', { ...explore, faultDepth: 1 })).toContain('sampled plans of up to 1 fault:');
+  });
+
+  it('words an exhaustive search of interleavings and its state or depth bound', () => {
+    const all: Coverage = { ...windows, mode: 'check', interleavings: { kind: 'all', states: 12345, transitions: 1, depth: 40 } };
+    expect(describeCoverage('holds', all)).toContain(', every interleaving: 12,345 states, 1 transition, depth 40');
+    expect(describeCoverage('holds within bound', { ...all, bound: { kind: 'states', max: 100000 } })).toMatch(/; the search stopped at its bound of 100,000 states$/);
+    expect(describeCoverage('holds within bound', { ...all, bound: { kind: 'depth', max: 60 } })).toMatch(/; the search stopped at its depth bound of 60$/);
+  });
+
+  it('words a replay as the fault-free run or this one plan', () => {
+    const replay: Coverage = { ...windows, mode: 'replay', faultDepth: 0, runs: 1, interleavings: { kind: 'seeded', seed: 42 } };
+    expect(describeCoverage('holds', replay)).toMatch(/^holds for the fault-free run: .*, 1 run, one interleaving per plan \(simulation seed 42\)$/);
+    expect(describeCoverage('violated', { ...replay, faultDepth: 1 })).toMatch(/^violated for this plan of 1 fault: /);
+    expect(describeCoverage('violated', { ...replay, faultDepth: 2 })).toMatch(/^violated for this plan of 2 faults: /);
+  });
+});
+
+describe('describeClause', () => {
+  it('gives each clause its title, status and the runs that judged it, or why it could not', () => {
+    expect(describeClause({ effect: 'e', clause: 'atMostOne', status: 'holds', exercised: 1 })).toBe('at most one committed outcome per key: holds (judged in 1 run)');
+    expect(describeClause({ effect: 'e', clause: 'liveness', status: 'violated', exercised: 1500 })).toBe('every committed fact yields its effect: violated (judged in 1,500 runs)');
+    expect(describeClause({ effect: 'e', clause: 'versions', status: 'unknown', exercised: 0, reason: 'no table' })).toBe('versions never move backwards: unknown: no table');
+    expect(describeClause({ effect: 'e', clause: 'versions', status: 'unknown', exercised: 0 })).toBe('versions never move backwards: unknown');
+    expect(describeClause({ effect: 'e', clause: 'sameIntent', status: 'not checked', exercised: 0 })).toBe('the same intent returns the recorded result: not checked (the claim gives no observer for it)');
+    expect(describeClause({ effect: 'e', clause: 'differentIntent', status: 'not exercised', exercised: 0 })).toBe('a different intent conflicts: not exercised (no run gave it anything to judge)');
+    expect(clauseStatusText('holds')).toBe('holds');
+  });
+});
+
+describe('describePlan', () => {
+  it('words every fault kind, and the occurrence only past the first', () => {
+    expect(describePlan([])).toBe('no faults');
+    expect(
+      describePlan([
+        { kind: 'crash', window: 'relay.polling', occurrence: 1 },
+        { kind: 'lose', point: 'a->b:x', occurrence: 2 },
+        { kind: 'duplicate', point: 'a->b:x', occurrence: 1 },
+        { kind: 'delay', point: 'a->b:x', occurrence: 3 },
+        { kind: 'reorder', point: 'a->b:x', occurrence: 1 },
+      ]),
+    ).toBe('crash-and-restart at relay.polling; lose a->b:x (occurrence 2); duplicate a->b:x; delay a->b:x (occurrence 3); reorder a->b:x');
+    expect(describeFault({ kind: 'crash', window: 'relay.polling', occurrence: 4 })).toBe('crash-and-restart at relay.polling (occurrence 4)');
+  });
+});
+
+describe('verdictSummary and runTally', () => {
+  const holds = { verdict: 'holds' } as const;
+  const lost = { verdict: 'violated', violations: ['lost effect'] } as const;
+  const summary = (j: ReturnType<typeof judge>) => verdictSummary({ judgement: j, coverage: windows });
+
+  it('gives no problems when as expected', () => {
+    expect(summary(judge(lost, 'violated', ['lost effect'], 'exhaustive'))).toMatchObject({ verdict: 'violated', expected: 'violated (lost effect)', asExpected: true, status: 'as expected', problems: [] });
+    expect(expectedText({ verdict: 'violated', violations: ['lost effect', 'duplicate effect'] })).toBe('violated (lost effect, duplicate effect)');
+  });
+
+  it('names every problem of a verdict not as expected', () => {
+    expect(summary(judge(holds, 'violated', ['duplicate effect'], 'exhaustive')).problems).toEqual(['the verdict is violated but holds was expected', 'unexpected violations: duplicate effect']);
+    expect(summary(judge(lost, 'holds', [], 'exhaustive')).problems).toEqual(['the verdict is holds but violated was expected', 'missing expected violations: lost effect']);
+    expect(summary(judge(holds, 'unknown', [], 'exhaustive'))).toMatchObject({ status: 'NOT as expected', problems: ['the verdict is unknown but holds was expected'] });
+    // Unknown when a violation was expected: the verdict is not violated, and nothing else is wrong.
+    expect(summary(judge(lost, 'unknown', [], 'sampled')).problems).toEqual(['the verdict is unknown but violated was expected']);
+  });
+
+  it('tallies a run of scenarios, emphasising those not as expected', () => {
+    const ok = { judgement: judge(holds, 'holds', [], 'exhaustive') };
+    const bad = { judgement: judge(holds, 'violated', ['lost effect'], 'exhaustive') };
+    expect(runTally([ok])).toBe('1 scenario, 1 as expected.');
+    expect(runTally([ok, bad, bad], (s) => `**${s}**`)).toBe('3 scenarios, 1 as expected, **2 NOT as expected**.');
+  });
+});
+
+describe('claimSentence', () => {
+  const base = outbox.claims[0]!;
+
+  it('reads the seeds’ sentence back from a claim, leaving out the parts it does not make', () => {
+    const plain = { ...base, namespace: undefined, sameIntent: undefined, differentIntent: undefined, unknownCompletion: undefined, key: ['order_id'] };
+    expect(claimSentence(plain)).toBe(
+      `For inventory reservation, identified by order_id, ${base.authority} enforces at most one committed outcome for ${base.lifetime}. Transport and processing may retry.`,
+    );
+    expect(claimSentence({ ...plain, namespace: 'inventory', differentIntent: 'conflicts' })).toBe(
+      `For inventory reservation, identified by order_id in inventory, ${base.authority} enforces at most one committed outcome for ${base.lifetime}. Transport and processing may retry. On replay, a different intent conflicts.`,
+    );
+  });
+
+  it('says what an at-most-once or at-least-once claim gives up', () => {
+    expect(claimSentence({ ...base, guarantee: 'atMostOnce' })).toContain(`${base.authority} enforces at most one committed outcome, and losing one is accepted, for`);
+    expect(claimSentence({ ...base, guarantee: 'atLeastOnce' })).toContain(`${base.authority} ensures at least one attempt, and a unique outcome is not guaranteed, for`);
+  });
+});
