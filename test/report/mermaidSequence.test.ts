@@ -1,0 +1,115 @@
+// What the trace-to-diagram step keeps and how Mermaid is written from it, on the cases a real
+// run rarely shows: message faults that only leave a note, guards and effects in words, events
+// without a type, components Mermaid would misread (reserved words, dashes, leading digits) and
+// text holding Mermaid's own syntax. A diagram that does not parse hides the counterexample.
+import { describe, expect, it } from 'vitest';
+import { mermaidSequence } from '../../src/report/mermaidSequence.ts';
+import { sequenceSteps, type SequenceDiagram } from '../../src/report/sequenceSteps.ts';
+import type { TraceEvent } from '../../src/trace.ts';
+
+let seq = 0;
+const ev = (tick: number, component: string, kind: TraceEvent['kind'], data?: unknown): TraceEvent => ({ tick, seq: seq++, component, kind, ...(data === undefined ? {} : { data }) });
+
+describe('sequenceSteps', () => {
+  it('notes duplicated, delayed and reordered messages on their sender, and words guards and effects', () => {
+    const d = sequenceSteps([
+      ev(0, 'relay', 'state', 'idle'),
+      ev(0, 'broker', 'state', 'serving'),
+      ev(1, 'relay', 'duplicate', { to: 'broker', event: { type: 'publish' } }),
+      ev(2, 'relay', 'delay', { to: 'broker', event: { type: 'publish' } }),
+      ev(3, 'relay', 'reorder', { event: { type: 'publish' } }),
+      ev(4, 'broker', 'note', { kind: 'guard', data: { guard: 'inboxKey' } }),
+      ev(5, 'broker', 'note', { kind: 'effect', data: { table: 'reservations' } }),
+      ev(6, 'broker', 'note', { kind: 'effect' }),
+      ev(7, 'broker', 'note', { kind: 'guard' }),
+      ev(8, 'broker', 'note'),
+      ev(9, 'world', 'phase', 'drain'),
+      ev(10, 'relay', 'lose', { event: { type: 'publish' } }), // no receiver recorded: left out
+      ev(11, 'broker', 'deliver', { event: { type: 'ack' } }), // no sender recorded: left out
+      ev(12, 'broker', 'deliver', { from: 'relay', event: {} }),
+      ev(13, 'relay', 'crash'),
+    ]);
+    expect(d.participants).toEqual(['relay', 'broker']);
+    expect(d.steps).toEqual([
+      { kind: 'note', tick: 1, component: 'relay', text: 'publish to broker duplicated' },
+      { kind: 'note', tick: 2, component: 'relay', text: 'publish to broker delayed' },
+      { kind: 'note', tick: 3, component: 'relay', text: 'publish to ? held back (reorder)' },
+      { kind: 'note', tick: 4, component: 'broker', text: 'guard inboxKey suppressed a repeat' },
+      { kind: 'note', tick: 5, component: 'broker', text: 'effect committed (reservations)' },
+      { kind: 'note', tick: 6, component: 'broker', text: 'effect committed' },
+      { kind: 'note', tick: 7, component: 'broker', text: 'guard' },
+      { kind: 'note', tick: 8, component: 'broker', text: 'note' },
+      { kind: 'phase', tick: 9, text: 'phase drain' },
+      { kind: 'message', tick: 12, from: 'relay', to: 'broker', label: 'message' },
+      { kind: 'crash', tick: 13, component: 'relay', window: undefined },
+    ]);
+  });
+
+  it('hangs its notes on the world when no component takes part', () => {
+    const d = sequenceSteps([ev(0, 'world', 'start'), ev(5, 'world', 'phase', 'liveness')]);
+    expect(d.participants).toEqual(['world']);
+    expect(mermaidSequence(d)).toBe('sequenceDiagram\n  participant world\n  Note over world: liveness phase: faults healed, crashed components restart');
+    expect(sequenceSteps([])).toEqual({ participants: [], steps: [], omitted: 0 });
+  });
+});
+
+describe('mermaidSequence', () => {
+  it('aliases components Mermaid would misread, and keeps their names for the reader', () => {
+    const d: SequenceDiagram = {
+      participants: ['order-db', 'end', '2nd', 'relay'],
+      steps: [
+        { kind: 'message', tick: 1, from: 'relay', to: 'order-db', label: 'db.run' },
+        { kind: 'lost', tick: 2, from: 'end', to: '2nd', label: 'x' },
+        { kind: 'lost', tick: 2, from: 'relay', to: 'relay', label: 'self' },
+        { kind: 'dropped', tick: 3, from: 'relay', to: 'end', label: 'y' },
+      ],
+      omitted: 0,
+    };
+    expect(mermaidSequence(d)).toBe(
+      [
+        'sequenceDiagram',
+        '  participant order_db as order-db',
+        '  participant p_end as end',
+        '  participant p_2nd as 2nd',
+        '  participant relay',
+        '  relay->>order_db: db.run',
+        '  p_end--xp_2nd: x',
+        '  Note over p_end,p_2nd: lost',
+        '  relay--xrelay: self',
+        '  Note over relay: lost',
+        '  relay--xp_end: y',
+        '  Note over p_end: dropped, end is down',
+      ].join('\n'),
+    );
+  });
+
+  it('strips the characters Mermaid reads as syntax from every text, and counts omissions', () => {
+    const d: SequenceDiagram = {
+      participants: ['a'],
+      steps: [
+        { kind: 'note', tick: 1, component: 'a', text: 'x; y #1 <b>\nnext\r\nline' },
+        { kind: 'crash', tick: 2, component: 'a', window: 'a.busy;now' },
+        { kind: 'restart', tick: 3, component: 'a' },
+        { kind: 'omitted', count: 1 },
+        { kind: 'omitted', count: 7 },
+        { kind: 'phase', tick: 9, text: 'end # of run' },
+      ],
+      omitted: 8,
+    };
+    expect(mermaidSequence(d).split('\n').slice(2)).toEqual([
+      '  Note over a: x y 1 b next line',
+      '  rect rgb(255, 205, 205)',
+      '    Note over a: CRASH at a.busy now',
+      '  end',
+      '  Note over a: restart with durable state only',
+      '  Note over a: … 1 step omitted …',
+      '  Note over a: … 7 steps omitted …',
+      '  Note over a: end of run',
+    ]);
+  });
+
+  it('spans phase notes over the first and last participant', () => {
+    const d: SequenceDiagram = { participants: ['a', 'b', 'c'], steps: [{ kind: 'phase', tick: 1, text: 'liveness' }], omitted: 0 };
+    expect(mermaidSequence(d).split('\n').at(-1)).toBe('  Note over a,c: liveness');
+  });
+});
