@@ -1,6 +1,7 @@
 // The test suites: unit tests mirror src/ and models/, e2e suites run scenarios and the CLI.
 // `faultline` resolves to this package's own entry, so the API example imports it exactly as a
-// user's suite would.
+// user's suite would. `npm test` measures coverage of the engine and the models and fails below
+// the thresholds, so a change that leaves behaviour untested is seen in review.
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -11,5 +12,12 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    coverage: {
+      provider: 'v8',
+      include: ['src/**/*.ts', 'models/**/*.ts'],
+      // The summary, then only the files short of full coverage, with their uncovered lines.
+      reporter: ['text-summary', ['text', { skipFull: true }]],
+      thresholds: { lines: 90, branches: 85 },
+    },
   },
 });
