@@ -266,8 +266,8 @@ describe('windows', () => {
   });
 
   it('takes --seed and --max-occurrence: fewer occurrences, fewer runs', async () => {
-    const one = JSON.parse((await cli(['windows', 'mercury-outbox', '--json', '--max-occurrence', '1', '--seed', '7', '--out', out])).out) as { scenarios: { verdict: string; coverage: { runs: number; maxOccurrence: number; interleavings: string } }[] };
-    const two = JSON.parse((await cli(['windows', 'mercury-outbox', '--json', '--out', out])).out) as typeof one;
+    const one = JSON.parse((await cli(['windows', 'flow-page-viewed', '--json', '--max-occurrence', '1', '--seed', '7', '--out', out])).out) as { scenarios: { verdict: string; coverage: { runs: number; maxOccurrence: number; interleavings: string } }[] };
+    const two = JSON.parse((await cli(['windows', 'flow-page-viewed', '--json', '--out', out])).out) as typeof one;
     expect(one.scenarios[0]!.verdict).toBe('holds');
     expect(one.scenarios[0]!.coverage.maxOccurrence).toBe(1);
     expect(two.scenarios[0]!.coverage.maxOccurrence).toBe(2);
@@ -290,7 +290,7 @@ describe('windows', () => {
     expect(r.err).toMatch(/^\r\[1\/1\] mercury-dual-write-commit-first: run 25\/155\u001b\[K/);
     expect(r.err).toMatch(/run 150\/155\u001b\[K\r\u001b\[K$/);
     // --json on a terminal: no progress, the document alone.
-    const j = await cli(['windows', 'mercury-dual-write-commit-first', '--json', '--out', out], true);
+    const j = await cli(['windows', 'flow-page-viewed', '--json', '--max-occurrence', '1', '--out', out], true);
     expect(j.err).toBe('');
     expect(() => JSON.parse(j.out) as unknown).not.toThrow();
   });
