@@ -443,6 +443,12 @@ describe('the faultline process', () => {
     expect(bad.stderr).toBe('faultline: unknown command wnidows (did you mean windows?) (try faultline --help)\n');
   });
 
+  it('stops quietly when the reader closes the pipe early', () => {
+    const r = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${bin}" list | head -1; echo "exit=$?"`], { cwd: root, encoding: 'utf8', env });
+    expect(r.stdout).toMatch(/^scenario +expect +title\nexit=0\n$/);
+    expect(r.stderr).toBe('');
+  });
+
   // A user's scenario file is compiled by tsx's loader, which gives it (and the engine it imports)
   // its own copy of every module; in-process that copy would blur the coverage of the real one.
   it('runs a user’s scenario file, exits 1 when its verdict is not the one it expects, and names the file in the replay line', async () => {
