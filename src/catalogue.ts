@@ -33,9 +33,10 @@ async function importScenario(url: string, origin: string, userFile = false): Pr
 
 /** Every catalogue scenario, in file-name order. */
 export async function loadCatalogue(): Promise<CatalogueEntry[]> {
+  // In scenario-name order (a file is named after its scenario): `a` before `a-b`.
   const files = readdirSync(CATALOGUE_DIR)
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
-    .sort();
+    .sort((x, y) => (x.slice(0, -3) < y.slice(0, -3) ? -1 : x.slice(0, -3) > y.slice(0, -3) ? 1 : 0));
   const out: CatalogueEntry[] = [];
   for (const f of files) {
     const url = new URL(f, CATALOGUE_DIR).href;

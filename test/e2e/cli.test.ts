@@ -247,11 +247,11 @@ describe('windows', () => {
     const r = await cli(['windows', 'mercury-dual-write-commit-first', '--out', dir]);
     expect(r.code).toBe(0);
     expect(r.err).toBe('');
-    expect(r.out).toMatch(/^mercury-dual-write-commit-first +35 +155 +lost effect, holds +violated +violated \(lost effect\) +ok$/m);
-    expect(r.out).toMatch(/^covers: violated for every single fault: 35 places \(19 windows, 16 message points\) x 5 fault kinds/m);
-    expect(r.out).toMatch(/^ {2}every committed fact yields its effect: violated \(judged in 155 runs\)$/m);
+    expect(r.out).toMatch(/^mercury-dual-write-commit-first +35 +123 +lost effect, holds +violated +violated \(lost effect\) +ok$/m);
+    expect(r.out).toMatch(/^covers: violated for every single fault: 122 faults at 19 windows and 16 message points \(crash, lose, duplicate, delay, reorder, first 2 occurrences of each\)/m);
+    expect(r.out).toMatch(/^ {2}every committed fact yields its effect: violated \(judged in 123 runs\)$/m);
     expect(r.out).toMatch(/^ {2}the same intent returns the recorded result: not checked/m);
-    expect(r.out).toMatch(new RegExp(`1 scenarios, 155 runs, every verdict as expected; reports in ${dir}/\n$`));
+    expect(r.out).toMatch(new RegExp(`1 scenarios, 123 runs, every verdict as expected; reports in ${dir}/\n$`));
     expect(readdirSync(dir).sort()).toEqual(['index.md', 'junit.xml', 'mercury-dual-write-commit-first.md', 'report.html', 'report.json']);
   });
 
@@ -287,8 +287,8 @@ describe('windows', () => {
   it('shows progress on a terminal, and erases it before the table', async () => {
     const r = await cli(['windows', 'mercury-dual-write-commit-first', '--out', out], true);
     expect(r.code).toBe(0);
-    expect(r.err).toMatch(/^\r\[1\/1\] mercury-dual-write-commit-first: run 25\/155\u001b\[K/);
-    expect(r.err).toMatch(/run 150\/155\u001b\[K\r\u001b\[K$/);
+    expect(r.err).toMatch(/^\r\[1\/1\] mercury-dual-write-commit-first: run 25\/123\u001b\[K/);
+    expect(r.err).toMatch(/run 100\/123\u001b\[K\r\u001b\[K$/);
     // --json on a terminal: no progress, the document alone.
     const j = await cli(['windows', 'flow-page-viewed', '--json', '--max-occurrence', '1', '--out', out], true);
     expect(j.err).toBe('');
@@ -458,10 +458,10 @@ describe('the faultline process', () => {
     const r = spawnSync(process.execPath, [bin, 'windows', mine, '--out', dir], { cwd: root, encoding: 'utf8', env });
     expect(r.status).toBe(1);
     expect(r.stderr).toBe('');
-    expect(r.stdout).toMatch(/^mine +35 +155 +lost effect, holds +violated +holds +UNEXPECTED$/m);
+    expect(r.stdout).toMatch(/^mine +35 +123 +lost effect, holds +violated +holds +UNEXPECTED$/m);
     expect(r.stdout).toMatch(/^mine: expected holds, got violated$/m);
     expect(r.stdout).toMatch(/^ {2}unexpected violations: lost effect$/m);
-    expect(r.stdout).toMatch(/1 scenarios, 155 runs, 1 not as expected; reports in /);
+    expect(r.stdout).toMatch(/1 scenarios, 123 runs, 1 not as expected; reports in /);
     // The line names the file as the user named it; its seed and plan replay the lost effect
     // (checked here on the catalogue design the file builds on).
     const line = new RegExp(`replay: npx faultline replay ${mine} (--seed .*)$`, 'm').exec(r.stdout)![1]!;

@@ -26,17 +26,17 @@ const windows: Coverage = {
 describe('describeCoverage', () => {
   it('words a windows sweep: its depth, places, kinds, occurrences, runs and seed', () => {
     expect(describeCoverage('holds', windows)).toBe(
-      'holds for every single fault: 44 places (26 windows, 18 message points) x 5 fault kinds (first 2 occurrences of each), 1,183 runs, one interleaving per plan (simulation seed 1)',
+      'holds for every single fault: 26 windows and 18 message points (crash, lose, duplicate, delay, reorder, first 2 occurrences of each), 1,183 runs, one interleaving per plan (simulation seed 1)',
     );
-    expect(describeCoverage('violated', { ...windows, faultDepth: 2, maxOccurrence: 1, unstruckRuns: 3 })).toBe(
-      'violated for every single fault and every pair: 44 places (26 windows, 18 message points) x 5 fault kinds (first 1 occurrence of each), 1,183 runs, one interleaving per plan (simulation seed 1); in 3 runs a planned fault never struck',
+    expect(describeCoverage('violated', { ...windows, faultDepth: 2, maxOccurrence: 1, unstruckRuns: 3, faults: 142 })).toBe(
+      'violated for every single fault and every pair: 142 faults at 26 windows and 18 message points (crash, lose, duplicate, delay, reorder, first 1 occurrence of each), 1,183 runs, one interleaving per plan (simulation seed 1); in 3 runs a planned fault never struck',
     );
     expect(describeCoverage('holds', { ...windows, faultDepth: 3 })).toMatch(/^holds for every combination of up to 3 faults: /);
   });
 
   it('counts one of a thing in the singular', () => {
     expect(describeCoverage('holds', { ...windows, windows: 1, points: 0, kinds: ['crash'], runs: 1, unstruckRuns: 1 })).toBe(
-      'holds for every single fault: 1 place (1 window, 0 message points) x 1 fault kind (first 2 occurrences of each), 1 run, one interleaving per plan (simulation seed 1); in 1 run a planned fault never struck',
+      'holds for every single fault: 1 window and 0 message points (crash, first 2 occurrences of each), 1 run, one interleaving per plan (simulation seed 1); in 1 run a planned fault never struck',
     );
   });
 
@@ -44,7 +44,7 @@ describe('describeCoverage', () => {
     const explore: Coverage = { ...windows, mode: 'explore', faultDepth: 3, runs: 300, interleavings: { kind: 'sampled' }, bound: { kind: 'samples', runs: 300 } };
     const { maxOccurrence: _, ...noOccurrence } = explore;
     expect(describeCoverage('holds within bound', noOccurrence)).toBe(
-      'holds within bound for sampled plans of up to 3 faults: 44 places (26 windows, 18 message points) x 5 fault kinds, 300 runs, interleavings sampled with the plans; the search stopped after 300 samples',
+      'holds within bound for sampled plans of up to 3 faults: 26 windows and 18 message points (crash, lose, duplicate, delay, reorder), 300 runs, interleavings sampled with the plans; the search stopped after 300 samples',
     );
     expect(describeCoverage('holds within bound', { ...explore, faultDepth: 1 })).toContain('sampled plans of up to 1 fault:');
   });
