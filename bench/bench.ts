@@ -27,7 +27,7 @@ import type { AnyStateMachine } from 'xstate';
 import { loadCatalogue } from '../src/catalogue.ts';
 import { explore } from '../src/explore.ts';
 import { runScenario } from '../src/runScenario.ts';
-import type { Scenario } from '../src/scenario.ts';
+import { timeScaleOf, type Scenario } from '../src/scenario.ts';
 import { Trace } from '../src/trace.ts';
 import { runWindows, type WindowsResult } from '../src/windows.ts';
 import { CompiledMachine } from '../src/compiledMachine.ts';
@@ -338,7 +338,7 @@ line(`  per step, with the trace hashed, the compiled models take ${versusPlain(
 
 // Where a compiled step's time goes: time the pieces of one hashed pass (the timers add a little).
 const machinePass = () => stepPass(drivers[0], true).steps;
-const machines = new Set<AnyStateMachine>(outbox.build(outbox.workload).map((c) => c.machine));
+const machines = new Set<AnyStateMachine>(outbox.build(outbox.workload, timeScaleOf(outbox)).map((c) => c.machine));
 const spent = new Map<string, number>();
 const restore: (() => void)[] = [];
 let inside = 0;

@@ -20,7 +20,7 @@
 import type { EventObject } from 'xstate';
 import type { ExecutedAction } from '../src/compiledMachine.ts';
 import { runScenario, type RunRecord, type RunSpec } from '../src/runScenario.ts';
-import type { DesignComponent, Scenario } from '../src/scenario.ts';
+import { timeScaleOf, type DesignComponent, type Scenario } from '../src/scenario.ts';
 import type { MachineSnapshot, Stepper } from '../src/stepper.ts';
 import mercuryOutbox from '../scenarios/mercury-outbox.ts';
 import type { BrokerDurable, BrokerInput, LogRecord, Payload } from '../models/broker.ts';
@@ -890,7 +890,7 @@ export function plainStepperFor(c: DesignComponent): () => Stepper {
  * stays on each component: failure windows are read from its definition, and reports name it.
  */
 export function plainOutboxComponents(size: number): DesignComponent[] {
-  return mercuryOutbox.build({ size }).map((c) => ({ ...c, stepper: plainStepperFor(c) }));
+  return mercuryOutbox.build({ size }, timeScaleOf(mercuryOutbox)).map((c) => ({ ...c, stepper: plainStepperFor(c) }));
 }
 
 /** The mercury-outbox scenario (its claim, workload and World options) with the plain components. */

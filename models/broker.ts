@@ -8,6 +8,8 @@
 import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
 import type { EvidencePart } from '../src/scenario.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
+import { duration, parseOptions, z } from '../src/options.ts';
 
 export type Payload = Readonly<Record<string, string | number | boolean | null>>;
 
@@ -229,4 +231,35 @@ export function brokerEvidence(durable: unknown): EvidencePart[] {
     { label: 'log', items: log.length > 0 ? log : ['empty'] },
     { label: 'offsets', items: offsets.length > 0 ? offsets : ['none'] },
   ];
+}
+
+/** The broker's options as a design draws it; durations in their units. */
+export const BrokerOptions = z.strictObject({
+  ...componentFields,
+  partitions: z.number().int().min(1).max(64).optional(),
+  /** How long a delivery may go unacknowledged before it is sent again (30 ticks). */
+  redelivery: duration.optional(),
+  /** How long records are kept (for ever). */
+  retention: duration.optional(),
+  /** An idempotent producer: a record whose event_id the partition already holds is not appended again. */
+  producerDedup: z.boolean().optional(),
+});
+
+/** A partitioned log broker, named `broker` unless the design names it. */
+export function broker(options: z.input<typeof BrokerOptions> = {}): ComponentBuilder {
+  const o = parseOptions('broker', BrokerOptions, options);
+  const name = o.name ?? 'broker';
+  return ({ time }) => ({
+    name,
+    machine: brokerMachine,
+    process: false,
+    describe: brokerEvidence,
+    input: given({
+      partitions: o.partitions,
+      redeliveryTicks: ticksOf(time, `${name} option redelivery`, o.redelivery),
+      retentionTicks: ticksOf(time, `${name} option retention`, o.retention),
+      producerDedup: o.producerDedup,
+    }),
+    ...common(time, name, o),
+  });
 }

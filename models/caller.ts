@@ -28,6 +28,8 @@ import type { BrokerReply, Payload } from './broker.ts';
 import { commitRequest, subscribeRequest, withDelivery, type Delivery } from './subscription.ts';
 import type { DatabaseReply, DbOp, Row, TableSpec } from './database.ts';
 import type { ProviderReply, ProviderResponseStatus } from './provider.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
+import { duration, parseOptions, z } from '../src/options.ts';
 
 export interface CallerInput {
   readonly broker: string;
@@ -276,3 +278,42 @@ export const callerMachine = setup({
     duplicateSeen: { after: { 1: { target: 'idle', actions: ['ack', 'done'] } } },
   },
 });
+
+/** The caller's options as a design draws it; durations in their units. */
+export const CallerOptions = z.strictObject({
+  ...componentFields,
+  broker: z.string().optional(),
+  group: z.string(),
+  db: z.string().optional(),
+  provider: z.string().optional(),
+  effectKey: z.array(z.string()).min(1),
+  intentFields: z.array(z.string()).optional(),
+  sendKey: z.boolean(),
+  statusLookup: z.boolean(),
+  recordIntent: z.boolean(),
+  /** How long it waits for the provider or its database (20 ticks). */
+  timeout: duration.optional(),
+  maxAttempts: z.number().int().min(1).optional(),
+  sideEffects: z.enum(['enabled', 'gated']).optional(),
+});
+
+/** A consumer whose effect is a call to an external provider, named `caller` unless the design names it. */
+export function caller(options: z.input<typeof CallerOptions>): ComponentBuilder {
+  const o = parseOptions('caller', CallerOptions, options);
+  const name = o.name ?? 'caller';
+  const input = (timeoutTicks: number | undefined): CallerInput => ({
+    broker: o.broker ?? 'broker',
+    group: o.group,
+    db: o.db ?? 'callerDb',
+    provider: o.provider ?? 'provider',
+    effectKey: o.effectKey,
+    sendKey: o.sendKey,
+    statusLookup: o.statusLookup,
+    recordIntent: o.recordIntent,
+    ...given({ intentFields: o.intentFields, timeoutTicks, maxAttempts: o.maxAttempts, sideEffects: o.sideEffects }),
+  });
+  return ({ time }) => {
+    const i = input(ticksOf(time, `${name} option timeout`, o.timeout));
+    return { name, machine: callerMachine, process: true, peers: [i.broker, i.db, i.provider], input: { ...i }, ...common(time, name, o) };
+  };
+}

@@ -5,6 +5,8 @@
 // gets is kept, so a checker can see whether a retry returned the recorded outcome.
 import { assign, enqueueActions, setup } from 'xstate';
 import { send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
+import { duration, parseOptions, z } from '../src/options.ts';
 
 /** One unit of user intent: change `aggregate_id` to `status` at `version`, carrying `data`. */
 export interface Command {
@@ -135,3 +137,45 @@ export const clientMachine = setup({
     done: { tags: ['idle'] },
   },
 });
+
+/** The client's options as a design draws it; durations in their units. */
+export const ClientOptions = z.strictObject({
+  ...componentFields,
+  target: z.string().optional(),
+  /** The commands it sends, given the workload size. */
+  commands: z.custom<(size: number) => readonly Command[]>((v) => typeof v === 'function'),
+  retry: z.enum(['none', 'stableKey', 'freshKey']).optional(),
+  keyed: z.boolean().optional(),
+  /** How long it waits for a reply (60 ticks). */
+  timeout: duration.optional(),
+  maxAttempts: z.number().int().min(1).optional(),
+  untilAnswered: z.boolean().optional(),
+  /** How long it waits between commands (5 ticks). */
+  gap: duration.optional(),
+});
+
+/** A client sending commands to a service, named `client` unless the design names it. */
+export function client(options: z.input<typeof ClientOptions>): ComponentBuilder {
+  const o = parseOptions('client', ClientOptions, options);
+  const name = o.name ?? 'client';
+  const target = o.target ?? 'source';
+  return ({ size, time }) => ({
+    name,
+    machine: clientMachine,
+    process: false,
+    peers: [target],
+    input: {
+      target,
+      commands: o.commands(size),
+      ...given({
+        retry: o.retry,
+        keyed: o.keyed,
+        timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout),
+        maxAttempts: o.maxAttempts,
+        untilAnswered: o.untilAnswered,
+        gapTicks: ticksOf(time, `${name} option gap`, o.gap),
+      }),
+    },
+    ...common(time, name, o),
+  });
+}

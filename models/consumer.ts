@@ -14,6 +14,8 @@ import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
 import type { BrokerReply, Payload } from './broker.ts';
 import type { DatabaseReply, DbOp, Row, Value } from './database.ts';
 import { commitRequest, subscribeRequest, withDelivery, type Delivery } from './subscription.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
+import { duration, parseOptions, z } from '../src/options.ts';
 
 export interface EffectSpec {
   /** insert: create a row (a repeat is suppressed only by a unique key); upsert: set a row. */
@@ -184,3 +186,56 @@ export const consumerMachine = setup({
     beforeTransportProgress: { after: { 1: { target: 'idle', actions: ['ack', 'done'] } } },
   },
 });
+
+const EffectSpecSchema = z.strictObject({
+  op: z.enum(['insert', 'upsert']),
+  table: z.string(),
+  columns: z.record(z.string(), z.union([z.string(), z.strictObject({ const: z.union([z.string(), z.number(), z.boolean(), z.null()]) })])),
+});
+
+/** The consumer's options as a design draws it; durations in their units. */
+export const ConsumerOptions = z.strictObject({
+  ...componentFields,
+  broker: z.string().optional(),
+  group: z.string(),
+  consumerName: z.string().optional(),
+  db: z.string(),
+  inboxDb: z.string().optional(),
+  inbox: z.enum(['sameTx', 'separateTx', 'none']),
+  effect: EffectSpecSchema,
+  versionCheck: z.boolean().optional(),
+  ack: z.enum(['afterCommit', 'beforeCommit']).optional(),
+  /** How long it waits for its database before trying the record again (20 ticks). */
+  timeout: duration.optional(),
+});
+
+/** A consumer applying one local effect per delivered record, named `consumer` unless the design names it. */
+export function consumer(options: z.input<typeof ConsumerOptions>): ComponentBuilder {
+  const o = parseOptions('consumer', ConsumerOptions, options);
+  const name = o.name ?? 'consumer';
+  const brokerName = o.broker ?? 'broker';
+  return ({ time }) => {
+    const input: ConsumerInput = {
+      broker: brokerName,
+      group: o.group,
+      db: o.db,
+      inbox: o.inbox,
+      effect: o.effect,
+      ...given({
+        consumerName: o.consumerName,
+        inboxDb: o.inboxDb,
+        versionCheck: o.versionCheck,
+        ack: o.ack,
+        timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout),
+      }),
+    };
+    return {
+      name,
+      machine: consumerMachine,
+      process: true,
+      peers: [brokerName, o.db, ...(o.inboxDb ? [o.inboxDb] : [])],
+      input: input as unknown as Record<string, unknown>,
+      ...common(time, name, o),
+    };
+  };
+}

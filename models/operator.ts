@@ -13,6 +13,8 @@ import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
 import type { EvidencePart } from '../src/scenario.ts';
 import type { DatabaseReply } from './database.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
+import { duration, parseOptions, z } from '../src/options.ts';
 
 export interface OperatorDurable {
   readonly truncated: boolean;
@@ -94,4 +96,38 @@ export function operatorEvidence(durable: unknown): EvidencePart[] {
     { label: 'truncated', items: [String(d?.truncated ?? false)] },
     { label: 'reset', items: [String(d?.reset ?? false)] },
   ];
+}
+
+/** The operator's options as a design draws it; durations in their units. */
+export const OperatorOptions = z.strictObject({
+  ...componentFields,
+  broker: z.string().optional(),
+  group: z.string(),
+  offset: z.number().int().min(0).optional(),
+  /** How long after (re)start the runbook begins. */
+  after: duration,
+  truncate: z.strictObject({ db: z.string(), tables: z.array(z.string()) }).optional(),
+  /** How long it waits for a reply (20 ticks). */
+  timeout: duration.optional(),
+});
+
+/** An operator running a rebuild runbook, named `operator` unless the design names it. */
+export function operator(options: z.input<typeof OperatorOptions>): ComponentBuilder {
+  const o = parseOptions('operator', OperatorOptions, options);
+  const name = o.name ?? 'operator';
+  const broker = o.broker ?? 'broker';
+  return ({ time }) => ({
+    name,
+    machine: operatorMachine,
+    process: true,
+    peers: [broker, ...(o.truncate ? [o.truncate.db] : [])],
+    describe: operatorEvidence,
+    input: {
+      broker,
+      group: o.group,
+      afterTicks: time.ticks(`${name} option after`, o.after, 0),
+      ...given({ offset: o.offset, truncate: o.truncate, timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout) }),
+    },
+    ...common(time, name, o),
+  });
 }

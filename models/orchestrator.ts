@@ -13,6 +13,8 @@ import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
 import type { EvidencePart } from '../src/scenario.ts';
 import type { RemoteAction, SagaReply } from './participant.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
+import { duration, parseOptions, z } from '../src/options.ts';
 
 export type EmailStep = 'first' | 'last';
 
@@ -219,4 +221,29 @@ export function orchestratorEvidence(durable: unknown): EvidencePart[] {
   const sagas = Object.entries(d?.sagas ?? {});
   if (sagas.length === 0) return [{ label: 'orders', items: ['none'] }];
   return sagas.map(([id, r]) => ({ label: id, items: [`${r.order} [${r.done.join(', ')}${r.undone.length ? `; undone ${r.undone.join(', ')}` : ''}]`] }));
+}
+
+/** The saga orchestrator's options as a design draws it; durations in their units. */
+export const OrchestratorOptions = z.strictObject({
+  ...componentFields,
+  /** The purchases, given the workload size. */
+  purchases: z.custom<(size: number) => readonly GiftPurchase[]>((v) => typeof v === 'function'),
+  emailStep: z.enum(['first', 'last']),
+  /** How long it waits for a participant's reply (20 ticks). */
+  timeout: duration.optional(),
+});
+
+/** The orchestrator of the gift purchase saga, named `orchestrator` unless the design names it. */
+export function orchestrator(options: z.input<typeof OrchestratorOptions>): ComponentBuilder {
+  const o = parseOptions('orchestrator', OrchestratorOptions, options);
+  const name = o.name ?? 'orchestrator';
+  return ({ size, time }) => ({
+    name,
+    machine: orchestratorMachine,
+    process: true,
+    peers: ['payments', 'inventory', 'notifications'],
+    describe: orchestratorEvidence,
+    input: { purchases: o.purchases(size), emailStep: o.emailStep, ...given({ timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout) }) },
+    ...common(time, name, o),
+  });
 }

@@ -9,6 +9,8 @@
 import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
 import type { EvidencePart } from '../src/scenario.ts';
+import { common, componentFields, type ComponentBuilder } from '../src/design.ts';
+import { parseOptions, z } from '../src/options.ts';
 
 export type RemoteAction = 'authorise' | 'void' | 'reserve' | 'release' | 'capture' | 'refund' | 'email';
 
@@ -108,4 +110,26 @@ export function participantEvidence(durable: unknown): EvidencePart[] {
   const d = durable as ParticipantDurable | undefined;
   const ops = d?.operations ?? [];
   return [{ label: 'operations', items: ops.length > 0 ? ops.map((op) => `${op.action} ${op.saga}${op.ok ? '' : ' declined'}`) : ['none'] }];
+}
+
+/** A saga participant's options as a design draws it. */
+export const ParticipantOptions = z.strictObject({
+  ...componentFields,
+  name: z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/),
+  idempotent: z.boolean(),
+  /** The (saga, action) pairs it refuses, given the workload size, as `<saga>:<action>`. */
+  declines: z.custom<(size: number) => readonly string[]>((v) => typeof v === 'function').optional(),
+});
+
+/** A service a saga step calls. */
+export function participant(options: z.input<typeof ParticipantOptions>): ComponentBuilder {
+  const o = parseOptions('participant', ParticipantOptions, options);
+  return ({ size, time }) => ({
+    name: o.name,
+    machine: participantMachine,
+    process: true,
+    describe: participantEvidence,
+    input: { idempotent: o.idempotent, ...(o.declines ? { declines: o.declines(size) } : {}) },
+    ...common(time, o.name, o),
+  });
 }

@@ -12,6 +12,8 @@ import { assign, enqueueActions, setup } from 'xstate';
 import { send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
 import type { EvidencePart } from '../src/scenario.ts';
 import type { BrokerReply, Payload } from './broker.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
+import { duration, parseOptions, z } from '../src/options.ts';
 
 export interface PartnerDurable {
   /** event_ids whose first publication the broker acknowledged, in order. */
@@ -112,4 +114,37 @@ export function partnerEvidence(durable: unknown): EvidencePart[] {
     { label: 'published', items: p && p.published.length > 0 ? [...p.published] : ['none'] },
     { label: 'redelivered', items: p && p.redelivered.length > 0 ? [...p.redelivered] : ['none'] },
   ];
+}
+
+/** The partner's options as a design draws it; durations in their units. */
+export const PartnerOptions = z.strictObject({
+  ...componentFields,
+  broker: z.string().optional(),
+  /** Its facts, given the workload size. */
+  facts: z.custom<(size: number) => readonly Payload[]>((v) => typeof v === 'function'),
+  /** How long after the first round it sends every fact again. */
+  redeliverAfter: duration,
+  /** How long it waits for the broker's acknowledgement (20 ticks). */
+  timeout: duration.optional(),
+});
+
+/** A partner that publishes its facts and sends them again later, named `partner` unless the design names it. */
+export function partner(options: z.input<typeof PartnerOptions>): ComponentBuilder {
+  const o = parseOptions('partner', PartnerOptions, options);
+  const name = o.name ?? 'partner';
+  const broker = o.broker ?? 'broker';
+  return ({ size, time }) => ({
+    name,
+    machine: partnerMachine,
+    process: true,
+    peers: [broker],
+    describe: partnerEvidence,
+    input: {
+      broker,
+      facts: o.facts(size),
+      redeliverAfterTicks: time.ticks(`${name} option redeliverAfter`, o.redeliverAfter, 1),
+      ...given({ timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout) }),
+    },
+    ...common(time, name, o),
+  });
 }

@@ -16,6 +16,8 @@
 import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
 import type { EvidencePart } from '../src/scenario.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
+import { duration, parseOptions, z } from '../src/options.ts';
 
 export interface ProviderOperation {
   readonly op_id: string;
@@ -186,4 +188,27 @@ export const providerMachine = setup({
 export function providerEvidence(durable: unknown): EvidencePart[] {
   const ops = operationsOf(durable as ProviderDurable | undefined);
   return [{ label: 'operations', items: ops.length > 0 ? ops.map((op) => `${op.op_id} ${op.key ?? '(no key)'}`) : ['none'] }];
+}
+
+/** The provider's options as a design draws it; durations in their units. */
+export const ProviderOptions = z.strictObject({
+  ...componentFields,
+  idempotency: z.enum(['none', 'honoured', 'intentBound']),
+  statusLookup: z.enum(['none', 'byKey']),
+  /** How long it remembers a key (for ever). */
+  keyRetention: duration.optional(),
+});
+
+/** An external API on the far side of the caller's transaction, named `provider` unless the design names it. */
+export function provider(options: z.input<typeof ProviderOptions>): ComponentBuilder {
+  const o = parseOptions('provider', ProviderOptions, options);
+  const name = o.name ?? 'provider';
+  return ({ time }) => ({
+    name,
+    machine: providerMachine,
+    process: true,
+    describe: providerEvidence,
+    input: { idempotency: o.idempotency, statusLookup: o.statusLookup, ...given({ keyRetentionTicks: ticksOf(time, `${name} option keyRetention`, o.keyRetention) }) },
+    ...common(time, name, o),
+  });
 }

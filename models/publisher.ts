@@ -15,6 +15,8 @@ import { assign, enqueueActions, setup } from 'xstate';
 import { send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
 import type { EvidencePart } from '../src/scenario.ts';
 import type { BrokerReply, Payload } from './broker.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
+import { duration, parseOptions, z } from '../src/options.ts';
 
 export interface PublisherDurable {
   /** The committed facts this producer owns, in publication order. */
@@ -92,4 +94,32 @@ export const publisherMachine = setup({
 export function publisherEvidence(durable: unknown): EvidencePart[] {
   const d = durable as PublisherDurable | undefined;
   return [{ label: 'handed over', items: [`${d?.done ?? 0}/${d?.records.length ?? 0}`] }];
+}
+
+/** The publisher's options as a design draws it; durations in their units. */
+export const PublisherOptions = z.strictObject({
+  ...componentFields,
+  broker: z.string().optional(),
+  /** Its committed facts, given the workload size. */
+  records: z.custom<(size: number) => readonly Payload[]>((v) => typeof v === 'function'),
+  keyField: z.string(),
+  delivery: z.enum(['atLeastOnce', 'atMostOnce']).optional(),
+  /** How long it waits for the broker's acknowledgement (20 ticks). */
+  timeout: duration.optional(),
+});
+
+/** A producer handing its committed facts to the broker, named `publisher` unless the design names it. */
+export function publisher(options: z.input<typeof PublisherOptions>): ComponentBuilder {
+  const o = parseOptions('publisher', PublisherOptions, options);
+  const name = o.name ?? 'publisher';
+  const broker = o.broker ?? 'broker';
+  return ({ size, time }) => ({
+    name,
+    machine: publisherMachine,
+    process: true,
+    peers: [broker],
+    describe: publisherEvidence,
+    input: { broker, records: o.records(size), keyField: o.keyField, ...given({ delivery: o.delivery, timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout) }) },
+    ...common(time, name, o),
+  });
 }

@@ -17,6 +17,8 @@ import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
 import type { DatabaseReply, DbOp, OpResult, Row } from './database.ts';
 import type { ProviderReply } from './provider.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
+import { duration, parseOptions, z } from '../src/options.ts';
 
 export interface ReconcilerInput {
   readonly db: string;
@@ -150,3 +152,37 @@ export const reconcilerMachine = setup({
     },
   },
 });
+
+/** The reconciler's options as a design draws it; durations in their units. */
+export const ReconcilerOptions = z.strictObject({
+  ...componentFields,
+  db: z.string().optional(),
+  provider: z.string().optional(),
+  recordIntent: z.boolean(),
+  sweep: z.enum(['pendingAndUnknown', 'unknownOnly']).optional(),
+  /** How long it waits between sweeps (15 ticks). */
+  poll: duration.optional(),
+  /** How long it waits for the provider or the database (20 ticks). */
+  timeout: duration.optional(),
+});
+
+/** A reconciler of pending and unknown outcomes, named `reconciler` unless the design names it. */
+export function reconciler(options: z.input<typeof ReconcilerOptions>): ComponentBuilder {
+  const o = parseOptions('reconciler', ReconcilerOptions, options);
+  const name = o.name ?? 'reconciler';
+  const db = o.db ?? 'callerDb';
+  const providerName = o.provider ?? 'provider';
+  return ({ time }) => ({
+    name,
+    machine: reconcilerMachine,
+    process: true,
+    peers: [db, providerName],
+    input: {
+      db,
+      provider: providerName,
+      recordIntent: o.recordIntent,
+      ...given({ sweep: o.sweep, pollTicks: ticksOf(time, `${name} option poll`, o.poll), timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout) }),
+    },
+    ...common(time, name, o),
+  });
+}

@@ -13,6 +13,8 @@ import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
 import type { BrokerReply, Payload } from './broker.ts';
 import type { DatabaseReply, Row } from './database.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
+import { duration, parseOptions, z } from '../src/options.ts';
 
 export interface RelayInput {
   readonly db: string;
@@ -168,3 +170,41 @@ export const relayMachine = setup({
     },
   },
 });
+
+/** The relay's options as a design draws it; durations in their units. */
+export const RelayOptions = z.strictObject({
+  ...componentFields,
+  db: z.string().optional(),
+  broker: z.string().optional(),
+  table: z.string().optional(),
+  mark: z.enum(['afterSend', 'beforeSend']).optional(),
+  concurrency: z.enum(['perAggregate', 'concurrent']).optional(),
+  /** How long it waits between polls when nothing is pending (8 ticks). */
+  poll: duration.optional(),
+  /** How long it waits for a reply before giving up on it (20 ticks). */
+  timeout: duration.optional(),
+});
+
+/** An outbox relay, named `relay` unless the design names it. */
+export function relay(options: z.input<typeof RelayOptions> = {}): ComponentBuilder {
+  const o = parseOptions('relay', RelayOptions, options);
+  const name = o.name ?? 'relay';
+  const db = o.db ?? 'ordersDb';
+  const broker = o.broker ?? 'broker';
+  return ({ time }) => ({
+    name,
+    machine: relayMachine,
+    process: true,
+    peers: [db, broker],
+    input: given({
+      db,
+      broker,
+      table: o.table,
+      mark: o.mark,
+      concurrency: o.concurrency,
+      pollTicks: ticksOf(time, `${name} option poll`, o.poll),
+      timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout),
+    }),
+    ...common(time, name, o),
+  });
+}

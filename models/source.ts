@@ -16,6 +16,8 @@ import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../sr
 import type { BrokerReply } from './broker.ts';
 import type { CommandEvent, Command } from './client.ts';
 import type { DatabaseReply, DbOp, Row } from './database.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
+import { duration, parseOptions, z } from '../src/options.ts';
 
 export type SourceDesign = 'dualWriteCommitFirst' | 'dualWritePublishFirst' | 'outbox';
 
@@ -230,3 +232,42 @@ export const sourceMachine = setup({
     },
   },
 });
+
+/** The source service's options as a design draws it; durations in their units. */
+export const SourceOptions = z.strictObject({
+  ...componentFields,
+  design: z.enum(['dualWriteCommitFirst', 'dualWritePublishFirst', 'outbox']),
+  db: z.string().optional(),
+  broker: z.string().optional(),
+  aggregateTable: z.string().optional(),
+  outboxTable: z.string().optional(),
+  checkoutKeys: z.union([z.boolean(), z.enum(['intentBound', 'honoured'])]).optional(),
+  /** How long it waits for its database or the broker (20 ticks). */
+  timeout: duration.optional(),
+});
+
+/** The service that changes an aggregate and makes the fact known, named `source` unless the design names it. */
+export function source(options: z.input<typeof SourceOptions>): ComponentBuilder {
+  const o = parseOptions('source', SourceOptions, options);
+  const name = o.name ?? 'source';
+  const db = o.db ?? 'ordersDb';
+  const broker = o.broker ?? 'broker';
+  return ({ time }) => ({
+    name,
+    machine: sourceMachine,
+    process: true,
+    peers: [db, broker],
+    input: {
+      design: o.design,
+      db,
+      broker,
+      ...given({
+        aggregateTable: o.aggregateTable,
+        outboxTable: o.outboxTable,
+        checkoutKeys: o.checkoutKeys,
+        timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout),
+      }),
+    },
+    ...common(time, name, o),
+  });
+}

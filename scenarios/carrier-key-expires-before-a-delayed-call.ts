@@ -1,8 +1,8 @@
 // Seed 000, "Challenge an external API. Ask whether it ... retains the result through the retry
-// horizon", where the horizon includes the network. Scale: 1 day = 10 ticks. Fulfilment records
-// its intent, calls the carrier under the pickup key, and on a timeout looks up before calling
-// again; the carrier binds the key to the intent and keeps it 6 days (60 ticks). A call can be
-// held in the network up to 10 days (100 ticks: parked in an outbound queue through an outage).
+// horizon", where the horizon includes the network. One tick is a tenth of a day (2.4 h).
+// Fulfilment records its intent, calls the carrier under the pickup key, and on a timeout looks
+// up before calling again; the carrier binds the key to the intent and keeps it 6 days. A call
+// can be held in the network up to 10 days (parked in an outbound queue through an outage).
 // A crash, a lost or overtaken call, a duplicated one: each repeat reaches the carrier within
 // days and is replayed under the key. A delayed call is different: fulfilment times out, finds
 // nothing, calls again and books; the original turns up 10 days later, after the key expired,
@@ -16,9 +16,11 @@ export default defineScenario({
   title: 'Carrier pickup key kept 6 days; a call can spend 10 days in the network',
   source: '000 · Failure-window drills (challenge an external API: retains the result through the retry horizon?)',
   lesson: 'The retry horizon a provider must cover includes how long the network can hold a request, not only how long the caller keeps retrying.',
-  build: carrierPipeline({ sendKey: true, statusLookup: true, recordIntent: true }, { idempotency: 'intentBound', statusLookup: 'byKey', keyRetentionTicks: 60 }),
+  build: carrierPipeline({ sendKey: true, statusLookup: true, recordIntent: true }, { idempotency: 'intentBound', statusLookup: 'byKey', keyRetention: '6d' }),
   workload: { size: 2 },
-  world: { delayFaultTicks: 100 },
+  // One tick is a tenth of a day; a delayed message is held 10 days.
+  tick: '2.4h',
+  world: { delayFault: '10d' },
   claims: [
     uniquePickupClaim({
       authority: "the carrier's idempotency key, bound to the pickup intent and kept 6 days,",

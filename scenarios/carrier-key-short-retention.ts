@@ -13,7 +13,7 @@ export default defineScenario({
     'Key retention must exceed the caller\u2019s retry horizon: a key that expires before the retry turns the ambiguous timeout into a second pickup, lookup and all.',
   build: carrierPipeline(
     { sendKey: true, statusLookup: true, recordIntent: true },
-    { idempotency: 'intentBound', statusLookup: 'byKey', keyRetentionTicks: 5 },
+    { idempotency: 'intentBound', statusLookup: 'byKey', keyRetention: '5s' },
   ),
   workload: { size: 2 },
   claims: [

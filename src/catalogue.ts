@@ -20,9 +20,10 @@ async function importScenario(url: string, origin: string, userFile = false): Pr
     // A user's file may sit outside any ESM package; tsx's loader compiles it either way.
     mod = (userFile ? await tsImport(url, import.meta.url) : await import(url)) as Record<string, unknown>;
   } catch (error) {
-    if (error instanceof InputError) throw error;
+    // A design option refused while the file was evaluated (orderPipeline({...}) runs at import)
+    // is already one line; it gets the file's name in front, like every other problem with it.
     const first = (error instanceof Error ? error.message : String(error)).split('\n')[0];
-    throw new InputError(`malformed scenario ${origin}: ${first}`);
+    throw new InputError(first?.startsWith('malformed scenario ') ? first : `malformed scenario ${origin}: ${first}`);
   }
   let candidate = (mod['default'] ?? mod['scenario']) as Record<string, unknown> | undefined;
   // A file compiled as CommonJS arrives wrapped once more in a namespace object.

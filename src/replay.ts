@@ -15,7 +15,7 @@ import { didYouMean } from './nearest.ts';
 import { formatPlace } from './place.ts';
 import type { ReplayRef } from './replayLine.ts';
 import { runScenario } from './runScenario.ts';
-import { expectedAt, linkFaults, type Scenario } from './scenario.ts';
+import { expectedAt, linkFaults, type Scenario, timeScaleOf } from './scenario.ts';
 import type { TraceEvent } from './trace.ts';
 import { judge, verdictOf, type Judgement } from './verdict.ts';
 import type { DriverRefusal } from './world.ts';
@@ -50,7 +50,7 @@ export interface ReplayResult {
 
 /** Refuses a plan that names a window or a message point the design does not have. */
 export function checkPlan(scenario: Scenario, plan: FaultPlan, size: number | undefined): void {
-  const components = scenario.build(size === undefined ? scenario.workload : { size });
+  const components = scenario.build(size === undefined ? scenario.workload : { size }, timeScaleOf(scenario));
   const names = components.map((c) => c.name);
   const windows = failureWindows(components);
   for (const f of plan) {

@@ -5,7 +5,7 @@
 import { checkClaim, type ClaimVerdict } from './checkers/compose.ts';
 import type { Finding, RunOutcome } from './checkers/finding.ts';
 import type { FaultPlan } from './faults.ts';
-import type { DesignComponent, Scenario } from './scenario.ts';
+import { timeScaleOf, worldOptionsOf, type DesignComponent, type Scenario } from './scenario.ts';
 import { runOutcome } from './verdict.ts';
 import { World, type Driver, type RunReport } from './world.ts';
 import type { WorldView } from './worldView.ts';
@@ -49,9 +49,10 @@ export function viewOf(report: RunReport): WorldView {
 
 export function runScenario(scenario: Scenario, spec: RunSpec): RunRecord {
   const size = spec.size ?? scenario.workload.size;
-  const components = scenario.build({ size });
+  const time = timeScaleOf(scenario);
+  const components = scenario.build({ size }, time);
   const world = new World(components, {
-    ...scenario.world,
+    ...worldOptionsOf(scenario, time),
     seed: spec.seed,
     plan: spec.plan,
     keepTrace: spec.keepTrace ?? false,

@@ -6,7 +6,9 @@
 import type { Claim } from './claims.ts';
 import { VIOLATIONS, type Violation } from './checkers/finding.ts';
 import { FAULT_KINDS, MESSAGE_FAULT_KINDS, type FaultKind, type MessageFaultKind } from './faults.ts';
+import { SECONDS, TimeScale, type Duration } from './duration.ts';
 import { InputError } from './inputError.ts';
+import { duration, parseOptions, z } from './options.ts';
 import { didYouMean } from './nearest.ts';
 import type { ExpectedVerdict } from './verdict.ts';
 import type { ComponentSpec, WorldOptions } from './world.ts';
@@ -41,6 +43,8 @@ export interface DesignComponent extends ComponentSpec {
    * absent. A database connection, say, is dropped or slow but never duplicates a statement.
    */
   readonly messageFaults?: readonly MessageFaultKind[];
+  /** The components it sends to, checked against the design when it is built. */
+  readonly peers?: readonly string[];
 }
 
 /**
@@ -57,11 +61,14 @@ export interface Scenario {
   readonly source: string;
   /** What the verdict teaches, in one or two sentences. */
   readonly lesson: string;
-  readonly build: (workload: Workload) => readonly DesignComponent[];
+  /** The design's components for a workload, durations turned into ticks with the scenario's time scale. */
+  readonly build: (workload: Workload, time: TimeScale) => readonly DesignComponent[];
+  /** How long one tick of simulated time is; one second unless the scenario says otherwise. */
+  readonly tick?: Duration;
   readonly workload: Workload;
   readonly claims: readonly Claim[];
   readonly expect: Expectation;
-  readonly world?: Partial<Omit<WorldOptions, 'seed' | 'plan' | 'keepTrace' | 'hashTrace' | 'driver'>>;
+  readonly world?: WorldSettings;
   /** Windows mode: how many occurrences of each window to strike, and which fault kinds. */
   readonly windows?: { readonly maxOccurrence?: number; readonly kinds?: readonly FaultKind[] };
 }
@@ -80,9 +87,60 @@ export function expectedAt(e: Expectation, faults: number): ExpectedVerdict {
   return faults >= 2 ? e.pairs : e.single;
 }
 
+/**
+ * The simulation's own settings, in durations: how long a message takes (`latency`, the least
+ * and the most), how long a `delay` fault holds one, how long a crashed component stays down
+ * unless its design says otherwise, how long the safety phase may last, how long the liveness
+ * phase has to reach quiescence, how long nothing durable must change for the world to be quiet,
+ * and the bound on scheduled steps that ends a livelock as stuck.
+ */
+export interface WorldSettings {
+  readonly latency?: readonly [Duration, Duration];
+  readonly delayFault?: Duration;
+  readonly restartAfter?: Duration;
+  readonly safetyPhase?: Duration;
+  readonly livenessPhase?: Duration;
+  readonly quiet?: Duration;
+  readonly stepsMax?: number;
+}
+
+const WORLD_SETTINGS = z.strictObject({
+  latency: z.tuple([duration, duration]).optional(),
+  delayFault: duration.optional(),
+  restartAfter: duration.optional(),
+  safetyPhase: duration.optional(),
+  livenessPhase: duration.optional(),
+  quiet: duration.optional(),
+  stepsMax: z.number().int().min(1).optional(),
+});
+
+/** The World's options a scenario's settings come to, in ticks of its time scale. */
+export function worldOptionsOf(s: Pick<Scenario, 'world'>, time: TimeScale): Partial<WorldOptions> {
+  const w = s.world ?? {};
+  const t = (name: string, d: Duration | undefined, min = 0) => (d === undefined ? undefined : time.ticks(`world.${name}`, d, min));
+  const out: Record<string, number | undefined> = {
+    latencyTicksMin: t('latency[0]', w.latency?.[0], 0),
+    latencyTicksMax: t('latency[1]', w.latency?.[1], 0),
+    delayFaultTicks: t('delayFault', w.delayFault, 1),
+    restartDelayTicks: t('restartAfter', w.restartAfter, 1),
+    safetyTicksMax: t('safetyPhase', w.safetyPhase, 1),
+    livenessTicksMax: t('livenessPhase', w.livenessPhase, 1),
+    quietTicks: t('quiet', w.quiet, 1),
+    stepsMax: w.stepsMax,
+  };
+  if (out['latencyTicksMin'] !== undefined && out['latencyTicksMax'] !== undefined && out['latencyTicksMin'] > out['latencyTicksMax']) {
+    throw new InputError(`world.latency is [${w.latency![0]}, ${w.latency![1]}]: the least is longer than the most`);
+  }
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as Partial<WorldOptions>;
+}
+
+/** The scenario's time scale (one second a tick unless it says otherwise). */
+export function timeScaleOf(s: Pick<Scenario, 'tick'>): TimeScale {
+  return new TimeScale(s.tick ?? '1s');
+}
+
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
-const SCENARIO_KEYS = ['name', 'title', 'source', 'lesson', 'build', 'workload', 'claims', 'expect', 'world', 'windows'];
-const WORLD_KEYS = ['latencyTicksMin', 'latencyTicksMax', 'delayFaultTicks', 'restartDelayTicks', 'safetyTicksMax', 'livenessTicksMax', 'quietTicks', 'stepsMax'];
+const SCENARIO_KEYS = ['name', 'title', 'source', 'lesson', 'build', 'tick', 'workload', 'claims', 'expect', 'world', 'windows'];
 const CLAIM_KEYS = ['effect', 'key', 'namespace', 'authority', 'lifetime', 'sameIntent', 'differentIntent', 'unknownCompletion', 'guarantee', 'outcomes', 'facts', 'sources', 'versions', 'replies', 'conflicts', 'unresolved'];
 
 /** Validates a scenario's shape; every problem is an InputError naming the file and the field. */
@@ -106,9 +164,16 @@ export function defineScenario(s: Scenario, origin = s?.name ?? 'scenario'): Sce
     unknownKeys(`claim ${JSON.stringify(c.effect)}`, c, CLAIM_KEYS);
   }
   checkExpectation(s.expect, fail);
-  if (s.world !== undefined) {
-    unknownKeys('world', s.world, WORLD_KEYS);
-    for (const [k, v] of Object.entries(s.world)) if (!Number.isInteger(v) || (v as number) < 0) fail(`world.${k} must be a whole number of ticks, got ${JSON.stringify(v)}`);
+  let time: TimeScale = SECONDS;
+  try {
+    time = timeScaleOf(s);
+    if (s.world !== undefined) {
+      parseOptions('world', WORLD_SETTINGS, s.world);
+      worldOptionsOf(s, time);
+    }
+  } catch (error) {
+    if (error instanceof InputError) fail(error.message);
+    throw error;
   }
   if (s.windows !== undefined) {
     unknownKeys('windows', s.windows, ['maxOccurrence', 'kinds']);
@@ -118,7 +183,7 @@ export function defineScenario(s: Scenario, origin = s?.name ?? 'scenario'): Sce
   }
   let components: readonly DesignComponent[] = [];
   try {
-    components = s.build(s.workload);
+    components = s.build(s.workload, time);
   } catch (error) {
     if (error instanceof InputError) fail(error.message);
     fail(`build() threw: ${error instanceof Error ? error.message : String(error)}`);

@@ -45,6 +45,8 @@ export interface ComponentSpec {
    * it must behave as `machine` does, state for state.
    */
   readonly stepper?: () => Stepper;
+  /** How long it stays down after a crash; the world's `restartDelayTicks` when absent. */
+  readonly restartDelayTicks?: number;
 }
 
 export interface WorldOptions extends NetworkOptions {
@@ -306,7 +308,7 @@ export class World {
     for (const peer of this.order) {
       if (peer !== host) this.network.send(this.clock.now, name, peer.spec.name, { type: 'sys.peerCrashed', peer: name } as EventObject, false, true);
     }
-    this.schedule.push(this.clock.now + this.options.restartDelayTicks, { kind: 'restart', component: name });
+    this.schedule.push(this.clock.now + (host.spec.restartDelayTicks ?? this.options.restartDelayTicks), { kind: 'restart', component: name });
   }
 
   private host(name: string): Host {

@@ -4,8 +4,7 @@
 // scenario file states only its design.
 import type { Payload } from '../broker.ts';
 import type { CallerInput } from '../caller.ts';
-import type { ProviderInput } from '../provider.ts';
-import { providerClaim, providerPipeline } from './providerPipeline.ts';
+import { providerClaim, providerPipeline, type ProviderPipelineOptions } from './providerPipeline.ts';
 
 export const PICKUP_KEY = ['order_id', 'pickup_version'] as const;
 
@@ -16,7 +15,7 @@ export function pickupRequests(size: number): Payload[] {
 
 type CallerDesign = Pick<CallerInput, 'sendKey' | 'statusLookup' | 'recordIntent'> & Partial<Pick<CallerInput, 'maxAttempts'>>;
 
-export function carrierPipeline(caller: CallerDesign, provider: Omit<ProviderInput, 'durable'>) {
+export function carrierPipeline(caller: CallerDesign, provider: ProviderPipelineOptions['provider']) {
   return providerPipeline({ records: pickupRequests, keyField: 'order_id', group: 'fulfillment', caller: { effectKey: [...PICKUP_KEY], ...caller }, provider });
 }
 

@@ -9,8 +9,8 @@ import { providerClaim, providerPipeline, publishedKeys, REBUILD_SUFFIX } from '
 import type { Claim } from '../../src/claims.ts';
 
 export const CONFIRMATION_KEY = ['order_id'];
-export const PROVIDER_KEY_RETENTION_TICKS = 60;
-export const REBUILD_AFTER_TICKS = 150;
+export const PROVIDER_KEY_RETENTION = '60s';
+export const REBUILD_AFTER = '150s';
 
 export function acceptedOrders(size: number): Payload[] {
   return Array.from({ length: size }, (_, i) => ({ event_id: `evt-o-${i + 1}-accepted`, order_id: `o-${i + 1}`, template: 'order-confirmation' }));
@@ -22,14 +22,14 @@ export function confirmationsPipeline(through: 'liveConsumer' | 'separateNamespa
     keyField: 'order_id',
     group: 'confirmations',
     caller: { effectKey: CONFIRMATION_KEY, sendKey: true, statusLookup: true, recordIntent: true },
-    provider: { idempotency: 'intentBound', statusLookup: 'byKey', keyRetentionTicks: PROVIDER_KEY_RETENTION_TICKS },
-    rebuild: { through, afterTicks: REBUILD_AFTER_TICKS },
+    provider: { idempotency: 'intentBound', statusLookup: 'byKey', keyRetention: PROVIDER_KEY_RETENTION },
+    rebuild: { through, after: REBUILD_AFTER },
   });
 }
 
 export const confirmationSentClaim: Claim = providerClaim(CONFIRMATION_KEY, {
   effect: 'order confirmation sent',
-  authority: `the consumer's local sent-marker and the email provider's key (kept ${PROVIDER_KEY_RETENTION_TICKS} ticks)`,
+  authority: `the consumer's local sent-marker and the email provider's key (kept ${PROVIDER_KEY_RETENTION})`,
   lifetime: 'the lifetime of the order, rebuilds included',
   sameIntent: 'the message already accepted',
   differentIntent: 'is refused by the provider as a conflict',

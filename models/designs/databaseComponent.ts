@@ -3,13 +3,57 @@
 // drop (a statement or a reply is lost, and the caller cannot tell what happened) or be slow,
 // but it never delivers a statement twice or out of order, so `duplicate` and `reorder` never
 // strike it. A driver that retries a statement does so in the caller's own model, where it shows.
+import { common, componentFields, ticksOf, type ComponentBuilder } from '../../src/design.ts';
 import type { MessageFaultKind } from '../../src/faults.ts';
+import { duration, parseOptions, z } from '../../src/options.ts';
 import type { DesignComponent } from '../../src/scenario.ts';
 import { databaseEvidence, databaseMachine, type RowFormats, type TableSpec } from '../database.ts';
 
 /** The message faults a database connection can suffer. */
 export const DATABASE_LINK_FAULTS: readonly MessageFaultKind[] = ['lose', 'delay'];
 
-export function databaseComponent(name: string, tables: Readonly<Record<string, TableSpec>>, rows: RowFormats = {}): DesignComponent {
-  return { name, machine: databaseMachine, input: { tables }, process: false, describe: databaseEvidence(tables, rows), messageFaults: DATABASE_LINK_FAULTS };
+const TableOptions = z.strictObject({
+  /** Primary-key columns. */
+  key: z.array(z.string()).min(1),
+  /** Further unique keys. */
+  unique: z.array(z.array(z.string()).min(1)).optional(),
+  /** Rows older than this are gone (a dedup record past its horizon). */
+  ttl: duration.optional(),
+  /** The database assigns the single key column, so nothing stops a repeat. */
+  autoId: z.boolean().optional(),
+  /** Keep every committed version of every row. */
+  history: z.boolean().optional(),
+});
+
+/** A database's options as a design draws it. */
+export const DatabaseOptions = z.strictObject({
+  ...componentFields,
+  name: z.string().regex(/^[A-Za-z][A-Za-z0-9_]*$/),
+  tables: z.record(z.string(), TableOptions),
+  /** How each table's rows read in evidence. */
+  rows: z.custom<RowFormats>((v) => typeof v === 'object' && v !== null).optional(),
+});
+
+/** A database server with the given tables. */
+export function database(options: z.input<typeof DatabaseOptions>): ComponentBuilder {
+  const o = parseOptions('database', DatabaseOptions, options);
+  return ({ time }) => {
+    const tables: Record<string, TableSpec> = {};
+    for (const [table, t] of Object.entries(o.tables)) {
+      const ttlTicks = ticksOf(time, `${o.name} table ${table} option ttl`, t.ttl);
+      tables[table] = {
+        key: t.key,
+        ...(t.unique ? { unique: t.unique } : {}),
+        ...(ttlTicks === undefined ? {} : { ttlTicks }),
+        ...(t.autoId ? { autoId: true } : {}),
+        ...(t.history ? { history: true } : {}),
+      };
+    }
+    return databaseComponent(o.name, tables, o.rows ?? {}, common(time, o.name, o));
+  };
+}
+
+/** A database component from tables already in ticks. */
+export function databaseComponent(name: string, tables: Readonly<Record<string, TableSpec>>, rows: RowFormats = {}, extra: Partial<DesignComponent> = {}): DesignComponent {
+  return { name, machine: databaseMachine, input: { tables }, process: false, describe: databaseEvidence(tables, rows), messageFaults: DATABASE_LINK_FAULTS, ...extra };
 }

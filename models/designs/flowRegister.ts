@@ -15,38 +15,39 @@
 // - EV-04 gift.payment.captured: the payment id is the key of the dispatch, so even a second
 //   event for the same payment (Payments re-emits after its own reconciliation) dispatches once.
 import type { Claim } from '../../src/claims.ts';
+import { design, type DesignBuild } from '../../src/design.ts';
+import { parseOptions, z } from '../../src/options.ts';
 import type { WorldView } from '../../src/worldView.ts';
-import type { DesignComponent } from '../../src/scenario.ts';
-import { brokerEvidence, brokerMachine, type Payload } from '../broker.ts';
-import { consumerMachine, type ConsumerInput, type EffectSpec } from '../consumer.ts';
-import { databaseComponent } from './databaseComponent.ts';
-import { rowsOf, versionsOf, type DatabaseDurable, type TableSpec } from '../database.ts';
-import { publishedFacts, publisherEvidence, publisherMachine, type PublisherDurable, type PublisherInput } from '../publisher.ts';
+import { broker, type Payload } from '../broker.ts';
+import { consumer, ConsumerOptions, type EffectSpec } from '../consumer.ts';
+import { rowsOf, versionsOf, type DatabaseDurable } from '../database.ts';
+import { publishedFacts, publisher, type PublisherDurable } from '../publisher.ts';
+import { database, DatabaseOptions } from './databaseComponent.ts';
 
-export interface FlowDesign {
+/** One flow of the register: what is published, how, and how the consuming service applies it. */
+export const FlowDesign = z.strictObject({
   /** The register's id and event, e.g. `EV-01 review.posted`. */
-  readonly flow: string;
-  readonly records: (size: number) => readonly Payload[];
+  flow: z.string(),
+  records: z.custom<(size: number) => readonly Payload[]>((v) => typeof v === 'function'),
   /** The payload field the broker partitions by (the ordering scope). */
-  readonly keyField: string;
-  readonly delivery: NonNullable<PublisherInput['delivery']>;
-  readonly consumer: Pick<ConsumerInput, 'group' | 'consumerName' | 'inbox' | 'ack' | 'versionCheck' | 'effect'>;
+  keyField: z.string(),
+  delivery: z.enum(['atLeastOnce', 'atMostOnce']),
+  consumer: ConsumerOptions.pick({ group: true, consumerName: true, inbox: true, ack: true, versionCheck: true, effect: true }),
   /** The consuming service's database and its tables. */
-  readonly db: string;
-  readonly tables: Readonly<Record<string, TableSpec>>;
-}
+  db: z.string(),
+  tables: DatabaseOptions.shape.tables,
+});
 
-export function flowPipeline(f: FlowDesign): (w: { size: number }) => DesignComponent[] {
-  const consumer: ConsumerInput = { broker: 'broker', db: f.db, ...f.consumer };
-  return ({ size }) => {
-    const publisher: PublisherInput = { broker: 'broker', records: f.records(size), keyField: f.keyField, delivery: f.delivery };
-    return [
-      { name: 'publisher', machine: publisherMachine, input: { ...publisher }, process: true, describe: publisherEvidence },
-      { name: 'broker', machine: brokerMachine, input: {}, process: false, describe: brokerEvidence },
-      { name: 'consumer', machine: consumerMachine, input: consumer as unknown as Record<string, unknown>, process: true },
-      databaseComponent(f.db, f.tables),
-    ];
-  };
+export type FlowDesign = z.input<typeof FlowDesign>;
+
+export function flowPipeline(flow: FlowDesign): DesignBuild {
+  const f = parseOptions('flowPipeline', FlowDesign, flow);
+  return design(
+    publisher({ records: f.records, keyField: f.keyField, delivery: f.delivery }),
+    broker(),
+    consumer({ ...f.consumer, db: f.db }),
+    database({ name: f.db, tables: f.tables }),
+  );
 }
 
 const facts = (v: WorldView): readonly Payload[] => publishedFacts(v.durable<PublisherDurable>('publisher'));

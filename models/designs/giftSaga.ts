@@ -4,20 +4,24 @@
 // (the template's decision) or `first`. Workload input: per purchase, whether Payments declines
 // the capture.
 import type { Claim, Outcome } from '../../src/claims.ts';
-import type { DesignComponent, WindowNote } from '../../src/scenario.ts';
+import { design, type DesignBuild } from '../../src/design.ts';
+import { parseOptions, z } from '../../src/options.ts';
+import type { WindowNote } from '../../src/scenario.ts';
 import type { WorldView } from '../../src/worldView.ts';
-import { orchestratorEvidence, orchestratorMachine, type EmailStep, type GiftPurchase, type OrchestratorDurable } from '../orchestrator.ts';
-import { participantEvidence, participantMachine, participantOperations, type ParticipantDurable, type ParticipantInput, type RemoteAction } from '../participant.ts';
+import { orchestrator, type GiftPurchase, type OrchestratorDurable } from '../orchestrator.ts';
+import { participant, participantOperations, type ParticipantDurable, type RemoteAction } from '../participant.ts';
 import { windowNote as n } from './windowNotes.ts';
 
 
-export interface GiftSagaOptions {
-  readonly emailStep: EmailStep;
+export const GiftSagaOptions = z.strictObject({
+  emailStep: z.enum(['first', 'last']),
   /** The purchases, given the workload size; by default every second capture is declined. */
-  readonly purchases?: (size: number) => readonly GiftPurchase[];
+  purchases: z.custom<(size: number) => readonly GiftPurchase[]>((v) => typeof v === 'function').optional(),
   /** Whether the email provider returns the recorded message for a repeated (saga, email). */
-  readonly emailIdempotent?: boolean;
-}
+  emailIdempotent: z.boolean().optional(),
+});
+
+export type GiftSagaOptions = z.input<typeof GiftSagaOptions>;
 
 /** Gift purchases g-1, g-2, …: the odd ones are captured, the even ones declined at capture. */
 export function giftPurchases(size: number): GiftPurchase[] {
@@ -35,31 +39,28 @@ const orchestratorNotes: Record<string, WindowNote> = {
   idle: n('nobody needed', 'none: every saga is completed or compensated'),
 };
 
-export function giftSaga(o: GiftSagaOptions): (w: { size: number }) => DesignComponent[] {
-  return ({ size }) => {
-    const purchases = (o.purchases ?? giftPurchases)(size);
-    const declines = purchases.filter((p) => p.captureDeclined).map((p) => `${p.id}:capture`);
-    const participant = (name: string, input: ParticipantInput): DesignComponent => ({
-      name,
-      machine: participantMachine,
-      input: { ...input },
-      process: true,
-      describe: participantEvidence,
-      notes: {
-        serving: n('the orchestrator on timeout', 'none: nothing was performed'),
-        afterEffect: n(
-          input.idempotent ? 'the orchestrator on timeout; the repeat gets the recorded operation' : 'the orchestrator on timeout; the repeat is another operation',
-          `SELECT op_id, saga_id, action FROM ${name}_operations WHERE saga_id = :saga_id;`,
-        ),
-      },
-    });
-    return [
-      { name: 'orchestrator', machine: orchestratorMachine, input: { purchases, emailStep: o.emailStep }, process: true, notes: orchestratorNotes, describe: orchestratorEvidence },
-      participant('payments', { idempotent: true, declines }),
-      participant('inventory', { idempotent: true }),
-      participant('notifications', { idempotent: o.emailIdempotent ?? false }),
-    ];
-  };
+export function giftSaga(options: GiftSagaOptions): DesignBuild {
+  const o = parseOptions('giftSaga', GiftSagaOptions, options);
+  const purchases = o.purchases ?? giftPurchases;
+  const participantNotes = (name: string, idempotent: boolean) => ({
+    serving: n('the orchestrator on timeout', 'none: nothing was performed'),
+    afterEffect: n(
+      idempotent ? 'the orchestrator on timeout; the repeat gets the recorded operation' : 'the orchestrator on timeout; the repeat is another operation',
+      `SELECT op_id, saga_id, action FROM ${name}_operations WHERE saga_id = :saga_id;`,
+    ),
+  });
+  const emailIdempotent = o.emailIdempotent ?? false;
+  return design(
+    orchestrator({ purchases, emailStep: o.emailStep, notes: orchestratorNotes }),
+    participant({
+      name: 'payments',
+      idempotent: true,
+      declines: (size) => purchases(size).filter((p) => p.captureDeclined).map((p) => `${p.id}:capture`),
+      notes: participantNotes('payments', true),
+    }),
+    participant({ name: 'inventory', idempotent: true, notes: participantNotes('inventory', true) }),
+    participant({ name: 'notifications', idempotent: emailIdempotent, notes: participantNotes('notifications', emailIdempotent) }),
+  );
 }
 
 // The claims: what the saga promises about each effect.

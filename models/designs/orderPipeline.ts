@@ -2,31 +2,37 @@
 // orders, the order service and its database, an optional outbox relay, the broker, and the
 // inventory consumer with its database. Each design option of the seeds is one field here, so a
 // scenario file states a design in a few lines.
-import type { DesignComponent } from '../../src/scenario.ts';
 import type { Claim } from '../../src/claims.ts';
-import { brokerEvidence, brokerMachine, type BrokerInput } from '../broker.ts';
-import { clientMachine, type ClientDurable, type ClientInput, type ClientReplyRecord, type Command } from '../client.ts';
-import { consumerMachine, type ConsumerInput, type EffectSpec } from '../consumer.ts';
-import { rowsOf, versionsOf, type DatabaseDurable, type RowFormats, type TableSpec } from '../database.ts';
-import { databaseComponent } from './databaseComponent.ts';
-import { relayMachine, type RelayInput } from '../relay.ts';
-import { sourceMachine, type SourceDesign, type SourceInput } from '../source.ts';
+import { design, type DesignBuild } from '../../src/design.ts';
+import { duration, parseOptions, z } from '../../src/options.ts';
+import { broker } from '../broker.ts';
+import { client as clientComponent, type ClientDurable, type ClientReplyRecord, type Command } from '../client.ts';
+import { consumer, type ConsumerInput, type EffectSpec } from '../consumer.ts';
+import { rowsOf, versionsOf, type DatabaseDurable, type RowFormats } from '../database.ts';
+import { relay } from '../relay.ts';
+import { source } from '../source.ts';
+import { database } from './databaseComponent.ts';
 import { consumerNotes, relayNotes, sourceNotes } from './windowNotes.ts';
 
-export interface OrderPipelineOptions {
-  readonly design: SourceDesign;
-  readonly relay?: Pick<RelayInput, 'mark' | 'concurrency'>;
-  readonly consumer?: Pick<ConsumerInput, 'inbox' | 'versionCheck' | 'ack'>;
+/** The pipeline's options: each design option of the seeds is one field; durations in their units. */
+export const OrderPipelineOptions = z.strictObject({
+  design: z.enum(['dualWriteCommitFirst', 'dualWritePublishFirst', 'outbox']),
+  relay: z.strictObject({ mark: z.enum(['afterSend', 'beforeSend']).optional(), concurrency: z.enum(['perAggregate', 'concurrent']).optional(), poll: duration.optional() }).optional(),
+  consumer: z.strictObject({ inbox: z.enum(['sameTx', 'separateTx', 'none']).optional(), versionCheck: z.boolean().optional(), ack: z.enum(['afterCommit', 'beforeCommit']).optional() }).optional(),
   /** The effect table's key: the semantic key (`(order_id, reservation_version)`) or a surrogate id. */
-  readonly effectKey?: 'semantic' | 'none';
+  effectKey: z.enum(['semantic', 'none']).optional(),
   /** The effect: a reservation row per order (insert) or an order-status projection (upsert). */
-  readonly effect?: 'reservation' | 'projection';
-  readonly client?: Pick<ClientInput, 'retry' | 'keyed' | 'maxAttempts' | 'timeoutTicks' | 'untilAnswered'>;
-  readonly checkoutKeys?: SourceInput['checkoutKeys'];
-  readonly broker?: Pick<BrokerInput, 'producerDedup' | 'partitions' | 'redeliveryTicks'>;
+  effect: z.enum(['reservation', 'projection']).optional(),
+  client: z
+    .strictObject({ retry: z.enum(['none', 'stableKey', 'freshKey']).optional(), keyed: z.boolean().optional(), maxAttempts: z.number().int().min(1).optional(), timeout: duration.optional(), untilAnswered: z.boolean().optional() })
+    .optional(),
+  checkoutKeys: z.union([z.boolean(), z.enum(['intentBound', 'honoured'])]).optional(),
+  broker: z.strictObject({ producerDedup: z.boolean().optional(), partitions: z.number().int().min(1).max(64).optional(), redelivery: duration.optional(), retention: duration.optional() }).optional(),
   /** The commands the client sends, given the workload size; one acceptance per order by default. */
-  readonly commands?: (size: number) => readonly Command[];
-}
+  commands: z.custom<(size: number) => readonly Command[]>((v) => typeof v === 'function').optional(),
+});
+
+export type OrderPipelineOptions = z.input<typeof OrderPipelineOptions>;
 
 /**
  * The eight failure-window drills of seed 000 ("Crash before source commit, after source commit,
@@ -114,18 +120,12 @@ const projectionEffect: EffectSpec = {
   columns: { order_id: 'aggregate_id', status: 'status', version: 'aggregate_version' },
 };
 
-export function orderPipeline(o: OrderPipelineOptions): (w: { size: number }) => DesignComponent[] {
+export function orderPipeline(options: OrderPipelineOptions): DesignBuild {
+  const o = parseOptions('orderPipeline', OrderPipelineOptions, options);
   const effect = o.effect === 'projection' ? projectionEffect : reservationEffect;
   const inbox = o.consumer?.inbox ?? 'sameTx';
-  const effectTable: TableSpec =
-    o.effect === 'projection'
-      ? { key: ['order_id'], history: true }
-      : o.effectKey === 'none'
-        ? { key: ['id'], autoId: true }
-        : { key: ['order_id', 'reservation_version'] };
-  const inventoryTables: Record<string, TableSpec> = { [effect.table]: effectTable, inbox: { key: ['consumer_name', 'event_id'] } };
-  const consumerInput: ConsumerInput = {
-    broker: 'broker',
+  const effectTable = o.effect === 'projection' ? { key: ['order_id'], history: true } : o.effectKey === 'none' ? { key: ['id'], autoId: true } : { key: ['order_id', 'reservation_version'] };
+  const consumerOptions = {
     group: 'inventory',
     consumerName: 'inventory-reservation-v3',
     db: 'inventoryDb',
@@ -134,21 +134,17 @@ export function orderPipeline(o: OrderPipelineOptions): (w: { size: number }) =>
     effect,
     versionCheck: o.consumer?.versionCheck ?? false,
     ack: o.consumer?.ack ?? 'afterCommit',
-  };
-  const ordersTables: Record<string, TableSpec> = { orders: { key: ['order_id'] }, outbox: { key: ['event_id'] }, checkout_keys: { key: ['checkout_key'] } };
-  const inboxTables: Record<string, TableSpec> = { inbox: { key: ['consumer_name', 'event_id'] } };
-  return ({ size }) => [
-    { name: 'client', machine: clientMachine, input: { target: 'source', commands: (o.commands ?? acceptOrders)(size), ...o.client }, process: false },
-    { name: 'source', machine: sourceMachine, input: { design: o.design, db: 'ordersDb', broker: 'broker', checkoutKeys: o.checkoutKeys ?? false }, process: true, notes: sourceNotes(o.design) },
-    databaseComponent('ordersDb', ordersTables, PIPELINE_ROWS),
-    ...(o.design === 'outbox'
-      ? [{ name: 'relay', machine: relayMachine, input: { db: 'ordersDb', broker: 'broker', ...o.relay }, process: true, notes: relayNotes(o.relay?.mark ?? 'afterSend') }]
-      : []),
-    { name: 'broker', machine: brokerMachine, input: { ...o.broker }, process: false, describe: brokerEvidence },
-    { name: 'consumer', machine: consumerMachine, input: consumerInput as unknown as Record<string, unknown>, process: true, notes: consumerNotes(consumerInput) },
-    databaseComponent('inventoryDb', inventoryTables, PIPELINE_ROWS),
-    ...(inbox === 'separateTx' ? [databaseComponent('inboxDb', inboxTables, PIPELINE_ROWS)] : []),
-  ];
+  } as const;
+  return design(
+    clientComponent({ commands: o.commands ?? acceptOrders, ...o.client }),
+    source({ design: o.design, checkoutKeys: o.checkoutKeys ?? false, notes: sourceNotes(o.design) }),
+    database({ name: 'ordersDb', tables: { orders: { key: ['order_id'] }, outbox: { key: ['event_id'] }, checkout_keys: { key: ['checkout_key'] } }, rows: PIPELINE_ROWS }),
+    o.design === 'outbox' ? [relay({ ...o.relay, notes: relayNotes(o.relay?.mark ?? 'afterSend') })] : [],
+    broker({ ...o.broker }),
+    consumer({ ...consumerOptions, notes: consumerNotes({ broker: 'broker', ...consumerOptions } as ConsumerInput) }),
+    database({ name: 'inventoryDb', tables: { [effect.table]: effectTable, inbox: { key: ['consumer_name', 'event_id'] } }, rows: PIPELINE_ROWS }),
+    inbox === 'separateTx' ? [database({ name: 'inboxDb', tables: { inbox: { key: ['consumer_name', 'event_id'] } }, rows: PIPELINE_ROWS })] : [],
+  );
 }
 
 const db = (view: { durable<T>(n: string): T }, name: string) => view.durable<DatabaseDurable>(name);

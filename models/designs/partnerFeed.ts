@@ -3,20 +3,24 @@
 // time-to-live (the "seven-day deduplication record") and the effect, a loyalty credit, is an
 // additive row with a surrogate id, so nothing but the inbox recognises a repeat.
 import type { Claim } from '../../src/claims.ts';
-import type { DesignComponent, WindowNote } from '../../src/scenario.ts';
-import { brokerEvidence, brokerMachine, type Payload } from '../broker.ts';
-import { consumerMachine, type ConsumerInput } from '../consumer.ts';
-import { rowsOf, type DatabaseDurable, type TableSpec } from '../database.ts';
-import { databaseComponent } from './databaseComponent.ts';
-import { partnerEvidence, partnerMachine, type PartnerDurable } from '../partner.ts';
+import { design, type DesignBuild } from '../../src/design.ts';
+import { duration, parseOptions, z } from '../../src/options.ts';
+import type { WindowNote } from '../../src/scenario.ts';
+import { broker, type Payload } from '../broker.ts';
+import { consumer } from '../consumer.ts';
+import { rowsOf, type DatabaseDurable } from '../database.ts';
+import { partner, type PartnerDurable } from '../partner.ts';
+import { database } from './databaseComponent.ts';
 import { windowNote as n } from './windowNotes.ts';
 
-export interface PartnerFeedOptions {
-  /** The partner redelivers every fact this many ticks after the first round. */
-  readonly redeliverAfterTicks: number;
-  /** The consumer's inbox forgets an event_id this many ticks after it first committed. */
-  readonly inboxTtlTicks?: number;
-}
+export const PartnerFeedOptions = z.strictObject({
+  /** How long after the first round the partner sends every fact again. */
+  redeliverAfter: duration,
+  /** How long the consumer's inbox remembers an event_id after it first committed (for ever). */
+  inboxTtl: duration.optional(),
+});
+
+export type PartnerFeedOptions = z.input<typeof PartnerFeedOptions>;
 
 /** The partner's facts: one loyalty accrual per unit of workload. */
 export function partnerFacts(size: number): Payload[] {
@@ -49,24 +53,26 @@ const creditNotes: Record<string, WindowNote> = {
 };
 
 /** Partner → broker → loyalty consumer (inbox with a horizon, additive credit) → loyalty database. */
-export function partnerFeed(o: PartnerFeedOptions): (w: { size: number }) => DesignComponent[] {
-  const inbox: TableSpec = { key: ['consumer_name', 'event_id'], ...(o.inboxTtlTicks === undefined ? {} : { ttlTicks: o.inboxTtlTicks }) };
-  const consumerInput: ConsumerInput = {
-    broker: 'broker',
-    group: 'loyalty',
-    consumerName: 'loyalty-credit-v1',
-    db: 'loyaltyDb',
-    inbox: 'sameTx',
-    effect: { op: 'insert', table: 'loyalty_credits', columns: { fact_id: 'event_id', member_id: 'member_id', points: 'points' } },
-    ack: 'afterCommit',
-  };
-  const tables: Record<string, TableSpec> = { loyalty_credits: { key: ['id'], autoId: true }, inbox };
-  return ({ size }) => [
-    { name: 'partner', machine: partnerMachine, input: { broker: 'broker', facts: partnerFacts(size), redeliverAfterTicks: o.redeliverAfterTicks }, process: true, notes: partnerNotes, describe: partnerEvidence },
-    { name: 'broker', machine: brokerMachine, input: {}, process: false, describe: brokerEvidence },
-    { name: 'consumer', machine: consumerMachine, input: consumerInput as unknown as Record<string, unknown>, process: true, notes: creditNotes },
-    databaseComponent('loyaltyDb', tables, { inbox: (r) => String(r['event_id']), loyalty_credits: (r) => `${r['member_id']} +${r['points']} for ${r['fact_id']}` }),
-  ];
+export function partnerFeed(options: PartnerFeedOptions): DesignBuild {
+  const o = parseOptions('partnerFeed', PartnerFeedOptions, options);
+  return design(
+    partner({ facts: partnerFacts, redeliverAfter: o.redeliverAfter, notes: partnerNotes }),
+    broker(),
+    consumer({
+      group: 'loyalty',
+      consumerName: 'loyalty-credit-v1',
+      db: 'loyaltyDb',
+      inbox: 'sameTx',
+      effect: { op: 'insert', table: 'loyalty_credits', columns: { fact_id: 'event_id', member_id: 'member_id', points: 'points' } },
+      ack: 'afterCommit',
+      notes: creditNotes,
+    }),
+    database({
+      name: 'loyaltyDb',
+      tables: { loyalty_credits: { key: ['id'], autoId: true }, inbox: { key: ['consumer_name', 'event_id'], ...(o.inboxTtl === undefined ? {} : { ttl: o.inboxTtl }) } },
+      rows: { inbox: (r) => String(r['event_id']), loyalty_credits: (r) => `${r['member_id']} +${r['points']} for ${r['fact_id']}` },
+    }),
+  );
 }
 
 /** One loyalty credit per partner fact, for as long as the partner may send the fact again. */

@@ -5,75 +5,81 @@
 // honours, whether a reconciler owns unknown outcomes, and how an operator's rebuild replays the
 // log. The claims observe the provider's own records, since that is where the effect happens.
 import type { Claim, Outcome } from '../../src/claims.ts';
+import { design, type DesignBuild } from '../../src/design.ts';
+import { duration, parseOptions, z } from '../../src/options.ts';
+import type { WindowNote } from '../../src/scenario.ts';
 import type { WorldView } from '../../src/worldView.ts';
-import type { DesignComponent, WindowNote } from '../../src/scenario.ts';
-import { brokerEvidence, brokerMachine, type BrokerInput, type Payload } from '../broker.ts';
-import { CALLER_TABLES, callerMachine, effectKeyOf, type CallerInput } from '../caller.ts';
+import { broker, type Payload } from '../broker.ts';
+import { CALLER_TABLES, caller as callerComponent, effectKeyOf, type CallerInput } from '../caller.ts';
 import { rowsOf, type DatabaseDurable } from '../database.ts';
+import { operator } from '../operator.ts';
+import { operationsOf, provider as providerComponent, type ProviderDurable, type ProviderInput } from '../provider.ts';
+import { publishedFacts, publisher, type PublisherDurable } from '../publisher.ts';
+import { reconciler } from '../reconciler.ts';
 import { databaseComponent } from './databaseComponent.ts';
-import { operatorEvidence, operatorMachine, type OperatorInput } from '../operator.ts';
-import { operationsOf, providerEvidence, providerMachine, type ProviderDurable, type ProviderInput } from '../provider.ts';
-import { publishedFacts, publisherEvidence, publisherMachine, type PublisherDurable, type PublisherInput } from '../publisher.ts';
-import { reconcilerMachine, type ReconcilerInput } from '../reconciler.ts';
 import { windowNote as n } from './windowNotes.ts';
 
-export interface ProviderPipelineOptions {
+/** The pipeline's options: what the caller sends and records, what the provider honours, who reconciles, how a rebuild replays; durations in their units. */
+export const ProviderPipelineOptions = z.strictObject({
   /** The committed facts, given the workload size. */
-  readonly records: (size: number) => readonly Payload[];
+  records: z.custom<(size: number) => readonly Payload[]>((v) => typeof v === 'function'),
   /** The payload field the broker partitions by. */
-  readonly keyField: string;
+  keyField: z.string(),
   /** The consumer group of the live caller. */
-  readonly group: string;
-  readonly caller: Pick<CallerInput, 'effectKey' | 'intentFields' | 'sendKey' | 'statusLookup' | 'recordIntent'> &
-    Partial<Pick<CallerInput, 'maxAttempts' | 'timeoutTicks'>>;
-  readonly provider: Omit<ProviderInput, 'durable'>;
-  readonly broker?: Pick<BrokerInput, 'redeliveryTicks'>;
-  /** A reconciler polls the caller's UNKNOWN outcomes and resolves them with the provider. */
-  readonly reconciler?: Pick<ReconcilerInput, 'pollTicks' | 'sweep'>;
+  group: z.string(),
+  caller: z.strictObject({
+    effectKey: z.array(z.string()).min(1),
+    intentFields: z.array(z.string()).optional(),
+    sendKey: z.boolean(),
+    statusLookup: z.boolean(),
+    recordIntent: z.boolean(),
+    maxAttempts: z.number().int().min(1).optional(),
+    timeout: duration.optional(),
+  }),
+  provider: z.strictObject({ idempotency: z.enum(['none', 'honoured', 'intentBound']), statusLookup: z.enum(['none', 'byKey']), keyRetention: duration.optional() }),
+  broker: z.strictObject({ redelivery: duration.optional() }).optional(),
+  /** A reconciler sweeps the caller's PENDING intents and UNKNOWN outcomes and resolves them with the provider. */
+  reconciler: z.strictObject({ poll: duration.optional(), sweep: z.enum(['pendingAndUnknown', 'unknownOnly']).optional() }).optional(),
   /**
-   * An operator rebuild after `afterTicks`: through the live consumer identity (its read model
+   * An operator rebuild `after` a while: through the live consumer identity (its read model
    * truncated, its group rewound to 0), or as a separate consumer group with its own database
    * whose side effects are gated (that group is rewound, the live one is never touched).
    */
-  readonly rebuild?: { readonly through: 'liveConsumer' | 'separateNamespace'; readonly afterTicks: number };
-}
+  rebuild: z.strictObject({ through: z.enum(['liveConsumer', 'separateNamespace']), after: duration }).optional(),
+});
+
+export type ProviderPipelineOptions = z.input<typeof ProviderPipelineOptions>;
 
 export const REBUILD_SUFFIX = '-rebuild-v2';
 
-export function providerPipeline(o: ProviderPipelineOptions): (w: { size: number }) => DesignComponent[] {
-  const caller: CallerInput = { broker: 'broker', group: o.group, db: 'callerDb', provider: 'provider', ...o.caller };
+export function providerPipeline(options: ProviderPipelineOptions): DesignBuild {
+  const o = parseOptions('providerPipeline', ProviderPipelineOptions, options);
+  const callerInput: CallerInput = { broker: 'broker', group: o.group, db: 'callerDb', provider: 'provider', ...o.caller };
+  const providerInput: Omit<ProviderInput, 'durable'> = { idempotency: o.provider.idempotency, statusLookup: o.provider.statusLookup };
   const rebuildGroup = `${o.group}${REBUILD_SUFFIX}`;
-  const operator: OperatorInput | undefined =
+  return design(
+    publisher({ records: o.records, keyField: o.keyField, notes: publisherNotes }),
+    broker({ ...o.broker }),
+    () => databaseComponent('callerDb', CALLER_TABLES, CALLER_ROWS),
+    callerComponent({ group: o.group, ...o.caller, notes: callerNotes(callerInput, providerInput) }),
+    providerComponent({ ...o.provider, notes: providerNotes(callerInput, providerInput) }),
+    o.reconciler ? [reconciler({ recordIntent: o.caller.recordIntent, ...o.reconciler })] : [],
+    // The rebuild runs the same code under its own identity: its own group, its own database,
+    // and the provider call gated off.
+    o.rebuild?.through === 'separateNamespace'
+      ? [
+          () => databaseComponent('rebuildDb', CALLER_TABLES, CALLER_ROWS),
+          callerComponent({ ...o.caller, name: 'rebuild', group: rebuildGroup, db: 'rebuildDb', recordIntent: false, sideEffects: 'gated' }),
+        ]
+      : [],
     o.rebuild === undefined
-      ? undefined
-      : o.rebuild.through === 'liveConsumer'
-        ? { broker: 'broker', group: o.group, afterTicks: o.rebuild.afterTicks, truncate: { db: 'callerDb', tables: Object.keys(CALLER_TABLES) } }
-        : { broker: 'broker', group: rebuildGroup, afterTicks: o.rebuild.afterTicks };
-  return ({ size }) => {
-    const publisher: PublisherInput = { broker: 'broker', records: o.records(size), keyField: o.keyField };
-    const components: DesignComponent[] = [
-      { name: 'publisher', machine: publisherMachine, input: { ...publisher }, process: true, notes: publisherNotes, describe: publisherEvidence },
-      { name: 'broker', machine: brokerMachine, input: { ...o.broker }, process: false, describe: brokerEvidence },
-      databaseComponent('callerDb', CALLER_TABLES, CALLER_ROWS),
-      { name: 'caller', machine: callerMachine, input: { ...caller }, process: true, notes: callerNotes(caller, o.provider) },
-      { name: 'provider', machine: providerMachine, input: { ...o.provider }, process: true, notes: providerNotes(caller, o.provider), describe: providerEvidence },
-    ];
-    if (o.reconciler) {
-      const input: ReconcilerInput = { db: 'callerDb', provider: 'provider', recordIntent: caller.recordIntent, ...o.reconciler };
-      components.push({ name: 'reconciler', machine: reconcilerMachine, input: { ...input }, process: true });
-    }
-    if (o.rebuild?.through === 'separateNamespace') {
-      // The rebuild runs the same code under its own identity: its own group, its own database,
-      // and the provider call gated off.
-      const rebuild: CallerInput = { ...caller, group: rebuildGroup, db: 'rebuildDb', recordIntent: false, sideEffects: 'gated' };
-      components.push(
-        databaseComponent('rebuildDb', CALLER_TABLES, CALLER_ROWS),
-        { name: 'rebuild', machine: callerMachine, input: { ...rebuild }, process: true },
-      );
-    }
-    if (operator) components.push({ name: 'operator', machine: operatorMachine, input: { ...operator }, process: true, describe: operatorEvidence });
-    return components;
-  };
+      ? []
+      : [
+          o.rebuild.through === 'liveConsumer'
+            ? operator({ group: o.group, after: o.rebuild.after, truncate: { db: 'callerDb', tables: Object.keys(CALLER_TABLES) } })
+            : operator({ group: rebuildGroup, after: o.rebuild.after }),
+        ],
+  );
 }
 
 /** The effect key inside a provider operation's canonical intent (`field=value&…`). */

@@ -2,6 +2,7 @@
 // models do, run for run: inside the real World its hand-written steppers leave the compiled
 // models' trace hash (and outcome, steps, ticks and durable end state) on every windows-mode plan
 // at seeds 1..10 and on 300 sampled explore cases, and they step without XState.
+import { timeScaleOf } from '../../src/scenario.ts';
 import { describe, expect, it, vi } from 'vitest';
 import { comparePlainOutbox, plainComparisonCases } from '../../bench/plainComparison.ts';
 import { plainOutboxComponents, plainStepperFor, runPlainOutbox } from '../../bench/plainOutbox.ts';
@@ -42,7 +43,7 @@ describe('the plain outbox baseline', () => {
   });
 
   it('steps every component without XState or the compiled driver', () => {
-    const machines = mercuryOutbox.build(mercuryOutbox.workload).map((c) => c.machine);
+    const machines = mercuryOutbox.build(mercuryOutbox.workload, timeScaleOf(mercuryOutbox)).map((c) => c.machine);
     const spies = [
       vi.spyOn(CompiledMachine.prototype, 'transition'),
       vi.spyOn(CompiledMachine.prototype, 'initial'),
@@ -63,7 +64,7 @@ describe('the plain outbox baseline', () => {
 
   it('refuses a component whose design option it does not implement', async () => {
     const { scenario } = await loadScenario('mercury-dual-write-commit-first');
-    const source = scenario.build(scenario.workload).find((c) => c.name === 'source')!;
+    const source = scenario.build(scenario.workload, timeScaleOf(scenario)).find((c) => c.name === 'source')!;
     expect(() => plainStepperFor(source)()).toThrow('the plain outbox baseline does not implement source with design dualWriteCommitFirst');
   });
 });

@@ -1,6 +1,7 @@
 // The whole catalogue in windows mode: every scenario's verdict must match what the seeds
 // predict, every expected violation must still be found, and every state of every process
 // machine must be entered by some run (path coverage from the machine definitions, reported).
+import { timeScaleOf } from '../../src/scenario.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
 import { loadCatalogue, type CatalogueEntry } from '../../src/catalogue.ts';
@@ -49,7 +50,7 @@ describe('the scenario catalogue', () => {
     for (const { scenario } of entries) {
       const result = results.get(scenario.name)!;
       const reached = new Set(result.failureWindows.filter((w) => !result.unreachedWindows.includes(w)));
-      for (const c of scenario.build(scenario.workload)) {
+      for (const c of scenario.build(scenario.workload, timeScaleOf(scenario))) {
         if (!c.process) continue;
         const entry = machines.get(c.machine) ?? { id: c.machine.id, reached: new Set<string>() };
         for (const s of restingStates(c.machine)) if (reached.has(`${c.name}.${s}`)) entry.reached.add(s);

@@ -7,7 +7,7 @@ import { loadCatalogue } from '../../src/catalogue.ts';
 import { compileMachine } from '../../src/compiledMachine.ts';
 import type { FaultPlan } from '../../src/faults.ts';
 import { runScenario } from '../../src/runScenario.ts';
-import type { Scenario } from '../../src/scenario.ts';
+import { timeScaleOf, type Scenario } from '../../src/scenario.ts';
 import { faultSpace } from '../../src/faultSpace.ts';
 import { DEFAULT_SEED } from '../../src/windows.ts';
 import { World, type Driver } from '../../src/world.ts';
@@ -49,7 +49,7 @@ describe('compiled driver', () => {
   it('compiles every machine of the catalogue (none falls back to XState)', () => {
     const refused: string[] = [];
     for (const { scenario } of catalogue) {
-      for (const c of scenario.build({ size: scenario.workload.size })) {
+      for (const c of scenario.build({ size: scenario.workload.size }, timeScaleOf(scenario))) {
         const r = compileMachine(c.machine);
         if (typeof r === 'string') refused.push(`${scenario.name}/${c.name}: ${r}`);
       }

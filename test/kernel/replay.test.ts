@@ -6,7 +6,7 @@ import { explore } from '../../src/explore.ts';
 import { InputError } from '../../src/inputError.ts';
 import { replayLine } from '../../src/replayLine.ts';
 import { checkPlan, replay } from '../../src/replay.ts';
-import type { Scenario } from '../../src/scenario.ts';
+import { timeScaleOf, type Scenario } from '../../src/scenario.ts';
 import commitFirst from '../../scenarios/mercury-dual-write-commit-first.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
 
@@ -76,7 +76,7 @@ describe('a harness error', () => {
     ...commitFirst,
     build: (w) => {
       if (w.size === 1) throw new Error('build failed at size 1');
-      return commitFirst.build(w);
+      return commitFirst.build(w, timeScaleOf(commitFirst));
     },
   };
 

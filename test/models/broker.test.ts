@@ -1,6 +1,7 @@
 // The broker model: partitioning by key (driven directly with XState's pure `transition`), and
 // producer acks, committed offsets, redelivery and retention shown in the Mercury outbox
 // pipeline, each with the fault that makes the option matter.
+import { SECONDS } from '../../src/duration.ts';
 import { initialTransition, transition, type AnyMachineSnapshot } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import type { FaultPlan } from '../../src/faults.ts';
@@ -12,7 +13,7 @@ import { orderPipeline, type OrderPipelineOptions } from '../../models/designs/o
 
 /** The pipeline with the broker's input overridden (redelivery and retention are not pipeline options). */
 function run(options: Partial<OrderPipelineOptions>, plan: FaultPlan, size = 1, broker: BrokerInput = {}, world: Partial<WorldOptions> = {}) {
-  const specs: ComponentSpec[] = orderPipeline({ design: 'outbox', ...options })({ size }).map((c) => (c.name === 'broker' ? { ...c, input: { ...c.input, ...broker } } : c));
+  const specs: ComponentSpec[] = orderPipeline({ design: 'outbox', ...options })({ size }, SECONDS).map((c) => (c.name === 'broker' ? { ...c, input: { ...c.input, ...broker } } : c));
   const w = new World(specs, { seed: 1, plan, ...world });
   const result = w.run();
   return { world: w, result, broker: w.durable<BrokerDurable>('broker'), inventory: w.durable<DatabaseDurable>('inventoryDb'), notes: result.notes.map((n) => ({ kind: n.kind, data: n.data as Record<string, unknown> | undefined })) };

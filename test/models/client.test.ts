@@ -1,6 +1,7 @@
 // The client's retry option after a lost reply: give up, retry with the same key, or retry with a
 // fresh key. The keys are read from the `cmd` deliveries in the trace, so the test sees what the
 // order service actually received.
+import { SECONDS } from '../../src/duration.ts';
 import { describe, expect, it } from 'vitest';
 import type { FaultPlan } from '../../src/faults.ts';
 import { World } from '../../src/world.ts';
@@ -12,7 +13,7 @@ const intent = 'customer-84/cart-19/attempt-1';
 const lostReply: FaultPlan = [{ kind: 'lose', point: 'source->client:cmd.reply', occurrence: 1 }];
 
 function run(client: Pick<ClientInput, 'retry' | 'keyed' | 'maxAttempts'>, plan: FaultPlan, checkoutKeys = true) {
-  const world = new World(orderPipeline({ design: 'outbox', checkoutKeys, client, commands: checkouts })({ size: 1 }), { seed: 1, plan });
+  const world = new World(orderPipeline({ design: 'outbox', checkoutKeys, client, commands: checkouts })({ size: 1 }, SECONDS), { seed: 1, plan });
   const result = world.run();
   const commands = world.trace.events
     .filter((e) => e.kind === 'deliver' && e.component === 'source')
@@ -83,7 +84,7 @@ describe('a client waiting on its own timer', () => {
   it('keeps the world from going quiet until its timeout has fired', () => {
     // The first command is lost; the client (not a process machine) waits 60 ticks for a reply.
     // The world must not be judged quiescent while that timer is pending.
-    const world = new World(orderPipeline({ design: 'outbox' })({ size: 2 }), {
+    const world = new World(orderPipeline({ design: 'outbox' })({ size: 2 }, SECONDS), {
       seed: 1,
       plan: [{ kind: 'lose', point: 'client->source:cmd', occurrence: 1 }],
     });

@@ -2,6 +2,7 @@
 // option changed and one fault, and shows the durable difference the option makes. The
 // pipeline is the outbox design, so duplicates and reorders come from the places the seeds name
 // (a relay republishing, a crash before transport progress), not from a broken source.
+import { SECONDS } from '../../src/duration.ts';
 import { describe, expect, it } from 'vitest';
 import type { FaultPlan } from '../../src/faults.ts';
 import { World } from '../../src/world.ts';
@@ -10,7 +11,7 @@ import { historyOf, rowsOf, type DatabaseDurable } from '../../models/database.t
 import { orderLifecycle, orderPipeline, type OrderPipelineOptions } from '../../models/designs/orderPipeline.ts';
 
 function run(options: Partial<OrderPipelineOptions>, plan: FaultPlan, size = 1) {
-  const world = new World(orderPipeline({ design: 'outbox', ...options })({ size }), { seed: 1, plan });
+  const world = new World(orderPipeline({ design: 'outbox', ...options })({ size }, SECONDS), { seed: 1, plan });
   const result = world.run();
   const inventory = world.durable<DatabaseDurable>('inventoryDb');
   const guards = result.notes.filter((n) => n.kind === 'guard').map((n) => (n.data as { guard?: string } | undefined)?.guard);

@@ -2,6 +2,7 @@
 // XState's pure `transition`: each event carries `from` (the connection) and `at` (the tick), as
 // the World would deliver it, and the replies are read from the `send` actions the step emitted.
 // The last test runs the order pipeline in a World to show the ambiguity of a lost commit reply.
+import { SECONDS } from '../../src/duration.ts';
 import { initialTransition, transition, type AnyMachineSnapshot } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import type { SendEmitted } from '../../src/emitted.ts';
@@ -212,7 +213,7 @@ describe('database: table options', () => {
 
 describe('database: a commit whose response is lost', () => {
   it('the order commits, the source reports failure to the client: the caller cannot tell commit from failure', () => {
-    const world = new World(orderPipeline({ design: 'outbox' })({ size: 1 }), { seed: 1, plan: [{ kind: 'lose', point: 'ordersDb->source:db.committed', occurrence: 1 }] });
+    const world = new World(orderPipeline({ design: 'outbox' })({ size: 1 }, SECONDS), { seed: 1, plan: [{ kind: 'lose', point: 'ordersDb->source:db.committed', occurrence: 1 }] });
     const result = world.run();
     expect(result.ending).toEqual({ kind: 'quiescent' });
     expect(result.strikes.map((s) => s.fault.kind)).toEqual(['lose']);
@@ -229,7 +230,7 @@ describe('database: a commit whose response is lost', () => {
   });
 
   it('without the loss the same run tells the client the order was accepted', () => {
-    const world = new World(orderPipeline({ design: 'outbox' })({ size: 1 }), { seed: 1, plan: [] });
+    const world = new World(orderPipeline({ design: 'outbox' })({ size: 1 }, SECONDS), { seed: 1, plan: [] });
     world.run();
     expect(world.durable<ClientDurable>('client').replies).toEqual([{ intent: 'accept o-1', key: null, ok: true, outcome: 'o-1', replayed: false }]);
   });

@@ -7,6 +7,7 @@
 // contains a few ticks of message latency, which the arithmetic does not model.
 import { describe, expect, it } from 'vitest';
 import { dedupHorizon } from '../../src/capacity/horizon.ts';
+import { TimeScale } from '../../src/duration.ts';
 import { World } from '../../src/world.ts';
 import type { BrokerDurable } from '../../models/broker.ts';
 import { rowsOf, type DatabaseDurable } from '../../models/database.ts';
@@ -17,8 +18,8 @@ const DAY_SEC = 86_400;
 const TICKS_PER_DAY = 10;
 
 function simulate(windowDays: number, redeliveryDays: number) {
-  const build = partnerFeed({ inboxTtlTicks: windowDays * TICKS_PER_DAY, redeliverAfterTicks: redeliveryDays * TICKS_PER_DAY });
-  const world = new World(build({ size: 1 }), { seed: 1, plan: [] });
+  const build = partnerFeed({ inboxTtl: `${windowDays}d`, redeliverAfter: `${redeliveryDays}d` });
+  const world = new World(build({ size: 1 }, new TimeScale(`${24 / TICKS_PER_DAY}h`)), { seed: 1, plan: [] });
   const result = world.run();
   const credits = rowsOf(world.durable<DatabaseDurable>('loyaltyDb'), 'loyalty_credits');
   return { world, result, credits: credits.length };

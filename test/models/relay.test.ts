@@ -1,6 +1,7 @@
 // The outbox relay's two design options, each shown by running the Mercury outbox pipeline twice
 // under one fault, once per setting: where progress is recorded (after or before the send) and
 // how many publishes are in flight (one per aggregate, or a whole batch at once).
+import { SECONDS } from '../../src/duration.ts';
 import { describe, expect, it } from 'vitest';
 import type { FaultPlan } from '../../src/faults.ts';
 import { World } from '../../src/world.ts';
@@ -10,7 +11,7 @@ import { orderLifecycle, orderPipeline, type OrderPipelineOptions } from '../../
 import type { RelayInput } from '../../models/relay.ts';
 
 function run(options: Partial<OrderPipelineOptions>, plan: FaultPlan, seed = 1) {
-  const world = new World(orderPipeline({ design: 'outbox', ...options })({ size: 1 }), { seed, plan });
+  const world = new World(orderPipeline({ design: 'outbox', ...options })({ size: 1 }, SECONDS), { seed, plan });
   const result = world.run();
   const broker = world.durable<BrokerDurable>('broker');
   return {

@@ -2,6 +2,7 @@
 // participants. Each test varies one option (email position, declined capture, a participant's
 // idempotency) or strikes one fault, and checks the saga log and the participants' records, so
 // an option that did nothing would leave the records unchanged.
+import { SECONDS } from '../../src/duration.ts';
 import { describe, expect, it } from 'vitest';
 import type { FaultPlan } from '../../src/faults.ts';
 import { restingStates } from '../../src/failureWindows.ts';
@@ -26,7 +27,7 @@ const entered = new Set<string>();
 function run(s: Setup) {
   const purchases = s.purchases ?? ACCEPTED;
   const build = giftSaga({ emailStep: s.emailStep ?? 'last', purchases: () => purchases, ...(s.emailIdempotent === undefined ? {} : { emailIdempotent: s.emailIdempotent }) });
-  const world = new World(build({ size: purchases.length }), { seed: 1, plan: s.plan ?? [] });
+  const world = new World(build({ size: purchases.length }, SECONDS), { seed: 1, plan: s.plan ?? [] });
   const result = world.run();
   for (const w of result.windowCounts.keys()) entered.add(w);
   const ops = (name: string) => participantOperations(world.durable<ParticipantDurable>(name)).map((op) => `${op.action} ${op.saga}${op.ok ? '' : ' declined'}`);

@@ -1,6 +1,7 @@
 // The source service's designs under one crash each: the same failure window gives a lost fact
 // (commit then publish), a phantom fact (publish then commit) or nothing wrong (outbox). Then the
 // checkout key: a repeat of the same key gets the recorded outcome and creates nothing.
+import { SECONDS } from '../../src/duration.ts';
 import { describe, expect, it } from 'vitest';
 import type { FaultPlan } from '../../src/faults.ts';
 import { World } from '../../src/world.ts';
@@ -11,7 +12,7 @@ import { checkouts, orderPipeline, type OrderPipelineOptions } from '../../model
 import type { SourceDesign } from '../../models/source.ts';
 
 function run(options: OrderPipelineOptions, plan: FaultPlan) {
-  const world = new World(orderPipeline(options)({ size: 1 }), { seed: 1, plan });
+  const world = new World(orderPipeline(options)({ size: 1 }, SECONDS), { seed: 1, plan });
   const result = world.run();
   const ordersDb = world.durable<DatabaseDurable>('ordersDb');
   return {

@@ -1,5 +1,6 @@
 // Failure windows are derived from the machine definitions, never hand-listed: the outbox
 // pipeline has the eight drills of seed 000 and the external call the four interruptions of 003.
+import { SECONDS } from '../../src/duration.ts';
 import { describe, expect, it } from 'vitest';
 import { failureWindows, restingStates } from '../../src/failureWindows.ts';
 import { MERCURY_DRILLS, orderPipeline } from '../../models/designs/orderPipeline.ts';
@@ -8,7 +9,7 @@ import { providerMachine } from '../../models/provider.ts';
 
 describe('failure windows', () => {
   it('lists the eight drills of the Mercury outbox pipeline', () => {
-    const windows = failureWindows(orderPipeline({ design: 'outbox' })({ size: 2 }));
+    const windows = failureWindows(orderPipeline({ design: 'outbox' })({ size: 2 }, SECONDS));
     const drills = [
       'source.beforeSourceCommit', // before source commit
       'source.afterSourceCommit', // after source commit
@@ -32,8 +33,8 @@ describe('failure windows', () => {
   });
 
   it('gives a new design option its own windows without listing them anywhere', () => {
-    const outbox = failureWindows(orderPipeline({ design: 'outbox' })({ size: 1 }));
-    const dual = failureWindows(orderPipeline({ design: 'dualWriteCommitFirst' })({ size: 1 }));
+    const outbox = failureWindows(orderPipeline({ design: 'outbox' })({ size: 1 }, SECONDS));
+    const dual = failureWindows(orderPipeline({ design: 'dualWriteCommitFirst' })({ size: 1 }, SECONDS));
     expect(outbox.some((w) => w.startsWith('relay.'))).toBe(true);
     expect(dual.some((w) => w.startsWith('relay.'))).toBe(false);
   });
@@ -44,7 +45,7 @@ describe('failure windows', () => {
     const transient = ['decidingLocal', 'dispatching', 'notFound'].filter((st) => JSON.stringify(callerMachine.root.states[st]?.config ?? null).includes('always'));
     expect(transient.length).toBeGreaterThan(0);
     for (const st of transient) expect(resting).not.toContain(st);
-    const consumerStates = failureWindows(orderPipeline({ design: 'outbox' })({ size: 1 })).filter((w) => w.startsWith('consumer.'));
+    const consumerStates = failureWindows(orderPipeline({ design: 'outbox' })({ size: 1 }, SECONDS)).filter((w) => w.startsWith('consumer.'));
     expect(consumerStates).not.toContain('consumer.applying');
   });
 });
