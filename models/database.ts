@@ -9,6 +9,7 @@
 // unable to tell a commit from a failure, which is the ambiguity the seeds start from.
 import { assign, emit, setup } from 'xstate';
 import { send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
+import type { TimeScale } from '../src/duration.ts';
 import type { EvidencePart } from '../src/scenario.ts';
 
 export type Value = string | number | boolean | null;
@@ -365,15 +366,15 @@ export type RowFormats = Readonly<Record<string, (row: Row) => string>>;
  * with a time-to-live also shows the tick it was committed, since its age decides whether it
  * still counts.
  */
-export function databaseEvidence(specs: Readonly<Record<string, TableSpec>>, formats: RowFormats = {}): (durable: unknown) => EvidencePart[] {
-  return (durable) => {
+export function databaseEvidence(specs: Readonly<Record<string, TableSpec>>, formats: RowFormats = {}): (durable: unknown, time?: TimeScale) => EvidencePart[] {
+  return (durable, time) => {
     const d = durable as DatabaseDurable | undefined;
     const parts: EvidencePart[] = [];
     for (const [table, spec] of Object.entries(specs)) {
       const rows = bySeq(d?.tables[table]);
       if (rows.length === 0) continue;
       const format = formats[table] ?? ((r: Row) => spec.key.map((k) => String(r[k])).join('/'));
-      parts.push({ label: table, items: rows.map(([, s]) => `${format(s.row)}${spec.ttlTicks === undefined ? '' : ` (committed t=${s.at})`}`) });
+      parts.push({ label: table, items: rows.map(([, s]) => `${format(s.row)}${spec.ttlTicks === undefined ? '' : ` (committed at ${time ? time.format(s.at) : `tick ${s.at}`})`}`) });
     }
     return parts;
   };

@@ -12,7 +12,8 @@ import { parsePoint } from './place.ts';
 import { failureWindows } from './failureWindows.ts';
 import type { ReplayRef } from './replayLine.ts';
 import { runScenario } from './runScenario.ts';
-import { expectedAt, linkFaults, type Scenario } from './scenario.ts';
+import type { Duration } from './duration.ts';
+import { expectedAt, linkFaults, timeScaleOf, type Scenario } from './scenario.ts';
 import type { TraceEvent } from './trace.ts';
 import { judge, verdictOf, type Judgement } from './verdict.ts';
 import { DEFAULT_SEED } from './windows.ts';
@@ -57,6 +58,8 @@ export interface ExploreResult {
   readonly claims: readonly Claim[];
   /** fast-check's seed. */
   readonly seed: number;
+  /** How long one tick of the scenario's simulated time is. */
+  readonly tick: Duration;
   readonly runs: number;
   readonly outcomes: Readonly<Partial<Record<RunOutcome, number>>>;
   readonly search: ExploreSearch;
@@ -173,6 +176,7 @@ export function explore(scenario: Scenario, options: ExploreOptions = {}): Explo
     ref,
     claims: scenario.claims,
     seed,
+    tick: timeScaleOf(scenario).tick,
     runs,
     outcomes,
     search,

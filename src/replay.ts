@@ -15,7 +15,8 @@ import { didYouMean } from './nearest.ts';
 import { formatPlace } from './place.ts';
 import type { ReplayRef } from './replayLine.ts';
 import { runScenario } from './runScenario.ts';
-import { expectedAt, linkFaults, type Scenario, timeScaleOf } from './scenario.ts';
+import type { Duration } from './duration.ts';
+import { expectedAt, linkFaults, timeScaleOf, type Scenario } from './scenario.ts';
 import type { TraceEvent } from './trace.ts';
 import { judge, verdictOf, type Judgement } from './verdict.ts';
 import type { DriverRefusal } from './world.ts';
@@ -33,6 +34,8 @@ export interface ReplayResult {
   readonly seed: number;
   readonly size: number;
   readonly plan: FaultPlan;
+  /** How long one tick of the scenario's simulated time is. */
+  readonly tick: Duration;
   /** For an explore line, fast-check's seed and path. */
   readonly search: { readonly seed: number; readonly path: string } | undefined;
   readonly outcome: RunOutcome;
@@ -127,6 +130,7 @@ export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.na
     seed,
     size: run.size,
     plan,
+    tick: timeScaleOf(scenario).tick,
     search,
     outcome: run.outcome,
     findings: run.findings,

@@ -35,7 +35,7 @@ export interface WindowNote {
 /** A component as a design composes it: the kernel's spec plus what its reports say about it. */
 export interface DesignComponent extends ComponentSpec {
   /** Renders this component's durable state as evidence; each machine module exports its own. */
-  readonly describe?: (durable: unknown) => readonly EvidencePart[];
+  readonly describe?: (durable: unknown, time: TimeScale) => readonly EvidencePart[];
   /** Declared notes for this component's failure windows, by state name. */
   readonly notes?: Readonly<Record<string, WindowNote>>;
   /**

@@ -13,7 +13,8 @@ import { failureWindows } from './failureWindows.ts';
 import type { Place } from './place.ts';
 import type { ReplayRef } from './replayLine.ts';
 import { runScenario, type RunRecord } from './runScenario.ts';
-import { expectedAt, type DesignComponent, type EvidencePart, type Scenario, type WindowNote } from './scenario.ts';
+import type { Duration, TimeScale } from './duration.ts';
+import { expectedAt, timeScaleOf, type DesignComponent, type EvidencePart, type Scenario, type WindowNote } from './scenario.ts';
 import type { TraceEvent } from './trace.ts';
 import { judge, outcomeRank, verdictOf, type Judgement } from './verdict.ts';
 import type { DriverRefusal, InFlight, Strike } from './world.ts';
@@ -82,6 +83,8 @@ export interface WindowsResult {
   /** How the user named the scenario: a catalogue name or a file path; replay lines use it. */
   readonly ref: string;
   readonly seed: number;
+  /** How long one tick of the scenario's simulated time is. */
+  readonly tick: Duration;
   readonly claims: readonly Claim[];
   readonly judgement: Judgement;
   readonly coverage: Coverage;
@@ -107,11 +110,11 @@ export interface WindowsOptions {
 export const DEFAULT_SEED = 1;
 
 /** The evidence of a strike, each component rendered by its own describer (components without one are left out). */
-export function evidenceOf(strike: Strike, components: readonly DesignComponent[]): Evidence {
+export function evidenceOf(strike: Strike, components: readonly DesignComponent[], time: TimeScale): Evidence {
   const described = components.filter((c) => c.describe !== undefined);
   return {
     tick: strike.tick,
-    components: described.map((c) => ({ component: c.name, parts: c.describe!(strike.durable[c.name]) })),
+    components: described.map((c) => ({ component: c.name, parts: c.describe!(strike.durable[c.name], time) })),
     inFlight: strike.inFlight,
   };
 }
@@ -135,6 +138,7 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
   const pairs = options.pairs ?? false;
   const maxOccurrence = options.maxOccurrence ?? scenario.windows?.maxOccurrence ?? 2;
   const ref = options.ref ?? scenario.name;
+  const time = timeScaleOf(scenario);
   const reference = runScenario(scenario, { seed, plan: [] });
   const space = faultSpace(reference, { maxOccurrence, ...(scenario.windows?.kinds ? { kinds: scenario.windows.kinds } : {}) });
   const plans = plansOf(space, pairs);
@@ -185,7 +189,7 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
       struck: acc.struck,
       outcome: acc.worst.outcome,
       outcomes: acc.outcomes,
-      evidence: strike ? evidenceOf(strike, components) : undefined,
+      evidence: strike ? evidenceOf(strike, components, time) : undefined,
       repeatSeen: acc.repeat,
       guards: [...acc.guards].sort(),
       note: noteFor(components, place),
@@ -232,6 +236,7 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
     lesson: scenario.lesson,
     ref,
     seed,
+    tick: time.tick,
     claims: scenario.claims,
     judgement,
     coverage,

@@ -49,7 +49,7 @@ export const command: Command = {
     if (result.search.status === 'failed') {
       const ce = result.search.counterexample;
       io.out(c.red(`${ce.outcome} found and shrunk to a minimal plan:`));
-      printRun(io.out, c, { ...ce, claims: result.claims });
+      printRun(io.out, c, { ...ce, claims: result.claims, tick: result.tick });
     }
     io.out(`covers: ${describeCoverage(result.judgement.verdict, result.coverage)}`);
     io.out(`verdict ${result.judgement.verdict}, expected ${expectedText(result.judgement.expected)}: ${ok ? c.green('as expected') : c.red('NOT as expected')}`);

@@ -11,6 +11,8 @@ import { claimSentence } from '../report/claimSentence.ts';
 import { CLAUSE_TITLES, clauseStatusText } from '../report/describeCoverage.ts';
 import { describeFinding } from '../report/describeFinding.ts';
 import { describeFault, describePlan } from '../report/describePlan.ts';
+import { describeWorld } from '../report/describeWorld.ts';
+import type { Duration } from '../duration.ts';
 import { formatTraceEvent, type TraceEvent } from '../trace.ts';
 
 export interface PrintableRun {
@@ -24,13 +26,15 @@ export interface PrintableRun {
   readonly trace: readonly TraceEvent[];
   readonly traceHash: string;
   readonly replay: ReplayRef;
+  /** How long one tick is, to print the world's settings as durations. */
+  readonly tick?: Duration;
 }
 
 export function printRun(out: (text: string) => void, c: ChalkInstance, run: PrintableRun): void {
   for (const claim of run.claims) out(`${c.bold('claim')}  ${claimSentence(claim)}`);
   out(`${c.bold('plan')}   ${describePlan(run.plan)} (simulation seed ${run.seed}, workload ${run.size})`);
   const start = run.trace.find((e) => e.kind === 'start')?.data as { options?: Record<string, number> } | undefined;
-  if (start?.options) out(`${c.bold('world')}  ${Object.entries(start.options).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  if (start?.options) out(`${c.bold('world')}  ${describeWorld(start.options, run.tick)}`);
   out(c.bold('trace'));
   for (const e of run.trace) {
     const line = `  ${formatTraceEvent(e)}`;

@@ -3,6 +3,7 @@
 // sequence diagram. It loads nothing (no script, no stylesheet link, no font, no image URL), so
 // it opens the same from a CI artifact, an e-mail attachment or an air-gapped laptop, and it
 // holds no timestamp, so the same results always give the same bytes.
+import { TimeScale } from '../duration.ts';
 import { replayLine } from '../replayLine.ts';
 import { isExpectedViolation, isUnexpectedOutcome } from '../verdict.ts';
 import type { Counterexample, WindowRow, WindowsResult } from '../windows.ts';
@@ -128,7 +129,7 @@ function section(result: WindowsResult): string {
   const parts = [
     `<section id="${anchor(result.name)}">`,
     `<h2>${esc(result.title)} ${badges(v)}</h2>`,
-    `<p>Scenario <code>${esc(result.name)}</code> · seed ${result.seed}</p>`,
+    `<p>Scenario <code>${esc(result.name)}</code> · seed ${result.seed} · one tick is ${esc(new TimeScale(result.tick).format(1))}</p>`,
     `<p><strong>Seed passage:</strong> ${esc(result.source)}<br><strong>Lesson:</strong> ${esc(result.lesson)}</p>`,
     `<h3>${result.claims.length === 1 ? 'Claim' : 'Claims'}</h3>`,
     ...result.claims.map((c) => `<blockquote><p>${esc(claimSentence(c))}</p></blockquote>`),

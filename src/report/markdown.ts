@@ -3,6 +3,7 @@
 // the failure-window table (what is durable, who retries, can the effect repeat, which query
 // finds the damage) and every counterexample as a Mermaid sequence diagram with its replay line.
 // Nothing here reads a clock, so the same results always give the same bytes.
+import { TimeScale } from '../duration.ts';
 import { replayLine } from '../replayLine.ts';
 import { isExpectedViolation, isUnexpectedOutcome } from '../verdict.ts';
 import type { Counterexample, WindowRow, WindowsResult } from '../windows.ts';
@@ -91,7 +92,7 @@ function counterexampleSection(ce: Counterexample, index: number, level: number)
 function scenarioSection(result: WindowsResult, level: number): string {
   const v = verdictSummary(result);
   const lines = [heading(level, result.title), ''];
-  lines.push(`Scenario ${code(result.name)} · seed ${result.seed}`, '');
+  lines.push(`Scenario ${code(result.name)} · seed ${result.seed} · one tick is ${new TimeScale(result.tick).format(1)}`, '');
   lines.push(`- **Seed passage:** ${prose(result.source)}`, `- **Lesson:** ${prose(result.lesson)}`, '');
   lines.push(result.claims.length === 1 ? '**Claim:**' : '**Claims:**', '');
   for (const [i, claim] of result.claims.entries()) {
