@@ -1,7 +1,7 @@
 // Renders a counterexample's steps as a Mermaid `sequenceDiagram`, which GitHub and GitLab draw
 // inline in Markdown. Crashes sit in a red box so the eye finds them first; lost and dropped
 // messages end in a cross, because the arrowhead is exactly what never happened.
-import type { SequenceDiagram } from './sequenceSteps.ts';
+import { messageText, type SequenceDiagram } from './sequenceSteps.ts';
 
 // Words Mermaid's sequence grammar reserves; a component named like one gets an alias instead.
 const RESERVED = new Set(['end', 'loop', 'alt', 'else', 'opt', 'par', 'and', 'rect', 'note', 'participant', 'actor', 'critical', 'break', 'box', 'activate', 'deactivate', 'autonumber', 'create', 'destroy', 'links', 'link', 'title']);
@@ -12,9 +12,19 @@ function participantId(name: string): string {
   return RESERVED.has(id.toLowerCase()) || /^[0-9]/.test(id) ? `p_${id}` : id;
 }
 
-/** Message and note text without the characters Mermaid treats as syntax (`;` ends a statement, `#` starts an entity). */
+/**
+ * Message and note text in Mermaid's own escapes. `;` would end the statement and `#` start an
+ * entity, and both occur in keys (a ref such as `accept o-2#1`), so they are written as the
+ * numeric entities Mermaid decodes (`#35;`, `#59;`) and the diagram shows the same words as the
+ * SVG; so are `<` and `>`, which a code host would read as HTML. A line break would end the
+ * statement, so it becomes a space.
+ */
 function text(s: string): string {
-  return s.replace(/[;#<>\r\n]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return s
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[#;<>]/g, (c) => `#${c.charCodeAt(0)};`);
 }
 
 /** The diagram as Mermaid source, without the surrounding code fence. */
@@ -34,14 +44,14 @@ export function mermaidSequence(diagram: SequenceDiagram): string {
   for (const s of diagram.steps) {
     switch (s.kind) {
       case 'message':
-        lines.push(`  ${id(s.from)}->>${id(s.to)}: ${text(s.label)}${s.inFlight === true ? ' (sent before the crash)' : ''}`);
+        lines.push(`  ${id(s.from)}->>${id(s.to)}: ${text(messageText(s))}`);
         break;
       case 'lost':
-        lines.push(`  ${id(s.from)}--x${id(s.to)}: ${text(s.label)}`);
+        lines.push(`  ${id(s.from)}--x${id(s.to)}: ${text(messageText(s))}`);
         lines.push(`  Note over ${pair(s.from, s.to)}: lost`);
         break;
       case 'dropped':
-        lines.push(`  ${id(s.from)}--x${id(s.to)}: ${text(s.label)}`);
+        lines.push(`  ${id(s.from)}--x${id(s.to)}: ${text(messageText(s))}`);
         lines.push(`  Note over ${id(s.to)}: dropped, ${text(s.to)} is down`);
         break;
       case 'crash':
@@ -53,7 +63,7 @@ export function mermaidSequence(diagram: SequenceDiagram): string {
         lines.push(`  Note over ${id(s.component)}: restart with durable state only`);
         break;
       case 'note':
-        lines.push(`  Note over ${id(s.component)}: ${text(s.text)}`);
+        lines.push(`  Note over ${id(s.component)}: ${text(s.label)}`);
         break;
       case 'phase':
         lines.push(`  Note over ${span}: ${text(s.text)}`);

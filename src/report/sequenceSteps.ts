@@ -1,8 +1,10 @@
 // Turns a counterexample's trace into the steps of a sequence diagram, once, so the Mermaid
-// diagram in Markdown and the SVG in HTML show the same story. A trace records everything the
-// World did; a reviewer needs the messages, the fault and what it cost, so state changes, timer
-// firings and the simulator's own crash notifications are left out, and a long trace is cut
-// down around its faults with a visible count of what was left out.
+// diagram in Markdown and the SVG in HTML show the same story in the same words. A trace records
+// everything the World did; a reviewer needs the messages, the fault and what it cost, so state
+// changes, timer firings and the simulator's own crash notifications are left out, and a long
+// trace is cut down around its faults with a visible count of what was left out. Every message
+// is labelled with the keys of what it is about (see `messageKeys`), so two orders' commands
+// never read as one command and its retry.
 import type { TraceEvent } from '../trace.ts';
 
 export type SequenceStep =
@@ -10,19 +12,30 @@ export type SequenceStep =
    * A message delivered from one component to another. `inFlight` marks one delivered while its
    * sender was down: it was sent before the crash, so the diagram must not read as a dead sender speaking.
    */
-  | { readonly kind: 'message'; readonly tick: number; readonly from: string; readonly to: string; readonly label: string; readonly inFlight?: true }
+  | ({ readonly kind: 'message'; readonly tick: number; readonly from: string; readonly to: string; readonly inFlight?: true } & Labelled)
   /** A message the network lost: it never arrives. */
-  | { readonly kind: 'lost'; readonly tick: number; readonly from: string; readonly to: string; readonly label: string }
+  | ({ readonly kind: 'lost'; readonly tick: number; readonly from: string; readonly to: string } & Labelled)
   /** A message that arrived while its receiver was down, so nobody processed it. */
-  | { readonly kind: 'dropped'; readonly tick: number; readonly from: string; readonly to: string; readonly label: string }
+  | ({ readonly kind: 'dropped'; readonly tick: number; readonly from: string; readonly to: string } & Labelled)
   | { readonly kind: 'crash'; readonly tick: number; readonly component: string; readonly window: string | undefined }
   | { readonly kind: 'restart'; readonly tick: number; readonly component: string }
   /** Something a component recorded or suffered that is not a message: an effect, a guard, a delayed message. */
-  | { readonly kind: 'note'; readonly tick: number; readonly component: string; readonly text: string }
+  | ({ readonly kind: 'note'; readonly tick: number; readonly component: string } & Labelled)
   /** A change that concerns every component: the start of the liveness phase. */
   | { readonly kind: 'phase'; readonly tick: number; readonly text: string }
   /** Steps cut out to keep the diagram readable. */
   | { readonly kind: 'omitted'; readonly count: number };
+
+/**
+ * What a message or note says: `label` short enough to draw, made of `parts` (its name, then each
+ * key) that a drawing may put on lines of their own but never splits, and `detail` with every key
+ * in full (an SVG tooltip).
+ */
+export interface Labelled {
+  readonly label: string;
+  readonly parts: readonly string[];
+  readonly detail: string;
+}
 
 export interface SequenceDiagram {
   /** Components in the order they first take part, so the diagram reads left to right like the pipeline. */
@@ -42,9 +55,149 @@ export interface SequenceOptions {
 const DEFAULT_MAX_STEPS = 60;
 const DEFAULT_CONTEXT_STEPS = 3;
 
-function eventType(data: unknown): string {
+/** One identifying key of a message: the field's name as written and its value as text. */
+export interface MessageKey {
+  readonly name: string;
+  readonly value: string;
+}
+
+/** The most keys a drawn label carries; the tooltip carries them all. */
+const LABEL_KEYS = 2;
+/** The longest key value a drawn label shows before it is cut in the middle. */
+const VALUE_MAX = 22;
+/** How deep the search looks into nested objects and arrays (`ops[0].row.order_id` is four levels down). */
+const KEY_DEPTH = 5;
+/** How many elements of an array the search reads: a batch is identified by its first few members. */
+const ARRAY_ELEMENTS = 4;
+
+/**
+ * Which tier a field name belongs to, or undefined when it is not a key. The rule is generic, so
+ * a new design's messages are labelled without a table of their own:
+ *  1. names of entities: `id`, or a name ending in `_id` or `Id` (order_id, aggregate_id,
+ *     event_id, op_id): they say what the message is about;
+ *  2. keys: `key`, or a name ending in `_key` or `Key` (a partition key, an idempotency key);
+ *  3. conversation references: `tx`, `ref` and `offset`, which pair a reply with its request
+ *     or name a record's place in a log.
+ */
+function keyTier(name: string): number | undefined {
+  if (name === 'id' || name.endsWith('_id') || /[a-z0-9]Id$/.test(name)) return 1;
+  if (name === 'key' || name.endsWith('_key') || /[a-z0-9]Key$/.test(name)) return 2;
+  if (name === 'tx' || name === 'ref' || name === 'offset') return 3;
+  return undefined;
+}
+
+/**
+ * The identifying keys of a message's data, best first: the event's own fields before nested
+ * ones (payload, command, ops[].row, where, results), breadth first with names in sorted order
+ * so the same data always gives the same keys, then ordered by tier (entities, keys, references).
+ * A value already found under another name is not repeated (an order's `aggregate_id` and its
+ * `order_id` are usually the same), and only string and number values count. The `type` field
+ * is the message's name, never a key.
+ */
+export function messageKeys(data: unknown): MessageKey[] {
+  const found: (MessageKey & { readonly tier: number; readonly order: number })[] = [];
+  let level: unknown[] = [data];
+  for (let depth = 0; depth < KEY_DEPTH && level.length > 0; depth++) {
+    const next: unknown[] = [];
+    for (const value of level) {
+      if (Array.isArray(value)) {
+        next.push(...value.slice(0, ARRAY_ELEMENTS));
+        continue;
+      }
+      if (value === null || typeof value !== 'object') continue;
+      const obj = value as Record<string, unknown>;
+      for (const name of Object.keys(obj).sort()) {
+        const v = obj[name];
+        if (v !== null && typeof v === 'object') {
+          next.push(v);
+          continue;
+        }
+        const tier = keyTier(name);
+        if (tier === undefined || (typeof v !== 'string' && typeof v !== 'number')) continue;
+        found.push({ name, value: String(v), tier, order: found.length });
+      }
+    }
+    level = next;
+  }
+  found.sort((x, y) => x.tier - y.tier || x.order - y.order);
+  const seen = new Set<string>();
+  const keys: MessageKey[] = [];
+  for (const k of found) {
+    if (seen.has(k.value)) continue;
+    seen.add(k.value);
+    keys.push({ name: k.name, value: k.value });
+  }
+  return keys;
+}
+
+/** The shortest value whose appearance inside another makes it redundant there; `0` or `1` inside `rec-0` is chance. */
+const WITHIN_MIN = 3;
+
+/** Whether `inner` appears in `outer` as a whole token, not as part of a longer word or number (`o-1` in `evt-o-1-v1`, not in `o-12`). */
+function within(inner: string, outer: string): boolean {
+  if (inner.length < WITHIN_MIN || inner.length >= outer.length) return false;
+  for (let at = outer.indexOf(inner); at >= 0; at = outer.indexOf(inner, at + 1)) {
+    const before = at === 0 ? '' : outer[at - 1]!;
+    const after = outer[at + inner.length] ?? '';
+    if (!/[A-Za-z0-9]/.test(before) && !/[A-Za-z0-9]/.test(after)) return true;
+  }
+  return false;
+}
+
+/**
+ * The keys a drawn label shows: the first `LABEL_KEYS` after the more specific of two related
+ * values is kept. A value that contains another as a whole token names the same thing more
+ * precisely (event `evt-o-1-v1` of order `o-1`, ref `accept o-2#1` of aggregate `o-2`), so it
+ * takes the other's place, and a value inside one already shown is left out.
+ */
+function labelKeys(keys: readonly MessageKey[]): MessageKey[] {
+  const shown: MessageKey[] = [];
+  for (const k of keys) {
+    if (shown.some((s) => within(k.value, s.value))) continue;
+    const replaced = shown.findIndex((s) => within(s.value, k.value));
+    if (replaced < 0) {
+      shown.push(k);
+      continue;
+    }
+    shown[replaced] = k;
+    // The new value may also make a later one redundant (it holds both an order and an event).
+    for (let i = shown.length - 1; i > replaced; i--) if (within(shown[i]!.value, k.value)) shown.splice(i, 1);
+  }
+  return shown.slice(0, LABEL_KEYS);
+}
+
+/**
+ * A long value cut in the middle. Its end is kept three times longer than its start: a value's
+ * start tends to repeat its kind (`evt-`, `customer-84/`), its end holds the counter or version
+ * that tells two of them apart (`cart-19/attempt-1#2`).
+ */
+function shorten(value: string, max = VALUE_MAX): string {
+  const chars = [...value];
+  if (chars.length <= max) return value;
+  const head = Math.floor((max - 1) / 4);
+  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - (max - 1 - head)).join('')}`;
+}
+
+/** A key as a label shows it: an `_id`/`Id` suffix dropped (`order=o-2`), the value shortened. */
+function shortKey(k: MessageKey): string {
+  const name = k.name === 'id' ? 'id' : k.name.replace(/(?:_id|Id)$/, '');
+  return `${name}=${shorten(k.value)}`;
+}
+
+/** A name followed by the keys of `data`: the first few, shortened, for the label; all, in full, for the detail. */
+function labelled(name: string, data: unknown, tail: readonly string[] = []): Labelled {
+  const keys = messageKeys(data);
+  const parts = [name, ...labelKeys(keys).map(shortKey), ...tail];
+  return {
+    label: parts.join(' '),
+    parts,
+    detail: [name, ...keys.map((k) => `${k.name}=${k.value}`), ...tail].join(' '),
+  };
+}
+
+function messageEvent(data: unknown): { readonly type: string; readonly event: unknown } {
   const event = (data as { event?: { type?: unknown } } | undefined)?.event;
-  return typeof event?.type === 'string' ? event.type : 'message';
+  return { type: typeof event?.type === 'string' ? event.type : 'message', event };
 }
 
 function peer(data: unknown, key: 'from' | 'to'): string | undefined {
@@ -52,15 +205,28 @@ function peer(data: unknown, key: 'from' | 'to'): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function noteText(data: unknown): string {
+function noteOf(data: unknown): Labelled {
   const d = data as { kind?: unknown; data?: Record<string, unknown> } | undefined;
   const kind = typeof d?.kind === 'string' ? d.kind : 'note';
-  if (kind === 'guard' && typeof d?.data?.['guard'] === 'string') return `guard ${d.data['guard']} suppressed a repeat`;
-  if (kind === 'effect') {
+  let name = kind;
+  if (kind === 'guard' && typeof d?.data?.['guard'] === 'string') name = `guard ${d.data['guard']} suppressed a repeat`;
+  else if (kind === 'effect') {
     const table = d?.data?.['table'];
-    return typeof table === 'string' ? `effect committed (${table})` : 'effect committed';
+    name = typeof table === 'string' ? `effect committed (${table})` : 'effect committed';
   }
-  return kind;
+  return labelled(name, d?.data);
+}
+
+const IN_FLIGHT = '(sent before the crash)';
+
+/** The words a diagram writes beside a message: its label, and whether it was sent before its sender crashed. */
+export function messageText(step: Labelled & { readonly inFlight?: true }, full = false): string {
+  return `${full ? step.detail : step.label}${step.inFlight === true ? ` ${IN_FLIGHT}` : ''}`;
+}
+
+/** The same words as `messageText`, in the parts a drawing may break lines between. */
+export function messageParts(step: Labelled & { readonly inFlight?: true }): readonly string[] {
+  return step.inFlight === true ? [...step.parts, IN_FLIGHT] : step.parts;
 }
 
 /** One step per event a reviewer needs, or undefined for bookkeeping the diagram leaves out. */
@@ -69,21 +235,23 @@ function stepOf(e: TraceEvent): SequenceStep | undefined {
     case 'deliver':
     case 'drop': {
       const from = peer(e.data, 'from');
-      const label = eventType(e.data);
+      const { type, event } = messageEvent(e.data);
       // The World tells every peer when a component crashes; those notices repeat the crash note.
-      if (from === undefined || label.startsWith('sys.')) return undefined;
-      return { kind: e.kind === 'deliver' ? 'message' : 'dropped', tick: e.tick, from, to: e.component, label };
+      if (from === undefined || type.startsWith('sys.')) return undefined;
+      return { kind: e.kind === 'deliver' ? 'message' : 'dropped', tick: e.tick, from, to: e.component, ...labelled(type, event) };
     }
     case 'lose': {
       const to = peer(e.data, 'to');
-      return to === undefined ? undefined : { kind: 'lost', tick: e.tick, from: e.component, to, label: eventType(e.data) };
+      const { type, event } = messageEvent(e.data);
+      return to === undefined ? undefined : { kind: 'lost', tick: e.tick, from: e.component, to, ...labelled(type, event) };
     }
     case 'duplicate':
     case 'delay':
     case 'reorder': {
       const to = peer(e.data, 'to') ?? '?';
       const verb = e.kind === 'duplicate' ? 'duplicated' : e.kind === 'delay' ? 'delayed' : 'held back (reorder)';
-      return { kind: 'note', tick: e.tick, component: e.component, text: `${eventType(e.data)} to ${to} ${verb}` };
+      const { type, event } = messageEvent(e.data);
+      return { kind: 'note', tick: e.tick, component: e.component, ...labelled(type, event, [`to ${to} ${verb}`]) };
     }
     case 'crash': {
       const window = (e.data as { window?: unknown } | undefined)?.window;
@@ -92,9 +260,11 @@ function stepOf(e: TraceEvent): SequenceStep | undefined {
     case 'restart':
       return { kind: 'restart', tick: e.tick, component: e.component };
     case 'note':
-      return { kind: 'note', tick: e.tick, component: e.component, text: noteText(e.data) };
+      return { kind: 'note', tick: e.tick, component: e.component, ...noteOf(e.data) };
     case 'phase':
-      return { kind: 'phase', tick: e.tick, text: e.data === 'liveness' ? 'liveness phase: faults healed, crashed components restart' : `phase ${String(e.data)}` };
+      // The heal is drawn where the World recorded it, with its tick, so a reader sees which
+      // messages still belong to the faulty phase and which to the healed one.
+      return { kind: 'phase', tick: e.tick, text: e.data === 'liveness' ? `t=${e.tick} liveness phase: faults healed, crashed components restart` : `t=${e.tick} phase ${String(e.data)}` };
     default:
       // start, state, timer, send and the World's own fault record are bookkeeping.
       return undefined;

@@ -4,7 +4,7 @@
 // cross, marked "lost", where the network lost a message. Coordinates are integers computed
 // from the step index alone, so the same steps always give the same bytes.
 import { escapeXml } from './escapeXml.ts';
-import type { SequenceDiagram, SequenceStep } from './sequenceSteps.ts';
+import { messageText, type SequenceDiagram, type SequenceStep } from './sequenceSteps.ts';
 
 const COLUMN = 160;
 const MARGIN = 20;
@@ -81,10 +81,11 @@ export function svgSequence(diagram: SequenceDiagram, title: string): string {
         const x1 = x(s.from);
         const x2 = x(s.to);
         // The drawn label keeps its fault suffix even when the message name is cut; the tooltip says why a dropped message went nowhere.
-        const base = s.kind === 'message' && s.inFlight === true ? `${s.label} (sent before the crash)` : s.label;
+        const base = messageText(s);
+        const full = messageText(s, true);
         const suffix = s.kind === 'lost' ? ' (lost)' : s.kind === 'dropped' ? ' (dropped)' : '';
         const label = `${clip(base, LABEL_MAX - suffix.length)}${suffix}`;
-        const tooltip = s.kind === 'dropped' ? `${base} dropped: ${s.to} is down` : `${base}${suffix}`;
+        const tooltip = s.kind === 'dropped' ? `${full} dropped: ${s.to} is down` : `${full}${suffix}`;
         const cls = s.kind === 'message' ? 'msg' : `msg ${s.kind}`;
         if (x1 === x2) {
           out.push(`<g class="${cls}"><title>${escapeXml(tooltip)}</title><text x="${x1 + 36}" y="${y + 4}">${escapeXml(label)}</text>`);
@@ -109,7 +110,7 @@ export function svgSequence(diagram: SequenceDiagram, title: string): string {
         out.push(box(x(s.component), y, 'restart (durable state only)', width, 'restart'));
         break;
       case 'note':
-        out.push(box(x(s.component), y, s.text, width, 'note', 40));
+        out.push(box(x(s.component), y, s.label, width, 'note', 40));
         break;
       case 'phase':
         out.push(box(width / 2, y, s.text, width, 'phase', width - 8));

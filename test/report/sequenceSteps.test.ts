@@ -1,15 +1,50 @@
-// Turning a trace into diagram steps: deliveries become arrows, lost and dropped messages end in
-// a cross, crashes and restarts are kept, bookkeeping is left out, and a long trace is capped
-// with a count of what was omitted, never omitting a fault.
+// Turning a trace into diagram steps: deliveries become arrows labelled with the keys of what
+// they are about, lost and dropped messages end in a cross, crashes and restarts are kept,
+// bookkeeping is left out, the heal sits where the trace has it, a long trace is capped with a
+// count of what was omitted (never omitting a fault), and the SVG lays its words out so that no
+// lifeline runs through one.
 import { describe, expect, it } from 'vitest';
 import { mermaidSequence } from '../../src/report/mermaidSequence.ts';
-import { sequenceSteps } from '../../src/report/sequenceSteps.ts';
+import { messageKeys, sequenceSteps } from '../../src/report/sequenceSteps.ts';
 import { svgSequence } from '../../src/report/svgSequence.ts';
 import type { TraceEvent } from '../../src/trace.ts';
 
 let seq = 0;
 const ev = (tick: number, component: string, kind: TraceEvent['kind'], data?: unknown): TraceEvent => ({ tick, seq: seq++, component, kind, ...(data === undefined ? {} : { data }) });
-const deliver = (tick: number, from: string, to: string, type: string) => ev(tick, to, 'deliver', { from, event: { type } });
+const deliver = (tick: number, from: string, to: string, type: string, fields: Record<string, unknown> = {}) => ev(tick, to, 'deliver', { from, event: { type, ...fields } });
+
+/** The drawn groups of an SVG diagram: class, tooltip, background or box rectangle, and lines of text. */
+interface Drawn {
+  readonly cls: string;
+  readonly title: string;
+  readonly rect: { readonly x: number; readonly y: number; readonly width: number; readonly height: number } | undefined;
+  readonly texts: readonly { readonly x: number; readonly y: number; readonly anchor: string; readonly text: string }[];
+  readonly lines: readonly { readonly x1: number; readonly y: number; readonly x2: number }[];
+}
+
+const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+
+function drawn(svg: string): Drawn[] {
+  return [...svg.matchAll(/<g class="([^"]+)"><title>([^<]*)<\/title>([\s\S]*?)<\/g>/g)].map((m) => {
+    const body = m[3]!;
+    const r = /<rect(?: class="[^"]*")? x="(-?\d+)" y="(-?\d+)" width="(\d+)" height="(\d+)"/.exec(body);
+    return {
+      cls: m[1]!,
+      title: unescape(m[2]!),
+      rect: r ? { x: Number(r[1]), y: Number(r[2]), width: Number(r[3]), height: Number(r[4]) } : undefined,
+      texts: [...body.matchAll(/<text x="(\d+)" y="(\d+)"( text-anchor="middle")?>([^<]*)<\/text>/g)].map((t) => ({ x: Number(t[1]), y: Number(t[2]), anchor: t[3] ? 'middle' : 'start', text: unescape(t[4]!) })),
+      lines: [...body.matchAll(/<line x1="(\d+)" y1="(\d+)" x2="(\d+)"/g)].map((l) => ({ x1: Number(l[1]), y: Number(l[2]), x2: Number(l[3]) })),
+    };
+  });
+}
+
+const lifelines = (svg: string) => [...svg.matchAll(/<line class="lifeline" x1="(\d+)"/g)].map((m) => Number(m[1]));
+/** The words of a message as the SVG draws them, its lines joined. */
+const words = (d: Drawn) => d.texts.map((t) => t.text).join(' ');
+/** A Mermaid message label with its numeric entities decoded. */
+const mermaidWords = (line: string) => line.replace(/^[^:]*: /, '').replace(/#(\d+);/g, (_, n: string) => String.fromCharCode(Number(n)));
+/** The widest a line of 11px monospace text is drawn: 0.6 em per character in the fonts the page names. */
+const TEXT_ADVANCE = 6.6;
 
 const trace: TraceEvent[] = [
   ev(0, 'world', 'start', { seed: '1', plan: [] }),
@@ -88,5 +123,116 @@ describe('sequenceSteps', () => {
     expect(d.omitted).toBe(200 - shown);
     expect(omittedNotes.reduce((n, s) => n + (s.kind === 'omitted' ? s.count : 0), 0)).toBe(d.omitted);
     expect(mermaidSequence(d)).toMatch(/Note over [ab],[ab]: … \d+ steps omitted …/);
+  });
+});
+
+describe('messageKeys', () => {
+  it('finds entity ids, keys and references at any depth, entities first, and nothing else', () => {
+    const exec = { type: 'db.exec', tx: 'cmd-1', ops: [{ op: 'insert', table: 'orders', onConflict: 'error', row: { order_id: 'o-2', intent: 'accept o-2', version: 1 } }] };
+    expect(messageKeys(exec)).toEqual([
+      { name: 'order_id', value: 'o-2' },
+      { name: 'tx', value: 'cmd-1' },
+    ]);
+    expect(messageKeys({ type: 'x', ref: 'r-1', idempotencyKey: 'k-1', orderId: 'o-1', partition_key: 'p-1' })).toEqual([
+      { name: 'orderId', value: 'o-1' },
+      { name: 'idempotencyKey', value: 'k-1' },
+      { name: 'partition_key', value: 'p-1' },
+      { name: 'ref', value: 'r-1' },
+    ]);
+  });
+
+  it('counts numbers, ignores other values and names that merely end in "id", and gives a value once', () => {
+    expect(messageKeys({ offset: 0, partition: 0 })).toEqual([{ name: 'offset', value: '0' }]);
+    expect(messageKeys({ tx: true, paid: 'p', valid: 'v', id: null, key: { nested: 1 } })).toEqual([]);
+    expect(messageKeys({ payload: { aggregate_id: 'o-1', order_id: 'o-1' } })).toEqual([{ name: 'aggregate_id', value: 'o-1' }]);
+    expect(messageKeys(undefined)).toEqual([]);
+  });
+});
+
+describe('labels with keys', () => {
+  // Two orders' commands through a source that restarted in between: its transaction counter
+  // starts again, so only the order keys tell the second command from a retry of the first.
+  const command = (order: string) => ({ ref: `accept ${order}#1`, command: { aggregate_id: order, intent: `accept ${order}`, data: { order_id: order } } });
+  const exec = (order: string) => ({ tx: 'cmd-1', ops: [{ op: 'insert', table: 'orders', row: { order_id: order, intent: `accept ${order}` } }] });
+  const dual: TraceEvent[] = [
+    ev(0, 'client', 'state', 'idle'),
+    ev(0, 'source', 'state', 'idle'),
+    ev(0, 'ordersDb', 'state', 'ready'),
+    deliver(1, 'client', 'source', 'cmd', command('o-1')),
+    deliver(2, 'source', 'ordersDb', 'db.exec', exec('o-1')),
+    ev(3, 'source', 'crash', { window: 'source.committing' }),
+    deliver(4, 'source', 'ordersDb', 'db.commit', { tx: 'cmd-1' }),
+    ev(5, 'source', 'restart'),
+    deliver(6, 'client', 'source', 'cmd', command('o-2')),
+    deliver(7, 'source', 'ordersDb', 'db.exec', exec('o-2')),
+    ev(8, 'ordersDb', 'note', { kind: 'effect', data: { table: 'orders', row: { order_id: 'o-2' } } }),
+  ];
+
+  it('names the order each command and statement is about, in the same words in Mermaid and SVG', () => {
+    const d = sequenceSteps(dual);
+    const mermaid = mermaidSequence(d).split('\n').filter((l) => l.includes('->>'));
+    expect(mermaid.map(mermaidWords)).toEqual([
+      'cmd ref=accept o-1#1',
+      'db.exec order=o-1 tx=cmd-1',
+      'db.commit tx=cmd-1 (sent before the crash)',
+      'cmd ref=accept o-2#1',
+      'db.exec order=o-2 tx=cmd-1',
+    ]);
+    // `#` would start a Mermaid entity and `;` end a statement: both are written as entities.
+    expect(mermaid[0]).toBe('  client->>source: cmd ref=accept o-1#35;1');
+    const svg = svgSequence(d, 'dual write');
+    expect(drawn(svg).filter((g) => g.cls === 'msg').map(words)).toEqual(mermaid.map(mermaidWords));
+    expect(mermaidSequence(d)).toContain('Note over ordersDb: effect committed (orders) order=o-2');
+  });
+
+  it('keeps the more specific of two related values, and a short value only as itself', () => {
+    const label = (fields: Record<string, unknown>) => {
+      const s = sequenceSteps([deliver(1, 'a', 'b', 'm', fields)]).steps[0]!;
+      return s.kind === 'message' ? s.label : '';
+    };
+    expect(label({ payload: { aggregate_id: 'o-1', event_id: 'evt-o-1-v1' }, ref: 'pub-1' })).toBe('m event=evt-o-1-v1 ref=pub-1');
+    expect(label({ order_id: 'o-1', tx: 'o-12' })).toBe('m order=o-1 tx=o-12');
+    expect(label({ offset: 0, ref: 'rec-0' })).toBe('m offset=0 ref=rec-0');
+    // At most two keys are drawn; the third waits in the tooltip.
+    expect(label({ order_id: 'o-1', event_id: 'e-9', ref: 'r-3' })).toBe('m event=e-9 order=o-1');
+  });
+
+  it('cuts a long value in the middle and keeps it whole in the SVG tooltip', () => {
+    const key = 'customer-84/cart-19/attempt-1#2';
+    const d = sequenceSteps([deliver(1, 'client', 'source', 'cmd', { key })]);
+    const step = d.steps[0]!;
+    expect(step.kind === 'message' && step.label).toBe('cmd key=custo…t-19/attempt-1#2');
+    const g = drawn(svgSequence(d, 'long')).find((x) => x.cls === 'msg')!;
+    expect(words(g)).toBe('cmd key=custo…t-19/attempt-1#2');
+    expect(g.title).toBe(`cmd key=${key}`);
+  });
+});
+
+describe('the heal', () => {
+  it('is drawn where the trace has it, between the messages before and after it', () => {
+    const t: TraceEvent[] = [
+      ev(0, 'a', 'state', 'idle'),
+      ev(0, 'b', 'state', 'idle'),
+      deliver(1, 'a', 'b', 'before'),
+      ev(2, 'a', 'crash', { window: 'a.busy' }),
+      ev(40, 'world', 'phase', 'liveness'),
+      ev(40, 'a', 'restart'),
+      deliver(41, 'a', 'b', 'after'),
+      deliver(42, 'b', 'a', 'reply'),
+    ];
+    const d = sequenceSteps(t);
+    expect(d.steps.map((s) => s.kind)).toEqual(['message', 'crash', 'phase', 'restart', 'message', 'message']);
+    const lines = mermaidSequence(d).split('\n');
+    const at = (text: string) => lines.findIndex((l) => l.includes(text));
+    expect(at('t=40 liveness phase')).toBeGreaterThan(at(': before'));
+    expect(at('t=40 liveness phase')).toBeLessThan(at(': after'));
+    const groups = drawn(svgSequence(d, 'heal'));
+    const y = (cls: string, text?: string) => {
+      const g = groups.find((x) => x.cls === cls && (text === undefined || words(x).startsWith(text)))!;
+      return g.lines[0]?.y ?? g.rect!.y;
+    };
+    expect(y('phase')).toBeGreaterThan(y('msg', 'before'));
+    expect(y('phase')).toBeLessThan(y('msg', 'after'));
+    expect(groups.find((g) => g.cls === 'phase')!.title).toBe('t=40 liveness phase: faults healed, crashed components restart');
   });
 });
