@@ -1,34 +1,215 @@
 // Draws a counterexample's steps as an inline SVG sequence diagram, generated here so the HTML
 // report needs no script, no CDN and no network: one lifeline per component, one arrow per
 // delivery, a red box with a cross where a component crashed, and a dashed arrow ending in a
-// cross, marked "lost", where the network lost a message. Coordinates are integers computed
-// from the step index alone, so the same steps always give the same bytes.
+// cross, marked "lost", where the network lost a message. No lifeline crosses a word: a long
+// label is set on several lines (a taller row, not a wider diagram), the gap between two
+// neighbours is widened until every label of a message between them fits between their
+// lifelines, every label sits on an opaque background (a message that passes over a third
+// component hides that lifeline for the width of its label, not the other way round), and a
+// crash, restart or note box fits between its component's neighbours. Coordinates are integers
+// computed from the steps alone, so the same steps always give the same bytes.
 import { escapeXml } from './escapeXml.ts';
-import { messageText, type SequenceDiagram, type SequenceStep } from './sequenceSteps.ts';
+import { messageParts, messageText, type SequenceDiagram, type SequenceStep } from './sequenceSteps.ts';
 
-const COLUMN = 160;
-const MARGIN = 20;
+/**
+ * The advance of one character of the 11px monospace font the page asks for, a little generous:
+ * ui-monospace, Menlo, DejaVu Sans Mono and Liberation Mono all advance 0.6 em (6.6px).
+ */
+const CHAR = 6.8;
+/** The most characters one part of a label shows; the tooltip holds the rest. */
+const LABEL_MAX = 90;
+const MARGIN = 16;
 const HEAD = 36;
 const ROW = 30;
-const CHAR = 6.4;
-const LABEL_MAX = 44;
-/** The advance of one character of an 11px monospace label, a little generous so labels never collide. */
-const TEXT_CHAR = 6.8;
+/** The narrowest gap between two lifelines, so a diagram of short labels still reads as columns. */
+const MIN_GAP = 110;
+/** The narrowest participant box. */
+const MIN_HEAD_BOX = 90;
+/** Room a label's background leaves around its text, on each side. */
+const LABEL_PAD = 4;
+/** Room kept between a label and a lifeline, an arrowhead or a cross. */
+const CLEAR = 10;
+/** How far short of its receiver a lost message stops: it never got there. */
+const LOST_SHORT = 30;
+/** Where a message to oneself loops out to, and where its label starts. */
+const SELF_LOOP = 30;
+const SELF_LABEL = 36;
+/** Room inside a box around its text, on each side. */
+const BOX_PAD = 8;
+
+/** The longest line a label is given before its next part goes on a line of its own. */
+const WRAP = 30;
+/** The distance between two lines of one label. */
+const LINE = 13;
 
 const ROUND = (n: number) => Math.round(n);
 
-function clip(s: string, max: number): string {
-  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
+function clip(s: string, max = LABEL_MAX): string {
+  const chars = [...s];
+  return chars.length <= max ? s : `${chars.slice(0, max - 1).join('')}…`;
 }
 
-/** A labelled box centred on x, kept inside the drawing. */
-function box(x: number, y: number, label: string, width: number, cls: string, min = COLUMN - 16): string {
-  const shown = clip(label, Math.floor((width - 12) / CHAR));
-  const w = Math.min(width - 4, Math.max(min, ROUND(shown.length * CHAR + 16)));
-  const left = Math.max(2, Math.min(width - w - 2, ROUND(x - w / 2)));
+/** The drawn width of a line of label text, by the generous estimate above. */
+function textWidth(s: string): number {
+  return Math.ceil([...s].length * CHAR);
+}
+
+/**
+ * A label's parts set on lines of at most `WRAP` characters, a part never split (a key's value
+ * may hold a space, as in `ref=accept o-2#1`). A long label becomes a taller row rather than a
+ * wider diagram: a page scrolls down by itself, sideways only on request.
+ */
+function wrap(parts: readonly string[]): string[] {
+  const lines: string[] = [];
+  for (const part of parts) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && [...last].length + 1 + [...part].length <= WRAP) lines[lines.length - 1] = `${last} ${part}`;
+    else lines.push(clip(part));
+  }
+  return lines.length > 0 ? lines : [''];
+}
+
+function widest(lines: readonly string[]): number {
+  return Math.max(...lines.map(textWidth));
+}
+
+/** What a step draws as words: its lines of text and the tooltip that says it all. */
+interface Words {
+  readonly lines: readonly string[];
+  readonly tooltip: string;
+}
+
+/** What a message's arrow is labelled with, and what its tooltip says. */
+function messageWords(s: Extract<SequenceStep, { kind: 'message' | 'lost' | 'dropped' }>): Words {
+  const suffix = s.kind === 'lost' ? '(lost)' : s.kind === 'dropped' ? '(dropped)' : undefined;
+  const full = messageText(s, true);
+  const tooltip = s.kind === 'dropped' ? `${full} dropped: ${s.to} is down` : suffix === undefined ? full : `${full} ${suffix}`;
+  return { lines: wrap(suffix === undefined ? messageParts(s) : [...messageParts(s), suffix]), tooltip };
+}
+
+/** The words of a box drawn on one component's lifeline, or undefined for a step that is not one. */
+function boxWords(s: SequenceStep): Words | undefined {
+  switch (s.kind) {
+    case 'crash': {
+      const parts = s.window === undefined ? ['✕ CRASH'] : ['✕ CRASH', `at ${s.window}`];
+      return { lines: wrap(parts), tooltip: parts.join(' ') };
+    }
+    case 'restart':
+      return { lines: ['restart (durable state only)'], tooltip: 'restart with durable state only' };
+    case 'note':
+      return { lines: wrap(s.parts), tooltip: s.detail };
+    default:
+      return undefined;
+  }
+}
+
+/** The one line of a note across the whole drawing. */
+function spanText(s: SequenceStep): string | undefined {
+  if (s.kind === 'phase') return clip(s.text);
+  if (s.kind === 'omitted') return `… ${s.count} step${s.count === 1 ? '' : 's'} omitted …`;
+  return undefined;
+}
+
+/** The words of every step, worked out once for both the layout and the drawing. */
+function stepWords(s: SequenceStep): Words | undefined {
+  if (s.kind === 'message' || s.kind === 'lost' || s.kind === 'dropped') return messageWords(s);
+  return boxWords(s);
+}
+
+interface Layout {
+  readonly xs: readonly number[];
+  readonly heads: readonly number[];
+  readonly width: number;
+}
+
+/**
+ * Where each lifeline goes. Every gap starts at its minimum and grows to fit what must sit inside
+ * it: the participant boxes on either side, each label of a message between neighbours (clear of
+ * both lifelines and the arrowhead or cross), each label of a message to oneself, and half of each
+ * box on either neighbour's side. A message across several gaps needs only its total; what is
+ * missing is shared among the gaps it crosses. The outer margins grow for whatever hangs past the
+ * first and last lifelines.
+ */
+function layout(diagram: SequenceDiagram, words: readonly (Words | undefined)[]): Layout {
+  const names = diagram.participants.length > 0 ? diagram.participants : ['world'];
+  const n = names.length;
+  const index = new Map(names.map((p, i) => [p, i] as const));
+  const at = (name: string) => index.get(name) ?? 0;
+  const heads = names.map((p) => Math.max(MIN_HEAD_BOX, textWidth(p) + 2 * BOX_PAD));
+  const gaps = Array.from({ length: Math.max(0, n - 1) }, (_, i) => Math.max(MIN_GAP, ROUND((heads[i]! + heads[i + 1]!) / 2) + CLEAR));
+  let left = ROUND(heads[0]! / 2);
+  let right = ROUND(heads[n - 1]! / 2);
+  const wide: { readonly lo: number; readonly hi: number; readonly need: number }[] = [];
+  diagram.steps.forEach((s, i) => {
+    const w = words[i];
+    if (w === undefined) return;
+    if (s.kind === 'message' || s.kind === 'lost' || s.kind === 'dropped') {
+      const a = at(s.from);
+      const b = at(s.to);
+      const labelWidth = widest(w.lines) + 2 * LABEL_PAD;
+      if (a === b) {
+        const need = SELF_LABEL + labelWidth + CLEAR;
+        if (a < n - 1) gaps[a] = Math.max(gaps[a]!, need);
+        else right = Math.max(right, need);
+        return;
+      }
+      const need = labelWidth + 2 * CLEAR + (s.kind === 'lost' ? LOST_SHORT : 0);
+      const lo = Math.min(a, b);
+      const hi = Math.max(a, b);
+      if (hi - lo === 1) gaps[lo] = Math.max(gaps[lo]!, need);
+      else wide.push({ lo, hi, need });
+      return;
+    }
+    if (s.kind !== 'crash' && s.kind !== 'restart' && s.kind !== 'note') return;
+    const p = at(s.component);
+    const half = ROUND((widest(w.lines) + 2 * BOX_PAD) / 2) + CLEAR;
+    if (p > 0) gaps[p - 1] = Math.max(gaps[p - 1]!, half);
+    else left = Math.max(left, half);
+    if (p < n - 1) gaps[p] = Math.max(gaps[p]!, half);
+    else right = Math.max(right, half);
+  });
+  // Shorter spans first: their gaps are then as wide as they will get from the spans inside them.
+  wide.sort((x, y) => x.hi - x.lo - (y.hi - y.lo) || x.lo - y.lo);
+  for (const { lo, hi, need } of wide) {
+    const have = gaps.slice(lo, hi).reduce((a, b) => a + b, 0);
+    if (have >= need) continue;
+    const each = Math.ceil((need - have) / (hi - lo));
+    for (let g = lo; g < hi; g++) gaps[g] = gaps[g]! + each;
+  }
+  const xs = [MARGIN + left];
+  for (const g of gaps) xs.push(xs[xs.length - 1]! + g);
+  let width = xs[n - 1]! + right + MARGIN;
+  // A phase or omission note runs across the whole drawing, which must hold its text.
+  for (const s of diagram.steps) {
+    const text = spanText(s);
+    if (text !== undefined) width = Math.max(width, textWidth(text) + 2 * BOX_PAD + 8);
+  }
+  return { xs, heads, width };
+}
+
+/** Lines of text centred on x, the last one's baseline at `baseline`, each earlier one a line higher. */
+function textLines(lines: readonly string[], x: number, baseline: number): string {
+  return lines.map((l, j) => `<text x="${x}" y="${baseline - LINE * (lines.length - 1 - j)}" text-anchor="middle">${escapeXml(l)}</text>`).join('');
+}
+
+/** A box of width `w` centred on x whose last line's baseline sits 4 below y; its height grows upward with its lines. */
+function box(x: number, y: number, w: number, lines: readonly string[], tooltip: string, cls: string): string {
+  const left = ROUND(x - w / 2);
+  const extra = LINE * (lines.length - 1);
   return (
-    `<g class="${cls}"><title>${escapeXml(label)}</title><rect x="${left}" y="${y - 11}" width="${w}" height="22" rx="3"/>` +
-    `<text x="${left + ROUND(w / 2)}" y="${y + 4}" text-anchor="middle">${escapeXml(shown)}</text></g>`
+    `<g class="${cls}"><title>${escapeXml(tooltip)}</title><rect x="${left}" y="${y - 11 - extra}" width="${w}" height="${22 + extra}" rx="3"/>` +
+    `${textLines(lines, left + ROUND(w / 2), y + 4)}</g>`
+  );
+}
+
+/**
+ * A bar across the whole drawing with its text at the left, where a reader who has not scrolled
+ * a wide diagram sideways still sees it.
+ */
+function bar(y: number, width: number, text: string, tooltip: string, cls: string): string {
+  return (
+    `<g class="${cls}"><title>${escapeXml(tooltip)}</title><rect x="4" y="${y - 11}" width="${width - 8}" height="22" rx="3"/>` +
+    `<text x="${4 + BOX_PAD}" y="${y + 4}">${escapeXml(text)}</text></g>`
   );
 }
 
@@ -40,84 +221,74 @@ function arrowHead(x: number, y: number, dir: number): string {
   return `<polygon class="head" points="${x},${y} ${x - 8 * dir},${y - 4} ${x - 8 * dir},${y + 4}"/>`;
 }
 
-/**
- * A message label above its line, centred on the drawn part. A label longer than its arrow
- * spills past the ends (each step has a row of its own, and the label's halo keeps crossed
- * lifelines readable) but stays inside the drawing and clear of a cross that ends the line.
- */
-function labelText(label: string, x1: number, end: number, y: number, marked: boolean, width: number): string {
-  const half = (label.length * TEXT_CHAR) / 2;
-  const dir = end > x1 ? 1 : -1;
-  let cx = (x1 + end) / 2;
-  if (marked) cx = dir > 0 ? Math.min(cx, end - 10 - half) : Math.max(cx, end + 10 + half);
-  cx = Math.max(half + 4, Math.min(width - half - 4, cx));
-  return `<text x="${ROUND(cx)}" y="${y - 5}" text-anchor="middle">${escapeXml(label)}</text>`;
+/** A label on an opaque background, its left edge at `left`, its last line's baseline at `baseline`. */
+function label(lines: readonly string[], left: number, baseline: number): string {
+  const extra = LINE * (lines.length - 1);
+  const w = widest(lines) + 2 * LABEL_PAD;
+  return `<rect class="label-bg" x="${left}" y="${baseline - 12 - extra}" width="${w}" height="${15 + extra}"/>${textLines(lines, left + ROUND(w / 2), baseline)}`;
 }
 
 /** The diagram as one `<svg>` element; `title` names it for screen readers. */
 export function svgSequence(diagram: SequenceDiagram, title: string): string {
-  const n = Math.max(1, diagram.participants.length);
-  const width = MARGIN * 2 + COLUMN * n;
-  const height = HEAD * 2 + ROW * (diagram.steps.length + 1) + 16;
-  const xOf = new Map(diagram.participants.map((p, i) => [p, MARGIN + COLUMN * i + COLUMN / 2] as const));
-  const x = (name: string) => xOf.get(name) ?? MARGIN + COLUMN / 2;
+  const words = diagram.steps.map(stepWords);
+  const { xs, heads, width } = layout(diagram, words);
+  // Each step's row is one line high, plus a line for each extra line of its label or box.
+  const ys: number[] = [];
+  let y = HEAD;
+  for (const w of words) {
+    y += ROW + LINE * ((w?.lines.length ?? 1) - 1);
+    ys.push(y);
+  }
+  const bottom = y + ROW + 12;
+  const height = bottom + HEAD + 4;
+  const index = new Map(diagram.participants.map((p, i) => [p, i] as const));
+  const x = (name: string) => xs[index.get(name) ?? 0]!;
   const out: string[] = [
     `<svg class="sequence" role="img" aria-label="${escapeXml(title)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">`,
     `<title>${escapeXml(title)}</title>`,
   ];
-  const bottom = height - HEAD - 4;
-  for (const p of diagram.participants) {
-    const px = x(p);
+  diagram.participants.forEach((p, i) => {
+    const px = xs[i]!;
     out.push(`<line class="lifeline" x1="${px}" y1="${HEAD}" x2="${px}" y2="${bottom}"/>`);
-    out.push(box(px, HEAD / 2 + 2, p, width, 'participant'));
-    out.push(box(px, bottom + HEAD / 2 - 2, p, width, 'participant'));
-  }
+    out.push(box(px, HEAD / 2 + 2, heads[i]!, [p], p, 'participant'));
+    out.push(box(px, bottom + HEAD / 2 - 2, heads[i]!, [p], p, 'participant'));
+  });
   diagram.steps.forEach((s: SequenceStep, i) => {
-    const y = HEAD + ROW * (i + 1);
+    const y = ys[i]!;
+    const w = words[i];
     switch (s.kind) {
       case 'message':
       case 'lost':
       case 'dropped': {
         const x1 = x(s.from);
         const x2 = x(s.to);
-        // The drawn label keeps its fault suffix even when the message name is cut; the tooltip says why a dropped message went nowhere.
-        const base = messageText(s);
-        const full = messageText(s, true);
-        const suffix = s.kind === 'lost' ? ' (lost)' : s.kind === 'dropped' ? ' (dropped)' : '';
-        const label = `${clip(base, LABEL_MAX - suffix.length)}${suffix}`;
-        const tooltip = s.kind === 'dropped' ? `${full} dropped: ${s.to} is down` : `${full}${suffix}`;
+        const { lines, tooltip } = w!;
         const cls = s.kind === 'message' ? 'msg' : `msg ${s.kind}`;
         if (x1 === x2) {
-          out.push(`<g class="${cls}"><title>${escapeXml(tooltip)}</title><text x="${x1 + 36}" y="${y + 4}">${escapeXml(label)}</text>`);
-          out.push(`<path d="M${x1} ${y - 8}h30v16h-30"/>${arrowHead(x1, y + 8, -1)}</g>`);
+          out.push(`<g class="${cls}"><title>${escapeXml(tooltip)}</title>${label(lines, x1 + SELF_LABEL, y + 4)}`);
+          out.push(`<path d="M${x1} ${y - 8}h${SELF_LOOP}v16h-${SELF_LOOP}"/>${arrowHead(x1, y + 8, -1)}</g>`);
           break;
         }
         const dir = x2 > x1 ? 1 : -1;
-        // A lost message stops short of its receiver: it never got there.
-        const end = s.kind === 'lost' ? ROUND(x1 + (x2 - x1) * 0.7) : x2 - 2 * dir;
-        // The label is written first, so the line, its arrowhead or cross stay on top of the label's halo.
-        out.push(`<g class="${cls}"><title>${escapeXml(tooltip)}</title>${labelText(label, x1, end, y, s.kind !== 'message', width)}`);
+        const end = s.kind === 'lost' ? x2 - LOST_SHORT * dir : x2 - 2 * dir;
+        // Centred on the drawn part of the line, which the layout made wide enough to hold it.
+        const left = ROUND((x1 + end) / 2 - (widest(lines) + 2 * LABEL_PAD) / 2);
+        out.push(`<g class="${cls}"><title>${escapeXml(tooltip)}</title>${label(lines, left, y - 5)}`);
         out.push(`<line x1="${x1}" y1="${y}" x2="${end}" y2="${y}"/>`);
         out.push(`${s.kind === 'message' ? arrowHead(end, y, dir) : cross(end, y, 5, 'cross')}</g>`);
         break;
       }
-      case 'crash': {
-        const cx = x(s.component);
-        out.push(box(cx, y, `✕ CRASH${s.window === undefined ? '' : ` at ${s.window}`}`, width, 'crash'));
-        break;
-      }
+      case 'crash':
       case 'restart':
-        out.push(box(x(s.component), y, 'restart (durable state only)', width, 'restart'));
-        break;
       case 'note':
-        out.push(box(x(s.component), y, s.label, width, 'note', 40));
+        out.push(box(x(s.component), y, widest(w!.lines) + 2 * BOX_PAD, w!.lines, w!.tooltip, s.kind));
         break;
       case 'phase':
-        out.push(box(width / 2, y, s.text, width, 'phase', width - 8));
+      case 'omitted': {
+        const text = spanText(s)!;
+        out.push(bar(y, width, text, s.kind === 'phase' ? s.text : text, s.kind));
         break;
-      case 'omitted':
-        out.push(box(width / 2, y, `… ${s.count} step${s.count === 1 ? '' : 's'} omitted …`, width, 'omitted', width - 8));
-        break;
+      }
     }
   });
   out.push('</svg>');

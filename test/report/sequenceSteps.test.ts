@@ -105,9 +105,12 @@ describe('sequenceSteps', () => {
     const d = sequenceSteps(t);
     expect(mermaidSequence(d)).toContain('source->>db: db.commit (sent before the crash)\n');
     expect(mermaidSequence(d).endsWith('source->>db: db.exec')).toBe(true);
-    const svg = svgSequence(d, 'in flight');
-    expect(svg).toContain('db.commit (sent before the crash)</text>');
-    expect(svg).toMatch(/>provider\.statusResult[^<]*… \(dropped\)<\/text>/);
+    const groups = drawn(svgSequence(d, 'in flight'));
+    expect(groups.filter((g) => g.cls === 'msg').map(words)).toEqual(['db.commit (sent before the crash)', 'db.exec']);
+    const dropped = groups.find((g) => g.cls === 'msg dropped')!;
+    expect(words(dropped)).toBe('provider.statusResultWithAVeryLongName (dropped)');
+    expect(dropped.texts[dropped.texts.length - 1]!.text).toBe('(dropped)');
+    expect(dropped.title).toBe('provider.statusResultWithAVeryLongName dropped: source is down');
   });
 
   it('caps a long trace around its fault and says how many steps were omitted', () => {
@@ -234,5 +237,78 @@ describe('the heal', () => {
     expect(y('phase')).toBeGreaterThan(y('msg', 'before'));
     expect(y('phase')).toBeLessThan(y('msg', 'after'));
     expect(groups.find((g) => g.cls === 'phase')!.title).toBe('t=40 liveness phase: faults healed, crashed components restart');
+  });
+});
+
+describe('SVG layout', () => {
+  // Long labels between neighbours, a message across a third lifeline, a message to oneself,
+  // a lost message and notes on the first and last lifelines: every placement rule at once.
+  const t: TraceEvent[] = [
+    ev(0, 'client', 'state', 'idle'),
+    ev(0, 'source', 'state', 'idle'),
+    ev(0, 'db', 'state', 'ready'),
+    ev(0, 'broker', 'state', 'idle'),
+    deliver(1, 'client', 'source', 'cmd', { ref: 'accept order-with-a-long-name#1', command: { aggregate_id: 'order-with-a-long-name' } }),
+    deliver(2, 'source', 'db', 'db.exec', { tx: 'cmd-1', ops: [{ row: { event_id: 'evt-order-with-a-long-name-v1' } }] }),
+    deliver(3, 'source', 'broker', 'broker.publish', { payload: { event_id: 'evt-order-with-a-long-name-v1' } }),
+    deliver(4, 'source', 'source', 'self.check', { ref: 'a-reference-long-enough-to-matter' }),
+    ev(5, 'db', 'lose', { to: 'source', event: { type: 'db.result', tx: 'cmd-1' } }),
+    ev(6, 'client', 'note', { kind: 'guard', data: { guard: 'checkoutKey', key: 'customer-84/cart-19/attempt-1' } }),
+    ev(7, 'broker', 'note', { kind: 'effect', data: { table: 'reservations', row: { order_id: 'order-with-a-long-name' } } }),
+    ev(8, 'source', 'crash', { window: 'source.waitingForTheBrokerToAcknowledge' }),
+  ];
+  const svg = svgSequence(sequenceSteps(t), 'layout');
+  const xs = lifelines(svg);
+  const groups = drawn(svg);
+  const width = Number(/ width="(\d+)"/.exec(svg)![1]);
+
+  it('puts every message label on an opaque background that holds its text', () => {
+    const msgs = groups.filter((g) => g.cls.startsWith('msg'));
+    expect(msgs).toHaveLength(5);
+    for (const g of msgs) {
+      expect(svg).toContain(`<rect class="label-bg" x="${g.rect!.x}"`);
+      for (const line of g.texts) {
+        const half = (line.text.length * TEXT_ADVANCE) / 2;
+        expect(line.x - half).toBeGreaterThanOrEqual(g.rect!.x);
+        expect(line.x + half).toBeLessThanOrEqual(g.rect!.x + g.rect!.width);
+        expect(line.y).toBeLessThanOrEqual(g.rect!.y + g.rect!.height);
+        expect(line.y - 11).toBeGreaterThanOrEqual(g.rect!.y);
+      }
+    }
+    // Lifelines come first in the document, so everything after is painted over them.
+    expect(svg.lastIndexOf('class="lifeline"')).toBeLessThan(svg.indexOf('<g class="msg'));
+  });
+
+  it('widens each gap so a label between neighbours sits between their lifelines, clear of the arrow\'s end', () => {
+    const neighbours = groups.filter((g) => g.cls.startsWith('msg') && g.lines.length === 1 && !xs.some((x) => x > Math.min(g.lines[0]!.x1, g.lines[0]!.x2) + 2 && x < Math.max(g.lines[0]!.x1, g.lines[0]!.x2) - 2));
+    expect(neighbours.map((g) => g.title.split(' ')[0])).toEqual(['cmd', 'db.exec', 'db.result']);
+    for (const g of neighbours) {
+      const { x1, x2 } = g.lines[0]!;
+      const lo = Math.min(x1, x2);
+      const hi = Math.max(x1, x2);
+      expect(g.rect!.x).toBeGreaterThan(lo + 5);
+      expect(g.rect!.x + g.rect!.width).toBeLessThan(hi - 8);
+    }
+    const self = groups.find((g) => g.title.startsWith('self.check'))!;
+    const source = xs[1]!;
+    expect(self.rect!.x).toBeGreaterThan(source);
+    expect(self.rect!.x + self.rect!.width).toBeLessThan(xs[2]!);
+  });
+
+  it('fits crash and note boxes between the neighbouring lifelines and inside the drawing', () => {
+    const boxes = groups.filter((g) => g.cls === 'crash' || g.cls === 'note');
+    expect(boxes).toHaveLength(3);
+    for (const g of boxes) {
+      const centre = g.rect!.x + g.rect!.width / 2;
+      const i = xs.findIndex((x) => Math.abs(x - centre) <= 1);
+      expect(i).toBeGreaterThanOrEqual(0);
+      expect(g.rect!.x).toBeGreaterThan(i === 0 ? 0 : xs[i - 1]!);
+      expect(g.rect!.x + g.rect!.width).toBeLessThan(i === xs.length - 1 ? width : xs[i + 1]!);
+      for (const line of g.texts) expect(line.text.length * TEXT_ADVANCE).toBeLessThanOrEqual(g.rect!.width);
+    }
+  });
+
+  it('is the same bytes for the same steps', () => {
+    expect(svgSequence(sequenceSteps(t), 'layout')).toBe(svg);
   });
 });
