@@ -51,7 +51,21 @@ nav ol { padding-left: 1.5rem; }
 .counts { display: flex; gap: 2rem; }
 .counts div { font-size: 13px; color: var(--muted); }
 .counts strong { display: block; font-size: 20px; color: #1f2328; }
-.diagram { overflow-x: auto; border: 1px solid var(--line); padding: .5rem; background: #fff; }
+/* A diagram keeps its drawn size, so its words stay legible, and scrolls sideways inside its own
+   box on a screen narrower than it, never widening the page. The shadows at the box's edges show
+   that more of the diagram lies that way; the white covers scroll with the content (background-
+   attachment: local) and hide a shadow once the reader reaches that edge. */
+.diagram {
+  overflow-x: auto; max-width: 100%; box-sizing: border-box; border: 1px solid var(--line); padding: .5rem;
+  background: linear-gradient(to right, #fff 30%, #fff0) left / 2rem 100% no-repeat local,
+    linear-gradient(to left, #fff 30%, #fff0) right / 2rem 100% no-repeat local,
+    radial-gradient(farthest-side at 0 50%, #0003, #0000) left / .75rem 100% no-repeat scroll,
+    radial-gradient(farthest-side at 100% 50%, #0003, #0000) right / .75rem 100% no-repeat scroll,
+    #fff;
+}
+.diagram svg { display: block; max-width: none; }
+/* A trace hash or a scenario name is one long token: it breaks anywhere rather than widen the page. */
+p code, li code, h2 code { overflow-wrap: anywhere; }
 svg.sequence { font: 11px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 svg.sequence .lifeline { stroke: #8c959f; stroke-dasharray: 4 4; }
 svg.sequence .participant rect { fill: #ddf4ff; stroke: #54aeff; }
