@@ -30,17 +30,18 @@ describe('sequenceSteps', () => {
       ev(13, 'relay', 'crash'),
     ]);
     expect(d.participants).toEqual(['relay', 'broker']);
-    expect(d.steps).toEqual([
-      { kind: 'note', tick: 1, component: 'relay', text: 'publish to broker duplicated' },
-      { kind: 'note', tick: 2, component: 'relay', text: 'publish to broker delayed' },
-      { kind: 'note', tick: 3, component: 'relay', text: 'publish to ? held back (reorder)' },
-      { kind: 'note', tick: 4, component: 'broker', text: 'guard inboxKey suppressed a repeat' },
-      { kind: 'note', tick: 5, component: 'broker', text: 'effect committed (reservations)' },
-      { kind: 'note', tick: 6, component: 'broker', text: 'effect committed' },
-      { kind: 'note', tick: 7, component: 'broker', text: 'guard' },
-      { kind: 'note', tick: 8, component: 'broker', text: 'note' },
-      { kind: 'phase', tick: 9, text: 'phase drain' },
-      { kind: 'message', tick: 12, from: 'relay', to: 'broker', label: 'message' },
+    expect(d.steps).toHaveLength(11);
+    expect(d.steps).toMatchObject([
+      { kind: 'note', tick: 1, component: 'relay', label: 'publish to broker duplicated' },
+      { kind: 'note', tick: 2, component: 'relay', label: 'publish to broker delayed' },
+      { kind: 'note', tick: 3, component: 'relay', label: 'publish to ? held back (reorder)' },
+      { kind: 'note', tick: 4, component: 'broker', label: 'guard inboxKey suppressed a repeat' },
+      { kind: 'note', tick: 5, component: 'broker', label: 'effect committed (reservations)' },
+      { kind: 'note', tick: 6, component: 'broker', label: 'effect committed' },
+      { kind: 'note', tick: 7, component: 'broker', label: 'guard' },
+      { kind: 'note', tick: 8, component: 'broker', label: 'note' },
+      { kind: 'phase', tick: 9, text: 't=9 phase drain' },
+      { kind: 'message', tick: 12, from: 'relay', to: 'broker', ...lab('message') },
       { kind: 'crash', tick: 13, component: 'relay', window: undefined },
     ]);
   });
@@ -48,20 +49,23 @@ describe('sequenceSteps', () => {
   it('hangs its notes on the world when no component takes part', () => {
     const d = sequenceSteps([ev(0, 'world', 'start'), ev(5, 'world', 'phase', 'liveness')]);
     expect(d.participants).toEqual(['world']);
-    expect(mermaidSequence(d)).toBe('sequenceDiagram\n  participant world\n  Note over world: liveness phase: faults healed, crashed components restart');
+    expect(mermaidSequence(d)).toBe('sequenceDiagram\n  participant world\n  Note over world: t=5 liveness phase: faults healed, crashed components restart');
     expect(sequenceSteps([])).toEqual({ participants: [], steps: [], omitted: 0 });
   });
 });
+
+/** A label drawn as one part, with nothing more to show on hover. */
+const lab = (label: string) => ({ label, parts: [label], detail: label });
 
 describe('mermaidSequence', () => {
   it('aliases components Mermaid would misread, and keeps their names for the reader', () => {
     const d: SequenceDiagram = {
       participants: ['order-db', 'end', '2nd', 'relay'],
       steps: [
-        { kind: 'message', tick: 1, from: 'relay', to: 'order-db', label: 'db.run' },
-        { kind: 'lost', tick: 2, from: 'end', to: '2nd', label: 'x' },
-        { kind: 'lost', tick: 2, from: 'relay', to: 'relay', label: 'self' },
-        { kind: 'dropped', tick: 3, from: 'relay', to: 'end', label: 'y' },
+        { kind: 'message', tick: 1, from: 'relay', to: 'order-db', ...lab('db.run') },
+        { kind: 'lost', tick: 2, from: 'end', to: '2nd', ...lab('x') },
+        { kind: 'lost', tick: 2, from: 'relay', to: 'relay', ...lab('self') },
+        { kind: 'dropped', tick: 3, from: 'relay', to: 'end', ...lab('y') },
       ],
       omitted: 0,
     };
@@ -83,11 +87,11 @@ describe('mermaidSequence', () => {
     );
   });
 
-  it('strips the characters Mermaid reads as syntax from every text, and counts omissions', () => {
+  it('writes the characters Mermaid reads as syntax as entity codes in every text, and counts omissions', () => {
     const d: SequenceDiagram = {
       participants: ['a'],
       steps: [
-        { kind: 'note', tick: 1, component: 'a', text: 'x; y #1 <b>\nnext\r\nline' },
+        { kind: 'note', tick: 1, component: 'a', ...lab('x; y #1 <b>\nnext\r\nline') },
         { kind: 'crash', tick: 2, component: 'a', window: 'a.busy;now' },
         { kind: 'restart', tick: 3, component: 'a' },
         { kind: 'omitted', count: 1 },
@@ -97,14 +101,14 @@ describe('mermaidSequence', () => {
       omitted: 8,
     };
     expect(mermaidSequence(d).split('\n').slice(2)).toEqual([
-      '  Note over a: x y 1 b next line',
+      '  Note over a: x#59; y #35;1 #60;b#62; next line',
       '  rect rgb(255, 205, 205)',
-      '    Note over a: CRASH at a.busy now',
+      '    Note over a: CRASH at a.busy#59;now',
       '  end',
       '  Note over a: restart with durable state only',
       '  Note over a: … 1 step omitted …',
       '  Note over a: … 7 steps omitted …',
-      '  Note over a: end of run',
+      '  Note over a: end #35; of run',
     ]);
   });
 
