@@ -1,13 +1,71 @@
 // A relational database server, reduced to what delivery designs depend on: tables with a
-// primary key and unique keys, transactions (exec opens one, commit or abort ends it),
-// `insert … on conflict do nothing`, an upsert that only moves a row's version forwards,
-// conditional update by version, and rows that expire after a time-to-live (a dedup table with
-// a horizon). Committed rows are durable; open transactions are volatile and are aborted when
-// their owner's connection drops (a crash) or the database itself restarts.
+// primary key and unique keys, transactions (exec opens one, commit or abort ends it), row locks
+// that make a conflicting statement wait, `insert … on conflict do nothing`, an upsert that only
+// moves a row's version forwards, conditional update by version, and rows that expire after a
+// time-to-live (a dedup table with a horizon). Committed rows are durable; open transactions
+// and waiting statements are volatile and end when their owner's connection drops (a crash) or
+// the database itself restarts.
 //
 // Its fault model lives in the network: a `db.committed` reply that is lost leaves the caller
 // unable to tell a commit from a failure, which is the ambiguity the seeds start from.
-import { assign, emit, setup } from 'xstate';
+//
+// The SQL it implements, statement by statement, each held to PostgreSQL by the differential
+// test in test/models/databasePostgres.test.ts (the minimal case of every mismatch it found is a
+// named test there) and described in the model's own terms in test/models/database.test.ts:
+//
+// Isolation: PostgreSQL's READ COMMITTED, its default. Each statement reads the rows committed
+// when it starts plus its own transaction's writes. A write locks its row until the transaction
+// ends; a statement that needs a row or a key another open transaction holds waits (its reply
+// comes when that transaction commits or aborts) and then looks at the row again.
+//
+// - insert, onConflict 'nothing' (or unset): INSERT INTO t (...) VALUES (...) ON CONFLICT DO NOTHING.
+//   Every unique key (primary and further) is checked, the primary key first. A key value that an
+//   open transaction inserted, deleted or changed makes the insert wait for it; then a live row
+//   with the value answers `inserted: false` (and names the key, which PostgreSQL does not) and
+//   the transaction goes on. A row an upsert merely locked does not make it wait. A key with a
+//   NULL in it never conflicts (NULLs are distinct).
+// - insert, onConflict 'error': INSERT INTO t (...) VALUES (...). The same checks; a conflict
+//   fails the statement with the key that conflicted (`inserted: false, conflict`), and the
+//   transaction with it (see failure below).
+// - upsert: INSERT INTO t AS s (...) VALUES (...) ON CONFLICT (primary key) DO UPDATE SET c =
+//   EXCLUDED.c, ... for the row's columns, with onlyNewerVersion WHERE s.version <
+//   EXCLUDED.version (false when either is NULL). It waits for a transaction holding the key,
+//   then locks the row it found even when the WHERE keeps it unchanged (`written: false`), and
+//   sets only the columns it names. A further unique key it would duplicate fails the statement.
+// - update: UPDATE t SET ... WHERE <where> [AND version = ifVersion]. Rows are the ones matching
+//   when the statement starts; a row another open transaction holds makes it wait, and after that
+//   transaction commits the row is matched again in its new version (a row deleted meanwhile is
+//   skipped: EvalPlanQual). A duplicated unique key fails the statement. Key columns are never
+//   set (the model refuses: a row is stored under its primary key).
+// - delete: DELETE FROM t [WHERE ...], with the same waits as update.
+// - select: SELECT * FROM t [WHERE ...]: never waits. A `where` value of null means IS NULL.
+// - db.run: the statements as one autocommitted batch (one implicit transaction): it waits like
+//   any transaction and is committed as soon as its last statement is done.
+// - commit: COMMIT. It fails (`ok: false`) only for a transaction whose statement failed; no
+//   commit-time conflict remains, since a second writer of a key waits for the first instead.
+// - abort: ROLLBACK, which also cancels a statement of that transaction still waiting.
+// - sys.peerCrashed: the server noticing a dropped connection: every transaction of that peer
+//   rolls back and its waiting statements are dropped.
+// - failure: a failed statement (a conflict under 'error', a duplicated unique key, a deadlock)
+//   ends its transaction's writes and locks at once, as PostgreSQL aborts it on the error; each
+//   later statement in it answers `error: 'aborted'` and its commit answers `ok: false`.
+// - deadlock: a statement that would wait for a transaction that (through others) waits for its
+//   own fails with `error: 'deadlock'`. PostgreSQL fails whichever waiter's deadlock_timeout
+//   expires first; the model picks the one that closes the cycle, which is what PostgreSQL does
+//   when the others have waited longer than that timeout (the differential test arranges this).
+//
+// - idle in transaction: a transaction with no statement for `idleTxTicks` (100 by default) is
+//   rolled back and a later commit of it fails, as idle_in_transaction_session_timeout does. The
+//   simulated network can lose a commit, or deliver a statement after its transaction's abort,
+//   without dropping the connection, which TCP never does; the timeout is the server noticing
+//   such an abandoned connection, so its locks do not block every retry forever.
+//
+// Not SQL, and so not held to PostgreSQL: `ttlTicks` (the model expires a row itself where a
+// cleanup job would delete it), `history` (an evidence log for checkers), surrogate id values
+// (`autoId` names a row after its transaction), a duplicated statement (`stmt` seen twice,
+// answered with its first result), and the idle timeout, counted in ticks. No locking read
+// (SELECT ... FOR UPDATE SKIP LOCKED) exists: no caller needs one.
+import { assign, enqueueActions, setup } from 'xstate';
 import { send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
 import type { TimeScale } from '../src/duration.ts';
 import type { EvidencePart } from '../src/scenario.ts';
@@ -44,13 +102,20 @@ export interface OpResult {
   readonly updated?: number;
   readonly rows?: readonly Row[];
   readonly deleted?: number;
-  /** The key that conflicted, when an insert found one. */
+  /** The key that conflicted, when an insert found one or a write would have duplicated it. */
   readonly conflict?: string;
+  /**
+   * The statement did not run: it closed a cycle of waiting transactions (`deadlock`), or an
+   * earlier statement of its transaction had failed (`aborted`). Either way the transaction can
+   * only roll back.
+   */
+  readonly error?: 'deadlock' | 'aborted';
 }
 
 interface StoredRow {
   readonly row: Row;
   readonly at: number;
+  /** Commit order; it stays with a row through updates, so it also tells a row from its replacement. */
   readonly seq: number;
 }
 
@@ -76,10 +141,20 @@ interface Tx {
   /** The transaction's name, unique among open ones; surrogate ids are drawn from it. */
   readonly id?: string;
   readonly writes: readonly TxWrite[];
-  /** An `on conflict: error` insert failed: as in SQL, the transaction can only roll back. */
+  /** Rows it locked without changing them (an upsert whose version check kept the row), as `table pk`. */
+  readonly locked?: readonly string[];
+  /**
+   * A write whose statement waits in the middle of its unique checks: PostgreSQL has stored the
+   * new version and its entries in the indexes checked so far, so those key values (and the row,
+   * if it existed) are already this transaction's.
+   */
+  readonly holding?: { readonly table: string; readonly pk: string; readonly row: Row; readonly keys: readonly (readonly string[])[] };
+  /** Why a statement of it failed: as in SQL, the transaction can only roll back. */
   readonly failed?: string;
   /** Results of the statements executed so far, by the caller's statement id. */
   readonly done?: Readonly<Record<string, readonly OpResult[]>>;
+  /** An autocommitted batch (`db.run`): it commits by itself, so it is never idle in a transaction. */
+  readonly run?: true;
 }
 
 export type DatabaseEvent =
@@ -103,16 +178,81 @@ export type DatabaseReply =
 export interface DatabaseInput {
   readonly tables: Readonly<Record<string, TableSpec>>;
   readonly durable?: DatabaseDurable;
+  /**
+   * PostgreSQL's idle_in_transaction_session_timeout, in ticks: an open transaction that has had
+   * no statement for this long is rolled back and its connection closed. The simulated network
+   * can lose a commit or deliver a statement after its transaction's abort without dropping the
+   * connection, which TCP never does; without the timeout such an orphaned transaction would hold
+   * its row locks forever. The default, 100, is longer than any caller's timeout plus a delayed
+   * message, so no live transaction is ever cut off.
+   */
+  readonly idleTxTicks?: number;
 }
+
+/** The default idle-in-transaction timeout, in ticks (see DatabaseInput.idleTxTicks). */
+export const IDLE_TX_TICKS = 100;
+
+/** The database's own timer: a transaction has been idle for the timeout (the World stamps `at` when it fires). */
+type IdleTimeout = { readonly type: 'db.idleTimeout'; readonly key: string; readonly at: number };
+
+/** A statement in progress: where a waiting update or delete resumes. */
+interface Progress {
+  /** The rows the statement matched when it started, by primary key and stored seq (none: its own insert). */
+  readonly candidates: readonly (readonly [string, number | undefined])[];
+  readonly next: number;
+  readonly count: number;
+}
+
+/** A request that cannot run yet: it waits for a lock, or behind its own transaction's waiting statement. */
+interface Request {
+  /** Its transaction: `from/tx`, or `from/run ref` for an autocommitted batch. */
+  readonly key: string;
+  readonly event: Extract<DatabaseEvent, { type: 'db.exec' | 'db.commit' | 'db.run' }>;
+  /** Results of its statements done so far. */
+  readonly results: readonly OpResult[];
+  readonly progress?: Progress;
+  /** The transaction it waits for. */
+  readonly waitsFor?: string;
+}
+
+type Reply = { readonly to: string; readonly event: { type: string } & Record<string, unknown> };
 
 function pkOf(spec: TableSpec, row: Row): string {
   return spec.key.map((k) => String(row[k])).join('|');
 }
 
+/** Equality as a `where` means it: a column the row lacks is NULL, and `null` reads IS NULL. */
 function matches(row: Row, where: Row | undefined): boolean {
   if (!where) return true;
-  for (const k in where) if (row[k] !== where[k]) return false;
+  for (const k in where) if ((row[k] ?? null) !== where[k]) return false;
   return true;
+}
+
+/** A unique key's values in a row, or undefined when one is NULL: such a key never conflicts. */
+function keyValues(row: Row, cols: readonly string[]): readonly Value[] | undefined {
+  const out: Value[] = [];
+  for (const c of cols) {
+    const v = row[c] ?? null;
+    if (v === null) return undefined;
+    out.push(v);
+  }
+  return out;
+}
+
+const sameValues = (row: Row, cols: readonly string[], values: readonly Value[]) => cols.every((c, i) => row[c] === values[i]);
+
+const lockName = (table: string, pk: string) => `${table} ${pk}`;
+
+/**
+ * The unique keys an update changes: only those get new index entries worth checking (an
+ * unchanged value was this row's already).
+ */
+const changedKey = (before: Row, after: Row) => (cols: readonly string[]) => cols.some((c) => (after[c] ?? null) !== (before[c] ?? null));
+
+/** `a < b` as SQL reads it: NULL (or a missing value) on either side is not less. */
+function sqlLess(a: Value | undefined, b: Value | undefined): boolean {
+  if (a === null || a === undefined || b === null || b === undefined) return false;
+  return a < b;
 }
 
 // A committed table is never changed in place (a commit copies it), so its rows in commit order
@@ -129,7 +269,13 @@ function bySeq(table: Table | undefined): readonly (readonly [string, StoredRow]
   return rows;
 }
 
-/** The engine behind the machine: pure functions over the durable tables and one transaction. */
+/** What one statement came to: done, waiting for another transaction, or failed. */
+type StepOutcome =
+  | { readonly kind: 'done'; readonly tx: Tx; readonly result: OpResult }
+  | { readonly kind: 'wait'; readonly tx: Tx; readonly on: string; readonly progress?: Progress }
+  | { readonly kind: 'failed'; readonly result: OpResult; readonly reason: string };
+
+/** The engine behind the machine: pure functions over the durable tables and the open transactions. */
 export class Engine {
   constructor(readonly specs: Readonly<Record<string, TableSpec>>) {}
 
@@ -139,11 +285,21 @@ export class Engine {
     return s;
   }
 
+  private live(s: StoredRow, table: string, now: number): boolean {
+    const ttl = this.spec(table).ttlTicks;
+    return ttl === undefined || now - s.at < ttl;
+  }
+
+  /** The committed, unexpired version of a row. */
+  private committed(durable: DatabaseDurable, table: string, pk: string, now: number): StoredRow | undefined {
+    const s = durable.tables[table]?.[pk];
+    return s && this.live(s, table, now) ? s : undefined;
+  }
+
   /** The rows a transaction sees: committed and unexpired, overlaid with its own writes. */
   view(durable: DatabaseDurable, writes: readonly TxWrite[], table: string, now: number): Map<string, Row> {
-    const ttl = this.spec(table).ttlTicks;
     const out = new Map<string, Row>();
-    for (const [pk, s] of bySeq(durable.tables[table])) if (ttl === undefined || now - s.at < ttl) out.set(pk, s.row);
+    for (const [pk, s] of bySeq(durable.tables[table])) if (this.live(s, table, now)) out.set(pk, s.row);
     for (const w of writes) {
       if (w.table !== table) continue;
       if (w.row === null) out.delete(w.pk);
@@ -152,88 +308,184 @@ export class Engine {
     return out;
   }
 
-  conflictOf(view: Map<string, Row>, spec: TableSpec, row: Row, pk: string): string | undefined {
-    if (view.has(pk)) return `(${spec.key.join(', ')})`;
-    for (const cols of spec.unique ?? []) {
-      for (const other of view.values()) {
-        if (cols.every((c) => other[c] === row[c])) return `(${cols.join(', ')})`;
+  /**
+   * The open transaction, other than `self`, that changed this row or locked it: a statement
+   * that changes the row waits for it.
+   */
+  private rowHolder(txs: Readonly<Record<string, Tx>>, self: string, table: string, pk: string): string | undefined {
+    const lock = lockName(table, pk);
+    for (const key in txs) {
+      if (key === self) continue;
+      const t = txs[key]!;
+      if (t.writes.some((w) => w.table === table && w.pk === pk) || t.locked?.includes(lock) || (t.holding?.table === table && t.holding.pk === pk)) return key;
+    }
+    return undefined;
+  }
+
+  /**
+   * The open transaction, other than `self`, that wrote a version of a row carrying these key
+   * values, or changed or deleted a committed row carrying them: a unique check waits for it,
+   * since whether the key is taken depends on how that transaction ends. A row it only locked
+   * does not count: its committed version stands either way.
+   */
+  private keyHolder(durable: DatabaseDurable, txs: Readonly<Record<string, Tx>>, self: string, table: string, cols: readonly string[], values: readonly Value[], now: number): string | undefined {
+    for (const key in txs) {
+      if (key === self) continue;
+      const t = txs[key]!;
+      for (const w of t.writes) {
+        if (w.table !== table) continue;
+        if (w.row !== null && sameValues(w.row, cols, values)) return key;
+        const c = this.committed(durable, table, w.pk, now);
+        if (c && sameValues(c.row, cols, values)) return key;
+      }
+      const h = t.holding;
+      if (h?.table === table) {
+        if (h.keys.includes(cols) && sameValues(h.row, cols, values)) return key;
+        const c = this.committed(durable, table, h.pk, now);
+        if (c && sameValues(c.row, cols, values)) return key;
       }
     }
     return undefined;
   }
 
-  exec(durable: DatabaseDurable, tx: Tx, ops: readonly DbOp[], now: number): { tx: Tx; results: OpResult[] } {
-    let writes = tx.writes;
-    let failedBy = tx.failed;
-    const results: OpResult[] = [];
-    for (const op of ops) {
-      const spec = this.spec(op.table);
-      const view = this.view(durable, writes, op.table, now);
-      switch (op.op) {
-        case 'insert': {
-          const row = spec.autoId ? { ...op.row, [spec.key[0]!]: `${durable.nextSeq}.${writes.length}@${tx.id ?? tx.owner}` } : op.row;
-          const pk = pkOf(spec, row);
-          const conflict = this.conflictOf(view, spec, row, pk);
-          if (conflict) {
-            results.push({ inserted: false, conflict });
-            if (op.onConflict === 'error') failedBy ??= `${op.table} ${conflict}`;
-          } else {
-            writes = [...writes, { table: op.table, pk, row, insert: true }];
-            results.push({ inserted: true });
-          }
-          break;
-        }
-        case 'upsert': {
-          const pk = pkOf(spec, op.row);
-          const stored = view.get(pk);
-          const older = stored !== undefined && op.onlyNewerVersion && Number(stored['version']) >= Number(op.row['version']);
-          if (older) {
-            results.push({ written: false });
-          } else {
-            writes = [...writes, { table: op.table, pk, row: op.row, insert: false }];
-            results.push({ written: true });
-          }
-          break;
-        }
-        case 'update': {
-          let updated = 0;
-          for (const [pk, row] of view) {
-            if (!matches(row, op.where)) continue;
-            if (op.ifVersion !== undefined && row['version'] !== op.ifVersion) continue;
-            writes = [...writes, { table: op.table, pk, row: { ...row, ...op.set }, insert: false }];
-            updated++;
-          }
-          results.push({ updated });
-          break;
-        }
-        case 'select':
-          results.push({ rows: [...view.values()].filter((r) => matches(r, op.where)) });
-          break;
-        case 'delete': {
-          let deleted = 0;
-          for (const [pk, row] of view) {
-            if (!matches(row, op.where)) continue;
-            writes = [...writes, { table: op.table, pk, row: null, insert: false }];
-            deleted++;
-          }
-          results.push({ deleted });
-          break;
-        }
-      }
-    }
-    return { tx: { ...tx, writes, ...(failedBy === undefined ? {} : { failed: failedBy }) }, results };
+  /** Every unique key of a table, the primary key first (the order PostgreSQL checks them in). */
+  private keys(spec: TableSpec): readonly (readonly string[])[] {
+    return [spec.key, ...(spec.unique ?? [])];
   }
 
-  /** Applies a transaction's writes atomically, or refuses if an insert now collides. */
+  /**
+   * Checks a row's unique keys, in PostgreSQL's order (the primary key first), as its index
+   * insertion does: a key value held by another open transaction means waiting for it (with the
+   * keys checked before it, whose index entries exist by then); a live row in the view with the
+   * value, other than the row itself (`pk`), is a conflict. `checked` picks the keys to check.
+   */
+  private checkKeys(
+    durable: DatabaseDurable,
+    txs: Readonly<Record<string, Tx>>,
+    self: string,
+    view: Map<string, Row>,
+    table: string,
+    row: Row,
+    pk: string,
+    checked: (cols: readonly string[]) => boolean,
+    now: number,
+  ): { wait: string; held: readonly (readonly string[])[] } | { conflict: string } | undefined {
+    const spec = this.spec(table);
+    const keys = [spec.key, ...(spec.unique ?? [])];
+    for (let i = 0; i < keys.length; i++) {
+      const cols = keys[i]!;
+      if (!checked(cols)) continue;
+      const values = keyValues(row, cols);
+      if (values === undefined) continue;
+      const holder = this.keyHolder(durable, txs, self, table, cols, values, now);
+      if (holder !== undefined) return { wait: holder, held: keys.slice(0, i) };
+      const taken =
+        cols === spec.key
+          ? pkOf(spec, row) !== pk && view.has(pkOf(spec, row))
+          : [...view].some(([otherPk, other]) => otherPk !== pk && sameValues(other, cols, values));
+      if (taken) return { conflict: `(${cols.join(', ')})` };
+    }
+    return undefined;
+  }
+
+  /** Runs one statement of transaction `self`. */
+  step(durable: DatabaseDurable, txs: Readonly<Record<string, Tx>>, self: string, tx: Tx, op: DbOp, now: number, progress: Progress | undefined): StepOutcome {
+    const spec = this.spec(op.table);
+    const view = this.view(durable, tx.writes, op.table, now);
+    const own = (t: Tx, pk: string) =>
+      t.writes.some((w) => w.table === op.table && w.pk === pk) || (t.locked?.includes(lockName(op.table, pk)) ?? false) || (t.holding?.table === op.table && t.holding.pk === pk);
+    const write = (t: Tx, pk: string, row: Row | null, insert: boolean): Tx => {
+      const { holding: _done, ...rest } = t;
+      return { ...rest, writes: [...t.writes, { table: op.table, pk, row, insert }] };
+    };
+    const hold = (t: Tx, pk: string, row: Row, keys: readonly (readonly string[])[]): Tx => ({ ...t, holding: { table: op.table, pk, row, keys } });
+    const failed = (result: OpResult, conflict: string): StepOutcome => ({ kind: 'failed', result, reason: `${op.table} ${conflict}` });
+    switch (op.op) {
+      case 'insert': {
+        const row = spec.autoId ? { ...op.row, [spec.key[0]!]: `${durable.nextSeq}.${tx.writes.length}@${tx.id ?? tx.owner}` } : op.row;
+        const pk = pkOf(spec, row);
+        const check = this.checkKeys(durable, txs, self, view, op.table, row, '', () => true, now);
+        if (check && 'wait' in check) {
+          // ON CONFLICT DO NOTHING checks every key before it writes anything; a plain INSERT has
+          // written its row and the index entries before the key it waits on.
+          return { kind: 'wait', tx: op.onConflict === 'error' ? hold(tx, pk, row, check.held) : tx, on: check.wait };
+        }
+        if (check) return op.onConflict === 'error' ? failed({ inserted: false, conflict: check.conflict }, check.conflict) : { kind: 'done', tx, result: { inserted: false, conflict: check.conflict } };
+        return { kind: 'done', tx: write(tx, pk, row, true), result: { inserted: true } };
+      }
+      case 'upsert': {
+        const pk = pkOf(spec, op.row);
+        // The conflict target is the primary key: whoever holds that value goes first.
+        const keyHolder = own(tx, pk) ? undefined : this.keyHolder(durable, txs, self, op.table, spec.key, spec.key.map((k) => op.row[k] ?? null), now);
+        if (keyHolder !== undefined) return { kind: 'wait', tx, on: keyHolder };
+        const stored = view.get(pk);
+        if (stored === undefined) {
+          const check = this.checkKeys(durable, txs, self, view, op.table, op.row, pk, (cols) => cols !== spec.key, now);
+          if (check && 'wait' in check) return { kind: 'wait', tx: hold(tx, pk, op.row, check.held), on: check.wait };
+          if (check) return failed({ written: false, conflict: check.conflict }, check.conflict);
+          return { kind: 'done', tx: write(tx, pk, op.row, true), result: { written: true } };
+        }
+        if (!own(tx, pk)) {
+          const holder = this.rowHolder(txs, self, op.table, pk);
+          if (holder !== undefined) return { kind: 'wait', tx, on: holder };
+        }
+        if (op.onlyNewerVersion && !sqlLess(stored['version'], op.row['version'])) {
+          // ON CONFLICT DO UPDATE locks the row it found even when its WHERE leaves it unchanged.
+          const locked = own(tx, pk) ? tx : { ...tx, locked: [...(tx.locked ?? []), lockName(op.table, pk)] };
+          return { kind: 'done', tx: locked, result: { written: false } };
+        }
+        const next = { ...stored, ...op.row };
+        const check = this.checkKeys(durable, txs, self, view, op.table, next, pk, changedKey(stored, next), now);
+        if (check && 'wait' in check) return { kind: 'wait', tx: hold(tx, pk, next, check.held), on: check.wait };
+        if (check) return failed({ written: false, conflict: check.conflict }, check.conflict);
+        return { kind: 'done', tx: write(tx, pk, next, false), result: { written: true } };
+      }
+      case 'update':
+      case 'delete': {
+        if (op.op === 'update') {
+          for (const c of Object.keys(op.set)) if (spec.key.includes(c)) throw new Error(`update of ${op.table} sets key column ${c}: the model stores a row under its primary key`);
+        }
+        const wanted = (row: Row) => matches(row, op.where) && (op.op === 'delete' || op.ifVersion === undefined || row['version'] === op.ifVersion);
+        const p: Progress = progress ?? {
+          candidates: [...view].filter(([, row]) => wanted(row)).map(([pk]) => [pk, own(tx, pk) ? undefined : durable.tables[op.table]?.[pk]?.seq] as const),
+          next: 0,
+          count: 0,
+        };
+        let current = tx;
+        let count = p.count;
+        for (let i = p.next; i < p.candidates.length; i++) {
+          const [pk, seq] = p.candidates[i]!;
+          if (!own(current, pk)) {
+            const holder = this.rowHolder(txs, self, op.table, pk);
+            if (holder !== undefined) return { kind: 'wait', tx: current, on: holder, progress: { ...p, next: i, count } };
+          }
+          // The row as it is now: after a wait, another transaction may have changed or deleted it.
+          const latest = this.view(durable, current.writes, op.table, now);
+          const row = latest.get(pk);
+          const sameRow = seq === undefined || durable.tables[op.table]?.[pk]?.seq === seq;
+          if (row === undefined || !sameRow || !wanted(row)) continue;
+          if (op.op === 'delete') {
+            current = write(current, pk, null, false);
+            count++;
+            continue;
+          }
+          const next = { ...row, ...op.set };
+          const check = this.checkKeys(durable, txs, self, latest, op.table, next, pk, changedKey(row, next), now);
+          if (check && 'wait' in check) return { kind: 'wait', tx: hold(current, pk, next, check.held), on: check.wait, progress: { ...p, next: i, count } };
+          if (check) return failed({ updated: 0, conflict: check.conflict }, check.conflict);
+          current = write(current, pk, next, false);
+          count++;
+        }
+        return { kind: 'done', tx: current, result: op.op === 'update' ? { updated: count } : { deleted: count } };
+      }
+      case 'select':
+        return { kind: 'done', tx, result: { rows: [...view.values()].filter((r) => matches(r, op.where)) } };
+    }
+  }
+
+  /** Applies a transaction's writes atomically; a transaction whose statement failed can only roll back. */
   commit(durable: DatabaseDurable, tx: Tx, now: number): { durable: DatabaseDurable; ok: boolean; conflict?: string } {
     if (tx.failed !== undefined) return { durable, ok: false, conflict: tx.failed };
-    // First committer wins: an insert whose key another transaction committed meanwhile aborts.
-    for (const w of tx.writes) {
-      if (!w.insert || w.row === null) continue;
-      const view = this.view(durable, [], w.table, now);
-      const conflict = this.conflictOf(view, this.spec(w.table), w.row, w.pk);
-      if (conflict) return { durable, ok: false, conflict: `${w.table} ${conflict}` };
-    }
     if (tx.writes.length === 0) return { durable, ok: true };
     const tables: Record<string, Record<string, StoredRow>> = { ...durable.tables } as Record<string, Record<string, StoredRow>>;
     let seq = durable.nextSeq;
@@ -269,26 +521,200 @@ export function versionsOf(durable: DatabaseDurable | undefined, table: string, 
 type Ctx = {
   durable: DatabaseDurable;
   engine: Engine;
+  idleTxTicks: number;
   txs: Readonly<Record<string, Tx>>;
-  reply: { to: string; event: { type: string } & Record<string, unknown> } | undefined;
+  /** Transactions the idle timeout rolled back: a commit for one still to come fails. */
+  reaped: ReadonlySet<string>;
+  /** Transactions the current step ran, ended or woke: their idle timers are set anew. */
+  touched: readonly string[];
+  /** Requests that cannot run yet, in arrival order. */
+  waiting: readonly Request[];
+  /** The replies of the current step, in the order they are sent. */
+  replies: readonly Reply[];
 };
+
+/** Which transaction each waiting one waits for, by their keys (`from/tx`, `from/run ref`). */
+export function waitingOf(context: { readonly waiting?: readonly Request[] }): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  for (const r of context.waiting ?? []) if (r.waitsFor !== undefined) out.set(r.key, r.waitsFor);
+  return out;
+}
+
+type State = Pick<Ctx, 'durable' | 'txs' | 'waiting'>;
+
+/** The transaction a request belongs to. */
+function keyOf(event: Request['event']): string {
+  return event.type === 'db.run' ? `${event.from}/run ${event.ref}` : `${event.from}/${event.tx}`;
+}
+
+/**
+ * Runs a request as far as it goes. It either finishes (its reply is returned) or waits again,
+ * in which case the returned request says where it resumes.
+ */
+function attempt(engine: Engine, s: State, r: Request, now: number): { state: State; reply?: Reply; waiting?: Request } {
+  const e = r.event;
+  if (e.type === 'db.commit') {
+    const { [r.key]: tx, ...rest } = s.txs;
+    const res = tx ? engine.commit(s.durable, tx, e.at) : { durable: s.durable, ok: true };
+    const event = { type: 'db.committed', tx: e.tx, ok: res.ok, ...(res.conflict ? { conflict: res.conflict } : {}) };
+    return { state: { ...s, durable: res.durable, txs: rest }, reply: { to: e.from, event } };
+  }
+  const run = e.type === 'db.run';
+  let tx: Tx = s.txs[r.key] ?? { owner: e.from, id: run ? `${e.from}/${e.ref}` : r.key, writes: [], ...(run ? { run: true as const } : {}) };
+  const stmt = e.type === 'db.exec' ? e.stmt : undefined;
+  const earlier = stmt === undefined ? undefined : tx.done?.[stmt];
+  if (e.type === 'db.exec' && earlier) return { state: s, reply: { to: e.from, event: { type: 'db.result', tx: e.tx, results: earlier, ...(stmt === undefined ? {} : { stmt }) } } };
+  const results = [...r.results];
+  let progress = r.progress;
+  for (let i = results.length; i < e.ops.length; i++) {
+    if (tx.failed !== undefined) {
+      results.push({ error: 'aborted' });
+      continue;
+    }
+    const holderBefore = r.waitsFor;
+    const out = engine.step(s.durable, s.txs, r.key, tx, e.ops[i]!, now, progress);
+    progress = undefined;
+    if (out.kind === 'wait') {
+      // Waiting for a transaction that waits, through others, for this one: a deadlock.
+      if (out.on === holderBefore || !closesCycle(s.waiting, r.key, out.on)) {
+        return { state: { ...s, txs: { ...s.txs, [r.key]: out.tx } }, waiting: { key: r.key, event: e, results, waitsFor: out.on, ...(out.progress ? { progress: out.progress } : {}) } };
+      }
+      tx = { owner: tx.owner, ...(tx.id === undefined ? {} : { id: tx.id }), writes: [], failed: 'deadlock', ...(tx.done ? { done: tx.done } : {}), ...(tx.run ? { run: tx.run } : {}) };
+      results.push({ error: 'deadlock' });
+      continue;
+    }
+    if (out.kind === 'failed') {
+      // As PostgreSQL aborts a transaction on an error, its writes and locks go at once.
+      tx = { owner: tx.owner, ...(tx.id === undefined ? {} : { id: tx.id }), writes: [], failed: out.reason, ...(tx.done ? { done: tx.done } : {}), ...(tx.run ? { run: tx.run } : {}) };
+      results.push(out.result);
+      continue;
+    }
+    tx = out.tx;
+    results.push(out.result);
+  }
+  if (run) {
+    const { [r.key]: _done, ...rest } = s.txs;
+    const res = engine.commit(s.durable, tx, e.at);
+    const event = { type: 'db.ran', ref: e.ref, ok: res.ok, results, ...(res.conflict ? { conflict: res.conflict } : {}) };
+    return { state: { ...s, durable: res.durable, txs: rest }, reply: { to: e.from, event } };
+  }
+  const done = stmt === undefined ? tx : { ...tx, done: { ...tx.done, [stmt]: results } };
+  return { state: { ...s, txs: { ...s.txs, [r.key]: done } }, reply: { to: e.from, event: { type: 'db.result', tx: e.tx, results, ...(stmt === undefined ? {} : { stmt }) } } };
+}
+
+/** Whether `key` waiting for `holder` would close a cycle of waiting transactions. */
+function closesCycle(waiting: readonly Request[], key: string, holder: string): boolean {
+  const waitsFor = new Map<string, string>();
+  for (const r of waiting) if (r.waitsFor !== undefined && r.key !== key) waitsFor.set(r.key, r.waitsFor);
+  const seen = new Set<string>();
+  for (let at: string | undefined = holder; at !== undefined && !seen.has(at); at = waitsFor.get(at)) {
+    if (at === key) return true;
+    seen.add(at);
+  }
+  return false;
+}
+
+/**
+ * Takes a new request: it runs now unless its transaction already has one waiting, then every
+ * waiting request whose holder has gone is tried again, oldest first, until none moves.
+ */
+function serve(engine: Engine, s: State, request: Request | undefined, now: number, ended: readonly string[] = []): State & { replies: readonly Reply[]; touched: readonly string[] } {
+  const replies: Reply[] = [];
+  const touched = [...ended];
+  let state = s;
+  if (request) touched.push(request.key);
+  if (request) {
+    if (state.waiting.some((w) => w.key === request.key)) state = { ...state, waiting: [...state.waiting, request] };
+    else {
+      const out = attempt(engine, state, request, now);
+      state = out.waiting ? { ...out.state, waiting: [...out.state.waiting, out.waiting] } : out.state;
+      if (out.reply) replies.push(out.reply);
+    }
+  }
+  for (let moved = true; moved && state.waiting.length > 0; ) {
+    moved = false;
+    for (let i = 0; i < state.waiting.length; i++) {
+      const r = state.waiting[i]!;
+      // Only a transaction's first request may run; the rest queue behind it.
+      if (state.waiting.slice(0, i).some((w) => w.key === r.key)) continue;
+      if (r.waitsFor !== undefined && stillHeld(state, r)) continue;
+      const others = state.waiting.filter((_, j) => j !== i);
+      const out = attempt(engine, { ...state, waiting: others }, r, now);
+      if (out.waiting) {
+        state = { ...out.state, waiting: state.waiting.map((w, j) => (j === i ? out.waiting! : w)) };
+        continue;
+      }
+      state = { ...out.state, waiting: others };
+      if (out.reply) replies.push(out.reply);
+      touched.push(r.key);
+      moved = true;
+      break;
+    }
+  }
+  return { ...state, replies, touched };
+}
+
+/** Whether the transaction a request waits for still has the writes or locks that made it wait. */
+function stillHeld(s: State, r: Request): boolean {
+  const holder = s.txs[r.waitsFor!];
+  return holder !== undefined && holder.failed === undefined;
+}
+
+/** Ends transactions (an abort, a dropped connection): their writes go, their waiting requests are dropped unanswered. */
+function end(s: State, gone: (key: string, tx: Tx | undefined) => boolean): State & { ended: readonly string[] } {
+  return {
+    ...s,
+    txs: Object.fromEntries(Object.entries(s.txs).filter(([key, tx]) => !gone(key, tx))),
+    waiting: s.waiting.filter((w) => !gone(w.key, s.txs[w.key])),
+    ended: Object.entries(s.txs)
+      .filter(([key, tx]) => gone(key, tx))
+      .map(([key]) => key),
+  };
+}
+
+/** Serves a request for a transaction: one the idle timeout rolled back fails its commit; any other request starts it anew. */
+function serveRequest(context: Ctx, request: Request, now: number) {
+  if (!context.reaped.has(request.key)) return serve(context.engine, context, request, now);
+  const reaped = new Set(context.reaped);
+  reaped.delete(request.key);
+  const e = request.event;
+  if (e.type !== 'db.commit') return { ...serve(context.engine, context, request, now), reaped };
+  return { reaped, touched: [], replies: [{ to: e.from, event: { type: 'db.committed', tx: e.tx, ok: false, conflict: 'idle in transaction timeout' } }] };
+}
 
 export const databaseMachine = setup({
   types: {
     context: {} as Ctx,
     input: {} as DatabaseInput,
-    events: {} as DatabaseEvent,
+    events: {} as DatabaseEvent | IdleTimeout,
     emitted: {} as Emitted,
   },
   actions: {
-    reply: emit(({ context }) => send(context.reply!.to, context.reply!.event)),
+    reply: enqueueActions(({ context, enqueue }) => {
+      for (const r of context.replies) enqueue.emit(send(r.to, r.event));
+      // A transaction that is open and has no statement running starts (again) to count idle time.
+      for (const key of context.touched) {
+        enqueue.cancel(`idle ${key}`);
+        const tx = context.txs[key];
+        if (tx !== undefined && !tx.run && !context.waiting.some((w) => w.key === key)) enqueue.raise({ type: 'db.idleTimeout', key, at: 0 }, { id: `idle ${key}`, delay: context.idleTxTicks });
+      }
+    }),
   },
 }).createMachine({
   id: 'database',
   context: ({ input }) => {
     const empty: Record<string, Table> = {};
     for (const name of Object.keys(input.tables)) empty[name] = {};
-    return { durable: input.durable ?? { tables: empty, nextSeq: 1, history: {} }, engine: new Engine(input.tables), txs: {}, reply: undefined };
+    return {
+      durable: input.durable ?? { tables: empty, nextSeq: 1, history: {} },
+      engine: new Engine(input.tables),
+      idleTxTicks: input.idleTxTicks ?? IDLE_TX_TICKS,
+      txs: {},
+      reaped: new Set(),
+      waiting: [],
+      replies: [],
+      touched: [],
+    };
   },
   initial: 'serving',
   states: {
@@ -296,61 +722,44 @@ export const databaseMachine = setup({
       tags: ['idle'],
       on: {
         'db.exec': {
-          actions: [
-            assign(({ context, event }) => {
-              const key = `${event.from}/${event.tx}`;
-              const tx = context.txs[key] ?? { owner: event.from, id: key, writes: [] };
-              const stmt = event.stmt;
-              const reply = (results: readonly OpResult[]) => ({ to: event.from, event: { type: 'db.result', tx: event.tx, results, ...(stmt === undefined ? {} : { stmt }) } });
-              const earlier = stmt === undefined ? undefined : tx.done?.[stmt];
-              if (earlier) return { reply: reply(earlier) };
-              const { tx: next, results } = context.engine.exec(context.durable, tx, event.ops, event.at);
-              const done = stmt === undefined ? next : { ...next, done: { ...next.done, [stmt]: results } };
-              return { txs: { ...context.txs, [key]: done }, reply: reply(results) };
-            }),
-            'reply',
-          ],
+          actions: [assign(({ context, event }) => serveRequest(context, { key: keyOf(event), event, results: [] }, event.at)), 'reply'],
         },
         'db.commit': {
+          actions: [assign(({ context, event }) => serveRequest(context, { key: keyOf(event), event, results: [] }, event.at)), 'reply'],
+        },
+        'db.run': {
+          actions: [assign(({ context, event }) => serveRequest(context, { key: keyOf(event), event, results: [] }, event.at)), 'reply'],
+        },
+        'db.abort': {
+          // A rollback, which also cancels the transaction's waiting statement.
           actions: [
             assign(({ context, event }) => {
               const key = `${event.from}/${event.tx}`;
-              const tx = context.txs[key] ?? { owner: event.from, writes: [] };
-              const { [key]: _closed, ...rest } = context.txs;
-              const res = context.engine.commit(context.durable, tx, event.at);
-              return {
-                durable: res.durable,
-                txs: rest,
-                reply: { to: event.from, event: { type: 'db.committed', tx: event.tx, ok: res.ok, ...(res.conflict ? { conflict: res.conflict } : {}) } },
-              };
-            }),
-            'reply',
-          ],
-        },
-        'db.abort': {
-          actions: assign(({ context, event }) => {
-            const { [`${event.from}/${event.tx}`]: _closed, ...rest } = context.txs;
-            return { txs: rest };
-          }),
-        },
-        'db.run': {
-          actions: [
-            assign(({ context, event }) => {
-              const { tx, results } = context.engine.exec(context.durable, { owner: event.from, id: `${event.from}/${event.ref}`, writes: [] }, event.ops, event.at);
-              const res = context.engine.commit(context.durable, tx, event.at);
-              return {
-                durable: res.durable,
-                reply: { to: event.from, event: { type: 'db.ran', ref: event.ref, ok: res.ok, results, ...(res.conflict ? { conflict: res.conflict } : {}) } },
-              };
+              const { ended, ...rest } = end(context, (k) => k === key);
+              return serve(context.engine, rest, undefined, event.at, [key, ...ended]);
             }),
             'reply',
           ],
         },
         'sys.peerCrashed': {
           // A dropped connection rolls back every transaction it had open.
-          actions: assign(({ context, event }) => ({
-            txs: Object.fromEntries(Object.entries(context.txs).filter(([, tx]) => tx.owner !== event.peer)),
-          })),
+          actions: [
+            assign(({ context, event }) => {
+              const { ended, ...rest } = end(context, (key, tx) => (tx?.owner ?? key.slice(0, key.indexOf('/'))) === event.peer);
+              return serve(context.engine, rest, undefined, event.at, ended);
+            }),
+            'reply',
+          ],
+        },
+        'db.idleTimeout': {
+          actions: [
+            assign(({ context, event }) => {
+              if (context.txs[event.key] === undefined || context.waiting.some((w) => w.key === event.key)) return { replies: [], touched: [] };
+              const { ended, ...rest } = end(context, (k) => k === event.key);
+              return { ...serve(context.engine, rest, undefined, event.at, ended), reaped: new Set(context.reaped).add(event.key) };
+            }),
+            'reply',
+          ],
         },
       },
     },

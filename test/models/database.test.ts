@@ -1,41 +1,68 @@
 // The database model, one behaviour at a time. Most tests drive `databaseMachine` directly with
 // XState's pure `transition`: each event carries `from` (the connection) and `at` (the tick), as
 // the World would deliver it, and the replies are read from the `send` actions the step emitted.
-// The last test runs the order pipeline in a World to show the ambiguity of a lost commit reply.
+// One test runs the order pipeline in a World to show the ambiguity of a lost commit reply. That
+// these behaviours are PostgreSQL's is held by test/models/databasePostgres.test.ts.
 import { SECONDS } from '../../src/duration.ts';
 import { initialTransition, transition, type AnyMachineSnapshot } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import type { SendEmitted } from '../../src/emitted.ts';
 import { World } from '../../src/world.ts';
 import type { ClientDurable } from '../../models/client.ts';
-import { databaseMachine, historyOf, rowsOf, type DatabaseDurable, type DbOp, type OpResult, type Row, type TableSpec } from '../../models/database.ts';
+import { databaseMachine, historyOf, IDLE_TX_TICKS, rowsOf, waitingOf, type DatabaseDurable, type DbOp, type OpResult, type Row, type TableSpec } from '../../models/database.ts';
 import { orderPipeline } from '../../models/designs/orderPipeline.ts';
 
 type Reply = { type: string; ok?: boolean; conflict?: string; results?: readonly OpResult[] };
+type Sent = { to: string; event: Reply };
 
 /** A database and the connections that talk to it; every call returns the reply it sent. */
 function database(tables: Record<string, TableSpec>) {
   let snapshot: AnyMachineSnapshot = initialTransition(databaseMachine, { tables })[0];
+  let sent: Sent[] = [];
+  let timers: string[] = [];
   const step = (event: Record<string, unknown>): Reply | undefined => {
     const [next, actions] = transition(databaseMachine, snapshot as never, event as never);
     snapshot = next;
-    const sends = (actions as readonly { type: string; params?: unknown }[]).filter((a) => a.type === 'xstate.emit').map((a) => (a.params as { event: SendEmitted }).event);
-    expect(sends.every((s) => s.to === event['from'])).toBe(true);
-    return sends[0]?.event as Reply | undefined;
+    const all = actions as readonly { type: string; params?: unknown }[];
+    sent = all
+      .filter((a) => a.type === 'xstate.emit')
+      .map((a) => (a.params as { event: SendEmitted }).event)
+      .map((e) => ({ to: e.to, event: e.event as Reply }));
+    timers = all
+      .filter((a) => a.type === 'xstate.raise' || a.type === 'xstate.cancel')
+      .map((a) => {
+        const p = a.params as { sendId?: string; id?: string; delay?: number; event?: { type: string; key?: string } };
+        return a.type === 'xstate.cancel' ? `cancel ${p.sendId}` : `raise ${p.event?.type} ${p.event?.key} as ${p.id} in ${p.delay}`;
+      });
+    // The reply to the sender, if it got one now; a statement that waits for a lock gets none yet.
+    return sent.find((s) => s.to === event['from'])?.event;
   };
   return {
-    exec: (from: string, tx: string, ops: readonly DbOp[], at = 0) => step({ type: 'db.exec', tx, ops, from, at })!.results!,
+    exec: (from: string, tx: string, ops: readonly DbOp[], at = 0) => step({ type: 'db.exec', tx, ops, from, at })?.results,
     commit: (from: string, tx: string, at = 0) => step({ type: 'db.commit', tx, from, at })!,
     abort: (from: string, tx: string, at = 0) => step({ type: 'db.abort', tx, from, at }),
     /** One statement in its own transaction (autocommit). */
     run: (from: string, ops: readonly DbOp[], at = 0) => step({ type: 'db.run', ref: 'r', ops, from, at })!,
     peerCrashed: (peer: string, at = 0) => step({ type: 'sys.peerCrashed', peer, at }),
+    /** The database's own idle-in-transaction timer for a transaction firing. */
+    idleTimeout: (key: string, at = 0) => step({ type: 'db.idleTimeout', key, at }),
     select: (from: string, table: string, where?: Row, at = 0) => step({ type: 'db.run', ref: 's', ops: [{ op: 'select', table, ...(where ? { where } : {}) }], from, at })!.results![0]!.rows!,
+    /** Every reply the last step sent, to any connection. */
+    get sent(): readonly Sent[] {
+      return sent;
+    },
+    /** The timers the last step cancelled or set, in order. */
+    get timers(): readonly string[] {
+      return timers;
+    },
     get durable(): DatabaseDurable {
       return snapshot.context.durable as DatabaseDurable;
     },
     get openTxs(): string[] {
       return Object.keys(snapshot.context.txs as object).sort();
+    },
+    get waiting(): Record<string, string> {
+      return Object.fromEntries(waitingOf(snapshot.context));
     },
   };
 }
@@ -50,7 +77,7 @@ describe('database: keys', () => {
       { op: 'insert', table: 'users', row: { id: 1, email: 'b@x' } },
       { op: 'insert', table: 'users', row: { id: 2, email: 'a@x' } },
       { op: 'insert', table: 'users', row: { id: 3, email: 'c@x' } },
-    ]);
+    ])!;
     expect(samePk).toEqual({ inserted: false, conflict: '(id)' });
     expect(sameEmail).toEqual({ inserted: false, conflict: '(email)' });
     expect(neither).toEqual({ inserted: true });
@@ -67,7 +94,7 @@ describe('database: keys', () => {
     const [repeat, other] = db.exec('app', 't1', [
       { op: 'insert', table: 'users', row: { id: 1, email: 'a@x', name: 'second' }, onConflict: 'nothing' },
       { op: 'insert', table: 'users', row: { id: 2, email: 'b@x', name: 'other' }, onConflict: 'nothing' },
-    ]);
+    ])!;
     expect(repeat!.inserted).toBe(false);
     expect(other!.inserted).toBe(true);
     expect(db.commit('app', 't1').ok).toBe(true);
@@ -88,10 +115,10 @@ describe('database: transactions', () => {
     const db = database(tables);
     db.exec('a', 'tx', [{ op: 'insert', table: 't', row: { id: 1, v: 'a' } }]);
     // Its own statements see the write...
-    expect(db.exec('a', 'tx', [{ op: 'select', table: 't' }])[0]!.rows).toEqual([{ id: 1, v: 'a' }]);
+    expect(db.exec('a', 'tx', [{ op: 'select', table: 't' }])![0]!.rows).toEqual([{ id: 1, v: 'a' }]);
     // ...another connection (and another transaction of the same connection) does not.
     expect(db.select('b', 't')).toEqual([]);
-    expect(db.exec('a', 'other', [{ op: 'select', table: 't' }])[0]!.rows).toEqual([]);
+    expect(db.exec('a', 'other', [{ op: 'select', table: 't' }])![0]!.rows).toEqual([]);
     expect(rowsOf(db.durable, 't')).toEqual([]);
     expect(db.commit('a', 'tx').ok).toBe(true);
     expect(db.select('b', 't')).toEqual([{ id: 1, v: 'a' }]);
@@ -100,7 +127,7 @@ describe('database: transactions', () => {
       { op: 'insert', table: 't', row: { id: 2, v: 'b' } },
       { op: 'delete', table: 't', where: { id: 1 } },
     ]);
-    expect(db.exec('a', 'tx2', [{ op: 'select', table: 't' }])[0]!.rows).toEqual([{ id: 2, v: 'b' }]);
+    expect(db.exec('a', 'tx2', [{ op: 'select', table: 't' }])![0]!.rows).toEqual([{ id: 2, v: 'b' }]);
     db.abort('a', 'tx2');
     expect(db.openTxs).not.toContain('a/tx2');
     // Committing the aborted transaction's name afterwards commits nothing.
@@ -132,15 +159,76 @@ describe('database: transactions', () => {
     expect(rowsOf(db.durable, 't')).toEqual([{ id: 1, status: 'PACKED', version: 2 }]);
   });
 
-  it('first committer wins: two transactions insert one key, both see it free, the second commit is refused', () => {
+  it('a second insert of a key another open transaction inserted waits for it: not inserted after its commit, inserted after its abort', () => {
     const db = database(tables);
-    expect(db.exec('a', 'tx', [{ op: 'insert', table: 't', row: { id: 7, by: 'a' } }])[0]).toEqual({ inserted: true });
-    expect(db.exec('b', 'tx', [{ op: 'insert', table: 't', row: { id: 7, by: 'b' } }])[0]).toEqual({ inserted: true });
-    expect(db.commit('b', 'tx')).toMatchObject({ type: 'db.committed', ok: true });
-    expect(db.commit('a', 'tx')).toMatchObject({ type: 'db.committed', ok: false, conflict: 't (id)' });
-    expect(rowsOf(db.durable, 't')).toEqual([{ id: 7, by: 'b' }]);
+    expect(db.exec('a', 'tx', [{ op: 'insert', table: 't', row: { id: 7, by: 'a' } }])).toEqual([{ inserted: true }]);
+    expect(db.exec('b', 'tx', [{ op: 'insert', table: 't', row: { id: 7, by: 'b' }, onConflict: 'nothing' }])).toBeUndefined();
+    expect(db.waiting).toEqual({ 'b/tx': 'a/tx' });
+    // a's commit answers a, and b's waiting insert with it.
+    expect(db.commit('a', 'tx')).toMatchObject({ type: 'db.committed', ok: true });
+    expect(db.sent.map((s) => [s.to, s.event.type, s.event.results ?? s.event.ok])).toEqual([
+      ['a', 'db.committed', true],
+      ['b', 'db.result', [{ inserted: false, conflict: '(id)' }]],
+    ]);
+    expect(db.commit('b', 'tx').ok).toBe(true);
+    expect(rowsOf(db.durable, 't')).toEqual([{ id: 7, by: 'a' }]);
+
+    db.exec('a', 'tx2', [{ op: 'insert', table: 't', row: { id: 8, by: 'a' } }]);
+    expect(db.exec('b', 'tx2', [{ op: 'insert', table: 't', row: { id: 8, by: 'b' } }])).toBeUndefined();
+    db.abort('a', 'tx2');
+    expect(db.sent).toEqual([{ to: 'b', event: expect.objectContaining({ type: 'db.result', results: [{ inserted: true }] }) }]);
+    expect(db.commit('b', 'tx2').ok).toBe(true);
+    expect(rowsOf(db.durable, 't')).toEqual([{ id: 7, by: 'a' }, { id: 8, by: 'b' }]);
   });
 
+  it('a conditional update of a row another transaction holds waits, then matches the row as that one committed it', () => {
+    const db = database(tables);
+    db.run('app', [{ op: 'insert', table: 't', row: { id: 1, status: 'ACCEPTED', version: 1 } }]);
+    const bump = (status: string): DbOp => ({ op: 'update', table: 't', where: { id: 1 }, set: { status, version: 2 }, ifVersion: 1 });
+    expect(db.exec('a', 'tx', [bump('PACKED')])).toEqual([{ updated: 1 }]);
+    expect(db.exec('b', 'tx', [bump('SHIPPED')])).toBeUndefined();
+    db.commit('a', 'tx');
+    // The row is at version 2 now: b's update matches nothing, so a's change is not lost.
+    expect(db.sent[1]).toEqual({ to: 'b', event: expect.objectContaining({ results: [{ updated: 0 }] }) });
+    db.commit('b', 'tx');
+    expect(rowsOf(db.durable, 't')).toEqual([{ id: 1, status: 'PACKED', version: 2 }]);
+  });
+
+  it('an upsert that keeps the stored row (its version is not newer) still locks it until its transaction ends', () => {
+    const db = database(tables);
+    db.run('app', [{ op: 'upsert', table: 't', row: { id: 1, version: 3 } }]);
+    expect(db.exec('a', 'tx', [{ op: 'upsert', table: 't', row: { id: 1, version: 2 }, onlyNewerVersion: true }])).toEqual([{ written: false }]);
+    expect(db.exec('b', 'tx', [{ op: 'delete', table: 't', where: { id: 1 } }])).toBeUndefined();
+    expect(db.waiting).toEqual({ 'b/tx': 'a/tx' });
+    db.commit('a', 'tx');
+    expect(db.sent[1]).toEqual({ to: 'b', event: expect.objectContaining({ results: [{ deleted: 1 }] }) });
+  });
+
+  it('a statement that would close a cycle of waiting transactions fails as a deadlock; the other goes on', () => {
+    const db = database(tables);
+    db.exec('a', 'tx', [{ op: 'insert', table: 't', row: { id: 1 } }]);
+    db.exec('b', 'tx', [{ op: 'insert', table: 't', row: { id: 2 } }]);
+    expect(db.exec('a', 'tx', [{ op: 'upsert', table: 't', row: { id: 2, by: 'a' } }])).toBeUndefined();
+    // b now waits for a, which waits for b: b's statement fails, and with it b's transaction.
+    expect(db.exec('b', 'tx', [{ op: 'upsert', table: 't', row: { id: 1, by: 'b' } }, { op: 'select', table: 't' }])).toEqual([{ error: 'deadlock' }, { error: 'aborted' }]);
+    expect(db.sent.map((s) => s.to)).toEqual(['b', 'a']);
+    expect(db.commit('b', 'tx')).toMatchObject({ ok: false, conflict: 'deadlock' });
+    expect(db.commit('a', 'tx').ok).toBe(true);
+    expect(rowsOf(db.durable, 't')).toEqual([{ id: 1 }, { id: 2, by: 'a' }]);
+  });
+
+  it('an abort, or a crash, of the transaction a statement waits for lets it go on; an abort also cancels its own waiting statement', () => {
+    const db = database(tables);
+    db.exec('a', 'tx', [{ op: 'insert', table: 't', row: { id: 1 } }]);
+    expect(db.exec('b', 'tx', [{ op: 'insert', table: 't', row: { id: 1 } }])).toBeUndefined();
+    expect(db.run('c', [{ op: 'insert', table: 't', row: { id: 1 }, onConflict: 'nothing' }])).toBeUndefined();
+    // b gives up: its waiting insert is cancelled, unanswered.
+    expect(db.abort('b', 'tx')).toBeUndefined();
+    expect(db.waiting).toEqual({ 'c/run r': 'a/tx' });
+    expect(db.peerCrashed('a')).toBeUndefined();
+    expect(db.sent).toEqual([{ to: 'c', event: expect.objectContaining({ type: 'db.ran', ok: true, results: [{ inserted: true }] }) }]);
+    expect(db.openTxs).toEqual([]);
+  });
   it("sys.peerCrashed aborts the crashed peer's open transactions only; committed rows stay", () => {
     const db = database(tables);
     db.run('a', [{ op: 'insert', table: 't', row: { id: 0, by: 'a' } }]);
@@ -237,18 +325,19 @@ describe('database: a commit whose response is lost', () => {
 });
 
 describe('database: failed inserts and surrogate ids', () => {
-  it("dooms a transaction whose 'on conflict error' insert failed, as SQL does", () => {
+  it("dooms a transaction whose 'on conflict error' insert failed, as SQL does: later statements do not run", () => {
     const db = database({ orders: { key: ['id'] }, outbox: { key: ['event_id'] } });
     db.run('app', [{ op: 'insert', table: 'orders', row: { id: 1 } }]);
     const [dup, outbox] = db.exec('app', 't', [
       { op: 'insert', table: 'orders', row: { id: 1 }, onConflict: 'error' },
       { op: 'insert', table: 'outbox', row: { event_id: 'e1' } },
-    ]);
-    expect(dup).toMatchObject({ inserted: false });
-    expect(outbox).toEqual({ inserted: true });
+    ])!;
+    expect(dup).toEqual({ inserted: false, conflict: '(id)' });
+    expect(outbox).toEqual({ error: 'aborted' });
+    expect(db.exec('app', 't', [{ op: 'select', table: 'orders' }])).toEqual([{ error: 'aborted' }]);
     const commit = db.commit('app', 't');
     expect(commit.ok).toBe(false);
-    expect(commit.conflict).toMatch(/orders/);
+    expect(commit.conflict).toBe('orders (id)');
     expect(rowsOf(db.durable, 'outbox')).toEqual([]); // nothing of the doomed transaction landed
   });
 
@@ -270,5 +359,73 @@ describe('database: failed inserts and surrogate ids', () => {
     expect(db.commit('app', 't1').ok).toBe(true);
     expect(db.commit('app', 't2').ok).toBe(true);
     expect(rowsOf(db.durable, 'notes').map((r) => r['text'])).toEqual(['a', 'b']);
+  });
+});
+
+describe('database: idle transactions', () => {
+  const tables = { t: { key: ['id'] } };
+
+  it('sets an idle-in-transaction timer after each statement and cancels it when the transaction ends', () => {
+    const db = database(tables);
+    db.exec('a', 'tx', [{ op: 'insert', table: 't', row: { id: 1 } }]);
+    expect(db.timers).toEqual(['cancel idle a/tx', `raise db.idleTimeout a/tx as idle a/tx in ${IDLE_TX_TICKS}`]);
+    db.commit('a', 'tx');
+    expect(db.timers).toEqual(['cancel idle a/tx']);
+  });
+
+  it('rolls back a transaction idle past the timeout, frees what waits for it, and fails its late commit', () => {
+    const db = database(tables);
+    db.exec('a', 'tx', [{ op: 'insert', table: 't', row: { id: 1, by: 'a' } }]);
+    expect(db.exec('b', 'tx', [{ op: 'insert', table: 't', row: { id: 1, by: 'b' } }])).toBeUndefined();
+    // A waiting statement is not idle: b's transaction has no timer running.
+    expect(db.timers).toEqual(['cancel idle b/tx']);
+    db.idleTimeout('a/tx', IDLE_TX_TICKS);
+    expect(db.sent).toEqual([{ to: 'b', event: expect.objectContaining({ type: 'db.result', results: [{ inserted: true }] }) }]);
+    expect(db.commit('a', 'tx', IDLE_TX_TICKS + 40)).toMatchObject({ ok: false, conflict: 'idle in transaction timeout' });
+    expect(db.commit('b', 'tx').ok).toBe(true);
+    expect(rowsOf(db.durable, 't')).toEqual([{ id: 1, by: 'b' }]);
+    // The name is free again: a new transaction under it runs as any other.
+    expect(db.exec('a', 'tx', [{ op: 'select', table: 't' }])).toEqual([{ rows: [{ id: 1, by: 'b' }] }]);
+  });
+});
+
+describe('database: SQL details', () => {
+  it('lets NULLs in a unique key repeat, as SQL unique constraints do', () => {
+    const db = database({ users: { key: ['id'], unique: [['email']] } });
+    const [first, second] = db.run('app', [
+      { op: 'insert', table: 'users', row: { id: 1, email: null } },
+      { op: 'insert', table: 'users', row: { id: 2, email: null } },
+    ]).results!;
+    expect([first, second]).toEqual([{ inserted: true }, { inserted: true }]);
+  });
+
+  it('fails an upsert or an update that would duplicate a further unique key', () => {
+    const db = database({ users: { key: ['id'], unique: [['email']] } });
+    db.run('app', [
+      { op: 'insert', table: 'users', row: { id: 1, email: 'a@x' } },
+      { op: 'insert', table: 'users', row: { id: 2, email: 'b@x' } },
+    ]);
+    expect(db.run('app', [{ op: 'upsert', table: 'users', row: { id: 3, email: 'a@x' } }])).toMatchObject({ ok: false, results: [{ written: false, conflict: '(email)' }] });
+    expect(db.run('app', [{ op: 'update', table: 'users', where: { id: 2 }, set: { email: 'a@x' } }])).toMatchObject({ ok: false, results: [{ updated: 0, conflict: '(email)' }] });
+    expect(rowsOf(db.durable, 'users').map((r) => r['email'])).toEqual(['a@x', 'b@x']);
+  });
+
+  it("an upsert's update sets only the columns it names; a where on NULL matches a column the row never named", () => {
+    const db = database({ t: { key: ['id'] } });
+    db.run('app', [{ op: 'insert', table: 't', row: { id: 1, note: 'kept', version: 1 } }, { op: 'insert', table: 't', row: { id: 2 } }]);
+    db.run('app', [{ op: 'upsert', table: 't', row: { id: 1, version: 2 } }]);
+    expect(rowsOf(db.durable, 't')[0]).toEqual({ id: 1, note: 'kept', version: 2 });
+    expect(db.select('app', 't', { note: null })).toEqual([{ id: 2 }]);
+  });
+
+  it('lets a transaction that deleted a key insert it again and commit', () => {
+    const db = database({ t: { key: ['id'] } });
+    db.run('app', [{ op: 'insert', table: 't', row: { id: 1, v: 'old' } }]);
+    db.exec('app', 'tx', [
+      { op: 'delete', table: 't', where: { id: 1 } },
+      { op: 'insert', table: 't', row: { id: 1, v: 'new' } },
+    ]);
+    expect(db.commit('app', 'tx').ok).toBe(true);
+    expect(rowsOf(db.durable, 't')).toEqual([{ id: 1, v: 'new' }]);
   });
 });
