@@ -9,62 +9,84 @@
 // Its fault model lives in the network: a `db.committed` reply that is lost leaves the caller
 // unable to tell a commit from a failure, which is the ambiguity the seeds start from.
 //
-// The SQL it implements, statement by statement, each held to PostgreSQL by the differential
-// test in test/models/databasePostgres.test.ts (the minimal case of every mismatch it found is a
-// named test there) and described in the model's own terms in test/models/database.test.ts:
+// The SQL it implements, statement by statement, with the PostgreSQL behaviour each is held to.
+// The differential test test/models/databasePostgres.test.ts holds all of them: it runs generated
+// sequences of these statements on this machine and on PostgreSQL (PGlite in every run, a real
+// server for interleaved transactions) and compares every answer, wait and final row. Every
+// mismatch it found is a named case in test/models/postgres/regressions.ts, cited below as
+// [regression: ...]; test/models/database.test.ts describes the same behaviours in the model's
+// own terms.
 //
-// Isolation: PostgreSQL's READ COMMITTED, its default. Each statement reads the rows committed
-// when it starts plus its own transaction's writes. A write locks its row until the transaction
-// ends; a statement that needs a row or a key another open transaction holds waits (its reply
-// comes when that transaction commits or aborts) and then looks at the row again.
+// Isolation: READ COMMITTED, PostgreSQL's default, with its row locks; no other level is
+// modelled. Each statement reads the rows committed when it starts plus its own transaction's
+// writes. A write locks its row until the transaction ends; a statement that needs a row or a
+// key another open transaction holds waits (its reply comes when that transaction commits or
+// aborts) and then looks at the row again. Where it differs from PostgreSQL's READ COMMITTED:
+// when one transaction ends, the statements it held are woken one at a time in arrival order
+// (PostgreSQL wakes them together and the operating system decides), and a multi-row update or
+// delete locks its rows in commit order (PostgreSQL: heap order).
 //
-// - insert, onConflict 'nothing' (or unset): INSERT INTO t (...) VALUES (...) ON CONFLICT DO NOTHING.
-//   Every unique key (primary and further) is checked, the primary key first. A key value that an
-//   open transaction inserted, deleted or changed makes the insert wait for it; then a live row
-//   with the value answers `inserted: false` (and names the key, which PostgreSQL does not) and
-//   the transaction goes on. A row an upsert merely locked does not make it wait. A key with a
-//   NULL in it never conflicts (NULLs are distinct).
-// - insert, onConflict 'error': INSERT INTO t (...) VALUES (...). The same checks; a conflict
-//   fails the statement with the key that conflicted (`inserted: false, conflict`), and the
-//   transaction with it (see failure below).
+// - insert, onConflict 'nothing' (or unset): INSERT INTO t (...) VALUES (...) ON CONFLICT DO
+//   NOTHING. Every unique key is checked, the primary key first. A key value that an open
+//   transaction inserted, deleted or changed makes the insert wait for it; then a live row with
+//   the value answers `inserted: false` (naming the key, which PostgreSQL does not) and the
+//   transaction goes on. A row an upsert merely locked does not make it wait. A key with a NULL
+//   in it never conflicts. [regression: a second insert of a key another open transaction
+//   inserted...; an insert of a key another open transaction had deleted...; NULLs in a unique
+//   key conflicted]
+// - insert, onConflict 'error': INSERT INTO t (...) VALUES (...). The same checks, but a conflict
+//   fails the statement, naming the key as PostgreSQL's unique violation does (`inserted: false,
+//   conflict`). While it waits on a further unique key it already holds its primary key, as
+//   PostgreSQL has inserted that index entry. [regression: a plain insert waiting on its unique
+//   key already holds its primary key]
 // - upsert: INSERT INTO t AS s (...) VALUES (...) ON CONFLICT (primary key) DO UPDATE SET c =
-//   EXCLUDED.c, ... for the row's columns, with onlyNewerVersion WHERE s.version <
+//   EXCLUDED.c, ... for the columns it names, with onlyNewerVersion WHERE s.version <
 //   EXCLUDED.version (false when either is NULL). It waits for a transaction holding the key,
 //   then locks the row it found even when the WHERE keeps it unchanged (`written: false`), and
-//   sets only the columns it names. A further unique key it would duplicate fails the statement.
+//   sets only the columns it names. A further unique key it would duplicate fails it.
+//   [regression: an upsert of newer versions only let an older version overwrite a newer one...;
+//   an upsert that kept the stored row did not lock it; an upsert ignored a further unique key;
+//   an upsert's update dropped the columns it did not name]
 // - update: UPDATE t SET ... WHERE <where> [AND version = ifVersion]. Rows are the ones matching
 //   when the statement starts; a row another open transaction holds makes it wait, and after that
-//   transaction commits the row is matched again in its new version (a row deleted meanwhile is
-//   skipped: EvalPlanQual). A duplicated unique key fails the statement. Key columns are never
-//   set (the model refuses: a row is stored under its primary key).
+//   one commits the row is matched again in its new version, a row deleted meanwhile skipped
+//   (EvalPlanQual). A duplicated unique key fails it. Key columns are never set: the model
+//   refuses, as it stores a row under its primary key. [regression: a conditional update of a row
+//   another open transaction had updated overwrote it; an update ignored a further unique key]
 // - delete: DELETE FROM t [WHERE ...], with the same waits as update.
-// - select: SELECT * FROM t [WHERE ...]: never waits. A `where` value of null means IS NULL.
-// - db.run: the statements as one autocommitted batch (one implicit transaction): it waits like
-//   any transaction and is committed as soon as its last statement is done.
-// - commit: COMMIT. It fails (`ok: false`) only for a transaction whose statement failed; no
-//   commit-time conflict remains, since a second writer of a key waits for the first instead.
-// - abort: ROLLBACK, which also cancels a statement of that transaction still waiting.
-// - sys.peerCrashed: the server noticing a dropped connection: every transaction of that peer
-//   rolls back and its waiting statements are dropped.
+// - select: SELECT * FROM t [WHERE ...]; never waits. A `where` value of null reads IS NULL, and
+//   a column a row never named is NULL. [regression: a where on NULL missed a column...]
+// - db.run: the statements as one autocommitted batch (one implicit transaction, as a
+//   multi-statement query is): it waits like any transaction and commits after its last one.
+// - commit: COMMIT. It fails (`ok: false`) only for a transaction whose statement failed: a
+//   second writer of a key waits for the first instead of failing at commit. [regression: a
+//   transaction that deleted a key and inserted it again could not commit]
+// - abort: ROLLBACK, which also cancels that transaction's waiting statement (a client cancels,
+//   then rolls back).
+// - sys.peerCrashed: the server noticing dropped connections: every transaction of that peer rolls
+//   back at once and its waiting statements go unanswered.
 // - failure: a failed statement (a conflict under 'error', a duplicated unique key, a deadlock)
-//   ends its transaction's writes and locks at once, as PostgreSQL aborts it on the error; each
-//   later statement in it answers `error: 'aborted'` and its commit answers `ok: false`.
+//   aborts its transaction at once, as PostgreSQL does on an error: its writes and locks go, each
+//   later statement in it answers `error: 'aborted'`, its commit `ok: false`. [regression: a
+//   statement after a failed one in its transaction still ran; a failed statement releases its
+//   transaction's locks at once, before the rollback]
 // - deadlock: a statement that would wait for a transaction that (through others) waits for its
 //   own fails with `error: 'deadlock'`. PostgreSQL fails whichever waiter's deadlock_timeout
-//   expires first; the model picks the one that closes the cycle, which is what PostgreSQL does
-//   when the others have waited longer than that timeout (the differential test arranges this).
-//
+//   expires first; the model fails the one that closes the cycle, which is PostgreSQL's choice
+//   once the others have waited longer than that timeout (the test waits so before such a step).
+//   [regression: two transactions writing two rows in opposite orders both went on]
 // - idle in transaction: a transaction with no statement for `idleTxTicks` (100 by default) is
-//   rolled back and a later commit of it fails, as idle_in_transaction_session_timeout does. The
-//   simulated network can lose a commit, or deliver a statement after its transaction's abort,
-//   without dropping the connection, which TCP never does; the timeout is the server noticing
-//   such an abandoned connection, so its locks do not block every retry forever.
+//   rolled back, and a commit of it that still arrives fails, as with PostgreSQL's
+//   idle_in_transaction_session_timeout. The simulated network can lose a commit, or deliver a
+//   statement after its transaction's abort, without dropping the connection, which TCP never
+//   does; the timeout is the server noticing such an abandoned connection, so its locks do not
+//   block every retry forever. Held by test/models/database.test.ts only: it is counted in ticks.
 //
-// Not SQL, and so not held to PostgreSQL: `ttlTicks` (the model expires a row itself where a
-// cleanup job would delete it), `history` (an evidence log for checkers), surrogate id values
-// (`autoId` names a row after its transaction), a duplicated statement (`stmt` seen twice,
-// answered with its first result), and the idle timeout, counted in ticks. No locking read
-// (SELECT ... FOR UPDATE SKIP LOCKED) exists: no caller needs one.
+// Not SQL, and so not held to PostgreSQL (the differential test lists each with its reason):
+// `ttlTicks` (the model expires a row itself where a cleanup job would delete it), `history` (an
+// evidence log for checkers), surrogate id values (`autoId` names a row after its transaction;
+// rows are compared without it), and a duplicated statement (`stmt` seen twice, answered with its
+// first result). No locking read (SELECT ... FOR UPDATE SKIP LOCKED) exists: no caller needs one.
 import { assign, enqueueActions, setup } from 'xstate';
 import { send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
 import type { TimeScale } from '../src/duration.ts';
@@ -524,7 +546,7 @@ type Ctx = {
   idleTxTicks: number;
   txs: Readonly<Record<string, Tx>>;
   /** Transactions the idle timeout rolled back: a commit for one still to come fails. */
-  reaped: ReadonlySet<string>;
+  reaped: readonly string[];
   /** Transactions the current step ran, ended or woke: their idle timers are set anew. */
   touched: readonly string[];
   /** Requests that cannot run yet, in arrival order. */
@@ -674,9 +696,8 @@ function end(s: State, gone: (key: string, tx: Tx | undefined) => boolean): Stat
 
 /** Serves a request for a transaction: one the idle timeout rolled back fails its commit; any other request starts it anew. */
 function serveRequest(context: Ctx, request: Request, now: number) {
-  if (!context.reaped.has(request.key)) return serve(context.engine, context, request, now);
-  const reaped = new Set(context.reaped);
-  reaped.delete(request.key);
+  if (!context.reaped.includes(request.key)) return serve(context.engine, context, request, now);
+  const reaped = context.reaped.filter((k) => k !== request.key);
   const e = request.event;
   if (e.type !== 'db.commit') return { ...serve(context.engine, context, request, now), reaped };
   return { reaped, touched: [], replies: [{ to: e.from, event: { type: 'db.committed', tx: e.tx, ok: false, conflict: 'idle in transaction timeout' } }] };
@@ -710,7 +731,7 @@ export const databaseMachine = setup({
       engine: new Engine(input.tables),
       idleTxTicks: input.idleTxTicks ?? IDLE_TX_TICKS,
       txs: {},
-      reaped: new Set(),
+      reaped: [],
       waiting: [],
       replies: [],
       touched: [],
@@ -756,7 +777,7 @@ export const databaseMachine = setup({
             assign(({ context, event }) => {
               if (context.txs[event.key] === undefined || context.waiting.some((w) => w.key === event.key)) return { replies: [], touched: [] };
               const { ended, ...rest } = end(context, (k) => k === event.key);
-              return { ...serve(context.engine, rest, undefined, event.at, ended), reaped: new Set(context.reaped).add(event.key) };
+              return { ...serve(context.engine, rest, undefined, event.at, ended), reaped: [...context.reaped, event.key] };
             }),
             'reply',
           ],

@@ -11,7 +11,7 @@
 //   another's and PostgreSQL's row locks make statements wait, deadlock, or see a row another
 //   transaction changed meanwhile. These need a real multi-session server.
 //
-// Left out of both, on purpose (each is listed with its reason in EXCLUDED):
+// What both leave out on purpose is listed, each with its reason, in EXCLUDED.
 import fc from 'fast-check';
 import type { DbOp, Row } from '../../../models/database.ts';
 import type { Schema, Table } from './schema.ts';
@@ -64,9 +64,9 @@ export const EXCLUDED: readonly { readonly branch: string; readonly reason: stri
       'PostgreSQL locks the rows of such a statement in heap order, which it does not define; the model locks them in commit order. Serial sequences cover these statements',
   },
   {
-    branch: 'two statements waiting on one transaction at once (interleaved)',
+    branch: 'two statements woken at once (interleaved)',
     reason:
-      'when that transaction ends PostgreSQL wakes both and which runs first is up to the operating system; the model wakes them in arrival order. A step that would make a second waiter is skipped',
+      'when the transaction both wait for ends (or one crash ends the two they wait for) PostgreSQL wakes both and which runs first is up to the operating system; the model wakes them in arrival order. A step that would make a second waiter on one transaction, or such a crash, is skipped',
   },
   {
     branch: 'a statement sent while the same session waits for a lock',
@@ -151,7 +151,7 @@ export function opArbitrary(table: Table, options: OpOptions): fc.Arbitrary<DbOp
     : options.multiRow
       ? fc.oneof({ weight: 3, arbitrary: keyArbitrary(table) }, { weight: 1, arbitrary: columnWhereArbitrary(table) }, { weight: 1, arbitrary: fc.constant(undefined) })
       : keyArbitrary(table);
-  if (options.multiRow || !table.autoId) ops.push(deleteWhere.map((where) => ({ op: 'delete' as const, table: name, ...(where ? { where } : {}) })));
+  ops.push(deleteWhere.map((where) => ({ op: 'delete' as const, table: name, ...(where ? { where } : {}) })));
   return fc.oneof(...ops);
 }
 

@@ -23,7 +23,7 @@ function tableOf(schema: Schema, name: string): Table {
   return t;
 }
 
-function whereClause(where: Row | undefined, values: Value[], extra: readonly string[] = []): string {
+function whereClause(where: Row | undefined, values: Value[]): string {
   const terms: string[] = [];
   for (const [col, value] of Object.entries(where ?? {})) {
     if (value === null) terms.push(`${col} is null`);
@@ -32,7 +32,6 @@ function whereClause(where: Row | undefined, values: Value[], extra: readonly st
       terms.push(`${col} = $${values.length}`);
     }
   }
-  terms.push(...extra);
   return terms.length === 0 ? '' : ` where ${terms.join(' and ')}`;
 }
 
@@ -60,8 +59,7 @@ export function toSql(schema: Schema, op: DbOp): Statement {
         values.push(v);
         return `${c} = $${values.length}`;
       });
-      const extra: string[] = [];
-      const where = whereClause(op.where, values, extra);
+      const where = whereClause(op.where, values);
       let text = `update ${op.table} set ${set.join(', ')}${where}`;
       if (op.ifVersion !== undefined) {
         values.push(op.ifVersion);
