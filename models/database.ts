@@ -30,10 +30,12 @@
 //   NOTHING. Every unique key is checked, the primary key first. A key value that an open
 //   transaction inserted, deleted or changed makes the insert wait for it; then a live row with
 //   the value answers `inserted: false` (naming the key, which PostgreSQL does not) and the
-//   transaction goes on. A row an upsert merely locked does not make it wait. A key with a NULL
-//   in it never conflicts. [regression: a second insert of a key another open transaction
-//   inserted...; an insert of a key another open transaction had deleted...; NULLs in a unique
-//   key conflicted]
+//   transaction goes on. After a wait it checks again from the key it waited on, and starts over
+//   only if the rest pass and an earlier key was taken meanwhile. A row an upsert merely locked
+//   does not make it wait. A key with a NULL in it never conflicts. [regression: a second insert
+//   of a key another open transaction inserted...; an insert of a key another open transaction
+//   had deleted...; an insert … on conflict do nothing that had waited on a unique key...; NULLs
+//   in a unique key conflicted]
 // - insert, onConflict 'error': INSERT INTO t (...) VALUES (...). The same checks, but a conflict
 //   fails the statement, naming the key as PostgreSQL's unique violation does (`inserted: false,
 //   conflict`). While it waits on a further unique key it already holds its primary key, as
@@ -217,13 +219,21 @@ export const IDLE_TX_TICKS = 100;
 /** The database's own timer: a transaction has been idle for the timeout (the World stamps `at` when it fires). */
 type IdleTimeout = { readonly type: 'db.idleTimeout'; readonly key: string; readonly at: number };
 
-/** A statement in progress: where a waiting update or delete resumes. */
-interface Progress {
+/** Where a waiting update or delete resumes. */
+interface RowsProgress {
   /** The rows the statement matched when it started, by primary key and stored seq (none: its own insert). */
   readonly candidates: readonly (readonly [string, number | undefined])[];
   readonly next: number;
   readonly count: number;
 }
+
+/** Where a waiting insert … on conflict do nothing resumes: the key it waited on (PostgreSQL re-checks that one only). */
+interface KeysProgress {
+  readonly keyFrom: number;
+}
+
+/** A statement in progress. */
+type Progress = RowsProgress | KeysProgress;
 
 /** A request that cannot run yet: it waits for a lock, or behind its own transaction's waiting statement. */
 interface Request {
@@ -379,7 +389,8 @@ export class Engine {
    * Checks a row's unique keys, in PostgreSQL's order (the primary key first), as its index
    * insertion does: a key value held by another open transaction means waiting for it (with the
    * keys checked before it, whose index entries exist by then); a live row in the view with the
-   * value, other than the row itself (`pk`), is a conflict. `checked` picks the keys to check.
+   * value, other than the row itself (`pk`), is a conflict. `checked` picks the keys to check,
+   * `from` the first one.
    */
   private checkKeys(
     durable: DatabaseDurable,
@@ -391,16 +402,17 @@ export class Engine {
     pk: string,
     checked: (cols: readonly string[]) => boolean,
     now: number,
-  ): { wait: string; held: readonly (readonly string[])[] } | { conflict: string } | undefined {
+    from = 0,
+  ): { wait: string; at: number; held: readonly (readonly string[])[] } | { conflict: string } | undefined {
     const spec = this.spec(table);
     const keys = [spec.key, ...(spec.unique ?? [])];
-    for (let i = 0; i < keys.length; i++) {
+    for (let i = from; i < keys.length; i++) {
       const cols = keys[i]!;
       if (!checked(cols)) continue;
       const values = keyValues(row, cols);
       if (values === undefined) continue;
       const holder = this.keyHolder(durable, txs, self, table, cols, values, now);
-      if (holder !== undefined) return { wait: holder, held: keys.slice(0, i) };
+      if (holder !== undefined) return { wait: holder, at: i, held: keys.slice(0, i) };
       const taken =
         cols === spec.key
           ? pkOf(spec, row) !== pk && view.has(pkOf(spec, row))
@@ -426,13 +438,21 @@ export class Engine {
       case 'insert': {
         const row = spec.autoId ? { ...op.row, [spec.key[0]!]: `${durable.nextSeq}.${tx.writes.length}@${tx.id ?? tx.owner}` } : op.row;
         const pk = pkOf(spec, row);
-        const check = this.checkKeys(durable, txs, self, view, op.table, row, '', () => true, now);
-        if (check && 'wait' in check) {
-          // ON CONFLICT DO NOTHING checks every key before it writes anything; a plain INSERT has
-          // written its row and the index entries before the key it waits on.
-          return { kind: 'wait', tx: op.onConflict === 'error' ? hold(tx, pk, row, check.held) : tx, on: check.wait };
+        if (op.onConflict === 'error') {
+          // A plain INSERT has written its row and the index entries before the key it waits on.
+          const check = this.checkKeys(durable, txs, self, view, op.table, row, '', () => true, now);
+          if (check && 'wait' in check) return { kind: 'wait', tx: hold(tx, pk, row, check.held), on: check.wait };
+          if (check) return failed({ inserted: false, conflict: check.conflict }, check.conflict);
+          return { kind: 'done', tx: write(tx, pk, row, true), result: { inserted: true } };
         }
-        if (check) return op.onConflict === 'error' ? failed({ inserted: false, conflict: check.conflict }, check.conflict) : { kind: 'done', tx, result: { inserted: false, conflict: check.conflict } };
+        // ON CONFLICT DO NOTHING checks every key before it writes anything. After a wait it
+        // checks again from the key it waited on; if the rest pass, the insertion itself finds a
+        // key someone took meanwhile and starts the checks over from the first key.
+        const from = progress && 'keyFrom' in progress ? progress.keyFrom : 0;
+        let check = this.checkKeys(durable, txs, self, view, op.table, row, '', () => true, now, from);
+        if (check === undefined && from > 0) check = this.checkKeys(durable, txs, self, view, op.table, row, '', () => true, now);
+        if (check && 'wait' in check) return { kind: 'wait', tx, on: check.wait, progress: { keyFrom: check.at } };
+        if (check) return { kind: 'done', tx, result: { inserted: false, conflict: check.conflict } };
         return { kind: 'done', tx: write(tx, pk, row, true), result: { inserted: true } };
       }
       case 'upsert': {
@@ -468,7 +488,7 @@ export class Engine {
           for (const c of Object.keys(op.set)) if (spec.key.includes(c)) throw new Error(`update of ${op.table} sets key column ${c}: the model stores a row under its primary key`);
         }
         const wanted = (row: Row) => matches(row, op.where) && (op.op === 'delete' || op.ifVersion === undefined || row['version'] === op.ifVersion);
-        const p: Progress = progress ?? {
+        const p: RowsProgress = (progress && 'candidates' in progress ? progress : undefined) ?? {
           candidates: [...view].filter(([, row]) => wanted(row)).map(([pk]) => [pk, own(tx, pk) ? undefined : durable.tables[op.table]?.[pk]?.seq] as const),
           next: 0,
           count: 0,
