@@ -169,10 +169,11 @@ interface Tx {
   readonly locked?: readonly string[];
   /**
    * A write whose statement waits in the middle of its unique checks: PostgreSQL has stored the
-   * new version and its entries in the indexes checked so far, so those key values (and the row,
-   * if it existed) are already this transaction's.
+   * new version and its entries in the indexes checked so far, so those key values are already
+   * this transaction's, and so is the committed row when the write changes one (`existing`; an
+   * insert's committed namesake, if any, is someone else's row).
    */
-  readonly holding?: { readonly table: string; readonly pk: string; readonly row: Row; readonly keys: readonly (readonly string[])[] };
+  readonly holding?: { readonly table: string; readonly pk: string; readonly row: Row; readonly keys: readonly (readonly string[])[]; readonly existing: boolean };
   /** Why a statement of it failed: as in SQL, the transaction can only roll back. */
   readonly failed?: string;
   /** Results of the statements executed so far, by the caller's statement id. */
@@ -349,7 +350,7 @@ export class Engine {
     for (const key in txs) {
       if (key === self) continue;
       const t = txs[key]!;
-      if (t.writes.some((w) => w.table === table && w.pk === pk) || t.locked?.includes(lock) || (t.holding?.table === table && t.holding.pk === pk)) return key;
+      if (t.writes.some((w) => w.table === table && w.pk === pk) || t.locked?.includes(lock) || (t.holding?.existing && t.holding.table === table && t.holding.pk === pk)) return key;
     }
     return undefined;
   }
@@ -373,7 +374,7 @@ export class Engine {
       const h = t.holding;
       if (h?.table === table) {
         if (h.keys.includes(cols) && sameValues(h.row, cols, values)) return key;
-        const c = this.committed(durable, table, h.pk, now);
+        const c = h.existing ? this.committed(durable, table, h.pk, now) : undefined;
         if (c && sameValues(c.row, cols, values)) return key;
       }
     }
@@ -427,12 +428,14 @@ export class Engine {
     const spec = this.spec(op.table);
     const view = this.view(durable, tx.writes, op.table, now);
     const own = (t: Tx, pk: string) =>
-      t.writes.some((w) => w.table === op.table && w.pk === pk) || (t.locked?.includes(lockName(op.table, pk)) ?? false) || (t.holding?.table === op.table && t.holding.pk === pk);
+      t.writes.some((w) => w.table === op.table && w.pk === pk) ||
+      (t.locked?.includes(lockName(op.table, pk)) ?? false) ||
+      (t.holding !== undefined && t.holding.table === op.table && t.holding.pk === pk && (t.holding.existing || t.holding.keys.includes(spec.key)));
     const write = (t: Tx, pk: string, row: Row | null, insert: boolean): Tx => {
       const { holding: _done, ...rest } = t;
       return { ...rest, writes: [...t.writes, { table: op.table, pk, row, insert }] };
     };
-    const hold = (t: Tx, pk: string, row: Row, keys: readonly (readonly string[])[]): Tx => ({ ...t, holding: { table: op.table, pk, row, keys } });
+    const hold = (t: Tx, pk: string, row: Row, keys: readonly (readonly string[])[], existing: boolean): Tx => ({ ...t, holding: { table: op.table, pk, row, keys, existing } });
     const failed = (result: OpResult, conflict: string): StepOutcome => ({ kind: 'failed', result, reason: `${op.table} ${conflict}` });
     switch (op.op) {
       case 'insert': {
@@ -441,7 +444,7 @@ export class Engine {
         if (op.onConflict === 'error') {
           // A plain INSERT has written its row and the index entries before the key it waits on.
           const check = this.checkKeys(durable, txs, self, view, op.table, row, '', () => true, now);
-          if (check && 'wait' in check) return { kind: 'wait', tx: hold(tx, pk, row, check.held), on: check.wait };
+          if (check && 'wait' in check) return { kind: 'wait', tx: hold(tx, pk, row, check.held, false), on: check.wait };
           if (check) return failed({ inserted: false, conflict: check.conflict }, check.conflict);
           return { kind: 'done', tx: write(tx, pk, row, true), result: { inserted: true } };
         }
@@ -463,7 +466,7 @@ export class Engine {
         const stored = view.get(pk);
         if (stored === undefined) {
           const check = this.checkKeys(durable, txs, self, view, op.table, op.row, pk, (cols) => cols !== spec.key, now);
-          if (check && 'wait' in check) return { kind: 'wait', tx: hold(tx, pk, op.row, check.held), on: check.wait };
+          if (check && 'wait' in check) return { kind: 'wait', tx: hold(tx, pk, op.row, check.held, false), on: check.wait };
           if (check) return failed({ written: false, conflict: check.conflict }, check.conflict);
           return { kind: 'done', tx: write(tx, pk, op.row, true), result: { written: true } };
         }
@@ -478,7 +481,7 @@ export class Engine {
         }
         const next = { ...stored, ...op.row };
         const check = this.checkKeys(durable, txs, self, view, op.table, next, pk, changedKey(stored, next), now);
-        if (check && 'wait' in check) return { kind: 'wait', tx: hold(tx, pk, next, check.held), on: check.wait };
+        if (check && 'wait' in check) return { kind: 'wait', tx: hold(tx, pk, next, check.held, true), on: check.wait };
         if (check) return failed({ written: false, conflict: check.conflict }, check.conflict);
         return { kind: 'done', tx: write(tx, pk, next, false), result: { written: true } };
       }
@@ -513,7 +516,7 @@ export class Engine {
           }
           const next = { ...row, ...op.set };
           const check = this.checkKeys(durable, txs, self, latest, op.table, next, pk, changedKey(row, next), now);
-          if (check && 'wait' in check) return { kind: 'wait', tx: hold(current, pk, next, check.held), on: check.wait, progress: { ...p, next: i, count } };
+          if (check && 'wait' in check) return { kind: 'wait', tx: hold(current, pk, next, check.held, true), on: check.wait, progress: { ...p, next: i, count } };
           if (check) return failed({ updated: 0, conflict: check.conflict }, check.conflict);
           current = write(current, pk, next, false);
           count++;

@@ -54,7 +54,7 @@ export function startLocalCluster(): LocalCluster | string {
     rmSync(dir, { recursive: true, force: true });
     return `initdb failed: ${(init.stderr || init.stdout).trim().split('\n').pop()}`;
   }
-  const options = `-k ${dir} -c listen_addresses='' -c deadlock_timeout=50ms -c fsync=off -c max_connections=40`;
+  const options = `-k ${dir} -c listen_addresses='' -c deadlock_timeout=100ms -c fsync=off -c max_connections=40`;
   const start = run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'server.log'), '-w', '-t', '30', 'start']);
   if (start.status !== 0) {
     rmSync(dir, { recursive: true, force: true });

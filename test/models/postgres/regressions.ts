@@ -1,8 +1,8 @@
 // The minimal sequences of the mismatches the differential test found between the database model
 // and PostgreSQL, each named after what the model did wrong, with the answers PostgreSQL gives
 // (which the model now gives too). Serial cases run on PGlite, interleaved ones on a server. The
-// first thirteen are mismatches of the model as it was before it had row locks; the next, of its
-// first version with them; the last two pin down PostgreSQL behaviour its locking relies on.
+// first thirteen are mismatches of the model as it was before it had row locks; the next two, of
+// its first version with them; the last two pin down PostgreSQL behaviour its locking relies on.
 import type { DbOp, Row } from '../../../models/database.ts';
 import { makeTable, type Schema } from './schema.ts';
 import type { Mode } from './conformance.ts';
@@ -178,6 +178,28 @@ export const REGRESSIONS: readonly Regression[] = [
       'a1 commit: ok',
       'b1 commit: ok',
       'final t0_ku: rows [{b:false,k1:0,u:0,v:"x"} {b:false,k1:2,u:null,v:"x"}]',
+    ],
+  },
+  {
+    name: "a plain insert waiting for its primary key was taken for the holder of the committed row with that key (a false deadlock)",
+    mode: 'interleaved',
+    schema: versioned,
+    steps: [
+      run('a1', insert(versioned, row(0, { version: 1 }), 'nothing')),
+      exec('a1', { op: 'upsert', table: T(versioned), row: row(0, { version: 1 }) }),
+      exec('a2', insert(versioned, row(0, { version: 1 }), 'error')),
+      exec('a1', insert(versioned, row(0, { version: 1 }), 'nothing')),
+      commit('a1'),
+    ],
+    answers: [
+      'a1 ran ok: inserted',
+      'a1 result: written',
+      'a2 waits for a1',
+      'a1 result: not inserted',
+      'a2 waits for a1',
+      'a1 commit: ok',
+      'a2 result: unique (k1)',
+      'final t0_kv: rows [{b:false,k1:0,v:"x",version:1}]',
     ],
   },
   {

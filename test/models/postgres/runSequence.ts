@@ -62,6 +62,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const PATIENCE_MS = 10_000;
 
 /**
+ * Slack on top of twice the deadlock_timeout before a step the model ends in a deadlock: a
+ * waiter's check must have run by then even on a loaded machine, or it, not the statement that
+ * closes the cycle, would find the deadlock.
+ */
+const DEADLOCK_MARGIN_MS = 250;
+
+/**
  * Runs a sequence on the model and, given a backend, on PostgreSQL, comparing as it goes. Without
  * a backend it only records the model's answers (the regression cases check those).
  */
@@ -261,7 +268,7 @@ export async function runSequence(schema: Schema, steps: readonly Step[], backen
     if (expected.some((line) => / deadlock/.test(line))) {
       for (const o of sessions.values()) {
         if (o.waitingSince !== undefined) {
-          const left = o.waitingSince + backend.deadlockTimeoutMs * 1.5 + 20 - Date.now();
+          const left = o.waitingSince + backend.deadlockTimeoutMs * 2 + DEADLOCK_MARGIN_MS - Date.now();
           if (left > 0) await sleep(left);
         }
       }
