@@ -31,6 +31,8 @@ import { EXCLUDED } from './postgres/steps.ts';
 const runsOf = (mode: Mode) => Number(process.env['FAULTLINE_PG_RUNS'] ?? (mode === 'serial' ? 1000 : 300));
 const SEED = Number(process.env['FAULTLINE_PG_SEED'] ?? 20_251_201);
 const URL_GIVEN = process.env['FAULTLINE_POSTGRES_URL'];
+/** A property's time limit: it only guards against a hang, so it is far above a run's length on a busy machine. */
+const PROPERTY_TIMEOUT_MS = 900_000;
 
 /** Where interleaved sequences run, or why they cannot. */
 function serverPlan(): { readonly url: string } | { readonly local: true } | { readonly skip: string } {
@@ -62,7 +64,7 @@ describe('the database model and PostgreSQL: serial sequences, on PGlite', () =>
     console.info(describeReport(report));
     expect(report.failure, describeReport(report)).toBeUndefined();
     expect(report.sequences).toBe(runsOf('serial'));
-  });
+  }, PROPERTY_TIMEOUT_MS);
 
   describe.each(REGRESSIONS.filter((r) => r.mode === 'serial').map((r) => [r.name, r] as const))('regression: %s', (name, r) => {
     it('the model now answers as PostgreSQL does', async () => {
@@ -104,12 +106,12 @@ describe('the database model and PostgreSQL: interleaved sequences, on a multi-s
     expect(report.sequences).toBe(runsOf('interleaved'));
     // The sequences did make statements wait, or the comparison proved little about locks.
     expect(report.waits).toBeGreaterThan(0);
-  });
+  }, PROPERTY_TIMEOUT_MS);
 
   it('and on every serial sequence as well', async () => {
     const report = await conformance(backend, { mode: 'serial', runs: Math.min(200, runsOf('serial')), seed: SEED });
     expect(report.failure, describeReport(report)).toBeUndefined();
-  });
+  }, PROPERTY_TIMEOUT_MS);
 
   describe.each(REGRESSIONS.map((r) => [r.name, r] as const))('regression: %s', (name, r) => {
     if (r.mode === 'interleaved') {
