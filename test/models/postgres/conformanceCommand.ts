@@ -67,24 +67,35 @@ async function main(args: readonly string[]): Promise<number> {
   }
   let agreed = true;
   try {
-    console.log(`conformance: the database model against ${backend.name} (deadlock_timeout ${backend.deadlockTimeoutMs} ms), seed ${options.seed}`);
-    for (const r of REGRESSIONS) {
-      const result = await runSequence(r.schema, r.steps, backend);
-      if (result.divergence) {
-        agreed = false;
-        console.log(`regression case diverges: ${r.name}\n${result.divergence.summary}\n\n${result.divergence.transcript}\n`);
-      }
-    }
-    console.log(`regression cases: ${REGRESSIONS.length} run${agreed ? ', all agree' : ''}`);
-    for (const mode of ['serial', 'interleaved'] as const) {
-      const report = await conformance(backend, { mode, runs: options.runs, seed: options.seed });
-      console.log(describeReport(report));
-      if (report.failure) agreed = false;
-    }
+    agreed = await check(backend, options);
+  } catch (e) {
+    // The server went away, or refused a statement the run needs: one line, as for a bad URL.
+    process.stderr.write(`conformance: PostgreSQL at ${redact(options.url)} failed during the run: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 2;
   } finally {
-    await backend.close();
+    await backend.close().catch(() => undefined);
   }
   return agreed ? 0 : 1;
+}
+
+/** The regression cases, then the generated sequences of both kinds; whether all agree. */
+async function check(backend: ServerBackend, options: { runs: number; seed: number }): Promise<boolean> {
+  let agreed = true;
+  console.log(`conformance: the database model against ${backend.name} (deadlock_timeout ${backend.deadlockTimeoutMs} ms), seed ${options.seed}`);
+  for (const r of REGRESSIONS) {
+    const result = await runSequence(r.schema, r.steps, backend);
+    if (result.divergence) {
+      agreed = false;
+      console.log(`regression case diverges: ${r.name}\n${result.divergence.summary}\n\n${result.divergence.transcript}\n`);
+    }
+  }
+  console.log(`regression cases: ${REGRESSIONS.length} run${agreed ? ', all agree' : ''}`);
+  for (const mode of ['serial', 'interleaved'] as const) {
+    const report = await conformance(backend, { mode, runs: options.runs, seed: options.seed });
+    console.log(describeReport(report));
+    if (report.failure) agreed = false;
+  }
+  return agreed;
 }
 
 process.exitCode = await main(process.argv.slice(2));

@@ -53,7 +53,7 @@ interface Session {
 
 const peerOfKey = (key: string): string => key.slice(0, key.indexOf('/'));
 const sessionOfName = (name: string): string => name.split('.')[0]!;
-/** The session a model transaction key (`peer/name`, an autocommitted run's `peer/run name#n`) belongs to. */
+/** The session a model transaction key (`peer/name`, an autocommitted run's `peer/run name`) belongs to. */
 const sessionOfKey = (key: string): string => sessionOfName(key.slice(key.indexOf('/') + 1).replace(/^run /, ''));
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
