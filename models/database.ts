@@ -277,10 +277,35 @@ const sameValues = (row: Row, cols: readonly string[], values: readonly Value[])
 const lockName = (table: string, pk: string) => `${table} ${pk}`;
 
 /**
- * The unique keys an update changes: only those get new index entries worth checking (an
- * unchanged value was this row's already).
+ * Which unique keys a statement checks: all of them (an insert), all but the primary key (an
+ * upsert's insertion, whose conflict target is the primary key), or those an update changes from
+ * the row it had (an unchanged value was the row's already).
  */
-const changedKey = (before: Row, after: Row) => (cols: readonly string[]) => cols.some((c) => (after[c] ?? null) !== (before[c] ?? null));
+type KeysChecked = 'all' | 'unique' | { readonly changedFrom: Row };
+
+function checks(which: KeysChecked, cols: readonly string[], primary: readonly string[], row: Row): boolean {
+  if (which === 'all') return true;
+  if (which === 'unique') return cols !== primary;
+  return cols.some((c) => (row[c] ?? null) !== (which.changedFrom[c] ?? null));
+}
+
+/** Whether a transaction has this row already: it wrote it, locked it, or is writing it (see Tx.holding). */
+function owns(t: Tx, table: string, pk: string, primary: readonly string[]): boolean {
+  if (t.writes.some((w) => w.table === table && w.pk === pk) || (t.locked?.includes(lockName(table, pk)) ?? false)) return true;
+  const h = t.holding;
+  return h !== undefined && h.table === table && h.pk === pk && (h.existing || h.keys.includes(primary));
+}
+
+/** The transaction with one more write; a statement that was holding its row has finished with it. */
+function withWrite(t: Tx, table: string, pk: string, row: Row | null, insert: boolean): Tx {
+  const { holding: _done, ...rest } = t;
+  return { ...rest, writes: [...t.writes, { table, pk, row, insert }] };
+}
+
+/** An update's or delete's rows: matching its where and, for an update, its expected version. */
+function wanted(op: Extract<DbOp, { op: 'update' | 'delete' }>, row: Row): boolean {
+  return matches(row, op.where) && (op.op === 'delete' || op.ifVersion === undefined || row['version'] === op.ifVersion);
+}
 
 /** `a < b` as SQL reads it: NULL (or a missing value) on either side is not less. */
 function sqlLess(a: Value | undefined, b: Value | undefined): boolean {
@@ -390,7 +415,7 @@ export class Engine {
    * Checks a row's unique keys, in PostgreSQL's order (the primary key first), as its index
    * insertion does: a key value held by another open transaction means waiting for it (with the
    * keys checked before it, whose index entries exist by then); a live row in the view with the
-   * value, other than the row itself (`pk`), is a conflict. `checked` picks the keys to check,
+   * value, other than the row itself (`pk`), is a conflict. `which` picks the keys to check,
    * `from` the first one.
    */
   private checkKeys(
@@ -401,7 +426,7 @@ export class Engine {
     table: string,
     row: Row,
     pk: string,
-    checked: (cols: readonly string[]) => boolean,
+    which: KeysChecked,
     now: number,
     from = 0,
   ): { wait: string; at: number; held: readonly (readonly string[])[] } | { conflict: string } | undefined {
@@ -409,7 +434,7 @@ export class Engine {
     const keys = [spec.key, ...(spec.unique ?? [])];
     for (let i = from; i < keys.length; i++) {
       const cols = keys[i]!;
-      if (!checked(cols)) continue;
+      if (!checks(which, cols, spec.key, row)) continue;
       const values = keyValues(row, cols);
       if (values === undefined) continue;
       const holder = this.keyHolder(durable, txs, self, table, cols, values, now);
@@ -427,72 +452,61 @@ export class Engine {
   step(durable: DatabaseDurable, txs: Readonly<Record<string, Tx>>, self: string, tx: Tx, op: DbOp, now: number, progress: Progress | undefined): StepOutcome {
     const spec = this.spec(op.table);
     const view = this.view(durable, tx.writes, op.table, now);
-    const own = (t: Tx, pk: string) =>
-      t.writes.some((w) => w.table === op.table && w.pk === pk) ||
-      (t.locked?.includes(lockName(op.table, pk)) ?? false) ||
-      (t.holding !== undefined && t.holding.table === op.table && t.holding.pk === pk && (t.holding.existing || t.holding.keys.includes(spec.key)));
-    const write = (t: Tx, pk: string, row: Row | null, insert: boolean): Tx => {
-      const { holding: _done, ...rest } = t;
-      return { ...rest, writes: [...t.writes, { table: op.table, pk, row, insert }] };
-    };
-    const hold = (t: Tx, pk: string, row: Row, keys: readonly (readonly string[])[], existing: boolean): Tx => ({ ...t, holding: { table: op.table, pk, row, keys, existing } });
-    const failed = (result: OpResult, conflict: string): StepOutcome => ({ kind: 'failed', result, reason: `${op.table} ${conflict}` });
     switch (op.op) {
       case 'insert': {
         const row = spec.autoId ? { ...op.row, [spec.key[0]!]: `${durable.nextSeq}.${tx.writes.length}@${tx.id ?? tx.owner}` } : op.row;
         const pk = pkOf(spec, row);
         if (op.onConflict === 'error') {
           // A plain INSERT has written its row and the index entries before the key it waits on.
-          const check = this.checkKeys(durable, txs, self, view, op.table, row, '', () => true, now);
-          if (check && 'wait' in check) return { kind: 'wait', tx: hold(tx, pk, row, check.held, false), on: check.wait };
-          if (check) return failed({ inserted: false, conflict: check.conflict }, check.conflict);
-          return { kind: 'done', tx: write(tx, pk, row, true), result: { inserted: true } };
+          const check = this.checkKeys(durable, txs, self, view, op.table, row, '', 'all', now);
+          if (check && 'wait' in check) return { kind: 'wait', tx: { ...tx, holding: { table: op.table, pk, row, keys: check.held, existing: false } }, on: check.wait };
+          if (check) return { kind: 'failed', result: { inserted: false, conflict: check.conflict }, reason: `${op.table} ${check.conflict}` };
+          return { kind: 'done', tx: withWrite(tx, op.table, pk, row, true), result: { inserted: true } };
         }
         // ON CONFLICT DO NOTHING checks every key before it writes anything. After a wait it
         // checks again from the key it waited on; if the rest pass, the insertion itself finds a
         // key someone took meanwhile and starts the checks over from the first key.
         const from = progress && 'keyFrom' in progress ? progress.keyFrom : 0;
-        let check = this.checkKeys(durable, txs, self, view, op.table, row, '', () => true, now, from);
-        if (check === undefined && from > 0) check = this.checkKeys(durable, txs, self, view, op.table, row, '', () => true, now);
+        let check = this.checkKeys(durable, txs, self, view, op.table, row, '', 'all', now, from);
+        if (check === undefined && from > 0) check = this.checkKeys(durable, txs, self, view, op.table, row, '', 'all', now);
         if (check && 'wait' in check) return { kind: 'wait', tx, on: check.wait, progress: { keyFrom: check.at } };
         if (check) return { kind: 'done', tx, result: { inserted: false, conflict: check.conflict } };
-        return { kind: 'done', tx: write(tx, pk, row, true), result: { inserted: true } };
+        return { kind: 'done', tx: withWrite(tx, op.table, pk, row, true), result: { inserted: true } };
       }
       case 'upsert': {
         const pk = pkOf(spec, op.row);
         // The conflict target is the primary key: whoever holds that value goes first.
-        const keyHolder = own(tx, pk) ? undefined : this.keyHolder(durable, txs, self, op.table, spec.key, spec.key.map((k) => op.row[k] ?? null), now);
+        const keyHolder = owns(tx, op.table, pk, spec.key) ? undefined : this.keyHolder(durable, txs, self, op.table, spec.key, spec.key.map((k) => op.row[k] ?? null), now);
         if (keyHolder !== undefined) return { kind: 'wait', tx, on: keyHolder };
         const stored = view.get(pk);
         if (stored === undefined) {
-          const check = this.checkKeys(durable, txs, self, view, op.table, op.row, pk, (cols) => cols !== spec.key, now);
-          if (check && 'wait' in check) return { kind: 'wait', tx: hold(tx, pk, op.row, check.held, false), on: check.wait };
-          if (check) return failed({ written: false, conflict: check.conflict }, check.conflict);
-          return { kind: 'done', tx: write(tx, pk, op.row, true), result: { written: true } };
+          const check = this.checkKeys(durable, txs, self, view, op.table, op.row, pk, 'unique', now);
+          if (check && 'wait' in check) return { kind: 'wait', tx: { ...tx, holding: { table: op.table, pk, row: op.row, keys: check.held, existing: false } }, on: check.wait };
+          if (check) return { kind: 'failed', result: { written: false, conflict: check.conflict }, reason: `${op.table} ${check.conflict}` };
+          return { kind: 'done', tx: withWrite(tx, op.table, pk, op.row, true), result: { written: true } };
         }
-        if (!own(tx, pk)) {
+        if (!owns(tx, op.table, pk, spec.key)) {
           const holder = this.rowHolder(txs, self, op.table, pk);
           if (holder !== undefined) return { kind: 'wait', tx, on: holder };
         }
         if (op.onlyNewerVersion && !sqlLess(stored['version'], op.row['version'])) {
           // ON CONFLICT DO UPDATE locks the row it found even when its WHERE leaves it unchanged.
-          const locked = own(tx, pk) ? tx : { ...tx, locked: [...(tx.locked ?? []), lockName(op.table, pk)] };
+          const locked = owns(tx, op.table, pk, spec.key) ? tx : { ...tx, locked: [...(tx.locked ?? []), lockName(op.table, pk)] };
           return { kind: 'done', tx: locked, result: { written: false } };
         }
         const next = { ...stored, ...op.row };
-        const check = this.checkKeys(durable, txs, self, view, op.table, next, pk, changedKey(stored, next), now);
-        if (check && 'wait' in check) return { kind: 'wait', tx: hold(tx, pk, next, check.held, true), on: check.wait };
-        if (check) return failed({ written: false, conflict: check.conflict }, check.conflict);
-        return { kind: 'done', tx: write(tx, pk, next, false), result: { written: true } };
+        const check = this.checkKeys(durable, txs, self, view, op.table, next, pk, { changedFrom: stored }, now);
+        if (check && 'wait' in check) return { kind: 'wait', tx: { ...tx, holding: { table: op.table, pk, row: next, keys: check.held, existing: true } }, on: check.wait };
+        if (check) return { kind: 'failed', result: { written: false, conflict: check.conflict }, reason: `${op.table} ${check.conflict}` };
+        return { kind: 'done', tx: withWrite(tx, op.table, pk, next, false), result: { written: true } };
       }
       case 'update':
       case 'delete': {
         if (op.op === 'update') {
           for (const c of Object.keys(op.set)) if (spec.key.includes(c)) throw new Error(`update of ${op.table} sets key column ${c}: the model stores a row under its primary key`);
         }
-        const wanted = (row: Row) => matches(row, op.where) && (op.op === 'delete' || op.ifVersion === undefined || row['version'] === op.ifVersion);
         const p: RowsProgress = (progress && 'candidates' in progress ? progress : undefined) ?? {
-          candidates: [...view].filter(([, row]) => wanted(row)).map(([pk]) => [pk, own(tx, pk) ? undefined : durable.tables[op.table]?.[pk]?.seq] as const),
+          candidates: [...view].filter(([, row]) => wanted(op, row)).map(([pk]) => [pk, owns(tx, op.table, pk, spec.key) ? undefined : durable.tables[op.table]?.[pk]?.seq] as const),
           next: 0,
           count: 0,
         };
@@ -500,7 +514,7 @@ export class Engine {
         let count = p.count;
         for (let i = p.next; i < p.candidates.length; i++) {
           const [pk, seq] = p.candidates[i]!;
-          if (!own(current, pk)) {
+          if (!owns(current, op.table, pk, spec.key)) {
             const holder = this.rowHolder(txs, self, op.table, pk);
             if (holder !== undefined) return { kind: 'wait', tx: current, on: holder, progress: { ...p, next: i, count } };
           }
@@ -508,17 +522,17 @@ export class Engine {
           const latest = this.view(durable, current.writes, op.table, now);
           const row = latest.get(pk);
           const sameRow = seq === undefined || durable.tables[op.table]?.[pk]?.seq === seq;
-          if (row === undefined || !sameRow || !wanted(row)) continue;
+          if (row === undefined || !sameRow || !wanted(op, row)) continue;
           if (op.op === 'delete') {
-            current = write(current, pk, null, false);
+            current = withWrite(current, op.table, pk, null, false);
             count++;
             continue;
           }
           const next = { ...row, ...op.set };
-          const check = this.checkKeys(durable, txs, self, latest, op.table, next, pk, changedKey(row, next), now);
-          if (check && 'wait' in check) return { kind: 'wait', tx: hold(current, pk, next, check.held, true), on: check.wait, progress: { ...p, next: i, count } };
-          if (check) return failed({ updated: 0, conflict: check.conflict }, check.conflict);
-          current = write(current, pk, next, false);
+          const check = this.checkKeys(durable, txs, self, latest, op.table, next, pk, { changedFrom: row }, now);
+          if (check && 'wait' in check) return { kind: 'wait', tx: { ...current, holding: { table: op.table, pk, row: next, keys: check.held, existing: true } }, on: check.wait, progress: { ...p, next: i, count } };
+          if (check) return { kind: 'failed', result: { updated: 0, conflict: check.conflict }, reason: `${op.table} ${check.conflict}` };
+          current = withWrite(current, op.table, pk, next, false);
           count++;
         }
         return { kind: 'done', tx: current, result: op.op === 'update' ? { updated: count } : { deleted: count } };
@@ -570,8 +584,14 @@ type Ctx = {
   txs: Readonly<Record<string, Tx>>;
   /** Transactions the idle timeout rolled back: a commit for one still to come fails. */
   reaped: readonly string[];
-  /** Transactions the current step ran, ended or woke: their idle timers are set anew. */
-  touched: readonly string[];
+  /**
+   * The open transactions whose idle timer is set, each with the tick of its last statement.
+   * One timer per transaction: when it fires early (the transaction spoke since), it is set again
+   * for the rest, which costs far less than setting it anew at every statement.
+   */
+  idle: Readonly<Record<string, number>>;
+  /** The idle timers the current step sets (with their delay) or cancels. */
+  timers: readonly { readonly key: string; readonly delay?: number }[];
   /** Requests that cannot run yet, in arrival order. */
   waiting: readonly Request[];
   /** The replies of the current step, in the order they are sent. */
@@ -678,10 +698,12 @@ function serve(engine: Engine, s: State, request: Request | undefined, now: numb
   }
   for (let moved = true; moved && state.waiting.length > 0; ) {
     moved = false;
+    const ahead = new Set<string>();
     for (let i = 0; i < state.waiting.length; i++) {
       const r = state.waiting[i]!;
       // Only a transaction's first request may run; the rest queue behind it.
-      if (state.waiting.slice(0, i).some((w) => w.key === r.key)) continue;
+      if (ahead.has(r.key)) continue;
+      ahead.add(r.key);
       if (r.waitsFor !== undefined && stillHeld(state, r)) continue;
       const others = state.waiting.filter((_, j) => j !== i);
       const out = attempt(engine, { ...state, waiting: others }, r, now);
@@ -717,13 +739,49 @@ function end(s: State, gone: (key: string, tx: Tx | undefined) => boolean): Stat
   };
 }
 
+/**
+ * The idle timers after a step: a transaction the step ran or woke counts its idle time from now
+ * (and gets a timer if it has none); one the step ended loses its timer.
+ */
+function withTimers(context: Ctx, out: State & { replies: readonly Reply[]; touched: readonly string[] }, now: number) {
+  const { touched, ...rest } = out;
+  let idle = context.idle;
+  const timers: { key: string; delay?: number }[] = [];
+  for (const key of touched) {
+    const tx = out.txs[key];
+    const armed = idle[key] !== undefined;
+    if (tx !== undefined && !tx.run) {
+      idle = { ...idle, [key]: now };
+      if (!armed) timers.push({ key, delay: context.idleTxTicks });
+    } else if (armed) {
+      const { [key]: _gone, ...others } = idle;
+      idle = others;
+      timers.push({ key });
+    }
+  }
+  return { ...rest, idle, timers };
+}
+
 /** Serves a request for a transaction: one the idle timeout rolled back fails its commit; any other request starts it anew. */
 function serveRequest(context: Ctx, request: Request, now: number) {
-  if (!context.reaped.includes(request.key)) return serve(context.engine, context, request, now);
+  if (!context.reaped.includes(request.key)) return withTimers(context, serve(context.engine, context, request, now), now);
   const reaped = context.reaped.filter((k) => k !== request.key);
   const e = request.event;
-  if (e.type !== 'db.commit') return { ...serve(context.engine, context, request, now), reaped };
-  return { reaped, touched: [], replies: [{ to: e.from, event: { type: 'db.committed', tx: e.tx, ok: false, conflict: 'idle in transaction timeout' } }] };
+  if (e.type !== 'db.commit') return { ...withTimers(context, serve(context.engine, context, request, now), now), reaped };
+  return { reaped, timers: [], replies: [{ to: e.from, event: { type: 'db.committed', tx: e.tx, ok: false, conflict: 'idle in transaction timeout' } }] };
+}
+
+/** The idle timer of a transaction fired: roll it back if it has been idle long enough, else set the timer for the rest. */
+function idleTimeout(context: Ctx, key: string, now: number) {
+  const { [key]: activeAt, ...idle } = context.idle;
+  const tx = context.txs[key];
+  if (tx === undefined || activeAt === undefined) return { idle, timers: [], replies: [] };
+  // A statement still waiting is not idle: the timer starts over.
+  if (context.waiting.some((w) => w.key === key)) return { idle: { ...idle, [key]: now }, timers: [{ key, delay: context.idleTxTicks }], replies: [] };
+  const left = activeAt + context.idleTxTicks - now;
+  if (left > 0) return { idle: context.idle, timers: [{ key, delay: left }], replies: [] };
+  const { ended, ...rest } = end(context, (k) => k === key);
+  return { ...withTimers({ ...context, idle }, serve(context.engine, rest, undefined, now, ended), now), reaped: [...context.reaped, key] };
 }
 
 export const databaseMachine = setup({
@@ -736,11 +794,9 @@ export const databaseMachine = setup({
   actions: {
     reply: enqueueActions(({ context, enqueue }) => {
       for (const r of context.replies) enqueue.emit(send(r.to, r.event));
-      // A transaction that is open and has no statement running starts (again) to count idle time.
-      for (const key of context.touched) {
-        enqueue.cancel(`idle ${key}`);
-        const tx = context.txs[key];
-        if (tx !== undefined && !tx.run && !context.waiting.some((w) => w.key === key)) enqueue.raise({ type: 'db.idleTimeout', key, at: 0 }, { id: `idle ${key}`, delay: context.idleTxTicks });
+      for (const t of context.timers) {
+        if (t.delay === undefined) enqueue.cancel(`idle ${t.key}`);
+        else enqueue.raise({ type: 'db.idleTimeout', key: t.key, at: 0 }, { id: `idle ${t.key}`, delay: t.delay });
       }
     }),
   },
@@ -755,9 +811,10 @@ export const databaseMachine = setup({
       idleTxTicks: input.idleTxTicks ?? IDLE_TX_TICKS,
       txs: {},
       reaped: [],
+      idle: {},
       waiting: [],
       replies: [],
-      touched: [],
+      timers: [],
     };
   },
   initial: 'serving',
@@ -780,7 +837,7 @@ export const databaseMachine = setup({
             assign(({ context, event }) => {
               const key = `${event.from}/${event.tx}`;
               const { ended, ...rest } = end(context, (k) => k === key);
-              return serve(context.engine, rest, undefined, event.at, [key, ...ended]);
+              return withTimers(context, serve(context.engine, rest, undefined, event.at, [key, ...ended]), event.at);
             }),
             'reply',
           ],
@@ -790,18 +847,14 @@ export const databaseMachine = setup({
           actions: [
             assign(({ context, event }) => {
               const { ended, ...rest } = end(context, (key, tx) => (tx?.owner ?? key.slice(0, key.indexOf('/'))) === event.peer);
-              return serve(context.engine, rest, undefined, event.at, ended);
+              return withTimers(context, serve(context.engine, rest, undefined, event.at, ended), event.at);
             }),
             'reply',
           ],
         },
         'db.idleTimeout': {
           actions: [
-            assign(({ context, event }) => {
-              if (context.txs[event.key] === undefined || context.waiting.some((w) => w.key === event.key)) return { replies: [], touched: [] };
-              const { ended, ...rest } = end(context, (k) => k === event.key);
-              return { ...serve(context.engine, rest, undefined, event.at, ended), reaped: [...context.reaped, event.key] };
-            }),
+            assign(({ context, event }) => idleTimeout(context, event.key, event.at)),
             'reply',
           ],
         },

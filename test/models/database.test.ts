@@ -365,20 +365,38 @@ describe('database: failed inserts and surrogate ids', () => {
 describe('database: idle transactions', () => {
   const tables = { t: { key: ['id'] } };
 
-  it('sets an idle-in-transaction timer after each statement and cancels it when the transaction ends', () => {
+  it('sets one idle timer per open transaction, cancelled when the transaction ends', () => {
     const db = database(tables);
     db.exec('a', 'tx', [{ op: 'insert', table: 't', row: { id: 1 } }]);
-    expect(db.timers).toEqual(['cancel idle a/tx', `raise db.idleTimeout a/tx as idle a/tx in ${IDLE_TX_TICKS}`]);
-    db.commit('a', 'tx');
+    expect(db.timers).toEqual([`raise db.idleTimeout a/tx as idle a/tx in ${IDLE_TX_TICKS}`]);
+    // A second statement only moves the start of the idle time; the timer stays as it is.
+    db.exec('a', 'tx', [{ op: 'select', table: 't' }], 30);
+    expect(db.timers).toEqual([]);
+    db.commit('a', 'tx', 31);
     expect(db.timers).toEqual(['cancel idle a/tx']);
+    // An autocommitted batch is never idle in a transaction.
+    db.run('a', [{ op: 'select', table: 't' }]);
+    expect(db.timers).toEqual([]);
+  });
+
+  it('a timer that fires before the transaction has been idle long enough is set again for the rest', () => {
+    const db = database(tables);
+    db.exec('a', 'tx', [{ op: 'insert', table: 't', row: { id: 1 } }], 0);
+    db.exec('a', 'tx', [{ op: 'select', table: 't' }], 30);
+    db.idleTimeout('a/tx', IDLE_TX_TICKS);
+    expect(db.timers).toEqual(['raise db.idleTimeout a/tx as idle a/tx in 30']);
+    expect(db.openTxs).toEqual(['a/tx']);
+    db.idleTimeout('a/tx', IDLE_TX_TICKS + 30);
+    expect(db.openTxs).toEqual([]);
   });
 
   it('rolls back a transaction idle past the timeout, frees what waits for it, and fails its late commit', () => {
     const db = database(tables);
     db.exec('a', 'tx', [{ op: 'insert', table: 't', row: { id: 1, by: 'a' } }]);
     expect(db.exec('b', 'tx', [{ op: 'insert', table: 't', row: { id: 1, by: 'b' } }])).toBeUndefined();
-    // A waiting statement is not idle: b's transaction has no timer running.
-    expect(db.timers).toEqual(['cancel idle b/tx']);
+    // A statement that waits is not idle: when b's timer fires, it starts over.
+    db.idleTimeout('b/tx', IDLE_TX_TICKS);
+    expect(db.timers).toEqual([`raise db.idleTimeout b/tx as idle b/tx in ${IDLE_TX_TICKS}`]);
     db.idleTimeout('a/tx', IDLE_TX_TICKS);
     expect(db.sent).toEqual([{ to: 'b', event: expect.objectContaining({ type: 'db.result', results: [{ inserted: true }] }) }]);
     expect(db.commit('a', 'tx', IDLE_TX_TICKS + 40)).toMatchObject({ ok: false, conflict: 'idle in transaction timeout' });
