@@ -109,7 +109,7 @@ describe('the database model and PostgreSQL: interleaved sequences, on a multi-s
   }, PROPERTY_TIMEOUT_MS);
 
   it('and on every serial sequence as well', async () => {
-    const report = await conformance(backend, { mode: 'serial', runs: Math.min(200, runsOf('serial')), seed: SEED });
+    const report = await conformance(backend, { mode: 'serial', runs: Math.min(100, runsOf('serial')), seed: SEED });
     expect(report.failure, describeReport(report)).toBeUndefined();
   }, PROPERTY_TIMEOUT_MS);
 
