@@ -8,9 +8,10 @@
 // baseline each reducer asks the World for exactly what its model asks for (models/client.ts,
 // source.ts, database.ts, relay.ts, broker.ts, consumer.ts, as models/designs/orderPipeline.ts
 // composes them for scenarios/mercury-outbox.ts): the same sends and notes in the same order,
-// the same delayed timers with XState's ids (`xstate.after.<delay>.<machine>.<state>`) and
-// cancels, the same state names and `idle` tags, and the same durable/volatile split, with a
-// new durable object exactly when the model makes one (the World counts that as progress).
+// the same delayed timers with XState's ids (`xstate.after.<delay>.<machine>.<state>`) or the
+// model's own (the database's `idle <tx>`) and cancels, the same state names and `idle` tags,
+// and the same durable/volatile split, with a new durable object exactly when the model makes
+// one (the World counts that as progress).
 // test/bench/plainOutbox.test.ts checks that they give the compiled models' trace hashes.
 //
 // Each reducer implements the options the outbox design uses and no others: a component whose
@@ -26,7 +27,7 @@ import mercuryOutbox from '../scenarios/mercury-outbox.ts';
 import type { BrokerDurable, BrokerInput, LogRecord, Payload } from '../models/broker.ts';
 import type { ClientDurable, ClientInput, Command } from '../models/client.ts';
 import type { ConsumerInput } from '../models/consumer.ts';
-import type { DatabaseDurable, DatabaseInput, OpResult, Row, TableSpec, Value } from '../models/database.ts';
+import { IDLE_TX_TICKS, type DatabaseDurable, type DatabaseInput, type OpResult, type Row, type TableSpec, type Value } from '../models/database.ts';
 import type { RelayInput } from '../models/relay.ts';
 import type { SourceInput } from '../models/source.ts';
 
@@ -275,9 +276,15 @@ class SourceReducer extends Reducer<SourceCtx> {
   }
 }
 
-// A database: committed rows per table, open transactions per (connection, tx), first committer
-// wins. The durable part has the model's shape (tables of rows with their commit tick and
-// sequence), so the claim and the evidence read it as they read the model's.
+// A database: committed rows per table and open transactions per (connection, tx), under READ
+// COMMITTED with row locks, as models/database.ts serves the tables and statements the outbox
+// design uses (a primary key only; insert, conditional update, select). A statement that needs a
+// row or a key another open transaction wrote waits for it; when that transaction ends, the
+// waiting requests are tried again one at a time in arrival order; a wait that would close a
+// cycle fails as a deadlock; a transaction idle for `idleTxTicks` is rolled back by the
+// database's own timer (`idle <tx>`), and a commit of it that still arrives fails. The durable
+// part has the model's shape (tables of rows with their commit tick and sequence), so the claim
+// and the evidence read it as they read the model's.
 
 type Op =
   | { readonly op: 'insert'; readonly table: string; readonly row: Row; readonly onConflict?: 'nothing' | 'error' }
@@ -290,6 +297,8 @@ interface Stored {
   readonly seq: number;
 }
 
+type Table = Readonly<Record<string, Stored>>;
+
 interface Write {
   readonly table: string;
   readonly pk: string;
@@ -299,36 +308,105 @@ interface Write {
 
 interface Tx {
   readonly owner: string;
+  /** Its writes, which are also its row locks. */
   readonly writes: readonly Write[];
-  /** An `on conflict: error` insert failed: the transaction can only roll back. */
+  /** Why a statement of it failed (a conflict under `on conflict: error`, a deadlock): it can only roll back. */
   readonly failed?: string;
   /** Results of the statements run so far, by the caller's statement id. */
   readonly done?: Readonly<Record<string, readonly OpResult[]>>;
+  /** An autocommitted batch (`db.run`), open only while it waits: it is never idle in a transaction. */
+  readonly run?: true;
+}
+
+/** Where a waiting update resumes: the rows it matched when it started (primary key, committed seq), and how far it got. */
+interface Progress {
+  readonly candidates: readonly (readonly [string, number | undefined])[];
+  readonly next: number;
+  readonly count: number;
+}
+
+/** A request that cannot run yet: it waits for a lock, or behind its own transaction's waiting statement. */
+interface Request {
+  /** Its transaction: `from/tx`, or `from/run ref` for an autocommitted batch. */
+  readonly key: string;
+  readonly event: Ev;
+  /** Results of its statements done so far. */
+  readonly results: readonly OpResult[];
+  readonly progress?: Progress;
+  /** The transaction it waits for. */
+  readonly waitsFor?: string;
 }
 
 interface DbCtx {
   readonly durable: DatabaseDurable;
+  /** Open transactions by key, in the order they opened: a statement waits for the first that holds what it needs. */
   readonly txs: Readonly<Record<string, Tx>>;
+  /** Requests that cannot run yet, in arrival order. */
+  readonly waiting: readonly Request[];
+  /** The open transactions whose idle timer is set, each with the tick of its last statement. */
+  readonly idle: Readonly<Record<string, number>>;
+  /** Transactions the idle timeout rolled back: a commit for one still to come fails. */
+  readonly reaped: readonly string[];
 }
 
-/** The transactions without the one at `key`, or without every one `owner` had open. */
-function without(txs: Readonly<Record<string, Tx>>, key: string | undefined, owner?: string): Record<string, Tx> {
-  const out: Record<string, Tx> = {};
-  for (const k in txs) if (k !== key && txs[k]!.owner !== owner) out[k] = txs[k]!;
-  return out;
-}
-
+/** Equality as a `where` means it: a column the row lacks is NULL, and `null` reads IS NULL. */
 const matches = (row: Row, where: Row | undefined) => {
-  if (where) for (const k in where) if (row[k] !== where[k]) return false;
+  if (where) for (const k in where) if ((row[k] ?? null) !== where[k]) return false;
   return true;
 };
+
+/** An update's rows: matching its where and its expected version. */
+const wanted = (op: Extract<Op, { op: 'update' }>, row: Row) => matches(row, op.where) && (op.ifVersion === undefined || row['version'] === op.ifVersion);
+
+/** Whether a transaction's writes include this row. */
+function wrote(writes: readonly Write[], table: string, pk: string): boolean {
+  for (const w of writes) if (w.table === table && w.pk === pk) return true;
+  return false;
+}
+
+/** Whether two rows carry the same key values (neither has a NULL in them: the caller checked one). */
+function sameKey(a: Row, b: Row, cols: readonly string[]): boolean {
+  for (const c of cols) if (a[c] !== b[c]) return false;
+  return true;
+}
+
+/** Whether a row has a NULL in its key: such a key never conflicts. */
+function nullIn(row: Row, cols: readonly string[]): boolean {
+  for (const c of cols) if ((row[c] ?? null) === null) return true;
+  return false;
+}
+
+/** The transaction after a statement of it failed: its writes, and so its locks, go at once, as PostgreSQL aborts it. */
+function failedTx(tx: Tx, failed: string): Tx {
+  return { owner: tx.owner, writes: [], failed, ...(tx.done ? { done: tx.done } : {}), ...(tx.run ? { run: true as const } : {}) };
+}
+
+const INSERTED: OpResult = { inserted: true };
+const ABORTED: OpResult = { error: 'aborted' };
+const DEADLOCK: OpResult = { error: 'deadlock' };
+const NO_RESULTS: readonly OpResult[] = [];
+
+/** The database's idle timer for a transaction, under the model's id for it. */
+const idleTimer = (key: string, delay: number): ExecutedAction => ({ type: 'xstate.raise', params: { event: { type: 'db.idleTimeout', key, at: 0 }, id: `idle ${key}`, delay } });
+const idleCancel = (key: string): ExecutedAction => ({ type: 'xstate.cancel', params: { sendId: `idle ${key}` } });
 
 class DatabaseReducer extends Reducer<DbCtx> {
   private readonly keys: Readonly<Record<string, readonly string[]>>;
   /** The conflict each table's key reports, `(order_id, reservation_version)`. */
   private readonly conflicts: Readonly<Record<string, string>>;
+  private readonly idleTxTicks: number;
+  // The step in progress works on its own copies of the context's transactions and waiting
+  // requests, changes them in place, and leaves them in the next context.
+  private durable!: DatabaseDurable;
+  private txs!: Record<string, Tx>;
+  private waiting!: Request[];
+  /** Transactions the step ended, ran or woke, in order: their idle timers are set or cancelled after it. */
+  private readonly touched: string[] = [];
 
-  constructor(name: string, input: DatabaseInput) {
+  constructor(
+    private readonly name: string,
+    input: DatabaseInput,
+  ) {
     super({}, 'serving');
     const keys: Record<string, readonly string[]> = {};
     const conflicts: Record<string, string> = {};
@@ -339,21 +417,28 @@ class DatabaseReducer extends Reducer<DbCtx> {
     }
     this.keys = keys;
     this.conflicts = conflicts;
+    this.idleTxTicks = input.idleTxTicks ?? IDLE_TX_TICKS;
   }
 
   initial(input: Record<string, unknown> | undefined, actions: ExecutedAction[]): MachineSnapshot {
     this.out = actions;
     let durable = input?.['durable'] as DatabaseDurable | undefined;
     if (durable === undefined) {
-      const tables: Record<string, Record<string, Stored>> = {};
+      const tables: Record<string, Table> = {};
       for (const table of Object.keys(this.keys)) tables[table] = {};
       durable = { tables, nextSeq: 1, history: {} };
     }
-    return this.enter('serving', { durable, txs: {} });
+    return this.enter('serving', { durable, txs: {}, waiting: [], idle: {}, reaped: [] });
   }
 
-  private pk(table: string, row: Row): string {
-    return this.keys[table]!.map((k) => String(row[k])).join('|');
+  private pk(cols: readonly string[], row: Row): string {
+    let pk = String(row[cols[0]!]);
+    for (let i = 1; i < cols.length; i++) pk += `|${String(row[cols[i]!])}`;
+    return pk;
+  }
+
+  private committed(table: string): Table {
+    return this.durable.tables[table] as Table;
   }
 
   /**
@@ -361,62 +446,293 @@ class DatabaseReducer extends Reducer<DbCtx> {
    * table's rows keep their commit order as object keys, since a commit only appends new keys
    * and none of these tables' keys looks like an array index.
    */
-  private view(durable: DatabaseDurable, writes: readonly Write[], table: string): Map<string, Row> {
+  private view(writes: readonly Write[], table: string): Map<string, Row> {
     const out = new Map<string, Row>();
-    const committed = durable.tables[table] as Readonly<Record<string, Stored>>;
+    const committed = this.committed(table);
     for (const pk in committed) out.set(pk, committed[pk]!.row);
     for (const w of writes) if (w.table === table) out.set(w.pk, w.row);
     return out;
   }
 
-  private exec(durable: DatabaseDurable, tx: Tx, ops: readonly Op[]): { tx: Tx; results: OpResult[] } {
-    let writes = tx.writes;
-    let failed = tx.failed;
-    const results: OpResult[] = [];
-    for (const op of ops) {
-      if (op.op === 'insert') {
-        const pk = this.pk(op.table, op.row);
-        const taken = Object.hasOwn(durable.tables[op.table]!, pk) || writes.some((w) => w.table === op.table && w.pk === pk);
-        if (taken) {
-          const conflict = this.conflicts[op.table]!;
-          results.push({ inserted: false, conflict });
-          if (op.onConflict === 'error') failed ??= `${op.table} ${conflict}`;
-        } else {
-          writes = [...writes, { table: op.table, pk, row: op.row, insert: true }];
-          results.push({ inserted: true });
-        }
-        continue;
-      }
-      const view = this.view(durable, writes, op.table);
-      if (op.op === 'select') {
-        results.push({ rows: [...view.values()].filter((r) => matches(r, op.where)) });
-        continue;
-      }
-      let updated = 0;
-      for (const [pk, row] of view) {
-        if (!matches(row, op.where) || (op.ifVersion !== undefined && row['version'] !== op.ifVersion)) continue;
-        writes = [...writes, { table: op.table, pk, row: { ...row, ...op.set }, insert: false }];
-        updated++;
-      }
-      results.push({ updated });
+  /** A row as a transaction sees it now: its own latest write, else the committed version. */
+  private latest(writes: readonly Write[], table: string, pk: string): Row | undefined {
+    for (let i = writes.length - 1; i >= 0; i--) {
+      const w = writes[i]!;
+      if (w.table === table && w.pk === pk) return w.row;
     }
-    return { tx: { ...tx, writes, ...(failed === undefined ? {} : { failed }) }, results };
+    return this.committed(table)[pk]?.row;
   }
 
-  /** Applies a transaction's writes at `now`, or refuses it: the same durable object when nothing changes. */
-  private commit(durable: DatabaseDurable, tx: Tx, now: number): { durable: DatabaseDurable; ok: boolean; conflict?: string } {
-    if (tx.failed !== undefined) return { durable, ok: false, conflict: tx.failed };
-    for (const w of tx.writes) if (w.insert && Object.hasOwn(durable.tables[w.table]!, w.pk)) return { durable, ok: false, conflict: `${w.table} ${this.conflicts[w.table]}` };
-    if (tx.writes.length === 0) return { durable, ok: true };
-    const tables = { ...durable.tables } as Record<string, Record<string, Stored>>;
-    let seq = durable.nextSeq;
-    for (const w of tx.writes) {
-      const table = { ...tables[w.table] };
-      const old = table[w.pk];
-      table[w.pk] = { row: w.row, at: w.insert || !old ? now : old.at, seq: old?.seq ?? seq++ };
-      tables[w.table] = table;
+  /** The open transaction, other than `self`, that wrote this row: a statement that changes the row waits for it. */
+  private rowHolder(self: string, table: string, pk: string): string | undefined {
+    for (const key in this.txs) if (key !== self && wrote(this.txs[key]!.writes, table, pk)) return key;
+    return undefined;
+  }
+
+  /**
+   * The open transaction, other than `self`, that wrote a row carrying the key values of `row`,
+   * or changed a committed row carrying them: an insert of them waits for it, since whether the
+   * key is taken depends on how that transaction ends.
+   */
+  private keyHolder(self: string, table: string, cols: readonly string[], row: Row): string | undefined {
+    const committed = this.committed(table);
+    for (const key in this.txs) {
+      if (key === self) continue;
+      for (const w of this.txs[key]!.writes) {
+        if (w.table !== table) continue;
+        if (sameKey(w.row, row, cols)) return key;
+        const c = committed[w.pk];
+        if (c !== undefined && sameKey(c.row, row, cols)) return key;
+      }
     }
-    return { durable: { tables, nextSeq: seq + 1, history: durable.history }, ok: true };
+    return undefined;
+  }
+
+  /** Whether transaction `key` waiting for `holder` would close a cycle of waiting transactions. */
+  private closesCycle(key: string, holder: string): boolean {
+    const waiting = this.waiting;
+    // A walk longer than the waiting list has gone round a cycle without `key`.
+    for (let at: string | undefined = holder, n = 0; at !== undefined && n <= waiting.length; n++) {
+      if (at === key) return true;
+      let next: string | undefined;
+      for (const r of waiting) if (r.key === at && r.waitsFor !== undefined) next = r.waitsFor;
+      at = next;
+    }
+    return false;
+  }
+
+  /** Whether a request of transaction `key` is among the first `n` waiting ones. */
+  private queued(key: string, n: number): boolean {
+    for (let i = 0; i < n; i++) if (this.waiting[i]!.key === key) return true;
+    return false;
+  }
+
+  /** Applies a transaction's writes at `now`: the reason it cannot commit, or undefined once it has. */
+  private commit(writes: readonly Write[], failed: string | undefined, now: number): string | undefined {
+    if (failed !== undefined) return failed;
+    if (writes.length === 0) return undefined;
+    const before = this.durable.tables as Readonly<Record<string, Table>>;
+    const tables = { ...before } as Record<string, Record<string, Stored>>;
+    let seq = this.durable.nextSeq;
+    for (const w of writes) {
+      let table = tables[w.table]!;
+      if (table === before[w.table]) tables[w.table] = table = { ...table };
+      const was = table[w.pk];
+      table[w.pk] = { row: w.row, at: w.insert || was === undefined ? now : was.at, seq: was?.seq ?? seq++ };
+    }
+    this.durable = { tables, nextSeq: seq + 1, history: this.durable.history };
+    return undefined;
+  }
+
+  /**
+   * Runs a request as far as it goes: it either finishes (its reply is sent) or waits again, and
+   * then the returned request says where it resumes.
+   */
+  private attempt(r: Request, now: number): Request | undefined {
+    const e = r.event;
+    const from = e['from'] as string;
+    if (e.type === 'db.commit') {
+      const tx = this.txs[r.key];
+      let failed: string | undefined;
+      if (tx !== undefined) {
+        delete this.txs[r.key];
+        failed = this.commit(tx.writes, tx.failed, e['at']);
+      }
+      this.send(from, failed === undefined ? { type: 'db.committed', tx: e['tx'], ok: true } : { type: 'db.committed', tx: e['tx'], ok: false, conflict: failed });
+      return undefined;
+    }
+    const run = e.type === 'db.run';
+    let tx: Tx = this.txs[r.key] ?? (run ? { owner: from, writes: [], run: true } : { owner: from, writes: [] });
+    const stmt = run ? undefined : (e['stmt'] as string | undefined);
+    // A duplicated statement runs once and gets its first result again.
+    const earlier = stmt === undefined ? undefined : tx.done?.[stmt];
+    if (earlier !== undefined) {
+      this.send(from, { type: 'db.result', tx: e['tx'], results: earlier, stmt });
+      return undefined;
+    }
+    const ops = e['ops'] as readonly Op[];
+    const results = r.results.slice();
+    // The transaction's writes, copied on its first new write in this request.
+    let writes = tx.writes as Write[];
+    let copied = false;
+    let progress = r.progress;
+    for (let i = results.length; i < ops.length; i++) {
+      if (tx.failed !== undefined) {
+        results.push(ABORTED);
+        continue;
+      }
+      const op = ops[i]!;
+      const resumed = progress;
+      progress = undefined;
+      let holder: string;
+      let resume: Progress | undefined;
+      switch (op.op) {
+        case 'insert': {
+          const cols = this.keys[op.table]!;
+          const pk = this.pk(cols, op.row);
+          if (!nullIn(op.row, cols)) {
+            const h = this.keyHolder(r.key, op.table, cols, op.row);
+            if (h !== undefined) {
+              holder = h;
+              break;
+            }
+            if (this.committed(op.table)[pk] !== undefined || wrote(writes, op.table, pk)) {
+              const conflict = this.conflicts[op.table]!;
+              results.push({ inserted: false, conflict });
+              if (op.onConflict === 'error') {
+                tx = failedTx(tx, `${op.table} ${conflict}`);
+                writes = tx.writes as Write[];
+                copied = false;
+              }
+              continue;
+            }
+          }
+          if (!copied) {
+            writes = writes.slice();
+            copied = true;
+          }
+          writes.push({ table: op.table, pk, row: op.row, insert: true });
+          results.push(INSERTED);
+          continue;
+        }
+        case 'update': {
+          const cols = this.keys[op.table]!;
+          for (const c in op.set) if (cols.includes(c)) throw new Error(`update of ${op.table} sets key column ${c}: the model stores a row under its primary key`);
+          const committed = this.committed(op.table);
+          let p = resumed;
+          if (p === undefined) {
+            const candidates: (readonly [string, number | undefined])[] = [];
+            for (const [pk, row] of this.view(writes, op.table)) if (wanted(op, row)) candidates.push([pk, wrote(writes, op.table, pk) ? undefined : committed[pk]?.seq]);
+            p = { candidates, next: 0, count: 0 };
+          }
+          let count = p.count;
+          let h: string | undefined;
+          let j = p.next;
+          for (; j < p.candidates.length; j++) {
+            const [pk, seq] = p.candidates[j]!;
+            if (!wrote(writes, op.table, pk)) {
+              h = this.rowHolder(r.key, op.table, pk);
+              if (h !== undefined) break;
+            }
+            // The row as it is now: after a wait, the transaction that held it may have changed it.
+            const row = this.latest(writes, op.table, pk);
+            if (row === undefined || (seq !== undefined && committed[pk]?.seq !== seq) || !wanted(op, row)) continue;
+            if (!copied) {
+              writes = writes.slice();
+              copied = true;
+            }
+            writes.push({ table: op.table, pk, row: { ...row, ...op.set }, insert: false });
+            count++;
+          }
+          if (h === undefined) {
+            results.push({ updated: count });
+            continue;
+          }
+          holder = h;
+          resume = { candidates: p.candidates, next: j, count };
+          break;
+        }
+        case 'select': {
+          const rows: Row[] = [];
+          for (const row of this.view(writes, op.table).values()) if (matches(row, op.where)) rows.push(row);
+          results.push({ rows });
+          continue;
+        }
+        default:
+          return refuse(this.name, `statement ${(op as { op: string }).op}`);
+      }
+      // Waiting for a transaction that waits, through others, for this one is a deadlock.
+      if (holder === r.waitsFor || !this.closesCycle(r.key, holder)) {
+        this.txs[r.key] = copied ? { ...tx, writes } : tx;
+        return resume === undefined ? { key: r.key, event: e, results, waitsFor: holder } : { key: r.key, event: e, results, progress: resume, waitsFor: holder };
+      }
+      tx = failedTx(tx, 'deadlock');
+      writes = tx.writes as Write[];
+      copied = false;
+      results.push(DEADLOCK);
+    }
+    if (run) {
+      delete this.txs[r.key];
+      const failed = this.commit(writes, tx.failed, e['at']);
+      this.send(from, failed === undefined ? { type: 'db.ran', ref: e['ref'], ok: true, results } : { type: 'db.ran', ref: e['ref'], ok: false, results, conflict: failed });
+      return undefined;
+    }
+    this.txs[r.key] = stmt === undefined ? (copied ? { ...tx, writes } : tx) : { ...tx, writes, done: { ...tx.done, [stmt]: results } };
+    this.send(from, stmt === undefined ? { type: 'db.result', tx: e['tx'], results } : { type: 'db.result', tx: e['tx'], results, stmt });
+    return undefined;
+  }
+
+  /**
+   * Takes a new request: it runs now unless its transaction already has one waiting; then every
+   * waiting request whose holder has gone is tried again, oldest first, until none moves.
+   */
+  private serve(request: Request | undefined, now: number): void {
+    const waiting = this.waiting;
+    if (request !== undefined) {
+      this.touched.push(request.key);
+      if (this.queued(request.key, waiting.length)) waiting.push(request);
+      else {
+        const again = this.attempt(request, now);
+        if (again !== undefined) waiting.push(again);
+      }
+    }
+    for (let moved = true; moved && waiting.length > 0; ) {
+      moved = false;
+      for (let i = 0; i < waiting.length; i++) {
+        const r = waiting[i]!;
+        // Only a transaction's first request may run; the rest queue behind it.
+        if (this.queued(r.key, i)) continue;
+        if (r.waitsFor !== undefined) {
+          const holder = this.txs[r.waitsFor];
+          if (holder !== undefined && holder.failed === undefined) continue;
+        }
+        waiting.splice(i, 1);
+        const again = this.attempt(r, now);
+        if (again !== undefined) {
+          waiting.splice(i, 0, again);
+          continue;
+        }
+        this.touched.push(r.key);
+        moved = true;
+        break;
+      }
+    }
+  }
+
+  /** Starts a step on copies of the context's transactions and waiting requests. */
+  private load(ctx: DbCtx): void {
+    this.durable = ctx.durable;
+    this.txs = { ...ctx.txs };
+    this.waiting = ctx.waiting.slice();
+    this.touched.length = 0;
+  }
+
+  /**
+   * Ends a step: a transaction it ran or woke counts its idle time from now (and gets a timer if
+   * it has none); one it ended loses its timer.
+   */
+  private store(before: Readonly<Record<string, number>>, reaped: readonly string[], now: number): Snapshot<DbCtx> {
+    let idle = before as Record<string, number>;
+    for (const key of this.touched) {
+      const tx = this.txs[key];
+      const armed = idle[key] !== undefined;
+      if (tx !== undefined && tx.run === undefined) {
+        if (idle === before) idle = { ...before };
+        idle[key] = now;
+        if (!armed) this.out.push(idleTimer(key, this.idleTxTicks));
+      } else if (armed) {
+        if (idle === before) idle = { ...before };
+        delete idle[key];
+        this.out.push(idleCancel(key));
+      }
+    }
+    return new Snapshot('serving', { durable: this.durable, txs: this.txs, waiting: this.waiting, idle, reaped }, true);
+  }
+
+  /** Drops the waiting requests of one transaction, or of every transaction of a peer. */
+  private dropWaiting(key: string | undefined, peer?: string): void {
+    const waiting = this.waiting;
+    for (let i = waiting.length - 1; i >= 0; i--) if (waiting[i]!.key === key || waiting[i]!.event['from'] === peer) waiting.splice(i, 1);
   }
 
   transition(snapshot: MachineSnapshot, e: Ev, actions: ExecutedAction[]): MachineSnapshot {
@@ -424,39 +740,76 @@ class DatabaseReducer extends Reducer<DbCtx> {
     const ctx = snapshot.context as DbCtx;
     const from = e['from'] as string;
     switch (e.type) {
-      case 'db.exec': {
-        const key = `${from}/${e['tx']}`;
-        const tx = ctx.txs[key] ?? { owner: from, writes: [] };
-        const stmt = e['stmt'] as string | undefined;
-        // A duplicated statement runs once and gets its first result again.
-        const earlier = stmt === undefined ? undefined : tx.done?.[stmt];
-        if (earlier) {
-          this.send(from, { type: 'db.result', tx: e['tx'], results: earlier, stmt });
-          return new Snapshot('serving', ctx, true);
-        }
-        const { tx: next, results } = this.exec(ctx.durable, tx, e['ops']);
-        const done = stmt === undefined ? next : { ...next, done: { ...next.done, [stmt]: results } };
-        this.send(from, stmt === undefined ? { type: 'db.result', tx: e['tx'], results } : { type: 'db.result', tx: e['tx'], results, stmt });
-        return new Snapshot('serving', { ...ctx, txs: { ...ctx.txs, [key]: done } }, true);
-      }
-      case 'db.commit': {
-        const key = `${from}/${e['tx']}`;
-        const res = this.commit(ctx.durable, ctx.txs[key] ?? { owner: from, writes: [] }, e['at']);
-        this.send(from, res.conflict === undefined ? { type: 'db.committed', tx: e['tx'], ok: res.ok } : { type: 'db.committed', tx: e['tx'], ok: res.ok, conflict: res.conflict });
-        return new Snapshot('serving', { durable: res.durable, txs: without(ctx.txs, key) }, true);
-      }
-      case 'db.abort':
-        return new Snapshot('serving', { ...ctx, txs: without(ctx.txs, `${from}/${e['tx']}`) }, true);
+      case 'db.exec':
+      case 'db.commit':
       case 'db.run': {
-        const { tx, results } = this.exec(ctx.durable, { owner: from, writes: [] }, e['ops']);
-        const res = this.commit(ctx.durable, tx, e['at']);
-        const ran = { type: 'db.ran', ref: e['ref'], ok: res.ok, results };
-        this.send(from, res.conflict === undefined ? ran : { ...ran, conflict: res.conflict });
-        return new Snapshot('serving', { ...ctx, durable: res.durable }, true);
+        const key = e.type === 'db.run' ? `${from}/run ${e['ref']}` : `${from}/${e['tx']}`;
+        let reaped = ctx.reaped;
+        if (reaped.length > 0 && reaped.includes(key)) {
+          reaped = reaped.filter((k) => k !== key);
+          // The idle timeout rolled this transaction back: its commit, arriving at last, fails;
+          // any other request starts it anew.
+          if (e.type === 'db.commit') {
+            this.send(from, { type: 'db.committed', tx: e['tx'], ok: false, conflict: 'idle in transaction timeout' });
+            return new Snapshot('serving', { ...ctx, reaped }, true);
+          }
+        }
+        this.load(ctx);
+        this.serve({ key, event: e, results: NO_RESULTS }, e['at']);
+        return this.store(ctx.idle, reaped, e['at']);
       }
-      case 'sys.peerCrashed':
+      case 'db.abort': {
+        // A rollback, which also cancels the transaction's waiting statement.
+        const key = `${from}/${e['tx']}`;
+        this.load(ctx);
+        delete this.txs[key];
+        this.dropWaiting(key);
+        this.touched.push(key);
+        this.serve(undefined, e['at']);
+        return this.store(ctx.idle, ctx.reaped, e['at']);
+      }
+      case 'sys.peerCrashed': {
         // A dropped connection rolls back every transaction it had open.
-        return new Snapshot('serving', { ...ctx, txs: without(ctx.txs, undefined, e['peer']) }, true);
+        const peer = e['peer'] as string;
+        this.load(ctx);
+        for (const key in this.txs) {
+          if (this.txs[key]!.owner !== peer) continue;
+          delete this.txs[key];
+          this.touched.push(key);
+        }
+        this.dropWaiting(undefined, peer);
+        this.serve(undefined, e['at']);
+        return this.store(ctx.idle, ctx.reaped, e['at']);
+      }
+      case 'db.idleTimeout': {
+        const key = e['key'] as string;
+        const now = e['at'] as number;
+        const activeAt = ctx.idle[key];
+        if (activeAt === undefined) return snapshot;
+        if (ctx.txs[key] === undefined) {
+          const { [key]: _gone, ...idle } = ctx.idle;
+          return new Snapshot('serving', { ...ctx, idle }, true);
+        }
+        // A statement still waiting is not idle: the timer starts over.
+        for (const w of ctx.waiting) {
+          if (w.key !== key) continue;
+          this.out.push(idleTimer(key, this.idleTxTicks));
+          return new Snapshot('serving', { ...ctx, idle: { ...ctx.idle, [key]: now } }, true);
+        }
+        // A timer that fires before the transaction has been idle long enough is set for the rest.
+        const left = activeAt + this.idleTxTicks - now;
+        if (left > 0) {
+          this.out.push(idleTimer(key, left));
+          return snapshot;
+        }
+        // Idle past the timeout: it rolls back, and what waited for it goes on.
+        this.load(ctx);
+        delete this.txs[key];
+        this.touched.push(key);
+        this.serve(undefined, now);
+        const { [key]: _gone, ...idle } = ctx.idle;
+        return this.store(idle, [...ctx.reaped, key], now);
+      }
       default:
         return snapshot;
     }
