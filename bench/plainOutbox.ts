@@ -12,7 +12,8 @@
 // model's own (the database's `idle <tx>`) and cancels, the same state names and `idle` tags,
 // and the same durable/volatile split, with a new durable object exactly when the model makes
 // one (the World counts that as progress).
-// test/bench/plainOutbox.test.ts checks that they give the compiled models' trace hashes.
+// test/bench/plainOutbox.test.ts checks that they give the compiled models' trace hashes, and
+// holds the database reducer to the database model alone on generated sequences of statements.
 //
 // Each reducer implements the options the outbox design uses and no others: a component whose
 // input asks for anything else (another source design, client retries, a relay marking before
