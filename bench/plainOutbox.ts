@@ -875,8 +875,9 @@ class RelayReducer extends Reducer<RelayCtx> {
         this.exit('idle');
         return this.poll(ctx);
       case 'polling': {
-        // Any query result ends the poll, as in the model: a late reply counts as this poll's.
-        if (e.type === 'db.ran') {
+        // Only this poll's result ends the poll, as in the model: a reply to an earlier poll that
+        // outlived its timeout answers nothing now.
+        if (e.type === 'db.ran' && e['ref'] === `poll-${ctx.polls}`) {
           const rows = (e['results'][0]?.rows ?? []) as Row[];
           this.exit('polling');
           return rows.length === 0 ? this.enter('idle', ctx) : this.enter('beforeRelaySend', { ...ctx, batch: rows, unacked: [] });
@@ -912,8 +913,8 @@ class RelayReducer extends Reducer<RelayCtx> {
         return this.enter('recordingProgress', ctx);
       }
       case 'recordingProgress':
-        // As in the model, any query result is taken as the mark's.
-        if (e.type === 'db.ran') {
+        // As in the model, only the reply to this mark ends the wait.
+        if (e.type === 'db.ran' && e['ref'] === `mark-${String(ctx.batch[0]!['event_id'])}`) {
           this.exit('recordingProgress');
           return this.enter('afterRelayProgress', ctx);
         }

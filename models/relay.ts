@@ -46,6 +46,17 @@ type Event = BrokerReply | DatabaseReply | PeerCrashed;
 
 const idOf = (row: Row) => String(row['event_id']);
 
+/** The ref of the mark the relay is waiting on: the rows it published in this round. */
+function markRef(context: Ctx): string {
+  const rows = context.concurrent ? context.batch : context.batch.slice(0, 1);
+  return `mark-${rows.map(idOf).join(',')}`;
+}
+
+/** Whether a reply answers the poll in progress, not an earlier one that outlived its timeout. */
+function answersPoll(context: Ctx, event: { type: string; ref?: string }): boolean {
+  return event.type === 'db.ran' && event.ref === `poll-${context.polls}`;
+}
+
 function publishOf(row: Row, ref: string) {
   const { published: _p, ...payload } = row;
   return { type: 'broker.publish', ref, key: String(row['aggregate_id']), payload: payload as Payload };
@@ -61,6 +72,9 @@ export const relayMachine = setup({
     markFirst: ({ context }) => context.mark === 'beforeSend',
     moreRows: ({ context }) => context.batch.length > 1 && !context.concurrent,
     expectedAck: ({ context, event }) => event.type === 'broker.ack' && context.unacked.includes(event.ref),
+    // A reply to an earlier poll or mark (one that outlived its timeout) answers nothing now.
+    pollAnswer: ({ context, event }) => answersPoll(context, event),
+    markAnswer: ({ context, event }) => event.type === 'db.ran' && event.ref === markRef(context),
   },
   actions: {
     poll: enqueueActions(({ context, enqueue }) => {
@@ -82,7 +96,7 @@ export const relayMachine = setup({
       enqueue.emit(
         send(context.db, {
           type: 'db.run',
-          ref: `mark-${rows.map(idOf).join(',')}`,
+          ref: markRef(context),
           ops: rows.map((r) => ({ op: 'update' as const, table: context.table, where: { event_id: idOf(r) }, set: { published: true } })),
         }),
       );
@@ -114,9 +128,9 @@ export const relayMachine = setup({
       entry: 'poll',
       on: {
         'db.ran': [
-          { guard: ({ event }) => (event.results[0]?.rows ?? []).length === 0, target: 'idle' },
-          { guard: 'markFirst', target: 'recordingProgress', actions: 'takeBatch' },
-          { target: 'beforeRelaySend', actions: 'takeBatch' },
+          { guard: ({ context, event }) => answersPoll(context, event) && (event.results[0]?.rows ?? []).length === 0, target: 'idle' },
+          { guard: ({ context, event }) => answersPoll(context, event) && context.mark === 'beforeSend', target: 'recordingProgress', actions: 'takeBatch' },
+          { guard: 'pollAnswer', target: 'beforeRelaySend', actions: 'takeBatch' },
         ],
       },
       after: { timeout: 'idle' },
@@ -149,7 +163,7 @@ export const relayMachine = setup({
     },
     recordingProgress: {
       entry: 'markProgress',
-      on: { 'db.ran': 'afterRelayProgress' },
+      on: { 'db.ran': { guard: 'markAnswer', target: 'afterRelayProgress' } },
       after: { timeout: 'idle' },
     },
     // The row is marked published.
