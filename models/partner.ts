@@ -2,10 +2,11 @@
 // later: its own retry queue, a dead-letter redrive or a replay on its side, weeks afterwards.
 // It publishes each of its facts once (resending until the broker acknowledges, so the log may
 // hold a fact twice), waits `redeliverAfterTicks`, and publishes every fact again with the same
-// event_id. Its durable state is which facts the broker acknowledged in each round and whether
-// the wait is over; a restart resumes from there. A restart during the wait re-arms the whole
-// wait (a machine has no clock to subtract from), so a redelivery is never earlier than
-// `redeliverAfterTicks` after the first round, and later only by the time waited before the crash.
+// event_id. Its durable state is which facts the broker acknowledged in each round, when the
+// redelivery is due and whether it has come, as a partner's retry queue keeps a scheduled time;
+// a restart resumes from there and waits only what is left of the wait (it learns the time from
+// a one-tick timer, since a machine reads the clock only from the events it receives), so a
+// crash delays the redelivery by at most the restart, never by a whole second wait.
 // Waiting and publishing states are not tagged `idle`, so the world is not quiet (and the run
 // does not end) while a redelivery is still to come.
 import { assign, enqueueActions, setup } from 'xstate';
@@ -14,6 +15,7 @@ import type { EvidencePart } from '../src/scenario.ts';
 import type { BrokerReply, Payload } from './broker.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
 import { duration, parseOptions, z } from '../src/options.ts';
+import { SECONDS, type TimeScale } from '../src/duration.ts';
 
 export interface PartnerDurable {
   /** event_ids whose first publication the broker acknowledged, in order. */
@@ -22,6 +24,8 @@ export interface PartnerDurable {
   readonly redelivered: readonly string[];
   /** The wait is over: a restart resumes the redelivery at once instead of waiting again. */
   readonly redeliveryDue: boolean;
+  /** The tick the redelivery is scheduled for, once the first round is acknowledged. */
+  readonly redeliverAt?: number;
 }
 
 export interface PartnerInput {
@@ -34,7 +38,7 @@ export interface PartnerInput {
   readonly durable?: PartnerDurable;
 }
 
-type Ctx = { durable: PartnerDurable; input: PartnerInput };
+type Ctx = { durable: PartnerDurable; input: PartnerInput; /** What is left of the wait, in ticks. */ waitTicks: number };
 
 const idOf = (p: Payload) => String(p['event_id']);
 
@@ -56,13 +60,14 @@ export const partnerMachine = setup({
   types: { context: {} as Ctx, input: {} as PartnerInput, events: {} as BrokerReply | PeerCrashed, emitted: {} as Emitted },
   delays: {
     timeout: ({ context }) => context.input.timeoutTicks ?? 20,
-    redeliverAfter: ({ context }) => context.input.redeliverAfterTicks,
+    redeliverAfter: ({ context }) => context.waitTicks,
   },
   guards: {
     firstRoundLeft: ({ context }) => context.durable.published.length < context.input.facts.length,
     redeliveryLeft: ({ context }) => context.durable.redelivered.length < context.input.facts.length,
     redeliveryResumes: ({ context }) => context.durable.redeliveryDue && context.durable.redelivered.length < context.input.facts.length,
     isAck: ({ context, event }) => event.type === 'broker.ack' && event.ref === refOf(context),
+    overdue: ({ context, event }) => (event as { at?: number }).at! >= (context.durable.redeliverAt ?? 0),
   },
   actions: {
     publish: enqueueActions(({ context, enqueue }) => {
@@ -70,22 +75,28 @@ export const partnerMachine = setup({
       enqueue.emit(send(context.input.broker, { type: 'broker.publish', ref: refOf(context), key: String(fact['member_id'] ?? idOf(fact)), payload: fact }));
     }),
     markDue: assign(({ context }) => ({ durable: { ...context.durable, redeliveryDue: true } })),
-    recordAck: assign(({ context }) => {
+    recordAck: assign(({ context, event }) => {
       const { fact, round } = current(context);
       const d = context.durable;
-      return { durable: round === 'first' ? { ...d, published: [...d.published, idOf(fact)] } : { ...d, redelivered: [...d.redelivered, idOf(fact)] } };
+      if (round === 'redelivery') return { durable: { ...d, redelivered: [...d.redelivered, idOf(fact)] } };
+      const published = [...d.published, idOf(fact)];
+      // The last fact of the first round acknowledged: the redelivery is scheduled from now.
+      const last = published.length === context.input.facts.length;
+      return { durable: last ? { ...d, published, redeliverAt: (event as { at: number }).at + context.input.redeliverAfterTicks } : { ...d, published } };
     }),
+    resumeWait: assign(({ context, event }) => ({ waitTicks: (context.durable.redeliverAt ?? 0) - (event as { at: number }).at })),
   },
 }).createMachine({
   id: 'partner',
-  context: ({ input }) => ({ durable: input.durable ?? { published: [], redelivered: [], redeliveryDue: false }, input }),
+  context: ({ input }) => ({ durable: input.durable ?? { published: [], redelivered: [], redeliveryDue: false }, input, waitTicks: 0 }),
   initial: 'next',
   states: {
     next: {
       always: [
         { guard: 'firstRoundLeft', target: 'publishing' },
         { guard: 'redeliveryResumes', target: 'redelivering' },
-        { guard: 'redeliveryLeft', target: 'waitingToRedeliver' },
+        // The redelivery is scheduled: read the clock, then wait what is left of it.
+        { guard: 'redeliveryLeft', target: 'scheduling' },
         { target: 'done' },
       ],
     },
@@ -94,6 +105,15 @@ export const partnerMachine = setup({
       entry: 'publish',
       on: { 'broker.ack': { guard: 'isAck', target: 'next', actions: 'recordAck' } },
       after: { timeout: { target: 'publishing', reenter: true } },
+    },
+    // Between reading the schedule and waiting on it (after the first round, or after a restart).
+    scheduling: {
+      after: {
+        1: [
+          { guard: 'overdue', target: 'redelivering', actions: 'markDue' },
+          { target: 'waitingToRedeliver', actions: 'resumeWait' },
+        ],
+      },
     },
     // Every fact was delivered once; the partner will send them all again.
     waitingToRedeliver: { after: { redeliverAfter: { target: 'redelivering', actions: 'markDue' } } },
@@ -108,11 +128,12 @@ export const partnerMachine = setup({
 });
 
 /** Evidence: which facts the partner has handed over in each round. */
-export function partnerEvidence(durable: unknown): EvidencePart[] {
+export function partnerEvidence(durable: unknown, time: TimeScale = SECONDS): EvidencePart[] {
   const p = durable as PartnerDurable | undefined;
   return [
     { label: 'published', items: p && p.published.length > 0 ? [...p.published] : ['none'] },
     { label: 'redelivered', items: p && p.redelivered.length > 0 ? [...p.redelivered] : ['none'] },
+    ...(p?.redeliverAt === undefined ? [] : [{ label: 'redelivery due', items: [`at ${time.format(p.redeliverAt)}`] }]),
   ];
 }
 
