@@ -11,6 +11,8 @@ export type Interleavings =
   | { readonly kind: 'seeded'; readonly seed: number }
   /** Schedules drawn at random with the plans (explore's simulation seeds). */
   | { readonly kind: 'sampled' }
+  /** The one interleaving a check's choice path names (a replay of a check counterexample). */
+  | { readonly kind: 'chosen' }
   /** Every interleaving of enabled steps, within the search's bounds. */
   | { readonly kind: 'all'; readonly states: number; readonly transitions: number; readonly depth: number };
 

@@ -7,7 +7,7 @@ import type { ClaimVerdict } from './checkers/compose.ts';
 import type { Finding, RunOutcome } from './checkers/finding.ts';
 import type { Claim } from './claims.ts';
 import { ClauseTally, type Coverage } from './coverage.ts';
-import { FAULT_KINDS, faultPlace, type Fault, type FaultPlan } from './faults.ts';
+import { FAULT_KINDS, faultPlace, type Fault, type FaultKind, type FaultPlan } from './faults.ts';
 import { explore } from './explore.ts';
 import { failureWindows } from './failureWindows.ts';
 import { InputError } from './inputError.ts';
@@ -15,6 +15,8 @@ import { didYouMean } from './nearest.ts';
 import { formatPlace } from './place.ts';
 import type { ReplayRef } from './replayLine.ts';
 import { runScenario } from './runScenario.ts';
+import { checkSetup, runChoices } from './check/check.ts';
+import { encodeChoices } from './check/choicePath.ts';
 import type { Duration } from './duration.ts';
 import { expectedAt, linkFaults, timeScaleOf, type Scenario } from './scenario.ts';
 import type { TraceEvent } from './trace.ts';
@@ -23,6 +25,7 @@ import type { DriverRefusal } from './world.ts';
 
 export type ReplayInput =
   | { readonly kind: 'plan'; readonly seed: number; readonly plan: FaultPlan; readonly size?: number }
+  | { readonly kind: 'choices'; readonly choices: readonly number[]; readonly faults: number; readonly kinds?: readonly FaultKind[]; readonly size?: number; readonly worldLatency?: boolean }
   | { readonly kind: 'path'; readonly seed: number; readonly path: string; readonly maxFaults?: number; readonly maxOccurrence?: number };
 
 export interface ReplayResult {
@@ -38,6 +41,8 @@ export interface ReplayResult {
   readonly tick: Duration;
   /** For an explore line, fast-check's seed and path. */
   readonly search: { readonly seed: number; readonly path: string } | undefined;
+  /** For a check line, the choice path. */
+  readonly choices?: string;
   readonly outcome: RunOutcome;
   readonly findings: readonly Finding[];
   readonly claimVerdicts: readonly ClaimVerdict[];
@@ -70,6 +75,7 @@ export function checkPlan(scenario: Scenario, plan: FaultPlan, size: number | un
 }
 
 export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.name): ReplayResult {
+  if (input.kind === 'choices') return replayChoices(scenario, input, ref);
   let seed: number;
   let size: number | undefined;
   let plan: FaultPlan;
@@ -142,5 +148,53 @@ export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.na
     coverage,
     replay: replayRef,
     refusals: run.report.refusals,
+  };
+}
+
+/** A check counterexample's run again: the choice path through the check's world, traced. */
+function replayChoices(scenario: Scenario, input: Extract<ReplayInput, { kind: 'choices' }>, ref: string): ReplayResult {
+  const setup = checkSetup(scenario, {
+    faults: input.faults,
+    ...(input.kinds === undefined ? {} : { kinds: input.kinds }),
+    ...(input.size === undefined ? {} : { size: input.size }),
+    ...(input.worldLatency ? { worldLatency: true } : {}),
+  });
+  const run = runChoices(scenario, setup, input.choices);
+  if (run.end === undefined) throw new InputError(`--choices: the path stops before the run ends (after ${input.choices.length} steps the world is neither quiet nor stuck); give the whole path the check printed`);
+  const clauses = new ClauseTally();
+  clauses.add(run.claims);
+  const choices = encodeChoices(input.choices);
+  const coverage: Coverage = {
+    mode: 'replay',
+    faultDepth: run.plan.length,
+    kinds: [...new Set(run.plan.map((f) => f.kind))],
+    windows: failureWindows(run.components).length,
+    points: 0,
+    runs: 1,
+    unstruckRuns: 0,
+    interleavings: { kind: 'chosen' },
+    clauses: clauses.result(),
+  };
+  return {
+    kind: 'replay',
+    name: scenario.name,
+    ref,
+    claims: scenario.claims,
+    seed: 0,
+    size: setup.size,
+    plan: run.plan,
+    tick: timeScaleOf(scenario).tick,
+    search: undefined,
+    choices,
+    outcome: run.outcome,
+    findings: run.findings,
+    claimVerdicts: run.claims,
+    traceHash: run.traceHash,
+    trace: run.trace,
+    unstruck: [],
+    judgement: judge(expectedAt(scenario.expect, input.faults), verdictOf([run.outcome]), run.findings.map((f) => f.violation), 'sampled'),
+    coverage,
+    replay: { kind: 'choices', scenario: ref, choices, faults: input.faults, ...(input.kinds === undefined ? {} : { kinds: input.kinds }), ...(input.size === undefined ? {} : { size: input.size }), ...(input.worldLatency ? { worldLatency: true } : {}) },
+    refusals: [],
   };
 }

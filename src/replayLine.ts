@@ -1,8 +1,8 @@
 // The paste-able line that reproduces a run, as data first: which scenario (named as the user
 // named it, a catalogue name or a file path), and how to rerun it: a simulation seed and a fault
-// plan (windows mode and replay), or fast-check's seed and path (explore). Every form of every
+// plan (windows mode and replay), fast-check's seed and path (explore), or a choice path (check). Every form of every
 // report renders it with `replayLine`, so the line printed anywhere is the one that works.
-import type { FaultPlan } from './faults.ts';
+import type { FaultKind, FaultPlan } from './faults.ts';
 
 export type ReplayRef =
   | { readonly kind: 'plan'; readonly scenario: string; readonly seed: number; readonly plan: FaultPlan; readonly size?: number }
@@ -14,6 +14,17 @@ export type ReplayRef =
       /** The explore options that shape the search space, repeated so the path means the same case. */
       readonly maxFaults?: number;
       readonly maxOccurrence?: number;
+    }
+  /** A check run: the index of the choice taken at each step, with the fault budget and size that shape the choices. */
+  | {
+      readonly kind: 'choices';
+      readonly scenario: string;
+      readonly choices: string;
+      readonly faults: number;
+      /** The fault kinds, when the check was given its own. */
+      readonly kinds?: readonly FaultKind[];
+      readonly size?: number;
+      readonly worldLatency?: boolean;
     };
 
 /** A shell word: left bare when it is safe, single-quoted otherwise. */
@@ -22,6 +33,12 @@ function shellWord(s: string): string {
 }
 
 export function replayLine(r: ReplayRef): string {
+  if (r.kind === 'choices') {
+    const size = r.size === undefined ? '' : ` --size ${r.size}`;
+    const latency = r.worldLatency ? ' --world-latency' : '';
+    const kinds = r.kinds === undefined ? '' : ` --kinds ${r.kinds.join(',')}`;
+    return `npx faultline replay ${shellWord(r.scenario)} --faults ${r.faults}${kinds}${size}${latency} --choices ${shellWord(r.choices)}`;
+  }
   const head = `npx faultline replay ${shellWord(r.scenario)} --seed ${r.seed}`;
   if (r.kind === 'plan') {
     const size = r.size === undefined ? '' : ` --size ${r.size}`;

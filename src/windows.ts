@@ -48,8 +48,10 @@ export interface WindowRow {
   readonly note: WindowNote | undefined;
   /** Why runs here could not be judged: the clause whose checker threw, and its error. */
   readonly undecided: readonly Undecided[];
-  /** The plan of the worst run, to replay it. */
+  /** The plan of the worst run. */
   readonly plan: FaultPlan;
+  /** How to replay the worst run, when a plan and the sweep's seed do not (check mode: its choice path). */
+  readonly replay?: ReplayRef;
 }
 
 export interface Undecided {
@@ -59,7 +61,7 @@ export interface Undecided {
 }
 
 /** The clauses of a run that could not be decided, with their reasons. */
-export function undecidedOf(run: RunRecord): Undecided[] {
+export function undecidedOf(run: Pick<RunRecord, 'claims'>): Undecided[] {
   return run.claims.flatMap((c) => c.clauses.filter((k) => k.status === 'unknown').map((k) => ({ effect: c.effect, clause: k.clause, reason: k.reason ?? 'no reason given' })));
 }
 
@@ -74,8 +76,24 @@ export interface Counterexample {
   readonly replay: ReplayRef;
 }
 
+/** What a check (src/check/check.ts) adds to a sweep's result: its search and what it reached. */
+export interface CheckSummary {
+  readonly faults: number;
+  readonly size: number;
+  /** Distinct states stored, choices taken, the longest path, distinct end states judged. */
+  readonly states: number;
+  readonly transitions: number;
+  readonly depth: number;
+  readonly ends: number;
+  /** Bytes the visited set and the path tree hold. */
+  readonly bytes: number;
+  /** Windows some path entered but none struck: only paths whose faults were spent reached them. */
+  readonly unstruckWindows: readonly string[];
+}
+
+/** A sweep's result: windows mode, or check mode (`check` set), which every report form renders alike. */
 export interface WindowsResult {
-  readonly kind: 'windows';
+  readonly kind: 'windows' | 'check';
   readonly name: string;
   readonly title: string;
   readonly source: string;
@@ -95,6 +113,7 @@ export interface WindowsResult {
   readonly failureWindows: readonly string[];
   readonly unreachedWindows: readonly string[];
   readonly refusals: readonly DriverRefusal[];
+  readonly check?: CheckSummary;
 }
 
 export interface WindowsOptions {

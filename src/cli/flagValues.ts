@@ -1,6 +1,6 @@
 // Reading the values of the command line's flags. Each refusal is an InputError naming the flag
 // and the value, so the user sees one clear line and exit code 2.
-import { FAULT_KINDS, type Fault, type FaultPlan } from '../faults.ts';
+import { FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from '../faults.ts';
 import { InputError } from '../inputError.ts';
 import { didYouMean } from '../nearest.ts';
 
@@ -42,4 +42,13 @@ export function planFlag(value: string | true | undefined): FaultPlan | undefine
     if (typeof f['point'] !== 'string') throw new InputError(`${where}: a ${f.kind} fault needs a point`);
     return { kind: f.kind, point: f['point'], occurrence: f.occurrence as number } as Fault;
   });
+}
+
+/** Fault kinds joined by commas: `crash,lose`. */
+export function kindsFlag(value: string | true | undefined): FaultKind[] | undefined {
+  if (value === undefined) return undefined;
+  const list = String(value).split(',').map((k) => k.trim());
+  if (value === true || list.length === 0 || list.some((k) => k === '')) throw new InputError(`--kinds must be fault kinds joined by commas (${FAULT_KINDS.join(',')}), got ${JSON.stringify(value)}`);
+  for (const k of list) if (!FAULT_KINDS.includes(k as FaultKind)) throw new InputError(`--kinds: no fault kind ${JSON.stringify(k)}${didYouMean(k, FAULT_KINDS)}; valid: ${FAULT_KINDS.join(', ')}`);
+  return FAULT_KINDS.filter((k) => list.includes(k));
 }

@@ -20,7 +20,8 @@ const COMMANDS: Readonly<Record<string, Entry>> = {
   list: { summary: 'scenarios, with their expected verdicts', load: () => import('./listCommand.ts') },
   windows: { summary: 'crash every failure window, fault every message point; write reports', load: () => import('./windowsCommand.ts') },
   explore: { summary: 'search fault plans and interleavings with fast-check; shrink a failure', load: () => import('./exploreCommand.ts') },
-  replay: { summary: 'rerun one plan exactly and print its trace', load: () => import('./replayCommand.ts') },
+  check: { summary: 'every interleaving with up to K faults, by state-space search; write reports', load: () => import('./checkCommand.ts') },
+  replay: { summary: 'rerun one plan or choice path exactly and print its trace', load: () => import('./replayCommand.ts') },
   calc: { summary: 'capacity arithmetic: checkpoint, dedup, backfill, retry, horizon', load: () => import('./calcCommand.ts') },
 };
 
@@ -30,7 +31,9 @@ Usage:
   faultline list [--json]
   faultline windows <scenario|file|all> [--json] [--out DIR] [--pairs] [--seed S] [--max-occurrence N]
   faultline explore <scenario|file> [--runs N] [--seed S] [--max-faults N] [--max-occurrence N] [--json]
+  faultline check <scenario|file|all> [--faults K] [--size N] [--max-states N] [--dfs] [--json] [--out DIR]
   faultline replay <scenario|file> --seed S [--path P | --plan JSON] [--size N] [--json]
+  faultline replay <scenario|file> --faults K --choices PATH [--size N] [--json]
   faultline calc <checkpoint|dedup|backfill|retry|horizon> [--flags] [--json]
   faultline <command> --help
   faultline --help | --version

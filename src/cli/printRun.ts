@@ -28,11 +28,13 @@ export interface PrintableRun {
   readonly replay: ReplayRef;
   /** How long one tick is, to print the world's settings as durations. */
   readonly tick?: Duration;
+  /** A check run's choice path, which names its interleaving as a seed would. */
+  readonly choices?: string;
 }
 
 export function printRun(out: (text: string) => void, c: ChalkInstance, run: PrintableRun): void {
   for (const claim of run.claims) out(`${c.bold('claim')}  ${claimSentence(claim)}`);
-  out(`${c.bold('plan')}   ${describePlan(run.plan)} (simulation seed ${run.seed}, workload ${run.size})`);
+  out(`${c.bold('plan')}   ${describePlan(run.plan)} (${run.choices === undefined ? `simulation seed ${run.seed}` : 'the interleaving its choice path names'}, workload ${run.size})`);
   const start = run.trace.find((e) => e.kind === 'start')?.data as { options?: Record<string, number> } | undefined;
   if (start?.options) out(`${c.bold('world')}  ${describeWorld(start.options, run.tick)}`);
   out(c.bold('trace'));

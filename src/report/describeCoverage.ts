@@ -25,6 +25,7 @@ function count(n: number, one: string, many = `${one}s`): string {
 function depth(c: Coverage): string {
   if (c.mode === 'replay') return c.faultDepth === 0 ? 'the fault-free run' : `this plan of ${count(c.faultDepth, 'fault')}`;
   if (c.mode === 'explore') return `sampled plans of up to ${count(c.faultDepth, 'fault')}`;
+  if (c.mode === 'check') return c.faultDepth === 0 ? 'every fault-free interleaving' : `every interleaving with at most ${count(c.faultDepth, 'fault')}`;
   if (c.faultDepth === 1) return 'every single fault';
   if (c.faultDepth === 2) return 'every single fault and every pair';
   return `every combination of up to ${c.faultDepth} faults`;
@@ -40,7 +41,8 @@ function interleavings(c: Coverage): string {
   const i = c.interleavings;
   if (i.kind === 'seeded') return `one interleaving per plan (simulation seed ${i.seed})`;
   if (i.kind === 'sampled') return 'interleavings sampled with the plans';
-  return `every interleaving: ${count(i.states, 'state')}, ${count(i.transitions, 'transition')}, depth ${i.depth}`;
+  if (i.kind === 'chosen') return 'the interleaving its choice path names';
+  return `${count(i.states, 'state')}, ${count(i.transitions, 'transition')}, depth ${i.depth}`;
 }
 
 function bound(c: Coverage): string {
@@ -54,7 +56,8 @@ function bound(c: Coverage): string {
 /** One sentence: what the verdict holds (or failed) for. */
 export function describeCoverage(verdict: Verdict, c: Coverage): string {
   const unstruck = c.unstruckRuns === 0 ? '' : `; in ${count(c.unstruckRuns, 'run')} a planned fault never struck`;
-  return `${verdict} for ${depth(c)}: ${space(c)}, ${count(c.runs, 'run')}, ${interleavings(c)}${bound(c)}${unstruck}`;
+  const runs = c.mode === 'check' ? count(c.runs, 'end state') : count(c.runs, 'run');
+  return `${verdict} for ${depth(c)}: ${space(c)}, ${runs}, ${interleavings(c)}${bound(c)}${unstruck}`;
 }
 
 export function clauseStatusText(status: ClauseStatus): string {
@@ -69,8 +72,8 @@ export function clauseStatusText(status: ClauseStatus): string {
 }
 
 /** `at most one committed outcome per key: holds (183 runs)` */
-export function describeClause(c: ClauseCoverage): string {
-  const runs = c.status === 'holds' || c.status === 'violated' ? ` (judged in ${count(c.exercised, 'run')})` : '';
+export function describeClause(c: ClauseCoverage, judgedOver: 'run' | 'end state' = 'run'): string {
+  const runs = c.status === 'holds' || c.status === 'violated' ? ` (judged in ${count(c.exercised, judgedOver)})` : '';
   const reason = c.status === 'unknown' && c.reason !== undefined ? `: ${c.reason}` : '';
   return `${CLAUSE_TITLES[c.clause]}: ${clauseStatusText(c.status)}${runs}${reason}`;
 }

@@ -3,7 +3,6 @@
 // sequence diagram. It loads nothing (no script, no stylesheet link, no font, no image URL), so
 // it opens the same from a CI artifact, an e-mail attachment or an air-gapped laptop, and it
 // holds no timestamp, so the same results always give the same bytes.
-import { TimeScale } from '../duration.ts';
 import { replayLine } from '../replayLine.ts';
 import { isExpectedViolation, isUnexpectedOutcome } from '../verdict.ts';
 import type { Counterexample, WindowRow, WindowsResult } from '../windows.ts';
@@ -11,6 +10,7 @@ import { claimSentence } from './claimSentence.ts';
 import { describeClause } from './describeCoverage.ts';
 import { describeFinding } from './describeFinding.ts';
 import { describePlan } from './describePlan.ts';
+import { counterexampleRun, searchLine, sweepHeader, windowReach } from './describeSweep.ts';
 import { escapeXml as esc } from './escapeXml.ts';
 import { sequenceSteps } from './sequenceSteps.ts';
 import { svgSequence } from './svgSequence.ts';
@@ -130,7 +130,7 @@ function counterexample(result: WindowsResult, ce: Counterexample, index: number
   return [
     `<article id="${id}">`,
     `<h4>${index + 1}. ${esc(ce.violation)}</h4>`,
-    `<p><strong>Plan:</strong> ${esc(plan)} · <strong>seed</strong> ${ce.seed} · <strong>size</strong> ${ce.size} · <strong>trace hash</strong> <code>${esc(ce.traceHash)}</code></p>`,
+    `<p><strong>Plan:</strong> ${esc(plan)} · ${counterexampleRun(ce).map((x) => `<strong>${x.label.toLowerCase()}</strong> ${x.label === 'Choice path' ? `<code>${esc(x.value)}</code>` : esc(x.value)}`).join(' · ')} · <strong>trace hash</strong> <code>${esc(ce.traceHash)}</code></p>`,
     findings === '' ? '' : `<ul>${findings}</ul>`,
     `<div class="diagram">\n${svgSequence(sequenceSteps(ce.trace), title)}\n</div>`,
     `<p><strong>Replay:</strong></p>`,
@@ -144,7 +144,7 @@ function section(result: WindowsResult): string {
   const parts = [
     `<section id="${anchor(result.name)}">`,
     `<h2>${esc(result.title)} ${badges(v)}</h2>`,
-    `<p>Scenario <code>${esc(result.name)}</code> · seed ${result.seed} · one tick is ${esc(new TimeScale(result.tick).format(1))}</p>`,
+    `<p>Scenario <code>${esc(result.name)}</code> · ${esc(sweepHeader(result))}</p>`,
     `<p><strong>Seed passage:</strong> ${esc(result.source)}<br><strong>Lesson:</strong> ${esc(result.lesson)}</p>`,
     `<h3>${result.claims.length === 1 ? 'Claim' : 'Claims'}</h3>`,
     ...result.claims.map((c) => `<blockquote><p>${esc(claimSentence(c))}</p></blockquote>`),
@@ -152,10 +152,11 @@ function section(result: WindowsResult): string {
     `<p><strong>Covers:</strong> ${esc(v.covers)}.</p>`,
     v.problems.length === 0 ? '' : `<ul>${v.problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>`,
     `<p><strong>Clauses checked:</strong></p>`,
-    `<ul class="clauses">${result.coverage.clauses.map((c) => `<li class="${c.status.replace(/ /g, '-')}">${result.claims.length > 1 ? `${esc(c.effect)}: ` : ''}${esc(describeClause(c))}</li>`).join('')}</ul>`,
+    `<ul class="clauses">${result.coverage.clauses.map((c) => `<li class="${c.status.replace(/ /g, '-')}">${result.claims.length > 1 ? `${esc(c.effect)}: ` : ''}${esc(describeClause(c, result.check ? 'end state' : 'run'))}</li>`).join('')}</ul>`,
     ...result.refusals.map((r) => `<p>Note: <code>${esc(r.component)}</code> ran on XState's own step because the compiled driver refused its machine (${esc(r.reason)}).</p>`),
     `<div class="counts"><div><strong>${result.coverage.windows + result.coverage.points}</strong>places</div><div><strong>${result.coverage.runs}</strong>runs</div><div><strong>${esc(result.distinctOutcomes.join(', '))}</strong>distinct outcomes</div></div>`,
-    result.unreachedWindows.length === 0 ? '' : `<p>Failure windows this workload never entered (a crash planned there never struck): ${result.unreachedWindows.map((w) => `<code>${esc(w)}</code>`).join(', ')}.</p>`,
+    searchLine(result) === undefined ? '' : `<p>Search: ${esc(searchLine(result)!)}.</p>`,
+    ...windowReach(result).map((w) => `<p>${esc(w.text)}: ${w.windows.map((x) => `<code>${esc(x)}</code>`).join(', ')}.</p>`),
     ...windowTables(result).map((t) => `<h3>${esc(t.heading)}</h3>\n${windowTable(result, t.rows)}`),
     `<h3>Counterexamples</h3>`,
     result.counterexamples.length === 0 ? '<p>None: no run violated a claim.</p>' : result.counterexamples.map((ce, i) => counterexample(result, ce, i)).join('\n'),

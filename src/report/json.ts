@@ -43,7 +43,7 @@ export function coverageJson(verdict: Parameters<typeof describeCoverage>[0], c:
     unstruckRuns: c.unstruckRuns,
     interleavings: { ...c.interleavings },
     ...(c.bound === undefined ? {} : { bound: { ...c.bound } }),
-    clauses: c.clauses.map((k) => ({ effect: k.effect, clause: k.clause, status: k.status, exercised: k.exercised, text: describeClause(k), ...(k.reason === undefined ? {} : { reason: k.reason }) })),
+    clauses: c.clauses.map((k) => ({ effect: k.effect, clause: k.clause, status: k.status, exercised: k.exercised, text: describeClause(k, c.interleavings.kind === 'chosen' ? 'end state' : 'run'), ...(k.reason === undefined ? {} : { reason: k.reason }) })),
   };
 }
 
@@ -75,6 +75,7 @@ function counterexample(ce: Counterexample) {
   return {
     violation: ce.violation,
     seed: ce.seed,
+    ...(ce.replay.kind === 'choices' ? { choices: ce.replay.choices } : {}),
     plan: planJson(ce.plan),
     replay: replayLine(ce.replay),
     traceHash: ce.traceHash,
@@ -107,6 +108,7 @@ function scenario(r: WindowsResult) {
     failureWindows: [...r.failureWindows],
     unreachedWindows: [...r.unreachedWindows],
     coverage: coverageJson(j.verdict, r.coverage),
+    ...(r.check ? { mode: 'check', check: { ...r.check, unstruckWindows: [...r.check.unstruckWindows] } } : { mode: 'windows' }),
     ...(r.refusals.length === 0 ? {} : { driverRefusals: r.refusals.map((x) => ({ ...x })) }),
   };
 }

@@ -34,7 +34,7 @@ function rowDetails(result: WindowsResult, row: WindowRow): string {
     `retry owner: ${c.retryOwner}`,
     `duplicate possible: ${c.duplicatePossible}; guard: ${c.duplicateGuard}`,
     `repair query: ${c.repairQuery || 'none given'}`,
-    `replay: ${replayLine({ kind: 'plan', scenario: result.ref, seed: result.seed, plan: row.plan })}`,
+    `replay: ${replayLine(row.replay ?? { kind: 'plan', scenario: result.ref, seed: result.seed, plan: row.plan })}`,
   ].join('\n');
 }
 
@@ -53,7 +53,7 @@ function rowCase(result: WindowsResult, row: WindowRow): Case {
   // Every other row still says its outcome, so the file alone answers "what happened at this window".
   const out = `outcome: ${row.outcome}`;
   if (isExpectedViolation(expected, row.outcome)) return { name, out: `${out} (expected violation)\n${rowDetails(result, row)}` };
-  if (row.struck === 0) return { name, skipped: `the fault never struck: ${place} is not reached by this workload`, out };
+  if (row.struck === 0) return { name, skipped: `the fault never struck: ${place} is not reached ${result.check ? 'by any interleaving within the bound' : 'by this workload'}`, out };
   if (row.outcome === 'unknown') {
     const why = row.undecided.map((u) => `${u.effect}: ${u.clause}: ${u.reason}`).join('; ');
     return { name, skipped: `unknown: the checkers could not decide this run (${why || 'no reason given'})`, out };
@@ -64,7 +64,7 @@ function rowCase(result: WindowsResult, row: WindowRow): Case {
 function verdictCase(result: WindowsResult): Case {
   const v = verdictSummary(result);
   const out = [`verdict: ${v.verdict}`, `expected: ${v.expected}`, `covers: ${v.covers}`, ...result.claims.map((c) => `claim: ${claimSentence(c)}`)];
-  for (const c of result.coverage.clauses) out.push(`clause: ${result.claims.length > 1 ? `${c.effect}: ` : ''}${describeClause(c)}`);
+  for (const c of result.coverage.clauses) out.push(`clause: ${result.claims.length > 1 ? `${c.effect}: ` : ''}${describeClause(c, result.check ? 'end state' : 'run')}`);
   for (const ce of result.counterexamples) out.push(`counterexample (${ce.violation}): ${replayLine(ce.replay)}`);
   if (v.asExpected) return { name: 'verdict', out: out.join('\n') };
   return { name: 'verdict', failure: { message: `${result.name} is NOT as expected: ${v.problems.join('; ')}`, type: 'unexpected verdict', body: out.join('\n') } };

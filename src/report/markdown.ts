@@ -3,7 +3,6 @@
 // the failure-window table (what is durable, who retries, can the effect repeat, which query
 // finds the damage) and every counterexample as a Mermaid sequence diagram with its replay line.
 // Nothing here reads a clock, so the same results always give the same bytes.
-import { TimeScale } from '../duration.ts';
 import { replayLine } from '../replayLine.ts';
 import { isExpectedViolation, isUnexpectedOutcome } from '../verdict.ts';
 import type { Counterexample, WindowRow, WindowsResult } from '../windows.ts';
@@ -11,6 +10,7 @@ import { claimSentence } from './claimSentence.ts';
 import { describeClause } from './describeCoverage.ts';
 import { describeFinding } from './describeFinding.ts';
 import { describePlan } from './describePlan.ts';
+import { counterexampleRun, searchLine, sweepHeader, windowReach } from './describeSweep.ts';
 import { mermaidSequence } from './mermaidSequence.ts';
 import { sequenceSteps } from './sequenceSteps.ts';
 import { runTally, verdictSummary } from './verdictSummary.ts';
@@ -83,7 +83,7 @@ function counterexampleSection(ce: Counterexample, index: number, level: number)
     lines.push('- **Findings:**');
     for (const f of ce.findings) lines.push(`  - ${prose(f.violation)}: ${prose(describeFinding(f))}`);
   }
-  lines.push(`- **Seed:** ${ce.seed} · **size:** ${ce.size} · **trace hash:** ${code(ce.traceHash)}`);
+  lines.push(`- ${counterexampleRun(ce).map((x) => `**${x.label}:** ${x.label === 'Choice path' ? code(x.value) : x.value}`).join(' · ')} · **trace hash:** ${code(ce.traceHash)}`);
   lines.push('', fenced('mermaid', mermaidSequence(sequenceSteps(ce.trace))), '', 'Replay:', '', fenced('sh', replayLine(ce.replay)), '');
   return lines;
 }
@@ -92,7 +92,7 @@ function counterexampleSection(ce: Counterexample, index: number, level: number)
 function scenarioSection(result: WindowsResult, level: number): string {
   const v = verdictSummary(result);
   const lines = [heading(level, result.title), ''];
-  lines.push(`Scenario ${code(result.name)} · seed ${result.seed} · one tick is ${new TimeScale(result.tick).format(1)}`, '');
+  lines.push(`Scenario ${code(result.name)} · ${sweepHeader(result)}`, '');
   lines.push(`- **Seed passage:** ${prose(result.source)}`, `- **Lesson:** ${prose(result.lesson)}`, '');
   lines.push(result.claims.length === 1 ? '**Claim:**' : '**Claims:**', '');
   for (const [i, claim] of result.claims.entries()) {
@@ -105,14 +105,14 @@ function scenarioSection(result: WindowsResult, level: number): string {
   for (const p of v.problems) lines.push(`- ${prose(p)}`);
   if (v.problems.length > 0) lines.push('');
   lines.push('**Clauses checked:**', '');
-  for (const c of result.coverage.clauses) lines.push(`- ${result.claims.length > 1 ? `${prose(c.effect)}: ` : ''}${prose(describeClause(c))}`);
+  for (const c of result.coverage.clauses) lines.push(`- ${result.claims.length > 1 ? `${prose(c.effect)}: ` : ''}${prose(describeClause(c, result.check ? 'end state' : 'run'))}`);
   lines.push('');
   for (const r of result.refusals) lines.push(`Note: ${code(r.component)} ran on XState's own step because the compiled driver refused its machine (${prose(r.reason)}).`, '');
   lines.push('| places | runs | distinct outcomes |', '| ---: | ---: | --- |');
   lines.push(`| ${result.coverage.windows + result.coverage.points} | ${result.coverage.runs} | ${cell(result.distinctOutcomes.join(', '))} |`, '');
-  if (result.unreachedWindows.length > 0) {
-    lines.push(`Failure windows this workload never entered (a crash planned there never struck): ${result.unreachedWindows.map((w) => code(w)).join(', ')}.`, '');
-  }
+  const search = searchLine(result);
+  if (search !== undefined) lines.push(`Search: ${search}.`, '');
+  for (const w of windowReach(result)) lines.push(`${w.text}: ${w.windows.map((x) => code(x)).join(', ')}.`, '');
   for (const t of windowTables(result)) lines.push(heading(level + 1, t.heading), '', ...windowTable(result, t.rows), '');
   lines.push(heading(level + 1, 'Counterexamples'), '');
   if (result.counterexamples.length === 0) lines.push('None: no run violated a claim.', '');

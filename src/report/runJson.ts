@@ -44,6 +44,7 @@ export function replayJson(r: ReplayResult): string {
     verdict: r.judgement.verdict,
     seed: r.search?.seed ?? r.seed,
     path: r.search?.path ?? null,
+    ...(r.choices === undefined ? {} : { choices: r.choices }),
     traceHash: r.traceHash,
     plan: planJson(r.plan),
     trace: r.trace,

@@ -83,7 +83,8 @@ describe('each command’s --help lists that command’s flags and no other', ()
     list: ['--json'],
     windows: ['--out DIR', '--pairs', '--seed S', '--max-occurrence N', '--json'],
     explore: ['--runs N', '--seed S', '--max-faults N', '--max-occurrence N', '--json'],
-    replay: ['--seed S', '--plan JSON', '--path P', '--size N', '--max-faults N', '--max-occurrence N', '--json'],
+    check: ['--faults K', '--kinds LIST', '--size N', '--max-states N', '--max-depth N', '--dfs', '--fail-fast', '--world-latency', '--out DIR', '--json'],
+    replay: ['--seed S', '--choices PATH', '--faults K', '--kinds LIST', '--world-latency', '--plan JSON', '--path P', '--size N', '--max-faults N', '--max-occurrence N', '--json'],
     calc: ['--json'],
   };
   const every = [...new Set(Object.values(flags).flat().map((f) => f.split(' ')[0]!))];
@@ -101,9 +102,9 @@ describe('each command’s --help lists that command’s flags and no other', ()
   });
 
   it('marks the flags a command requires', async () => {
-    const r = await cli(['replay', '--help']);
-    expect(r.out).toMatch(/--seed S .*\(required\)/);
-    expect(r.out).not.toMatch(/--plan JSON .*\(required\)/);
+    const r = await cli(['calc', 'dedup', '--help']);
+    expect(r.out).toMatch(/--rate VALUE .*\(required\)/);
+    expect(r.out).not.toMatch(/--replication VALUE .*\(required\)/);
   });
 
   it('calc <subcommand> --help lists that subcommand’s own flags', async () => {
@@ -154,7 +155,7 @@ describe('the argument parser refuses, for every command alike', () => {
     [['explore', 'mercury-outbox', '--', '--runs'], 'faultline: explore: takes one scenario name or scenario file; unexpected argument "--runs"'],
     [['calc', 'dedup', 'now', '--rate', '1', '--window', '1h', '--entry-bytes', '9'], 'faultline: calc dedup: takes no arguments; unexpected argument "now"'],
     // A required flag left out.
-    [['replay', 'mercury-outbox'], 'faultline: replay: missing required --seed'],
+    [['replay', 'mercury-outbox'], 'faultline: replay needs --seed S (with --plan or --path), or --faults K --choices PATH'],
     [['calc', 'dedup', '--rate', '1'], 'faultline: calc dedup: missing required --window, --entry-bytes'],
   ])('%j', async (args, line) => {
     expect(await refused(args)).toBe(line);

@@ -51,7 +51,11 @@ describe('describeCoverage', () => {
 
   it('words an exhaustive search of interleavings and its state or depth bound', () => {
     const all: Coverage = { ...windows, mode: 'check', interleavings: { kind: 'all', states: 12345, transitions: 1, depth: 40 } };
-    expect(describeCoverage('holds', all)).toContain(', every interleaving: 12,345 states, 1 transition, depth 40');
+    const { maxOccurrence: _m, ...space } = all;
+    expect(describeCoverage('holds', { ...space, runs: 7 })).toBe(
+      'holds for every interleaving with at most 1 fault: 26 windows and 18 message points (crash, lose, duplicate, delay, reorder), 7 end states, 12,345 states, 1 transition, depth 40',
+    );
+    expect(describeCoverage('holds', { ...all, faultDepth: 0 })).toContain('holds for every fault-free interleaving:');
     expect(describeCoverage('holds within bound', { ...all, bound: { kind: 'states', max: 100000 } })).toMatch(/; the search stopped at its bound of 100,000 states$/);
     expect(describeCoverage('holds within bound', { ...all, bound: { kind: 'depth', max: 60 } })).toMatch(/; the search stopped at its depth bound of 60$/);
   });

@@ -1,0 +1,492 @@
+// Check mode: every interleaving and every combination of up to K faults, by explicit-state
+// search over CheckWorld (src/check/checkWorld.ts). Breadth-first by default, so the first
+// counterexample of each violation is a shortest one; depth-first on request. A state seen
+// before (by its 64-bit hash, src/check/visitedSet.ts) is not explored again.
+//
+// The result has the shape of a windows sweep (src/windows.ts), so every report form renders it:
+// - a row per fault place and kind that struck, judged over the end states of every path whose
+//   one fault it was (the fault is part of a state's identity while it is a path's only fault,
+//   so paths with different faults are never merged and each row is exact; paths with more
+//   faults count toward the verdict and the counterexamples, as pairs do in windows mode);
+// - every failure window as struck, entered but never struck (only a path that had already
+//   spent its fault budget reached it), or not reached within the bound;
+// - a counterexample per violation, with its choice path (replayable with
+//   `faultline replay <scenario> --choices <path>`) and the trace of running it again.
+// A search stopped by --max-states or --max-depth holds only "within bound", and says so.
+import type { Finding, RunOutcome, Violation } from '../checkers/finding.ts';
+import { checkClaim, type ClaimVerdict } from '../checkers/compose.ts';
+import { ClauseTally, type Coverage, type SearchBound } from '../coverage.ts';
+import { FAULT_KINDS, MESSAGE_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from '../faults.ts';
+import { failureWindows } from '../failureWindows.ts';
+import { InputError } from '../inputError.ts';
+import { parsePlace, type Place } from '../place.ts';
+import type { ReplayRef } from '../replayLine.ts';
+import { expectedAt, timeScaleOf, worldOptionsOf, type DesignComponent, type Scenario } from '../scenario.ts';
+import { Trace, type TraceEvent, type TraceKind } from '../trace.ts';
+import { judge, outcomeRank, runOutcome, verdictOf } from '../verdict.ts';
+import { DEFAULT_WORLD_OPTIONS, type Driver, type Ending, type Note } from '../world.ts';
+import type { WorldView } from '../worldView.ts';
+import type { CheckSummary, Counterexample, Evidence, WindowRow, WindowsResult } from '../windows.ts';
+import { evidenceOf, undecidedOf } from '../windows.ts';
+import { encodeChoices } from './choicePath.ts';
+import { CheckWorld, isFault, type CheckState, type Choice, type PathEnd, type StepLog } from './checkWorld.ts';
+import { VisitedSet } from './visitedSet.ts';
+
+export interface CheckOptions {
+  /** At most this many faults in one path (default 1). */
+  readonly faults?: number;
+  /** Workload size; the scenario's own when absent. */
+  readonly size?: number;
+  /** Stop after this many distinct states (default 5,000,000). */
+  readonly maxStates?: number;
+  /** Do not extend a path past this many steps. */
+  readonly maxDepth?: number;
+  /** Depth-first instead of breadth-first. */
+  readonly dfs?: boolean;
+  /** Stop at the first violation. */
+  readonly failFast?: boolean;
+  /** The fault kinds that may strike; the scenario's own (all of them unless it says) when absent. */
+  readonly kinds?: readonly FaultKind[];
+  /** How the user named the scenario, for replay lines. */
+  readonly ref?: string;
+  readonly driver?: Driver;
+  /**
+   * Take the World's latency window (the scenario's, 1 to 3 ticks by default) instead of a network
+   * faster than the clock; every tick a message may take is then a branch of its own.
+   */
+  readonly worldLatency?: boolean;
+  /** Called every so many states, for progress indicators. */
+  readonly onProgress?: (states: number, transitions: number) => void;
+}
+
+export const DEFAULT_MAX_STATES = 5_000_000;
+
+export interface CheckResult extends WindowsResult {
+  readonly kind: 'check';
+  readonly check: CheckSummary;
+}
+
+/** One run along a choice path, as data: what a counterexample and `replay --choices` print. */
+export interface ChoiceRun {
+  readonly choices: readonly number[];
+  readonly plan: FaultPlan;
+  readonly end: PathEnd | undefined;
+  readonly outcome: RunOutcome;
+  readonly findings: readonly Finding[];
+  readonly claims: readonly ClaimVerdict[];
+  readonly trace: readonly TraceEvent[];
+  readonly traceHash: string;
+  readonly notes: readonly Note[];
+  readonly durable: Readonly<Record<string, unknown>>;
+  readonly components: readonly DesignComponent[];
+}
+
+/** The settings of a check: the world's, the fault budget and kinds, the workload size. */
+export interface CheckSetup {
+  readonly world: CheckWorld;
+  readonly components: readonly DesignComponent[];
+  readonly faults: number;
+  readonly kinds: readonly FaultKind[];
+  readonly size: number;
+  readonly worldLatency: boolean;
+  readonly options: Readonly<Record<string, number>>;
+}
+
+export interface SetupOptions {
+  readonly faults: number;
+  readonly kinds?: readonly FaultKind[];
+  readonly size?: number;
+  readonly worldLatency?: boolean;
+  readonly driver?: Driver;
+}
+
+/**
+ * The world a check searches. By default a message lands before the clock moves (a latency of
+ * zero ticks): every message sent at one moment is delivered, in every order the links allow,
+ * before the next timer fires, and only a delay fault holds one past a timer. Timers, restarts,
+ * TTLs and retention keep their exact durations. `worldLatency` takes the World's own window.
+ */
+export function checkSetup(scenario: Scenario, o: SetupOptions): CheckSetup {
+  const { faults, worldLatency = false, driver = 'compiled' } = o;
+  const size = o.size ?? scenario.workload.size;
+  const time = timeScaleOf(scenario);
+  const components = scenario.build({ size }, time);
+  const w = { ...DEFAULT_WORLD_OPTIONS, ...worldOptionsOf(scenario, time) };
+  const kinds = o.kinds ?? scenario.windows?.kinds ?? FAULT_KINDS;
+  const world = new CheckWorld(components, {
+    latencyTicksMin: worldLatency ? w.latencyTicksMin : 0,
+    latencyTicksMax: worldLatency ? w.latencyTicksMax : 0,
+    delayFaultTicks: w.delayFaultTicks,
+    restartDelayTicks: w.restartDelayTicks,
+    livenessTicksMax: w.livenessTicksMax,
+    quietTicks: w.quietTicks,
+    faults,
+    crash: kinds.includes('crash'),
+    messageFaults: MESSAGE_FAULT_KINDS.filter((k) => kinds.includes(k)),
+    driver,
+  });
+  const options = {
+    latencyTicksMin: worldLatency ? w.latencyTicksMin : 0,
+    latencyTicksMax: worldLatency ? w.latencyTicksMax : 0,
+    delayFaultTicks: w.delayFaultTicks,
+    restartDelayTicks: w.restartDelayTicks,
+    livenessTicksMax: w.livenessTicksMax,
+    quietTicks: w.quietTicks,
+  };
+  return { world, components, faults, kinds, size, worldLatency, options };
+}
+
+/** The ending a checker sees for a path's end. */
+function endingOf(end: PathEnd): Ending {
+  return end.kind === 'quiet' ? { kind: 'quiescent' } : { kind: 'stuck', reason: end.reason };
+}
+
+/** Every claim judged on an end state's durable contexts. */
+export function judgeEnd(scenario: Scenario, durable: Readonly<Record<string, unknown>>, end: PathEnd, notes: readonly Note[] = []): { outcome: RunOutcome; findings: Finding[]; claims: ClaimVerdict[] } {
+  const view: WorldView = {
+    durable: <T>(name: string) => {
+      if (!(name in durable)) throw new Error(`no component named ${name}`);
+      return durable[name] as T;
+    },
+    result: { ending: endingOf(end) },
+    notes,
+  };
+  const claims = scenario.claims.map((c) => checkClaim(c, view));
+  const findings = claims.flatMap((c) => c.findings);
+  return { outcome: runOutcome(findings, claims.some((c) => c.outcome === 'unknown')), findings, claims };
+}
+
+/** A choice's fault as a plan entry, with the occurrence the World would strike it at. */
+function faultOf(world: CheckWorld, s: CheckState, c: Choice, entered: ReadonlyMap<string, number>): Fault | undefined {
+  if (!isFault(c)) return undefined;
+  if (c.kind === 'crash') {
+    const window = world.windowOf(s, c.comp);
+    return { kind: 'crash', window, occurrence: entered.get(window) ?? 1 };
+  }
+  const { point, occurrence } = world.pointOf(s, c.link);
+  return { kind: c.kind, point, occurrence };
+}
+
+/** Collects a traced run's events, notes and window entries. */
+class TracingLog {
+  readonly trace = new Trace(true, true);
+  readonly notes: Note[] = [];
+  readonly entered = new Map<string, number>();
+  event(tick: number, component: string, kind: TraceKind, data?: unknown): void {
+    if (kind === 'note') {
+      const d = data as { kind: string; data?: unknown };
+      this.notes.push({ tick, seq: this.trace.length, component, kind: d.kind, ...(d.data === undefined ? {} : { data: d.data }) });
+    }
+    this.trace.add(tick, component, kind, data);
+  }
+  enter(window: string): void {
+    this.entered.set(window, (this.entered.get(window) ?? 0) + 1);
+  }
+}
+
+/**
+ * Runs one choice path, traced, and judges where it ends. A path that names a choice the state
+ * does not offer is bad input; a path that stops before the run ends is judged where it stops
+ * (its end is then undefined and the outcome says what the claims see there).
+ */
+export function runChoices(scenario: Scenario, setup: CheckSetup, choices: readonly number[]): ChoiceRun {
+  const { world } = setup;
+  const log = new TracingLog();
+  const tracer: StepLog = { trace: (t, c, k, d) => log.event(t, c, k, d), enter: (w) => log.enter(w) };
+  log.event(0, 'world', 'start', { choices: encodeChoices(choices), faults: setup.faults, kinds: setup.kinds, size: setup.size, options: setup.options });
+  let s = world.initial(tracer);
+  const plan: Fault[] = [];
+  let end: PathEnd | undefined;
+  for (let i = 0; ; i++) {
+    const offered = world.choices(s);
+    end = world.end(s, offered);
+    if (i === choices.length) break;
+    if (end !== undefined) throw new InputError(`--choices: the run ends after step ${i} of ${choices.length}; the path is longer than the run`);
+    const c = offered[choices[i]!];
+    if (c === undefined) throw new InputError(`--choices: step ${i + 1} takes choice ${choices[i]}, but that state offers ${offered.length} (0 to ${offered.length - 1})`);
+    const f = faultOf(world, s, c, log.entered);
+    if (f) plan.push(f);
+    s = world.apply(s, c, tracer);
+  }
+  const durable = world.durable(s);
+  const judged = end === undefined ? { outcome: 'holds' as RunOutcome, findings: [], claims: [] } : judgeEnd(scenario, durable, end, log.notes);
+  return {
+    choices,
+    plan,
+    end,
+    ...judged,
+    trace: log.trace.events,
+    traceHash: log.trace.hash(),
+    notes: log.notes,
+    durable,
+    components: setup.components,
+  };
+}
+
+/** Parent links and choice indices of stored states, in growable typed arrays. */
+class Tree {
+  parent = new Int32Array(1 << 16);
+  choice = new Uint16Array(1 << 16);
+  size = 0;
+
+  add(parent: number, choice: number): number {
+    if (this.size === this.parent.length) {
+      const p = new Int32Array(this.size * 2);
+      p.set(this.parent);
+      this.parent = p;
+      const c = new Uint16Array(this.size * 2);
+      c.set(this.choice);
+      this.choice = c;
+    }
+    this.parent[this.size] = parent;
+    this.choice[this.size] = choice;
+    return this.size++;
+  }
+
+  path(id: number): number[] {
+    const out: number[] = [];
+    for (let i = id; this.parent[i]! >= 0; i = this.parent[i]!) out.push(this.choice[i]!);
+    return out.reverse();
+  }
+
+  get bytes(): number {
+    return this.parent.byteLength + this.choice.byteLength;
+  }
+}
+
+interface RowAcc {
+  readonly index: number;
+  readonly fault: Fault;
+  readonly place: Place;
+  applied: number;
+  evidence: Evidence | undefined;
+  outcomes: Partial<Record<RunOutcome, number>>;
+  worst: RunOutcome | undefined;
+  worstNode: number;
+}
+
+interface Item {
+  readonly s: CheckState;
+  readonly id: number;
+  readonly depth: number;
+  /** 0: no fault yet; r + 1: row r's fault alone; MANY: more than one fault. */
+  readonly tag: number;
+}
+
+const MANY = -1;
+const PROGRESS_EVERY = 100_000;
+
+export function check(scenario: Scenario, options: CheckOptions = {}): CheckResult {
+  const faults = options.faults ?? 1;
+  const maxStates = options.maxStates ?? DEFAULT_MAX_STATES;
+  const maxDepth = options.maxDepth ?? Infinity;
+  const ref = options.ref ?? scenario.name;
+  const setup = checkSetup(scenario, { faults, ...(options.kinds ? { kinds: options.kinds } : {}), ...(options.size === undefined ? {} : { size: options.size }), ...(options.worldLatency ? { worldLatency: true } : {}), ...(options.driver ? { driver: options.driver } : {}) });
+  const { world, components } = setup;
+  const time = timeScaleOf(scenario);
+  const entered = new Set<string>();
+  const log: StepLog = { trace: () => {}, enter: (w) => entered.add(w) };
+  const visited = new VisitedSet(1 << 16);
+  const tree = new Tree();
+  const rows: RowAcc[] = [];
+  const rowIndex = new Map<string, RowAcc>();
+  const judgements = new Map<string, { outcome: RunOutcome; findings: Finding[]; claims: ClaimVerdict[] }>();
+  const tally = new ClauseTally();
+  const outcomes = new Map<RunOutcome, number>();
+  const firstOf = new Map<Violation, number>();
+  let transitions = 0;
+  let ends = 0;
+  let maxSeen = 0;
+  let bound: SearchBound | undefined;
+  let stopped = false;
+  let nextProgress = PROGRESS_EVERY;
+
+  const s0 = world.initial(log);
+  const h0 = world.hash(s0, 0);
+  visited.add(h0[0], h0[1]);
+  let frontier: Item[] = [{ s: s0, id: tree.add(-1, 0), depth: 0, tag: 0 }];
+  let next: Item[] = [];
+
+  const rowOf = (s: CheckState, c: Choice): RowAcc => {
+    const f = faultOf(world, s, c, new Map())!;
+    const key = `${f.kind}\u0000${f.kind === 'crash' ? f.window : f.point}`;
+    let row = rowIndex.get(key);
+    if (!row) {
+      const place: Place = parsePlace(f.kind === 'crash' ? f.window : f.point)!;
+      row = { index: rows.length, fault: { ...f, occurrence: 1 }, place, applied: 0, evidence: undefined, outcomes: {}, worst: undefined, worstNode: -1 };
+      rows.push(row);
+      rowIndex.set(key, row);
+    }
+    return row;
+  };
+
+  const judgeAt = (item: Item, end: PathEnd) => {
+    ends++;
+    const dh = world.durableHash(item.s);
+    const key = `${dh[0]}:${dh[1]}:${end.kind === 'quiet' ? 'q' : JSON.stringify(end.reason)}`;
+    let j = judgements.get(key);
+    if (!j) {
+      j = judgeEnd(scenario, world.durable(item.s), end);
+      judgements.set(key, j);
+    }
+    tally.add(j.claims);
+    outcomes.set(j.outcome, (outcomes.get(j.outcome) ?? 0) + 1);
+    for (const f of j.findings) if (!firstOf.has(f.violation)) firstOf.set(f.violation, item.id);
+    if (item.tag > 0) {
+      const row = rows[item.tag - 1]!;
+      row.outcomes[j.outcome] = (row.outcomes[j.outcome] ?? 0) + 1;
+      if (row.worst === undefined || outcomeRank(j.outcome) < outcomeRank(row.worst)) {
+        row.worst = j.outcome;
+        row.worstNode = item.id;
+      }
+    }
+    if (options.failFast && j.findings.length > 0) stopped = true;
+  };
+
+  const expand = (item: Item, push: (i: Item) => void) => {
+    const { s } = item;
+    const offered = world.choices(s);
+    const end = world.end(s, offered);
+    if (end !== undefined) return judgeAt(item, end);
+    if (item.depth >= maxDepth) {
+      bound ??= { kind: 'depth', max: maxDepth };
+      return;
+    }
+    for (let i = 0; i < offered.length && !stopped; i++) {
+      const c = offered[i]!;
+      let tag = item.tag;
+      if (isFault(c)) {
+        const row = rowOf(s, c);
+        row.applied++;
+        if (row.evidence === undefined) row.evidence = evidenceOf({ fault: row.fault, tick: s.now, durable: world.durable(s), inFlight: world.inFlight(s) }, components, time);
+        tag = tag === 0 ? row.index + 1 : MANY;
+      }
+      const t = world.apply(s, c, log);
+      transitions++;
+      const h = world.hash(t, tag);
+      if (visited.has(h[0], h[1])) continue;
+      if (visited.size >= maxStates) {
+        bound = { kind: 'states', max: maxStates };
+        stopped = true;
+        return;
+      }
+      visited.add(h[0], h[1]);
+      const depth = item.depth + 1;
+      if (depth > maxSeen) maxSeen = depth;
+      push({ s: t, id: tree.add(item.id, i), depth, tag });
+    }
+    if (options.onProgress && visited.size >= nextProgress) {
+      nextProgress = visited.size + PROGRESS_EVERY;
+      options.onProgress(visited.size, transitions);
+    }
+  };
+
+  if (options.dfs) {
+    const stack = frontier;
+    while (stack.length > 0 && !stopped) expand(stack.pop()!, (i) => stack.push(i));
+  } else {
+    while (frontier.length > 0 && !stopped) {
+      for (let k = 0; k < frontier.length && !stopped; k++) expand(frontier[k]!, (i) => next.push(i));
+      frontier = next;
+      next = [];
+    }
+  }
+  options.onProgress?.(visited.size, transitions);
+
+  // Counterexamples and each row's worst path, run again traced.
+  const traced = new Map<number, ChoiceRun>();
+  const runOf = (node: number): ChoiceRun => {
+    let run = traced.get(node);
+    if (!run) {
+      run = runChoices(scenario, setup, tree.path(node));
+      traced.set(node, run);
+    }
+    return run;
+  };
+  const replayOf = (run: ChoiceRun): ReplayRef => ({
+    kind: 'choices',
+    scenario: ref,
+    choices: encodeChoices(run.choices),
+    faults,
+    ...(options.kinds ? { kinds: setup.kinds } : {}),
+    ...(options.size === undefined ? {} : { size: setup.size }),
+    ...(setup.worldLatency ? { worldLatency: true } : {}),
+  });
+  const found = [...firstOf.keys()].sort((a, b) => outcomeRank(a) - outcomeRank(b));
+  const counterexamples = found.map((violation): Counterexample => {
+    const run = runOf(firstOf.get(violation)!);
+    return { violation, seed: 0, size: setup.size, plan: run.plan, findings: run.findings, traceHash: run.traceHash, trace: run.trace, replay: replayOf(run) };
+  });
+  const windowRows = rows.map((row): WindowRow => {
+    const run = row.worstNode >= 0 ? runOf(row.worstNode) : undefined;
+    const guards = new Set<string>();
+    for (const n of run?.notes ?? []) {
+      const guard = (n.data as { guard?: unknown } | undefined)?.guard;
+      if (n.kind === 'guard' && typeof guard === 'string') guards.add(guard);
+    }
+    return {
+      place: row.place,
+      fault: row.fault.kind,
+      runs: row.applied,
+      struck: row.applied,
+      outcome: row.worst ?? 'holds',
+      outcomes: row.outcomes,
+      evidence: row.evidence,
+      repeatSeen: guards.size > 0 || (run?.findings.some((f) => f.violation === 'duplicate effect') ?? false),
+      guards: [...guards].sort(),
+      note: row.place.kind === 'window' ? components.find((c) => c.name === (row.place as { component: string }).component)?.notes?.[(row.place as { state: string }).state] : undefined,
+      undecided: run && run.outcome === 'unknown' ? undecidedOf(run) : [],
+      plan: run?.plan ?? [row.fault],
+      ...(run ? { replay: replayOf(run) } : {}),
+    };
+  });
+
+  const all = failureWindows(components);
+  const struckWindows = new Set(rows.filter((r) => r.fault.kind === 'crash').map((r) => (r.fault as { window: string }).window));
+  const ordered = [...outcomes.keys()].sort((a, b) => outcomeRank(a) - outcomeRank(b));
+  // A search cut short (by a bound, or by --fail-fast at its first violation) cannot be asked to
+  // show every expected violation, as a sampling search cannot.
+  const complete = bound === undefined && !stopped;
+  const judgement = judge(expectedAt(scenario.expect, faults), verdictOf(ordered, bound !== undefined), found, complete ? 'exhaustive' : 'sampled');
+  const coverage: Coverage = {
+    mode: 'check',
+    faultDepth: faults,
+    kinds: setup.kinds,
+    windows: all.length,
+    points: new Set(rows.filter((r) => r.fault.kind !== 'crash').map((r) => (r.fault as { point: string }).point)).size,
+    runs: ends,
+    unstruckRuns: 0,
+    interleavings: { kind: 'all', states: visited.size, transitions, depth: maxSeen },
+    ...(bound ? { bound } : {}),
+    clauses: tally.result(),
+  };
+  return {
+    kind: 'check',
+    name: scenario.name,
+    title: scenario.title,
+    source: scenario.source,
+    lesson: scenario.lesson,
+    ref,
+    seed: 0,
+    tick: time.tick,
+    claims: scenario.claims,
+    judgement,
+    coverage,
+    distinctOutcomes: ordered,
+    rows: windowRows,
+    counterexamples,
+    failureWindows: all,
+    unreachedWindows: all.filter((w) => !entered.has(w)),
+    refusals: [],
+    check: {
+      faults,
+      size: setup.size,
+      states: visited.size,
+      transitions,
+      depth: maxSeen,
+      ends,
+      bytes: visited.bytes + tree.bytes,
+      unstruckWindows: all.filter((w) => entered.has(w) && !struckWindows.has(w)),
+    },
+  };
+}

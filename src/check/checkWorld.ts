@@ -1,0 +1,587 @@
+// The world of the exhaustive search: the same components, steppers and conventions as the
+// World (src/world.ts), but every state is an immutable value and every step is a choice, so a
+// search can branch at each one. Where the World draws each message's latency from the seed and
+// strikes faults at planned occurrences, here:
+// - a message in flight has a delivery window, from its send plus the least latency to its send
+//   plus the most; a link delivers in order, so only its head can be delivered (a request sent
+//   `unordered` travels on a connection of its own, as in the World);
+// - time is discrete, and advancing the clock is itself a choice: to the next moment something
+//   can happen (the next tick while a message may land), never past a head message's deadline,
+//   a due timer or a due restart (timers fire exactly when due, and the order of everything due
+//   at one moment is free);
+// - a fault is a choice too, while the budget lasts: crash any live process where it rests, or
+//   lose, duplicate, delay or reorder a link's head message where the link can suffer that kind.
+//   A reordered message waits for the next message sent on its link and goes right behind it; if
+//   nothing else is left to happen, it is released, as the World releases it at the heal;
+// - a path ends when the world is quiet (the World's rule, measured from the last fault: nothing
+//   in flight, nobody down, every process idle, every component waiting on a timer woken since
+//   the last durable change, and `quietTicks` gone by since it), or is stuck when it is not quiet a liveness phase after its last
+//   fault (after the start when it has none), or when nothing is left to happen while some
+//   process still waits.
+// Actions are performed as the World performs them (send, note, delayed raise, cancel), and a
+// crash notifies every peer through the link behind what the crashed component had sent;
+// test/check/worldAsChoices.test.ts replays World runs as choice paths to hold the two to the
+// same semantics.
+//
+// States share structure: a step copies the component and link it changes and keeps the rest,
+// and each component's and link's hash is computed once, so hashing a successor costs what
+// changed (src/check/stateHash.ts).
+import type { EventObject } from 'xstate';
+import type { ExecutedAction } from '../compiledMachine.ts';
+import { windowName, pointName } from '../place.ts';
+import type { DesignComponent } from '../scenario.ts';
+import { linkFaults } from '../scenario.ts';
+import { stepperFor, type Driver, type MachineSnapshot, type Stepper } from '../stepper.ts';
+import type { TraceKind } from '../trace.ts';
+import { stateKey } from '../world.ts';
+import type { MessageFaultKind } from '../faults.ts';
+import { Hasher, type Hash64 } from './stateHash.ts';
+
+export interface CheckWorldOptions {
+  readonly latencyTicksMin: number;
+  readonly latencyTicksMax: number;
+  readonly delayFaultTicks: number;
+  readonly restartDelayTicks: number;
+  readonly livenessTicksMax: number;
+  readonly quietTicks: number;
+  /** At most this many faults in one path. */
+  readonly faults: number;
+  /** Which faults may strike: crash and the message faults a link allows. */
+  readonly crash: boolean;
+  readonly messageFaults: readonly MessageFaultKind[];
+  readonly driver: Driver;
+}
+
+interface Timer {
+  readonly id: string;
+  readonly due: number;
+  readonly delay: number;
+  readonly event: EventObject;
+}
+
+interface Comp {
+  readonly snapshot: MachineSnapshot;
+  readonly state: string;
+  readonly down: boolean;
+  /** When a crashed component comes back; -1 when it is up. */
+  readonly restartAt: number;
+  /** Sorted by id. */
+  readonly timers: readonly Timer[];
+  /** The tick one of its timers last fired (-1: never). */
+  readonly woke: number;
+}
+
+export interface Msg {
+  readonly from: number;
+  readonly to: number;
+  readonly event: EventObject;
+  readonly earliest: number;
+  readonly deadline: number;
+  /** A connection-drop notice: no fault strikes it. */
+  readonly system: boolean;
+  /** Which message of its point this is (1-based), for the plan a report prints; not part of the state's identity. */
+  readonly n: number;
+}
+
+export interface Link {
+  readonly key: string;
+  readonly msgs: readonly Msg[];
+  /**
+   * Messages a reorder holds back: each goes right behind the next message sent on the link, or,
+   * when nothing else is left to happen, is released as the World releases them at the heal.
+   */
+  readonly held: readonly Msg[];
+}
+
+export interface CheckState {
+  readonly now: number;
+  readonly comps: readonly Comp[];
+  /** Links with something in flight or held, in key order. */
+  readonly links: readonly Link[];
+  readonly faults: number;
+  readonly lastProgress: number;
+  /** The tick of the last fault; -1 before the first. */
+  readonly lastFault: number;
+  /** Numbers the links of unordered sends, which each travel on their own connection. */
+  readonly nextUnordered: number;
+  /** Messages sent so far, by point id: the `n` of the next one; not part of the state's identity. */
+  readonly sent: readonly number[];
+}
+
+export type Choice =
+  | { readonly kind: 'deliver'; readonly link: string }
+  | { readonly kind: 'timer'; readonly comp: number; readonly id: string }
+  | { readonly kind: 'restart'; readonly comp: number }
+  | { readonly kind: 'advance'; readonly to: number }
+  | { readonly kind: 'release'; readonly link: string }
+  | { readonly kind: 'crash'; readonly comp: number }
+  | { readonly kind: MessageFaultKind; readonly link: string };
+
+export type FaultChoice = Extract<Choice, { kind: 'crash' | MessageFaultKind }>;
+
+export function isFault(c: Choice): c is FaultChoice {
+  return c.kind === 'crash' || c.kind === 'lose' || c.kind === 'duplicate' || c.kind === 'delay' || c.kind === 'reorder';
+}
+
+/** What a path's end says: quiet (judge the claims), or stuck and why. */
+export type PathEnd =
+  | { readonly kind: 'quiet' }
+  | { readonly kind: 'stuck'; readonly reason: { readonly kind: 'no quiescence'; readonly ticks: number } | { readonly kind: 'waiting'; readonly components: readonly string[] } };
+
+/** What a step did, for a traced replay and for coverage. */
+export interface StepLog {
+  trace(tick: number, component: string, kind: TraceKind, data?: unknown): void;
+  /** A process entered a failure window. */
+  enter(window: string): void;
+}
+
+const NO_LOG: StepLog = { trace: () => {}, enter: () => {} };
+
+const compHashes = new WeakMap<Comp, Hash64>();
+const linkHashes = new WeakMap<Link, Hash64>();
+
+/** A mutable draft of a state, made for one step and frozen into the next state. */
+class Draft {
+  comps: Comp[];
+  links: Link[];
+  lastProgress: number;
+  nextUnordered: number;
+  sent: readonly number[];
+  private sentCopied = false;
+  constructor(
+    s: CheckState,
+    readonly now: number,
+  ) {
+    this.comps = s.comps.slice();
+    this.links = s.links.slice();
+    this.lastProgress = s.lastProgress;
+    this.nextUnordered = s.nextUnordered;
+    this.sent = s.sent;
+  }
+
+  /** The next ordinal of a point. */
+  count(point: number): number {
+    if (!this.sentCopied) {
+      this.sent = this.sent.slice();
+      this.sentCopied = true;
+    }
+    const counts = this.sent as number[];
+    while (counts.length <= point) counts.push(0);
+    return ++counts[point]!;
+  }
+
+  link(key: string): Link | undefined {
+    const i = this.indexOf(key);
+    return i >= 0 ? this.links[i] : undefined;
+  }
+
+  /** Replaces (or adds, or with nothing left removes) a link. */
+  setLink(key: string, msgs: readonly Msg[], held: readonly Msg[]): void {
+    const i = this.indexOf(key);
+    const empty = msgs.length === 0 && held.length === 0;
+    if (i >= 0) {
+      if (empty) this.links.splice(i, 1);
+      else this.links[i] = { key, msgs, held };
+      return;
+    }
+    if (empty) return;
+    let at = 0;
+    while (at < this.links.length && this.links[at]!.key < key) at++;
+    this.links.splice(at, 0, { key, msgs, held });
+  }
+
+  private indexOf(key: string): number {
+    for (let i = 0; i < this.links.length; i++) if (this.links[i]!.key === key) return i;
+    return -1;
+  }
+}
+
+export class CheckWorld {
+  readonly names: readonly string[];
+  private readonly steppers: readonly Stepper[];
+  private readonly faultsOf = new Map<string, readonly MessageFaultKind[]>();
+  private readonly actions: ExecutedAction[] = [];
+  /** Point ids by sender, receiver and message type. */
+  private readonly pointIds = new Map<string, number>();
+
+  constructor(
+    readonly components: readonly DesignComponent[],
+    readonly options: CheckWorldOptions,
+  ) {
+    this.names = components.map((c) => c.name);
+    this.steppers = components.map((c) => (c.stepper ? c.stepper() : stepperFor(c.machine, c.name, c.input, options.driver).stepper));
+  }
+
+  /** Every component booted in order at tick 0. */
+  initial(log: StepLog = NO_LOG): CheckState {
+    const empty: CheckState = { now: 0, comps: [], links: [], faults: 0, lastProgress: 0, lastFault: -1, nextUnordered: 0, sent: [] };
+    const d = new Draft(empty, 0);
+    for (let i = 0; i < this.components.length; i++) d.comps.push(undefined as unknown as Comp);
+    for (let i = 0; i < this.components.length; i++) this.boot(d, i, undefined, log);
+    return this.freeze(d, 0, -1);
+  }
+
+  /**
+   * The choices a state offers, in a fixed order (deliveries, timers, restarts, the clock, a
+   * release, then faults), so a path of choice indices replays the same run.
+   */
+  choices(s: CheckState): Choice[] {
+    const out: Choice[] = [];
+    let blocked = false;
+    let next = Infinity;
+    let held = false;
+    for (const l of s.links) {
+      if (l.held.length > 0) held = true;
+      const m = l.msgs[0];
+      if (m === undefined) continue;
+      if (m.earliest <= s.now) {
+        out.push({ kind: 'deliver', link: l.key });
+        // It may land at any tick up to its deadline, so the clock moves one tick at a time
+        // while it waits: each tick it lands at is stamped on what it causes (TTLs, timeouts).
+        if (m.deadline <= s.now) blocked = true;
+        else next = Math.min(next, s.now + 1);
+      } else next = Math.min(next, m.earliest);
+    }
+    for (let i = 0; i < s.comps.length; i++) {
+      const c = s.comps[i]!;
+      for (const t of c.timers) {
+        if (t.due <= s.now) {
+          out.push({ kind: 'timer', comp: i, id: t.id });
+          blocked = true;
+        } else next = Math.min(next, t.due);
+      }
+      if (c.down) {
+        if (c.restartAt <= s.now) {
+          out.push({ kind: 'restart', comp: i });
+          blocked = true;
+        } else next = Math.min(next, c.restartAt);
+      }
+    }
+    // A held message is released once nothing but it keeps the world from quiet, as the World
+    // releases it at the heal; the clock does not run on past that moment without it.
+    if (held && this.quiet(s, true)) {
+      for (const l of s.links) if (l.held.length > 0) out.push({ kind: 'release', link: l.key });
+    } else if (!blocked && next !== Infinity) out.push({ kind: 'advance', to: next });
+    if (s.faults < this.options.faults) {
+      if (this.options.crash) {
+        for (let i = 0; i < s.comps.length; i++) if (!s.comps[i]!.down && this.components[i]!.process) out.push({ kind: 'crash', comp: i });
+      }
+      for (const l of s.links) {
+        const m = l.msgs[0];
+        if (m === undefined || m.system || m.earliest > s.now) continue;
+        // A request on a connection of its own has no order to break: its window already lets
+        // it arrive before or after anything else.
+        const own = l.key.includes('#');
+        for (const kind of this.linkFaults(m.from, m.to)) if (!(own && kind === 'reorder')) out.push({ kind, link: l.key });
+      }
+    }
+    return out;
+  }
+
+  /** The state after a choice. */
+  apply(s: CheckState, c: Choice, log: StepLog = NO_LOG): CheckState {
+    switch (c.kind) {
+      case 'advance':
+        return { ...s, now: c.to };
+      case 'deliver': {
+        const d = new Draft(s, s.now);
+        this.deliverMsg(d, this.shift(d, c.link), log);
+        return this.freeze(d, s.faults, s.lastFault);
+      }
+      case 'timer': {
+        const d = new Draft(s, s.now);
+        const comp = d.comps[c.comp]!;
+        const t = comp.timers.find((x) => x.id === c.id)!;
+        d.comps[c.comp] = { ...comp, timers: comp.timers.filter((x) => x !== t), woke: s.now };
+        log.trace(s.now, this.names[c.comp]!, 'timer', t.event.type);
+        this.deliverTo(d, c.comp, { ...t.event, at: s.now } as EventObject, log);
+        return this.freeze(d, s.faults, s.lastFault);
+      }
+      case 'restart': {
+        const d = new Draft(s, s.now);
+        const comp = d.comps[c.comp]!;
+        d.comps[c.comp] = { ...comp, down: false, restartAt: -1 };
+        log.trace(s.now, this.names[c.comp]!, 'restart');
+        this.boot(d, c.comp, comp.snapshot.context.durable, log);
+        return this.freeze(d, s.faults, s.lastFault);
+      }
+      case 'release': {
+        const d = new Draft(s, s.now);
+        const l = d.link(c.link)!;
+        const released = l.held.map((m) => ({ ...m, earliest: s.now + this.options.latencyTicksMin, deadline: s.now + this.options.latencyTicksMax }));
+        d.setLink(c.link, [...l.msgs, ...released], []);
+        return this.freeze(d, s.faults, s.lastFault);
+      }
+      case 'crash': {
+        const d = new Draft(s, s.now);
+        const name = this.names[c.comp]!;
+        const comp = d.comps[c.comp]!;
+        const window = windowName(name, comp.state);
+        log.trace(s.now, 'world', 'fault', { kind: 'crash', window });
+        log.trace(s.now, name, 'crash', { window });
+        d.comps[c.comp] = { ...comp, down: true, restartAt: s.now + (this.components[c.comp]!.restartDelayTicks ?? this.options.restartDelayTicks), timers: [] };
+        // A crashed sender's held messages die with its connections, as in the World.
+        for (const l of d.links.slice()) {
+          if (l.held.length === 0 || l.held[0]!.from !== c.comp) continue;
+          for (const m of l.held) log.trace(s.now, this.names[m.to]!, 'drop', { from: name, event: m.event, reason: 'sender crashed' });
+          d.setLink(l.key, l.msgs, []);
+        }
+        // Peers learn of the crash as a dropped connection, behind what it had already sent.
+        for (let p = 0; p < this.components.length; p++) if (p !== c.comp) this.send(d, c.comp, p, { type: 'sys.peerCrashed', peer: name } as EventObject, false, true);
+        return this.freeze(d, s.faults + 1, s.now);
+      }
+      default:
+        return this.messageFault(s, c.kind, c.link, log);
+    }
+  }
+
+  /** Whether a path ends here, and how. */
+  end(s: CheckState, choices: readonly Choice[]): PathEnd | undefined {
+    if (this.quiet(s, false)) return { kind: 'quiet' };
+    if (s.now > Math.max(s.lastFault, 0) + this.options.livenessTicksMax) return { kind: 'stuck', reason: { kind: 'no quiescence', ticks: this.options.livenessTicksMax } };
+    if (choices.every(isFault)) {
+      const waiting = s.comps.flatMap((c, i) => (this.components[i]!.process && !c.down && !c.snapshot.hasTag('idle') ? [windowName(this.names[i]!, c.state)] : []));
+      return waiting.length === 0 ? { kind: 'quiet' } : { kind: 'stuck', reason: { kind: 'waiting', components: waiting } };
+    }
+    return undefined;
+  }
+
+  /** Every component's durable context. */
+  durable(s: CheckState): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    s.comps.forEach((c, i) => (out[this.names[i]!] = c.snapshot.context?.durable));
+    return out;
+  }
+
+  /** The hash of every component's durable context: equal end states judge equal. */
+  durableHash(s: CheckState): Hash64 {
+    const x = new Hasher();
+    for (const c of s.comps) x.value(c.snapshot.context?.durable);
+    return x.digest();
+  }
+
+  /** Messages on their way, head first, then those a reorder holds back, as the World's strikes list them. */
+  inFlight(s: CheckState): { from: string; to: string; event: EventObject }[] {
+    const out = [];
+    for (const l of s.links) for (const m of l.msgs) if (!m.system) out.push({ from: this.names[m.from]!, to: this.names[m.to]!, event: m.event });
+    for (const l of s.links) for (const m of l.held) out.push({ from: this.names[m.from]!, to: this.names[m.to]!, event: m.event });
+    return out;
+  }
+
+  /** The window a process rests in, for a crash choice. */
+  windowOf(s: CheckState, comp: number): string {
+    return windowName(this.names[comp]!, s.comps[comp]!.state);
+  }
+
+  /** The message point of a link's head, and which of its point it is, for a message-fault choice. */
+  pointOf(s: CheckState, link: string): { point: string; occurrence: number } {
+    const m = s.links.find((l) => l.key === link)!.msgs[0]!;
+    return { point: pointName(this.names[m.from]!, this.names[m.to]!, m.event.type), occurrence: m.n };
+  }
+
+  /**
+   * The state's identity for the visited set: everything its future depends on (every
+   * snapshot's state and context, timers, restarts, every message and its window, the clock and
+   * the fault budget), and `extra`, which the search uses to keep apart paths it reports apart.
+   */
+  hash(s: CheckState, extra = 0): Hash64 {
+    const x = new Hasher().word(s.now).word(s.faults).word(s.lastProgress).word(s.lastFault).word(s.nextUnordered).word(extra);
+    for (const c of s.comps) x.hash(this.compHash(c));
+    x.word(s.links.length);
+    for (const l of s.links) x.hash(this.linkHash(l));
+    return x.digest();
+  }
+
+  private compHash(c: Comp): Hash64 {
+    let h = compHashes.get(c);
+    if (h === undefined) {
+      const x = new Hasher().value(c.state).value(c.snapshot.context).word(c.down ? 1 : 0).word(c.restartAt).word(c.woke).word(c.timers.length);
+      for (const t of c.timers) x.value(t.id).word(t.due).word(t.delay);
+      h = x.digest();
+      compHashes.set(c, h);
+    }
+    return h;
+  }
+
+  private linkHash(l: Link): Hash64 {
+    let h = linkHashes.get(l);
+    if (h === undefined) {
+      const x = new Hasher().value(l.key).word(l.msgs.length).word(l.held.length);
+      for (const m of l.msgs) x.value(m.event).word(m.earliest).word(m.deadline).word(m.system ? 1 : 0);
+      for (const m of l.held) x.value(m.event).word(m.earliest).word(m.deadline);
+      h = x.digest();
+      linkHashes.set(l, h);
+    }
+    return h;
+  }
+
+  private messageFault(s: CheckState, kind: MessageFaultKind, key: string, log: StepLog): CheckState {
+    const d = new Draft(s, s.now);
+    const l = d.link(key)!;
+    const m = l.msgs[0]!;
+    const from = this.names[m.from]!;
+    log.trace(s.now, 'world', 'fault', { kind, point: pointName(from, this.names[m.to]!, m.event.type) });
+    log.trace(s.now, from, kind, { to: this.names[m.to], event: m.event });
+    const rest = l.msgs.slice(1);
+    if (kind === 'lose') {
+      d.setLink(key, rest, l.held);
+    } else if (kind === 'duplicate') {
+      // The first copy arrives now; the second is right behind it and due at once.
+      d.setLink(key, [{ ...m, earliest: s.now, deadline: s.now }, ...rest], l.held);
+      this.deliverMsg(d, m, log);
+    } else if (kind === 'delay') {
+      const delay = this.options.delayFaultTicks;
+      d.setLink(key, [{ ...m, earliest: m.earliest + delay, deadline: m.deadline + delay }, ...rest], l.held);
+    } else if (rest.length > 0) {
+      // The next message is already on its way: the held one goes right behind it.
+      const next = rest[0]!;
+      d.setLink(key, [next, { ...m, earliest: next.earliest, deadline: Math.max(m.deadline, next.deadline) }, ...rest.slice(1)], l.held);
+    } else {
+      d.setLink(key, rest, [...l.held, m]);
+    }
+    return this.freeze(d, s.faults + 1, s.now);
+  }
+
+  /**
+   * Quiet: nothing in flight, nobody down, every process idle, nobody else waiting on a timer,
+   * every component waiting on a timer woken since the last durable change (or fault), and
+   * `quietTicks` gone by since then.
+   * `ignoreHeld` asks whether only held messages keep the world from quiet.
+   */
+  private quiet(s: CheckState, ignoreHeld: boolean): boolean {
+    for (const l of s.links) if (l.msgs.length > 0 || (!ignoreHeld && l.held.length > 0)) return false;
+    const since = Math.max(s.lastProgress, s.lastFault);
+    for (let i = 0; i < s.comps.length; i++) {
+      const c = s.comps[i]!;
+      if (c.down) return false;
+      const idle = c.snapshot.hasTag('idle');
+      if (!idle && (this.components[i]!.process || c.timers.length > 0)) return false;
+      if (c.woke <= since && c.timers.some((t) => t.delay <= this.options.livenessTicksMax)) return false;
+    }
+    return s.now - since >= this.options.quietTicks;
+  }
+
+  private linkFaults(from: number, to: number): readonly MessageFaultKind[] {
+    const key = `${from}>${to}`;
+    let kinds = this.faultsOf.get(key);
+    if (kinds === undefined) {
+      kinds = linkFaults(this.components, this.names[from]!, this.names[to]!).filter((k) => this.options.messageFaults.includes(k));
+      this.faultsOf.set(key, kinds);
+    }
+    return kinds;
+  }
+
+  private shift(d: Draft, key: string): Msg {
+    const l = d.link(key)!;
+    d.setLink(key, l.msgs.slice(1), l.held);
+    return l.msgs[0]!;
+  }
+
+  private deliverMsg(d: Draft, m: Msg, log: StepLog): void {
+    const from = this.names[m.from]!;
+    const to = this.names[m.to]!;
+    if (d.comps[m.to]!.down) {
+      log.trace(d.now, to, 'drop', { from, event: m.event });
+      return;
+    }
+    log.trace(d.now, to, 'deliver', { from, event: m.event });
+    this.deliverTo(d, m.to, { ...m.event, from, at: d.now } as EventObject, log);
+  }
+
+  private boot(d: Draft, i: number, durable: unknown, log: StepLog): void {
+    const spec = this.components[i]!;
+    const actions = this.actions;
+    actions.length = 0;
+    const input = durable === undefined ? spec.input : { ...spec.input, durable };
+    const snapshot = this.steppers[i]!.initial(input, actions);
+    const prev = d.comps[i];
+    d.comps[i] = { snapshot, state: '', down: false, restartAt: -1, timers: [], woke: prev?.woke ?? -1 };
+    this.afterStep(d, i, undefined, stateKey(snapshot.value), false, log);
+  }
+
+  private deliverTo(d: Draft, i: number, event: EventObject, log: StepLog): void {
+    const comp = d.comps[i]!;
+    const actions = this.actions;
+    actions.length = 0;
+    const stepper = this.steppers[i]!;
+    const next = stepper.transition(comp.snapshot, event, actions);
+    if (next.status === 'error') throw new Error(`${this.names[i]} failed on ${event.type} in state ${comp.state}: ${String(next.error)}`);
+    const state = stateKey(next.value);
+    const reentered = this.components[i]!.process && state === comp.state && stepper.lastReentered;
+    d.comps[i] = { ...comp, snapshot: next };
+    this.afterStep(d, i, comp.snapshot, state, reentered, log);
+  }
+
+  private afterStep(d: Draft, i: number, prev: MachineSnapshot | undefined, state: string, reentered: boolean, log: StepLog): void {
+    const name = this.names[i]!;
+    if (prev === undefined || prev.context.durable !== d.comps[i]!.snapshot.context.durable) d.lastProgress = d.now;
+    const actions = this.actions.splice(0);
+    for (const a of actions) this.perform(d, i, a, log);
+    const comp = d.comps[i]!;
+    if (state === comp.state && !reentered) return;
+    if (state !== comp.state) d.comps[i] = { ...comp, state };
+    log.trace(d.now, name, 'state', state);
+    if (this.components[i]!.process) log.enter(windowName(name, state));
+  }
+
+  private perform(d: Draft, i: number, action: ExecutedAction, log: StepLog): void {
+    const name = this.names[i]!;
+    switch (action.type) {
+      case 'xstate.emit': {
+        const e = (action.params as { event: { type: string; to?: string; event?: EventObject; kind?: string; data?: unknown; unordered?: boolean } }).event;
+        if (e.type === 'send') {
+          const to = this.names.indexOf(e.to ?? '');
+          if (to < 0 || !e.event) throw new Error(`${name} sent ${e.event?.type} to unknown component ${e.to}`);
+          this.send(d, i, to, e.event, e.unordered === true, false);
+        } else if (e.type === 'note') {
+          log.trace(d.now, name, 'note', { kind: e.kind, ...(e.data === undefined ? {} : { data: e.data }) });
+        }
+        return;
+      }
+      case 'xstate.raise': {
+        const { event, id, delay } = action.params as { event: EventObject; id?: string; delay?: number };
+        if (delay === undefined) return;
+        if (id === undefined) throw new Error(`${name} raised a delayed ${event.type} without an id; the exhaustive search needs every timer named`);
+        const comp = d.comps[i]!;
+        const timers = comp.timers.filter((t) => t.id !== id);
+        timers.push({ id, due: d.now + delay, delay, event });
+        timers.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+        d.comps[i] = { ...comp, timers };
+        return;
+      }
+      case 'xstate.cancel': {
+        const { sendId } = action.params as { sendId: string };
+        const comp = d.comps[i]!;
+        if (comp.timers.some((t) => t.id === sendId)) d.comps[i] = { ...comp, timers: comp.timers.filter((t) => t.id !== sendId) };
+        return;
+      }
+      default:
+        throw new Error(`${name} asked for action ${action.type}, which the World does not perform; emit send/note instead`);
+    }
+  }
+
+  private send(d: Draft, from: number, to: number, event: EventObject, unordered: boolean, system: boolean): void {
+    const key = unordered ? `${this.names[from]}->${this.names[to]}#${d.nextUnordered++}` : `${this.names[from]}->${this.names[to]}`;
+    const n = system ? 0 : d.count(this.pointId(from, to, event.type));
+    const m: Msg = { from, to, event, earliest: d.now + this.options.latencyTicksMin, deadline: d.now + this.options.latencyTicksMax, system, n };
+    const l = d.link(key);
+    if (l === undefined) return d.setLink(key, [m], []);
+    // Messages a reorder held back go right behind this one, in its window.
+    const held = l.held.map((h) => ({ ...h, earliest: m.earliest, deadline: m.deadline }));
+    d.setLink(key, [...l.msgs, m, ...held], []);
+  }
+
+  private pointId(from: number, to: number, type: string): number {
+    const key = `${from}>${to}:${type}`;
+    let id = this.pointIds.get(key);
+    if (id === undefined) {
+      id = this.pointIds.size;
+      this.pointIds.set(key, id);
+    }
+    return id;
+  }
+
+  private freeze(d: Draft, faults: number, lastFault: number): CheckState {
+    return { now: d.now, comps: d.comps, links: d.links, faults, lastProgress: d.lastProgress, lastFault, nextUnordered: d.nextUnordered, sent: d.sent };
+  }
+}

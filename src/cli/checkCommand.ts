@@ -1,0 +1,118 @@
+// `faultline check <scenario|file|all>`: every interleaving and every combination of up to K
+// faults, by explicit-state search; a summary table with each search's size and speed, the
+// reports in the same forms as windows mode, and the exit code CI gates on (0 every verdict as
+// expected, 1 otherwise). The speed is measured here, at the command line, and printed only:
+// reports carry nothing that differs between two runs of the same search.
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { loadCatalogue, loadScenario } from '../catalogue.ts';
+import { check, DEFAULT_MAX_STATES, type CheckResult } from '../check/check.ts';
+import { InputError } from '../inputError.ts';
+import { parseArgv } from '../parseArgv.ts';
+import { replayLine } from '../replayLine.ts';
+import { describeClause } from '../report/describeCoverage.ts';
+import { describePlan } from '../report/describePlan.ts';
+import { windowReach } from '../report/describeSweep.ts';
+import { renderJson } from '../report/json.ts';
+import { verdictSummary } from '../report/verdictSummary.ts';
+import { writeReports } from '../report/writeReports.ts';
+import type { Command } from './command.ts';
+import { kindsFlag, text, wholeNumber } from './flagValues.ts';
+import { styleFor, table } from './style.ts';
+
+export const command: Command = {
+  usage: 'check <scenario|file|all> [--faults K] [--kinds LIST] [--size N] [--max-states N] [--max-depth N] [--dfs] [--fail-fast] [--world-latency] [--json] [--out DIR]',
+  spec: {
+    command: 'check',
+    flags: {
+      faults: { type: 'string', value: 'K', help: 'at most K faults in one path (default 1)' },
+      kinds: { type: 'string', value: 'LIST', help: "the fault kinds that may strike, joined by commas (default the scenario's own: all of crash,lose,duplicate,delay,reorder unless it says)" },
+      size: { type: 'string', value: 'N', help: "the workload size (default the scenario's own)" },
+      'max-states': { type: 'string', value: 'N', help: `stop after N distinct states (default ${DEFAULT_MAX_STATES.toLocaleString('en-US')}); the verdict is then "holds within bound"` },
+      'max-depth': { type: 'string', value: 'N', help: 'extend no path past N steps; the verdict is then "holds within bound"' },
+      dfs: { type: 'boolean', help: 'search depth-first (default breadth-first, whose counterexamples are shortest)' },
+      'fail-fast': { type: 'boolean', help: 'stop at the first violation' },
+      'world-latency': { type: 'boolean', help: "give each message the World's latency window instead of landing before the clock moves (far more states)" },
+      out: { type: 'string', value: 'DIR', help: 'where the reports go (default reports/check)' },
+      json: { type: 'boolean', help: 'print one JSON document, as windows --json does, with each search under "check"' },
+    },
+    positionals: { min: 1, max: 1, name: 'scenario name, scenario file or "all"' },
+  },
+  async run(args, io) {
+    const { values, positionals } = parseArgv(args, this.spec);
+    const faults = wholeNumber('--faults', values['faults'], 0, 8) ?? 1;
+    const kinds = kindsFlag(values['kinds']);
+    const size = wholeNumber('--size', values['size'], 1, 10_000);
+    const maxStates = wholeNumber('--max-states', values['max-states'], 1, 1_000_000_000);
+    const maxDepth = wholeNumber('--max-depth', values['max-depth'], 1, 10_000_000);
+    const ref = positionals[0]!;
+    const outDir = text(values['out']) ?? 'reports/check';
+    try {
+      mkdirSync(outDir, { recursive: true });
+      accessSync(outDir, constants.W_OK);
+    } catch (error) {
+      throw new InputError(`--out ${outDir} is not a writable folder: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    const entries = ref === 'all' ? await loadCatalogue() : [await loadScenario(ref)];
+    const c = styleFor(io.isTTY);
+    const progress = io.isTTY && !values['json'];
+    const results: { result: CheckResult; seconds: number }[] = [];
+    for (const [i, { scenario }] of entries.entries()) {
+      const started = performance.now();
+      const result = check(scenario, {
+        faults,
+        ...(kinds === undefined ? {} : { kinds }),
+        ...(ref === 'all' ? {} : { ref }),
+        ...(size === undefined ? {} : { size }),
+        ...(maxStates === undefined ? {} : { maxStates }),
+        ...(maxDepth === undefined ? {} : { maxDepth }),
+        ...(values['dfs'] ? { dfs: true } : {}),
+        ...(values['fail-fast'] ? { failFast: true } : {}),
+        ...(values['world-latency'] ? { worldLatency: true } : {}),
+        ...(progress ? { onProgress: (states: number) => io.progress(`\r[${i + 1}/${entries.length}] ${scenario.name}: ${states.toLocaleString('en-US')} states\u001b[K`) } : {}),
+      });
+      results.push({ result, seconds: (performance.now() - started) / 1000 });
+    }
+    if (progress) io.progress('\r\u001b[K');
+    writeReports(
+      results.map((r) => r.result),
+      outDir,
+    );
+    const ok = results.every((r) => r.result.judgement.asExpected);
+    if (values['json']) {
+      io.out(renderJson(results.map((r) => r.result)));
+      return ok ? 0 : 1;
+    }
+    const n = (x: number) => x.toLocaleString('en-US');
+    const rows = results.map(({ result: r, seconds }) => {
+      const v = verdictSummary(r);
+      return [r.name, n(r.check.states), n(r.check.transitions), String(r.check.depth), `${seconds.toFixed(1)} s`, n(Math.round(r.check.states / Math.max(seconds, 1e-3))), v.verdict, v.expected, v.asExpected ? 'ok' : 'UNEXPECTED'];
+    });
+    io.out(
+      table([['scenario', 'states', 'transitions', 'depth', 'time', 'states/s', 'verdict', 'expected', ''], ...rows], (ri, ci, t) => {
+        if (ri === 0) return c.bold(t);
+        if (ci === 6) return t.startsWith('holds') ? c.green(t) : t.startsWith('violated') ? c.yellow(t) : c.red(t);
+        if (ci === 8) return t.startsWith('ok') ? c.green(t) : c.red.bold(t);
+        return t;
+      }),
+    );
+    if (results.length === 1) {
+      const r = results[0]!.result;
+      io.out(`\ncovers: ${verdictSummary(r).covers}`);
+      for (const k of r.coverage.clauses) io.out(`  ${r.claims.length > 1 ? `${k.effect}: ` : ''}${describeClause(k, 'end state')}`);
+      for (const w of windowReach(r)) io.out(`${w.text}: ${w.windows.join(', ')}`);
+      for (const ce of r.counterexamples) io.out(`${ce.violation}: ${describePlan(ce.plan)}\n  replay: ${replayLine(ce.replay)}`);
+    }
+    for (const { result: r } of results.filter((x) => !x.result.judgement.asExpected)) {
+      const v = verdictSummary(r);
+      io.out(c.red(`\n${r.name}: expected ${v.expected}, got ${v.verdict}`));
+      for (const p of v.problems) io.out(`  ${p}`);
+      if (results.length > 1) for (const ce of r.counterexamples.filter((x) => r.judgement.unexpected.includes(x.violation))) io.out(`  ${ce.violation}: ${describePlan(ce.plan)}\n  replay: ${replayLine(ce.replay)}`);
+    }
+    const bad = results.filter((r) => !r.result.judgement.asExpected).length;
+    const states = results.reduce((x, r) => x + r.result.check.states, 0);
+    const seconds = results.reduce((x, r) => x + r.seconds, 0);
+    io.out(`\n${results.length} scenario${results.length === 1 ? '' : 's'}, ${n(states)} states in ${seconds.toFixed(1)} s, ${bad === 0 ? c.green('every verdict as expected') : c.red(`${bad} not as expected`)}; reports in ${outDir}/`);
+    return ok ? 0 : 1;
+  },
+};
