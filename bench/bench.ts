@@ -5,6 +5,7 @@
 //   npm run bench                      every figure, median of 5 repeats (about 5 minutes)
 //   npm run bench -- --quick           3 repeats and a 20,000-run memory check
 //   npm run bench -- --repeats 7 --memory-runs 100000 --no-memory
+//   npm run bench -- --no-check --check-memory-states 1000000
 //
 // Figures (each the median of the repeats unless marked "one run"):
 // - the five Mercury verdicts: wall time of runWindows over the five designs, after a warm-up;
@@ -17,7 +18,10 @@
 //   compiled models, XState's own driver and the plain steppers, and where a compiled step's time
 //   goes;
 // - peak memory of `faultline explore mercury-outbox --runs 100000 --json` (one run, in a child
-//   under /usr/bin/time -v), and the RSS curve of a sampled exploration (one run).
+//   under /usr/bin/time -v), and the RSS curve of a sampled exploration (one run);
+// - check mode against SPIN (bench/checkVsSpin.ts): the five Mercury verdicts exhaustively, with
+//   states, transitions and states/s beside SPIN's own figures and times, and the peak memory of
+//   one long search.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -34,6 +38,8 @@ import { CompiledMachine } from '../src/compiledMachine.ts';
 import { World } from '../src/world.ts';
 import { comparePlainOutbox, plainComparisonCases, type ComparisonCase } from './plainComparison.ts';
 import { runPlainOutbox } from './plainOutbox.ts';
+import { checkMemory, checkVsSpin } from './checkVsSpin.ts';
+import { spinReference } from './spinReference.ts';
 
 // The options, parsed from the command line.
 
@@ -53,11 +59,17 @@ const PLAIN_SEEDS = value('--plain-seeds', 10);
 const PLAIN_EXPLORE = value('--plain-explore', 300);
 const TIMED_SEEDS = value('--timed-seeds', 3);
 const MEMORY = !flag('--no-memory');
+const CHECK = !flag('--no-check');
+const CHECK_MEMORY_STATES = value('--check-memory-states', quick ? 200_000 : 1_000_000);
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MERCURY = ['mercury-outbox', 'mercury-dual-write-commit-first', 'mercury-dual-write-publish-first', 'inventory-ack-before-commit', 'inventory-inbox-separate-tx'];
-/** An exhaustive model checker (SPIN, Debian's `spin` package) needs about this long, end to end, for the five verdicts on this machine. */
-const SPIN_SECONDS = 5;
+/**
+ * SPIN on the same five designs (bench/spin/mercury.pml, 2 orders, one crash), measured in this
+ * run with gcc -O2 and -O0; without spin or gcc the ratios are skipped and the reason printed.
+ */
+const spinO2 = spinReference({ opt: 'O2' });
+const spinO0 = spinReference({ opt: 'O0' });
 
 // Small helpers for timing, medians and printing.
 
@@ -189,12 +201,21 @@ for (let r = 0; r < Math.min(REPEATS, 3); r++) {
   if (child.status !== 0) line(`  cold run failed: ${child.stdout}${child.stderr.slice(0, 400)}`);
 }
 const coldMs = median(coldTimes);
-line(`  cold, one process from start (node, tsx, models, every run): ${spread(coldTimes, sec)}, ${(SPIN_SECONDS / (coldMs / 1000)).toFixed(1)}x faster than SPIN end to end`);
-line(`  reference: SPIN (exhaustive model checker, Debian's spin package) needs about ${SPIN_SECONDS} s end to end for the same five verdicts on this machine (quoted, not run here)`);
+line(`  cold, one process from start (node, tsx, models, every run): ${spread(coldTimes, sec)}`);
 const fiveOk = fiveResults.every((r) => r.judgement.asExpected);
+if (spinO2.measured && spinO0.measured) {
+  line(`  SPIN on the same five (spin -a, gcc, ./pan, measured now): ${spinO2.seconds.toFixed(2)} s with gcc -O2, ${spinO0.seconds.toFixed(2)} s with -O0 (searches alone ${spinO2.searchSeconds.toFixed(3)} s)`);
+  const vsO2 = spinO2.seconds / (coldMs / 1000);
+  const vsO0 = spinO0.seconds / (coldMs / 1000);
+  line(`  faultline cold is ${vsO2.toFixed(1)}x faster than SPIN -O2 and ${vsO0.toFixed(1)}x faster than SPIN -O0 end to end`);
+  target('five Mercury verdicts (windows), 10x faster than SPIN -O2', `${vsO2.toFixed(1)}x (cold ${sec(coldMs)} vs ${spinO2.seconds.toFixed(2)} s)${fiveOk ? '' : ', a verdict NOT as expected'}`, '>= 10x', vsO2 >= 10 && fiveOk, `${(10 / vsO2).toFixed(1)}x short`);
+  target('five Mercury verdicts (windows), 3x faster than SPIN -O0', `${vsO0.toFixed(1)}x (cold ${sec(coldMs)} vs ${spinO0.seconds.toFixed(2)} s)`, '>= 3x', vsO0 >= 3 && fiveOk, `${(3 / vsO0).toFixed(1)}x short`);
+} else {
+  line(`  SPIN not measured: ${spinO2.measured ? '' : spinO2.reason}`);
+}
 target(
-  'five Mercury verdicts, 10x faster than SPIN',
-  `${sec(fiveMs)} warm (cold ${sec(coldMs)}: ${(SPIN_SECONDS / (coldMs / 1000)).toFixed(1)}x faster than SPIN's ~${SPIN_SECONDS} s)${fiveOk ? '' : ', a verdict NOT as expected'}`,
+  'five Mercury verdicts, warm in one process',
+  `${sec(fiveMs)}${fiveOk ? '' : ', a verdict NOT as expected'}`,
   '< 0.5 s',
   fiveMs < 500 && fiveOk,
   `${sec(fiveMs - 500)} (${(fiveMs / 500).toFixed(1)}x the budget)`,
@@ -450,6 +471,44 @@ if (memoryMB !== undefined) {
   target(`peak memory, explore mercury-outbox --runs ${int(MEMORY_RUNS)}`, `${memoryMB.toFixed(0)} MB`, '< 300 MB', memoryMB < 300, `${(memoryMB - 300).toFixed(0)} MB`);
 } else {
   line('  (peak memory target not measured: --no-memory or no /usr/bin/time)');
+}
+
+// Section 6: the exhaustive search against SPIN on the same five designs.
+
+heading('6. check against SPIN (five Mercury designs, 2 orders, at most one crash, every interleaving)');
+if (!CHECK) line('  (skipped: --no-check)');
+else {
+  const cv = await checkVsSpin();
+  for (const r of cv.rows) {
+    line(`  ${r.name.padEnd(34)} ${r.verdict.padEnd(9)} ${int(r.states).padStart(9)} states ${int(r.transitions).padStart(10)} transitions  depth ${String(r.depth).padStart(4)}  ${sec(r.seconds * 1000)}  ${int(r.states / r.seconds)} states/s`);
+  }
+  line(`  faultline check, five designs: ${sec(cv.seconds * 1000)} warm in this process, ${sec(cv.coldSeconds * 1000)} as five cold commands`);
+  const spin = spinO2;
+  if (spin.measured) {
+    for (const r of spin.results) {
+      line(`  SPIN ${r.design.padEnd(29)} ${r.verdict.padEnd(9)} ${int(r.states).padStart(9)} states ${int(r.transitions).padStart(10)} transitions  depth ${String(r.depth).padStart(4)}  search ${r.seconds.search.toFixed(3)} s, end to end ${r.seconds.total.toFixed(2)} s`);
+    }
+    line(`  SPIN (spin -a, gcc -O2, ./pan) five designs end to end: ${spin.seconds.toFixed(2)} s, searches alone ${spin.searchSeconds.toFixed(3)} s`);
+    const agree = cv.rows.every((r, i) => r.verdict === spin.results[i]?.verdict);
+    line(`  verdicts ${agree ? 'agree' : 'DISAGREE'} with SPIN's; faultline/SPIN end to end (cold): ${(cv.coldSeconds / spin.seconds).toFixed(2)}x`);
+    target('five Mercury verdicts by check, faster than SPIN -O2 end to end', `${sec(cv.coldSeconds * 1000)} cold vs SPIN ${spin.seconds.toFixed(2)} s${agree ? '' : ', verdicts disagree'}`, '< SPIN', agree && cv.coldSeconds < spin.seconds, `${(cv.coldSeconds / spin.seconds).toFixed(1)}x SPIN's time`);
+  } else line(`  SPIN skipped: ${spin.reason}`);
+  const outbox = cv.rows.find((r) => r.name === 'mercury-outbox')!;
+  const rate = outbox.states / outbox.seconds;
+  target('check states/s on mercury-outbox', `${int(rate)} states/s`, '>= 200,000', rate >= 200_000, `${(200_000 / rate).toFixed(1)}x short`);
+  // Two searches of each order, at a fifth of the states and at all of them: the slope between
+  // them is what a state costs, free of node's and the catalogue's fixed share.
+  for (const dfs of [false, true]) {
+    const how = dfs ? 'depth-first' : 'breadth-first';
+    const small = checkMemory(Math.round(CHECK_MEMORY_STATES / 5), dfs);
+    const big = checkMemory(CHECK_MEMORY_STATES, dfs);
+    if (small.peakMB !== undefined && small.states !== undefined && big.peakMB !== undefined && big.states !== undefined && big.states > small.states) {
+      const perState = (big.peakMB - small.peakMB) / (big.states - small.states);
+      const at10M = big.peakMB + perState * (10_000_000 - big.states);
+      line(`  check mercury-outbox --faults 2${dfs ? ' --dfs' : ''}: ${int(small.states)} states peak RSS ${small.peakMB.toFixed(0)} MB, ${int(big.states)} states ${big.peakMB.toFixed(0)} MB in ${big.seconds!.toFixed(1)} s (${int(big.states / big.seconds!)} states/s): about ${int(perState * 2 ** 20)} bytes a state`);
+      target(`check memory at 10 M states, ${how} (extrapolated)`, `~${int(at10M)} MB`, '<= 1,024 MB', at10M <= 1024, `${int(at10M - 1024)} MB`);
+    } else line(`  check memory (${how}) not measured: ${big.reason ?? small.reason ?? 'no figure'}`);
+  }
 }
 
 // The summary: every target with its figure and verdict.
