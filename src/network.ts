@@ -1,6 +1,7 @@
 // The links between components. Every message takes a latency drawn from the network's own
-// Prng stream; each link (from, to) is FIFO unless a fault says otherwise, as TCP connections
-// and broker partitions are. Message faults strike the n-th message of a kind on a link:
+// Prng stream, or the one a given schedule names for it; each link (from, to) is FIFO unless a
+// fault says otherwise, as TCP connections and broker partitions are. Message faults strike the
+// n-th message of a kind on a link:
 // - lose: the message is never delivered.
 // - duplicate: a second copy is delivered right behind the first.
 // - delay: the message arrives `delayFaultTicks` late and the link behind it waits (FIFO kept).
@@ -26,6 +27,13 @@ export interface NetworkOptions {
   readonly latencyTicksMax: number;
   /** The extra ticks a `delay` fault adds to one message. */
   readonly delayFaultTicks: number;
+  /**
+   * A schedule instead of draws: the n-th message sent (lost, held and connection-drop ones
+   * counted too) takes `latencyTicksMin` plus the n-th entry, kept within the window, and every
+   * message past the last entry takes the least latency. Being data, a schedule can be shrunk
+   * entry by entry, which a seed cannot.
+   */
+  readonly latencies?: readonly number[];
 }
 
 export interface NetworkSink {
@@ -37,6 +45,8 @@ export interface NetworkSink {
 
 export class Network {
   private nextId = 1;
+  /** Messages sent so far: the next one's place in a schedule. */
+  private sent = 0;
   private readonly linkTail = new Map<string, number>();
   private readonly counts = new Map<string, number>();
   private readonly held = new Map<string, Envelope[]>();
@@ -71,6 +81,7 @@ export class Network {
     const point = pointName(from, to, event.type);
     const link = `${from}->${to}`;
     const envelope: Envelope = { id: this.nextId++, from, to, point, event };
+    const nth = this.sent++;
     let fault: MessageFault | undefined;
     if (!system) {
       const n = (this.counts.get(point) ?? 0) + 1;
@@ -88,7 +99,7 @@ export class Network {
     }
     // An unordered send (a concurrent request on its own connection) neither waits for nor
     // holds back the link's FIFO order.
-    let tick = unordered ? now + this.latency() : Math.max(now + this.latency(), this.linkTail.get(link) ?? 0);
+    let tick = unordered ? now + this.latency(nth) : Math.max(now + this.latency(nth), this.linkTail.get(link) ?? 0);
     if (fault?.kind === 'delay') tick += this.options.delayFaultTicks;
     if (!unordered) this.linkTail.set(link, tick);
     this.sink.schedule(tick, envelope);
@@ -140,8 +151,14 @@ export class Network {
     return this.held.size > 0;
   }
 
-  private latency(): number {
-    const { latencyTicksMin: lo, latencyTicksMax: hi } = this.options;
+  /** The latency of the `nth` message sent; a release at heal is no send and passes none. */
+  private latency(nth?: number): number {
+    const { latencyTicksMin: lo, latencyTicksMax: hi, latencies } = this.options;
+    // A schedule replaces every draw, so a run given one never reads the stream.
+    if (latencies) {
+      const extra = nth === undefined ? 0 : (latencies[nth] ?? 0);
+      return lo + Math.min(Math.max(extra, 0), hi - lo);
+    }
     return lo === hi ? lo : this.prng.between(lo, hi);
   }
 }

@@ -15,6 +15,11 @@ export interface RunSpec {
   readonly plan: FaultPlan;
   /** Workload size; the scenario's own when absent. */
   readonly size?: number;
+  /**
+   * A schedule of message latencies, in ticks above the least (see NetworkOptions); absent, the
+   * simulation seed draws them.
+   */
+  readonly latencies?: readonly number[];
   readonly keepTrace?: boolean;
   /** Whether to hash the trace (default true); a run whose hash is never read can skip it. */
   readonly hashTrace?: boolean;
@@ -55,6 +60,7 @@ export function runScenario(scenario: Scenario, spec: RunSpec): RunRecord {
     ...worldOptionsOf(scenario, time),
     seed: spec.seed,
     plan: spec.plan,
+    ...(spec.latencies === undefined ? {} : { latencies: spec.latencies }),
     keepTrace: spec.keepTrace ?? false,
     hashTrace: spec.hashTrace ?? true,
     ...(spec.driver === undefined ? {} : { driver: spec.driver }),

@@ -237,7 +237,8 @@ export class World {
   run(): RunReport {
     // Every parameter that shapes the run is printed and hashed with it, as a simulator should
     // (the driver is left out: both drivers give the same trace, and tests hold them to it).
-    this.trace.add(0, 'world', 'start', { seed: this.prng.seed, plan: this.options.plan, options: behaviourOf(this.options) });
+    const { latencies } = this.options;
+    this.trace.add(0, 'world', 'start', { seed: this.prng.seed, plan: this.options.plan, options: behaviourOf(this.options), ...(latencies ? { latencies } : {}) });
     for (const host of this.order) this.boot(host, undefined);
     const safetyEnd = this.runPhase(this.options.safetyTicksMax);
     if (safetyEnd === 'steps') return this.finish({ kind: 'stuck', reason: { kind: 'steps', bound: this.options.stepsMax, phase: 'safety' } });
