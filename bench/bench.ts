@@ -36,7 +36,7 @@ import { Trace } from '../src/trace.ts';
 import { runWindows, type WindowsResult } from '../src/windows.ts';
 import { CompiledMachine } from '../src/compiledMachine.ts';
 import { World } from '../src/world.ts';
-import { comparePlainOutbox, plainComparisonCases, type ComparisonCase } from './plainComparison.ts';
+import { comparePlainOutbox, plainComparisonCases, runSpecOf, type ComparisonCase } from './plainComparison.ts';
 import { runPlainOutbox } from './plainOutbox.ts';
 import { checkMemory, checkVsSpin } from './checkVsSpin.ts';
 import { spinReference } from './spinReference.ts';
@@ -312,9 +312,9 @@ const sameRuns = comparison.identical === comparison.runs && Object.keys(compari
 // and windows mode run). Repeats interleave the six passes, so load on the machine falls on all.
 const timed = cases.filter((c) => c.mode === 'explore' || c.seed <= TIMED_SEEDS);
 const drivers = [
-  { name: 'compiled models', run: (c: ComparisonCase, hashTrace: boolean) => runScenario(outbox, { seed: c.seed, plan: c.plan, size: c.size, hashTrace, driver: 'compiled' }) },
-  { name: "XState's own driver", run: (c: ComparisonCase, hashTrace: boolean) => runScenario(outbox, { seed: c.seed, plan: c.plan, size: c.size, hashTrace, driver: 'xstate' }) },
-  { name: 'plain steppers', run: (c: ComparisonCase, hashTrace: boolean) => runPlainOutbox({ seed: c.seed, plan: c.plan, size: c.size, hashTrace }) },
+  { name: 'compiled models', run: (c: ComparisonCase, hashTrace: boolean) => runScenario(outbox, { ...runSpecOf(c), hashTrace, driver: 'compiled' }) },
+  { name: "XState's own driver", run: (c: ComparisonCase, hashTrace: boolean) => runScenario(outbox, { ...runSpecOf(c), hashTrace, driver: 'xstate' }) },
+  { name: 'plain steppers', run: (c: ComparisonCase, hashTrace: boolean) => runPlainOutbox({ ...runSpecOf(c), hashTrace }) },
 ] as const;
 const stepPass = (d: (typeof drivers)[number], hashTrace: boolean) => {
   let steps = 0;

@@ -1,6 +1,7 @@
 // A fingerprint of the kernel's behaviour: the trace hash of every windows-mode plan of every
-// catalogue scenario plus a fixed sample of explore cases, folded into one sha-256. A
-// performance change to the World, Trace, Network or Schedule must leave it unchanged.
+// catalogue scenario (latencies drawn from the seed) plus a fixed sample of explore cases (each
+// on its schedule of latencies), folded into one sha-256. A performance change to the World,
+// Trace, Network or Schedule must leave it unchanged.
 // Run: npx tsx bench/hashes.ts
 // FAULTLINE_DRIVER=xstate|compiled (read only here) sets the World's default driver, so the same
 // fingerprint can be checked under either way of stepping the machines.
@@ -67,7 +68,7 @@ for (const { scenario } of await loadCatalogue()) {
   const traced = runScenario(scenario, { seed: DEFAULT_SEED, plan: plans[1] ?? [], keepTrace: true });
   per.update(JSON.stringify(traced.report.trace));
   for (const c of fc.sample(caseArbitrary(scenario), { seed: 42, numRuns: 300 })) {
-    const r = runScenario(scenario, { seed: c.seed, plan: c.plan, size: c.size });
+    const r = runScenario(scenario, { seed: c.seed, plan: c.plan, size: c.size, latencies: c.latencies });
     per.update(`${r.report.traceHash} ${r.outcome}\n`);
     behaviour.update(`${scenario.name} ${r.outcome} ${r.report.steps} ${r.report.ticks}\n`);
     runs++;

@@ -7,14 +7,21 @@
 import fc from 'fast-check';
 import { caseArbitrary, type Case } from '../src/explore.ts';
 import { faultSpace, plansOf } from '../src/faultSpace.ts';
-import { runScenario } from '../src/runScenario.ts';
+import { runScenario, type RunSpec } from '../src/runScenario.ts';
 import { stableJson } from '../src/trace.ts';
 import mercuryOutbox from '../scenarios/mercury-outbox.ts';
 import { runPlainOutbox } from './plainOutbox.ts';
 
-export interface ComparisonCase extends Case {
+export interface ComparisonCase extends Omit<Case, 'latencies'> {
   /** Where the case comes from: a windows-mode plan or an explore sample. */
   readonly mode: 'windows' | 'explore';
+  /** An explore sample's schedule of latencies; a windows-mode plan draws them from its seed. */
+  readonly latencies?: readonly number[];
+}
+
+/** The run a case names. */
+export function runSpecOf(c: ComparisonCase): RunSpec {
+  return { seed: c.seed, plan: c.plan, size: c.size, ...(c.latencies === undefined ? {} : { latencies: c.latencies }) };
 }
 
 export interface ComparisonOptions {
@@ -61,7 +68,7 @@ export function comparePlainOutbox(cases: readonly ComparisonCase[]): Comparison
   const outcomes: Record<string, number> = {};
   const divergences: Divergence[] = [];
   for (const c of cases) {
-    const spec = { seed: c.seed, plan: c.plan, size: c.size };
+    const spec = runSpecOf(c);
     const model = runScenario(mercuryOutbox, { ...spec, driver: 'compiled' });
     const plain = runPlainOutbox(spec);
     const differs: string[] = [];

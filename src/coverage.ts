@@ -9,10 +9,12 @@ import type { FaultKind } from './faults.ts';
 export type Interleavings =
   /** One schedule per plan, drawn from the simulation seed (latencies). */
   | { readonly kind: 'seeded'; readonly seed: number }
-  /** Schedules drawn at random with the plans (explore's simulation seeds). */
+  /** Schedules of message latencies generated with the plans (explore). */
   | { readonly kind: 'sampled' }
   /** The one interleaving a check's choice path names (a replay of a check counterexample). */
   | { readonly kind: 'chosen' }
+  /** One given schedule of message latencies (the replay of an explore case). */
+  | { readonly kind: 'scheduled' }
   /** Every interleaving of enabled steps, within the search's bounds. */
   | { readonly kind: 'all'; readonly states: number; readonly transitions: number; readonly depth: number };
 

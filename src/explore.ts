@@ -1,6 +1,8 @@
-// Explore mode: fast-check searches fault plans, workload sizes and simulation seeds (which
-// decide the interleaving). A violation shrinks to a minimal plan, and the failure is kept as
-// data first: the plan, the findings, the trace and the seed and path that replay it exactly.
+// Explore mode: fast-check searches fault plans, workload sizes and message latencies (which
+// decide the interleaving). The latencies are a schedule fast-check generates, not a seed it can
+// only draw again, so a violation shrinks to a minimal plan and a minimal schedule: every message
+// at the least latency but the few the failure needs late. The failure is kept as data first: the
+// plan, the schedule, the findings, the trace and the seed and path that replay it exactly.
 // Only running counts are kept between runs, so memory stays flat however many runs are asked
 // for. A search that finds nothing holds only within its bound: the number of samples.
 import fc from 'fast-check';
@@ -13,10 +15,11 @@ import { failureWindows } from './failureWindows.ts';
 import type { ReplayRef } from './replayLine.ts';
 import { runScenario } from './runScenario.ts';
 import type { Duration } from './duration.ts';
-import { expectedAt, linkFaults, timeScaleOf, type Scenario } from './scenario.ts';
+import { expectedAt, linkFaults, timeScaleOf, worldOptionsOf, type Scenario } from './scenario.ts';
 import type { TraceEvent } from './trace.ts';
 import { judge, verdictOf, type Judgement } from './verdict.ts';
 import { DEFAULT_SEED } from './windows.ts';
+import { DEFAULT_WORLD_OPTIONS } from './world.ts';
 
 export interface ExploreOptions {
   readonly runs?: number;
@@ -33,10 +36,19 @@ export interface ExploreOptions {
 }
 
 export interface Case {
+  /**
+   * The simulation seed. Only message latencies draw from it, and a case's schedule replaces
+   * those draws, so it changes nothing but the trace's start event and shrinks to 0.
+   */
   readonly seed: number;
   readonly size: number;
   readonly plan: FaultPlan;
+  /** Ticks above the least latency for the n-th message sent; the least for every one past the end. */
+  readonly latencies: readonly number[];
 }
+
+/** The most messages a schedule names; the catalogue's runs send fewer than a hundred. */
+export const SCHEDULE_LENGTH_MAX = 256;
 
 export interface ExploreCounterexample extends Case {
   readonly outcome: RunOutcome;
@@ -94,6 +106,24 @@ export function caseArbitrary(scenario: Scenario, options: ExploreOptions = {}, 
     seed: fc.integer({ min: 0, max: 0x7fffffff }),
     size: fc.integer({ min: 1, max: scenario.workload.size }),
     plan: fc.array(fault, { maxLength: options.maxFaults ?? 3 }),
+    latencies: scheduleArbitrary(scenario),
+  });
+}
+
+/**
+ * Message latencies within the scenario's window. fast-check shrinks an array by dropping its
+ * first entries and by moving each entry towards 0, the least latency; trailing zeros say
+ * nothing a shorter schedule does not, so they are cut and a shrunk schedule ends at its last
+ * late message.
+ */
+function scheduleArbitrary(scenario: Scenario): fc.Arbitrary<readonly number[]> {
+  const o = { ...DEFAULT_WORLD_OPTIONS, ...worldOptionsOf(scenario, timeScaleOf(scenario)) };
+  const spread = o.latencyTicksMax - o.latencyTicksMin;
+  if (spread === 0) return fc.constant([]);
+  return fc.array(fc.integer({ min: 0, max: spread }), { maxLength: SCHEDULE_LENGTH_MAX, size: 'max' }).map((l) => {
+    let end = l.length;
+    while (end > 0 && l[end - 1] === 0) end--;
+    return end === l.length ? l : l.slice(0, end);
   });
 }
 
@@ -111,7 +141,7 @@ export function explore(scenario: Scenario, options: ExploreOptions = {}): Explo
   const property = fc.property(caseArbitrary(scenario, options, space), (c) => {
     let run;
     try {
-      run = runScenario(scenario, { seed: c.seed, plan: c.plan, size: c.size, hashTrace: false });
+      run = runScenario(scenario, { seed: c.seed, plan: c.plan, size: c.size, latencies: c.latencies, hashTrace: false });
     } catch (error) {
       harnessError ??= error;
       throw error;
@@ -133,7 +163,7 @@ export function explore(scenario: Scenario, options: ExploreOptions = {}): Explo
   if (harnessError !== undefined) throw harnessError;
   if (details.failed && details.counterexample) {
     const c = details.counterexample[0] as Case;
-    const traced = runScenario(scenario, { seed: c.seed, plan: c.plan, size: c.size, keepTrace: true });
+    const traced = runScenario(scenario, { seed: c.seed, plan: c.plan, size: c.size, latencies: c.latencies, keepTrace: true });
     const path = details.counterexamplePath ?? '';
     search = {
       status: 'failed',

@@ -1,6 +1,6 @@
 // Replay: one run, exactly as a failure line describes it. Either a simulation seed and a fault
 // plan (the line windows mode prints), or fast-check's seed and path (the line explore prints),
-// which is decoded back into the same shrunk case. The result is data: the run's findings and
+// which is decoded back into the same shrunk case, its schedule of message latencies included. The result is data: the run's findings and
 // clauses, its trace and hash, and the planned faults that never struck (a plan that does not
 // strike proves nothing, and the replay says so).
 import type { ClaimVerdict } from './checkers/compose.ts';
@@ -43,6 +43,8 @@ export interface ReplayResult {
   readonly search: { readonly seed: number; readonly path: string } | undefined;
   /** For a check line, the choice path. */
   readonly choices?: string;
+  /** For an explore line, the case's schedule of message latencies; a plan's run draws them from its seed, and a check's run has none. */
+  readonly latencies: readonly number[] | undefined;
   readonly outcome: RunOutcome;
   readonly findings: readonly Finding[];
   readonly claimVerdicts: readonly ClaimVerdict[];
@@ -79,6 +81,7 @@ export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.na
   let seed: number;
   let size: number | undefined;
   let plan: FaultPlan;
+  let latencies: readonly number[] | undefined;
   let search: ReplayResult['search'];
   let replayRef: ReplayRef;
   if (input.kind === 'path') {
@@ -103,6 +106,7 @@ export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.na
     seed = ce.seed;
     size = ce.size;
     plan = ce.plan;
+    latencies = ce.latencies;
     search = { seed: input.seed, path: input.path };
     replayRef = ce.replay;
   } else {
@@ -113,7 +117,7 @@ export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.na
     search = undefined;
     replayRef = { kind: 'plan', scenario: ref, seed, plan, ...(size === undefined ? {} : { size }) };
   }
-  const run = runScenario(scenario, { seed, plan, ...(size === undefined ? {} : { size }), keepTrace: true });
+  const run = runScenario(scenario, { seed, plan, ...(size === undefined ? {} : { size }), ...(latencies === undefined ? {} : { latencies }), keepTrace: true });
   const clauses = new ClauseTally();
   clauses.add(run.claims);
   const coverage: Coverage = {
@@ -124,7 +128,7 @@ export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.na
     points: run.report.census.size,
     runs: 1,
     unstruckRuns: run.report.unstruck.length > 0 ? 1 : 0,
-    interleavings: { kind: 'seeded', seed },
+    interleavings: latencies === undefined ? { kind: 'seeded', seed } : { kind: 'scheduled' },
     clauses: clauses.result(),
   };
   const verdict = verdictOf([run.outcome]);
@@ -138,6 +142,7 @@ export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.na
     plan,
     tick: timeScaleOf(scenario).tick,
     search,
+    latencies,
     outcome: run.outcome,
     findings: run.findings,
     claimVerdicts: run.claims,
@@ -185,6 +190,7 @@ function replayChoices(scenario: Scenario, input: Extract<ReplayInput, { kind: '
     plan: run.plan,
     tick: timeScaleOf(scenario).tick,
     search: undefined,
+    latencies: undefined,
     choices,
     outcome: run.outcome,
     findings: run.findings,

@@ -42,6 +42,7 @@ function interleavings(c: Coverage): string {
   if (i.kind === 'seeded') return `one interleaving per plan (simulation seed ${i.seed})`;
   if (i.kind === 'sampled') return 'interleavings sampled with the plans';
   if (i.kind === 'chosen') return 'the interleaving its choice path names';
+  if (i.kind === 'scheduled') return 'one interleaving (the schedule of message latencies the search shrank)';
   return `${count(i.states, 'state')}, ${count(i.transitions, 'transition')}, depth ${i.depth}`;
 }
 

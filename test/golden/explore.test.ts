@@ -1,8 +1,8 @@
 // A golden file for explore at fixed seeds, in the spirit of fast-check's own no-regression
 // suite: for each Mercury design and each seed, the verdict and either the shrunk counterexample
-// (its plan, fast-check path, simulation seed, workload size and trace hash) or the outcomes of a
-// search that found nothing. A change that alters what exploration generates, how it shrinks or
-// what a run does shows up here as a diff to review. After reviewing one, rewrite the file with
+// (its plan, schedule of latencies, fast-check path, simulation seed, workload size and trace
+// hash) or the outcomes of a search that found nothing. A change that alters what exploration
+// generates, how it shrinks or what a run does shows up here as a diff to review. After reviewing one, rewrite the file with
 //   FAULTLINE_UPDATE_GOLDEN=1 npx vitest run test/golden/explore.test.ts
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,7 +22,7 @@ interface GoldenEntry {
   /** Runs the search made, shrinking included (every one asked for when it passed). */
   readonly runs: number;
   readonly outcomes: Readonly<Record<string, number>>;
-  readonly counterexample: 'passed' | { readonly outcome: string; readonly path: string; readonly plan: unknown; readonly simulationSeed: number; readonly size: number; readonly traceHash: string; readonly traceEvents: number };
+  readonly counterexample: 'passed' | { readonly outcome: string; readonly path: string; readonly plan: unknown; readonly latencies: readonly number[]; readonly simulationSeed: number; readonly size: number; readonly traceHash: string; readonly traceEvents: number };
 }
 
 async function entry(name: string, seed: number): Promise<GoldenEntry> {
@@ -37,7 +37,7 @@ async function entry(name: string, seed: number): Promise<GoldenEntry> {
     outcomes: Object.fromEntries(Object.entries(r.outcomes).sort(([a], [b]) => (a < b ? -1 : 1))),
     counterexample:
       r.search.status === 'failed' && ce
-        ? { outcome: ce.outcome, path: r.search.path, plan: ce.plan, simulationSeed: ce.seed, size: ce.size, traceHash: ce.traceHash, traceEvents: ce.trace.length }
+        ? { outcome: ce.outcome, path: r.search.path, plan: ce.plan, latencies: ce.latencies, simulationSeed: ce.seed, size: ce.size, traceHash: ce.traceHash, traceEvents: ce.trace.length }
         : 'passed',
   };
 }

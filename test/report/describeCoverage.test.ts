@@ -65,6 +65,8 @@ describe('describeCoverage', () => {
     expect(describeCoverage('holds', replay)).toMatch(/^holds for the fault-free run: .*, 1 run, one interleaving per plan \(simulation seed 42\)$/);
     expect(describeCoverage('violated', { ...replay, faultDepth: 1 })).toMatch(/^violated for this plan of 1 fault: /);
     expect(describeCoverage('violated', { ...replay, faultDepth: 2 })).toMatch(/^violated for this plan of 2 faults: /);
+    // An explore case replays on its own schedule of latencies, not on a seed's draws.
+    expect(describeCoverage('violated', { ...replay, interleavings: { kind: 'scheduled' } })).toMatch(/, 1 run, one interleaving \(the schedule of message latencies the search shrank\)$/);
   });
 });
 
