@@ -48,7 +48,7 @@ export const command: Command = {
     io.out(`${c.bold(scenario.name)}: ${result.runs} runs from seed ${result.seed}; outcomes ${Object.entries(result.outcomes).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     if (result.search.status === 'failed') {
       const ce = result.search.counterexample;
-      io.out(c.red(`${ce.outcome} found and shrunk to a minimal plan:`));
+      io.out(c.red(`${ce.outcome} found and shrunk to a minimal plan and schedule:`));
       printRun(io.out, c, { ...ce, claims: result.claims, tick: result.tick });
     }
     io.out(`covers: ${describeCoverage(result.judgement.verdict, result.coverage)}`);

@@ -1,6 +1,7 @@
-// How one run is shown on the terminal: the claims, the plan and the world's parameters, the
-// trace step by step, the findings, each clause's status, the faults that never struck, and the
-// line that replays it. Shared by explore (for its counterexample) and replay.
+// How one run is shown on the terminal: the claims, the plan, its schedule of message latencies
+// when it has one, the world's parameters, the trace step by step, the findings, each clause's
+// status, the faults that never struck, and the line that replays it. Shared by explore (for its
+// counterexample) and replay.
 import type { ChalkInstance } from 'chalk';
 import type { ClaimVerdict } from '../checkers/compose.ts';
 import type { Finding } from '../checkers/finding.ts';
@@ -11,6 +12,7 @@ import { claimSentence } from '../report/claimSentence.ts';
 import { CLAUSE_TITLES, clauseStatusText } from '../report/describeCoverage.ts';
 import { describeFinding } from '../report/describeFinding.ts';
 import { describeFault, describePlan } from '../report/describePlan.ts';
+import { describeSchedule } from '../report/describeSchedule.ts';
 import { describeWorld } from '../report/describeWorld.ts';
 import type { Duration } from '../duration.ts';
 import { formatTraceEvent, type TraceEvent } from '../trace.ts';
@@ -20,6 +22,8 @@ export interface PrintableRun {
   readonly plan: FaultPlan;
   readonly seed: number;
   readonly size: number;
+  /** An explore case's message latencies, in ticks above the least; absent when the seed drew them. */
+  readonly latencies?: readonly number[] | undefined;
   readonly findings: readonly Finding[];
   readonly claimVerdicts?: readonly ClaimVerdict[];
   readonly unstruck?: readonly Fault[];
@@ -35,6 +39,7 @@ export interface PrintableRun {
 export function printRun(out: (text: string) => void, c: ChalkInstance, run: PrintableRun): void {
   for (const claim of run.claims) out(`${c.bold('claim')}  ${claimSentence(claim)}`);
   out(`${c.bold('plan')}   ${describePlan(run.plan)} (${run.choices === undefined ? `simulation seed ${run.seed}` : 'the interleaving its choice path names'}, workload ${run.size})`);
+  if (run.latencies) out(`${c.bold('schedule')} ${describeSchedule(run.latencies, run.tick)}`);
   const start = run.trace.find((e) => e.kind === 'start')?.data as { options?: Record<string, number> } | undefined;
   if (start?.options) out(`${c.bold('world')}  ${describeWorld(start.options, run.tick)}`);
   out(c.bold('trace'));

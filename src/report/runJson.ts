@@ -32,7 +32,7 @@ export function exploreJson(r: ExploreResult): string {
     runs: r.runs,
     outcomes: { ...r.outcomes },
     counterexample: ce
-      ? { seed: ce.seed, size: ce.size, outcome: ce.outcome, findings: ce.findings.map(findingJson), replay: replayLine(ce.replay) }
+      ? { seed: ce.seed, size: ce.size, latencies: [...ce.latencies], outcome: ce.outcome, findings: ce.findings.map(findingJson), replay: replayLine(ce.replay) }
       : null,
     coverage: coverageJson(r.judgement.verdict, r.coverage),
   });
@@ -52,6 +52,7 @@ export function replayJson(r: ReplayResult): string {
     outcome: r.outcome,
     simulationSeed: r.seed,
     size: r.size,
+    latencies: r.latencies === undefined ? null : [...r.latencies],
     claims: r.claims.map(claimSentence),
     findings: r.findings.map(findingJson),
     unstruck: r.unstruck.map(faultJson),

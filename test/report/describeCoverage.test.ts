@@ -6,6 +6,7 @@ import type { Coverage } from '../../src/coverage.ts';
 import { claimSentence } from '../../src/report/claimSentence.ts';
 import { clauseStatusText, describeClause, describeCoverage } from '../../src/report/describeCoverage.ts';
 import { describeFault, describePlan } from '../../src/report/describePlan.ts';
+import { describeSchedule } from '../../src/report/describeSchedule.ts';
 import { expectedText, runTally, verdictSummary } from '../../src/report/verdictSummary.ts';
 import { judge } from '../../src/verdict.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
@@ -95,6 +96,13 @@ describe('describePlan', () => {
       ]),
     ).toBe('crash-and-restart at relay.polling; lose a->b:x (occurrence 2); duplicate a->b:x; delay a->b:x (occurrence 3); reorder a->b:x');
     expect(describeFault({ kind: 'crash', window: 'relay.polling', occurrence: 4 })).toBe('crash-and-restart at relay.polling (occurrence 4)');
+  });
+});
+
+describe('describeSchedule', () => {
+  it('names only the late messages, by their place in the order sent, in the scenario’s time', () => {
+    expect(describeSchedule([])).toBe('every message at the least latency, messages counted in the order sent');
+    expect(describeSchedule([0, 2, 0, 1], '100ms')).toBe('every message at the least latency but message 2 (200 ms more), message 4 (100 ms more), messages counted in the order sent');
   });
 });
 
