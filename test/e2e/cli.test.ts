@@ -385,6 +385,19 @@ describe('replay', () => {
     expect(r.out).not.toMatch(/ crash \{/);
   });
 
+  it('replays a check counterexample on its choice path, with no schedule of latencies', async () => {
+    const args = ['replay', 'mercury-dual-write-commit-first', '--faults', '1', '--choices', '41x0.3.10x0'];
+    const r = await cli(args);
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    expect(r.out).toMatch(/^plan {3}lose ordersDb->source:db\.committed \(occurrence 2\) \(the interleaving its choice path names, workload 2\)$/m);
+    expect(r.out).not.toMatch(/^schedule /m);
+    expect(r.out).toContain('replay npx faultline replay mercury-dual-write-commit-first --faults 1 --choices 41x0.3.10x0\n');
+    const doc = JSON.parse((await cli([...args, '--json'])).out) as { latencies: unknown; coverage: { covers: string } };
+    expect(doc.latencies).toBeNull();
+    expect(doc.coverage.covers).toMatch(/, 1 run, the interleaving its choice path names$/);
+  });
+
   it('names each finding of a violated run', async () => {
     const r = await cli(['replay', 'mercury-dual-write-commit-first', '--seed', '1', '--plan', '[{"kind":"crash","window":"source.afterSourceCommit","occurrence":1}]']);
     expect(r.code).toBe(0); // replay reports; it does not judge the exit code
