@@ -305,6 +305,7 @@ export function check(scenario: Scenario, options: CheckOptions = {}): CheckResu
   const h0 = world.hash(s0, 0);
   visited.add(h0[0], h0[1]);
   let frontier: Item[] = [{ s: s0, id: tree.add(-1, 0), depth: 0, tag: 0 }];
+  const RELEASED = frontier[0]!;
   let next: Item[] = [];
 
   const rowOf = (s: CheckState, c: Choice): RowAcc => {
@@ -386,7 +387,13 @@ export function check(scenario: Scenario, options: CheckOptions = {}): CheckResu
     while (stack.length > 0 && !stopped) expand(stack.pop()!, (i) => stack.push(i));
   } else {
     while (frontier.length > 0 && !stopped) {
-      for (let k = 0; k < frontier.length && !stopped; k++) expand(frontier[k]!, (i) => next.push(i));
+      // Each state of the level is let go once expanded, so the level being built and the rest
+      // of the one being read are all that is held at once.
+      for (let k = 0; k < frontier.length && !stopped; k++) {
+        const item = frontier[k]!;
+        frontier[k] = RELEASED;
+        expand(item, (i) => next.push(i));
+      }
       frontier = next;
       next = [];
     }
