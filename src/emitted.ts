@@ -32,3 +32,10 @@ export type FromPeer = { readonly from: string; readonly at: number };
 
 /** Delivered to every live component when a peer crashes, like a dropped connection. */
 export type PeerCrashed = { readonly type: 'sys.peerCrashed'; readonly peer: string; readonly at: number };
+
+/**
+ * Delivered to the sender of a message a `rebalance` fault struck, at the tick it was sent: take
+ * the work `event` carries away from `peer`, its receiver, which still gets the message.
+ */
+export type Rebalance = { readonly type: 'sys.rebalance'; readonly peer: string; readonly event: EventObject };
+export type Rebalanced = Rebalance & { readonly at: number };

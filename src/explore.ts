@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { Finding, RunOutcome } from './checkers/finding.ts';
 import type { Claim } from './claims.ts';
 import { ClauseTally, type Coverage } from './coverage.ts';
-import { FAULT_KINDS, type Fault, type FaultPlan, type MessageFaultKind } from './faults.ts';
+import { FAULT_KINDS, isDeclaredKind, type Fault, type FaultPlan, type MessageFaultKind } from './faults.ts';
 import { parsePoint } from './place.ts';
 import { failureWindows } from './failureWindows.ts';
 import type { ReplayRef } from './replayLine.ts';
@@ -90,7 +90,7 @@ export function explorationSpace(scenario: Scenario): { windows: string[]; point
     .sort()
     .map((point) => {
       const p = parsePoint(point)!;
-      return { point, kinds: linkFaults(reference.components, p.from, p.to) };
+      return { point, kinds: linkFaults(reference.components, p.from, p.to, p.type) };
     })
     .filter((p) => p.kinds.length > 0);
   return { windows, points };
@@ -191,7 +191,8 @@ export function explore(scenario: Scenario, options: ExploreOptions = {}): Explo
   const coverage: Coverage = {
     mode: 'explore',
     faultDepth: maxFaults,
-    kinds: FAULT_KINDS,
+    // A declared kind (a rebalance) counts only where some point of this design offers it.
+    kinds: FAULT_KINDS.filter((k) => !isDeclaredKind(k) || space.points.some((p) => (p.kinds as readonly string[]).includes(k))),
     windows: space.windows.length,
     points: space.points.length,
     runs,

@@ -3,9 +3,10 @@
 // least the first, so a window the workload never enters is still tried and reported as never
 // struck), then every message fault kind at every message point the reference run sent (each
 // occurrence up to the bound), where the link can suffer that kind (a database connection is
-// never duplicated or reordered; see DesignComponent.messageFaults). Pairs are every two
-// distinct single faults.
-import { FAULT_KINDS, MESSAGE_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from './faults.ts';
+// never duplicated or reordered; see DesignComponent.messageFaults) or where its receiver
+// declares it for that message (a rebalance, only of a record delivered to a member of a group
+// of two or more; see DesignComponent.receivedFaults). Pairs are every two distinct single faults.
+import { FAULT_KINDS, isDeclaredKind, MESSAGE_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from './faults.ts';
 import { failureWindows } from './failureWindows.ts';
 import { parsePoint } from './place.ts';
 import type { RunRecord } from './runScenario.ts';
@@ -25,12 +26,12 @@ export interface FaultSpace {
 }
 
 export function faultSpace(reference: RunRecord, options: FaultSpaceOptions): FaultSpace {
-  const kinds = FAULT_KINDS.filter((k) => (options.kinds ?? FAULT_KINDS).includes(k));
+  const asked = FAULT_KINDS.filter((k) => (options.kinds ?? FAULT_KINDS).includes(k));
   const counts = reference.report.windowCounts;
   const windows = failureWindows(reference.components);
   const points = [...reference.report.census.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const singles: Fault[] = [];
-  if (kinds.includes('crash')) {
+  if (asked.includes('crash')) {
     for (const window of windows) {
       const n = Math.max(1, Math.min(counts.get(window) ?? 0, options.maxOccurrence));
       for (let occurrence = 1; occurrence <= n; occurrence++) singles.push({ kind: 'crash', window, occurrence });
@@ -39,12 +40,15 @@ export function faultSpace(reference: RunRecord, options: FaultSpaceOptions): Fa
   for (const point of points) {
     const count = reference.report.census.get(point) ?? 0;
     const p = parsePoint(point)!;
-    const onLink = linkFaults(reference.components, p.from, p.to);
+    const onLink = linkFaults(reference.components, p.from, p.to, p.type);
     for (const kind of MESSAGE_FAULT_KINDS) {
-      if (!kinds.includes(kind) || !onLink.includes(kind)) continue;
+      if (!asked.includes(kind) || !onLink.includes(kind)) continue;
       for (let occurrence = 1; occurrence <= Math.min(count, options.maxOccurrence); occurrence++) singles.push({ kind, point, occurrence });
     }
   }
+  // A declared kind no point of this design offers is not part of its space, and coverage does
+  // not claim it was tried.
+  const kinds = asked.filter((k) => !isDeclaredKind(k) || singles.some((f) => f.kind === k));
   return { singles, windows, points, kinds };
 }
 

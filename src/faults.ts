@@ -7,7 +7,10 @@
 //   and not yet taken its next step. A crash there loses the component's volatile context
 //   (open transactions, in-flight requests, caches) and keeps its durable context.
 // - a message point `<from>-><to>:<type>`: a kind of message on one link. A message fault there
-//   loses, duplicates, delays or reorders the n-th such message.
+//   loses, duplicates, delays or reorders the n-th such message, or (where the receiver declares
+//   it) rebalances it: the sender takes the work that message carries away from its receiver
+//   and gives it to another, while the message is still on its way (a broker moving a partition
+//   to another member of the consumer group as the record goes out).
 import { parsePoint, parseWindow, type Place } from './place.ts';
 
 export type CrashFault = {
@@ -18,7 +21,7 @@ export type CrashFault = {
   readonly occurrence: number;
 };
 
-export type MessageFaultKind = 'lose' | 'duplicate' | 'delay' | 'reorder';
+export type MessageFaultKind = 'lose' | 'duplicate' | 'delay' | 'reorder' | 'rebalance';
 
 export type MessageFault = {
   readonly kind: MessageFaultKind;
@@ -32,7 +35,20 @@ export type Fault = CrashFault | MessageFault;
 export type FaultKind = Fault['kind'];
 export type FaultPlan = readonly Fault[];
 
-export const MESSAGE_FAULT_KINDS: readonly MessageFaultKind[] = ['lose', 'duplicate', 'delay', 'reorder'];
+/** What any link can suffer unless one of its ends says otherwise (DesignComponent.messageFaults). */
+export const TRANSPORT_FAULT_KINDS: readonly MessageFaultKind[] = ['lose', 'duplicate', 'delay', 'reorder'];
+/**
+ * Faults a link suffers only where the receiver declares them for a message type it receives
+ * (DesignComponent.receivedFaults): a rebalance makes sense only for a record a broker delivers
+ * to one member of a group that has another member to give it to.
+ */
+export const DECLARED_FAULT_KINDS: readonly MessageFaultKind[] = ['rebalance'];
+export const MESSAGE_FAULT_KINDS: readonly MessageFaultKind[] = [...TRANSPORT_FAULT_KINDS, ...DECLARED_FAULT_KINDS];
+
+/** Whether a kind strikes only where a receiver declares it. */
+export function isDeclaredKind(k: FaultKind): boolean {
+  return (DECLARED_FAULT_KINDS as readonly FaultKind[]).includes(k);
+}
 export const FAULT_KINDS: readonly FaultKind[] = ['crash', ...MESSAGE_FAULT_KINDS];
 
 /** The place a fault strikes, as the text plans carry. */

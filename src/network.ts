@@ -7,7 +7,12 @@
 // - delay: the message arrives `delayFaultTicks` late and the link behind it waits (FIFO kept).
 // - reorder: the message is held until the next message on the same link has been scheduled,
 //   then delivered right after it, so it is overtaken exactly once (or released at heal).
+// - rebalance: the message is delivered as usual, and at the same tick its sender is told
+//   (`sys.rebalance`, a system notice on the reverse link) to take the work that message carries
+//   away from its receiver: a broker moves the record's partition to another member of the
+//   group while the record is still on its way, so two members hold it at once.
 import type { EventObject } from 'xstate';
+import type { Rebalance } from './emitted.ts';
 import type { MessageFault } from './faults.ts';
 import { pointName } from './place.ts';
 import type { Prng } from './prng.ts';
@@ -104,6 +109,10 @@ export class Network {
     if (!unordered) this.linkTail.set(link, tick);
     this.sink.schedule(tick, envelope);
     if (fault?.kind === 'duplicate') this.sink.schedule(tick, { ...envelope, id: this.nextId++ });
+    if (fault?.kind === 'rebalance') {
+      const notice: Rebalance = { type: 'sys.rebalance', peer: to, event };
+      this.sink.schedule(now, { id: this.nextId++, from: to, to: from, point: pointName(to, from, notice.type), event: notice });
+    }
     // A held message goes right behind the one that overtook it, but never ahead of what the
     // link already carries: an unordered message may land before the link's tail, and a held
     // message released with it would then overtake messages sent before it as well.

@@ -70,8 +70,9 @@ export function checkPlan(scenario: Scenario, plan: FaultPlan, size: number | un
       if (!place || !windows.includes(formatPlace(place))) throw new InputError(`--plan: ${scenario.name} has no failure window ${f.window}${didYouMean(f.window, windows)}`);
     } else if (!place || place.kind !== 'point' || !names.includes(place.from) || !names.includes(place.to)) {
       throw new InputError(`--plan: ${f.point} is not a message point of ${scenario.name} (<from>-><to>:<type>)`);
-    } else if (!linkFaults(components, place.from, place.to).includes(f.kind)) {
-      throw new InputError(`--plan: the link ${place.from}->${place.to} cannot suffer ${f.kind} (it can: ${linkFaults(components, place.from, place.to).join(', ') || 'nothing'})`);
+    } else if (!linkFaults(components, place.from, place.to, place.type).includes(f.kind)) {
+      const can = linkFaults(components, place.from, place.to, place.type).join(', ') || 'nothing';
+      throw new InputError(`--plan: ${f.point} cannot suffer ${f.kind} (it can: ${can})`);
     }
   }
 }

@@ -5,7 +5,7 @@
 // every mistake is bad input naming the file, the field and the nearest valid value.
 import type { Claim } from './claims.ts';
 import { VIOLATIONS, type Violation } from './checkers/finding.ts';
-import { FAULT_KINDS, MESSAGE_FAULT_KINDS, type FaultKind, type MessageFaultKind } from './faults.ts';
+import { DECLARED_FAULT_KINDS, FAULT_KINDS, TRANSPORT_FAULT_KINDS, type FaultKind, type MessageFaultKind } from './faults.ts';
 import { SECONDS, TimeScale, type Duration } from './duration.ts';
 import { InputError } from './inputError.ts';
 import { duration, parseOptions, z } from './options.ts';
@@ -43,6 +43,12 @@ export interface DesignComponent extends ComponentSpec {
    * absent. A database connection, say, is dropped or slow but never duplicates a statement.
    */
   readonly messageFaults?: readonly MessageFaultKind[];
+  /**
+   * Faults beyond the transport's that strike messages of a type this component receives, by
+   * message type: a member of a consumer group of two or more declares `rebalance` for the
+   * records its broker delivers. Nowhere else is such a fault offered.
+   */
+  readonly receivedFaults?: Readonly<Record<string, readonly MessageFaultKind[]>>;
   /** The components it sends to, checked against the design when it is built. */
   readonly peers?: readonly string[];
 }
@@ -73,12 +79,17 @@ export interface Scenario {
   readonly windows?: { readonly maxOccurrence?: number; readonly kinds?: readonly FaultKind[] };
 }
 
-/** The message faults that can strike a link between two components: what both ends allow. */
-export function linkFaults(components: readonly DesignComponent[], from: string, to: string): readonly MessageFaultKind[] {
-  const allowed = (name: string) => components.find((c) => c.name === name)?.messageFaults ?? MESSAGE_FAULT_KINDS;
+/**
+ * The message faults that can strike a message point: the transport faults both ends of the link
+ * allow, then (for a message of that type) the faults its receiver declares it can suffer.
+ */
+export function linkFaults(components: readonly DesignComponent[], from: string, to: string, type?: string): readonly MessageFaultKind[] {
+  const allowed = (name: string) => components.find((c) => c.name === name)?.messageFaults ?? TRANSPORT_FAULT_KINDS;
   const a = allowed(from);
   const b = allowed(to);
-  return MESSAGE_FAULT_KINDS.filter((k) => a.includes(k) && b.includes(k));
+  const transport = TRANSPORT_FAULT_KINDS.filter((k) => a.includes(k) && b.includes(k));
+  const declared = type === undefined ? [] : (components.find((c) => c.name === to)?.receivedFaults?.[type] ?? []);
+  return [...transport, ...DECLARED_FAULT_KINDS.filter((k) => declared.includes(k))];
 }
 
 /** The expectation that applies to runs of at most `faults` faults. */

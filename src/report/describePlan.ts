@@ -15,6 +15,8 @@ export function describeFault(f: Fault): string {
       return `delay ${f.point}${nth}`;
     case 'reorder':
       return `reorder ${f.point}${nth}`;
+    case 'rebalance':
+      return `rebalance ${f.point}${nth}: its work moves to another receiver while it is on its way`;
   }
 }
 

@@ -247,9 +247,10 @@ function stepOf(e: TraceEvent): SequenceStep | undefined {
     }
     case 'duplicate':
     case 'delay':
-    case 'reorder': {
+    case 'reorder':
+    case 'rebalance': {
       const to = peer(e.data, 'to') ?? '?';
-      const verb = e.kind === 'duplicate' ? 'duplicated' : e.kind === 'delay' ? 'delayed' : 'held back (reorder)';
+      const verb = e.kind === 'duplicate' ? 'duplicated' : e.kind === 'delay' ? 'delayed' : e.kind === 'reorder' ? 'held back (reorder)' : 'on its way as its work is rebalanced away';
       const { type, event } = messageEvent(e.data);
       return { kind: 'note', tick: e.tick, component: e.component, ...labelled(type, event, [`to ${to} ${verb}`]) };
     }
