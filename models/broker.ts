@@ -5,8 +5,19 @@
 // a consumer session is not: after a consumer restarts it subscribes again and the broker
 // redelivers from the committed offset. A delivery that is never committed is redelivered after
 // `redeliveryTicks`. Records older than `retentionTicks` are gone.
+//
+// A group's partitions are shared among its live members (models/groupAssignment.ts): each
+// partition is delivered to one member at a time, round-robin in member-name order, and a member
+// that joins, rejoins or crashes changes the assignment. A partition that changes hands is taken
+// up by its new owner from the committed offset. A `rebalance` fault moves one partition to the
+// next member while a record of it is on its way to the old owner, so both hold that record. The
+// old owner's late commit is then accepted (`commits: 'naive'`, a broker that keeps no group
+// generations: any member's commit moves the offset, backwards too) or refused (`'fenced'`:
+// deliveries carry the generation the partition was handed over in, and a commit from another
+// generation changes nothing, as Kafka's group coordinator refuses a commit of an old generation).
 import { assign, enqueueActions, setup } from 'xstate';
-import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
+import { note, send, type Emitted, type FromPeer, type PeerCrashed, type Rebalanced } from '../src/emitted.ts';
+import { emptyAssignment, handOver, reassign, type GroupAssignment } from './groupAssignment.ts';
 import type { EvidencePart } from '../src/scenario.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
 import { duration, parseOptions, z } from '../src/options.ts';
@@ -32,20 +43,23 @@ export interface BrokerInput {
   readonly retentionTicks?: number;
   /** Idempotent producer: a record whose `event_id` is already in its partition is not appended again. */
   readonly producerDedup?: boolean;
+  /** A commit from a member that no longer owns the partition: accepted (`naive`, the default) or refused (`fenced`). */
+  readonly commits?: 'naive' | 'fenced';
   readonly durable?: BrokerDurable;
 }
 
 export type BrokerEvent =
   | ({ type: 'broker.publish'; ref: string; key: string; payload: Payload } & FromPeer)
   | ({ type: 'broker.subscribe'; group: string } & FromPeer)
-  | ({ type: 'broker.commit'; partition: number; offset: number } & FromPeer)
+  | ({ type: 'broker.commit'; partition: number; offset: number; generation?: number } & FromPeer)
   | ({ type: 'broker.resetOffsets'; group: string; offset: number } & FromPeer)
-  | PeerCrashed;
+  | PeerCrashed
+  | Rebalanced;
 
 export type BrokerReply =
   | ({ type: 'broker.ack'; ref: string; partition: number; offset: number } & FromPeer)
   | ({ type: 'broker.subscribed'; group: string } & FromPeer)
-  | ({ type: 'broker.deliver'; partition: number; offset: number; key: string; payload: Payload } & FromPeer);
+  | ({ type: 'broker.deliver'; partition: number; offset: number; key: string; payload: Payload; generation?: number } & FromPeer);
 
 interface Session {
   readonly group: string;
@@ -61,7 +75,10 @@ type Ctx = {
   redeliveryTicks: number;
   retentionTicks: number;
   producerDedup: boolean;
+  commits: 'naive' | 'fenced';
   sessions: Readonly<Record<string, Session>>;
+  /** group → which member owns each partition. The coordinator's state: members rejoin after a restart. */
+  groups: Readonly<Record<string, GroupAssignment>>;
 };
 
 /** FNV-1a: a stable partitioner, the same in every process. */
@@ -79,7 +96,27 @@ export function recordsOf(durable: BrokerDurable | undefined): LogRecord[] {
   return durable ? durable.partitions.flat() : [];
 }
 
-type Delivery = { to: string; event: { type: 'broker.deliver'; partition: number; offset: number; key: string; payload: Payload } };
+type Delivery = { to: string; event: { type: 'broker.deliver'; partition: number; offset: number; key: string; payload: Payload; generation?: number } };
+
+/** The members of a group with a live session, in name order. */
+function membersOf(sessions: Readonly<Record<string, Session>>, group: string): string[] {
+  return Object.keys(sessions)
+    .filter((n) => sessions[n]!.group === group)
+    .sort();
+}
+
+/** Sessions after partitions changed hands: each new owner takes its moved partitions up from the committed offset. */
+function takeUp(ctx: Pick<Ctx, 'durable' | 'partitions'>, sessions: Readonly<Record<string, Session>>, group: string, assignment: GroupAssignment, moved: readonly number[]): Record<string, Session> {
+  const committed = ctx.durable.offsets[group] ?? Array.from({ length: ctx.partitions }, () => 0);
+  const out: Record<string, Session> = { ...sessions };
+  for (const p of moved) {
+    const owner = assignment.owners[p];
+    if (owner === null || owner === undefined) continue;
+    const s = out[owner]!;
+    out[owner] = { group: s.group, position: s.position.map((o, i) => (i === p ? committed[p]! : o)), inflight: s.inflight.map((f, i) => (i === p ? null : f)) };
+  }
+  return out;
+}
 
 /** Sends the next record of every idle partition of every session; redelivers stale ones. */
 function pump(ctx: Ctx, now: number, redeliverStale: boolean): { sessions: Record<string, Session>; deliveries: Delivery[]; skipped: number } {
@@ -90,7 +127,10 @@ function pump(ctx: Ctx, now: number, redeliverStale: boolean): { sessions: Recor
     const s = ctx.sessions[name]!;
     const position = [...s.position];
     const inflight = [...s.inflight];
+    const assignment = ctx.groups[s.group];
     for (let p = 0; p < ctx.partitions; p++) {
+      // A member is delivered only the partitions its group assigned to it.
+      if (assignment !== undefined && assignment.owners[p] !== name) continue;
       const log = ctx.durable.partitions[p]!;
       const current = inflight[p];
       if (current && !(redeliverStale && now - current.at >= ctx.redeliveryTicks)) continue;
@@ -108,11 +148,21 @@ function pump(ctx: Ctx, now: number, redeliverStale: boolean): { sessions: Recor
       const r = log[offset]!;
       inflight[p] = { offset, at: now };
       position[p] = offset;
-      deliveries.push({ to: name, event: { type: 'broker.deliver', partition: p, offset, key: r.key, payload: r.payload } });
+      const generation = ctx.commits === 'fenced' && assignment !== undefined ? { generation: assignment.epochs[p]! } : {};
+      deliveries.push({ to: name, event: { type: 'broker.deliver', partition: p, offset, key: r.key, payload: r.payload, ...generation } });
     }
     sessions[name] = { group: s.group, position, inflight };
   }
   return { sessions, deliveries, skipped };
+}
+
+/** The group's offset and the member's session after a commit the broker accepts. */
+function commitAssignment(ctx: Ctx, event: { from: string; partition: number; offset: number }, s: Session, group: string): Partial<Ctx> {
+  const current = ctx.durable.offsets[group] ?? Array.from({ length: ctx.partitions }, () => 0);
+  const offsets = { ...ctx.durable.offsets, [group]: current.map((o, i) => (i === event.partition ? event.offset : o)) };
+  const inflight = s.inflight.map((f, i) => (i === event.partition && f && f.offset < event.offset ? null : f));
+  const position = s.position.map((o, i) => (i === event.partition ? Math.max(o, event.offset) : o));
+  return { durable: { ...ctx.durable, offsets }, sessions: { ...ctx.sessions, [event.from]: { group, inflight, position } } };
 }
 
 export const brokerMachine = setup({
@@ -143,7 +193,9 @@ export const brokerMachine = setup({
       redeliveryTicks: input.redeliveryTicks ?? 30,
       retentionTicks: input.retentionTicks ?? Number.MAX_SAFE_INTEGER,
       producerDedup: input.producerDedup ?? false,
+      commits: input.commits ?? 'naive',
       sessions: {},
+      groups: {},
     };
   },
   initial: 'serving',
@@ -177,7 +229,11 @@ export const brokerMachine = setup({
             assign(({ context, event }) => {
               const committed = context.durable.offsets[event.group] ?? Array.from({ length: context.partitions }, () => 0);
               const session: Session = { group: event.group, position: [...committed], inflight: committed.map(() => null) };
-              return { sessions: { ...context.sessions, [event.from]: session } };
+              const sessions = { ...context.sessions, [event.from]: session };
+              // A member that joins or rejoins changes the group's assignment; the partitions that
+              // change hands are taken up from the committed offset.
+              const { assignment, moved } = reassign(context.groups[event.group] ?? emptyAssignment(context.partitions), membersOf(sessions, event.group), event.from);
+              return { sessions: takeUp(context, sessions, event.group, assignment, moved), groups: { ...context.groups, [event.group]: assignment } };
             }),
             enqueueActions(({ event, enqueue }) => enqueue.emit(send(event.from, { type: 'broker.subscribed', group: event.group }))),
             { type: 'deliver', params: { stale: false } },
@@ -185,15 +241,38 @@ export const brokerMachine = setup({
         },
         'broker.commit': {
           actions: [
-            assign(({ context, event }) => {
+            enqueueActions(({ context, event, enqueue }) => {
               const s = context.sessions[event.from];
               const group = s?.group;
-              if (!s || group === undefined) return {};
-              const current = context.durable.offsets[group] ?? Array.from({ length: context.partitions }, () => 0);
-              const offsets = { ...context.durable.offsets, [group]: current.map((o, i) => (i === event.partition ? event.offset : o)) };
-              const inflight = s.inflight.map((f, i) => (i === event.partition && f && f.offset < event.offset ? null : f));
-              const position = s.position.map((o, i) => (i === event.partition ? Math.max(o, event.offset) : o));
-              return { durable: { ...context.durable, offsets }, sessions: { ...context.sessions, [event.from]: { group, inflight, position } } };
+              if (!s || group === undefined) return;
+              const assignment = context.groups[group];
+              const owner = assignment?.owners[event.partition];
+              // A commit for a partition its sender no longer owns (or owned in another generation)
+              // is a previous owner's late commit.
+              const stale = assignment !== undefined && (owner !== event.from || (event.generation !== undefined && event.generation !== assignment.epochs[event.partition]));
+              if (stale) {
+                const refused = context.commits === 'fenced';
+                enqueue.emit(note('broker.staleCommit', { member: event.from, partition: event.partition, offset: event.offset, committed: (context.durable.offsets[group] ?? [])[event.partition] ?? 0, accepted: !refused }));
+                if (refused) return;
+              }
+              enqueue.assign(commitAssignment(context, event, s, group));
+            }),
+            { type: 'deliver', params: { stale: false } },
+          ],
+        },
+        'sys.rebalance': {
+          actions: [
+            enqueueActions(({ context, event, enqueue }) => {
+              const s = context.sessions[event.peer];
+              const partition = (event.event as { partition?: unknown }).partition;
+              if (!s || typeof partition !== 'number') return;
+              const moved = handOver(context.groups[s.group] ?? emptyAssignment(context.partitions), membersOf(context.sessions, s.group), partition, event.peer);
+              if (!moved) return;
+              const sessions = takeUp(context, context.sessions, s.group, moved.assignment, [partition]);
+              const old = sessions[event.peer]!;
+              sessions[event.peer] = { ...old, inflight: old.inflight.map((f, i) => (i === partition ? null : f)) };
+              enqueue.assign({ sessions, groups: { ...context.groups, [s.group]: moved.assignment } });
+              enqueue.emit(note('broker.rebalance', { group: s.group, partition, from: event.peer, to: moved.to, generation: moved.assignment.generation }));
             }),
             { type: 'deliver', params: { stale: false } },
           ],
@@ -212,9 +291,17 @@ export const brokerMachine = setup({
           ],
         },
         'sys.peerCrashed': {
-          actions: assign(({ context, event }) => {
-            const { [event.peer]: _gone, ...rest } = context.sessions;
-            return { sessions: rest };
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const { [event.peer]: gone, ...rest } = context.sessions;
+            enqueue.assign({ sessions: rest });
+            if (gone === undefined) return;
+            // The crashed member's partitions go to the group's other members, which take them up
+            // from the committed offset. A group left without members keeps its offsets for later.
+            const members = membersOf(rest, gone.group);
+            if (members.length === 0) return;
+            const { assignment, moved } = reassign(context.groups[gone.group] ?? emptyAssignment(context.partitions), members, undefined);
+            enqueue.assign({ sessions: takeUp(context, rest, gone.group, assignment, moved), groups: { ...context.groups, [gone.group]: assignment } });
+            if (moved.length > 0) enqueue({ type: 'deliver', params: { stale: false } });
           }),
         },
       },

@@ -9,15 +9,18 @@ export interface Delivery {
   readonly offset: number;
   readonly key: string;
   readonly payload: Payload;
+  /** The group generation the broker delivered it in, when the broker fences commits by generation. */
+  readonly generation?: number;
 }
 
 export function subscribeRequest(group: string) {
   return { type: 'broker.subscribe' as const, group };
 }
 
-/** Commits the offset past a record: transport progress for that record. */
+/** Commits the offset past a record: transport progress for that record, in the generation it was delivered in. */
 export function commitRequest(d: Delivery) {
-  return { type: 'broker.commit' as const, partition: d.partition, offset: d.offset + 1 };
+  const commit = { type: 'broker.commit' as const, partition: d.partition, offset: d.offset + 1 };
+  return d.generation === undefined ? commit : { ...commit, generation: d.generation };
 }
 
 /**
@@ -28,5 +31,6 @@ export function withDelivery(queue: readonly Delivery[], current: Delivery | und
   if (event.type !== 'broker.deliver') return undefined;
   const same = (d: Delivery | undefined) => d !== undefined && d.partition === event.partition && d.offset === event.offset;
   if (same(current) || queue.some(same)) return undefined;
-  return [...queue, { partition: event.partition, offset: event.offset, key: event.key, payload: event.payload }];
+  const d: Delivery = { partition: event.partition, offset: event.offset, key: event.key, payload: event.payload };
+  return [...queue, event.generation === undefined ? d : { ...d, generation: event.generation }];
 }
