@@ -9,7 +9,8 @@
 // A group's partitions are shared among its live members (models/groupAssignment.ts): each
 // partition is delivered to one member at a time, round-robin in member-name order, and a member
 // that joins, rejoins or crashes changes the assignment. A partition that changes hands is taken
-// up by its new owner from the committed offset. A `rebalance` fault moves one partition to the
+// up by its new owner from the committed offset; one leaving a live owner waits until that owner
+// has committed the record it holds (or held it past the redelivery timeout). A `rebalance` fault moves one partition to the
 // next member while a record of it is on its way to the old owner, so both hold that record. The
 // old owner's late commit is then accepted (`commits: 'naive'`, a broker that keeps no group
 // generations: any member's commit moves the offset, backwards too) or refused (`'fenced'`:
@@ -17,7 +18,7 @@
 // generation changes nothing, as Kafka's group coordinator refuses a commit of an old generation).
 import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type FromPeer, type PeerCrashed, type Rebalanced } from '../src/emitted.ts';
-import { emptyAssignment, handOver, reassign, type GroupAssignment } from './groupAssignment.ts';
+import { emptyAssignment, handOver, reassign, release, type GroupAssignment } from './groupAssignment.ts';
 import type { EvidencePart } from '../src/scenario.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
 import { duration, parseOptions, z } from '../src/options.ts';
@@ -118,6 +119,33 @@ function takeUp(ctx: Pick<Ctx, 'durable' | 'partitions'>, sessions: Readonly<Rec
   return out;
 }
 
+/** Whether a member holds a record of a partition: delivered and not yet committed. */
+function holding(sessions: Readonly<Record<string, Session>>) {
+  return (p: number, owner: string) => (sessions[owner]?.inflight[p] ?? null) !== null;
+}
+
+/** Partitions whose owner was asked to give them up and has now done so (or held on past `overdueBefore`), handed over. */
+function releaseDone(ctx: Pick<Ctx, 'durable' | 'partitions' | 'groups'>, sessions: Readonly<Record<string, Session>>, overdueBefore: number): { sessions: Record<string, Session>; groups: Record<string, GroupAssignment>; released: number } {
+  let out: Record<string, Session> = { ...sessions };
+  const groups: Record<string, GroupAssignment> = { ...ctx.groups };
+  let released = 0;
+  for (const group of Object.keys(groups).sort()) {
+    for (let p = 0; p < ctx.partitions; p++) {
+      const a = groups[group]!;
+      const owner = a.owners[p];
+      if (a.pending[p] === null || a.pending[p] === undefined || owner === null || owner === undefined) continue;
+      const held = out[owner]?.inflight[p] ?? null;
+      if (held !== null && held.at > overdueBefore) continue;
+      const r = release(a, p)!;
+      groups[group] = r.assignment;
+      if (out[owner]) out[owner] = { ...out[owner]!, inflight: out[owner]!.inflight.map((f, i) => (i === p ? null : f)) };
+      out = takeUp(ctx, out, group, r.assignment, [p]);
+      released++;
+    }
+  }
+  return { sessions: out, groups, released };
+}
+
 /** Sends the next record of every idle partition of every session; redelivers stale ones. */
 function pump(ctx: Ctx, now: number, redeliverStale: boolean): { sessions: Record<string, Session>; deliveries: Delivery[]; skipped: number } {
   const sessions: Record<string, Session> = {};
@@ -129,8 +157,9 @@ function pump(ctx: Ctx, now: number, redeliverStale: boolean): { sessions: Recor
     const inflight = [...s.inflight];
     const assignment = ctx.groups[s.group];
     for (let p = 0; p < ctx.partitions; p++) {
-      // A member is delivered only the partitions its group assigned to it.
-      if (assignment !== undefined && assignment.owners[p] !== name) continue;
+      // A member is delivered only the partitions its group assigned to it, and nothing more of
+      // one it has been asked to give up.
+      if (assignment !== undefined && (assignment.owners[p] !== name || (assignment.pending[p] ?? null) !== null)) continue;
       const log = ctx.durable.partitions[p]!;
       const current = inflight[p];
       if (current && !(redeliverStale && now - current.at >= ctx.redeliveryTicks)) continue;
@@ -176,6 +205,13 @@ export const brokerMachine = setup({
     redelivery: ({ context }) => context.redeliveryTicks,
   },
   actions: {
+    // A member asked to give a partition up that has held its record past the redelivery timeout
+    // is presumed gone: the partition moves without it.
+    releaseOverdue: enqueueActions(({ context, event, enqueue }) => {
+      if (!Object.values(context.groups).some((g) => g.pending.some((x) => x !== null))) return;
+      const r = releaseDone(context, context.sessions, (event as unknown as { at: number }).at - context.redeliveryTicks);
+      if (r.released > 0) enqueue.assign({ sessions: r.sessions, groups: r.groups });
+    }),
     deliver: enqueueActions(({ context, event, enqueue }, params: { stale: boolean }) => {
       const { sessions, deliveries, skipped } = pump(context, (event as unknown as { at: number }).at, params.stale);
       enqueue.assign({ sessions });
@@ -202,7 +238,7 @@ export const brokerMachine = setup({
   states: {
     serving: {
       tags: ['idle'],
-      after: { redelivery: { target: 'serving', reenter: true, actions: { type: 'deliver', params: { stale: true } } } },
+      after: { redelivery: { target: 'serving', reenter: true, actions: ['releaseOverdue', { type: 'deliver', params: { stale: true } }] } },
       on: {
         'broker.publish': {
           actions: [
@@ -232,7 +268,7 @@ export const brokerMachine = setup({
               const sessions = { ...context.sessions, [event.from]: session };
               // A member that joins or rejoins changes the group's assignment; the partitions that
               // change hands are taken up from the committed offset.
-              const { assignment, moved } = reassign(context.groups[event.group] ?? emptyAssignment(context.partitions), membersOf(sessions, event.group), event.from);
+              const { assignment, moved } = reassign(context.groups[event.group] ?? emptyAssignment(context.partitions), membersOf(sessions, event.group), event.from, holding(sessions));
               return { sessions: takeUp(context, sessions, event.group, assignment, moved), groups: { ...context.groups, [event.group]: assignment } };
             }),
             enqueueActions(({ event, enqueue }) => enqueue.emit(send(event.from, { type: 'broker.subscribed', group: event.group }))),
@@ -255,7 +291,13 @@ export const brokerMachine = setup({
                 enqueue.emit(note('broker.staleCommit', { member: event.from, partition: event.partition, offset: event.offset, committed: (context.durable.offsets[group] ?? [])[event.partition] ?? 0, accepted: !refused }));
                 if (refused) return;
               }
-              enqueue.assign(commitAssignment(context, event, s, group));
+              const committed = { ...context, ...commitAssignment(context, event, s, group) };
+              enqueue.assign(committed);
+              // An owner asked to give this partition up has finished its record: it moves now.
+              if (!stale && (assignment?.pending[event.partition] ?? null) !== null && committed.sessions[event.from]!.inflight[event.partition] === null) {
+                const r = releaseDone({ ...committed, groups: { [group]: assignment! } }, committed.sessions, -1);
+                enqueue.assign({ sessions: r.sessions, groups: { ...context.groups, ...r.groups } });
+              }
             }),
             { type: 'deliver', params: { stale: false } },
           ],
@@ -299,7 +341,7 @@ export const brokerMachine = setup({
             // from the committed offset. A group left without members keeps its offsets for later.
             const members = membersOf(rest, gone.group);
             if (members.length === 0) return;
-            const { assignment, moved } = reassign(context.groups[gone.group] ?? emptyAssignment(context.partitions), members, undefined);
+            const { assignment, moved } = reassign(context.groups[gone.group] ?? emptyAssignment(context.partitions), members, undefined, holding(rest));
             enqueue.assign({ sessions: takeUp(context, rest, gone.group, assignment, moved), groups: { ...context.groups, [gone.group]: assignment } });
             if (moved.length > 0) enqueue({ type: 'deliver', params: { stale: false } });
           }),
@@ -330,6 +372,12 @@ export const BrokerOptions = z.strictObject({
   retention: duration.optional(),
   /** An idempotent producer: a record whose event_id the partition already holds is not appended again. */
   producerDedup: z.boolean().optional(),
+  /**
+   * A group member's commit for a partition it no longer owns: accepted (`naive`, the default:
+   * the broker keeps no group generations) or refused (`fenced`: by the generation each delivery
+   * carries, as Kafka's group coordinator does).
+   */
+  commits: z.enum(['naive', 'fenced']).optional(),
 });
 
 /** A partitioned log broker, named `broker` unless the design names it. */
@@ -346,6 +394,7 @@ export function broker(options: z.input<typeof BrokerOptions> = {}): ComponentBu
       redeliveryTicks: ticksOf(time, `${name} option redelivery`, o.redelivery),
       retentionTicks: ticksOf(time, `${name} option retention`, o.retention),
       producerDedup: o.producerDedup,
+      commits: o.commits,
     }),
     ...common(time, name, o),
   });

@@ -2,7 +2,14 @@
 // in member-name order (partition p goes to the (p mod n)-th member), the same in every process
 // and every run. A member that joins, leaves or crashes changes the member list and so the
 // assignment; a partition whose owner changes is taken up by its new owner from the group's
-// committed offset, which is where a record still in the old owner's hands is delivered twice.
+// committed offset.
+// A partition moves away from a live owner the way Kafka's cooperative protocol moves it: the
+// owner is first asked to give it up, finishes the record it holds, and only then does the new
+// owner start; so a planned move never has two members holding one record. A crashed owner
+// holds nothing, and its partitions move at once. The only way two members hold one record is
+// an owner that is still working while the coordinator has given its partition away (it missed
+// a heartbeat, its poll took too long): the `rebalance` fault, or a handover whose owner has not
+// finished within the redelivery timeout.
 // Each change is a new generation of the group, and each partition remembers the generation it
 // was handed over in, so a commit can be told from a late one of a previous owner (Kafka's
 // consumer sends its generation with every commit for that reason).
@@ -15,6 +22,8 @@ export interface GroupAssignment {
   readonly owners: readonly (string | null)[];
   /** partition → the generation its current owner received it in. */
   readonly epochs: readonly number[];
+  /** partition → the member it goes to once its owner has finished the record it holds, or null. */
+  readonly pending: readonly (string | null)[];
 }
 
 /** partition → member, round-robin over the members in name order. */
@@ -25,31 +34,70 @@ export function roundRobin(members: readonly string[], partitions: number): (str
 
 /** A group nobody has joined yet. */
 export function emptyAssignment(partitions: number): GroupAssignment {
-  return { generation: 0, owners: Array.from({ length: partitions }, () => null), epochs: Array.from({ length: partitions }, () => 0) };
+  const none = Array.from({ length: partitions }, () => null);
+  return { generation: 0, owners: none, epochs: none.map(() => 0), pending: none };
 }
 
 /**
  * The assignment after the member list changed. `fresh` names a member whose session is new (it
  * just joined or rejoined): its partitions are handed over again even if it owned them before.
- * Returns the partitions that changed hands, which their new owners take up from the committed
- * offset.
+ * A partition leaving a live owner that `holds` a record of it stays with that owner, pending,
+ * until the owner finishes (see `release`). Returns the partitions that changed hands now, which
+ * their new owners take up from the committed offset.
  */
-export function reassign(current: GroupAssignment, members: readonly string[], fresh: string | undefined): { assignment: GroupAssignment; moved: number[] } {
-  const owners = roundRobin(members, current.owners.length);
+export function reassign(
+  current: GroupAssignment,
+  members: readonly string[],
+  fresh: string | undefined,
+  holds: (partition: number, owner: string) => boolean,
+): { assignment: GroupAssignment; moved: number[] } {
+  const target = roundRobin(members, current.owners.length);
   const generation = current.generation + 1;
   const moved: number[] = [];
-  const epochs = owners.map((o, p) => {
-    if (o === current.owners[p] && (o === null || o !== fresh)) return current.epochs[p]!;
-    if (o !== null) moved.push(p);
-    return generation;
+  const owners: (string | null)[] = [];
+  const epochs: number[] = [];
+  const pending: (string | null)[] = [];
+  target.forEach((t, p) => {
+    const o = current.owners[p] ?? null;
+    if (t === o && (o === null || o !== fresh)) {
+      owners.push(o);
+      epochs.push(current.epochs[p]!);
+      pending.push(null);
+    } else if (o !== null && o !== fresh && members.includes(o) && holds(p, o)) {
+      owners.push(o);
+      epochs.push(current.epochs[p]!);
+      pending.push(t);
+    } else {
+      owners.push(t);
+      epochs.push(generation);
+      pending.push(null);
+      if (t !== null) moved.push(p);
+    }
   });
-  return { assignment: { generation, owners, epochs }, moved };
+  return { assignment: { generation, owners, epochs, pending }, moved };
+}
+
+/** The assignment once partition `p`'s owner has given it up: the pending member owns it now; unchanged when nothing is pending. */
+export function release(current: GroupAssignment, p: number): { assignment: GroupAssignment; to: string } | undefined {
+  const to = current.pending[p];
+  if (to === null || to === undefined) return undefined;
+  const generation = current.generation + 1;
+  return {
+    to,
+    assignment: {
+      generation,
+      owners: current.owners.map((o, q) => (q === p ? to : o)),
+      epochs: current.epochs.map((e, q) => (q === p ? generation : e)),
+      pending: current.pending.map((x, q) => (q === p ? null : x)),
+    },
+  };
 }
 
 /**
- * The assignment after partition `p` is taken from its owner and given to the next member in
- * name order (a rebalance while a record of it is on its way); unchanged when the group has no
- * other member or `from` does not own `p`.
+ * The assignment after partition `p` is taken from its owner at once and given to the next
+ * member in name order, while the owner may still be working on a record of it (the owner is
+ * presumed gone: the `rebalance` fault); unchanged when the group has no other member or `from`
+ * does not own `p`.
  */
 export function handOver(current: GroupAssignment, members: readonly string[], p: number, from: string): { assignment: GroupAssignment; to: string } | undefined {
   const sorted = [...members].sort();
@@ -59,6 +107,11 @@ export function handOver(current: GroupAssignment, members: readonly string[], p
   const generation = current.generation + 1;
   return {
     to,
-    assignment: { generation, owners: current.owners.map((o, q) => (q === p ? to : o)), epochs: current.epochs.map((e, q) => (q === p ? generation : e)) },
+    assignment: {
+      generation,
+      owners: current.owners.map((o, q) => (q === p ? to : o)),
+      epochs: current.epochs.map((e, q) => (q === p ? generation : e)),
+      pending: current.pending.map((x, q) => (q === p ? null : x)),
+    },
   };
 }
