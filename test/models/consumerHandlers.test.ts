@@ -1,0 +1,127 @@
+// The consumer's handler and dedup options, one at a time, each with the fault that makes it
+// matter: a check-then-insert handler against a sequential repeat and against two members at
+// once, and a process-local dedup cache against a republished record, a restart and a second
+// member. Also the factory's refusals of options that do not fit together.
+import { describe, expect, it } from 'vitest';
+import { SECONDS } from '../../src/duration.ts';
+import type { FaultPlan } from '../../src/faults.ts';
+import { World } from '../../src/world.ts';
+import { consumer, consumerGroup, effectLookup, effectRow, type EffectSpec } from '../../models/consumer.ts';
+import { rowsOf, type DatabaseDurable } from '../../models/database.ts';
+import { groupPipeline, type GroupPipelineOptions } from '../../models/designs/groupPipeline.ts';
+
+function run(options: GroupPipelineOptions, plan: FaultPlan, size = 2) {
+  const world = new World(groupPipeline(options)({ size }, SECONDS), { seed: 1, plan });
+  const result = world.run();
+  const reservations = rowsOf(world.durable<DatabaseDurable>('inventoryDb'), 'reservations').map((r) => String(r['order_id'])).sort();
+  const guards = result.notes.filter((n) => n.kind === 'guard').map((n) => (n.data as { guard: string }).guard);
+  const entered = (state: string) => world.trace.events.filter((e) => e.kind === 'state' && e.data === state).map((e) => e.component);
+  return { world, result, reservations, guards, entered };
+}
+
+const republish: FaultPlan = [{ kind: 'duplicate', point: 'publisher->broker:broker.publish', occurrence: 1 }];
+const rebalance: FaultPlan = [{ kind: 'rebalance', point: 'broker->consumer1:broker.deliver', occurrence: 1 }];
+
+describe('handler: checkThenInsert', () => {
+  it('one member: a republished record is looked up, found and skipped', () => {
+    const { reservations, guards } = run({ consumers: 1, inbox: 'none', handler: 'checkThenInsert', effectKey: 'none' }, republish);
+    expect(reservations).toEqual(['o-1', 'o-2']);
+    expect(guards).toEqual(['effectCheck']);
+  });
+
+  it('the same republish with an atomic insert and no unique key reserves twice: the lookup was the only guard', () => {
+    const { reservations, guards } = run({ consumers: 1, inbox: 'none', handler: 'atomic', effectKey: 'none' }, republish);
+    expect(reservations).toEqual(['o-1', 'o-1', 'o-2']);
+    expect(guards).toEqual([]);
+  });
+
+  it('two members after a rebalance: both read "absent", both insert', () => {
+    const { reservations, entered } = run({ consumers: 2, inbox: 'none', handler: 'checkThenInsert', effectKey: 'none' }, rebalance);
+    expect(entered('afterEffectCheck').filter((c) => c === 'consumer1')).toHaveLength(1);
+    expect(entered('afterEffectCheck').filter((c) => c === 'consumer2').length).toBeGreaterThanOrEqual(2);
+    expect(reservations).toEqual(['o-1', 'o-1', 'o-2']);
+  });
+
+  it('two members after a rebalance, against a unique reservation key: the second insert is refused', () => {
+    const { reservations, world } = run({ consumers: 2, inbox: 'none', handler: 'checkThenInsert', effectKey: 'semantic' }, rebalance);
+    expect(reservations).toEqual(['o-1', 'o-2']);
+    // Both inserted in their own transactions; the later commit met the key the first committed.
+    const refused = world.trace.events.filter((e) => e.kind === 'deliver' && (e.data as { event: { type: string; ok?: boolean } }).event.type === 'db.committed' && (e.data as { event: { ok: boolean } }).event.ok === false);
+    expect(refused.map((e) => (e.data as { event: { conflict?: string } }).event.conflict)).toEqual(['reservations (order_id, reservation_version)']);
+  });
+
+  it('looks the effect up by the columns that come from the record, not by constants or the tick', () => {
+    const spec: EffectSpec = { op: 'insert', table: 't', columns: { order_id: 'order_id', state: { const: 'HELD' }, at: { now: true } } };
+    expect(effectLookup(spec, { order_id: 'o-1', extra: 1 })).toEqual({ order_id: 'o-1' });
+    expect(effectRow(spec, { order_id: 'o-1' }, 42)).toEqual({ order_id: 'o-1', state: 'HELD', at: 42 });
+  });
+});
+
+describe('dedup: a process-local cache', () => {
+  it('recognises a republished record while the process lives', () => {
+    const { reservations, guards } = run({ consumers: 1, inbox: 'localCache', effectKey: 'none' }, republish);
+    expect(reservations).toEqual(['o-1', 'o-2']);
+    expect(guards).toEqual(['localCache']);
+  });
+
+  it('is emptied by a crash after the effect and before the offset: the redelivery reserves again', () => {
+    const { reservations, guards, result } = run({ consumers: 1, inbox: 'localCache', effectKey: 'none' }, [{ kind: 'crash', window: 'consumer1.afterEffectCommit', occurrence: 1 }]);
+    expect(result.strikes).toHaveLength(1);
+    expect(reservations).toEqual(['o-1', 'o-1', 'o-2']);
+    expect(guards).toEqual([]);
+  });
+
+  it('where the durable inbox in the same transaction survives that crash and suppresses the redelivery', () => {
+    const { reservations, guards } = run({ consumers: 1, inbox: 'sameTx', effectKey: 'none' }, [{ kind: 'crash', window: 'consumer1.afterEffectCommit', occurrence: 1 }]);
+    expect(reservations).toEqual(['o-1', 'o-2']);
+    expect(guards).toEqual(['inboxKey']);
+  });
+
+  it('is one per member: after a rebalance the other member has never seen the record', () => {
+    const { reservations, guards } = run({ consumers: 2, inbox: 'localCache', effectKey: 'none' }, rebalance);
+    expect(reservations).toEqual(['o-1', 'o-1', 'o-2']);
+    expect(guards).toEqual([]);
+  });
+});
+
+describe('consumer options that do not fit together', () => {
+  const base = { group: 'g', db: 'db', inbox: 'none' as const, effect: { op: 'insert' as const, table: 't', columns: { id: 'id' } } };
+  const build = (o: Parameters<typeof consumer>[0]) => () => consumer(o)({ size: 1, time: SECONDS });
+
+  it.each<[Parameters<typeof consumer>[0], string]>([
+    [{ ...base, handler: 'checkThenInsert', effect: { ...base.effect, op: 'upsert' } }, 'consumer option handler: checkThenInsert looks up an inserted effect; the effect is an upsert'],
+    [{ ...base, ack: 'beforeCommit', retry: { mode: 'blocking', backoff: ['1s'] } }, 'consumer option retry: a consumer that acknowledges before its effect has nothing left to retry'],
+    [{ ...base, reads: 'retries', retry: { mode: 'blocking', backoff: ['1s'] } }, "consumer option reads: a retry topic's consumer needs retry: { mode: 'retryTopic', … }"],
+    [{ ...base, retry: { mode: 'retryTopic', backoff: ['1s'] } }, "consumer option retry: mode retryTopic needs a topic (the retry topic's broker)"],
+    [{ ...base, retry: { mode: 'blocking', backoff: ['1s'], parkKeys: true } }, 'consumer option retry: a blocking retry has no retry topic and parks no keys'],
+    [{ ...base, retry: { mode: 'blocking', backoff: ['1.5s'] } }, 'consumer option retry.backoff[0] is 1.5s, which is not a whole number of ticks of 1 s'],
+  ])('refuses %#', (o, message) => {
+    expect(build(o)).toThrow(message);
+  });
+
+  it('refuses an inbox kind it does not know, naming the valid ones', () => {
+    expect(() => consumer({ ...base, inbox: 'locaCache' as never })).toThrow('consumer option inbox has no value "locaCache" (did you mean localCache?)');
+  });
+});
+
+describe('consumerGroup', () => {
+  const options = { group: 'g', db: 'db', inbox: 'sameTx' as const, effect: { op: 'insert' as const, table: 't', columns: { id: 'id' } } };
+
+  it('names its members after the group name and declares the rebalance fault on their deliveries only with two or more', () => {
+    const two = [consumerGroup({ ...options, consumers: 2 })({ size: 1, time: SECONDS })].flat();
+    expect(two.map((c) => c.name)).toEqual(['consumer1', 'consumer2']);
+    expect(two.map((c) => c.receivedFaults)).toEqual([{ 'broker.deliver': ['rebalance'] }, { 'broker.deliver': ['rebalance'] }]);
+    const one = [consumerGroup({ ...options, consumers: 1, name: 'inv' })({ size: 1, time: SECONDS })].flat();
+    expect(one.map((c) => c.name)).toEqual(['inv1']);
+    expect(one[0]!.receivedFaults).toBeUndefined();
+  });
+
+  it('gives a consumer with the catalogue’s options the catalogue’s machine, and one with new options a machine with their states', () => {
+    const [plain] = [consumer(options)({ size: 1, time: SECONDS })].flat();
+    const [checking] = [consumer({ ...options, handler: 'checkThenInsert' })({ size: 1, time: SECONDS })].flat();
+    const states = (c: typeof plain) => Object.keys(c!.machine.config.states ?? {});
+    expect(states(plain)).not.toContain('checkingEffect');
+    expect(states(checking)).toEqual(expect.arrayContaining(['checkingEffect', 'afterEffectCheck']));
+    expect(states(checking)).not.toContain('handlerFailed');
+  });
+});
