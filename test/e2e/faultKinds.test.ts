@@ -12,6 +12,7 @@ const DEPENDS_ON: readonly (readonly [FaultKind, string])[] = [
   ['duplicate', 'carrier-lookup-without-key-dedup'],
   ['delay', 'carrier-key-expires-before-a-delayed-call'],
   ['reorder', 'flow-rating-changed-fire-and-forget'],
+  ['rebalance', 'group-check-then-insert'],
 ];
 
 describe('every fault kind decides some verdict of the catalogue', () => {
