@@ -1,0 +1,191 @@
+// A consumer that meets a record it cannot process (seed 002, "Poison messages, retries, and
+// dead letter queues"; seed 004, section 5, "Ordering, retries and dead letters"): Reviews
+// publishes rating changes per book (partition key `book_id`), the stats service keeps one row
+// per book at its latest version, and one record fails in the handler, for good (`poison`) or
+// for its first four attempts (`transient`: a downstream outage of about 15 s under seed 004's schedule). The options are the rows of seed 004's table:
+// - `retry: 'blocking'`: wait and retry inside the handler; every other book behind it waits too.
+// - `retry: 'retryTopic'`: hand the record to a retry topic and move on; a retry consumer runs it
+//   again when due. `parkKeys` makes later records of that book follow it through the retry
+//   topic ("key is parked") instead of overtaking it.
+// - `deadLetter`: after the last retry the record goes to a dead-letter topic with its error,
+//   attempt count, original offset and owning team; without it the record is retried for ever.
+// The backoff schedule is seed 004's (1, 2, 4, 8, 16, 32, 60, 60 s) unless the design gives one.
+// Three claims watch it: per-book versions never move backwards, every record is applied or
+// dead-lettered with an owner, and the books without a bad record are applied within a bound of
+// their publication.
+import type { Claim } from '../../src/claims.ts';
+import { design, type DesignBuild } from '../../src/design.ts';
+import { TimeScale, type Duration } from '../../src/duration.ts';
+import { duration, parseOptions, z } from '../../src/options.ts';
+import type { WorldView } from '../../src/worldView.ts';
+import { broker, recordsOf, type BrokerDurable, type Payload } from '../broker.ts';
+import { consumer, type EffectSpec } from '../consumer.ts';
+import { historyOf, versionsOf, type DatabaseDurable } from '../database.ts';
+import { publishedFacts, publisher, type PublisherDurable } from '../publisher.ts';
+import { SEED_BACKOFF } from '../retryPolicy.ts';
+import { database } from './databaseComponent.ts';
+
+export const PoisonPipelineOptions = z.strictObject({
+  retry: z.enum(['blocking', 'retryTopic']),
+  parkKeys: z.boolean().optional(),
+  deadLetter: z.boolean(),
+  /** The wait before each retry (seed 004's schedule by default). */
+  backoff: z.array(duration).optional(),
+  /** How the bad record fails: every time (`poison`) or its first four attempts (`transient`). */
+  bad: z.enum(['poison', 'transient']),
+});
+
+export type PoisonPipelineOptions = z.input<typeof PoisonPipelineOptions>;
+
+/**
+ * The time scale of the poison scenarios: a quarter of a second a tick, so the network's latency
+ * and a record's processing (a few ticks) are short beside seed 004's 1 s first wait and 183 s
+ * of backoff in all.
+ */
+export const POISON_TICK: Duration = '250ms';
+
+/** The team that owns the dead-letter topic (seed 002: "a dead letter queue needs a named owning team"). */
+export const DEAD_LETTER_OWNER = 'reviews-stats-oncall';
+
+/**
+ * Rating changes for `size` books (at least two), three versions each, published version by
+ * version; the second version of book b-1 is the bad record.
+ */
+export function ratingChanges(bad: 'poison' | 'transient') {
+  return (size: number): Payload[] => {
+    const books = Math.max(2, size);
+    const out: Payload[] = [];
+    for (let v = 1; v <= 3; v++) {
+      for (let b = 1; b <= books; b++) {
+        const record: Record<string, string | number | boolean> = { event_id: `evt-b-${b}-v${v}`, book_id: `b-${b}`, version: v, stars: ((b + v) % 5) + 1 };
+        if (b === 1 && v === 2) {
+          if (bad === 'poison') record['poison'] = true;
+          else record['failures'] = 4;
+        }
+        out.push(record);
+      }
+    }
+    return out;
+  };
+}
+
+const bookStats: EffectSpec = {
+  op: 'upsert',
+  table: 'book_stats',
+  columns: { book_id: 'book_id', stars: 'stars', version: 'version', applied_at: { now: true } },
+};
+
+export function poisonPipeline(options: PoisonPipelineOptions): DesignBuild {
+  const o = parseOptions('poisonPipeline', PoisonPipelineOptions, options);
+  const backoff: Duration[] = [...(o.backoff ?? SEED_BACKOFF)];
+  const retry = {
+    mode: o.retry,
+    backoff,
+    ...(o.retry === 'retryTopic' ? { topic: 'retryTopic', parkKeys: o.parkKeys ?? false } : {}),
+    ...(o.deadLetter ? { deadLetter: { topic: 'deadLetters', owner: DEAD_LETTER_OWNER } } : {}),
+  };
+  const shared = { group: 'stats', consumerName: 'stats-ratings-v1', db: 'statsDb', inbox: 'sameTx' as const, effect: bookStats, retry };
+  return design(
+    publisher({ records: ratingChanges(o.bad), keyField: 'book_id' }),
+    broker(),
+    consumer(shared),
+    o.retry === 'retryTopic' ? [broker({ name: 'retryTopic' }), consumer({ ...shared, name: 'retryConsumer', broker: 'retryTopic', group: 'stats-retry', reads: 'retries' })] : [],
+    o.deadLetter ? [broker({ name: 'deadLetters' })] : [],
+    database({
+      name: 'statsDb',
+      tables: {
+        book_stats: { key: ['book_id'], history: true },
+        inbox: { key: ['consumer_name', 'event_id'] },
+        ...(o.parkKeys ? { parked: { key: ['park_key', 'event_id'] } } : {}),
+      },
+      rows: {
+        book_stats: (r) => `${r['book_id']} v${r['version']}`,
+        inbox: (r) => String(r['event_id']),
+        parked: (r) => `${r['park_key']}: ${r['event_id']}`,
+      },
+    }),
+  );
+}
+
+const records = (v: WorldView) => publishedFacts(v.durable<PublisherDurable>('publisher'));
+const recordKey = (p: Payload) => `${p['book_id']}@v${p['version']}`;
+const stats = (v: WorldView) => v.durable<DatabaseDurable>('statsDb');
+const isBad = (p: Payload) => p['poison'] === true || Number(p['failures'] ?? 0) > 0;
+
+/** Per-book order (seed 004: "ordering scope per book_id"): the applied versions never move backwards. */
+export const bookOrderClaim: Claim = {
+  effect: "a book's rating statistics",
+  key: ['book_id'],
+  authority: 'the stats row per book, written in record order per book',
+  lifetime: 'the lifetime of the book',
+  sameIntent: 'the same row',
+  guarantee: 'atLeastOnce',
+  outcomes: (v) => [...new Set(historyOf(stats(v), 'book_stats').map((r) => String(r['book_id'])))].map((key) => ({ key })),
+  facts: (v) => [...new Set(records(v).map((p) => String(p['book_id'])))],
+  versions: (v) => versionsOf(stats(v), 'book_stats', 'book_id'),
+};
+
+/**
+ * No record lost (seed 002: "a dead letter queue is not a graveyard"): every published record is
+ * applied, or dead-lettered with an owning team.
+ */
+export const recordAccountedClaim: Claim = {
+  effect: 'a rating change, applied or dead-lettered with an owner',
+  key: ['book_id', 'version'],
+  authority: "the stats table's history, and the dead-letter topic",
+  lifetime: 'until the dead-letter topic is triaged',
+  guarantee: 'atLeastOnce',
+  outcomes: (v) => {
+    const applied = historyOf(stats(v), 'book_stats').map((r) => ({ key: `${r['book_id']}@v${r['version']}` }));
+    const dead = recordsOf(deadLetters(v))
+      .filter((r) => typeof r.payload['owner'] === 'string' && r.payload['owner'] !== '')
+      .map((r) => ({ key: recordKey(r.payload) }));
+    return [...applied, ...dead];
+  },
+  facts: (v) => records(v).map(recordKey),
+};
+
+function deadLetters(v: WorldView): BrokerDurable | undefined {
+  try {
+    return v.durable<BrokerDurable>('deadLetters');
+  } catch {
+    // A design without a dead-letter topic has dead-lettered nothing.
+    return undefined;
+  }
+}
+
+/**
+ * Liveness within a bound (seed 002: "blocking a handler stalls the entire partition and turns
+ * one bad message into a topic-wide outage"): every record of a book that has no bad record is
+ * applied within `bound` of its publication, in ticks of the scenario's `tick`.
+ */
+export function otherBooksTimelyClaim(bound: Duration, tick: Duration): Claim {
+  const time = new TimeScale(tick);
+  const boundTicks = time.ticks('the timely claim’s bound', bound, 1);
+  return {
+    effect: `a rating change of another book, applied within ${time.format(boundTicks)} of publication`,
+    key: ['book_id', 'version'],
+    authority: 'the stats table: the tick each version was applied, against the tick the broker appended it',
+    lifetime: `${time.format(boundTicks)} from publication`,
+    guarantee: 'atLeastOnce',
+    outcomes: (v) => {
+      const published = new Map<string, number>();
+      for (const r of recordsOf(v.durable<BrokerDurable>('broker'))) if (!published.has(String(r.payload['event_id']))) published.set(recordKey(r.payload), r.at);
+      return historyOf(stats(v), 'book_stats')
+        .filter((r) => {
+          const key = `${r['book_id']}@v${r['version']}`;
+          const at = published.get(key);
+          return at !== undefined && Number(r['applied_at']) - at <= boundTicks;
+        })
+        .map((r) => ({ key: `${r['book_id']}@v${r['version']}` }));
+    },
+    facts: (v) => {
+      const badBooks = new Set(records(v).filter(isBad).map((p) => String(p['book_id'])));
+      return records(v)
+        .filter((p) => !badBooks.has(String(p['book_id'])))
+        .map(recordKey);
+    },
+    // Any published record's version may be applied, on time or not.
+    sources: (v) => records(v).map(recordKey),
+  };
+}
