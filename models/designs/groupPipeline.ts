@@ -16,10 +16,11 @@ import { design, type DesignBuild } from '../../src/design.ts';
 import { parseOptions, z } from '../../src/options.ts';
 import type { WorldView } from '../../src/worldView.ts';
 import { broker, type Payload } from '../broker.ts';
-import { consumerGroup, type EffectSpec } from '../consumer.ts';
+import { consumerGroup, type ConsumerInput, type EffectSpec } from '../consumer.ts';
 import { rowsOf, type DatabaseDurable } from '../database.ts';
 import { publishedFacts, publisher, type PublisherDurable } from '../publisher.ts';
 import { database } from './databaseComponent.ts';
+import { consumerNotes, handlerNotes } from './windowNotes.ts';
 
 export const GroupPipelineOptions = z.strictObject({
   consumers: z.number().int().min(1).max(16),
@@ -45,18 +46,19 @@ const reservation: EffectSpec = {
 
 export function groupPipeline(options: GroupPipelineOptions): DesignBuild {
   const o = parseOptions('groupPipeline', GroupPipelineOptions, options);
+  const member = {
+    group: 'inventory',
+    consumerName: 'inventory-reservation-v3',
+    db: 'inventoryDb',
+    inbox: o.inbox,
+    effect: reservation,
+    ...(o.handler === undefined ? {} : { handler: o.handler }),
+  };
+  const input = { broker: 'broker', ...member } as ConsumerInput;
   return design(
     publisher({ records: reservationRequests, keyField: 'order_id' }),
     broker({ partitions: o.partitions ?? 2, ...(o.commits === undefined ? {} : { commits: o.commits }) }),
-    consumerGroup({
-      consumers: o.consumers,
-      group: 'inventory',
-      consumerName: 'inventory-reservation-v3',
-      db: 'inventoryDb',
-      inbox: o.inbox,
-      effect: reservation,
-      ...(o.handler === undefined ? {} : { handler: o.handler }),
-    }),
+    consumerGroup({ consumers: o.consumers, ...member, notes: { ...consumerNotes(input), ...handlerNotes(input) } }),
     database({
       name: 'inventoryDb',
       tables: {

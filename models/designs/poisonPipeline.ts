@@ -24,6 +24,7 @@ import { historyOf, versionsOf, type DatabaseDurable } from '../database.ts';
 import { publishedFacts, publisher, type PublisherDurable } from '../publisher.ts';
 import { SEED_BACKOFF } from '../retryPolicy.ts';
 import { database } from './databaseComponent.ts';
+import { handlerNotes } from './windowNotes.ts';
 
 export const PoisonPipelineOptions = z.strictObject({
   retry: z.enum(['blocking', 'retryTopic']),
@@ -85,11 +86,14 @@ export function poisonPipeline(options: PoisonPipelineOptions): DesignBuild {
     ...(o.deadLetter ? { deadLetter: { topic: 'deadLetters', owner: DEAD_LETTER_OWNER } } : {}),
   };
   const shared = { group: 'stats', consumerName: 'stats-ratings-v1', db: 'statsDb', inbox: 'sameTx' as const, effect: bookStats, retry };
+  const notesOf = (reads?: 'retries') => handlerNotes({ effect: bookStats, retry, ...(reads === undefined ? {} : { reads }) });
   return design(
     publisher({ records: ratingChanges(o.bad), keyField: 'book_id' }),
     broker(),
-    consumer(shared),
-    o.retry === 'retryTopic' ? [broker({ name: 'retryTopic' }), consumer({ ...shared, name: 'retryConsumer', broker: 'retryTopic', group: 'stats-retry', reads: 'retries' })] : [],
+    consumer({ ...shared, notes: notesOf() }),
+    o.retry === 'retryTopic'
+      ? [broker({ name: 'retryTopic' }), consumer({ ...shared, name: 'retryConsumer', broker: 'retryTopic', group: 'stats-retry', reads: 'retries', notes: notesOf('retries') })]
+      : [],
     o.deadLetter ? [broker({ name: 'deadLetters' })] : [],
     database({
       name: 'statsDb',

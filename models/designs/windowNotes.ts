@@ -3,6 +3,7 @@
 // answers depend on the design option, so each component's notes are a function of it.
 import type { WindowNote } from '../../src/scenario.ts';
 import type { ConsumerInput } from '../consumer.ts';
+import type { RetryPolicy } from '../retryPolicy.ts';
 import type { SourceDesign } from '../source.ts';
 
 /** A window's note: who owns the retry from there, and the query that finds or repairs the damage. */
@@ -91,4 +92,48 @@ export function consumerNotes(c: ConsumerInput): Record<string, WindowNote> {
     duplicateSeen: n(redelivery, 'none: the repeat was suppressed'),
     beforeTransportProgress: n(`${redelivery} (the ${c.inbox === 'none' ? 'effect key' : 'inbox'} suppresses the repeat)`, c.inbox === 'none' ? dupEffects : 'SELECT event_id FROM inbox WHERE event_id = :event_id;'),
   };
+}
+
+/** A query that lists effect rows recorded more than once under their lookup columns. */
+function duplicatesQuery(table: string, columns: readonly string[]): string {
+  const cols = columns.join(', ');
+  return `SELECT ${cols}, count(*) FROM ${table} GROUP BY ${cols} HAVING count(*) > 1;`;
+}
+
+/**
+ * Notes for the windows a consumer's newer options add: the check-then-insert handler, failures
+ * and their retries, key parking and a retry topic's due times. A window the options do not give
+ * the consumer gets no note.
+ */
+export function handlerNotes(c: Pick<ConsumerInput, 'handler' | 'reads' | 'effect'> & { readonly retry?: Pick<RetryPolicy, 'mode' | 'parkKeys' | 'deadLetter'> | undefined }): Record<string, WindowNote> {
+  const redelivery = 'broker redelivery from the committed offset (after a rebalance, by the partition’s new owner)';
+  const lookup = Object.entries(c.effect.columns)
+    .filter(([, src]) => typeof src === 'string')
+    .map(([col]) => col);
+  const notes: Record<string, WindowNote> = {};
+  if (c.handler === 'checkThenInsert') {
+    notes['checkingEffect'] = n(redelivery, 'none: the transaction rolls back');
+    notes['afterEffectCheck'] = n(`${redelivery}; a second member holding the same record reads "absent" too`, duplicatesQuery(c.effect.table, lookup));
+  }
+  const retry = c.retry;
+  if (retry === undefined) return notes;
+  const lag = 'SELECT partition, log_end_offset - committed_offset AS lag FROM consumer_offsets WHERE group_id = :group ORDER BY lag DESC;';
+  const retryTopic = 'SELECT event_id, attempt, due_at, error FROM retry_topic WHERE event_id = :event_id;';
+  const deadLetters = 'SELECT event_id, error, attempts, origin_offset, owner FROM dead_letters ORDER BY origin_offset;';
+  const parked = 'SELECT park_key, event_id, origin_offset FROM parked ORDER BY park_key, origin_offset;';
+  if (retry.mode === 'blocking') {
+    notes['handlerFailed'] = n('the handler itself, after the next wait; every record behind it waits', lag);
+    notes['backingOff'] = n('the handler itself after the wait; after a crash, broker redelivery from attempt 1', lag);
+  } else {
+    notes['handlerFailed'] = n(c.reads === 'retries' ? 'the retry consumer, redelivered the record from the retry topic' : redelivery, retryTopic);
+  }
+  notes['handingOver'] = n('the consumer, publishing again on a timeout (the topic may then hold the record twice)', retry.deadLetter ? `${retryTopic} ${deadLetters}` : retryTopic);
+  notes['afterHandOver'] = n(`${c.reads === 'retries' ? 'retry topic redelivery' : redelivery} (the record is handed over again)`, retry.deadLetter ? `${retryTopic} ${deadLetters}` : retryTopic);
+  if (c.reads === 'retries') notes['waitingDue'] = n('retry topic redelivery from the committed offset; the wait starts over', 'SELECT event_id, attempt, due_at FROM retry_topic WHERE due_at < now() ORDER BY due_at;');
+  if (retry.parkKeys) {
+    notes['checkingParked'] = n(c.reads === 'retries' ? 'retry topic redelivery' : redelivery, parked);
+    if (c.reads === 'retries') notes['unparking'] = n('retry topic redelivery: the record is found done and its key released', `${parked} -- a key parked behind no pending record stalls it for good`);
+    else notes['parking'] = n(`${redelivery} (the parking row is written again, on conflict nothing)`, parked);
+  }
+  return notes;
 }

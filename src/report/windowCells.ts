@@ -51,7 +51,9 @@ export function evidenceText(e: Evidence | undefined): string {
 
 /** The retry owner as declared by the design, or what a fault of this kind leaves to by default. */
 export function retryOwnerText(row: WindowRow): string {
-  return row.note?.retryOwner ?? (row.fault === 'crash' ? 'the component itself after restart' : 'the sender on timeout');
+  if (row.note?.retryOwner !== undefined) return row.note.retryOwner;
+  if (row.fault === 'crash') return 'the component itself after restart';
+  return row.fault === 'rebalance' ? 'the receiver the work was moved to, and the first receiver still at work' : 'the sender on timeout';
 }
 
 /** A scenario's rows as the tables every form shows, crashes first, each with its heading; empty tables are left out. */

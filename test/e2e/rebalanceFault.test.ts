@@ -8,6 +8,7 @@ import { faultSpace } from '../../src/faultSpace.ts';
 import { InputError } from '../../src/inputError.ts';
 import { checkPlan, replay } from '../../src/replay.ts';
 import { describePlan } from '../../src/report/describePlan.ts';
+import { windowCells } from '../../src/report/windowCells.ts';
 import { runScenario } from '../../src/runScenario.ts';
 import { runWindows } from '../../src/windows.ts';
 import checkThenInsert from '../../scenarios/group-check-then-insert.ts';
@@ -89,6 +90,14 @@ describe('replay --plan', () => {
 });
 
 describe('reports', () => {
+  it('name who takes a rebalanced record up, and for check-then-insert the window where both readers saw nothing', () => {
+    const w = runWindows(checkThenInsert);
+    const rebalanced = w.rows.find((r) => r.fault === 'rebalance')!;
+    expect(windowCells(rebalanced).retryOwner).toBe('the receiver the work was moved to, and the first receiver still at work');
+    const window = w.rows.find((r) => r.fault === 'crash' && r.place.kind === 'window' && r.place.state === 'afterEffectCheck')!;
+    expect(windowCells(window).repairQuery).toBe('SELECT order_id, reservation_version, count(*) FROM reservations GROUP BY order_id, reservation_version HAVING count(*) > 1;');
+  });
+
   it('word a rebalance as the work moving while the message is on its way', () => {
     expect(describePlan([{ kind: 'rebalance', point: 'broker->consumer1:broker.deliver', occurrence: 2 }])).toBe(
       'rebalance broker->consumer1:broker.deliver (occurrence 2): its work moves to another receiver while it is on its way',
