@@ -135,13 +135,21 @@ const eventIdOf = (ctx: Ctx) => String(ctx.current!.payload['event_id']);
 const originOffset = (ctx: Ctx) => Number(ctx.current!.payload['origin_offset'] ?? ctx.current!.offset);
 const parkedRows = (event: Event): readonly Row[] => (event.type === 'db.ran' ? (event.results[0]?.rows ?? []) : []);
 
-/** The options that decide which states the machine has. */
+/**
+ * The options that decide which states the machine has. The catalogue's consumer (none of the
+ * newer options) keeps every state it always had; a consumer with a newer option has only the
+ * states its inbox, acknowledgement and retry policy can reach, so windows mode never offers a
+ * window no run could enter.
+ */
 export interface ConsumerFeatures {
   readonly checkThenInsert: boolean;
   readonly localCache: boolean;
   readonly retry: 'blocking' | 'retryTopic' | undefined;
   readonly parkKeys: boolean;
   readonly readsRetries: boolean;
+  readonly deadLetter: boolean;
+  readonly inbox: ConsumerInput['inbox'];
+  readonly ackFirst: boolean;
 }
 
 export function featuresOf(input: ConsumerInput): ConsumerFeatures {
@@ -151,7 +159,17 @@ export function featuresOf(input: ConsumerInput): ConsumerFeatures {
     retry: input.retry?.mode,
     parkKeys: input.retry?.parkKeys === true,
     readsRetries: input.reads === 'retries',
+    // A retry topic's consumers share one machine with or without a dead-letter topic (its
+    // transitions are guarded by the policy); a blocking consumer without one never hands over.
+    deadLetter: input.retry !== undefined && (input.retry.mode === 'retryTopic' || input.retry.deadLetter !== undefined),
+    inbox: input.inbox,
+    ackFirst: input.ack === 'beforeCommit',
   };
+}
+
+/** Whether a consumer uses none of the newer options: the machine of the existing catalogue. */
+function isBase(f: ConsumerFeatures): boolean {
+  return !f.checkThenInsert && !f.localCache && f.retry === undefined && !f.readsRetries;
 }
 
 const consumerSetup = setup({
@@ -286,6 +304,11 @@ const consumerSetup = setup({
 /** The machine's states for a set of options; the base (no options) is the consumer every existing design uses. */
 function configFor(f: ConsumerFeatures) {
   const retrying = f.retry !== undefined;
+  const base = isBase(f);
+  // Which of the catalogue consumer's states this one can reach.
+  const acksFirst = base || f.ackFirst;
+  const inboxTx = base || f.inbox === 'sameTx' || f.inbox === 'separateTx';
+  const writesInTx = base || f.inbox === 'sameTx' || f.checkThenInsert;
   // Where a record goes once its effect is durable or its repeat suppressed: a retry consumer of
   // parked keys first releases the key.
   const release = f.parkKeys && f.readsRetries;
@@ -319,42 +342,27 @@ function configFor(f: ConsumerFeatures) {
       // A record is in hand; nothing about it is durable here yet.
       received: {
         after: {
-          1: [
-            { guard: 'ackFirst' as const, target: 'afterTransportProgress', actions: 'ack' as const },
-            { target: 'applying' },
-          ],
+          1: [...(acksFirst ? [{ guard: 'ackFirst' as const, target: 'afterTransportProgress', actions: 'ack' as const }] : []), { target: 'applying' }],
         },
       },
       // Acknowledged before the effect: a crash from here on loses the effect.
-      afterTransportProgress: { after: { 1: 'applying' } },
+      ...(acksFirst ? { afterTransportProgress: { after: { 1: 'applying' } } } : {}),
       applying: {
         always: [
           ...(f.readsRetries ? [{ guard: 'dueLater' as const, target: 'waitingDue' }] : []),
           ...(f.parkKeys ? [{ guard: 'needsParkCheck' as const, target: 'checkingParked', actions: 'lookUpParked' as const }] : []),
           ...(f.localCache ? [{ guard: 'cacheHit' as const, target: 'duplicateSeen', actions: 'noteCacheHit' as const }] : []),
           ...(retrying ? [{ guard: 'handlerFails' as const, target: 'handlerFailed', actions: 'noteHandlerFailed' as const }] : []),
-          { guard: 'sameTx' as const, target: 'insertingInbox', actions: 'inboxInTx' as const },
-          { guard: 'separateTx' as const, target: 'insertingInbox', actions: 'inboxAlone' as const },
+          ...(inboxTx
+            ? [
+                { guard: 'sameTx' as const, target: 'insertingInbox', actions: 'inboxInTx' as const },
+                { guard: 'separateTx' as const, target: 'insertingInbox', actions: 'inboxAlone' as const },
+              ]
+            : []),
           effectStep ?? { target: 'committingEffect', actions: 'effectAlone' as const },
         ],
       },
-      insertingInbox: {
-        on: {
-          'db.result': [{ guard: 'staleReply' as const }, { guard: { type: 'otherStmt' as const, params: { stmt: 'inbox' as const } } }, { guard: 'inserted' as const, target: 'afterInboxInsert' }, { target: 'duplicateSeen', actions: ['noteInboxHit' as const, 'abort' as const] }],
-          'db.ran': [{ guard: 'staleReply' as const }, { guard: 'inserted' as const, target: 'afterInboxInsert' }, { target: 'duplicateSeen', actions: 'noteInboxHit' as const }],
-        },
-        after: { timeout: { target: 'received', actions: ['abort' as const, 'retry' as const] } },
-      },
-      // The inbox row exists: inside the open transaction (sameTx) or already committed (separateTx).
-      afterInboxInsert: {
-        after: {
-          1: [
-            ...(effectStep ? [effectStep] : []),
-            { guard: 'sameTx' as const, target: 'writingEffect', actions: 'effectInTx' as const },
-            { target: 'committingEffect', actions: 'effectAlone' as const },
-          ],
-        },
-      },
+      ...(inboxTx ? inboxStates(effectStep, writesInTx) : {}),
       ...(f.checkThenInsert
         ? {
             // The handler asked whether the effect exists, in its transaction.
@@ -373,10 +381,14 @@ function configFor(f: ConsumerFeatures) {
             afterEffectCheck: { after: { 1: { target: 'writingEffect', actions: 'effectInTx' as const } } },
           }
         : {}),
-      writingEffect: {
-        on: { 'db.result': [{ guard: 'staleReply' as const }, { guard: { type: 'otherStmt' as const, params: { stmt: 'effect' as const } } }, { target: 'committingEffect', actions: ['noteEffectWrite' as const, 'commit' as const] }] },
-        after: { timeout: { target: 'received', actions: ['abort' as const, 'retry' as const] } },
-      },
+      ...(writesInTx
+        ? {
+            writingEffect: {
+              on: { 'db.result': [{ guard: 'staleReply' as const }, { guard: { type: 'otherStmt' as const, params: { stmt: 'effect' as const } } }, { target: 'committingEffect', actions: ['noteEffectWrite' as const, 'commit' as const] }] },
+              after: { timeout: { target: 'received', actions: ['abort' as const, 'retry' as const] } },
+            },
+          }
+        : {}),
       committingEffect: {
         on: {
           'db.committed': [{ guard: 'staleReply' as const }, { guard: 'committed' as const, target: 'afterEffectCommit', actions: 'noteEffect' as const }, { target: 'duplicateSeen' }],
@@ -395,18 +407,39 @@ function configFor(f: ConsumerFeatures) {
   };
 }
 
+/** The inbox's states: its insert, and the moment its row exists and the effect is not yet written. */
+function inboxStates(effectStep: { target: string; actions: 'lookUpEffect' } | undefined, writesInTx: boolean) {
+  return {
+    insertingInbox: {
+      on: {
+        'db.result': [{ guard: 'staleReply' as const }, { guard: { type: 'otherStmt' as const, params: { stmt: 'inbox' as const } } }, { guard: 'inserted' as const, target: 'afterInboxInsert' }, { target: 'duplicateSeen', actions: ['noteInboxHit' as const, 'abort' as const] }],
+        'db.ran': [{ guard: 'staleReply' as const }, { guard: 'inserted' as const, target: 'afterInboxInsert' }, { target: 'duplicateSeen', actions: 'noteInboxHit' as const }],
+      },
+      after: { timeout: { target: 'received', actions: ['abort' as const, 'retry' as const] } },
+    },
+    // The inbox row exists: inside the open transaction (sameTx) or already committed (separateTx).
+    afterInboxInsert: {
+      after: {
+        1: [
+          ...(effectStep ? [effectStep] : []),
+          ...(writesInTx ? [{ guard: 'sameTx' as const, target: 'writingEffect', actions: 'effectInTx' as const }] : []),
+          { target: 'committingEffect', actions: 'effectAlone' as const },
+        ],
+      },
+    },
+  };
+}
+
 /** The handler failed on the record in hand: wait and retry in place, or hand it to the retry or dead-letter topic. */
 function failureStates(f: ConsumerFeatures) {
-  const deadLetter = { guard: 'deadLetterOn' as const, target: 'handingOver', actions: ['prepareDeadLetter' as const, 'handOver' as const] };
+  // After the last retry: the dead-letter topic, or, without one, the same retry again at the last wait.
+  const deadLetter = f.deadLetter ? [{ guard: 'deadLetterOn' as const, target: 'handingOver', actions: ['prepareDeadLetter' as const, 'handOver' as const] }] : [];
+  const toRetryTopic = f.parkKeys && !f.readsRetries ? { target: 'parking', actions: ['prepareRetry' as const, 'park' as const] } : { target: 'handingOver', actions: ['prepareRetry' as const, 'handOver' as const] };
   const onward =
     f.retry === 'blocking'
-      ? [{ guard: 'retriesLeft' as const, target: 'backingOff' }, deadLetter, { target: 'backingOff' }]
-      : [
-          // After the last retry: the dead-letter topic, or, without one, the retry topic again.
-          { guard: 'retriesLeft' as const, target: f.parkKeys && !f.readsRetries ? 'parking' : 'handingOver', actions: f.parkKeys && !f.readsRetries ? ['prepareRetry' as const, 'park' as const] : ['prepareRetry' as const, 'handOver' as const] },
-          deadLetter,
-          { target: f.parkKeys && !f.readsRetries ? 'parking' : 'handingOver', actions: f.parkKeys && !f.readsRetries ? ['prepareRetry' as const, 'park' as const] : ['prepareRetry' as const, 'handOver' as const] },
-        ];
+      ? [{ guard: 'retriesLeft' as const, target: 'backingOff' }, ...deadLetter, { target: 'backingOff' }]
+      : [{ guard: 'retriesLeft' as const, ...toRetryTopic }, ...deadLetter, toRetryTopic];
+  const handsOver = f.retry === 'retryTopic' || f.deadLetter;
   return {
     // The handler failed; nothing about the record is durable, and it is still in hand.
     handlerFailed: { after: { 1: onward } },
@@ -416,20 +449,24 @@ function failureStates(f: ConsumerFeatures) {
           backingOff: { after: { backoff: { target: 'received', actions: 'retryHandler' as const } } },
         }
       : {}),
-    // Published to the retry or dead-letter topic, not yet acknowledged; sent again on a timeout.
-    handingOver: {
-      on: { 'broker.ack': { guard: 'isHandOverAck' as const, target: 'afterHandOver' } },
-      after: { timeout: { target: 'handingOver', reenter: true, actions: 'handOver' as const } },
-    },
-    // The retry or dead-letter topic holds the record; the offset past it is not committed.
-    afterHandOver: {
-      after: {
-        1:
-          f.parkKeys && f.readsRetries
-            ? [{ guard: 'handedToDeadLetter' as const, target: 'unparking', actions: 'unpark' as const }, { target: 'beforeTransportProgress' }]
-            : [{ target: 'beforeTransportProgress' }],
-      },
-    },
+    ...(handsOver
+      ? {
+          // Published to the retry or dead-letter topic, not yet acknowledged; sent again on a timeout.
+          handingOver: {
+            on: { 'broker.ack': { guard: 'isHandOverAck' as const, target: 'afterHandOver' } },
+            after: { timeout: { target: 'handingOver', reenter: true, actions: 'handOver' as const } },
+          },
+          // The retry or dead-letter topic holds the record; the offset past it is not committed.
+          afterHandOver: {
+            after: {
+              1:
+                f.parkKeys && f.readsRetries
+                  ? [{ guard: 'handedToDeadLetter' as const, target: 'unparking', actions: 'unpark' as const }, { target: 'beforeTransportProgress' }]
+                  : [{ target: 'beforeTransportProgress' }],
+            },
+          },
+        }
+      : {}),
   };
 }
 
@@ -476,7 +513,8 @@ const machines = new Map<string, ReturnType<typeof consumerSetup.createMachine>>
 
 /** The consumer machine for a set of options: one definition per combination, made once. */
 export function consumerMachineFor(f: ConsumerFeatures) {
-  const key = JSON.stringify(f);
+  // Every consumer without a newer option shares the catalogue's machine, whatever its inbox.
+  const key = isBase(f) ? 'base' : JSON.stringify(f);
   let m = machines.get(key);
   if (m === undefined) {
     m = consumerSetup.createMachine(configFor(f) as never);
@@ -486,7 +524,7 @@ export function consumerMachineFor(f: ConsumerFeatures) {
 }
 
 /** The consumer as every design without a retry policy, a check-then-insert handler or a local cache draws it. */
-export const consumerMachine = consumerMachineFor({ checkThenInsert: false, localCache: false, retry: undefined, parkKeys: false, readsRetries: false });
+export const consumerMachine = consumerMachineFor({ checkThenInsert: false, localCache: false, retry: undefined, parkKeys: false, readsRetries: false, deadLetter: false, inbox: 'sameTx', ackFirst: false });
 
 const EffectSpecSchema = z.strictObject({
   op: z.enum(['insert', 'upsert']),
