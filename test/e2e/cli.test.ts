@@ -178,7 +178,7 @@ describe('refusals of values, scenarios and plans', () => {
     [['replay', 'mercury-outbox', '--seed', '1', '--plan', '{"kind":"crash"}'], /^faultline: --plan must be a JSON array of faults$/],
     [['replay', 'mercury-outbox', '--seed', '1', '--plan', JSON.stringify(Array(65).fill({ kind: 'crash', window: 'relay.polling', occurrence: 1 }))], /--plan has 65 faults; at most 64 are accepted/],
     [['replay', 'mercury-outbox', '--seed', '1', '--plan', '[1]'], /--plan fault 1: must be an object such as \{"kind":"crash"/],
-    [['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"melt"}]'], /--plan fault 1: kind must be one of crash, lose, duplicate, delay, reorder, got "melt"$/],
+    [['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"melt"}]'], /--plan fault 1: kind must be one of crash, lose, duplicate, delay, reorder, rebalance, got "melt"$/],
     [['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"lsoe"}]'], /kind must be one of .*, got "lsoe" \(did you mean lose\?\)/],
     [['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"crash","window":"relay.polling","occurrence":0}]'], /--plan fault 1: occurrence must be a positive whole number/],
     [['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"crash","window":"relay.polling","occurrence":1},{"kind":"crash","occurrence":1}]'], /--plan fault 2: a crash needs a window/],
