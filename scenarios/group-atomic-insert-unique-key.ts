@@ -3,7 +3,8 @@
 // check-then-insert scenario. Two consumers share the topic, there is no inbox, and the
 // reservation is one insert into a table keyed by (order_id, reservation_version). The verdict
 // teaches that when a rebalance gives one record to two members, the database refuses the
-// second insert: the key is the guard, in one statement.
+// second insert: it waits for the first member's transaction and then finds the key taken. The
+// key is the guard, in one statement.
 import { defineScenario } from '../src/scenario.ts';
 import { groupPipeline, groupReservationClaim } from '../models/designs/groupPipeline.ts';
 

@@ -42,12 +42,23 @@ describe('handler: checkThenInsert', () => {
     expect(reservations).toEqual(['o-1', 'o-1', 'o-2']);
   });
 
-  it('two members after a rebalance, against a unique reservation key: the second insert is refused', () => {
-    const { reservations, world } = run({ consumers: 2, inbox: 'none', handler: 'checkThenInsert', effectKey: 'semantic' }, rebalance);
+  it('two members after a rebalance, against a unique reservation key: the second insert waits for the first and finds its key', () => {
+    const { reservations, guards, world } = run({ consumers: 2, inbox: 'none', handler: 'checkThenInsert', effectKey: 'semantic' }, rebalance);
     expect(reservations).toEqual(['o-1', 'o-2']);
-    // Both inserted in their own transactions; the later commit met the key the first committed.
-    const refused = world.trace.events.filter((e) => e.kind === 'deliver' && (e.data as { event: { type: string; ok?: boolean } }).event.type === 'db.committed' && (e.data as { event: { ok: boolean } }).event.ok === false);
-    expect(refused.map((e) => (e.data as { event: { conflict?: string } }).event.conflict)).toEqual(['reservations (order_id, reservation_version)']);
+    // Both read "absent"; the later insert meets the key the earlier one holds in its open
+    // transaction, waits for that commit and then finds the row, as PostgreSQL's unique index does.
+    type Reply = { tx: string; stmt?: string; ok?: boolean; results?: { inserted?: boolean; conflict?: string }[] };
+    const replies = world.trace.events
+      .filter((e) => e.kind === 'deliver' && (e.data as { from: string }).from === 'inventoryDb')
+      .map((e) => ({ tick: e.tick, to: e.component, event: (e.data as { event: Reply & { type: string } }).event }));
+    const o1Inserts = replies.filter((r) => r.event.type === 'db.result' && r.event.stmt === 'effect' && r.event.results?.[0]?.inserted !== undefined).slice(0, 2);
+    expect(o1Inserts.map((r) => r.event.results?.[0])).toEqual([{ inserted: true }, { inserted: false, conflict: '(order_id, reservation_version)' }]);
+    const [first, second] = o1Inserts;
+    const firstCommit = replies.find((r) => r.event.type === 'db.committed' && r.to === first!.to && r.event.tx === first!.event.tx);
+    expect(firstCommit?.event.ok).toBe(true);
+    expect(second!.tick).toBeGreaterThanOrEqual(firstCommit!.tick);
+    expect(guards).toEqual(['effectKey']);
+    expect(replies.filter((r) => r.event.type === 'db.committed' && r.event.ok === false)).toEqual([]);
   });
 
   it('looks the effect up by the columns that come from the record, not by constants or the tick', () => {
