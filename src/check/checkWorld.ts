@@ -34,7 +34,7 @@ import { linkFaults } from '../scenario.ts';
 import { stepperFor, type Driver, type MachineSnapshot, type Stepper } from '../stepper.ts';
 import type { TraceKind } from '../trace.ts';
 import { stateKey } from '../world.ts';
-import type { MessageFaultKind } from '../faults.ts';
+import { MESSAGE_FAULT_KINDS, type MessageFaultKind } from '../faults.ts';
 import { Hasher, type Hash64 } from './stateHash.ts';
 
 export interface CheckWorldOptions {
@@ -119,8 +119,10 @@ export type Choice =
 
 export type FaultChoice = Extract<Choice, { kind: 'crash' | MessageFaultKind }>;
 
+const FAULT_CHOICES: ReadonlySet<string> = new Set(['crash', ...MESSAGE_FAULT_KINDS]);
+
 export function isFault(c: Choice): c is FaultChoice {
-  return c.kind === 'crash' || c.kind === 'lose' || c.kind === 'duplicate' || c.kind === 'delay' || c.kind === 'reorder';
+  return FAULT_CHOICES.has(c.kind);
 }
 
 /** What a path's end says: quiet (judge the claims), or stuck and why. */
@@ -272,7 +274,7 @@ export class CheckWorld {
         // A request on a connection of its own has no order to break: its window already lets
         // it arrive before or after anything else.
         const own = l.key.includes('#');
-        for (const kind of this.linkFaults(m.from, m.to)) if (!(own && kind === 'reorder')) out.push({ kind, link: l.key });
+        for (const kind of this.linkFaults(m.from, m.to, m.event.type)) if (!(own && kind === 'reorder')) out.push({ kind, link: l.key });
       }
     }
     return out;
@@ -429,6 +431,11 @@ export class CheckWorld {
       // The first copy arrives now; the second is right behind it and due at once.
       d.setLink(key, [{ ...m, earliest: s.now, deadline: s.now }, ...rest], l.held);
       this.deliverMsg(d, m, log);
+    } else if (kind === 'rebalance') {
+      // The message is delivered as sent; its sender hears at once that the receiver's share of
+      // the work moved to another member (the World sends the notice at the send tick, which with
+      // the default zero latency is this tick too).
+      this.send(d, m.to, m.from, { type: 'sys.rebalance', peer: this.names[m.to], event: m.event } as EventObject, false, true, true);
     } else if (kind === 'delay') {
       const delay = this.options.delayFaultTicks;
       d.setLink(key, [{ ...m, earliest: m.earliest + delay, deadline: m.deadline + delay }, ...rest], l.held);
@@ -461,11 +468,11 @@ export class CheckWorld {
     return s.now - since >= this.options.quietTicks;
   }
 
-  private linkFaults(from: number, to: number): readonly MessageFaultKind[] {
-    const key = `${from}>${to}`;
+  private linkFaults(from: number, to: number, type: string): readonly MessageFaultKind[] {
+    const key = `${from}>${to}:${type}`;
     let kinds = this.faultsOf.get(key);
     if (kinds === undefined) {
-      kinds = linkFaults(this.components, this.names[from]!, this.names[to]!).filter((k) => this.options.messageFaults.includes(k));
+      kinds = linkFaults(this.components, this.names[from]!, this.names[to]!, type).filter((k) => this.options.messageFaults.includes(k));
       this.faultsOf.set(key, kinds);
     }
     return kinds;
@@ -560,10 +567,12 @@ export class CheckWorld {
     }
   }
 
-  private send(d: Draft, from: number, to: number, event: EventObject, unordered: boolean, system: boolean): void {
+  private send(d: Draft, from: number, to: number, event: EventObject, unordered: boolean, system: boolean, now = false): void {
     const key = unordered ? `${this.names[from]}->${this.names[to]}#${d.nextUnordered++}` : `${this.names[from]}->${this.names[to]}`;
     const n = system ? 0 : d.count(this.pointId(from, to, event.type));
-    const m: Msg = { from, to, event, earliest: d.now + this.options.latencyTicksMin, deadline: d.now + this.options.latencyTicksMax, system, n };
+    const earliest = now ? d.now : d.now + this.options.latencyTicksMin;
+    const deadline = now ? d.now : d.now + this.options.latencyTicksMax;
+    const m: Msg = { from, to, event, earliest, deadline, system, n };
     const l = d.link(key);
     if (l === undefined) return d.setLink(key, [m], []);
     // Messages a reorder held back go right behind this one, in its window.
