@@ -115,7 +115,7 @@ export interface WorldSettings {
   readonly stepsMax?: number;
 }
 
-const WORLD_SETTINGS = z.strictObject({
+export const WORLD_SETTINGS = z.strictObject({
   latency: z.tuple([duration, duration]).optional(),
   delayFault: duration.optional(),
   restartAfter: duration.optional(),

@@ -2,8 +2,9 @@
 // heading to the next heading of the same or a higher level, so a subsection stays inside it.
 import { readFileSync } from 'node:fs';
 
-export function readmeSection(title: string): string {
-  const lines = readFileSync(new URL('../../README.md', import.meta.url), 'utf8').split('\n');
+/** The section under the heading `title`, in the README or in `text` (a section already cut out). */
+export function readmeSection(title: string, text = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')): string {
+  const lines = text.split('\n');
   let inFence = false;
   let start = -1;
   let level = 0;
@@ -23,6 +24,6 @@ export function readmeSection(title: string): string {
     if (heading && heading[1]!.length <= level) break;
     out.push(line);
   }
-  if (start < 0) throw new Error(`README.md has no section "${title}"`);
+  if (start < 0) throw new Error(`the README has no section "${title}"`);
   return out.join('\n');
 }

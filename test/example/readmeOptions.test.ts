@@ -1,0 +1,143 @@
+// Every option a design can be drawn with is documented. The option schemas are found, not
+// listed: every zod object a module of models/ or models/designs/ exports, and the scenario's
+// world settings. Each must have its subsection under "Components and options", and every option
+// path in it (`relay.mark`, `tables.*.ttl`) and every value an enumerated option allows must
+// appear there in backticks, so a new option, or a new value, without its line fails here.
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { componentFields } from '../../src/design.ts';
+import { z } from '../../src/options.ts';
+import { WORLD_SETTINGS } from '../../src/scenario.ts';
+import { readmeSection } from './readmeSection.ts';
+
+/** The README subsection that documents each schema, by the schema's exported name. */
+const SUBSECTION: Readonly<Record<string, string>> = {
+  OrderPipelineOptions: 'orderPipeline',
+  ProviderPipelineOptions: 'providerPipeline',
+  FlowDesign: 'flowPipeline',
+  GiftSagaOptions: 'giftSaga',
+  PartnerFeedOptions: 'partnerFeed',
+  GroupPipelineOptions: 'groupPipeline',
+  PoisonPipelineOptions: 'poisonPipeline',
+  BrokerOptions: 'broker',
+  CallerOptions: 'caller',
+  ClientOptions: 'client',
+  ConsumerOptions: 'consumer',
+  ConsumerGroupOptions: 'consumer',
+  DatabaseOptions: 'database',
+  OperatorOptions: 'operator',
+  OrchestratorOptions: 'orchestrator',
+  ParticipantOptions: 'participant',
+  PartnerOptions: 'partner',
+  ProviderOptions: 'provider',
+  PublisherOptions: 'publisher',
+  ReconcilerOptions: 'reconciler',
+  RelayOptions: 'relay',
+  SourceOptions: 'source',
+  RetryOptions: 'retryPolicy',
+  WORLD_SETTINGS: 'World settings',
+};
+
+/** Every exported zod object of the model modules, by export name. */
+async function optionSchemas(): Promise<Map<string, z.ZodObject>> {
+  const found = new Map<string, z.ZodObject>([['WORLD_SETTINGS', WORLD_SETTINGS]]);
+  for (const dir of ['models', 'models/designs']) {
+    const url = new URL(`../../${dir}/`, import.meta.url);
+    for (const file of readdirSync(url).filter((f) => f.endsWith('.ts')).sort()) {
+      const module = (await import(new URL(file, url).href)) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(module)) if (value instanceof z.ZodObject) found.set(name, value);
+    }
+  }
+  return found;
+}
+
+type Def = { type?: string; innerType?: z.ZodType; valueType?: z.ZodType; options?: readonly z.ZodType[]; entries?: Record<string, unknown> };
+const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
+
+/** The schema inside optional, default, nullable and readonly wrappers. */
+function unwrap(s: z.ZodType): z.ZodType {
+  let t = s;
+  for (let d = defOf(t); ['optional', 'default', 'nullable', 'readonly'].includes(d.type ?? ''); d = defOf(t)) t = d.innerType!;
+  return t;
+}
+
+/** The values an enumerated option allows, through unions (`checkoutKeys: boolean | 'intentBound' | …`). */
+function enumValues(s: z.ZodType): string[] {
+  const d = defOf(unwrap(s));
+  if (d.type === 'enum') return Object.values(d.entries ?? {}).map(String);
+  if (d.type === 'union') return (d.options ?? []).flatMap(enumValues);
+  return [];
+}
+
+interface Documented {
+  readonly path: string;
+  readonly values: readonly string[];
+}
+
+/**
+ * Every option path of a schema: a nested object's fields as `a.b`, a record's values as `a.*.b`.
+ * The fields every component factory shares are documented once, so a schema that takes them as
+ * they are skips them; one that redefines a field (a database's required name) documents its own.
+ */
+function optionPaths(schema: z.ZodObject, prefix = ''): Documented[] {
+  const out: Documented[] = [];
+  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    if (prefix === '' && (componentFields as Record<string, unknown>)[key] === field) continue;
+    const path = `${prefix}${key}`;
+    const inner = unwrap(field);
+    if (inner instanceof z.ZodObject) {
+      out.push(...optionPaths(inner, `${path}.`));
+      continue;
+    }
+    out.push({ path, values: enumValues(field) });
+    const value = defOf(inner).type === 'record' ? unwrap(defOf(inner).valueType!) : undefined;
+    if (value instanceof z.ZodObject) out.push(...optionPaths(value, `${path}.*.`));
+  }
+  return out;
+}
+
+/** The documentation a schema lacks in its subsection: option paths and allowed values not in backticks. */
+function undocumented(schema: z.ZodObject, text: string): string[] {
+  const missing: string[] = [];
+  for (const { path, values } of optionPaths(schema)) {
+    if (!text.includes(`\`${path}\``)) missing.push(path);
+    for (const v of values) if (!text.includes(`\`${v}\``)) missing.push(`${path} = ${v}`);
+  }
+  return missing;
+}
+
+const schemas = await optionSchemas();
+const section = readmeSection('Components and options');
+
+describe('the README documents every option', () => {
+  it('finds the option schemas of the presets, the components and the world', () => {
+    expect(schemas.size).toBeGreaterThanOrEqual(24);
+    expect([...schemas.keys()]).toEqual(expect.arrayContaining(['OrderPipelineOptions', 'RelayOptions', 'DatabaseOptions', 'WORLD_SETTINGS']));
+  });
+
+  it('has a subsection for every schema, and a schema for every subsection it names', () => {
+    expect([...schemas.keys()].filter((name) => SUBSECTION[name] === undefined)).toEqual([]);
+    expect(Object.keys(SUBSECTION).filter((name) => !schemas.has(name))).toEqual([]);
+  });
+
+  it('names the fields every component factory takes', () => {
+    const text = readmeSection('Every component factory', section);
+    expect(Object.keys(componentFields).filter((k) => !text.includes(`\`${k}\``))).toEqual([]);
+  });
+
+  for (const [name, title] of Object.entries(SUBSECTION)) {
+    it(`documents every option of ${name} under "${title}"`, () => {
+      const schema = schemas.get(name);
+      if (schema === undefined) return; // reported by the subsection test above
+      expect(undocumented(schema, readmeSection(title, section))).toEqual([]);
+    });
+  }
+
+  it('would notice an option left out', () => {
+    const text = readmeSection('relay', section);
+    const relay = schemas.get('RelayOptions')!;
+    expect(undocumented(relay, text)).toEqual([]);
+    expect(undocumented(relay, text.replace(/^\| `poll` .*$/m, ''))).toEqual(['poll']);
+    expect(undocumented(relay, text.replace(/`beforeSend`/g, 'beforeSend'))).toEqual(['mark = beforeSend']);
+  });
+});
