@@ -139,8 +139,10 @@ export interface StepLog {
 
 const NO_LOG: StepLog = { trace: () => {}, enter: () => {} };
 
-const compHashes = new WeakMap<Comp, Hash64>();
-const linkHashes = new WeakMap<Link, Hash64>();
+// A component's or link's hash, kept on the object itself: states are immutable, and a copy made
+// by spreading does not carry it (the property is not enumerable), so it is never stale.
+const CACHED = Symbol('faultline.checkHash');
+type Cached = { [CACHED]?: Hash64 };
 
 /** A mutable draft of a state, made for one step and frozen into the next state. */
 class Draft {
@@ -395,24 +397,24 @@ export class CheckWorld {
   }
 
   private compHash(c: Comp): Hash64 {
-    let h = compHashes.get(c);
+    let h = (c as Cached)[CACHED];
     if (h === undefined) {
       const x = new Hasher().value(c.state).value(c.snapshot.context).word(c.down ? 1 : 0).word(c.restartAt).word(c.woke).word(c.timers.length);
       for (const t of c.timers) x.value(t.id).word(t.due).word(t.delay);
       h = x.digest();
-      compHashes.set(c, h);
+      Object.defineProperty(c, CACHED, { value: h });
     }
     return h;
   }
 
   private linkHash(l: Link): Hash64 {
-    let h = linkHashes.get(l);
+    let h = (l as Cached)[CACHED];
     if (h === undefined) {
       const x = new Hasher().value(l.key).word(l.msgs.length).word(l.held.length);
       for (const m of l.msgs) x.value(m.event).word(m.earliest).word(m.deadline).word(m.system ? 1 : 0);
       for (const m of l.held) x.value(m.event).word(m.earliest).word(m.deadline);
       h = x.digest();
-      linkHashes.set(l, h);
+      Object.defineProperty(l, CACHED, { value: h });
     }
     return h;
   }

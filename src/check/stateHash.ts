@@ -10,6 +10,7 @@
 export type Hash64 = readonly [hi: number, lo: number];
 
 const cache = new WeakMap<object, Hash64>();
+const HASH = Symbol('faultline.hash');
 const strings = new Map<string, Hash64>();
 
 /** Mixes a 32-bit word into a lane (a murmur3-style round). */
@@ -107,8 +108,8 @@ function hashInto(v: unknown): void {
     default:
       return set(NULL);
   }
-  const obj = v as object;
-  const known = cache.get(obj);
+  const obj = v as { [HASH]?: Hash64 };
+  const known = obj[HASH] ?? cache.get(obj);
   if (known !== undefined) return set(known);
   let h: Hash64;
   if (Array.isArray(obj)) {
@@ -155,7 +156,10 @@ function hashInto(v: unknown): void {
     const tag = isMap ? 7 : 6;
     h = [fmix(mix(mix(hi, n), tag)), fmix(mix(mix(lo, n ^ 0x1f83d9ab), tag))];
   }
-  cache.set(obj, h);
+  // The hash rides on the object itself, out of sight of for…in, Object.keys and JSON; a frozen
+  // object keeps it in the side table instead.
+  if (Object.isExtensible(obj)) Object.defineProperty(obj, HASH, { value: h });
+  else cache.set(obj, h);
   set(h);
 }
 
