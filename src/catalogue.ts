@@ -1,7 +1,7 @@
 // Finds scenarios: the catalogue is every file in scenarios/, and a user may name the path of
 // their own scenario file instead (an architect keeps their design in their own repository).
 import { existsSync, readdirSync } from 'node:fs';
-import { basename, isAbsolute, resolve } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { InputError } from './inputError.ts';
@@ -32,18 +32,40 @@ async function importScenario(url: string, origin: string, userFile = false): Pr
   return defineScenario(candidate as unknown as Scenario, origin);
 }
 
+/** The file beside a folder's scenarios that holds its decision record's metadata, not a scenario. */
+export const RECORD_FILE = 'record.ts';
+
+/** The scenario files of a folder, in scenario-name order (a file is named after its scenario): `a` before `a-b`. */
+function scenarioFiles(dir: string | URL): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== RECORD_FILE)
+    .sort((x, y) => (x.slice(0, -3) < y.slice(0, -3) ? -1 : x.slice(0, -3) > y.slice(0, -3) ? 1 : 0));
+}
+
 /** Every catalogue scenario, in file-name order. */
 export async function loadCatalogue(): Promise<CatalogueEntry[]> {
-  // In scenario-name order (a file is named after its scenario): `a` before `a-b`.
-  const files = readdirSync(CATALOGUE_DIR)
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
-    .sort((x, y) => (x.slice(0, -3) < y.slice(0, -3) ? -1 : x.slice(0, -3) > y.slice(0, -3) ? 1 : 0));
   const out: CatalogueEntry[] = [];
-  for (const f of files) {
+  for (const f of scenarioFiles(CATALOGUE_DIR)) {
     const url = new URL(f, CATALOGUE_DIR).href;
     out.push({ scenario: await importScenario(url, `scenarios/${f}`), file: `scenarios/${f}` });
   }
   return out;
+}
+
+/** Every scenario file of a user's folder, in file-name order. */
+export async function loadFolder(dir: string): Promise<CatalogueEntry[]> {
+  const path = isAbsolute(dir) ? dir : resolve(process.cwd(), dir);
+  const out: CatalogueEntry[] = [];
+  for (const f of scenarioFiles(path)) {
+    const file = join(dir, f);
+    out.push({ scenario: await importScenario(pathToFileURL(join(path, f)).href, file, true), file });
+  }
+  return out;
+}
+
+/** The catalogue's own folder, where its `record.ts` lives. */
+export function catalogueDir(): URL {
+  return CATALOGUE_DIR;
 }
 
 /** A catalogue scenario by name, or a scenario file by path. */

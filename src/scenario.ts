@@ -10,6 +10,7 @@ import { SECONDS, TimeScale, type Duration } from './duration.ts';
 import { InputError } from './inputError.ts';
 import { duration, parseOptions, z } from './options.ts';
 import { didYouMean } from './nearest.ts';
+import { defineRecord, type RecordSpecInput } from './recordSpec.ts';
 import type { ExpectedVerdict } from './verdict.ts';
 import type { ComponentSpec, WorldOptions } from './world.ts';
 
@@ -77,6 +78,8 @@ export interface Scenario {
   readonly world?: WorldSettings;
   /** Windows mode: how many occurrences of each window to strike, and which fault kinds. */
   readonly windows?: { readonly maxOccurrence?: number; readonly kinds?: readonly FaultKind[] };
+  /** The decision record (seed 004's template) this scenario's design is documented in; `faultline record` fills it. */
+  readonly record?: RecordSpecInput;
 }
 
 /**
@@ -151,7 +154,7 @@ export function timeScaleOf(s: Pick<Scenario, 'tick'>): TimeScale {
 }
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
-const SCENARIO_KEYS = ['name', 'title', 'source', 'lesson', 'build', 'tick', 'workload', 'claims', 'expect', 'world', 'windows'];
+const SCENARIO_KEYS = ['name', 'title', 'source', 'lesson', 'build', 'tick', 'workload', 'claims', 'expect', 'world', 'windows', 'record'];
 const CLAIM_KEYS = ['effect', 'key', 'namespace', 'authority', 'lifetime', 'sameIntent', 'differentIntent', 'unknownCompletion', 'guarantee', 'outcomes', 'facts', 'sources', 'versions', 'replies', 'conflicts', 'unresolved'];
 
 /** Validates a scenario's shape; every problem is an InputError naming the file and the field. */
@@ -165,7 +168,7 @@ export function defineScenario(s: Scenario, origin = s?.name ?? 'scenario'): Sce
   if (typeof s !== 'object' || s === null) fail('it does not export a scenario object');
   unknownKeys('a scenario', s, SCENARIO_KEYS);
   if (typeof s.name !== 'string' || !NAME.test(s.name)) fail(`name must be lower-case words joined by '-', got ${JSON.stringify(s.name)}`);
-  if (['index', 'report', 'junit'].includes(s.name)) fail(`the name ${s.name} is taken by a report file; choose another`);
+  if (['index', 'report', 'junit', 'record'].includes(s.name)) fail(`the name ${s.name} is taken by a report file; choose another`);
   if (typeof s.title !== 'string' || s.title.length === 0) fail('title is missing');
   if (typeof s.build !== 'function') fail('build(workload) is missing');
   if (!s.workload || !Number.isInteger(s.workload.size) || s.workload.size < 1) fail('workload.size must be a positive integer');
@@ -191,6 +194,14 @@ export function defineScenario(s: Scenario, origin = s?.name ?? 'scenario'): Sce
     const m = s.windows.maxOccurrence;
     if (m !== undefined && (!Number.isInteger(m) || m < 1)) fail(`windows.maxOccurrence must be a positive whole number, got ${JSON.stringify(m)}`);
     for (const k of s.windows.kinds ?? []) if (!FAULT_KINDS.includes(k)) fail(`windows.kinds has no fault kind ${JSON.stringify(k)}${didYouMean(String(k), FAULT_KINDS)}`);
+  }
+  if (s.record !== undefined) {
+    try {
+      defineRecord(s.record);
+    } catch (error) {
+      if (error instanceof InputError) fail(error.message);
+      throw error;
+    }
   }
   let components: readonly DesignComponent[] = [];
   try {

@@ -12,7 +12,7 @@ import { renderJunit } from './junit.ts';
 import { renderMarkdownFile, renderMarkdownIndex } from './markdown.ts';
 
 /** File names the directory reserves for the run as a whole. */
-const RESERVED = new Set(['index', 'report', 'junit']);
+const RESERVED = new Set(['index', 'report', 'junit', 'record']);
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /** Writes `content` to `path` atomically: a temporary file in the same directory, then a rename. */
@@ -27,8 +27,14 @@ function writeAtomic(path: string, content: string): void {
   }
 }
 
+/** One file of a set: its name in the directory and how to render it. */
+export interface ReportFile {
+  readonly file: string;
+  readonly content: () => string;
+}
+
 /** The files of a run, in the order they are written: scenario pages first, so the index never links a missing page. */
-function reportFiles(results: readonly WindowsResult[]): { readonly file: string; readonly content: () => string }[] {
+export function reportFiles(results: readonly WindowsResult[]): ReportFile[] {
   const seen = new Set<string>();
   for (const r of results) {
     // A scenario name becomes a file name: it must not climb out of the directory or overwrite another report.
@@ -47,7 +53,11 @@ function reportFiles(results: readonly WindowsResult[]): { readonly file: string
 
 /** Writes all reports of a run into `outDir` (created if needed) and returns the paths written. */
 export function writeReports(results: readonly WindowsResult[], outDir: string): string[] {
-  const files = reportFiles(results);
+  return writeFileSet(reportFiles(results), outDir);
+}
+
+/** Writes a set of files into `outDir` (created if needed), each atomically and in the order given; returns the paths written. */
+export function writeFileSet(files: readonly ReportFile[], outDir: string): string[] {
   mkdirSync(outDir, { recursive: true });
   return files.map(({ file, content }) => {
     const path = join(outDir, file);
