@@ -22,6 +22,7 @@ const COMMANDS: Readonly<Record<string, Entry>> = {
   explore: { summary: 'search fault plans and interleavings with fast-check; shrink a failure', load: () => import('./exploreCommand.ts') },
   check: { summary: 'every interleaving with up to K faults, by state-space search; write reports', load: () => import('./checkCommand.ts') },
   replay: { summary: 'rerun one plan or choice path exactly and print its trace', load: () => import('./replayCommand.ts') },
+  record: { summary: 'the decision record of seed 004, filled from scenarios and their verdicts', load: () => import('./recordCommand.ts') },
   calc: { summary: 'capacity arithmetic: checkpoint, dedup, backfill, retry, horizon', load: () => import('./calcCommand.ts') },
 };
 
@@ -34,6 +35,7 @@ Usage:
   faultline check <scenario|file|all> [--faults K] [--size N] [--max-states N] [--dfs] [--json] [--out DIR]
   faultline replay <scenario|file> --seed S [--path P | --plan JSON] [--size N] [--json]
   faultline replay <scenario|file> --faults K --choices PATH [--size N] [--json]
+  faultline record <scenario|file|dir|all> [--out DIR]
   faultline calc <checkpoint|dedup|backfill|retry|horizon> [--flags] [--json]
   faultline <command> --help
   faultline --help | --version
