@@ -1,0 +1,98 @@
+// `faultline record` as a user runs it: the catalogue's record and the reports it cites written
+// as one set, a single scenario's share of it, a folder whose record a run contradicts (exit 1),
+// and bad input as one line on stderr with exit code 2.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { bufferIo } from '../../src/cli/io.ts';
+import { main } from '../../src/cli/main.ts';
+import { backingScenarios } from '../../src/recordSpec.ts';
+import catalogueRecord from '../../scenarios/record.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const bin = join(root, 'bin', 'faultline.js');
+
+async function cli(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
+  const io = bufferIo(false);
+  const code = await main(args, io);
+  return { code, out: io.stdout, err: io.stderr };
+}
+
+describe('faultline record', () => {
+  it('writes the catalogue record and every report it cites, and exits 0', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'faultline-record-'));
+    const r = await cli(['record', 'all', '--out', out]);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const cited = backingScenarios(catalogueRecord);
+    expect(r.out).toMatch(new RegExp(`^record EVT-REC-001: 4 flows, ${cited.length} scenarios, \\d+ runs, \\d+ open items; written to ${out}/record\\.md and ${out}/record\\.html\\n$`));
+    expect(readdirSync(out).sort()).toEqual([...cited.map((n) => `${n}.md`), 'index.md', 'junit.xml', 'record.html', 'record.md', 'report.html', 'report.json'].sort());
+    const md = readFileSync(join(out, 'record.md'), 'utf8');
+    expect(md).toMatch(/^\| EV-01 \| `review\.posted` \| Reviews \| Notifications \|/m);
+    // Each run the record cites has its section in the report.html written beside it.
+    const html = readFileSync(join(out, 'record.html'), 'utf8');
+    const report = readFileSync(join(out, 'report.html'), 'utf8');
+    for (const [, id] of html.matchAll(/href="report\.html#([^"]+)"/g)) expect(report).toContain(`id="${id}"`);
+    // The same record twice is the same bytes: nothing in it reads a clock.
+    const again = mkdtempSync(join(tmpdir(), 'faultline-record-'));
+    await cli(['record', 'all', '--out', again]);
+    expect(readFileSync(join(again, 'record.md'), 'utf8')).toBe(md);
+  }, 120_000);
+
+  it('fills one scenario’s share of the catalogue record', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'faultline-record-'));
+    const r = await cli(['record', 'flow-review-posted', '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^record EVT-REC-001: 1 flow, 1 scenarios, /);
+    const md = readFileSync(join(out, 'record.md'), 'utf8');
+    expect(md).toContain('| EV-01 |');
+    expect(md).not.toContain('| EV-02 |');
+  }, 60_000);
+
+  it.each([
+    [['record'], /^faultline: record: takes one scenario name, scenario file, folder of scenarios or "all"/],
+    [['record', 'nope'], 'faultline: unknown scenario nope (faultline list shows the catalogue)'],
+    [['record', 'carrier-no-key-no-lookup'], /^faultline: scenario carrier-no-key-no-lookup has no record field and the catalogue's record \(scenarios\/record\.ts\) cites it nowhere/],
+    [['record', 'all', '--out', join(root, 'package.json', 'inside')], /^faultline: --out .*package\.json\/inside is not a writable folder: ENOTDIR$/],
+    [['record', 'all', '--bogus'], /^faultline: record: unknown flag --bogus/],
+  ])('refuses %j with one line and exit code 2', async (args, message) => {
+    const r = await cli(args);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err.trimEnd().split('\n')).toHaveLength(1);
+    if (typeof message === 'string') expect(r.err.trimEnd()).toBe(message);
+    else expect(r.err.trimEnd()).toMatch(message);
+  });
+
+  // A folder's scenario carries a record whose flow a run contradicts: the record is still
+  // written, the row flagged, and the exit code is 1. Spawned, because tsx compiles the user's file.
+  it('exits 1 and flags the row when a folder’s record is contradicted by its run', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-record-dir-'));
+    const scenarios = join(dir, 'designs');
+    mkdirSync(scenarios);
+    writeFileSync(
+      join(scenarios, 'ratings.ts'),
+      [
+        `import base from '${join(root, 'scenarios', 'flow-rating-changed-fire-and-forget.ts')}';`,
+        `import catalogue from '${join(root, 'scenarios', 'record.ts')}';`,
+        `const flow = { ...catalogue.flows[1], scenario: 'ratings' };`,
+        `export default { ...base, name: 'ratings', record: { ...catalogue, flows: [flow], outbox: { ...catalogue.outbox, relay: { choice: 'polling' }, eventId: { choice: 'uuid' }, ordering: { choice: 'per key' } },`,
+        `  figures: { dedup: { eventsPerDay: 1000, window: '1d', entryBytes: 64 }, retry: { ...catalogue.figures.retry, scenario: undefined }, checkpoint: catalogue.figures.checkpoint, backfill: { ...catalogue.figures.backfill, scenario: undefined } },`,
+        `  rules: [], limits: [], saga: undefined, monitoring: [], decisions: [] } };`,
+        '',
+      ].join('\n'),
+    );
+    const out = join(dir, 'out');
+    const r = spawnSync(process.execPath, [bin, 'record', scenarios, '--out', out], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/^ED-01: Repair flow EV-02 rating\.changed or change its semantics: declared effectively-once, but the design is violated \(order regression\)$/m);
+    const md = readFileSync(join(out, 'record.md'), 'utf8');
+    expect(md).toMatch(/^\| EV-02 \| .*⚠ \*\*\[Effectively-once, at-least-once delivery, idempotent upsert\. NOT MET: /m);
+    // The replay line names the scenario by its file, as the folder gave it.
+    expect(md).toContain(`npx faultline replay ${join(scenarios, 'ratings.ts')} --seed 1 --plan `);
+    expect(readdirSync(out).sort()).toEqual(['index.md', 'junit.xml', 'ratings.md', 'record.html', 'record.md', 'report.html', 'report.json']);
+  }, 60_000);
+});
