@@ -18,7 +18,8 @@ p, li { overflow-wrap: anywhere; }
 table { border-collapse: collapse; margin: .75rem 0; font-size: 13px; }
 th, td { border: 1px solid var(--line); padding: .3rem .5rem; vertical-align: top; text-align: left; overflow-wrap: anywhere; }
 th { background: #f6f8fa; }
-td code { white-space: pre-wrap; word-break: break-all; }
+/* A replay line or a query may break anywhere; a short name such as an event keeps its column. */
+td code { white-space: pre-wrap; overflow-wrap: anywhere; }
 td { min-width: 5rem; }
 /* A table wider than the screen scrolls sideways inside its own box, never widening the page. */
 .table-wrap { overflow-x: auto; max-width: 100%; }
@@ -28,6 +29,8 @@ td.flagged { background: #ffebe9; }
 .evidence { border-left: .25rem solid var(--line); padding-left: 1rem; margin: 1rem 0; }
 .verdict-holds { color: var(--ok); font-weight: 600; }
 .verdict-violated { color: var(--bad); font-weight: 600; }
+/* On a phone the page gives its width to the tables rather than to margins and a large title. */
+@media (max-width: 600px) { body { padding: .75rem; } h1 { font-size: 1.5rem; } td { min-width: 8rem; } }
 `;
 
 function cellHtml(c: RecordCell): string {

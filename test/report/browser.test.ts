@@ -15,9 +15,13 @@ import { pathToFileURL } from 'node:url';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../src/catalogue.ts';
+import { backingScenarios } from '../../src/recordSpec.ts';
+import { buildDecisionRecord } from '../../src/report/decisionRecord.ts';
 import { renderHtml } from '../../src/report/html.ts';
+import { renderRecordHtml } from '../../src/report/recordHtml.ts';
 import { sequenceSteps } from '../../src/report/sequenceSteps.ts';
 import { runWindows } from '../../src/windows.ts';
+import catalogueRecord from '../../scenarios/record.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -62,6 +66,7 @@ let unavailable: string | undefined;
 let browser: Browser | undefined;
 let profile: string | undefined;
 let reportUrl = '';
+let recordUrl = '';
 /** Arrows each counterexample's diagram must draw, by its article id. */
 const expectedArrows = new Map<string, number>();
 const seen = new Map<number, Seen>();
@@ -84,6 +89,10 @@ beforeAll(async () => {
   const file = join(ARTIFACTS, 'report.html');
   writeFileSync(file, renderHtml(results));
   reportUrl = pathToFileURL(file).href;
+  // The decision record, from the same runs; it sits beside report.html, which it links to.
+  const recordFile = join(ARTIFACTS, 'record.html');
+  writeFileSync(recordFile, renderRecordHtml(buildDecisionRecord(catalogueRecord, backingScenarios(catalogueRecord).map((n) => results.find((r) => r.name === n)!))));
+  recordUrl = pathToFileURL(recordFile).href;
   profile = mkdtempSync(join(tmpdir(), 'faultline-chromium-'));
   // Only the flags given here: no extension, no sync, no update check, no network of its own.
   browser = await puppeteer.launch({ executablePath: CHROMIUM, ignoreDefaultArgs: true, pipe: true, args: [...FLAGS, `--user-data-dir=${profile}`] });
@@ -247,6 +256,59 @@ describe.each(WIDTHS)('the HTML report in chromium at %ipx', (width) => {
     const s = await at(skip);
     expect(s.labelsChecked).toBeGreaterThan(100);
     expect(s.crossedWords).toEqual([]);
+  });
+
+  it('fits the viewport: nothing wider than the page unless its box scrolls', async ({ skip }) => {
+    const s = await at(skip);
+    expect(s.tooWide).toEqual([]);
+    expect(s.scrollWidth).toBeLessThanOrEqual(s.clientWidth);
+  });
+});
+
+/** Opens the decision record at `width`, measures it and keeps a screenshot of its top. */
+async function visitRecord(width: number): Promise<Seen> {
+  const page: Page = await browser!.newPage();
+  const problems: string[] = [];
+  const requests: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e instanceof Error ? e.message : String(e)}`));
+  page.on('request', (r) => {
+    if (r.url() !== recordUrl) requests.push(r.url());
+  });
+  await page.setViewport({ width, height: 900 });
+  await page.goto(recordUrl, { waitUntil: 'load' });
+  const measured = await page.evaluate(measure);
+  await page.screenshot({ path: join(ARTIFACTS, `record-top-${width}.png`) });
+  const register = await page.$('#flow-register');
+  await register?.screenshot({ path: join(ARTIFACTS, `record-flow-register-${width}.png`) });
+  await page.close();
+  return { width, problems, requests, ...measured };
+}
+
+const seenRecord = new Map<number, Seen>();
+
+describe.each(WIDTHS)('the decision record in chromium at %ipx', (width) => {
+  const at = async (skip: (note?: string) => never): Promise<Seen> => {
+    if (unavailable !== undefined) skip(unavailable);
+    let s = seenRecord.get(width);
+    if (s === undefined) {
+      s = await visitRecord(width);
+      seenRecord.set(width, s);
+    }
+    return s;
+  };
+
+  it('loads with no console error and asks for nothing outside itself', async ({ skip }) => {
+    const s = await at(skip);
+    expect(s.problems).toEqual([]);
+    expect(s.requests).toEqual([]);
+  });
+
+  it('resolves every in-page link', async ({ skip }) => {
+    const s = await at(skip);
+    expect(s.brokenLinks).toEqual([]);
   });
 
   it('fits the viewport: nothing wider than the page unless its box scrolls', async ({ skip }) => {
