@@ -9,6 +9,8 @@ import { loadScenario } from '../../src/catalogue.ts';
 import { InputError } from '../../src/inputError.ts';
 import { backingScenarios, type RecordSpec } from '../../src/recordSpec.ts';
 import { narrowRecord } from '../../src/recordSource.ts';
+import { defineScenario } from '../../src/scenario.ts';
+import reviewPosted from '../../scenarios/flow-review-posted.ts';
 import { replayLine } from '../../src/replayLine.ts';
 import { buildDecisionRecord, runAnchor, semanticsCheck, type DecisionRecord, type RecordCell } from '../../src/report/decisionRecord.ts';
 import { renderRecordHtml } from '../../src/report/recordHtml.ts';
@@ -182,5 +184,15 @@ describe('a record narrowed to one scenario', () => {
     expect(backingScenarios(n)).toEqual(['flow-review-posted']);
     expect(narrowRecord(catalogueRecord, 'gift-saga-email-first')!.saga?.scenario).toBe('gift-saga-email-last');
     expect(narrowRecord(catalogueRecord, 'carrier-no-key-no-lookup')).toBeUndefined();
+  });
+});
+
+describe('record metadata on a scenario', () => {
+  it('is validated with the scenario: a missing field is bad input naming it', () => {
+    expect(() => defineScenario({ ...reviewPosted, name: 'mine', record: { ...catalogueRecord, document: { ...catalogueRecord.document, broker: undefined as never } } })).toThrow(
+      'malformed scenario mine: record option document.broker must be a string, got nothing',
+    );
+    expect(() => defineScenario({ ...reviewPosted, name: 'mine', record: { ...catalogueRecord, flows: [{ ...catalogueRecord.flows[0]!, semantics: 'exactly-once' as never }] } })).toThrow(/record option flows\.0\.semantics/);
+    expect(defineScenario({ ...reviewPosted, name: 'mine', record: catalogueRecord }).record).toBe(catalogueRecord);
   });
 });
