@@ -35,6 +35,24 @@ export interface ConflictAttempt {
   readonly refused: boolean;
 }
 
+/** A table the claim reads, with the columns that hold the effect key, in the claim's key order (a number or quoted string stands for a constant). */
+export interface ClaimTable {
+  readonly table: string;
+  readonly key: readonly string[];
+  /** The condition that makes a row count (a source row that is a committed fact), in SQL, its columns written `$column`. */
+  readonly where?: string;
+}
+
+/**
+ * Where the claim's effect and its source facts live, so a report can write the query that finds
+ * the damage a finding points at: a fact with no effect, a key with two effects, an effect with
+ * no fact.
+ */
+export interface ClaimTables {
+  readonly effect: ClaimTable;
+  readonly source?: ClaimTable;
+}
+
 export interface Claim {
   /** The effect, in the reader's words: "inventory reservation". */
   readonly effect: string;
@@ -52,6 +70,8 @@ export interface Claim {
   /** How an unknown external completion is resolved: "status lookup by key". Absent for a local effect. */
   readonly unknownCompletion?: string;
   readonly guarantee?: Guarantee;
+  /** The tables its outcomes and facts are read from, when they are tables. */
+  readonly tables?: ClaimTables;
 
   /** Committed outcomes of the effect in the end state. */
   readonly outcomes: (view: WorldView) => readonly Outcome[];

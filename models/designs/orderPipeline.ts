@@ -157,6 +157,10 @@ export const reservationClaim: Claim = {
   lifetime: 'the lifetime of the order plus its audit horizon',
   sameIntent: 'the stored reservation state',
   differentIntent: 'conflicts and does not change the existing reservation',
+  tables: {
+    effect: { table: 'reservations', key: ['order_id', 'reservation_version'] },
+    source: { table: 'orders', key: ['order_id', '1'], where: "$status = 'ACCEPTED'" },
+  },
   outcomes: (v) => rowsOf(db(v, 'inventoryDb'), 'reservations').map((r) => ({ key: `${r['order_id']}|${r['reservation_version']}` })),
   facts: (v) =>
     rowsOf(db(v, 'ordersDb'), 'orders')
@@ -172,6 +176,7 @@ export const reservationClaim: Claim = {
  */
 export const requestedReservationClaim: Claim = {
   ...reservationClaim,
+  tables: { effect: reservationClaim.tables!.effect, source: { table: 'outbox', key: ['aggregate_id', 'reservation_version'], where: "$event_type = 'OrderAccepted'" } },
   facts: (v) => [
     ...new Set(
       rowsOf(db(v, 'ordersDb'), 'outbox')
@@ -236,6 +241,7 @@ export const projectionClaim: Claim = {
   lifetime: 'the lifetime of the order',
   sameIntent: 'the stored status',
   guarantee: 'atLeastOnce',
+  tables: { effect: { table: 'order_status', key: ['order_id'] }, source: { table: 'orders', key: ['order_id'] } },
   outcomes: (v) => rowsOf(db(v, 'inventoryDb'), 'order_status').map((r) => ({ key: String(r['order_id']) })),
   facts: (v) => rowsOf(db(v, 'ordersDb'), 'orders').map((r) => String(r['order_id'])),
   versions: (v) => versionsOf(db(v, 'inventoryDb'), 'order_status', 'order_id'),
