@@ -61,11 +61,12 @@ function sendsOf(trace: readonly TraceEvent[]): Sent[] {
 
 /**
  * The retry a run shows after its single fault. `interrupted` is the work a crashed component
- * would have sent next, as the fault-free run shows (see nextSendOf). `processes` names the design's process
- * components: the work a crashed component was doing is the last message it received from one
- * of them and the last it sent to one (a database reply says nothing about which work it was).
+ * would have sent next, as the fault-free run shows (see nextSendOf). `actors` names the
+ * components that act on their own (all but the stores that only answer): the work a crashed
+ * component was doing is the last message it received from one of them (a database reply says
+ * nothing about which work it was), and only an actor re-sends.
  */
-export function observeRetry(trace: readonly TraceEvent[], fault: Fault, findings: readonly Finding[], processes: ReadonlySet<string>, interrupted?: string): RetryObservation {
+export function observeRetry(trace: readonly TraceEvent[], fault: Fault, findings: readonly Finding[], actors: ReadonlySet<string>, interrupted?: string): RetryObservation {
   const struckAs = stableJson(fault);
   const at = trace.findIndex((e) => e.kind === 'fault' && stableJson(e.data) === struckAs);
   const lost = findings.some((f) => f.violation === 'lost effect');
@@ -83,9 +84,13 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
   let passThrough = 0;
   if (fault.kind === 'crash') {
     const crashed = fault.window.slice(0, fault.window.indexOf('.'));
-    const received = before.filter((s) => s.to === crashed && processes.has(s.from) && s.work !== undefined).at(-1);
-    const sent = before.filter((s) => s.from === crashed && processes.has(s.to) && s.work !== undefined).at(-1);
-    for (const s of [received, sent]) if (s?.work !== undefined) work.add(s.work);
+    const received = before.filter((s) => s.to === crashed && actors.has(s.from) && s.work !== undefined).at(-1);
+    if (received?.work !== undefined) work.add(received.work);
+    // A bare acknowledgement as the last thing it heard means an exchange it had started was
+    // answered and not yet finished: what it had sent that peer is the work too.
+    const heard = before.filter((s) => s.to === crashed && actors.has(s.from)).at(-1);
+    const said = before.filter((s) => s.from === crashed && s.to === heard?.from && s.work !== undefined).at(-1);
+    if (heard !== undefined && heard.work === undefined && said?.work !== undefined) work.add(said.work);
     if (interrupted !== undefined) work.add(interrupted);
     // What was on its way to or from it, and what arrived while it was down.
     const restart = trace.findIndex((e, i) => i > at && e.kind === 'restart' && e.component === crashed);
@@ -105,7 +110,7 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
   }
   for (const s of after) {
     // A database only answers; the retry is owned by whoever asks again.
-    if (s.work === undefined || !work.has(s.work) || sources.has(s.seq) || !processes.has(s.from)) continue;
+    if (s.work === undefined || !work.has(s.work) || sources.has(s.seq) || !actors.has(s.from)) continue;
     if (passThrough > 0) {
       passThrough--;
       continue;
@@ -116,15 +121,25 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
 }
 
 /**
- * The work a component sends next, to another process, after entering a window for the n-th
- * time in a fault-free trace: what a crash there cuts short before it ever leaves.
+ * The work a component sends next to an actor after entering a window for the n-th time in a
+ * fault-free trace, within the step that leaves the window and the one after (a send arrives
+ * after the step that made it): what a crash there cuts short before it ever leaves. A database
+ * statement is the means, not the work, so only a send to an actor counts.
  */
-export function nextSendOf(trace: readonly TraceEvent[], window: string, occurrence: number, processes: ReadonlySet<string>): string | undefined {
+export function nextSendOf(trace: readonly TraceEvent[], window: string, occurrence: number, actors: ReadonlySet<string>): string | undefined {
   const dot = window.indexOf('.');
   const component = window.slice(0, dot);
   const state = window.slice(dot + 1);
   let seen = 0;
   const entered = trace.findIndex((e) => e.kind === 'state' && e.component === component && e.data === state && ++seen === occurrence);
   if (entered < 0) return undefined;
-  return sendsOf(trace.slice(entered + 1)).find((s) => s.from === component && processes.has(s.to) && s.work !== undefined)?.work;
+  let steps = 0;
+  let until = trace.length;
+  for (let i = entered + 1; i < trace.length; i++) {
+    if (trace[i]!.kind === 'state' && trace[i]!.component === component && ++steps === 2) {
+      until = i;
+      break;
+    }
+  }
+  return sendsOf(trace.slice(entered + 1, until)).find((s) => s.from === component && actors.has(s.to) && s.work !== undefined)?.work;
 }

@@ -50,6 +50,11 @@ export interface DesignComponent extends ComponentSpec {
    * records its broker delivers. Nowhere else is such a fault offered.
    */
   readonly receivedFaults?: Readonly<Record<string, readonly MessageFaultKind[]>>;
+  /**
+   * A store that only answers requests (a database): what it sends is a reply, never a retry of
+   * anyone's work, so the retry owner a report observes is never it.
+   */
+  readonly answersOnly?: boolean;
   /** The components it sends to, checked against the design when it is built. */
   readonly peers?: readonly string[];
 }

@@ -55,5 +55,5 @@ export function database(options: z.input<typeof DatabaseOptions>): ComponentBui
 
 /** A database component from tables already in ticks. */
 export function databaseComponent(name: string, tables: Readonly<Record<string, TableSpec>>, rows: RowFormats = {}, extra: Partial<DesignComponent> = {}): DesignComponent {
-  return { name, machine: databaseMachine, input: { tables }, process: false, describe: databaseEvidence(tables, rows), messageFaults: DATABASE_LINK_FAULTS, ...extra };
+  return { name, machine: databaseMachine, input: { tables }, process: false, answersOnly: true, describe: databaseEvidence(tables, rows), messageFaults: DATABASE_LINK_FAULTS, ...extra };
 }
