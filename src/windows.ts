@@ -4,6 +4,9 @@
 // run of each violation is run again, traced, as a counterexample with the line that replays it.
 // Everything here is data; src/report/ words it.
 import type { ClauseId } from './checkers/clause.ts';
+import { endDifferenceOf } from './endDifference.ts';
+import { nextSendOf, observeRetry, type RetryObservation } from './retryObservation.ts';
+import { repairQueryOf, type RepairQuery } from './repairQuery.ts';
 import { VIOLATIONS, type Finding, type RunOutcome, type Violation } from './checkers/finding.ts';
 import type { Claim } from './claims.ts';
 import { ClauseTally, type Coverage } from './coverage.ts';
@@ -25,6 +28,8 @@ export interface Evidence {
   /** Each described component's durable state, in the design's order. */
   readonly components: readonly { readonly component: string; readonly parts: readonly EvidencePart[] }[];
   readonly inFlight: readonly InFlight[];
+  /** What the end state shows that the row's finding points at (empty when the run held). */
+  readonly end: readonly string[];
 }
 
 export interface WindowRow {
@@ -38,8 +43,12 @@ export interface WindowRow {
   /** The worst outcome over those runs. */
   readonly outcome: RunOutcome;
   readonly outcomes: Readonly<Partial<Record<RunOutcome, number>>>;
-  /** Durable state and messages in flight when the first occurrence's fault struck. */
+  /** Durable state and messages in flight when the representative run's fault struck, and its end-state difference. */
   readonly evidence: Evidence | undefined;
+  /** Who re-sent the interrupted work in the representative run (undefined: the fault never struck). */
+  readonly retry: RetryObservation | undefined;
+  /** The query that finds the damage the row's finding points at, or checks for what the window could do. */
+  readonly repair: RepairQuery | undefined;
   /** Whether any run saw a repeat attempt (a guard fired or a duplicate effect committed). */
   readonly repeatSeen: boolean;
   /** The guards that suppressed repeats in these runs (and not in the fault-free run). */
@@ -48,7 +57,7 @@ export interface WindowRow {
   readonly note: WindowNote | undefined;
   /** Why runs here could not be judged: the clause whose checker threw, and its error. */
   readonly undecided: readonly Undecided[];
-  /** The plan of the worst run. */
+  /** The plan of the worst run: the row's representative, whose strike, trace and findings its cells show. */
   readonly plan: FaultPlan;
   /** How to replay the worst run, when a plan and the sweep's seed do not (check mode: its choice path). */
   readonly replay?: ReplayRef;
@@ -129,13 +138,34 @@ export interface WindowsOptions {
 export const DEFAULT_SEED = 1;
 
 /** The evidence of a strike, each component rendered by its own describer (components without one are left out). */
-export function evidenceOf(strike: Strike, components: readonly DesignComponent[], time: TimeScale): Evidence {
+export function evidenceOf(strike: Strike, components: readonly DesignComponent[], time: TimeScale, end: readonly string[] = []): Evidence {
   const described = components.filter((c) => c.describe !== undefined);
   return {
     tick: strike.tick,
     components: described.map((c) => ({ component: c.name, parts: c.describe!(strike.durable[c.name], time) })),
     inFlight: strike.inFlight,
+    end,
   };
+}
+
+/** The cells a row observes in its representative run: evidence, retry, repair query. */
+export function observedOf(run: RunRecord, claims: readonly Claim[], repeatSeen: boolean, time: TimeScale, reference?: RunRecord): Pick<WindowRow, 'evidence' | 'retry' | 'repair'> {
+  const strike = run.report.strikes[0];
+  const actors = new Set(run.components.filter((c) => c.answersOnly !== true).map((c) => c.name));
+  const f = strike?.fault;
+  const interrupted = f?.kind === 'crash' && reference?.report.trace ? nextSendOf(reference.report.trace, f.window, f.occurrence, actors) : undefined;
+  const end = endDifferenceOf(run.outcome, run.findings, claims);
+  return {
+    evidence: strike ? evidenceOf(strike, run.components, time, end) : undefined,
+    retry: strike && run.report.trace ? observeRetry(run.report.trace, strike.fault, run.findings, actors, interrupted) : undefined,
+    repair: repairQueryOf(claims, run.outcome, run.findings, repeatSeen),
+  };
+}
+
+/** Whether `a` should represent a row rather than `b`: a worse outcome, or as bad and actually struck. */
+export function representsBetter(a: RunRecord, b: RunRecord): boolean {
+  const d = outcomeRank(a.outcome) - outcomeRank(b.outcome);
+  return d < 0 || (d === 0 && a.report.strikes.length > 0 && b.report.strikes.length === 0);
 }
 
 function guardsOf(run: RunRecord): Set<string> {
@@ -158,13 +188,13 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
   const maxOccurrence = options.maxOccurrence ?? scenario.windows?.maxOccurrence ?? 2;
   const ref = options.ref ?? scenario.name;
   const time = timeScaleOf(scenario);
-  const reference = runScenario(scenario, { seed, plan: [] });
+  const reference = runScenario(scenario, { seed, plan: [], keepTrace: true });
   const space = faultSpace(reference, { maxOccurrence, ...(scenario.windows?.kinds ? { kinds: scenario.windows.kinds } : {}) });
   const plans = plansOf(space, pairs);
   const components = reference.components;
   const referenceGuards = guardsOf(reference);
   // One accumulator per (place, fault kind), over that place's occurrences; rows are built at the end.
-  type Acc = { first: RunRecord; fault: Fault; runs: number; struck: number; worst: RunRecord; outcomes: Partial<Record<RunOutcome, number>>; guards: Set<string>; repeat: boolean; undecided: Undecided[] };
+  type Acc = { fault: Fault; runs: number; struck: number; worst: RunRecord; outcomes: Partial<Record<RunOutcome, number>>; guards: Set<string>; repeat: boolean; undecided: Undecided[] };
   const rows = new Map<string, Acc>();
   const firstOf = new Map<Violation, RunRecord>();
   const outcomes = new Set<RunOutcome>();
@@ -173,7 +203,8 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
   let unstruckRuns = 0;
   let done = 0;
   for (const plan of [reference.plan, ...plans]) {
-    const run = plan === reference.plan ? reference : runScenario(scenario, { seed, plan, hashTrace: false });
+    // A single fault's run keeps its trace: the row it may represent reads the retry from it.
+    const run = plan === reference.plan ? reference : runScenario(scenario, { seed, plan, hashTrace: false, keepTrace: plan.length === 1 });
     done++;
     options.onRun?.(done, plans.length + 1);
     outcomes.add(run.outcome);
@@ -187,12 +218,12 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
     const guards = [...guardsOf(run)].filter((g) => !referenceGuards.has(g));
     let acc = rows.get(key);
     if (!acc) {
-      acc = { first: run, fault, runs: 0, struck: 0, worst: run, outcomes: {}, guards: new Set<string>(), repeat: false, undecided: [] };
+      acc = { fault, runs: 0, struck: 0, worst: run, outcomes: {}, guards: new Set<string>(), repeat: false, undecided: [] };
       rows.set(key, acc);
     }
     acc.runs++;
     if (run.report.strikes.length > 0) acc.struck++;
-    if (outcomeRank(run.outcome) < outcomeRank(acc.worst.outcome)) acc.worst = run;
+    if (representsBetter(run, acc.worst)) acc.worst = run;
     acc.outcomes[run.outcome] = (acc.outcomes[run.outcome] ?? 0) + 1;
     for (const g of guards) acc.guards.add(g);
     acc.repeat ||= guards.length > 0 || run.findings.some((f) => f.violation === 'duplicate effect');
@@ -200,7 +231,6 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
   }
   const windowRows = [...rows.values()].map((acc): WindowRow => {
     const place = faultPlace(acc.fault)!;
-    const strike = acc.first.report.strikes[0];
     return {
       place,
       fault: acc.fault.kind,
@@ -208,7 +238,7 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
       struck: acc.struck,
       outcome: acc.worst.outcome,
       outcomes: acc.outcomes,
-      evidence: strike ? evidenceOf(strike, components, time) : undefined,
+      ...observedOf(acc.worst, scenario.claims, acc.repeat, time, reference),
       repeatSeen: acc.repeat,
       guards: [...acc.guards].sort(),
       note: noteFor(components, place),

@@ -77,6 +77,8 @@ export const groupReservationClaim: Claim = {
   authority: "the inventory database: the reservation's unique key, or the inbox in the reservation's transaction",
   lifetime: 'the lifetime of the order',
   sameIntent: 'the stored reservation',
+  // The facts are the publisher's records, not a table, so only the effect table is declared.
+  tables: { effect: { table: 'reservations', key: ['order_id', 'reservation_version'] } },
   outcomes: (v: WorldView) => rowsOf(v.durable<DatabaseDurable>('inventoryDb'), 'reservations').map((r) => ({ key: `${r['order_id']}|${r['reservation_version']}` })),
   facts: (v: WorldView) => publishedFacts(v.durable<PublisherDurable>('publisher')).map((p) => `${p['order_id']}|${p['reservation_version']}`),
 };

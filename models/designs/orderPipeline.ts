@@ -137,7 +137,7 @@ export function orderPipeline(options: OrderPipelineOptions): DesignBuild {
   } as const;
   return design(
     clientComponent({ commands: o.commands ?? acceptOrders, ...o.client }),
-    source({ design: o.design, checkoutKeys: o.checkoutKeys ?? false, notes: sourceNotes(o.design) }),
+    source({ design: o.design, checkoutKeys: o.checkoutKeys ?? false, notes: sourceNotes(o.design, (o.client?.retry ?? 'none') !== 'none') }),
     database({ name: 'ordersDb', tables: { orders: { key: ['order_id'] }, outbox: { key: ['event_id'] }, checkout_keys: { key: ['checkout_key'] } }, rows: PIPELINE_ROWS }),
     o.design === 'outbox' ? [relay({ ...o.relay, notes: relayNotes(o.relay?.mark ?? 'afterSend') })] : [],
     broker({ ...o.broker }),

@@ -10,22 +10,27 @@ import type { SourceDesign } from '../source.ts';
 export const windowNote = (retryOwner: string, repairQuery: string): WindowNote => ({ retryOwner, repairQuery });
 const n = windowNote;
 
-export function sourceNotes(design: SourceDesign): Record<string, WindowNote> {
+/**
+ * The source's notes. Who takes a lost command up again is the client, and only when it retries;
+ * a client that makes one attempt leaves an interrupted command to nobody, so the notes say so.
+ */
+export function sourceNotes(design: SourceDesign, clientRetries = true): Record<string, WindowNote> {
   const acceptedWithoutEvent =
     "SELECT o.order_id FROM orders o WHERE o.status = 'ACCEPTED' AND NOT EXISTS (SELECT 1 FROM broker_events e WHERE e.aggregate_id = o.order_id AND e.aggregate_version = o.version);";
   const eventWithoutOrder =
     "SELECT e.event_id FROM broker_events e WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.order_id = e.aggregate_id AND o.version >= e.aggregate_version);";
+  const retried = (why: string, alone: string) => (clientRetries ? `client retry${why}` : `nobody: the client makes one attempt${alone}`);
   const common = {
-    idle: n('client retry', 'none: nothing is in progress'),
-    writingSource: n('client retry (the open transaction rolls back)', "SELECT * FROM pg_stat_activity WHERE state = 'idle in transaction';"),
-    beforeSourceCommit: n('client retry (the open transaction rolls back)', "SELECT order_id, status, version FROM orders WHERE order_id = :order_id; -- expect no change"),
-    committing: n('client retry; the commit outcome is unknown to the service', 'SELECT order_id, status, version FROM orders WHERE order_id = :order_id; -- did the commit land?'),
-    claimingKey: n('client retry with the same key', 'SELECT * FROM checkout_keys WHERE checkout_key = :key;'),
+    idle: n(retried('', ''), 'none: nothing is in progress'),
+    writingSource: n(retried(' (the open transaction rolls back)', ', and the open transaction rolls back'), "SELECT * FROM pg_stat_activity WHERE state = 'idle in transaction';"),
+    beforeSourceCommit: n(retried(' (the open transaction rolls back)', ', and the open transaction rolls back'), "SELECT order_id, status, version FROM orders WHERE order_id = :order_id; -- expect no change"),
+    committing: n(retried('; the commit outcome is unknown to the service', '; the commit outcome is unknown to the service'), 'SELECT order_id, status, version FROM orders WHERE order_id = :order_id; -- did the commit land?'),
+    claimingKey: n(retried(' with the same key', ''), 'SELECT * FROM checkout_keys WHERE checkout_key = :key;'),
   };
   if (design === 'outbox') {
     return {
       ...common,
-      afterSourceCommit: n('relay (the outbox row is pending)', "SELECT event_id, aggregate_id FROM outbox WHERE published = false ORDER BY created_at;"),
+      afterSourceCommit: n('nobody needed: the relay publishes the pending outbox row as it would have', "SELECT event_id, aggregate_id FROM outbox WHERE published = false ORDER BY created_at;"),
     };
   }
   if (design === 'dualWriteCommitFirst') {
@@ -60,12 +65,12 @@ export function relayNotes(mark: 'afterSend' | 'beforeSend'): Record<string, Win
     };
   }
   return {
-    idle: n('relay poll', pending),
+    idle: n('nobody needed: the next poll finds any pending row', pending),
     polling: n('relay poll', pending),
     beforeRelaySend: n('relay (the row is still pending)', pending),
     afterRelaySend: n('relay (the row is still pending; the broker may already hold it)', `${pending} ${duplicatesInLog}`),
     afterBrokerAccept: n('relay (republishes the same event_id)', duplicatesInLog),
-    recordingProgress: n('relay (the mark may or may not have landed)', pending),
+    recordingProgress: n('nobody needed if the mark landed; the relay again if it did not (the row is still pending)', pending),
     afterRelayProgress: n('nobody needed: the row is marked published', 'none: consistent'),
   };
 }
@@ -80,7 +85,7 @@ export function consumerNotes(c: ConsumerInput): Record<string, WindowNote> {
   const ackedEarly = c.ack === 'beforeCommit';
   const owner = ackedEarly ? 'nobody: the offset has already moved past the record' : redelivery;
   return {
-    connecting: n(redelivery, "SELECT group_id, partition, committed_offset FROM consumer_offsets WHERE group_id = 'inventory';"),
+    connecting: n('the consumer itself, subscribing again after its restart', "SELECT group_id, partition, committed_offset FROM consumer_offsets WHERE group_id = 'inventory';"),
     idle: n(redelivery, 'none: nothing in hand'),
     received: n(owner, ackedEarly ? lost : 'none: nothing durable yet'),
     afterTransportProgress: n('nobody: the offset has already moved past the record', lost),

@@ -27,6 +27,9 @@ import { judge, outcomeRank, runOutcome, verdictOf } from '../verdict.ts';
 import { DEFAULT_WORLD_OPTIONS, type Driver, type Ending, type Note } from '../world.ts';
 import type { WorldView } from '../worldView.ts';
 import type { CheckSummary, Counterexample, Evidence, WindowRow, WindowsResult } from '../windows.ts';
+import { endDifferenceOf } from '../endDifference.ts';
+import { observeRetry } from '../retryObservation.ts';
+import { repairQueryOf } from '../repairQuery.ts';
 import { evidenceOf, undecidedOf } from '../windows.ts';
 import { encodeChoices } from './choicePath.ts';
 import { CheckWorld, isFault, type CheckState, type Choice, type PathEnd, type StepLog } from './checkWorld.ts';
@@ -438,7 +441,9 @@ export function check(scenario: Scenario, options: CheckOptions = {}): CheckResu
       struck: row.applied,
       outcome: row.worst ?? 'holds',
       outcomes: row.outcomes,
-      evidence: row.evidence,
+      evidence: row.evidence && run ? { ...row.evidence, end: endDifferenceOf(run.outcome, run.findings, scenario.claims) } : row.evidence,
+      retry: run ? observeRetry(run.trace, row.fault, run.findings, new Set(components.filter((c) => c.answersOnly !== true).map((c) => c.name))) : undefined,
+      repair: repairQueryOf(scenario.claims, row.worst ?? 'holds', run?.findings ?? [], guards.size > 0),
       repeatSeen: guards.size > 0 || (run?.findings.some((f) => f.violation === 'duplicate effect') ?? false),
       guards: [...guards].sort(),
       note: row.place.kind === 'window' ? components.find((c) => c.name === (row.place as { component: string }).component)?.notes?.[(row.place as { state: string }).state] : undefined,

@@ -15,7 +15,7 @@ import { escapeXml as esc } from './escapeXml.ts';
 import { sequenceSteps } from './sequenceSteps.ts';
 import { svgSequence } from './svgSequence.ts';
 import { runTally, verdictSummary, type VerdictSummary } from './verdictSummary.ts';
-import { WINDOW_COLUMNS, windowCells, windowTables } from './windowCells.ts';
+import { WINDOW_COLUMNS, windowCells, windowTables, componentNames } from './windowCells.ts';
 
 const STYLE = `
 :root { color-scheme: light; --ok: #1a7f37; --bad: #cf222e; --warn: #9a6700; --muted: #57606a; --line: #d0d7de; }
@@ -104,7 +104,7 @@ function rowClass(result: WindowsResult, row: WindowRow): string {
 function windowTable(result: WindowsResult, rows: readonly WindowRow[]): string {
   const head = `<tr>${WINDOW_COLUMNS.map((c) => `<th scope="col">${esc(c.title)}</th>`).join('')}</tr>`;
   const body = rows.map((row) => {
-    const c = windowCells(row);
+    const c = windowCells(row, componentNames(result));
     const cls = rowClass(result, row);
     const outcome = cls === 'unexpected' ? `<strong>${esc(c.outcome)} (unexpected)</strong>` : cls === 'expected' ? `${esc(c.outcome)} (expected)` : esc(c.outcome);
     const cells = [

@@ -15,7 +15,7 @@ import { claimSentence } from './claimSentence.ts';
 import { describeClause, describeCoverage } from './describeCoverage.ts';
 import { describeFinding } from './describeFinding.ts';
 import { describePlan } from './describePlan.ts';
-import { windowCells } from './windowCells.ts';
+import { componentNames, windowCells } from './windowCells.ts';
 
 export function faultJson(f: Fault) {
   return f.kind === 'crash' ? { kind: f.kind, window: f.window, occurrence: f.occurrence } : { kind: f.kind, point: f.point, occurrence: f.occurrence };
@@ -47,16 +47,17 @@ export function coverageJson(verdict: Parameters<typeof describeCoverage>[0], c:
   };
 }
 
-function windowRow(row: WindowRow) {
+function windowRow(row: WindowRow, components: readonly string[]) {
   const outcomes: Partial<Record<RunOutcome, number>> = {};
   for (const o of OUTCOME_ORDER) if (row.outcomes[o] !== undefined) outcomes[o] = row.outcomes[o];
-  const c = windowCells(row);
+  const c = windowCells(row, components);
   return {
     window: c.window,
     fault: row.fault,
     outcome: row.outcome,
     evidence: c.evidence,
     retryOwner: c.retryOwner,
+    retry: row.retry === undefined ? null : { ...row.retry },
     duplicateGuard: [...row.guards],
     duplicatePossible: row.repeatSeen,
     repairQuery: c.repairQuery,
@@ -96,7 +97,7 @@ function scenario(r: WindowsResult) {
     windowCount: new Set(r.rows.map((row) => formatPlace(row.place))).size,
     runs: r.coverage.runs,
     distinctOutcomes: [...r.distinctOutcomes],
-    windows: r.rows.map(windowRow),
+    windows: r.rows.map((row) => windowRow(row, componentNames(r))),
     counterexamples: r.counterexamples.map(counterexample),
     title: r.title,
     source: r.source,

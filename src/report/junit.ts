@@ -14,7 +14,7 @@ import { describeClause } from './describeCoverage.ts';
 import { describePlan } from './describePlan.ts';
 import { escapeXml as esc } from './escapeXml.ts';
 import { verdictSummary } from './verdictSummary.ts';
-import { windowCells } from './windowCells.ts';
+import { windowCells, componentNames } from './windowCells.ts';
 
 interface Case {
   readonly name: string;
@@ -25,7 +25,7 @@ interface Case {
 
 function rowDetails(result: WindowsResult, row: WindowRow): string {
   const outcomes = Object.entries(row.outcomes).map(([o, n]) => `${o} x${n}`).join(', ');
-  const c = windowCells(row);
+  const c = windowCells(row, componentNames(result));
   return [
     `window: ${c.window}`,
     `fault: ${row.fault} (${row.runs} run${row.runs === 1 ? '' : 's'}: ${outcomes})`,

@@ -14,7 +14,7 @@ import { counterexampleRun, searchLine, sweepHeader, windowReach } from './descr
 import { mermaidSequence } from './mermaidSequence.ts';
 import { sequenceSteps } from './sequenceSteps.ts';
 import { runTally, verdictSummary } from './verdictSummary.ts';
-import { WINDOW_COLUMNS, windowCells, windowTables } from './windowCells.ts';
+import { WINDOW_COLUMNS, windowCells, windowTables, componentNames } from './windowCells.ts';
 
 /**
  * Prose from scenario files: `<` could open an HTML tag on a code host, so it is written as an
@@ -59,7 +59,7 @@ function outcomeCell(result: WindowsResult, row: WindowRow, label: string): stri
 function windowTable(result: WindowsResult, rows: readonly WindowRow[]): string[] {
   const lines = [`| ${WINDOW_COLUMNS.map((c) => c.title).join(' | ')} |`, `| ${WINDOW_COLUMNS.map(() => '---').join(' | ')} |`];
   for (const row of rows) {
-    const c = windowCells(row);
+    const c = windowCells(row, componentNames(result));
     const cells = [
       code(c.window, true),
       cell(c.fault),

@@ -1,6 +1,10 @@
 // Renders one failure-window row as the plain-text cells a reviewer reads: the Markdown, HTML
 // and JUnit forms all take their wording from here, so they can never disagree on what a row
 // says (a fault that never struck reads "not reached" in all of them, a missing guard "none").
+// Every cell is read off the row's representative run: the evidence from its strike and end
+// state, the retry owner from its trace, the guard from its notes, the query from the claim's
+// tables and the finding. A design's declared note only adds wording to the retry owner, and
+// only when it names the component the run showed.
 import { formatPlace } from '../place.ts';
 import type { Evidence, WindowRow, WindowsResult } from '../windows.ts';
 
@@ -12,7 +16,7 @@ export interface WindowCells {
   readonly retryOwner: string;
   readonly duplicatePossible: string;
   readonly duplicateGuard: string;
-  /** Empty when the design gives no query for this place; renderers show a dash then. */
+  /** Empty when the claim declares no tables for this finding; renderers show a dash then. */
   readonly repairQuery: string;
 }
 
@@ -38,22 +42,61 @@ export function outcomeLabel(row: Pick<WindowRow, 'struck' | 'outcome'>): string
   return row.outcome === 'holds' ? 'not reached' : `not reached (${row.outcome})`;
 }
 
-/** Durable state per component, then what was in flight: `ordersDb {orders: o-1 ACCEPTED v1} · in flight: source->ordersDb:db.commit`. */
+/**
+ * Durable state per component at the fault, what was in flight, then what the end state shows the
+ * finding points at: `ordersDb {orders: o-1 ACCEPTED v1} · in flight: source->ordersDb:db.commit ·
+ * at the end: o-1|1 committed in orders, missing from reservations`. Parts are joined, never
+ * prefixed, so the cell never opens with a separator.
+ */
 export function evidenceText(e: Evidence | undefined): string {
   if (e === undefined) return 'not reached by this workload';
   const parts = e.components.map(({ component, parts }) => {
     const body = parts.map((p) => `${p.label}: ${p.items.join(', ')}`).join('; ');
     return `${component} {${body || 'empty'}}`;
   });
+  if (parts.length === 0) parts.push('nothing durable yet');
   if (e.inFlight.length > 0) parts.push(`in flight: ${e.inFlight.map((m) => `${m.from}->${m.to}:${m.event.type}`).join(', ')}`);
-  return parts.length === 0 ? 'nothing durable yet' : parts.join(' · ');
+  if (e.end.length > 0) parts.push(`at the end: ${e.end.join('; ')}`);
+  return parts.filter((p) => p.trim() !== '').join(' · ');
 }
 
-/** The retry owner as declared by the design, or what a fault of this kind leaves to by default. */
-export function retryOwnerText(row: WindowRow): string {
-  if (row.note?.retryOwner !== undefined) return row.note.retryOwner;
-  if (row.fault === 'crash') return 'the component itself after restart';
-  return row.fault === 'rebalance' ? 'the receiver the work was moved to, and the first receiver still at work' : 'the sender on timeout';
+/**
+ * The component a declared retry owner names: the first design component (or "nobody") its
+ * wording mentions as a word; undefined when it names none.
+ */
+export function declaredOwner(wording: string, components: readonly string[]): string | undefined {
+  const names = [...components, 'nobody'];
+  let best: { name: string; at: number } | undefined;
+  for (const name of names) {
+    const m = new RegExp(`(^|[^A-Za-z0-9_])${name}([^A-Za-z0-9_]|$)`).exec(wording);
+    if (m && (best === undefined || m.index < best.at)) best = { name, at: m.index };
+  }
+  return best?.name;
+}
+
+/** The component the run showed owning the retry, or "nobody"; undefined when the fault never struck. */
+export function observedOwner(row: Pick<WindowRow, 'retry'>): string | undefined {
+  const r = row.retry;
+  if (r === undefined) return undefined;
+  return r.kind === 'resent' ? r.component : 'nobody';
+}
+
+/** The retry owner the run showed, with the design's wording when that names the same component. */
+export function retryOwnerText(row: Pick<WindowRow, 'retry' | 'note'>, components: readonly string[] = []): string {
+  const r = row.retry;
+  if (r === undefined) return 'not reached';
+  const seen = r.kind === 'resent' ? `${r.component}: sent ${r.message} to ${r.to} again (t=${r.tick})` : r.kind === 'nobody' ? 'nobody: the lost work was never sent again' : 'none needed: nothing was lost';
+  const wording = row.note?.retryOwner;
+  if (wording === undefined || declaredOwner(wording, components) !== observedOwner(row)) return seen;
+  return `${seen} · ${wording}`;
+}
+
+/** The repair query, or for a row that held the check for the damage it could do; empty when the claim declares no tables. */
+export function repairQueryText(row: Pick<WindowRow, 'repair'>): string {
+  const q = row.repair;
+  if (q === undefined) return '';
+  const keys = q.keys.length > 0 ? ` -- finds ${q.keys.join(', ')}` : '';
+  return q.role === 'check' ? `check: ${q.sql}` : `${q.sql}${keys}`;
 }
 
 /** A scenario's rows as the tables every form shows, crashes first, each with its heading; empty tables are left out. */
@@ -65,15 +108,23 @@ export function windowTables(result: Pick<WindowsResult, 'rows'>): { readonly he
   return tables.filter((t) => t.rows.length > 0);
 }
 
-export function windowCells(row: WindowRow): WindowCells {
+/** The design's component names a result shows: the owners of its failure windows and the ends of its message points. */
+export function componentNames(result: Pick<WindowsResult, 'failureWindows' | 'rows'>): string[] {
+  const names = new Set(result.failureWindows.map((w) => w.slice(0, w.indexOf('.'))));
+  for (const r of result.rows) if (r.place.kind === 'point') for (const n of [r.place.from, r.place.to]) names.add(n);
+  return [...names].sort();
+}
+
+/** A row's cells; `components` are the design's component names, so a declared owner is recognised. */
+export function windowCells(row: WindowRow, components: readonly string[] = []): WindowCells {
   return {
     window: formatPlace(row.place),
     fault: row.fault,
     outcome: outcomeLabel(row),
     evidence: evidenceText(row.evidence),
-    retryOwner: retryOwnerText(row),
+    retryOwner: retryOwnerText(row, components),
     duplicatePossible: row.repeatSeen ? 'yes' : 'no',
     duplicateGuard: row.guards.length > 0 ? row.guards.join(', ') : 'none',
-    repairQuery: (row.note?.repairQuery ?? '').trim(),
+    repairQuery: repairQueryText(row),
   };
 }

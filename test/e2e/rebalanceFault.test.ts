@@ -93,9 +93,13 @@ describe('reports', () => {
   it('name who takes a rebalanced record up, and for check-then-insert the window where both readers saw nothing', () => {
     const w = runWindows(checkThenInsert);
     const rebalanced = w.rows.find((r) => r.fault === 'rebalance')!;
-    expect(windowCells(rebalanced).retryOwner).toBe('the receiver the work was moved to, and the first receiver still at work');
+    // The broker hands the record to the other member: its delivery there is the re-send the run shows.
+    const point = rebalanced.place.kind === 'point' ? rebalanced.place : undefined;
+    expect(rebalanced.retry).toMatchObject({ kind: 'resent', component: 'broker', message: 'broker.deliver' });
+    expect(rebalanced.retry?.kind === 'resent' && rebalanced.retry.to).not.toBe(point?.to);
+    expect(windowCells(rebalanced).repairQuery).toMatch(/^SELECT order_id, reservation_version, count\(\*\) FROM reservations GROUP BY order_id, reservation_version HAVING count\(\*\) > 1; -- finds o-\d\|1$/);
     const window = w.rows.find((r) => r.fault === 'crash' && r.place.kind === 'window' && r.place.state === 'afterEffectCheck')!;
-    expect(windowCells(window).repairQuery).toBe('SELECT order_id, reservation_version, count(*) FROM reservations GROUP BY order_id, reservation_version HAVING count(*) > 1;');
+    expect(windowCells(window).repairQuery).toBe('check: SELECT order_id, reservation_version, count(*) FROM reservations GROUP BY order_id, reservation_version HAVING count(*) > 1;');
   });
 
   it('word a rebalance as the work moving while the message is on its way', () => {

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { replayLine } from '../../src/replayLine.ts';
 import { claimSentence } from '../../src/report/claimSentence.ts';
 import { renderJson } from '../../src/report/json.ts';
-import { evidenceText, retryOwnerText } from '../../src/report/windowCells.ts';
+import { componentNames, evidenceText, repairQueryText, retryOwnerText } from '../../src/report/windowCells.ts';
 import { loadResults, placeOf, type Results } from './results.ts';
 
 let results: Results;
@@ -25,7 +25,7 @@ describe('renderJson', () => {
     expect(Object.keys(doc)).toEqual(['scenarios']);
     const s = doc.scenarios[0];
     expect(Object.keys(s).slice(0, 11)).toEqual(['name', 'expect', 'verdict', 'asExpected', 'claims', 'windowCount', 'runs', 'distinctOutcomes', 'windows', 'counterexamples', 'title']);
-    expect(Object.keys(s.windows[0]).slice(0, 10)).toEqual(['window', 'fault', 'outcome', 'evidence', 'retryOwner', 'duplicateGuard', 'duplicatePossible', 'repairQuery', 'reached', 'runs']);
+    expect(Object.keys(s.windows[0]).slice(0, 10)).toEqual(['window', 'fault', 'outcome', 'evidence', 'retryOwner', 'retry', 'duplicateGuard', 'duplicatePossible', 'repairQuery', 'reached']);
     const ce = doc.scenarios[1].counterexamples[0];
     expect(Object.keys(ce).slice(0, 6)).toEqual(['violation', 'seed', 'plan', 'replay', 'traceHash', 'findings']);
   });
@@ -52,10 +52,11 @@ describe('renderJson', () => {
           fault: w.fault,
           outcome: w.outcome,
           evidence: evidenceText(w.evidence),
-          retryOwner: retryOwnerText(w),
+          retryOwner: retryOwnerText(w, componentNames(r)),
+          retry: w.retry === undefined ? null : w.retry,
           duplicateGuard: w.guards,
           duplicatePossible: w.repeatSeen,
-          repairQuery: w.note?.repairQuery ?? '',
+          repairQuery: repairQueryText(w),
           reached: w.struck > 0,
           runs: w.runs,
           place: w.place,

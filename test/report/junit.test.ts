@@ -110,7 +110,7 @@ describe('renderJunit', () => {
     const nasty: WindowsResult = {
       ...base,
       claims: [claim],
-      rows: base.rows.map((w) => ({ ...w, note: { retryOwner: '<x a="1">&</x>', repairQuery: 'SELECT 1 WHERE a < b' } })),
+      rows: base.rows.map((w) => ({ ...w, retry: { kind: 'resent' as const, component: '<x a="1">&</x>', message: 'm', to: 't', tick: 1 }, repair: { role: 'repair' as const, sql: 'SELECT 1 WHERE a < b', keys: [] } })),
     };
     const xml = renderJunit([nasty]);
     const { doc } = check([nasty]);

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { renderMarkdown, renderMarkdownFile, renderMarkdownIndex } from '../../src/report/markdown.ts';
 import { replayLine } from '../../src/replayLine.ts';
 import { claimSentence } from '../../src/report/claimSentence.ts';
-import { evidenceText, outcomeLabel, retryOwnerText } from '../../src/report/windowCells.ts';
+import { componentNames, evidenceText, outcomeLabel, repairQueryText, retryOwnerText } from '../../src/report/windowCells.ts';
 import type { WindowRow } from '../../src/windows.ts';
 import { DRILL_WINDOWS, brokenHolds, loadResults, placeOf, type Results } from './results.ts';
 
@@ -60,11 +60,12 @@ describe('renderMarkdownFile', () => {
       expect(cells[2]).toBe('holds');
       expect(cells[3]).toBe(evidenceText(row.evidence));
       expect(cells[3]!.length).toBeGreaterThan(0);
-      expect(cells[4]).toBe(retryOwnerText(row));
+      expect(cells[4]).toBe(retryOwnerText(row, componentNames(r)));
       expect(cells[5]).toBe(row.repeatSeen ? 'yes' : 'no');
       expect(cells[6]).toBe(row.guards.length > 0 ? row.guards.join(', ') : 'none');
-      expect(row.note?.repairQuery.length).toBeGreaterThan(0);
-      expect(cells[7]).toBe(`\`${row.note?.repairQuery}\``);
+      // Every drill window held, so each gets the check for what it could do, from the claim's tables.
+      expect(repairQueryText(row)).toMatch(/^check: SELECT /);
+      expect(cells[7]).toBe(`\`${repairQueryText(row)}\``);
     }
     // The repeats the outbox design allows are suppressed by the inbox, and the report says so.
     expect(tableRow(md, 'relay.afterBrokerAccept', 'crash')![5]).toBe('yes');
@@ -100,7 +101,7 @@ describe('renderMarkdownFile', () => {
 
   it('escapes pipes in repair queries and marks an unexpected outcome', () => {
     const base = brokenHolds(results.outbox);
-    const rows = base.rows.map((w) => (placeOf(w) === 'relay.afterBrokerAccept' && w.fault === 'crash' ? { ...w, note: { retryOwner: 'relay', repairQuery: "SELECT a || b FROM t WHERE c = '`x`'" } } : w));
+    const rows = base.rows.map((w) => (placeOf(w) === 'relay.afterBrokerAccept' && w.fault === 'crash' ? { ...w, repair: { role: 'repair' as const, sql: "SELECT a || b FROM t WHERE c = '`x`'", keys: [] } } : w));
     const md = renderMarkdownFile({ ...base, rows });
     const cells = tableRow(md, 'relay.afterBrokerAccept', 'crash')!;
     expect(cells).toHaveLength(8);
