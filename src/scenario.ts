@@ -25,12 +25,14 @@ export interface EvidencePart {
   readonly items: readonly string[];
 }
 
-/** What a design review wants to know about one failure window, as the design declares it. */
+/**
+ * What a design says about one failure window beyond what a run shows: who retries from here,
+ * in its own words (relay, broker redelivery, client retry, reconciler, nobody). A report adds
+ * the wording only beside the component the run itself shows re-sending the work; the repair
+ * query is never declared per window but written from the claim's tables.
+ */
 export interface WindowNote {
-  /** Who retries from here: relay, broker redelivery, client retry, reconciler, nobody. */
   readonly retryOwner: string;
-  /** The query (or provider status call) that finds or repairs the damage in production. */
-  readonly repairQuery: string;
 }
 
 /** A component as a design composes it: the kernel's spec plus what its reports say about it. */

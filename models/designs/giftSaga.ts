@@ -30,23 +30,22 @@ export function giftPurchases(size: number): GiftPurchase[] {
 
 
 const orchestratorNotes: Record<string, WindowNote> = {
-  beforeStep: n('the orchestrator after restart (same key)', "SELECT saga_id, status, steps_done FROM saga_log WHERE status IN ('running', 'compensating');"),
-  awaitingStep: n('the orchestrator on timeout (same key)', "SELECT saga_id FROM saga_log WHERE status = 'running' AND updated_at < now() - interval '30 minutes';"),
-  afterStepReply: n('the orchestrator after restart: it asks again under the same key', 'the participant\u2019s operation for (saga_id, action) against saga_log.steps_done'),
-  beforeCompensation: n('the orchestrator after restart (same key)', "SELECT saga_id, steps_undone FROM saga_log WHERE status = 'compensating';"),
-  awaitingCompensation: n('the orchestrator on timeout (same key)', "SELECT saga_id FROM saga_log WHERE status = 'compensating';"),
-  afterCompensationReply: n('the orchestrator after restart: it asks again under the same key', 'the participant\u2019s operation for (saga_id, compensation) against saga_log.steps_undone'),
-  idle: n('nobody needed', 'none: every saga is completed or compensated'),
+  beforeStep: n('the orchestrator after restart (same key)'),
+  awaitingStep: n('the orchestrator on timeout (same key)'),
+  afterStepReply: n('the orchestrator after restart: it asks again under the same key'),
+  beforeCompensation: n('the orchestrator after restart (same key)'),
+  awaitingCompensation: n('the orchestrator on timeout (same key)'),
+  afterCompensationReply: n('the orchestrator after restart: it asks again under the same key'),
+  idle: n('nobody needed'),
 };
 
 export function giftSaga(options: GiftSagaOptions): DesignBuild {
   const o = parseOptions('giftSaga', GiftSagaOptions, options);
   const purchases = o.purchases ?? giftPurchases;
-  const participantNotes = (name: string, idempotent: boolean) => ({
-    serving: n('the orchestrator on timeout', 'none: nothing was performed'),
+  const participantNotes = (idempotent: boolean) => ({
+    serving: n('the orchestrator on timeout'),
     afterEffect: n(
       idempotent ? 'the orchestrator on timeout; the repeat gets the recorded operation' : 'the orchestrator on timeout; the repeat is another operation',
-      `SELECT op_id, saga_id, action FROM ${name}_operations WHERE saga_id = :saga_id;`,
     ),
   });
   const emailIdempotent = o.emailIdempotent ?? false;
@@ -56,10 +55,10 @@ export function giftSaga(options: GiftSagaOptions): DesignBuild {
       name: 'payments',
       idempotent: true,
       declines: (size) => purchases(size).filter((p) => p.captureDeclined).map((p) => `${p.id}:capture`),
-      notes: participantNotes('payments', true),
+      notes: participantNotes(true),
     }),
-    participant({ name: 'inventory', idempotent: true, notes: participantNotes('inventory', true) }),
-    participant({ name: 'notifications', idempotent: emailIdempotent, notes: participantNotes('notifications', emailIdempotent) }),
+    participant({ name: 'inventory', idempotent: true, notes: participantNotes(true) }),
+    participant({ name: 'notifications', idempotent: emailIdempotent, notes: participantNotes(emailIdempotent) }),
   );
 }
 

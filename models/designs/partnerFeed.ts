@@ -32,24 +32,23 @@ export function partnerFacts(size: number): Payload[] {
   }));
 }
 
-const dupCredits = 'SELECT fact_id, count(*) FROM loyalty_credits GROUP BY fact_id HAVING count(*) > 1;';
 
 const partnerNotes: Record<string, WindowNote> = {
-  publishing: n('partner (resends the same event_id until the broker acknowledges)', "SELECT event_id, count(*) FROM broker_events WHERE source = 'partner.loyalty' GROUP BY event_id HAVING count(*) > 1;"),
-  waitingToRedeliver: n('partner (its redelivery is scheduled, whatever we do)', "SELECT event_id, first_seen_at FROM inbox WHERE first_seen_at < now() - interval '7 days'; -- evidence about to expire"),
-  redelivering: n('partner (resends the same event_id until the broker acknowledges)', dupCredits),
-  done: n('nobody: the partner has nothing left to send', dupCredits),
+  publishing: n('partner (resends the same event_id until the broker acknowledges)'),
+  waitingToRedeliver: n('partner (its redelivery is scheduled, whatever we do)'),
+  redelivering: n('partner (resends the same event_id until the broker acknowledges)'),
+  done: n('nobody: the partner has nothing left to send'),
 };
 
 const creditNotes: Record<string, WindowNote> = {
-  received: n('broker redelivery from the committed offset', 'none: nothing durable yet'),
-  insertingInbox: n('broker redelivery from the committed offset', 'none: the transaction rolls back'),
-  afterInboxInsert: n('broker redelivery from the committed offset', 'none: the transaction rolls back'),
-  writingEffect: n('broker redelivery from the committed offset', 'none: the transaction rolls back'),
-  committingEffect: n('broker redelivery from the committed offset', 'SELECT * FROM inbox WHERE event_id = :event_id; -- did the commit land?'),
-  afterEffectCommit: n('broker redelivery (the inbox suppresses the repeat while its row lives)', dupCredits),
-  beforeTransportProgress: n('broker redelivery (the inbox suppresses the repeat while its row lives)', dupCredits),
-  duplicateSeen: n('broker redelivery from the committed offset', 'none: the repeat was suppressed'),
+  received: n('broker redelivery from the committed offset'),
+  insertingInbox: n('broker redelivery from the committed offset'),
+  afterInboxInsert: n('broker redelivery from the committed offset'),
+  writingEffect: n('broker redelivery from the committed offset'),
+  committingEffect: n('broker redelivery from the committed offset'),
+  afterEffectCommit: n('broker redelivery (the inbox suppresses the repeat while its row lives)'),
+  beforeTransportProgress: n('broker redelivery (the inbox suppresses the repeat while its row lives)'),
+  duplicateSeen: n('broker redelivery from the committed offset'),
 };
 
 /** Partner → broker → loyalty consumer (inbox with a horizon, additive credit) → loyalty database. */

@@ -146,43 +146,38 @@ const CALLER_ROWS = {
 };
 
 const publisherNotes: Record<string, WindowNote> = {
-  pacing: n('publisher (the next record is still unhanded)', 'SELECT event_id FROM outbox WHERE published = false;'),
-  afterPublishSend: n('publisher on timeout (same event_id)', 'SELECT event_id, count(*) FROM broker_events GROUP BY event_id HAVING count(*) > 1;'),
-  afterBrokerAccept: n('publisher after restart (same event_id again)', 'SELECT event_id, count(*) FROM broker_events GROUP BY event_id HAVING count(*) > 1;'),
-  afterProgress: n('nobody: at most once does not resend', 'SELECT o.event_id FROM outbox o WHERE o.published AND NOT EXISTS (SELECT 1 FROM broker_events e WHERE e.event_id = o.event_id);'),
-  idle: n('nobody needed', 'none: every record handed over'),
+  pacing: n('publisher (the next record is still unhanded)'),
+  afterPublishSend: n('publisher on timeout (same event_id)'),
+  afterBrokerAccept: n('publisher after restart (same event_id again)'),
+  afterProgress: n('nobody: at most once does not resend'),
+  idle: n('nobody needed'),
 };
 
 function callerNotes(c: CallerInput, p: Omit<ProviderInput, 'durable'>): Record<string, WindowNote> {
   const redelivery = 'broker redelivery from the committed offset';
-  const askProvider =
-    c.sendKey && c.statusLookup && p.statusLookup === 'byKey'
-      ? 'provider status lookup by idempotency key :key'
-      : "manual: compare the provider's operations for :key with effect_outcomes (the provider cannot be asked by key)";
   const ambiguousOwner = c.recordIntent && c.statusLookup ? `${redelivery}; the PENDING intent makes it look up before calling` : `${redelivery}; it calls again blind`;
   return {
-    connecting: n(redelivery, 'SELECT group_id, partition, committed_offset FROM consumer_offsets WHERE group_id = :group;'),
-    idle: n(redelivery, 'none: nothing in hand'),
-    received: n(redelivery, 'none: nothing durable yet'),
-    checkingLocalOutcome: n(redelivery, 'none: a read'),
-    recordingIntent: n(redelivery, "SELECT key, intent, state FROM effect_intents WHERE key = :key;"),
-    beforeExternalCall: n(redelivery, "SELECT key FROM effect_intents WHERE state = 'PENDING';"),
-    awaitingExternalResponse: n(c.statusLookup ? 'caller timeout, then status lookup' : 'caller timeout, then a blind retry', askProvider),
-    checkingStatus: n('caller timeout, then another call under the key', askProvider),
-    afterExternalResponse: n(ambiguousOwner, askProvider),
-    committingOutcome: n(`${redelivery} (the commit may or may not have landed)`, 'SELECT key, state, op_id FROM effect_outcomes WHERE key = :key;'),
-    afterLocalCommit: n(`${redelivery} (the local outcome suppresses the repeat)`, 'SELECT key, state, op_id FROM effect_outcomes WHERE key = :key;'),
-    duplicateSeen: n(redelivery, 'none: the repeat was suppressed'),
+    connecting: n(redelivery),
+    idle: n(redelivery),
+    received: n(redelivery),
+    checkingLocalOutcome: n(redelivery),
+    recordingIntent: n(redelivery),
+    beforeExternalCall: n(redelivery),
+    awaitingExternalResponse: n(c.statusLookup ? 'caller timeout, then status lookup' : 'caller timeout, then a blind retry'),
+    checkingStatus: n('caller timeout, then another call under the key'),
+    afterExternalResponse: n(ambiguousOwner),
+    committingOutcome: n(`${redelivery} (the commit may or may not have landed)`),
+    afterLocalCommit: n(`${redelivery} (the local outcome suppresses the repeat)`),
+    duplicateSeen: n(redelivery),
   };
 }
 
 function providerNotes(c: CallerInput, p: Omit<ProviderInput, 'durable'>): Record<string, WindowNote> {
   const keyed = c.sendKey && p.idempotency !== 'none';
   return {
-    serving: n('caller timeout (the queued call is lost)', 'none: nothing was performed'),
+    serving: n('caller timeout (the queued call is lost)'),
     afterExternalEffect: n(
       keyed ? 'caller timeout; the retry under the same key is replayed while the key is retained' : 'caller timeout; the retry creates a new operation',
-      p.statusLookup === 'byKey' ? 'GET /operations?idempotency_key=:key' : "manual: the provider's operation log for :key against effect_outcomes",
     ),
   };
 }

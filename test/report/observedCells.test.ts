@@ -64,7 +64,7 @@ describe('mercury rows', () => {
   });
 
   it('a declared note is shown only beside the component the run observed', () => {
-    const note = { retryOwner: 'client retry', repairQuery: '' };
+    const note = { retryOwner: 'client retry' };
     expect(retryOwnerText({ retry: { kind: 'nobody' }, note }, ['client', 'source'])).toBe('nobody: the lost work was never sent again');
     expect(retryOwnerText({ retry: { kind: 'resent', component: 'client', message: 'cmd', to: 'source', tick: 9 }, note }, ['client', 'source'])).toBe('client: sent cmd to source again (t=9) · client retry');
   });
