@@ -32,6 +32,7 @@ export default defineScenario({
       sameIntent: 'the recorded intent and its state',
       differentIntent: 'is a separate intent row (another template, another message)',
       unknownCompletion: 'nothing external: the intent is a local row',
+      tables: { effect: { table: 'effect_intents', key: ['key'] } },
       outcomes: (v) => rowsOf(v.durable<DatabaseDurable>('callerDb'), 'effect_intents').map((r) => ({ key: String(r['key']) })),
       facts: publishedKeys(KEY),
     },

@@ -57,7 +57,9 @@ export function repairQueryOf(claims: readonly Claim[], outcome: RunOutcome, fin
   if (outcome === 'holds') {
     for (const claim of claims) {
       const kinds: RunOutcome[] = repeatSeen ? ['duplicate effect', 'lost effect'] : ['lost effect', 'duplicate effect'];
-      for (const k of kinds) {
+      // What the claim accepts and declares (a lost page view, a repeated projection write) is no damage to look for.
+      const accepted: RunOutcome | undefined = claim.guarantee === 'atMostOnce' ? 'lost effect' : claim.guarantee === 'atLeastOnce' ? 'duplicate effect' : undefined;
+      for (const k of kinds.filter((x) => x !== accepted)) {
         const sql = queryFor(claim, k);
         if (sql !== undefined) return { role: 'check', sql, keys: [] };
       }

@@ -81,6 +81,8 @@ export const reviewNotificationClaim: Claim = {
   authority: "the notifications database: the inbox (consumer_name, event_id) committed with the notification, and the notification's unique causing event_id",
   lifetime: 'the inbox retention (7 days, beyond broker retention and replays)',
   sameIntent: 'nothing new: the inbox row says it was handled',
+  // The facts are the published events, not a table, so only the effect table is declared.
+  tables: { effect: { table: 'notifications', key: ['review_id'] } },
   outcomes: (v) => rows(v, 'notificationsDb', 'notifications').map((r) => ({ key: String(r['review_id']) })),
   facts: (v) => distinct(facts(v).map((p) => String(p['review_id']))),
 };
@@ -133,6 +135,7 @@ export const ratingFeatureClaim: Claim = {
   authority: 'the feature row keyed by rating_id, written by a version-checked upsert',
   lifetime: 'the lifetime of the rating',
   sameIntent: 'the same row, unchanged',
+  tables: { effect: { table: 'rating_features', key: ['rating_id', 'version'] } },
   outcomes: (v) => rows(v, 'recommendationsDb', 'rating_features').map((r) => ({ key: `${r['rating_id']}@v${r['version']}` })),
   facts: (v) => {
     const latest = new Map<string, number>();
@@ -169,6 +172,7 @@ export const pageViewClaim: Claim = {
   lifetime: 'the reporting period',
   sameIntent: 'nothing new: the view is already counted',
   guarantee: 'atMostOnce',
+  tables: { effect: { table: 'page_views', key: ['view_id'] } },
   outcomes: (v) => rows(v, 'analyticsDb', 'page_views').map((r) => ({ key: String(r['view_id']) })),
   facts: (v) => distinct(facts(v).map((p) => String(p['view_id']))),
 };
@@ -201,6 +205,7 @@ export const giftDispatchClaim: Claim = {
   authority: "the orders database's primary key on gift_dispatches.payment_id",
   lifetime: 'the lifetime of the gift order',
   sameIntent: 'the recorded dispatch',
+  tables: { effect: { table: 'gift_dispatches', key: ['payment_id'] } },
   outcomes: (v) => rows(v, 'ordersDb', 'gift_dispatches').map((r) => ({ key: String(r['payment_id']) })),
   facts: (v) => distinct(facts(v).map((p) => String(p['payment_id']))),
 };

@@ -82,6 +82,8 @@ export const loyaltyCreditClaim: Claim = {
   authority: "the loyalty consumer's inbox, in the credit's transaction",
   lifetime: 'as long as the partner may redeliver (30 days)',
   sameIntent: 'nothing new: the repeat is suppressed',
+  // The facts are what the partner published, not a table, so only the effect table is declared.
+  tables: { effect: { table: 'loyalty_credits', key: ['fact_id'] } },
   outcomes: (v) => rowsOf(v.durable<DatabaseDurable>('loyaltyDb'), 'loyalty_credits').map((r) => ({ key: String(r['fact_id']) })),
   facts: (v) => [...v.durable<PartnerDurable>('partner').published],
 };
