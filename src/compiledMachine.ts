@@ -97,7 +97,7 @@ const SUPPORTED_BUILTINS = new Set(['xstate.assign', 'xstate.enqueueActions', 'x
 function paramsSpecOf(ref: unknown): ParamsSpec | undefined {
   if (typeof ref !== 'object' || ref === null || !('params' in ref)) return undefined;
   const p = (ref as { params: unknown }).params;
-  return typeof p === 'function' ? { fn: p as ParamsSpec['fn'] } : { value: p };
+  return typeof p === 'function' ? { fn: p as NonNullable<ParamsSpec['fn']> } : { value: p };
 }
 
 function resolveParams(spec: ParamsSpec | undefined, context: Ctx, event: EventObject): Params {
