@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// The faultline command. It loads tsx's ESM hooks so the TypeScript sources (and a user's own
-// scenario files) run as they are, with no build step between an edit and a run.
+// The faultline command in a source checkout: it loads tsx's ESM hooks so the TypeScript sources
+// run as they are, with no build step between an edit and a run. It never uses dist/, so a
+// build left over from an earlier edit cannot run in place of the sources. The installed
+// package's command is dist/src/cli/bin.js, the compiled JavaScript, which needs no loader.
 import { register } from 'tsx/esm/api';
 
 // A reader that stops early (`faultline list | head -1`) closes the pipe: that ends the output,
@@ -10,5 +12,5 @@ process.stdout.on('error', (error) => {
   process.exit(process.exitCode ?? 0);
 });
 register();
-const { main } = await import('../src/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+const { runProcess } = await import('../src/cli/runProcess.ts');
+await runProcess(process.argv.slice(2));

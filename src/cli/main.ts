@@ -1,13 +1,17 @@
 // The faultline command line: finds the command, parses its arguments, runs it and maps the
 // outcome to an exit code (0 every verdict as expected, 1 an unexpected verdict, 2 bad input or
 // usage). Bad input is one line on stderr, never a stack trace; anything else that escapes is a
-// harness bug and keeps its stack. The command table is static and each command is loaded only
-// when it runs, so `--version` and `--help` load nothing but this file.
+// harness bug and keeps its stack, unless it was thrown from a user's scenario file (their
+// build(), observer or describer), which is their mistake and gets one line naming their file
+// and line. The command table is static and each command is loaded only when it runs, so
+// `--version` and `--help` load nothing but this file and the few it imports.
 import { readFileSync } from 'node:fs';
 import { InputError } from '../inputError.ts';
 import { didYouMean } from '../nearest.ts';
 import { flagHelp } from '../parseArgv.ts';
+import { describeUserFault } from '../userFault.ts';
 import type { Command } from './command.ts';
+import { ExitCalled, withExitTrapped } from './exitTrap.ts';
 import { processIo, type CliIo } from './io.ts';
 
 interface Entry {
@@ -24,19 +28,21 @@ const COMMANDS: Readonly<Record<string, Entry>> = {
   replay: { summary: 'rerun one plan or choice path exactly and print its trace', load: () => import('./replayCommand.ts') },
   record: { summary: 'the decision record of seed 004, filled from scenarios and their verdicts', load: () => import('./recordCommand.ts') },
   calc: { summary: 'capacity arithmetic: checkpoint, dedup, backfill, retry, horizon', load: () => import('./calcCommand.ts') },
+  init: { summary: 'write a scenario file and a vitest test for your own design', load: () => import('./initCommand.ts') },
 };
 
 export const USAGE = `faultline: crash every failure window of an event-delivery design and check its claims
 
 Usage:
-  faultline list [--json]
-  faultline windows <scenario|file|all> [--json] [--out DIR] [--pairs] [--seed S] [--max-occurrence N]
-  faultline explore <scenario|file> [--runs N] [--seed S] [--max-faults N] [--max-occurrence N] [--json]
+  faultline list [<scenario|file|folder|pattern>…] [--json]
+  faultline windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--pairs] [--seed S] [--max-occurrence N]
+  faultline explore <scenario|file|folder|pattern>… [--runs N] [--seed S] [--max-faults N] [--max-occurrence N] [--json]
   faultline check <scenario|file|all> [--faults K] [--size N] [--max-states N] [--dfs] [--json] [--out DIR]
   faultline replay <scenario|file> --seed S [--path P | --plan JSON] [--size N] [--json]
   faultline replay <scenario|file> --faults K --choices PATH [--size N] [--json]
   faultline record <scenario|file|dir|all> [--out DIR]
   faultline calc <checkpoint|dedup|backfill|retry|horizon> [--flags] [--json]
+  faultline init [name] [--dir DIR]
   faultline <command> --help
   faultline --help | --version
 
@@ -49,8 +55,16 @@ Exit codes: 0 every verdict as expected; 1 a verdict differs from its expectatio
 2 bad input or usage.`;
 
 export function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
+  // Two folders up in the sources (src/cli/), three in the compiled package (dist/src/cli/).
+  for (const up of ['../../package.json', '../../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(up, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'faultline' && pkg.version) return pkg.version;
+    } catch {
+      // Not this folder: try the next.
+    }
+  }
+  return 'unknown';
 }
 
 /** A command's own help: its usage line and every flag it takes. */
@@ -79,10 +93,19 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       io.out(command.help?.(rest) ?? commandHelp(name, command));
       return 0;
     }
-    return await command.run(rest, io);
+    return await withExitTrapped(async () => command.run(rest, io));
   } catch (error) {
     if (error instanceof InputError) {
-      io.err(`faultline: ${error.message}`);
+      io.err(`faultline: ${error.message.split('\n')[0]}`);
+      return 2;
+    }
+    if (error instanceof ExitCalled) {
+      io.err(`faultline: ${error.describe()}`);
+      return 2;
+    }
+    const fault = describeUserFault(error);
+    if (fault !== undefined) {
+      io.err(`faultline: ${fault}`);
       return 2;
     }
     throw error;

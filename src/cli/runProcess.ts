@@ -1,0 +1,49 @@
+// The command line as a process: main() on the real stdout and stderr, and a process that ends
+// the way the command says whatever a scenario file does. A reader that goes away (`| head -1`)
+// ends the command quietly with exit code 0; a scenario that ends the process from a timer, or
+// whose loading leaves nothing to wait for, is reported as such with exit code 2 instead of
+// passing for a clean exit; and once main() has answered, the process ends even if a scenario
+// left a timer running.
+import { describeUserFault } from '../userFault.ts';
+import { loadingNow } from '../catalogue.ts';
+import { ExitCalled } from './exitTrap.ts';
+import { main } from './main.ts';
+
+const realExit = process.exit.bind(process);
+
+/** Writes `line` to stderr synchronously, for the moments when the process is about to end. */
+function lastWords(line: string): void {
+  try {
+    process.stderr.write(`${line}\n`);
+  } catch {
+    // stderr is gone too: nothing more can be said.
+  }
+}
+
+export async function runProcess(argv: readonly string[]): Promise<void> {
+  let finished = false;
+  const onPipeError = (error: NodeJS.ErrnoException) => {
+    // The reader has gone (`faultline list | head -1`): there is no one left to tell.
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') realExit(0);
+    realExit(2);
+  };
+  process.stdout.on('error', onPipeError);
+  process.stderr.on('error', onPipeError);
+  process.on('uncaughtException', (error) => {
+    // Only code outside main's own awaits lands here: a scenario's timer or callback.
+    if (error instanceof ExitCalled) lastWords(`faultline: ${error.describe()}`);
+    else lastWords(`faultline: ${describeUserFault(error) ?? `a callback failed outside any run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`}`);
+    realExit(2);
+  });
+  process.on('exit', () => {
+    if (finished) return;
+    // The event loop emptied while main() was still waiting: a top-level await that never settles.
+    const loading = loadingNow();
+    lastWords(`faultline: ${loading === undefined ? 'the command' : `loading ${loading}`} never finished: it waits on a promise that nothing will ever settle`);
+    process.exitCode = 2;
+  });
+  const code = await main(argv);
+  finished = true;
+  // Let stdout drain, then end the process, so a timer a scenario left running cannot keep it alive.
+  process.stdout.write('', () => realExit(code));
+}
