@@ -1,81 +1,267 @@
-// Finds scenarios: the catalogue is every file in scenarios/, and a user may name the path of
-// their own scenario file instead (an architect keeps their design in their own repository).
-import { existsSync, readdirSync } from 'node:fs';
-import { basename, isAbsolute, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
+// Finds and loads scenarios: the catalogue is every file in scenarios/, and a user names their
+// own scenario files instead (an architect keeps their design in their own repository): one
+// file, several, a folder of them or a pattern. Every command that takes scenarios loads them
+// here, so each refuses the same mistakes the same way, as one InputError line.
+//
+// The catalogue is compiled with the package and imported as it is. A user's TypeScript file
+// is compiled on the fly by tsx, which is loaded only then, so a command that never touches a
+// user's file never pays for it. A user's file is not trusted to behave: it is read only when it
+// is a regular file with a scenario's extension, its loading has a time limit (a top-level await
+// that never settles is reported, not waited on for ever), and the command line traps
+// process.exit while it runs (see cli/exitTrap.ts).
+import { accessSync, constants, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { expandGlob, isGlob } from './glob.ts';
 import { InputError } from './inputError.ts';
+import { didYouMean } from './nearest.ts';
 import { defineScenario, type Scenario } from './scenario.ts';
+import { registerUserFile, userFrame } from './userFault.ts';
 
 const CATALOGUE_DIR = new URL('../scenarios/', import.meta.url);
+/** The catalogue's files have this module's own extension: `.ts` in the sources, `.js` when compiled. */
+const CATALOGUE_EXT = extname(fileURLToPath(import.meta.url));
+/** The extensions a user's scenario file may have. */
+export const SCENARIO_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'] as const;
+/** The file beside a folder's scenarios that holds its decision record's metadata, not a scenario. */
+export const RECORD_FILE = 'record.ts';
+/** How long a user's file may take to load before it is reported as hanging. */
+export const DEFAULT_LOAD_TIMEOUT_MS = 20_000;
 
 export interface CatalogueEntry {
   readonly scenario: Scenario;
+  /** `scenarios/<name>.ts` for the catalogue, the path as the user gave it for their own file. */
   readonly file: string;
+  /** How a replay line names it: a catalogue scenario by its name, a user's file by its path. */
+  readonly ref: string;
 }
 
-async function importScenario(url: string, origin: string, userFile = false): Promise<Scenario> {
-  let mod: Record<string, unknown>;
-  try {
-    // A user's file may sit outside any ESM package; tsx's loader compiles it either way.
-    mod = (userFile ? await tsImport(url, import.meta.url) : await import(url)) as Record<string, unknown>;
-  } catch (error) {
-    // A design option refused while the file was evaluated (orderPipeline({...}) runs at import)
-    // is already one line; it gets the file's name in front, like every other problem with it.
-    const first = (error instanceof Error ? error.message : String(error)).split('\n')[0];
-    throw new InputError(first?.startsWith('malformed scenario ') ? first : `malformed scenario ${origin}: ${first}`);
-  }
+export interface LoadOptions {
+  /** Milliseconds a user's file may take to load (default 20 s). */
+  readonly timeoutMs?: number;
+  /** Runs once every reference is found and before any file is loaded: the command's own checks. */
+  readonly beforeLoad?: () => void;
+}
+
+let loading: string | undefined;
+
+/** The user's file being loaded right now, if any: what the process names if it ends mid-load. */
+export function loadingNow(): string | undefined {
+  return loading;
+}
+
+/** The module's scenario export: the default export, or `scenario`; CommonJS wraps it once more. */
+function scenarioExport(mod: Record<string, unknown>, origin: string): Scenario {
   let candidate = (mod['default'] ?? mod['scenario']) as Record<string, unknown> | undefined;
-  // A file compiled as CommonJS arrives wrapped once more in a namespace object.
   if (candidate && typeof candidate === 'object' && !('name' in candidate)) candidate = (candidate['default'] ?? candidate['scenario']) as Record<string, unknown> | undefined;
   if (candidate === undefined) throw new InputError(`malformed scenario ${origin}: it has no default export`);
   return defineScenario(candidate as unknown as Scenario, origin);
 }
 
-/** The file beside a folder's scenarios that holds its decision record's metadata, not a scenario. */
-export const RECORD_FILE = 'record.ts';
-
-/** The scenario files of a folder, in scenario-name order (a file is named after its scenario): `a` before `a-b`. */
-function scenarioFiles(dir: string | URL): string[] {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && f !== RECORD_FILE)
-    .sort((x, y) => (x.slice(0, -3) < y.slice(0, -3) ? -1 : x.slice(0, -3) > y.slice(0, -3) ? 1 : 0));
+/** One line for a failure to load a user's file: a syntax error with its location, or the first frame in their file. */
+function loadFailure(error: unknown, origin: string): InputError {
+  // An InputError from another copy of faultline (the user's import of it) is still bad input.
+  if (error instanceof Error && error.name === 'InputError') return new InputError(error.message.startsWith('malformed scenario') ? error.message : `malformed scenario ${origin}: ${error.message}`);
+  if (error instanceof Error && error.name === 'ExitCalled') return new InputError(`malformed scenario ${origin}: ${(error as Error & { describe(): string }).describe()}`);
+  const message = error instanceof Error ? error.message : String(error);
+  // esbuild (through tsx): "Transform failed with 1 error:\n/abs/file.ts:3:7: ERROR: Expected …".
+  const transform = /^(.+?):(\d+):(\d+): ERROR: (.*)$/m.exec(message);
+  if (transform) return new InputError(`malformed scenario ${origin}: syntax error at ${relative(process.cwd(), transform[1]!) || transform[1]}:${transform[2]}:${transform[3]}: ${transform[4]}`);
+  // Node's own SyntaxError for a JavaScript file puts the location on the first line of the stack.
+  if (error instanceof SyntaxError && typeof error.stack === 'string') {
+    const at = /^(file:\/\/\S+?|\/\S+?):(\d+)$/m.exec(error.stack);
+    if (at) {
+      const path = at[1]!.startsWith('file:') ? fileURLToPath(at[1]!) : at[1]!;
+      return new InputError(`malformed scenario ${origin}: syntax error at ${relative(process.cwd(), path) || path}:${at[2]}: ${message.split('\n')[0]}`);
+    }
+  }
+  const frame = userFrame(error);
+  const first = message.split('\n')[0];
+  const name = error instanceof Error && error.name !== 'Error' ? `${error.name}: ` : '';
+  return new InputError(`malformed scenario ${origin}: ${frame ? `${frame.where}: ` : ''}${name}${first}`);
 }
 
-/** Every catalogue scenario, in file-name order. */
+/** Whether a `.ts` or `.js` file is an ES module: its extension, or the nearest package.json's type. */
+function isEsm(path: string): boolean {
+  const ext = extname(path);
+  if (ext === '.mts' || ext === '.mjs') return true;
+  if (ext === '.cts' || ext === '.cjs') return false;
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    try {
+      return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { type?: unknown }).type === 'module';
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' && (error as NodeJS.ErrnoException).code !== 'ENOTDIR') return false;
+    }
+    if (dirname(dir) === dir) return false;
+  }
+}
+
+/** Imports a user's file: JavaScript natively, TypeScript through tsx, as the file's own module kind. */
+async function importUserFile(path: string): Promise<Record<string, unknown>> {
+  const ext = extname(path);
+  if (ext === '.js' || ext === '.mjs' || ext === '.cjs') return (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  // tsx keeps its hooks to the files loaded through it (a namespace), and maps stack traces back
+  // to the TypeScript source. A CommonJS-scoped file goes through its require hook, the one that
+  // keeps source maps for such files.
+  if (isEsm(path)) {
+    const { tsImport } = await import('tsx/esm/api');
+    return (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
+  }
+  const { require: tsxRequire } = await import('tsx/cjs/api');
+  return tsxRequire(path, import.meta.url) as Record<string, unknown>;
+}
+
+/** Loads one user's file within the time limit. */
+async function loadUserFile(path: string, origin: string, options: LoadOptions): Promise<Scenario> {
+  registerUserFile(path);
+  const limit = options.timeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new InputError(`malformed scenario ${origin}: it did not finish loading within ${limit / 1000} s (a top-level await that never settles?)`)), limit);
+  });
+  loading = origin;
+  try {
+    const mod = await Promise.race([importUserFile(path), timeout]);
+    return scenarioExport(mod, origin);
+  } catch (error) {
+    throw loadFailure(error, origin);
+  } finally {
+    clearTimeout(timer);
+    loading = undefined;
+  }
+}
+
+/** Checks a user's path before anything reads it: a regular, readable file with a scenario's extension. */
+function checkUserFile(ref: string, path: string): void {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new InputError(`no scenario file ${ref}`);
+    throw new InputError(`cannot read scenario file ${ref}: ${code ?? String(error)}`);
+  }
+  // A device, a pipe or a socket (/dev/stdin, /proc/kmsg's kind) could block for ever when read.
+  if (!stat.isFile()) throw new InputError(`${ref} is not a regular file`);
+  if (!(SCENARIO_EXTENSIONS as readonly string[]).includes(extname(path))) throw new InputError(`${ref} is not a scenario file: it must end in ${SCENARIO_EXTENSIONS.join(', ')}`);
+  try {
+    accessSync(path, constants.R_OK);
+  } catch (error) {
+    throw new InputError(`cannot read scenario file ${ref}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+/** The catalogue's scenario names, in name order (a file is named after its scenario): `a` before `a-b`. */
+export function catalogueNames(): string[] {
+  return readdirSync(CATALOGUE_DIR)
+    .filter((f) => f.endsWith(CATALOGUE_EXT) && !f.endsWith(`.d${CATALOGUE_EXT}`) && f !== `record${CATALOGUE_EXT}`)
+    .map((f) => f.slice(0, -CATALOGUE_EXT.length))
+    .sort();
+}
+
+async function loadCatalogueFile(name: string): Promise<CatalogueEntry> {
+  const file = `scenarios/${name}${CATALOGUE_EXT}`;
+  const mod = (await import(new URL(`${name}${CATALOGUE_EXT}`, CATALOGUE_DIR).href)) as Record<string, unknown>;
+  return { scenario: scenarioExport(mod, file), file, ref: name };
+}
+
+/** Every catalogue scenario, in scenario-name order. */
 export async function loadCatalogue(): Promise<CatalogueEntry[]> {
   const out: CatalogueEntry[] = [];
-  for (const f of scenarioFiles(CATALOGUE_DIR)) {
-    const url = new URL(f, CATALOGUE_DIR).href;
-    out.push({ scenario: await importScenario(url, `scenarios/${f}`), file: `scenarios/${f}` });
-  }
+  for (const name of catalogueNames()) out.push(await loadCatalogueFile(name));
   return out;
 }
 
-/** Every scenario file of a user's folder, in file-name order. */
-export async function loadFolder(dir: string): Promise<CatalogueEntry[]> {
-  const path = isAbsolute(dir) ? dir : resolve(process.cwd(), dir);
+/** Whether `ref` names a file or folder rather than a catalogue scenario. */
+function isPathRef(ref: string): boolean {
+  return ref.includes('/') || ref.includes('\\') || ref.startsWith('.') || (SCENARIO_EXTENSIONS as readonly string[]).includes(extname(ref));
+}
+
+/** The scenario files a folder holds (not its subfolders), sorted. */
+function folderFiles(ref: string, path: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(path);
+  } catch (error) {
+    throw new InputError(`cannot read folder ${ref}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  const files = names
+    .filter((f) => (SCENARIO_EXTENSIONS as readonly string[]).includes(extname(f)) && !/\.d\.[cm]?ts$/.test(f) && !/\.(test|spec)\.[cm]?[jt]s$/.test(f) && !f.startsWith('.') && f !== RECORD_FILE)
+    .sort()
+    .map((f) => join(path, f));
+  if (files.length === 0) throw new InputError(`folder ${ref} holds no scenario files (${SCENARIO_EXTENSIONS.join(', ')})`);
+  return files;
+}
+
+/** Where one reference leads: the catalogue, catalogue names, or user's files as [shown name, absolute path]. */
+function expand(ref: string): { readonly catalogue: readonly string[]; readonly files: readonly (readonly [string, string])[] } {
+  if (ref === 'all') return { catalogue: catalogueNames(), files: [] };
+  if (isGlob(ref)) {
+    const files = expandGlob(ref).filter((f) => (SCENARIO_EXTENSIONS as readonly string[]).includes(extname(f)) && !/\.d\.[cm]?ts$/.test(f));
+    if (files.length === 0) throw new InputError(`no scenario file matches ${ref}`);
+    return { catalogue: [], files: files.map((f) => [relative(process.cwd(), f) || f, f] as const) };
+  }
+  const path = isAbsolute(ref) ? ref : resolve(process.cwd(), ref);
+  let isDir = false;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch {
+    // Not there: a catalogue name, or a missing file refused below.
+  }
+  if (isDir) return { catalogue: [], files: folderFiles(ref, path).map((f) => [join(ref, basename(f)), f] as const) };
+  if (isPathRef(ref)) return { catalogue: [], files: [[ref, path]] };
+  const names = catalogueNames();
+  if (!names.includes(ref)) throw new InputError(`unknown scenario ${ref}${didYouMean(ref, names)} (faultline list shows the catalogue)`);
+  return { catalogue: [ref], files: [] };
+}
+
+/**
+ * Loads every scenario the references name, in order, each once: `all` (the catalogue), a
+ * catalogue name, a file, a folder or a pattern. Two files whose scenarios share a name are
+ * refused, since reports and replay lines name a scenario by its name.
+ */
+export async function loadScenarios(refs: readonly string[], options: LoadOptions = {}): Promise<CatalogueEntry[]> {
   const out: CatalogueEntry[] = [];
-  for (const f of scenarioFiles(path)) {
-    const file = join(dir, f);
-    out.push({ scenario: await importScenario(pathToFileURL(join(path, f)).href, file, true), file });
+  const seen = new Set<string>();
+  const plan = refs.map(expand);
+  // Every path is checked before any file runs: a typo in the last name costs no loading.
+  for (const { files } of plan) for (const [shown, path] of files) checkUserFile(shown, path);
+  options.beforeLoad?.();
+  for (const { catalogue, files } of plan) {
+    for (const name of catalogue) {
+      const key = `catalogue:${name}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(await loadCatalogueFile(name));
+    }
+    for (const [shown, path] of files) {
+      if (seen.has(path)) continue;
+      seen.add(path);
+      out.push({ scenario: await loadUserFile(path, shown, options), file: shown, ref: shown });
+    }
+  }
+  const byName = new Map<string, string>();
+  for (const { scenario, file } of out) {
+    const other = byName.get(scenario.name);
+    if (other !== undefined) throw new InputError(`two scenarios are named ${scenario.name}: ${other} and ${file}`);
+    byName.set(scenario.name, file);
   }
   return out;
 }
 
-/** The catalogue's own folder, where its `record.ts` lives. */
+/** A catalogue scenario by name, or a scenario file by path: exactly one scenario. */
+export async function loadScenario(ref: string, options: LoadOptions = {}): Promise<CatalogueEntry> {
+  const entries = await loadScenarios([ref], options);
+  if (entries.length !== 1) throw new InputError(`${ref} names ${entries.length} scenarios; give one`);
+  return entries[0]!;
+}
+
+/** Every scenario file of a user's folder, in file-name order, without its record.ts. */
+export async function loadFolder(dir: string, options: LoadOptions = {}): Promise<CatalogueEntry[]> {
+  return loadScenarios([dir], options);
+}
+
+/** The catalogue's own folder, where its record file lives. */
 export function catalogueDir(): URL {
   return CATALOGUE_DIR;
-}
-
-/** A catalogue scenario by name, or a scenario file by path. */
-export async function loadScenario(ref: string): Promise<CatalogueEntry> {
-  if (ref.endsWith('.ts') || ref.endsWith('.js') || ref.includes('/')) {
-    const path = isAbsolute(ref) ? ref : resolve(process.cwd(), ref);
-    if (!existsSync(path)) throw new InputError(`no scenario file ${ref}`);
-    return { scenario: await importScenario(pathToFileURL(path).href, ref, true), file: ref };
-  }
-  const file = new URL(`${basename(ref)}.ts`, CATALOGUE_DIR);
-  if (!existsSync(file)) throw new InputError(`unknown scenario ${ref} (faultline list shows the catalogue)`);
-  return { scenario: await importScenario(file.href, `scenarios/${ref}.ts`), file: `scenarios/${ref}.ts` };
 }

@@ -77,7 +77,7 @@ export function parseArgv(args: readonly string[], spec: ArgvSpec): ParsedArgv {
   const p = spec.positionals;
   if (positionals.length < p.min || positionals.length > p.max) {
     const extra = positionals.length > p.max ? `; unexpected argument ${JSON.stringify(positionals[p.max])}` : '';
-    const count = p.min === p.max ? `${p.min === 0 ? 'no' : p.min === 1 ? 'one' : p.min} ${p.name}` : `${p.min} to ${p.max === Infinity ? 'any number of' : p.max} ${p.name}`;
+    const count = p.min === p.max ? `${p.min === 0 ? 'no' : p.min === 1 ? 'one' : p.min} ${p.name}` : p.max === Infinity ? `at least ${p.min === 1 ? 'one' : p.min}: ${p.name}` : `${p.min} to ${p.max} ${p.name}`;
     fail(`takes ${count}${extra}`);
   }
   const missing = known.filter((f) => spec.flags[f]!.required && values[f] === undefined);

@@ -1,17 +1,23 @@
-// `faultline list`: the catalogue, with each scenario's expected verdict.
-import { loadCatalogue } from '../catalogue.ts';
+// `faultline list [<scenario|file|folder|pattern>…]`: the catalogue, or the scenarios named,
+// with each scenario's expected verdict.
+import { loadCatalogue, loadScenarios } from '../catalogue.ts';
 import { parseArgv } from '../parseArgv.ts';
 import { expectedText } from '../report/verdictSummary.ts';
 import { expectedAt } from '../scenario.ts';
 import type { Command } from './command.ts';
+import { loadOptions } from './loadOptions.ts';
 import { styleFor, table } from './style.ts';
 
 export const command: Command = {
-  usage: 'list [--json]',
-  spec: { command: 'list', flags: { json: { type: 'boolean', help: 'print one JSON document: [{name, expect, title, file}]' } }, positionals: { min: 0, max: 0, name: 'arguments' } },
+  usage: 'list [<scenario|file|folder|pattern>…] [--json]',
+  spec: {
+    command: 'list',
+    flags: { json: { type: 'boolean', help: 'print one JSON document: [{name, expect, title, file}]' } },
+    positionals: { min: 0, max: Infinity, name: 'scenario names, files, folders or patterns (default: the catalogue)' },
+  },
   async run(args, io) {
-    const { values } = parseArgv(args, this.spec);
-    const entries = await loadCatalogue();
+    const { values, positionals } = parseArgv(args, this.spec);
+    const entries = positionals.length === 0 ? await loadCatalogue() : await loadScenarios(positionals, loadOptions());
     const rows = entries.map(({ scenario: s, file }) => {
       const single = expectedAt(s.expect, 1);
       const pairs = expectedAt(s.expect, 2);
