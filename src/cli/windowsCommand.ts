@@ -1,54 +1,52 @@
-// `faultline windows <scenario|file|all>`: every failure window x every fault kind, a summary
-// table on the terminal, the reports written to --out (reports/ by default), and an exit code
-// CI can gate on: 0 when every verdict is as expected, 1 otherwise.
-import { accessSync, constants, mkdirSync } from 'node:fs';
-import { loadCatalogue, loadScenario } from '../catalogue.ts';
-import { InputError } from '../inputError.ts';
+// `faultline windows <scenario|file|folder|pattern|all>…`: every failure window x every fault
+// kind, for every scenario named, a summary table on the terminal, one report set for all of
+// them written to --out (faultline-reports/ by default), and an exit code CI can gate on: 0 when every
+// verdict is as expected, 1 otherwise. The report folder is checked before the runs and written
+// only once they have all finished, as one set swapped into place.
+import { loadScenarios } from '../catalogue.ts';
 import { parseArgv } from '../parseArgv.ts';
 import { replayLine } from '../replayLine.ts';
 import { describeClause } from '../report/describeCoverage.ts';
 import { describePlan } from '../report/describePlan.ts';
 import { renderJson } from '../report/json.ts';
 import { verdictSummary } from '../report/verdictSummary.ts';
-import { writeReports } from '../report/writeReports.ts';
+import { checkReportDir, writeReports } from '../report/writeReports.ts';
 import { runWindows, type WindowsResult } from '../windows.ts';
 import type { Command } from './command.ts';
+import { deferSignals } from './deferSignals.ts';
 import { text, wholeNumber } from './flagValues.ts';
+import { loadOptions } from './loadOptions.ts';
 import { styleFor, table } from './style.ts';
 
+/** The whole folder is replaced by each run, so the default is a name no project uses for anything else. */
+export const DEFAULT_OUT = 'faultline-reports';
+
 export const command: Command = {
-  usage: 'windows <scenario|file|all> [--json] [--out DIR] [--pairs] [--seed S] [--max-occurrence N]',
+  usage: 'windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--pairs] [--seed S] [--max-occurrence N]',
   spec: {
     command: 'windows',
     flags: {
-      out: { type: 'string', value: 'DIR', help: 'where the reports go (default reports/)' },
+      out: { type: 'string', value: 'DIR', help: 'the folder the report set replaces (default faultline-reports/): new, empty, or one faultline wrote' },
       pairs: { type: 'boolean', help: 'every pair of faults as well as every single fault' },
       seed: { type: 'string', value: 'S', help: 'the simulation seed: which interleaving each plan runs (default 1)' },
       'max-occurrence': { type: 'string', value: 'N', help: 'strike each place at its first N occurrences (default 2)' },
       json: { type: 'boolean', help: 'print one JSON document: {scenarios: [{name, expect, verdict, claims, windows, counterexamples, …}]}' },
     },
-    positionals: { min: 1, max: 1, name: 'scenario name, scenario file or "all"' },
+    positionals: { min: 1, max: Infinity, name: 'scenario names, files, folders, patterns or "all"' },
   },
   async run(args, io) {
     const { values, positionals } = parseArgv(args, this.spec);
     const seed = wholeNumber('--seed', values['seed'], 0, 0x7fffffff);
     const maxOccurrence = wholeNumber('--max-occurrence', values['max-occurrence'], 1, 1_000);
-    const ref = positionals[0]!;
-    const outDir = text(values['out']) ?? 'reports';
-    // Find out before the runs, not after them, that the reports cannot be written.
-    try {
-      mkdirSync(outDir, { recursive: true });
-      accessSync(outDir, constants.W_OK);
-    } catch (error) {
-      throw new InputError(`--out ${outDir} is not a writable folder: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-    const entries = ref === 'all' ? await loadCatalogue() : [await loadScenario(ref)];
+    const outDir = text(values['out']) ?? DEFAULT_OUT;
+    // Find out before the runs, not after them, that the reports cannot be written; create nothing yet.
+    const entries = await loadScenarios(positionals, { ...loadOptions(), beforeLoad: () => checkReportDir(outDir) });
     const c = styleFor(io.isTTY);
     const results: WindowsResult[] = [];
     const progress = io.isTTY && !values['json'];
-    for (const [i, { scenario }] of entries.entries()) {
+    for (const [i, { scenario, ref }] of entries.entries()) {
       const result = runWindows(scenario, {
-        ...(ref === 'all' ? {} : { ref }),
+        ref,
         ...(seed === undefined ? {} : { seed }),
         ...(maxOccurrence === undefined ? {} : { maxOccurrence }),
         pairs: values['pairs'] === true,
@@ -57,7 +55,7 @@ export const command: Command = {
       results.push(result);
     }
     if (progress) io.progress('\r\u001b[K');
-    writeReports(results, outDir);
+    await deferSignals(() => writeReports(results, outDir));
     const ok = results.every((r) => r.judgement.asExpected);
     if (values['json']) {
       io.out(renderJson(results));

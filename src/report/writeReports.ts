@@ -1,10 +1,20 @@
-// Writes every form of a windows run into one directory: `<scenario>.md` per scenario, an
-// `index.md` linking them, `report.html`, `report.json` and `junit.xml`. Each file is written
-// to a temporary file beside it and renamed over the target, so a reader (a CI upload, a
-// browser refreshing) never sees half a report, and nothing written carries a time, so a
-// rerun with the same seed leaves every file byte-identical.
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+// Writes every form of a windows run as one set: `<scenario>.md` per scenario, an `index.md`
+// linking them, `report.html`, `report.json`, `junit.xml`, and `.faultline-reports.json`, the
+// manifest that lists them and marks the folder as faultline's. The set is written into a
+// temporary folder beside the target and swapped in with renames, so an interruption (a signal,
+// a crash, a full disk) leaves the previous set or the new one, never files of two runs side by
+// side, and a reader (a CI upload, a browser refreshing) never sees half a report. Temporary
+// folders are named `.faultline-<pid>-<n>.new` (and `.old` for the previous set while it is moved
+// aside); the next write into the same parent folder removes those of processes that are gone,
+// and puts a previous set back if a crash struck between the two renames. Nothing written
+// carries a time, so a rerun with the same seed leaves every file byte-identical.
+//
+// The whole target folder is replaced, so faultline only ever replaces a folder it wrote (its
+// manifest lists everything in it) or an empty one: `--out .` or `--out src` is refused rather
+// than emptied.
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
+import { InputError } from '../inputError.ts';
 import type { WindowsResult } from '../windows.ts';
 import { renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
@@ -14,18 +24,22 @@ import { renderMarkdownFile, renderMarkdownIndex } from './markdown.ts';
 /** File names the directory reserves for the run as a whole. */
 const RESERVED = new Set(['index', 'report', 'junit', 'record']);
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** The manifest: what faultline wrote into the folder, and the mark that lets it replace the folder. */
+export const MANIFEST = '.faultline-reports.json';
+/** A temporary entry of a write in progress, by process id and sequence number. */
+const LEFTOVER = /^\.faultline-(\d+)-(\d+)\.(new|old|target)$/;
+/** Longest file name most file systems accept, in bytes. */
+const NAME_MAX = 255;
 
-/** Writes `content` to `path` atomically: a temporary file in the same directory, then a rename. */
-function writeAtomic(path: string, content: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
-  try {
-    writeFileSync(tmp, content, 'utf8');
-    renameSync(tmp, path);
-  } catch (error) {
-    rmSync(tmp, { force: true });
-    throw error;
-  }
+/** Points between steps of a write, where tests inject a failure or an interruption. */
+export interface WriteHooks {
+  /** After each report file is written into the temporary folder. */
+  readonly afterFile?: (file: string) => void;
+  /** After the previous set is moved aside and before the new one takes its place. */
+  readonly afterMoveAside?: () => void;
 }
+
+let sequence = 0;
 
 /** One file of a set: its name in the directory and how to render it. */
 export interface ReportFile {
@@ -51,17 +65,174 @@ export function reportFiles(results: readonly WindowsResult[]): ReportFile[] {
   ];
 }
 
-/** Writes all reports of a run into `outDir` (created if needed) and returns the paths written. */
-export function writeReports(results: readonly WindowsResult[], outDir: string): string[] {
-  return writeFileSet(reportFiles(results), outDir);
+const ERRNO_TEXT: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  EISDIR: 'is a folder',
+  ENOTDIR: 'a part of the path is not a folder',
+  ENAMETOOLONG: 'the name is too long',
+  ENOENT: 'the path cannot be created there',
+  EEXIST: 'already exists',
+  EIO: 'input/output error',
+  ELOOP: 'too many symbolic links',
+  EMFILE: 'too many open files',
+  EBUSY: 'busy',
+  EXDEV: 'on another device',
+};
+
+/** One line for a file-system error: its code and what it means. */
+export function describeFsError(error: unknown): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return undefined;
+  return `${code} (${ERRNO_TEXT[code] ?? 'file-system error'})`;
 }
 
-/** Writes a set of files into `outDir` (created if needed), each atomically and in the order given; returns the paths written. */
-export function writeFileSet(files: readonly ReportFile[], outDir: string): string[] {
-  mkdirSync(outDir, { recursive: true });
-  return files.map(({ file, content }) => {
-    const path = join(outDir, file);
-    writeAtomic(path, content());
-    return path;
-  });
+function ownedFiles(dir: string): readonly string[] | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')) as { writtenBy?: unknown; files?: unknown };
+    if (manifest.writtenBy === 'faultline' && Array.isArray(manifest.files) && manifest.files.every((f) => typeof f === 'string')) return manifest.files as string[];
+  } catch {
+    // No manifest, or not one faultline wrote: the folder is not faultline's.
+  }
+  return undefined;
+}
+
+/**
+ * Checks, before any run, that a report set can be written to `outDir` without creating
+ * anything: the target is absent, empty or a set faultline wrote; every name fits; and the
+ * nearest folder that exists accepts a new entry (probed by creating and removing one).
+ */
+export function checkReportDir(outDir: string, flag = '--out'): void {
+  const abs = resolve(outDir);
+  const refuse = (why: string): never => {
+    throw new InputError(`${flag} ${outDir} ${why}`);
+  };
+  if (parse(abs).root === abs) refuse('is the root folder; give a folder for the reports');
+  const cwd = process.cwd();
+  if (abs === cwd || cwd.startsWith(abs + sep)) refuse('holds the working folder, which the reports would replace; give a folder of its own');
+  for (const part of abs.split(sep)) if (Buffer.byteLength(part) > NAME_MAX) refuse(`is not a writable folder: ENAMETOOLONG (${ERRNO_TEXT['ENAMETOOLONG']})`);
+  if (Buffer.byteLength(abs) > 4000) refuse(`is not a writable folder: ENAMETOOLONG (${ERRNO_TEXT['ENAMETOOLONG']})`);
+  let stat;
+  try {
+    stat = statSync(abs);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') refuse(`is not a writable folder: ${describeFsError(error) ?? String(error)}`);
+  }
+  if (stat !== undefined) {
+    if (!stat.isDirectory()) refuse('is not a writable folder: it is a file');
+    let entries: string[] = [];
+    try {
+      entries = readdirSync(abs);
+    } catch (error) {
+      refuse(`is not a writable folder: ${describeFsError(error) ?? String(error)}`);
+    }
+    const owned = ownedFiles(abs);
+    const foreign = entries.filter((e) => e !== MANIFEST && !(owned ?? []).includes(e));
+    if (foreign.length > 0) refuse(`holds ${foreign.length === 1 ? 'a file' : 'files'} faultline did not write (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}); give a new or empty folder, or one faultline wrote`);
+  }
+  // The nearest existing ancestor must accept a new entry: probe it with one faultline removes at once.
+  let ancestor = dirname(abs);
+  while (!existsSync(ancestor) && dirname(ancestor) !== ancestor) ancestor = dirname(ancestor);
+  let ancestorStat;
+  try {
+    ancestorStat = statSync(ancestor);
+  } catch (error) {
+    refuse(`is not a writable folder: ${describeFsError(error) ?? String(error)}`);
+  }
+  if (!ancestorStat!.isDirectory()) refuse(`is not a writable folder: ${relative(cwd, ancestor) || ancestor} is a file`);
+  const probe = join(ancestor, `.faultline-${process.pid}-${++sequence}.new`);
+  try {
+    mkdirSync(probe);
+    rmdirSync(probe);
+  } catch (error) {
+    refuse(`is not a writable folder: ${describeFsError(error) ?? String(error)}`);
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Cleans what interrupted writes left in `parent`: a moved-aside previous set goes back where it
+ * was if no set took its place, and every other temporary entry of a process that is gone is removed.
+ */
+export function cleanLeftovers(parent: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = LEFTOVER.exec(name);
+    if (!m || m[3] !== 'old' || pidAlive(Number(m[1]))) continue;
+    const targetFile = join(parent, `.faultline-${m[1]}-${m[2]}.target`);
+    let target: string | undefined;
+    try {
+      target = readFileSync(targetFile, 'utf8');
+    } catch {
+      // Without its note the set's place is unknown: it is removed below like any leftover.
+    }
+    if (target !== undefined && target !== '' && !target.includes('/') && !target.includes('\\') && !existsSync(join(parent, target))) renameSync(join(parent, name), join(parent, target));
+  }
+  for (const name of readdirSync(parent)) {
+    const m = LEFTOVER.exec(name);
+    if (m && !pidAlive(Number(m[1]))) rmSync(join(parent, name), { recursive: true, force: true });
+  }
+}
+
+/** Writes all reports of a run as one set replacing `outDir` (created if needed), and returns the paths written. */
+export function writeReports(results: readonly WindowsResult[], outDir: string, hooks: WriteHooks = {}): string[] {
+  return writeFileSet(reportFiles(results), outDir, hooks);
+}
+
+/** Writes `files`, in the order given, as one set replacing `outDir` (created if needed), and returns the paths written. */
+export function writeFileSet(files: readonly ReportFile[], outDir: string, hooks: WriteHooks = {}): string[] {
+  checkReportDir(outDir);
+  const abs = resolve(outDir);
+  const parent = dirname(abs);
+  const id = `.faultline-${process.pid}-${++sequence}`;
+  const tmp = join(parent, `${id}.new`);
+  const old = join(parent, `${id}.old`);
+  const note = join(parent, `${id}.target`);
+  let movedAside = false;
+  try {
+    mkdirSync(parent, { recursive: true });
+    cleanLeftovers(parent);
+    mkdirSync(tmp);
+    for (const { file, content } of files) {
+      writeFileSync(join(tmp, file), content(), 'utf8');
+      hooks.afterFile?.(file);
+    }
+    writeFileSync(join(tmp, MANIFEST), `${JSON.stringify({ writtenBy: 'faultline', files: files.map((f) => f.file).sort() }, null, 2)}\n`, 'utf8');
+    if (existsSync(abs)) {
+      // The note says where the previous set belongs, for the next write if a crash strikes now.
+      writeFileSync(note, basename(abs), 'utf8');
+      renameSync(abs, old);
+      movedAside = true;
+      hooks.afterMoveAside?.();
+    }
+    renameSync(tmp, abs);
+    if (movedAside) rmSync(old, { recursive: true, force: true });
+    rmSync(note, { force: true });
+  } catch (error) {
+    rmSync(tmp, { recursive: true, force: true });
+    if (movedAside && !existsSync(abs)) renameSync(old, abs);
+    rmSync(note, { force: true });
+    const fs = describeFsError(error);
+    if (fs !== undefined) throw new InputError(`cannot write the reports to ${outDir}: ${fs}`);
+    throw error;
+  }
+  return files.map(({ file }) => join(outDir, file));
 }

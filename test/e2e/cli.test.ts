@@ -255,7 +255,7 @@ describe('windows', () => {
     expect(r.out).toMatch(/^ {2}every committed fact yields its effect: violated \(judged in 123 runs\)$/m);
     expect(r.out).toMatch(/^ {2}the same intent returns the recorded result: not checked/m);
     expect(r.out).toMatch(new RegExp(`1 scenarios, 123 runs, every verdict as expected; reports in ${dir}/\n$`));
-    expect(readdirSync(dir).sort()).toEqual(['index.md', 'junit.xml', 'mercury-dual-write-commit-first.md', 'report.html', 'report.json']);
+    expect(readdirSync(dir).sort()).toEqual(['.faultline-reports.json', 'index.md', 'junit.xml', 'mercury-dual-write-commit-first.md', 'report.html', 'report.json']);
   });
 
   it('prints one JSON document with --json', async () => {
@@ -472,7 +472,7 @@ describe('the faultline process', () => {
     const dir = mkdtempSync(join(tmpdir(), 'faultline-mine-'));
     const mine = join(dir, 'mine.ts');
     writeFileSync(mine, `import base from '${join(root, 'scenarios', 'mercury-dual-write-commit-first.ts')}';\nexport default { ...base, name: 'mine', expect: { verdict: 'holds' } };\n`);
-    const r = spawnSync(process.execPath, [bin, 'windows', mine, '--out', dir], { cwd: root, encoding: 'utf8', env });
+    const r = spawnSync(process.execPath, [bin, 'windows', mine, '--out', join(dir, 'reports')], { cwd: root, encoding: 'utf8', env });
     expect(r.status).toBe(1);
     expect(r.stderr).toBe('');
     expect(r.stdout).toMatch(/^mine +35 +123 +lost effect, holds +violated +holds +UNEXPECTED$/m);

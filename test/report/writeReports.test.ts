@@ -28,8 +28,10 @@ describe('writeReports', () => {
     const paths = writeReports(results.all, dir);
     const files = ['mercury-outbox.md', 'mercury-dual-write-commit-first.md', 'index.md', 'report.html', 'report.json', 'junit.xml'];
     expect(paths).toEqual(files.map((f) => join(dir, f)));
-    // No temporary files are left behind.
-    expect(readdirSync(dir).sort()).toEqual([...files].sort());
+    // No temporary files are left behind; the manifest lists the set.
+    expect(readdirSync(dir).sort()).toEqual([...files, '.faultline-reports.json'].sort());
+    expect(readdirSync(join(root, 'a'))).toEqual(['nested']);
+    expect(JSON.parse(readFileSync(join(dir, '.faultline-reports.json'), 'utf8'))).toEqual({ writtenBy: 'faultline', files: [...files].sort() });
     const index = readFileSync(join(dir, 'index.md'), 'utf8');
     for (const r of results.all) expect(index).toContain(`[${r.name}](${r.name}.md)`);
     expect(readFileSync(join(dir, 'mercury-outbox.md'), 'utf8')).toContain('`consumer.beforeTransportProgress`');
