@@ -61,7 +61,12 @@ function scenarioExport(mod: Record<string, unknown>, origin: string): Scenario 
 /** One line for a failure to load a user's file: a syntax error with its location, or the first frame in their file. */
 function loadFailure(error: unknown, origin: string): InputError {
   // An InputError from another copy of faultline (the user's import of it) is still bad input.
-  if (error instanceof Error && error.name === 'InputError') return new InputError(error.message.startsWith('malformed scenario') ? error.message : `malformed scenario ${origin}: ${error.message}`);
+  if (error instanceof Error && error.name === 'InputError') {
+    // A build() that threw carries its error as the cause: name the user's line it came from.
+    const at = error.cause === undefined ? undefined : userFrame(error.cause);
+    const message = `${error.message.split('\n')[0]}${at === undefined ? '' : ` (at ${at.where}${at.fn ? ` in ${at.fn}` : ''})`}`;
+    return new InputError(message.startsWith('malformed scenario') ? message : `malformed scenario ${origin}: ${message}`);
+  }
   if (error instanceof Error && error.name === 'ExitCalled') return new InputError(`malformed scenario ${origin}: ${(error as Error & { describe(): string }).describe()}`);
   const message = error instanceof Error ? error.message : String(error);
   // esbuild (through tsx): "Transform failed with 1 error:\n/abs/file.ts:3:7: ERROR: Expected …".
@@ -118,6 +123,9 @@ async function loadUserFile(path: string, origin: string, options: LoadOptions):
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new InputError(`malformed scenario ${origin}: it did not finish loading within ${limit / 1000} s (a top-level await that never settles?)`)), limit);
+    // The limit alone must not keep the process alive: when nothing else can settle the load,
+    // the process reports that at once (cli/runProcess.ts) rather than after the limit.
+    timer.unref();
   });
   loading = origin;
   try {

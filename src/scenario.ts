@@ -166,8 +166,8 @@ const CLAIM_KEYS = ['effect', 'key', 'namespace', 'authority', 'lifetime', 'same
 
 /** Validates a scenario's shape; every problem is an InputError naming the file and the field. */
 export function defineScenario(s: Scenario, origin = s?.name ?? 'scenario'): Scenario {
-  const fail = (what: string): never => {
-    throw new InputError(`malformed scenario ${origin}: ${what}`);
+  const fail = (what: string, cause?: unknown): never => {
+    throw new InputError(`malformed scenario ${origin}: ${what}`, cause === undefined ? undefined : { cause });
   };
   const unknownKeys = (where: string, value: object, allowed: readonly string[]) => {
     for (const k of Object.keys(value)) if (!allowed.includes(k)) fail(`${where} has no field ${k}${didYouMean(k, allowed)}`);
@@ -215,7 +215,7 @@ export function defineScenario(s: Scenario, origin = s?.name ?? 'scenario'): Sce
     components = s.build(s.workload, time);
   } catch (error) {
     if (error instanceof InputError) fail(error.message);
-    fail(`build() threw: ${error instanceof Error ? error.message : String(error)}`);
+    fail(`build() threw: ${error instanceof Error ? error.message : String(error)}`, error);
   }
   if (!Array.isArray(components) || components.length === 0) fail('build() returned no components');
   for (const c of components) {

@@ -21,6 +21,7 @@ function lastWords(line: string): void {
 }
 
 export async function runProcess(argv: readonly string[]): Promise<void> {
+  // Set once main() has answered or the process has said why it ends, so nothing is said twice.
   let finished = false;
   const onPipeError = (error: NodeJS.ErrnoException) => {
     // The reader has gone (`faultline list | head -1`): there is no one left to tell.
@@ -31,6 +32,7 @@ export async function runProcess(argv: readonly string[]): Promise<void> {
   process.stderr.on('error', onPipeError);
   process.on('uncaughtException', (error) => {
     // Only code outside main's own awaits lands here: a scenario's timer or callback.
+    finished = true;
     if (error instanceof ExitCalled) lastWords(`faultline: ${error.describe()}`);
     else lastWords(`faultline: ${describeUserFault(error) ?? `a callback failed outside any run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`}`);
     realExit(2);
