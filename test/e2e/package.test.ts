@@ -1,0 +1,209 @@
+// faultline as a user gets it: `npm pack`, installed from the tarball into a fresh project, then
+// used the ways the README says: the API from plain Node, the types under a default
+// `tsc --init`, the command on the user's own scenario file, and every runnable code block of
+// the README, in order, in that project. The install uses the local npm cache first and the
+// registry only for what the cache lacks.
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readmeBlocks } from './readmeBlocks.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+
+function npmWorks(): string | undefined {
+  const r = spawnSync('npm', ['--version'], { encoding: 'utf8' });
+  return r.status === 0 ? undefined : `npm cannot run here (${r.error?.message ?? r.stderr.trim()}), so the package cannot be packed`;
+}
+const skipReason = npmWorks();
+if (skipReason) console.warn(`package.test.ts skipped: ${skipReason}`);
+
+/** The newest modification time under `path`. */
+function newest(path: string): number {
+  const s = statSync(path);
+  if (!s.isDirectory()) return s.mtimeMs;
+  return Math.max(s.mtimeMs, ...readdirSync(path).map((f) => newest(join(path, f))));
+}
+
+let work: string;
+let project: string;
+let tarball: string;
+let packed: { files: { path: string }[]; size: number; unpackedSize: number; entryCount: number };
+
+function run(cmd: string, args: readonly string[], cwd = project, env: NodeJS.ProcessEnv = {}): SpawnSyncReturns<string> {
+  return spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', npm_config_update_notifier: 'false', ...env } });
+}
+
+/** The installed command, run with node directly (npx adds a second of its own to every call). */
+const bin = () => join(project, 'node_modules', 'faultline', 'dist', 'src', 'cli', 'bin.js');
+
+function must(r: SpawnSyncReturns<string>, what: string): string {
+  if (r.status !== 0) throw new Error(`${what} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+beforeAll(() => {
+  if (skipReason) return;
+  work = mkdtempSync(join(tmpdir(), 'faultline-package-'));
+  // The build runs only when the sources changed since the last one: the same dist/ npm pack's prepack would make.
+  const built = existsSync(join(root, 'dist', 'src', 'index.js')) ? statSync(join(root, 'dist', 'src', 'index.js')).mtimeMs : 0;
+  const sources = Math.max(...['src', 'models', 'scenarios', 'package.json', 'tsconfig.json', 'tsconfig.build.json'].map((p) => newest(join(root, p))));
+  if (sources > built) must(run('npm', ['run', 'build'], root), 'npm run build');
+  const out = must(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], root), 'npm pack');
+  packed = (JSON.parse(out) as (typeof packed & { filename: string })[])[0]!;
+  tarball = join(work, (JSON.parse(out) as { filename: string }[])[0]!.filename);
+  project = join(work, 'project');
+  mkdirSync(project);
+  must(run('npm', ['init', '-y']), 'npm init');
+  const install = (mode: string) => run('npm', ['install', mode, '--no-audit', '--no-fund', tarball]);
+  const offline = install('--offline');
+  if (offline.status !== 0) must(install('--prefer-offline'), 'npm install --prefer-offline');
+  // The project's test runner and compiler: this repository's own, linked rather than installed.
+  mkdirSync(join(project, 'node_modules', '.bin'), { recursive: true });
+  for (const dep of ['vitest', 'typescript']) symlinkSync(join(root, 'node_modules', dep), join(project, 'node_modules', dep), 'dir');
+  symlinkSync(join(root, 'node_modules', 'vitest', 'vitest.mjs'), join(project, 'node_modules', '.bin', 'vitest'));
+  // A module hook that logs every module Node loads, to see what a command pulls in.
+  writeFileSync(join(work, 'log-hooks.mjs'), "export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write(`loaded ${r.url}\\n`); return r; }\n");
+  writeFileSync(join(work, 'log-modules.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${join(work, 'log-hooks.mjs')}`)});\n`);
+});
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe.skipIf(skipReason !== undefined)('the packed package', () => {
+  it('holds the compiled code, the catalogue, the README and package.json, and nothing else', () => {
+    const paths = packed.files.map((f) => f.path);
+    const outside = paths.filter((p) => !p.startsWith('dist/') && p !== 'package.json' && p !== 'README.md');
+    expect(outside).toEqual([]);
+    expect(paths.filter((p) => /^(src|test|bench|\.ci|models|scenarios|bin)\//.test(p))).toEqual([]);
+    expect(paths).toContain('dist/src/index.js');
+    expect(paths).toContain('dist/src/index.d.ts');
+    expect(paths).toContain('dist/src/index.js.map');
+    expect(paths).toContain('dist/src/cli/bin.js');
+    const catalogue = readdirSync(join(root, 'scenarios')).filter((f) => f.endsWith('.ts'));
+    expect(paths.filter((p) => /^dist\/scenarios\/[^/]+\.js$/.test(p))).toHaveLength(catalogue.length);
+    // The compiled files import compiled files, never the TypeScript sources.
+    expect(readFileSync(join(root, 'dist', 'src', 'index.js'), 'utf8')).not.toMatch(/from '\.\/[^']+\.ts'/);
+    console.info(`npm pack: ${packed.entryCount} files, ${(packed.size / 1024).toFixed(0)} KiB packed, ${(packed.unpackedSize / 1024).toFixed(0)} KiB unpacked`);
+  });
+
+  it('runs a catalogue scenario from plain Node ESM, without any TypeScript loader', () => {
+    writeFileSync(
+      join(project, 'plain.mjs'),
+      `import { loadScenario, runWindows } from 'faultline';
+const { scenario } = await loadScenario('mercury-outbox');
+const result = runWindows(scenario);
+console.log(result.name, result.judgement.verdict, result.judgement.asExpected);
+`,
+    );
+    const r = run(process.execPath, ['--import', join(work, 'log-modules.mjs'), 'plain.mjs']);
+    expect(r.stdout.trim()).toBe('mercury-outbox holds true');
+    expect(r.stderr).toMatch(/loaded file:\/\/.*node_modules\/faultline\/dist\/scenarios\/mercury-outbox\.js/);
+    expect(r.stderr).not.toMatch(/\/tsx\//);
+  });
+
+  it('runs the command on a scenario file of the user importing faultline and a model', () => {
+    writeFileSync(
+      join(project, 'my-design.ts'),
+      `import { defineScenario, type Scenario } from 'faultline';
+import { orderPipeline, reservationClaim } from 'faultline/models/designs/orderPipeline';
+
+const scenario: Scenario = defineScenario({
+  name: 'my-relay',
+  title: 'Our relay marks rows before it sends them',
+  source: 'design review',
+  lesson: 'Marking progress before the send turns a crash into a lost event.',
+  build: orderPipeline({ design: 'outbox', relay: { mark: 'beforeSend' } }),
+  workload: { size: 2 },
+  claims: [reservationClaim],
+  expect: { verdict: 'violated', violations: ['lost effect'] },
+});
+export default scenario;
+`,
+    );
+    // npm init -y makes a CommonJS package: the file loads as CommonJS, faultline as an ES module.
+    const r = run('npx', ['faultline', 'windows', './my-design.ts', '--out', 'my-reports']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/my-relay +\d+ +\d+ .*violated +violated \(lost effect\) +ok/);
+    expect(readdirSync(join(project, 'my-reports'))).toContain('my-relay.md');
+    // Its errors point at the user's own line, through the source map of the compiled TypeScript.
+    writeFileSync(join(project, 'broken.ts'), `import base from './my-design.js';\n\nexport default { ...base, name: 'broken', build: () => {\n  throw new Error('no such component');\n} };\n`);
+    const broken = run(process.execPath, [bin(), 'windows', './broken.ts', '--out', 'broken-reports']);
+    expect(broken.status).toBe(2);
+    expect(broken.stderr).toBe("faultline: malformed scenario ./broken.ts: build() threw: no such component (at broken.ts:4:9 in build)\n");
+    expect(existsSync(join(project, 'broken-reports'))).toBe(false);
+  });
+
+  it('prints its version from the installed bin, and loads tsx only for a TypeScript scenario file', () => {
+    const v = run('npx', ['faultline', '--version']);
+    expect(v.stdout.trim()).toBe(pkg.version);
+    const catalogue = run(process.execPath, ['--import', join(work, 'log-modules.mjs'), bin(), 'windows', 'mercury-outbox', '--out', 'catalogue-reports']);
+    expect(catalogue.status).toBe(0);
+    expect(catalogue.stderr).not.toMatch(/\/tsx\//);
+    const user = run(process.execPath, ['--import', join(work, 'log-modules.mjs'), bin(), 'list', './my-design.ts']);
+    expect(user.status).toBe(0);
+    expect(user.stderr).toMatch(/node_modules\/tsx\//);
+  });
+
+  it('scaffolds a design with init that runs, and refuses to overwrite it', () => {
+    const r = run(process.execPath, [bin(), 'init', 'our-relay', '--dir', 'scaffold']);
+    expect(r.status).toBe(0);
+    expect(readdirSync(join(project, 'scaffold')).sort()).toEqual(['our-relay.test.ts', 'our-relay.ts']);
+    const again = run(process.execPath, [bin(), 'init', 'our-relay', '--dir', 'scaffold']);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toMatch(/^faultline: init: .*our-relay\.ts and .*our-relay\.test\.ts already exist; nothing was written/);
+    const windows = run(process.execPath, [bin(), 'windows', 'scaffold/', '--out', 'scaffold-reports']);
+    expect(windows.stdout).toMatch(/our-relay .* ok/);
+    expect(windows.status).toBe(0);
+    // Its test runs under the project's own vitest, with the README's, after the README's blocks.
+  });
+
+  it('runs every runnable code block of the README, in order', () => {
+    const blocks = readmeBlocks(readFileSync(join(root, 'README.md'), 'utf8'));
+    const runnable = blocks.filter((b) => b.runs);
+    expect(runnable.length).toBeGreaterThanOrEqual(8);
+    // Every block the README declines to run says why, and they are few.
+    expect(blocks.filter((b) => !b.runs).map((b) => b.line)).toHaveLength(2);
+    for (const block of runnable) {
+      if (block.lang === 'ts') {
+        const file = /^\/\/ (\S+\.ts)\n/.exec(block.code)?.[1];
+        expect(file, `README line ${block.line}: a TypeScript block names its file on its first line`).toBeDefined();
+        mkdirSync(dirname(join(project, file!)), { recursive: true });
+        writeFileSync(join(project, file!), block.code);
+        continue;
+      }
+      const r = run('bash', ['-e', '-c', block.code], project, { PATH: `${join(project, 'node_modules', '.bin')}:${process.env['PATH']}` });
+      expect(r.status, `README line ${block.line}:\n${block.code}\n${r.stdout}\n${r.stderr}`).toBe(0);
+    }
+    const scaffold = run(process.execPath, [join(project, 'node_modules', '.bin', 'vitest'), 'run', 'scaffold/']);
+    expect(scaffold.stdout, scaffold.stderr).toMatch(/2 passed/);
+  });
+
+  it('type-checks the user\'s files, the scaffold and the README\'s under a default tsc --init, and with library checks on', () => {
+    // The README's blocks have made the project an ES module package; tsc --init's defaults are as TypeScript writes them.
+    must(run(process.execPath, [tsc, '--init']), 'tsc --init');
+    writeFileSync(
+      join(project, 'gate.ts'),
+      `import { explore, formatPlace, replayLine, runWindows, type ExploreResult, type WindowsResult } from 'faultline';
+import design from './my-design.js';
+
+const result: WindowsResult = runWindows(design, { maxOccurrence: 1 });
+const lines: string[] = result.counterexamples.map((c) => replayLine(c.replay));
+const places: string[] = result.rows.map((r) => formatPlace(r.place));
+const search: ExploreResult = explore(design, { runs: 10, seed: 7 });
+console.log(result.judgement.asExpected, lines.length, places.length, search.judgement.verdict);
+`,
+    );
+    const strict = run(process.execPath, [tsc, '--noEmit', '-p', '.']);
+    expect(strict.stdout + strict.stderr).toBe('');
+    expect(strict.status).toBe(0);
+    // With the libraries' declarations checked too, the only complaints are xstate's own (under
+    // exactOptionalPropertyTypes), none in faultline's declarations or the user's files.
+    const libCheck = run(process.execPath, [tsc, '--noEmit', '-p', '.', '--skipLibCheck', 'false']);
+    expect(libCheck.stdout.split('\n').filter((l) => /error TS/.test(l) && !l.startsWith('node_modules/xstate/'))).toEqual([]);
+  });
+});
