@@ -10,12 +10,13 @@
 // that never settles is reported, not waited on for ever), and the command line traps
 // process.exit while it runs (see cli/exitTrap.ts).
 import { accessSync, constants, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expandGlob, isGlob } from './glob.ts';
 import { InputError } from './inputError.ts';
 import { didYouMean } from './nearest.ts';
 import { defineScenario, type Scenario } from './scenario.ts';
+import { shownPath } from './shownPath.ts';
 import { registerUserFile, userFrame } from './userFault.ts';
 
 const CATALOGUE_DIR = new URL('../scenarios/', import.meta.url);
@@ -59,7 +60,7 @@ function scenarioExport(mod: Record<string, unknown>, origin: string): Scenario 
 }
 
 /** One line for a failure to load a user's file: a syntax error with its location, or the first frame in their file. */
-function loadFailure(error: unknown, origin: string): InputError {
+function loadFailure(error: unknown, origin: string, path: string): InputError {
   // An InputError from another copy of faultline (the user's import of it) is still bad input.
   if (error instanceof Error && error.name === 'InputError') {
     // A build() that threw carries its error as the cause: name the user's line it came from.
@@ -71,13 +72,14 @@ function loadFailure(error: unknown, origin: string): InputError {
   const message = error instanceof Error ? error.message : String(error);
   // esbuild (through tsx): "Transform failed with 1 error:\n/abs/file.ts:3:7: ERROR: Expected …".
   const transform = /^(.+?):(\d+):(\d+): ERROR: (.*)$/m.exec(message);
-  if (transform) return new InputError(`malformed scenario ${origin}: syntax error at ${relative(process.cwd(), transform[1]!) || transform[1]}:${transform[2]}:${transform[3]}: ${transform[4]}`);
+  // Its file name may be tsx's rewrite of the path (.mts read as .ts): the location is in the file loaded.
+  if (transform) return new InputError(`malformed scenario ${origin}: syntax error at ${shownPath(path)}:${transform[2]}:${transform[3]}: ${transform[4]}`);
   // Node's own SyntaxError for a JavaScript file puts the location on the first line of the stack.
   if (error instanceof SyntaxError && typeof error.stack === 'string') {
     const at = /^(file:\/\/\S+?|\/\S+?):(\d+)$/m.exec(error.stack);
     if (at) {
-      const path = at[1]!.startsWith('file:') ? fileURLToPath(at[1]!) : at[1]!;
-      return new InputError(`malformed scenario ${origin}: syntax error at ${relative(process.cwd(), path) || path}:${at[2]}: ${message.split('\n')[0]}`);
+      const file = at[1]!.startsWith('file:') ? fileURLToPath(at[1]!) : at[1]!;
+      return new InputError(`malformed scenario ${origin}: syntax error at ${shownPath(file)}:${at[2]}: ${message.split('\n')[0]}`);
     }
   }
   const frame = userFrame(error);
@@ -132,7 +134,7 @@ async function loadUserFile(path: string, origin: string, options: LoadOptions):
     const mod = await Promise.race([importUserFile(path), timeout]);
     return scenarioExport(mod, origin);
   } catch (error) {
-    throw loadFailure(error, origin);
+    throw loadFailure(error, origin, path);
   } finally {
     clearTimeout(timer);
     loading = undefined;
@@ -207,7 +209,7 @@ function expand(ref: string): { readonly catalogue: readonly string[]; readonly 
   if (isGlob(ref)) {
     const files = expandGlob(ref).filter((f) => (SCENARIO_EXTENSIONS as readonly string[]).includes(extname(f)) && !/\.d\.[cm]?ts$/.test(f));
     if (files.length === 0) throw new InputError(`no scenario file matches ${ref}`);
-    return { catalogue: [], files: files.map((f) => [relative(process.cwd(), f) || f, f] as const) };
+    return { catalogue: [], files: files.map((f) => [shownPath(f), f] as const) };
   }
   const path = isAbsolute(ref) ? ref : resolve(process.cwd(), ref);
   let isDir = false;

@@ -3,8 +3,8 @@
 // from TypeScript by the loader) instead of a stack trace through the engine. The loader
 // registers every file it loads from outside the package; an error is the user's when a frame of
 // its stack lies in one of them.
-import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { shownPath } from './shownPath.ts';
 
 const userFiles = new Set<string>();
 
@@ -35,7 +35,7 @@ export function userFrame(error: unknown): { readonly where: string; readonly fn
     const path = pathOf(m[2]!);
     if (!userFiles.has(path)) continue;
     const fn = m[1]?.replace(/^(Object|Array|async|new)\.?\s*/, '') || undefined;
-    return { where: `${relative(process.cwd(), path) || path}:${m[3]}:${m[4]}`, fn };
+    return { where: `${shownPath(path)}:${m[3]}:${m[4]}`, fn };
   }
   return undefined;
 }

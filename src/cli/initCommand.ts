@@ -1,9 +1,10 @@
 // `faultline init [name] [--dir DIR]`: scaffolds a design of the user's own in their repository:
 // a scenario file (the Mercury outbox pipeline with an at-most-once relay, to be edited into
 // theirs) and a vitest test that gates on its verdict in CI. It never overwrites a file.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { InputError } from '../inputError.ts';
+import { makeDirs } from '../makeDirs.ts';
 import { parseArgv } from '../parseArgv.ts';
 import { describeFsError } from '../report/writeReports.ts';
 import type { Command } from './command.ts';
@@ -70,7 +71,7 @@ export const command: Command = {
     const taken = files.filter(([path]) => existsSync(path)).map(([path]) => path);
     if (taken.length > 0) throw new InputError(`init: ${taken.join(' and ')} already exist${taken.length === 1 ? 's' : ''}; nothing was written (choose another name or --dir)`);
     try {
-      mkdirSync(dir, { recursive: true });
+      makeDirs(dir);
       // 'wx' refuses a file that appeared since the check rather than overwrite it.
       for (const [path, content] of files) writeFileSync(path, content, { encoding: 'utf8', flag: 'wx' });
     } catch (error) {

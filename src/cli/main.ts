@@ -31,6 +31,16 @@ const COMMANDS: Readonly<Record<string, Entry>> = {
   init: { summary: 'write a scenario file and a vitest test for your own design', load: () => import('./initCommand.ts') },
 };
 
+/** The command names, in the order help lists them. */
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
+
+/** A command by name, loaded. */
+export async function loadCommand(name: string): Promise<Command> {
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!entry) throw new Error(`no command ${name}`);
+  return (await entry.load()).command;
+}
+
 export const USAGE = `faultline: crash every failure window of an event-delivery design and check its claims
 
 Usage:

@@ -15,6 +15,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
 import { InputError } from '../inputError.ts';
+import { makeDirs } from '../makeDirs.ts';
 import type { WindowsResult } from '../windows.ts';
 import { renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
@@ -208,7 +209,7 @@ export function writeFileSet(files: readonly ReportFile[], outDir: string, hooks
   const note = join(parent, `${id}.target`);
   let movedAside = false;
   try {
-    mkdirSync(parent, { recursive: true });
+    makeDirs(parent);
     cleanLeftovers(parent);
     mkdirSync(tmp);
     for (const { file, content } of files) {

@@ -4,7 +4,7 @@
 // needs a real process is spawned: the bin file starting at all, the exit codes the shell sees,
 // a user's scenario file that imports the engine, and the same trace hash from two processes.
 import { execFile, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -464,6 +464,32 @@ describe('the faultline process', () => {
     const r = spawnSync('/bin/sh', ['-c', `"${process.execPath}" "${bin}" list | head -1; echo "exit=$?"`], { cwd: root, encoding: 'utf8', env });
     expect(r.stdout).toMatch(/^scenario +expect +title\nexit=0\n$/);
     expect(r.stderr).toBe('');
+  });
+
+  it('ends quietly with exit code 0 when the reader goes away in the middle of a long output', () => {
+    const r = spawnSync('bash', ['-c', `set -o pipefail; ${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} calc retry --base 1s --factor 1 --cap 1s --retries 10000 | head -1`], { cwd: root, encoding: 'utf8', env });
+    expect(r.stdout).toMatch(/^retry schedule/);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  it("names the line of a user's scenario that throws, mapped back to its TypeScript source", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-'));
+    const file = join(dir, 'throws.mts');
+    writeFileSync(
+      file,
+      `import base from ${JSON.stringify(join(root, 'scenarios', 'mercury-outbox.ts'))};
+type Size = { size: number };
+export default { ...base, name: 'throws', build: (w: Size) => {
+  if (w.size > 0) throw new Error('no relay configured');
+  return base.build(w);
+} };
+`,
+    );
+    const r = spawnSync(process.execPath, [bin, 'windows', file, '--out', join(dir, 'out')], { cwd: root, encoding: 'utf8', env });
+    expect(r.stderr).toBe(`faultline: malformed scenario ${file}: build() threw: no relay configured (at ${file}:4:25 in build)\n`);
+    expect(r.status).toBe(2);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 
   // A user's scenario file is compiled by tsx's loader, which gives it (and the engine it imports)
