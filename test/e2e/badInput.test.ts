@@ -1,0 +1,210 @@
+// Bad input never crashes the command line: fast-check generates malformed argument vectors
+// (unknown flags, flags without values or given twice, negative, huge and non-numeric figures,
+// malformed plans, paths to things that are not scenario files, report folders that cannot be
+// written, unknown commands) and malformed scenario files (wrong shapes, unknown fields, bad
+// values, builders that throw, syntax errors, a process.exit), and runs each in-process through
+// main(). Every case must end with exit code 2, exactly one line on stderr, nothing on stdout,
+// no stack trace, and nothing written anywhere.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALC_SUBCOMMANDS, calcArgvSpec } from '../../src/capacity/runCalc.ts';
+import { bufferIo } from '../../src/cli/io.ts';
+import { COMMAND_NAMES, loadCommand, main } from '../../src/cli/main.ts';
+import type { ArgvSpec } from '../../src/parseArgv.ts';
+
+const root = join(import.meta.dirname, '..', '..');
+let sandbox: string;
+let specs: Record<string, ArgvSpec>;
+/** What the sandbox holds before the cases run: every case must leave it exactly so. */
+let fixture: string[];
+const listing = (dir: string): string[] => readdirSync(dir, { recursive: true }).map(String).sort();
+
+beforeAll(async () => {
+  sandbox = mkdtempSync(join(tmpdir(), 'faultline-bad-'));
+  specs = Object.fromEntries(await Promise.all(COMMAND_NAMES.map(async (n) => [n, (await loadCommand(n)).spec] as const)));
+  mkdirSync(join(sandbox, 'empty-folder'));
+  mkdirSync(join(sandbox, 'not-faultlines'));
+  writeFileSync(join(sandbox, 'not-faultlines', 'notes.txt'), 'mine');
+  writeFileSync(join(sandbox, 'a-file.txt'), 'x');
+  execFileSync('mkfifo', [join(sandbox, 'pipe.ts')]);
+  mkdirSync(join(sandbox, 'scenarios'));
+  fixture = listing(sandbox);
+});
+afterAll(() => rmSync(sandbox, { recursive: true, force: true }));
+
+async function expectRefused(argv: readonly string[]): Promise<void> {
+  const io = bufferIo();
+  const code = await main(argv, io);
+  const lines = io.stderr.split('\n').filter((l) => l !== '');
+  const why = `faultline ${JSON.stringify(argv)}\nexit ${code}\nstdout: ${io.stdout}\nstderr: ${io.stderr}`;
+  expect(code, why).toBe(2);
+  expect(io.stdout, why).toBe('');
+  expect(lines, why).toHaveLength(1);
+  expect(lines[0], why).toMatch(/^faultline: \S/);
+  expect(io.stderr, why).not.toMatch(/\n\s+at |\bat .+:\d+:\d+\)\n/);
+}
+
+// The building blocks of a malformed command line.
+
+const word = fc.stringMatching(/^[a-z][a-z0-9-]{0,14}$/);
+/** A figure no numeric flag accepts: negative, too large, fractional, in another notation, or not a number. */
+const badNumber = fc.oneof(
+  fc.integer({ min: -1_000_000, max: -1 }).map(String),
+  fc.stringMatching(/^[1-9][0-9]{19,40}$/),
+  fc.tuple(fc.nat(1000), fc.integer({ min: 1, max: 99 })).map(([a, b]) => `${a}.${b}`),
+  fc.constantFrom('1e3', '0x10', '1_000', 'NaN', 'Infinity', '-0.5', ' ', 'one', '٣'),
+  fc.stringMatching(/^[a-z%$#@!?]{1,8}$/),
+);
+/** Paths that are not scenario files: devices, /proc, pipes, folders without scenarios, missing files. */
+const notAScenario = () =>
+  fc.constantFrom('/dev/null', '/dev/full', '/dev/zero', '/proc/self/status', '/proc/kmsg', '/proc/self/mem', join(sandbox, 'empty-folder'), join(sandbox, 'pipe.ts'), join(sandbox, 'a-file.txt'), './no-such-design.ts', 'designs/*.ts', join(sandbox, 'missing', 'x.mts'));
+/** Report folders that cannot be written or must not be replaced. */
+const badOut = () => fc.constantFrom('/proc/faultline-reports', '/proc/self/x/y', '/dev/null/x', '/dev/full', join(sandbox, 'a-file.txt'), join(sandbox, 'a-file.txt', 'sub'), join(sandbox, 'not-faultlines'), '/', '.', '..', join(sandbox, 'x'.repeat(300)), '/sys/faultline');
+/** Plans that are not JSON arrays of faults. */
+const badPlan = fc.oneof(
+  fc.string({ maxLength: 30 }).filter((s) => {
+    try {
+      JSON.parse(s);
+      return false;
+    } catch {
+      return true;
+    }
+  }),
+  fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)).filter((s) => s !== '[]' && s !== '""'),
+  fc.constantFrom('[{"kind":"melt","occurrence":1}]', '[{"kind":"crash","occurrence":1}]', '[{"kind":"lose","point":"a->b:x","occurrence":0}]', '[{"kind":"crash","window":"nope.nowhere","occurrence":1}]', `[${'{"kind":"crash","window":"relay.x","occurrence":1},'.repeat(70)}{}]`),
+);
+
+type Tokens = readonly string[];
+/** A valid start for each command, so that every case fails on what was added to it. */
+const BASE: Readonly<Record<string, Tokens>> = { list: [], windows: ['mercury-outbox'], explore: ['mercury-outbox'], replay: ['mercury-outbox', '--seed', '1'], calc: ['dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96'], init: [] };
+
+/** One mistake that the command refuses before it runs anything, as tokens and where they go. */
+function poison(command: string): fc.Arbitrary<{ readonly tokens: Tokens; readonly last?: boolean }> {
+  const spec = specs[command]!;
+  const flags = Object.entries(spec.flags);
+  const known = new Set([...Object.keys(spec.flags), 'help', 'h']);
+  const stringFlags = flags.filter(([, f]) => f.type === 'string').map(([n]) => n);
+  const numeric = flags.filter(([, f]) => f.value === 'N' || f.value === 'S').map(([n]) => n);
+  const options: fc.Arbitrary<{ tokens: Tokens; last?: boolean }>[] = [
+    word.filter((w) => !known.has(w)).map((w) => ({ tokens: [`--${w}`] })),
+    fc.constantFrom(...flags.map(([n]) => n)).map((n) => ({ tokens: spec.flags[n]!.type === 'string' ? [`--${n}`, '7', `--${n}`, '7'] : [`--${n}`, `--${n}`] })),
+  ];
+  if (command === 'calc') {
+    options.push(word.filter((w) => !CALC_SUBCOMMANDS.includes(w)).map((w) => ({ tokens: ['--x-unknown', w] })));
+    const dedup = calcArgvSpec('dedup');
+    // calc reads units and fractions (1.5, 1e3, 12h) as figures: only a negative or a word is bad for every flag.
+    const calcBad = fc.oneof(fc.integer({ min: -1_000_000, max: -1 }).map(String), fc.stringMatching(/^[a-z%$#@!?]{1,8}$/).filter((w) => !/^(k|m|b|s|h|d|ms|kb|mb|gb|tb)$/i.test(w)));
+    options.push(fc.tuple(fc.constantFrom(...Object.keys(dedup.flags)), calcBad).map(([f, v]) => ({ tokens: [`--${f}=${v}`] })));
+    return fc.oneof(...options);
+  }
+  if (stringFlags.length > 0) options.push(fc.constantFrom(...stringFlags).map((n) => ({ tokens: [`--${n}`], last: true })));
+  if (numeric.length > 0) options.push(fc.tuple(fc.constantFrom(...numeric), badNumber, fc.boolean()).map(([n, v, eq]) => ({ tokens: eq ? [`--${n}=${v}`] : [`--${n}`, v] })));
+  if (command === 'replay') options.push(badPlan.map((p) => ({ tokens: ['--plan', p] })));
+  if (command === 'windows') options.push(badOut().map((o) => ({ tokens: ['--out', o] })));
+  if (command === 'init') options.push(fc.constantFrom('Our_Relay', 'UPPER', '-', 'a b', '../escape', '.hidden', 'x'.repeat(120)).map((n) => ({ tokens: ['--', n] })), fc.constantFrom('/proc/faultline', '/dev/null/x', join(sandbox, 'a-file.txt')).map((d) => ({ tokens: ['--dir', d] })));
+  if (command === 'list' || command === 'windows' || command === 'explore' || command === 'replay') options.push(notAScenario().map((p) => ({ tokens: [p] })));
+  return fc.oneof(...options);
+}
+
+/** A command line with one to three mistakes, and maybe some valid flags around them. */
+const badArgv: fc.Arbitrary<string[]> = fc
+  .constantFrom(...COMMAND_NAMES)
+  .chain((command) =>
+    fc.tuple(
+      fc.constant(command),
+      fc.array(poison(command), { minLength: 1, maxLength: 3 }),
+      fc.array(fc.nat(), { minLength: 3, maxLength: 3 }),
+      fc.boolean(),
+    ),
+  )
+  .map(([command, mistakes, positions, json]) => {
+    const argv: string[] = [...BASE[command]!];
+    if (json && specs[command]!.flags['json'] && !mistakes.some((m) => m.tokens.includes('--json'))) argv.push('--json');
+    for (const [i, m] of mistakes.entries()) {
+      if (m.last) continue;
+      // Tokens go in as a group, at a position between whole groups of the valid start.
+      const at = m.tokens[0] === '--' ? argv.length : Math.min(argv.length, positions[i]! % (argv.length + 1));
+      const safe = at > 0 && argv[at - 1]!.startsWith('--') && specs[command]!.flags[argv[at - 1]!.slice(2)]?.type === 'string' ? at + 1 : at;
+      argv.splice(Math.min(safe, argv.length), 0, ...m.tokens);
+    }
+    for (const m of mistakes) if (m.last) argv.push(...m.tokens);
+    return [command, ...argv];
+  });
+
+const unknownCommand = fc.oneof(
+  word.filter((w) => !COMMAND_NAMES.includes(w) && w !== 'help'),
+  fc.constantFrom('wndows', 'lst', 'explor', 'replya', 'clac', 'int', '--bogus', '-x', '--versoin'),
+).map((c) => [c]);
+
+describe('bad input', () => {
+  it('every malformed command line is one line on stderr and exit code 2, writing nothing', async () => {
+    const cwdBefore = readdirSync(process.cwd()).sort();
+    await fc.assert(fc.asyncProperty(fc.oneof({ weight: 9, arbitrary: badArgv }, { weight: 1, arbitrary: unknownCommand }), expectRefused), { numRuns: 1000, seed: 20261201 });
+    expect(listing(sandbox)).toEqual(fixture);
+    expect(readdirSync(process.cwd()).sort()).toEqual(cwdBefore);
+    expect(readdirSync('/proc').some((f) => f.startsWith('faultline'))).toBe(false);
+  });
+
+  it('every malformed scenario file is one line on stderr and exit code 2, writing nothing', async () => {
+    // A scenario that would be whole but for one mistake (it builds nothing: a builder the cases replace).
+    const fields = {
+      name: "'broken-design'",
+      title: "'A design with one mistake'",
+      source: "'a generated case'",
+      lesson: "'none'",
+      build: '() => []',
+      workload: '{ size: 2 }',
+      claims: "[{ effect: 'reservation', key: ['orderId'], outcomes: () => [] }]",
+      expect: "{ verdict: 'holds' }",
+    };
+    const source = (f: Record<string, string>, extra = '') => `${extra}export default {\n${Object.entries(f).map(([k, v]) => `  ${k}: ${v},`).join('\n')}\n};\n`;
+    const base = source(fields);
+    const thrown = fc.constantFrom("new Error('no such component')", "new TypeError('x is not a function')", "'a plain string'", 'undefined', 'null', '42', "{ message: 'an object' }", "new RangeError('a\\nsecond line')");
+    const badValue = fc.oneof(fc.jsonValue({ maxDepth: 1 }).map((v) => JSON.stringify(v) ?? 'undefined'), fc.constantFrom('undefined', 'null', '() => 1', 'Symbol()', '[]', '{}', "'UPPER Case'", '-1', '1.5', "'x'.repeat(0)"));
+    const file = fc.oneof(
+      // Not a scenario at all.
+      fc.jsonValue({ maxDepth: 2 }).map((v) => `export default ${JSON.stringify(v) ?? 'undefined'};\n`),
+      fc.constantFrom('export const notDefault = 1;\n', 'export default function () {}\n', 'export default class {}\n', 'export default Promise.resolve({});\n', ''),
+      // A field it does not know, or one missing.
+      word.filter((w) => !(w in fields) && w !== 'world' && w !== 'windows').map((k) => source({ ...fields, [k]: '1' })),
+      fc.constantFrom(...Object.keys(fields)).map((k) => source(Object.fromEntries(Object.entries(fields).filter(([f]) => f !== k)))),
+      // A field with a value of the wrong kind or out of range.
+      fc.tuple(fc.constantFrom('name', 'title', 'workload', 'claims', 'expect'), badValue).map(([k, v]) => source({ ...fields, [k]: v })),
+      fc.tuple(fc.constantFrom('size', 'unknownField'), badValue).map(([k, v]) => source({ ...fields, workload: `{ ${k}: ${v} }` })),
+      badValue.map((v) => source({ ...fields, expect: `{ verdict: 'violated', violations: [${v}] }` })),
+      badValue.map((v) => source({ ...fields, world: `{ quietTicks: ${v} }` })),
+      // A builder that throws whatever it throws.
+      thrown.map((t) => source({ ...fields, build: `() => { throw ${t}; }` })),
+      // A syntax error: the scenario cut short, or something that is no TypeScript spliced in.
+      fc.nat().map((n) => base.slice(0, 10 + (n % (base.length - 12)))),
+      fc.tuple(fc.nat(), fc.constantFrom('{{{', ')', '<<<', '@@', 'export export', '`', '=>')).map(([n, junk]) => {
+        const at = n % base.length;
+        return `${base.slice(0, at)}${junk}${base.slice(at)}`;
+      }),
+      // Code that ends the process while it loads.
+      fc.constantFrom(0, 1, 2, undefined).map((code) => source(fields, `process.exit(${code ?? ''});\n`)),
+    );
+    const command = fc.constantFrom(['list'], ['windows', '--out', join(sandbox, 'scenario-reports')], ['explore', '--runs', '5']);
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(file, command, fc.constantFrom('.ts', '.mts'), async (text, cmd, ext) => {
+        // Each case gets a file of its own: a loaded module stays cached under its path.
+        const path = join(sandbox, 'scenarios', `case-${++n}${ext}`);
+        writeFileSync(path, text);
+        try {
+          await expectRefused([cmd[0]!, path, ...cmd.slice(1)]);
+        } finally {
+          rmSync(path);
+        }
+      }),
+      { numRuns: 250, seed: 20261202 },
+    );
+    expect(listing(sandbox)).toEqual(fixture);
+    expect(existsSync(join(sandbox, 'scenario-reports'))).toBe(false);
+    expect(statSync(join(sandbox, 'scenarios')).isDirectory()).toBe(true);
+  });
+});
