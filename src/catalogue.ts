@@ -6,9 +6,10 @@
 // The catalogue is compiled with the package and imported as it is. A user's TypeScript file
 // is compiled on the fly by tsx, which is loaded only then, so a command that never touches a
 // user's file never pays for it. A user's file is not trusted to behave: it is read only when it
-// is a regular file with a scenario's extension, its loading has a time limit (a top-level await
-// that never settles is reported, not waited on for ever), and the command line traps
-// process.exit while it runs (see cli/exitTrap.ts).
+// is a regular file with a scenario's extension, its loading is bounded in time by the caller
+// (the command line's limit, cli/loadOptions.ts: a top-level await that never settles is
+// reported, not waited on for ever), and the command line traps process.exit while it runs
+// (cli/exitTrap.ts).
 import { accessSync, constants, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -26,8 +27,6 @@ const CATALOGUE_EXT = extname(fileURLToPath(import.meta.url));
 export const SCENARIO_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'] as const;
 /** The file beside a folder's scenarios that holds its decision record's metadata, not a scenario. */
 export const RECORD_FILE = 'record.ts';
-/** How long a user's file may take to load before it is reported as hanging. */
-export const DEFAULT_LOAD_TIMEOUT_MS = 20_000;
 
 export interface CatalogueEntry {
   readonly scenario: Scenario;
@@ -38,8 +37,11 @@ export interface CatalogueEntry {
 }
 
 export interface LoadOptions {
-  /** Milliseconds a user's file may take to load (default 20 s). */
-  readonly timeoutMs?: number;
+  /**
+   * Bounds the loading of one user's file in time: it settles as `load` does, or rejects once
+   * the limit passes. The command line gives one (cli/loadOptions.ts); the engine keeps no clock.
+   */
+  readonly within?: <T>(load: Promise<T>, origin: string) => Promise<T>;
   /** Runs once every reference is found and before any file is loaded: the command's own checks. */
   readonly beforeLoad?: () => void;
 }
@@ -118,25 +120,17 @@ async function importUserFile(path: string): Promise<Record<string, unknown>> {
   return tsxRequire(path, import.meta.url) as Record<string, unknown>;
 }
 
-/** Loads one user's file within the time limit. */
+/** Loads one user's file, within the time limit the options give. */
 async function loadUserFile(path: string, origin: string, options: LoadOptions): Promise<Scenario> {
   registerUserFile(path);
-  const limit = options.timeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new InputError(`malformed scenario ${origin}: it did not finish loading within ${limit / 1000} s (a top-level await that never settles?)`)), limit);
-    // The limit alone must not keep the process alive: when nothing else can settle the load,
-    // the process reports that at once (cli/runProcess.ts) rather than after the limit.
-    timer.unref();
-  });
   loading = origin;
   try {
-    const mod = await Promise.race([importUserFile(path), timeout]);
+    const load = importUserFile(path);
+    const mod = await (options.within ? options.within(load, origin) : load);
     return scenarioExport(mod, origin);
   } catch (error) {
     throw loadFailure(error, origin, path);
   } finally {
-    clearTimeout(timer);
     loading = undefined;
   }
 }
