@@ -134,6 +134,42 @@ console.log('not reached');`);
   });
 });
 
+/** Mounts a small tmpfs at a new folder, or says why it cannot (not root, or no mount here). */
+function tinyDisk(kib: number): { readonly dir?: string; readonly why?: string; readonly unmount: () => void } {
+  const dir = mkdtempSync(join(work, 'disk-'));
+  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${kib}k`, 'tmpfs', dir], { encoding: 'utf8' });
+  if (r.status !== 0) return { why: `cannot mount a tmpfs here (${(r.stderr || String(r.error)).trim()})`, unmount: () => {} };
+  return { dir, unmount: () => spawnSync('umount', [dir]) };
+}
+
+describe('real file-system failures', () => {
+  it('reports a disk that fills up mid-write as one line, keeps the previous set and leaves nothing behind', (ctx) => {
+    const disk = tinyDisk(96);
+    if (disk.dir === undefined) return ctx.skip(disk.why);
+    try {
+      const out = join(disk.dir, 'reports');
+      writeReports(setA.slice(0, 0), out);
+      const before = snapshot(out);
+      expect(() => writeReports(setB, out)).toThrow(/^cannot write the reports to .*reports: ENOSPC \(no space left on the device\)$/);
+      expect(snapshot(out)).toEqual(before);
+      expect(leftovers(disk.dir)).toEqual([]);
+    } finally {
+      disk.unmount();
+    }
+  });
+
+  it('refuses a read-only file system before any run', (ctx) => {
+    const disk = tinyDisk(64);
+    if (disk.dir === undefined) return ctx.skip(disk.why);
+    try {
+      expect(spawnSync('mount', ['-o', 'remount,ro', disk.dir]).status).toBe(0);
+      expect(() => checkReportDir(join(disk.dir!, 'reports'))).toThrow(/is not a writable folder: EROFS \(read-only file system\)/);
+    } finally {
+      disk.unmount();
+    }
+  });
+});
+
 describe('the folder a set replaces', () => {
   it('is refused when it holds files faultline did not write, and is left as it was', () => {
     const dir = mkdtempSync(join(work, 'mine-'));
