@@ -15,6 +15,7 @@ import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { expandGlob, isGlob } from './glob.ts';
 import { InputError } from './inputError.ts';
+import { setLoading } from './loadingNow.ts';
 import { didYouMean } from './nearest.ts';
 import { defineScenario, type Scenario } from './scenario.ts';
 import { shownPath } from './shownPath.ts';
@@ -44,13 +45,6 @@ export interface LoadOptions {
   readonly within?: <T>(load: Promise<T>, origin: string) => Promise<T>;
   /** Runs once every reference is found and before any file is loaded: the command's own checks. */
   readonly beforeLoad?: () => void;
-}
-
-let loading: string | undefined;
-
-/** The user's file being loaded right now, if any: what the process names if it ends mid-load. */
-export function loadingNow(): string | undefined {
-  return loading;
 }
 
 /** The module's scenario export: the default export, or `scenario`; CommonJS wraps it once more. */
@@ -123,7 +117,7 @@ async function importUserFile(path: string): Promise<Record<string, unknown>> {
 /** Loads one user's file, within the time limit the options give. */
 async function loadUserFile(path: string, origin: string, options: LoadOptions): Promise<Scenario> {
   registerUserFile(path);
-  loading = origin;
+  setLoading(origin);
   try {
     const load = importUserFile(path);
     const mod = await (options.within ? options.within(load, origin) : load);
@@ -131,7 +125,7 @@ async function loadUserFile(path: string, origin: string, options: LoadOptions):
   } catch (error) {
     throw loadFailure(error, origin, path);
   } finally {
-    loading = undefined;
+    setLoading(undefined);
   }
 }
 
