@@ -50,7 +50,7 @@ export interface LoadOptions {
 /** The module's scenario export: the default export, or `scenario`; CommonJS wraps it once more. */
 function scenarioExport(mod: Record<string, unknown>, origin: string): Scenario {
   let candidate = (mod['default'] ?? mod['scenario']) as Record<string, unknown> | undefined;
-  if (candidate && typeof candidate === 'object' && !('name' in candidate)) candidate = (candidate['default'] ?? candidate['scenario']) as Record<string, unknown> | undefined;
+  if (candidate && typeof candidate === 'object' && !('name' in candidate) && ('default' in candidate || 'scenario' in candidate)) candidate = (candidate['default'] ?? candidate['scenario']) as Record<string, unknown> | undefined;
   if (candidate === undefined) throw new InputError(`malformed scenario ${origin}: it has no default export`);
   return defineScenario(candidate as unknown as Scenario, origin);
 }

@@ -24,5 +24,5 @@ export { World, type ComponentSpec, type WorldOptions, type RunReport, type Stri
 export type { Stepper, Driver } from './stepper.ts';
 export { Prng } from './prng.ts';
 export { SimClock } from './clock.ts';
-export { loadCatalogue, loadScenario } from './catalogue.ts';
+export { loadCatalogue, loadScenario, loadScenarios, type CatalogueEntry, type LoadOptions } from './catalogue.ts';
 export { InputError } from './inputError.ts';

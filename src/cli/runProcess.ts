@@ -30,13 +30,16 @@ export async function runProcess(argv: readonly string[]): Promise<void> {
   };
   process.stdout.on('error', onPipeError);
   process.stderr.on('error', onPipeError);
-  process.on('uncaughtException', (error) => {
-    // Only code outside main's own awaits lands here: a scenario's timer or callback.
+  const outside = (error: unknown) => {
+    // Only code outside main's own awaits lands here: a scenario's timer, callback or a promise
+    // it rejected without waiting for it.
     finished = true;
     if (error instanceof ExitCalled) lastWords(`faultline: ${error.describe()}`);
     else lastWords(`faultline: ${describeUserFault(error) ?? `a callback failed outside any run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`}`);
     realExit(2);
-  });
+  };
+  process.on('uncaughtException', outside);
+  process.on('unhandledRejection', outside);
   process.on('exit', () => {
     if (finished) return;
     // The event loop emptied while main() was still waiting: a top-level await that never settles.
@@ -44,8 +47,13 @@ export async function runProcess(argv: readonly string[]): Promise<void> {
     lastWords(`faultline: ${loading === undefined ? 'the command' : `loading ${loading}`} never finished: it waits on a promise that nothing will ever settle`);
     process.exitCode = 2;
   });
-  const code = await main(argv);
-  finished = true;
+  let code: number;
+  try {
+    code = await main(argv);
+  } finally {
+    // A harness bug escapes with its stack trace; it is not a load that never finished.
+    finished = true;
+  }
   // Let stdout drain, then end the process, so a timer a scenario left running cannot keep it alive.
   process.stdout.write('', () => realExit(code));
 }
