@@ -2,11 +2,65 @@
 // FAULTLINE_LOAD_TIMEOUT_MS says otherwise (a slow machine, or a test of the limit itself). A
 // file whose top-level await never settles is reported once the limit passes; the limit's timer
 // does not keep the process alive by itself, so when nothing else can settle the load the
-// process reports that at once instead (cli/runProcess.ts).
+// process reports that at once instead (cli/runProcess.ts). A file stuck in a loop that never
+// yields is ended by a watchdog thread.
+import { Worker } from 'node:worker_threads';
 import type { LoadOptions } from '../catalogue.ts';
 import { InputError } from '../inputError.ts';
 
 export const DEFAULT_LOAD_TIMEOUT_MS = 20_000;
+
+/**
+ * A watchdog for a load that never gives the event loop back (an endless loop at the top of a
+ * file), which no timer of this thread can interrupt: a worker thread waits a second past the
+ * limit and, unless the load has ended, says so on stderr and ends the process with SIGKILL
+ * (exit status 137; no handler a scenario installed can hold that signal back). A load that
+ * merely awaits is refused by the timer first, with exit code 2. One worker serves every load
+ * of the process; they talk through shared memory, since a stuck thread reads no messages.
+ * Shared words: 0 armed (1) or not (0), 1 a counter each arm and disarm bumps, 2 the wait in
+ * milliseconds, 3 the byte length of the line to print, which follows in its own buffer.
+ */
+let shared: { readonly words: Int32Array; readonly text: Uint8Array } | undefined;
+
+function watchdog(): NonNullable<typeof shared> {
+  if (shared) return shared;
+  const words = new Int32Array(new SharedArrayBuffer(16));
+  const text = new Uint8Array(new SharedArrayBuffer(4096));
+  const worker = new Worker(
+    `const { workerData: { words, text } } = require('node:worker_threads');
+for (;;) {
+  while (Atomics.load(words, 0) === 0) Atomics.wait(words, 0, 0);
+  const turn = Atomics.load(words, 1);
+  if (Atomics.wait(words, 1, turn, Atomics.load(words, 2)) === 'timed-out' && Atomics.load(words, 1) === turn && Atomics.load(words, 0) === 1) {
+    require('node:fs').writeSync(2, Buffer.from(text.slice(0, Atomics.load(words, 3))));
+    process.kill(process.pid, 'SIGKILL');
+  }
+}`,
+    { eval: true, workerData: { words, text }, stdout: false, stderr: false },
+  );
+  worker.unref();
+  shared = { words, text };
+  return shared;
+}
+
+function arm(ms: number, line: string): void {
+  const { words, text } = watchdog();
+  const bytes = new TextEncoder().encode(line).slice(0, text.length);
+  text.set(bytes);
+  Atomics.store(words, 3, bytes.length);
+  Atomics.store(words, 2, ms);
+  Atomics.add(words, 1, 1);
+  Atomics.store(words, 0, 1);
+  Atomics.notify(words, 0);
+  Atomics.notify(words, 1);
+}
+
+function disarm(): void {
+  const { words } = watchdog();
+  Atomics.store(words, 0, 0);
+  Atomics.add(words, 1, 1);
+  Atomics.notify(words, 1);
+}
 
 /** Settles as `load` does, or rejects with an InputError once `ms` milliseconds pass. */
 export function withinLimit(ms: number): <T>(load: Promise<T>, origin: string) => Promise<T> {
@@ -16,7 +70,11 @@ export function withinLimit(ms: number): <T>(load: Promise<T>, origin: string) =
       timer = setTimeout(() => reject(new InputError(`malformed scenario ${origin}: it did not finish loading within ${ms / 1000} s (a top-level await that never settles?)`)), ms);
       timer.unref();
     });
-    return Promise.race([load, limit]).finally(() => clearTimeout(timer));
+    arm(ms + 1000, `faultline: malformed scenario ${origin}: it did not finish loading within ${ms / 1000} s and does not yield (an endless loop?); the process is ended\n`);
+    return Promise.race([load, limit]).finally(() => {
+      clearTimeout(timer);
+      disarm();
+    });
   };
 }
 
