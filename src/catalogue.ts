@@ -13,6 +13,7 @@
 import { accessSync, constants, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describeFsError } from './fsError.ts';
 import { expandGlob, isGlob } from './glob.ts';
 import { InputError } from './inputError.ts';
 import { setLoading } from './loadingNow.ts';
@@ -137,7 +138,7 @@ function checkUserFile(ref: string, path: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new InputError(`no scenario file ${ref}`);
-    throw new InputError(`cannot read scenario file ${ref}: ${code ?? String(error)}`);
+    throw new InputError(`cannot read scenario file ${ref}: ${describeFsError(error) ?? String(error)}`);
   }
   // A device, a pipe or a socket (/dev/stdin, /proc/kmsg's kind) could block for ever when read.
   if (!stat.isFile()) throw new InputError(`${ref} is not a regular file`);
@@ -145,7 +146,7 @@ function checkUserFile(ref: string, path: string): void {
   try {
     accessSync(path, constants.R_OK);
   } catch (error) {
-    throw new InputError(`cannot read scenario file ${ref}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new InputError(`cannot read scenario file ${ref}: ${describeFsError(error) ?? String(error)}`);
   }
 }
 
@@ -181,7 +182,7 @@ function folderFiles(ref: string, path: string): string[] {
   try {
     names = readdirSync(path);
   } catch (error) {
-    throw new InputError(`cannot read folder ${ref}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new InputError(`cannot read folder ${ref}: ${describeFsError(error) ?? String(error)}`);
   }
   const files = names
     .filter((f) => (SCENARIO_EXTENSIONS as readonly string[]).includes(extname(f)) && !/\.d\.[cm]?ts$/.test(f) && !/\.(test|spec)\.[cm]?[jt]s$/.test(f) && !f.startsWith('.') && f !== RECORD_FILE)

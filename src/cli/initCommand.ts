@@ -3,10 +3,10 @@
 // theirs) and a vitest test that gates on its verdict in CI. It never overwrites a file.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { describeFsError } from '../fsError.ts';
 import { InputError } from '../inputError.ts';
 import { makeDirs } from '../makeDirs.ts';
 import { parseArgv } from '../parseArgv.ts';
-import { describeFsError } from '../report/writeReports.ts';
 import type { Command } from './command.ts';
 import { text } from './flagValues.ts';
 

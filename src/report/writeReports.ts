@@ -14,6 +14,7 @@
 // than emptied.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
+import { describeFsError } from '../fsError.ts';
 import { InputError } from '../inputError.ts';
 import { makeDirs } from '../makeDirs.ts';
 import type { WindowsResult } from '../windows.ts';
@@ -66,31 +67,6 @@ export function reportFiles(results: readonly WindowsResult[]): ReportFile[] {
   ];
 }
 
-const ERRNO_TEXT: Readonly<Record<string, string>> = {
-  ENOSPC: 'no space left on the device',
-  EDQUOT: 'disk quota exceeded',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
-  EROFS: 'read-only file system',
-  EISDIR: 'is a folder',
-  ENOTDIR: 'a part of the path is not a folder',
-  ENAMETOOLONG: 'the name is too long',
-  ENOENT: 'the path cannot be created there',
-  EEXIST: 'already exists',
-  EIO: 'input/output error',
-  ELOOP: 'too many symbolic links',
-  EMFILE: 'too many open files',
-  EBUSY: 'busy',
-  EXDEV: 'on another device',
-};
-
-/** One line for a file-system error: its code and what it means. */
-export function describeFsError(error: unknown): string | undefined {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return undefined;
-  return `${code} (${ERRNO_TEXT[code] ?? 'file-system error'})`;
-}
-
 function ownedFiles(dir: string): readonly string[] | undefined {
   try {
     const manifest = JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')) as { writtenBy?: unknown; files?: unknown };
@@ -114,8 +90,8 @@ export function checkReportDir(outDir: string, flag = '--out'): void {
   if (parse(abs).root === abs) refuse('is the root folder; give a folder for the reports');
   const cwd = process.cwd();
   if (abs === cwd || cwd.startsWith(abs + sep)) refuse('holds the working folder, which the reports would replace; give a folder of its own');
-  for (const part of abs.split(sep)) if (Buffer.byteLength(part) > NAME_MAX) refuse(`is not a writable folder: ENAMETOOLONG (${ERRNO_TEXT['ENAMETOOLONG']})`);
-  if (Buffer.byteLength(abs) > 4000) refuse(`is not a writable folder: ENAMETOOLONG (${ERRNO_TEXT['ENAMETOOLONG']})`);
+  for (const part of abs.split(sep)) if (Buffer.byteLength(part) > NAME_MAX) refuse(`is not a writable folder: ${describeFsError({ code: 'ENAMETOOLONG' })}`);
+  if (Buffer.byteLength(abs) > 4000) refuse(`is not a writable folder: ${describeFsError({ code: 'ENAMETOOLONG' })}`);
   let stat;
   try {
     stat = statSync(abs);
