@@ -148,12 +148,12 @@ describe('the argument parser refuses, for every command alike', () => {
     [['list', '--json=yes'], 'faultline: list: --json is a switch and takes no value, got "--json=yes"'],
     [['windows', 'mercury-outbox', '--pairs=true'], 'faultline: windows: --pairs is a switch and takes no value, got "--pairs=true"'],
     // The wrong number of positional arguments.
-    [['list', 'extra'], 'faultline: list: takes no arguments; unexpected argument "extra"'],
-    [['windows'], 'faultline: windows: takes one scenario name, scenario file or "all"'],
-    [['windows', 'mercury-outbox', 'mercury-outbox'], 'faultline: windows: takes one scenario name, scenario file or "all"; unexpected argument "mercury-outbox"'],
-    [['explore'], 'faultline: explore: takes one scenario name or scenario file'],
+    // (list, windows and explore take any number of scenarios; replay takes exactly one.)
+    [['windows'], 'faultline: windows: takes at least one: scenario names, files, folders, patterns or "all"'],
+    [['explore'], 'faultline: explore: takes at least one: scenario names, files, folders or patterns'],
     [['replay', '--seed', '1'], 'faultline: replay: takes one scenario name or scenario file'],
-    [['explore', 'mercury-outbox', '--', '--runs'], 'faultline: explore: takes one scenario name or scenario file; unexpected argument "--runs"'],
+    [['replay', 'mercury-outbox', 'mercury-outbox', '--seed', '1'], 'faultline: replay: takes one scenario name or scenario file; unexpected argument "mercury-outbox"'],
+    [['replay', 'mercury-outbox', '--seed', '1', '--', '--plan'], 'faultline: replay: takes one scenario name or scenario file; unexpected argument "--plan"'],
     [['calc', 'dedup', 'now', '--rate', '1', '--window', '1h', '--entry-bytes', '9'], 'faultline: calc dedup: takes no arguments; unexpected argument "now"'],
     // A required flag left out.
     [['replay', 'mercury-outbox'], 'faultline: replay needs --seed S (with --plan or --path), or --faults K --choices PATH'],
@@ -173,8 +173,11 @@ describe('refusals of values, scenarios and plans', () => {
     [['explore', 'mercury-outbox', '--max-faults', '65'], /--max-faults is too large, got 65 \(at most 64\)/],
     [['windows', 'mercury-outbox', '--max-occurrence', '0', '--out', '{out}'], /--max-occurrence must be at least 1, got 0/],
     [['windows', 'no-such-scenario', '--out', '{out}'], /^faultline: unknown scenario no-such-scenario \(faultline list shows the catalogue\)$/],
+    // After `--` every word is a scenario reference, even one that looks like a flag.
+    [['explore', 'mercury-outbox', '--', '--runs'], /^faultline: unknown scenario --runs \(faultline list shows the catalogue\)$/],
+    [['list', 'extra'], /^faultline: unknown scenario extra \(faultline list shows the catalogue\)$/],
     [['explore', 'no/such/file.ts'], /^faultline: no scenario file no\/such\/file\.ts$/],
-    [['windows', 'mercury-outbox', '--out', '/dev/null/x'], /^faultline: --out \/dev\/null\/x is not a writable folder: ENOTDIR$/],
+    [['windows', 'mercury-outbox', '--out', '/dev/null/x'], /^faultline: --out \/dev\/null\/x is not a writable folder: ENOTDIR \(a part of the path is not a folder\)$/],
     [['replay', 'mercury-outbox', '--seed', '1', '--plan', 'crash it'], /--plan must be a JSON array of faults, got "crash it"/],
     [['replay', 'mercury-outbox', '--seed', '1', '--plan', '{"kind":"crash"}'], /^faultline: --plan must be a JSON array of faults$/],
     [['replay', 'mercury-outbox', '--seed', '1', '--plan', JSON.stringify(Array(65).fill({ kind: 'crash', window: 'relay.polling', occurrence: 1 }))], /--plan has 65 faults; at most 64 are accepted/],
