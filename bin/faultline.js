@@ -3,14 +3,10 @@
 // run as they are, with no build step between an edit and a run. It never uses dist/, so a
 // build left over from an earlier edit cannot run in place of the sources. The installed
 // package's command is dist/src/cli/bin.js, the compiled JavaScript, which needs no loader.
+// Both run the same process entry (cli/runProcess.ts), which also ends the command quietly when
+// the reader of its output goes away (`faultline list | head -1`).
 import { register } from 'tsx/esm/api';
 
-// A reader that stops early (`faultline list | head -1`) closes the pipe: that ends the output,
-// it is not an error to report with a stack trace.
-process.stdout.on('error', (error) => {
-  if (error.code !== 'EPIPE') throw error;
-  process.exit(process.exitCode ?? 0);
-});
 register();
 const { runProcess } = await import('../src/cli/runProcess.ts');
 await runProcess(process.argv.slice(2));
