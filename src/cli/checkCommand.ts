@@ -1,13 +1,13 @@
-// `faultline check <scenario|file|all>`: every interleaving and every combination of up to K
-// faults, by explicit-state search; a summary table with each search's size and speed, the
-// reports in the same forms as windows mode, and the exit code CI gates on (0 every verdict as
-// expected, 1 otherwise). The speed is measured here, at the command line, and printed only:
+// `faultline check <scenario|file|folder|pattern|all>…`: every interleaving and every
+// combination of up to K faults, by explicit-state search, for every scenario named; a summary
+// table with each search's size and speed, one report set for all of them in the same forms as
+// windows mode, and the exit code CI gates on (0 every verdict as expected, 1 otherwise). The
+// report folder is checked before the searches and written only once they have all finished, as
+// one set swapped into place. The speed is measured here, at the command line, and printed only:
 // reports carry nothing that differs between two runs of the same search.
-import { accessSync, constants, mkdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { loadCatalogue, loadScenario } from '../catalogue.ts';
+import { loadScenarios } from '../catalogue.ts';
 import { check, DEFAULT_MAX_STATES, type CheckResult } from '../check/check.ts';
-import { InputError } from '../inputError.ts';
 import { parseArgv } from '../parseArgv.ts';
 import { replayLine } from '../replayLine.ts';
 import { describeClause } from '../report/describeCoverage.ts';
@@ -15,13 +15,18 @@ import { describePlan } from '../report/describePlan.ts';
 import { windowReach } from '../report/describeSweep.ts';
 import { renderJson } from '../report/json.ts';
 import { verdictSummary } from '../report/verdictSummary.ts';
-import { writeReports } from '../report/writeReports.ts';
+import { checkReportDir, writeReports } from '../report/writeReports.ts';
 import type { Command } from './command.ts';
+import { deferSignals } from './deferSignals.ts';
 import { kindsFlag, text, wholeNumber } from './flagValues.ts';
+import { loadOptions } from './loadOptions.ts';
 import { styleFor, table } from './style.ts';
 
+/** The whole folder is replaced by each run, so the default is a name no project uses for anything else, and not windows mode's. */
+export const DEFAULT_OUT = 'faultline-check';
+
 export const command: Command = {
-  usage: 'check <scenario|file|all> [--faults K] [--kinds LIST] [--size N] [--max-states N] [--max-depth N] [--dfs] [--fail-fast] [--world-latency] [--json] [--out DIR]',
+  usage: 'check <scenario|file|folder|pattern|all>… [--faults K] [--kinds LIST] [--size N] [--max-states N] [--max-depth N] [--dfs] [--fail-fast] [--world-latency] [--json] [--out DIR]',
   spec: {
     command: 'check',
     flags: {
@@ -33,10 +38,10 @@ export const command: Command = {
       dfs: { type: 'boolean', help: 'search depth-first (default breadth-first, whose counterexamples are shortest)' },
       'fail-fast': { type: 'boolean', help: 'stop at the first violation' },
       'world-latency': { type: 'boolean', help: "give each message the World's latency window instead of landing before the clock moves (far more states)" },
-      out: { type: 'string', value: 'DIR', help: 'where the reports go (default reports/check)' },
+      out: { type: 'string', value: 'DIR', help: `the folder the report set replaces (default ${DEFAULT_OUT}/): new, empty, or one faultline wrote` },
       json: { type: 'boolean', help: 'print one JSON document, as windows --json does, with each search under "check"' },
     },
-    positionals: { min: 1, max: 1, name: 'scenario name, scenario file or "all"' },
+    positionals: { min: 1, max: Infinity, name: 'scenario names, files, folders, patterns or "all"' },
   },
   async run(args, io) {
     const { values, positionals } = parseArgv(args, this.spec);
@@ -45,24 +50,18 @@ export const command: Command = {
     const size = wholeNumber('--size', values['size'], 1, 10_000);
     const maxStates = wholeNumber('--max-states', values['max-states'], 1, 1_000_000_000);
     const maxDepth = wholeNumber('--max-depth', values['max-depth'], 1, 10_000_000);
-    const ref = positionals[0]!;
-    const outDir = text(values['out']) ?? 'reports/check';
-    try {
-      mkdirSync(outDir, { recursive: true });
-      accessSync(outDir, constants.W_OK);
-    } catch (error) {
-      throw new InputError(`--out ${outDir} is not a writable folder: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-    const entries = ref === 'all' ? await loadCatalogue() : [await loadScenario(ref)];
+    const outDir = text(values['out']) ?? DEFAULT_OUT;
+    // Find out before the searches, not after them, that the reports cannot be written; create nothing yet.
+    const entries = await loadScenarios(positionals, { ...loadOptions(), beforeLoad: () => checkReportDir(outDir) });
     const c = styleFor(io.isTTY);
     const progress = io.isTTY && !values['json'];
     const results: { result: CheckResult; seconds: number }[] = [];
-    for (const [i, { scenario }] of entries.entries()) {
+    for (const [i, { scenario, ref }] of entries.entries()) {
       const started = performance.now();
       const result = check(scenario, {
         faults,
         ...(kinds === undefined ? {} : { kinds }),
-        ...(ref === 'all' ? {} : { ref }),
+        ref,
         ...(size === undefined ? {} : { size }),
         ...(maxStates === undefined ? {} : { maxStates }),
         ...(maxDepth === undefined ? {} : { maxDepth }),
@@ -74,9 +73,11 @@ export const command: Command = {
       results.push({ result, seconds: (performance.now() - started) / 1000 });
     }
     if (progress) io.progress('\r\u001b[K');
-    writeReports(
-      results.map((r) => r.result),
-      outDir,
+    await deferSignals(() =>
+      writeReports(
+        results.map((r) => r.result),
+        outDir,
+      ),
     );
     const ok = results.every((r) => r.result.judgement.asExpected);
     if (values['json']) {

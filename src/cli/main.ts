@@ -47,7 +47,7 @@ Usage:
   faultline list [<scenario|file|folder|pattern>…] [--json]
   faultline windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--pairs] [--seed S] [--max-occurrence N]
   faultline explore <scenario|file|folder|pattern>… [--runs N] [--seed S] [--max-faults N] [--max-occurrence N] [--json]
-  faultline check <scenario|file|all> [--faults K] [--size N] [--max-states N] [--dfs] [--json] [--out DIR]
+  faultline check <scenario|file|folder|pattern|all>… [--faults K] [--size N] [--max-states N] [--dfs] [--json] [--out DIR]
   faultline replay <scenario|file> --seed S [--path P | --plan JSON] [--size N] [--json]
   faultline replay <scenario|file> --faults K --choices PATH [--size N] [--json]
   faultline record <scenario|file|dir|all> [--out DIR]

@@ -4,7 +4,7 @@
 // needs a real process is spawned: the bin file starting at all, the exit codes the shell sees,
 // a user's scenario file that imports the engine, and the same trace hash from two processes.
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -50,7 +50,7 @@ describe('faultline with no command', () => {
   it.each([['--help'], ['-h'], ['help']])('%s prints the usage and every command, exit code 0', async (flag) => {
     const r = await cli([flag]);
     expect(r).toEqual({ code: 0, out: `${USAGE}\n`, err: '' });
-    for (const name of ['list', 'windows', 'explore', 'replay', 'calc']) expect(r.out).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    for (const name of ['list', 'windows', 'explore', 'check', 'replay', 'calc', 'init']) expect(r.out).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     expect(r.out).toMatch(/Exit codes: 0 .*; 1 .*\n2 bad input or usage/);
   });
 
@@ -148,9 +148,10 @@ describe('the argument parser refuses, for every command alike', () => {
     [['list', '--json=yes'], 'faultline: list: --json is a switch and takes no value, got "--json=yes"'],
     [['windows', 'mercury-outbox', '--pairs=true'], 'faultline: windows: --pairs is a switch and takes no value, got "--pairs=true"'],
     // The wrong number of positional arguments.
-    // (list, windows and explore take any number of scenarios; replay takes exactly one.)
+    // (list, windows, explore and check take any number of scenarios; replay takes exactly one.)
     [['windows'], 'faultline: windows: takes at least one: scenario names, files, folders, patterns or "all"'],
     [['explore'], 'faultline: explore: takes at least one: scenario names, files, folders or patterns'],
+    [['check', '--faults', '2'], 'faultline: check: takes at least one: scenario names, files, folders, patterns or "all"'],
     [['replay', '--seed', '1'], 'faultline: replay: takes one scenario name or scenario file'],
     [['replay', 'mercury-outbox', 'mercury-outbox', '--seed', '1'], 'faultline: replay: takes one scenario name or scenario file; unexpected argument "mercury-outbox"'],
     [['replay', 'mercury-outbox', '--seed', '1', '--', '--plan'], 'faultline: replay: takes one scenario name or scenario file; unexpected argument "--plan"'],
@@ -178,6 +179,11 @@ describe('refusals of values, scenarios and plans', () => {
     [['list', 'extra'], /^faultline: unknown scenario extra \(faultline list shows the catalogue\)$/],
     [['explore', 'no/such/file.ts'], /^faultline: no scenario file no\/such\/file\.ts$/],
     [['windows', 'mercury-outbox', '--out', '/dev/null/x'], /^faultline: --out \/dev\/null\/x is not a writable folder: ENOTDIR \(a part of the path is not a folder\)$/],
+    [['check', 'mercury-outbox', '--out', '/dev/null/x'], /^faultline: --out \/dev\/null\/x is not a writable folder: ENOTDIR \(a part of the path is not a folder\)$/],
+    [['check', 'mercury-outbox', '--faults', '9'], /^faultline: --faults is too large, got 9 \(at most 8\)$/],
+    [['check', 'mercury-outbox', '--kinds', 'crash,melt'], /^faultline: --kinds: no fault kind "melt"; valid: crash, lose, duplicate, delay, reorder, rebalance$/],
+    [['check', 'mercury-outbox', '--kinds', 'crash,,lose'], /^faultline: --kinds must be fault kinds joined by commas/],
+    [['check', 'no-such-scenario'], /^faultline: unknown scenario no-such-scenario \(faultline list shows the catalogue\)$/],
     [['replay', 'mercury-outbox', '--seed', '1', '--plan', 'crash it'], /--plan must be a JSON array of faults, got "crash it"/],
     [['replay', 'mercury-outbox', '--seed', '1', '--plan', '{"kind":"crash"}'], /^faultline: --plan must be a JSON array of faults$/],
     [['replay', 'mercury-outbox', '--seed', '1', '--plan', JSON.stringify(Array(65).fill({ kind: 'crash', window: 'relay.polling', occurrence: 1 }))], /--plan has 65 faults; at most 64 are accepted/],
@@ -299,6 +305,57 @@ describe('windows', () => {
     const j = await cli(['windows', 'flow-page-viewed', '--json', '--max-occurrence', '1', '--out', out], true);
     expect(j.err).toBe('');
     expect(() => JSON.parse(j.out) as unknown).not.toThrow();
+  });
+});
+
+describe('check', () => {
+  it('searches every scenario named, a row each, and writes one report set for them all', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'faultline-check-')), 'reports');
+    const r = await cli(['check', 'flow-page-viewed', 'scenarios/dedup-horizon-7d-*.ts', '--out', dir]);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^flow-page-viewed +[\d,]+ +[\d,]+ +\d+ +[\d.]+ s +[\d,]+ +holds +holds +ok$/m);
+    expect(r.out).toMatch(/^dedup-horizon-7d-vs-30d +[\d,]+ +[\d,]+ +\d+ +[\d.]+ s +[\d,]+ +violated +violated \(duplicate effect\) +ok$/m);
+    expect(r.out).toMatch(new RegExp(`\n2 scenarios, [\\d,]+ states in [\\d.]+ s, every verdict as expected; reports in ${dir}/\n$`));
+    expect(readdirSync(dir).sort()).toEqual(['.faultline-reports.json', 'dedup-horizon-7d-vs-30d.md', 'flow-page-viewed.md', 'index.md', 'junit.xml', 'report.html', 'report.json']);
+    // The next run replaces the set whole: no page of the scenario it did not search is left.
+    const again = await cli(['check', 'flow-page-viewed', '--out', dir]);
+    expect(again.code).toBe(0);
+    expect(again.out).toMatch(/^covers: holds for every interleaving with at most 1 fault: /m);
+    expect(readdirSync(dir).sort()).toEqual(['.faultline-reports.json', 'flow-page-viewed.md', 'index.md', 'junit.xml', 'report.html', 'report.json']);
+    expect(readdirSync(join(dir, '..'))).toEqual(['reports']);
+  });
+
+  it('refuses a report folder it may not replace before any search, and creates --out only once the searches finish', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'faultline-check-'));
+    const theirs = join(parent, 'theirs');
+    mkdirSync(theirs);
+    writeFileSync(join(theirs, 'notes.txt'), 'mine');
+    // On a terminal a search shows its progress on stderr: the one line alone shows none began.
+    const r = await cli(['check', 'flow-page-viewed', '--out', theirs], true);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toBe(`faultline: --out ${theirs} holds a file faultline did not write (notes.txt); give a new or empty folder, or one faultline wrote\n`);
+    expect(readdirSync(theirs)).toEqual(['notes.txt']);
+    // A second scenario that fails to load, after the folder was checked: nothing is created.
+    const broken = join(parent, 'broken.ts');
+    writeFileSync(broken, 'export default {{{ this is not typescript\n');
+    const fresh = join(parent, 'fresh');
+    expect(await refused(['check', 'flow-page-viewed', broken, '--out', fresh])).toMatch(/^faultline: malformed scenario .*broken\.ts: /);
+    expect(readdirSync(parent).sort()).toEqual(['broken.ts', 'theirs']);
+  });
+
+  it('prints one JSON document with each search under "check", and a replay line per counterexample that reruns it', async () => {
+    const r = await cli(['check', 'mercury-dual-write-commit-first', '--kinds', 'crash', '--json', '--out', out]);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(r.out) as { scenarios: { name: string; verdict: string; check: { states: number }; counterexamples: { violation: string; traceHash: string; replay: string }[] }[] };
+    expect(doc.scenarios.map((s) => [s.name, s.verdict])).toEqual([['mercury-dual-write-commit-first', 'violated']]);
+    expect(doc.scenarios[0]!.check.states).toBeGreaterThan(0);
+    const ce = doc.scenarios[0]!.counterexamples.find((c) => c.violation === 'lost effect')!;
+    expect(ce.replay).toMatch(/^npx faultline replay mercury-dual-write-commit-first --faults 1 --kinds crash --choices \S+$/);
+    const replayed = await cli([...ce.replay.split(' ').slice(2), '--json']);
+    expect(replayed.code).toBe(0);
+    expect((JSON.parse(replayed.out) as { traceHash: string }).traceHash).toBe(ce.traceHash);
   });
 });
 
