@@ -1,10 +1,10 @@
 // Bad input never crashes the command line: fast-check generates malformed argument vectors
 // (unknown flags, flags without values or given twice, negative, huge and non-numeric figures,
-// malformed plans, paths to things that are not scenario files, report folders that cannot be
-// written, unknown commands) and malformed scenario files (wrong shapes, unknown fields, bad
-// values, builders that throw, syntax errors, a process.exit), and runs each in-process through
-// main(). Every case must end with exit code 2, exactly one line on stderr, nothing on stdout,
-// no stack trace, and nothing written anywhere.
+// malformed plans and lists of fault kinds, paths to things that are not scenario files, report
+// folders that cannot be written, unknown commands) and malformed scenario files (wrong shapes,
+// unknown fields, bad values, builders that throw, syntax errors, a process.exit), and runs each
+// in-process through main(). Every case must end with exit code 2, exactly one line on stderr,
+// nothing on stdout, no stack trace, and nothing written anywhere.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALC_SUBCOMMANDS, calcArgvSpec } from '../../src/capacity/runCalc.ts';
 import { bufferIo } from '../../src/cli/io.ts';
 import { COMMAND_NAMES, loadCommand, main } from '../../src/cli/main.ts';
+import { FAULT_KINDS } from '../../src/faults.ts';
 import type { ArgvSpec } from '../../src/parseArgv.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -64,6 +65,11 @@ const notAScenario = () =>
   fc.constantFrom('/dev/null', '/dev/full', '/dev/zero', '/proc/self/status', '/proc/kmsg', '/proc/self/mem', join(sandbox, 'empty-folder'), join(sandbox, 'pipe.ts'), join(sandbox, 'a-file.txt'), './no-such-design.ts', 'designs/*.ts', join(sandbox, 'missing', 'x.mts'));
 /** Report folders that cannot be written or must not be replaced. */
 const badOut = () => fc.constantFrom('/proc/faultline-reports', '/proc/self/x/y', '/dev/null/x', '/dev/full', join(sandbox, 'a-file.txt'), join(sandbox, 'a-file.txt', 'sub'), join(sandbox, 'not-faultlines'), '/', '.', '..', join(sandbox, 'x'.repeat(300)), '/sys/faultline');
+/** Lists that are not fault kinds joined by commas. */
+const badKinds = fc.oneof(
+  fc.constantFrom('', ',', 'crash,', ',lose', 'crash,,lose', 'melt', 'crash,melt', 'CRASH', 'crash;lose', 'crash lose'),
+  word.filter((w) => !(FAULT_KINDS as readonly string[]).includes(w)),
+);
 /** Plans that are not JSON arrays of faults. */
 const badPlan = fc.oneof(
   fc.string({ maxLength: 30 }).filter((s) => {
@@ -80,7 +86,7 @@ const badPlan = fc.oneof(
 
 type Tokens = readonly string[];
 /** A valid start for each command, so that every case fails on what was added to it. */
-const BASE: Readonly<Record<string, Tokens>> = { list: [], windows: ['mercury-outbox'], explore: ['mercury-outbox'], replay: ['mercury-outbox', '--seed', '1'], calc: ['dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96'], init: [] };
+const BASE: Readonly<Record<string, Tokens>> = { list: [], windows: ['mercury-outbox'], explore: ['mercury-outbox'], check: ['mercury-outbox'], replay: ['mercury-outbox', '--seed', '1'], calc: ['dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96'], init: [] };
 
 /** One mistake that the command refuses before it runs anything, as tokens and where they go. */
 function poison(command: string): fc.Arbitrary<{ readonly tokens: Tokens; readonly last?: boolean }> {
@@ -88,7 +94,7 @@ function poison(command: string): fc.Arbitrary<{ readonly tokens: Tokens; readon
   const flags = Object.entries(spec.flags);
   const known = new Set([...Object.keys(spec.flags), 'help', 'h']);
   const stringFlags = flags.filter(([, f]) => f.type === 'string').map(([n]) => n);
-  const numeric = flags.filter(([, f]) => f.value === 'N' || f.value === 'S').map(([n]) => n);
+  const numeric = flags.filter(([, f]) => f.value === 'N' || f.value === 'S' || f.value === 'K').map(([n]) => n);
   const options: fc.Arbitrary<{ tokens: Tokens; last?: boolean }>[] = [
     word.filter((w) => !known.has(w)).map((w) => ({ tokens: [`--${w}`] })),
     fc.constantFrom(...flags.map(([n]) => n)).map((n) => ({ tokens: spec.flags[n]!.type === 'string' ? [`--${n}`, '7', `--${n}`, '7'] : [`--${n}`, `--${n}`] })),
@@ -104,9 +110,10 @@ function poison(command: string): fc.Arbitrary<{ readonly tokens: Tokens; readon
   if (stringFlags.length > 0) options.push(fc.constantFrom(...stringFlags).map((n) => ({ tokens: [`--${n}`], last: true })));
   if (numeric.length > 0) options.push(fc.tuple(fc.constantFrom(...numeric), badNumber, fc.boolean()).map(([n, v, eq]) => ({ tokens: eq ? [`--${n}=${v}`] : [`--${n}`, v] })));
   if (command === 'replay') options.push(badPlan.map((p) => ({ tokens: ['--plan', p] })));
-  if (command === 'windows') options.push(badOut().map((o) => ({ tokens: ['--out', o] })));
+  if (command === 'windows' || command === 'check') options.push(badOut().map((o) => ({ tokens: ['--out', o] })));
+  if (command === 'check') options.push(badKinds.map((k) => ({ tokens: ['--kinds', k] })));
   if (command === 'init') options.push(fc.constantFrom('Our_Relay', 'UPPER', '-', 'a b', '../escape', '.hidden', 'x'.repeat(120)).map((n) => ({ tokens: ['--', n] })), fc.constantFrom('/proc/faultline', '/dev/null/x', join(sandbox, 'a-file.txt')).map((d) => ({ tokens: ['--dir', d] })));
-  if (command === 'list' || command === 'windows' || command === 'explore' || command === 'replay') options.push(notAScenario().map((p) => ({ tokens: [p] })));
+  if (command === 'list' || command === 'windows' || command === 'explore' || command === 'check' || command === 'replay') options.push(notAScenario().map((p) => ({ tokens: [p] })));
   return fc.oneof(...options);
 }
 
@@ -137,7 +144,7 @@ const badArgv: fc.Arbitrary<string[]> = fc
 
 const unknownCommand = fc.oneof(
   word.filter((w) => !COMMAND_NAMES.includes(w) && w !== 'help'),
-  fc.constantFrom('wndows', 'lst', 'explor', 'replya', 'clac', 'int', '--bogus', '-x', '--versoin'),
+  fc.constantFrom('wndows', 'lst', 'explor', 'chekc', 'replya', 'clac', 'int', '--bogus', '-x', '--versoin'),
 ).map((c) => [c]);
 
 describe('bad input', () => {
@@ -188,7 +195,7 @@ describe('bad input', () => {
       // Code that ends the process while it loads.
       fc.constantFrom(0, 1, 2, undefined).map((code) => source(fields, `process.exit(${code ?? ''});\n`)),
     );
-    const command = fc.constantFrom(['list'], ['windows', '--out', join(sandbox, 'scenario-reports')], ['explore', '--runs', '5']);
+    const command = fc.constantFrom(['list'], ['windows', '--out', join(sandbox, 'scenario-reports')], ['explore', '--runs', '5'], ['check', '--out', join(sandbox, 'scenario-reports')]);
     let n = 0;
     await fc.assert(
       fc.asyncProperty(file, command, fc.constantFrom('.ts', '.mts'), async (text, cmd, ext) => {

@@ -38,6 +38,7 @@ const FIRST: Readonly<Record<string, readonly string[]>> = {
   list: [],
   windows: ['mercury-outbox'],
   explore: ['mercury-outbox'],
+  check: ['mercury-outbox'],
   replay: ['mercury-outbox'],
   calc: ['dedup'],
   init: ['x'],
@@ -76,10 +77,11 @@ describe('every command', () => {
 
   it.each(COMMAND_NAMES)('%s refuses a negative, huge, fractional or non-numeric value for each numeric flag', async (name) => {
     const command = await loadCommand(name);
-    const numeric = Object.entries(command.spec.flags).filter(([, f]) => f.value === 'N' || f.value === 'S');
+    const numeric = Object.entries(command.spec.flags).filter(([, f]) => f.value === 'N' || f.value === 'S' || f.value === 'K');
     for (const [flag] of numeric) {
       for (const bad of ['-1', '99999999999999999999', '1.5', 'abc', '1e3', '0x10']) {
-        const extra = name === 'replay' && flag !== 'seed' ? ['--seed', '1'] : [];
+        // replay's fault budget goes with a choice path; its other figures with a seed.
+        const extra = name !== 'replay' || flag === 'seed' ? [] : flag === 'faults' ? ['--choices', '0'] : ['--seed', '1'];
         refused(await cli(name, ...FIRST[name]!, ...extra, `--${flag}`, bad), new RegExp(`--${flag} (must be|is too large)`));
       }
     }
@@ -90,6 +92,7 @@ describe('naming scenarios', () => {
   it('suggests the nearest catalogue name for a mistyped one', async () => {
     refused(await cli('windows', 'mercury-outbx'), /unknown scenario mercury-outbx \(did you mean mercury-outbox\?\)/);
     refused(await cli('explore', 'mercury-dual-write-comit-first'), /did you mean mercury-dual-write-commit-first\?/);
+    refused(await cli('check', 'mercury-outbox', 'mercury-dual-write-publish-frist'), /did you mean mercury-dual-write-publish-first\?/);
   });
 
   it('takes several names, files, a folder or a pattern, each scenario once', async () => {
@@ -104,6 +107,7 @@ describe('naming scenarios', () => {
     refused(await cli('list', 'nowhere/*.ts'), /no scenario file matches nowhere\/\*\.ts/);
     const empty = mkdtempSync(join(sandbox, 'empty-'));
     refused(await cli('windows', empty), /holds no scenario files/);
+    refused(await cli('check', empty), /holds no scenario files/);
     refused(await cli('list', '/dev/null'), /\/dev\/null is not a regular file/);
     refused(await cli('list', '/proc/self/status'), /is not a scenario file: it must end in \.ts/);
     refused(await cli('list', './missing.ts'), /no scenario file \.\/missing\.ts/);
