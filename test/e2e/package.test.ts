@@ -94,6 +94,8 @@ describe.skipIf(skipReason !== undefined)('the packed package', () => {
     expect(paths).toContain('dist/src/index.d.ts');
     expect(paths).toContain('dist/src/index.js.map');
     expect(paths).toContain('dist/src/cli/bin.js');
+    expect(paths).toContain('dist/src/cli/checkCommand.js');
+    expect(paths).toContain('dist/src/check/check.js');
     const catalogue = readdirSync(join(root, 'scenarios')).filter((f) => f.endsWith('.ts'));
     expect(paths.filter((p) => /^dist\/scenarios\/[^/]+\.js$/.test(p))).toHaveLength(catalogue.length);
     // The compiled files import compiled files, never the TypeScript sources.
@@ -149,6 +151,19 @@ export default scenario;
     expect(existsSync(join(project, 'broken-reports'))).toBe(false);
   });
 
+  it("searches the user's scenario file with check, and replays the counterexample it prints", () => {
+    const r = run(process.execPath, [bin(), 'check', './my-design.ts', '--kinds', 'crash', '--size', '1', '--out', 'my-check']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^my-relay +[\d,]+ +[\d,]+ +\d+ +[\d.]+ s +[\d,]+ +violated +violated \(lost effect\) +ok$/m);
+    expect(readdirSync(join(project, 'my-check')).sort()).toEqual(['.faultline-reports.json', 'index.md', 'junit.xml', 'my-relay.md', 'report.html', 'report.json']);
+    const line = /^ {2}replay: npx faultline (replay \.\/my-design\.ts --faults 1 --kinds crash --size 1 --choices \S+)$/m.exec(r.stdout)?.[1];
+    expect(line, r.stdout).toBeDefined();
+    const replayed = run(process.execPath, [bin(), ...line!.split(' ')]);
+    expect(replayed.status).toBe(0);
+    expect(replayed.stdout).toMatch(/^lost effect: committed fact \S+ has no inventory reservation$/m);
+  });
+
   it('prints its version from the installed bin, and loads tsx only for a TypeScript scenario file', () => {
     const v = run('npx', ['faultline', '--version']);
     expect(v.stdout.trim()).toBe(pkg.version);
@@ -178,7 +193,7 @@ export default scenario;
     const runnable = blocks.filter((b) => b.runs);
     expect(runnable.length).toBeGreaterThanOrEqual(8);
     // Every block the README declines to run says why, and they are few.
-    expect(blocks.filter((b) => !b.runs).map((b) => b.line)).toHaveLength(2);
+    expect(blocks.filter((b) => !b.runs).map((b) => b.line)).toHaveLength(3);
     for (const block of runnable) {
       if (block.lang === 'ts') {
         const file = /^\/\/ (\S+\.ts)\n/.exec(block.code)?.[1];
