@@ -196,8 +196,8 @@ export default scenario;
     expect(blocks.filter((b) => !b.runs).map((b) => b.line)).toHaveLength(3);
     for (const block of runnable) {
       if (block.lang === 'ts') {
-        const file = /^\/\/ (\S+\.ts)\n/.exec(block.code)?.[1];
-        expect(file, `README line ${block.line}: a TypeScript block names its file on its first line`).toBeDefined();
+        const file = block.file;
+        expect(file, `README line ${block.line}: a TypeScript block names its file on its first line or in a comment before it`).toBeDefined();
         mkdirSync(dirname(join(project, file!)), { recursive: true });
         writeFileSync(join(project, file!), block.code);
         continue;

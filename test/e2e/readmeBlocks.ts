@@ -1,6 +1,9 @@
 // The fenced code blocks of a Markdown file, for the test that runs the README's examples.
 // A block is runnable unless the line before it is an HTML comment starting `not run:`, which
-// must say why.
+// must say why. A TypeScript block names the file it is saved as on its first line
+// (`// api-example.ts`), or, when its first lines belong to the file itself (a block a test
+// holds equal to a file of this repository), in a comment on the line before it
+// (`<!-- file: order-fan-out.ts -->`).
 
 export interface ReadmeBlock {
   readonly lang: string;
@@ -8,6 +11,8 @@ export interface ReadmeBlock {
   /** The 1-based line of the opening fence. */
   readonly line: number;
   readonly runs: boolean;
+  /** The file a TypeScript block is saved as, when it names one. */
+  readonly file: string | undefined;
 }
 
 /** Every `ts` and `sh` block, in order. */
@@ -22,7 +27,9 @@ export function readmeBlocks(markdown: string): ReadmeBlock[] {
     const lang = open[1]!;
     if (lang === 'ts' || lang === 'sh') {
       const before = i > 0 ? lines[i - 1]! : '';
-      blocks.push({ lang, code: `${lines.slice(i + 1, end).join('\n')}\n`, line: i + 1, runs: !/^<!-- not run: \S.*-->$/.test(before) });
+      const code = `${lines.slice(i + 1, end).join('\n')}\n`;
+      const file = lang === 'ts' ? (/^<!-- file: (\S+\.ts) -->$/.exec(before)?.[1] ?? /^\/\/ (\S+\.ts)\n/.exec(code)?.[1]) : undefined;
+      blocks.push({ lang, code, line: i + 1, runs: !/^<!-- not run: \S.*-->$/.test(before), file });
     }
     i = end;
   }
