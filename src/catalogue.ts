@@ -29,6 +29,8 @@ const CATALOGUE_EXT = extname(fileURLToPath(import.meta.url));
 export const SCENARIO_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'] as const;
 /** The file beside a folder's scenarios that holds its decision record's metadata, not a scenario. */
 export const RECORD_FILE = 'record.ts';
+/** The catalogue's own record file, compiled with it as its scenarios are. */
+export const CATALOGUE_RECORD_FILE = `record${CATALOGUE_EXT}`;
 
 export interface CatalogueEntry {
   readonly scenario: Scenario;
@@ -153,7 +155,7 @@ function checkUserFile(ref: string, path: string): void {
 /** The catalogue's scenario names, in name order (a file is named after its scenario): `a` before `a-b`. */
 export function catalogueNames(): string[] {
   return readdirSync(CATALOGUE_DIR)
-    .filter((f) => f.endsWith(CATALOGUE_EXT) && !f.endsWith(`.d${CATALOGUE_EXT}`) && f !== `record${CATALOGUE_EXT}`)
+    .filter((f) => f.endsWith(CATALOGUE_EXT) && !f.endsWith(`.d${CATALOGUE_EXT}`) && f !== CATALOGUE_RECORD_FILE)
     .map((f) => f.slice(0, -CATALOGUE_EXT.length))
     .sort();
 }

@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
-import { RECORD_FILE, catalogueDir, loadCatalogue, loadFolder, loadScenario, type CatalogueEntry } from './catalogue.ts';
+import { CATALOGUE_RECORD_FILE, RECORD_FILE, catalogueDir, loadCatalogue, loadFolder, loadScenario, type CatalogueEntry } from './catalogue.ts';
 import { InputError } from './inputError.ts';
 import { backingScenarios, defineRecord, type RecordSpec, type RecordSpecInput } from './recordSpec.ts';
 
@@ -61,7 +61,7 @@ export async function loadRecordSource(ref: string): Promise<RecordSource> {
   let given: { entry: CatalogueEntry; ref: string }[];
   const path = isAbsolute(ref) ? ref : resolve(process.cwd(), ref);
   if (ref === 'all') {
-    spec = await importRecord(new URL(RECORD_FILE, catalogueDir()).href, `scenarios/${RECORD_FILE}`, false);
+    spec = await importRecord(new URL(CATALOGUE_RECORD_FILE, catalogueDir()).href, `scenarios/${RECORD_FILE}`, false);
     given = (await loadCatalogue()).map((entry) => ({ entry, ref: entry.scenario.name }));
   } else if (existsSync(path) && statSync(path).isDirectory()) {
     const entries = await loadFolder(ref);
@@ -77,9 +77,9 @@ export async function loadRecordSource(ref: string): Promise<RecordSource> {
     given = [{ entry, ref }];
     if (entry.scenario.record !== undefined) spec = defineRecord(entry.scenario.record, entry.file);
     else {
-      const catalogue = await importRecord(new URL(RECORD_FILE, catalogueDir()).href, `scenarios/${RECORD_FILE}`, false);
+      const catalogue = await importRecord(new URL(CATALOGUE_RECORD_FILE, catalogueDir()).href, `scenarios/${RECORD_FILE}`, false);
       const narrowed = narrowRecord(catalogue, entry.scenario.name);
-      if (narrowed === undefined || entry.file !== `scenarios/${entry.scenario.name}.ts`) {
+      if (narrowed === undefined || entry.ref !== entry.scenario.name) {
         throw new InputError(`scenario ${ref} has no record field and the catalogue's record (scenarios/${RECORD_FILE}) cites it nowhere; add a record field or name a scenario the record cites`);
       }
       spec = narrowed;

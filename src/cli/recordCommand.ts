@@ -1,18 +1,18 @@
 // `faultline record <scenario|file|dir|all>`: seed 004's decision record filled from record
 // metadata and the measured verdicts of the scenarios it cites. Each cited scenario runs in
 // windows mode; the record (record.md, record.html) and the failure-window reports it links to
-// are written to --out (reports/record by default) as one set, each file atomically. Exit code
-// 0 when every verdict is as expected and no run contradicts the record, 1 otherwise.
-import { accessSync, constants, mkdirSync } from 'node:fs';
-import { InputError } from '../inputError.ts';
+// are written to --out (reports/record by default) as one set swapped into place, as windows
+// writes its reports: the folder is checked before the runs and created only after them. Exit
+// code 0 when every verdict is as expected and no run contradicts the record, 1 otherwise.
 import { parseArgv } from '../parseArgv.ts';
 import { loadRecordSource } from '../recordSource.ts';
 import { buildDecisionRecord } from '../report/decisionRecord.ts';
 import { renderRecordHtml } from '../report/recordHtml.ts';
 import { renderRecordMarkdown } from '../report/recordMarkdown.ts';
-import { reportFiles, writeFileSet } from '../report/writeReports.ts';
+import { checkReportDir, reportFiles, writeFileSet } from '../report/writeReports.ts';
 import { runWindows } from '../windows.ts';
 import type { Command } from './command.ts';
+import { deferSignals } from './deferSignals.ts';
 import { text } from './flagValues.ts';
 import { styleFor } from './style.ts';
 
@@ -21,7 +21,7 @@ export const command: Command = {
   spec: {
     command: 'record',
     flags: {
-      out: { type: 'string', value: 'DIR', help: 'where record.md, record.html and the reports they cite go (default reports/record)' },
+      out: { type: 'string', value: 'DIR', help: 'the folder the record and the reports it cites replace (default reports/record/): new, empty, or one faultline wrote' },
     },
     positionals: { min: 1, max: 1, name: 'scenario name, scenario file, folder of scenarios or "all"' },
   },
@@ -29,20 +29,17 @@ export const command: Command = {
     const { values, positionals } = parseArgv(args, this.spec);
     const ref = positionals[0]!;
     const outDir = text(values['out']) ?? 'reports/record';
-    // Find out before the runs, not after them, that the record cannot be written.
-    try {
-      mkdirSync(outDir, { recursive: true });
-      accessSync(outDir, constants.W_OK);
-    } catch (error) {
-      throw new InputError(`--out ${outDir} is not a writable folder: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
     const source = await loadRecordSource(ref);
+    // Find out before the runs, not after them, that the record cannot be written; create nothing yet.
+    checkReportDir(outDir);
     const results = source.entries.map(({ entry, ref: r }) => runWindows(entry.scenario, { ref: r }));
     const record = buildDecisionRecord(source.spec, results);
     // The reports first, so the record never links a page that is not there yet.
-    writeFileSet(
-      [...reportFiles(results), { file: 'record.md', content: () => renderRecordMarkdown(record) }, { file: 'record.html', content: () => renderRecordHtml(record) }],
-      outDir,
+    await deferSignals(() =>
+      writeFileSet(
+        [...reportFiles(results), { file: 'record.md', content: () => renderRecordMarkdown(record) }, { file: 'record.html', content: () => renderRecordHtml(record) }],
+        outDir,
+      ),
     );
     const c = styleFor(io.isTTY);
     const unexpected = results.filter((r) => !r.judgement.asExpected);

@@ -164,6 +164,14 @@ export default scenario;
     expect(replayed.stdout).toMatch(/^lost effect: committed fact \S+ has no inventory reservation$/m);
   });
 
+  it("fills the catalogue's decision record from the compiled catalogue", () => {
+    const r = run(process.execPath, [bin(), 'record', 'flow-review-posted', '--out', 'my-record']);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^record EVT-REC-001: 1 flow, 1 scenarios, /);
+    expect(readdirSync(join(project, 'my-record'))).toContain('record.md');
+  });
+
   it('prints its version from the installed bin, and loads tsx only for a TypeScript scenario file', () => {
     const v = run('npx', ['faultline', '--version']);
     expect(v.stdout.trim()).toBe(pkg.version);

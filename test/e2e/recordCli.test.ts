@@ -28,7 +28,7 @@ describe('faultline record', () => {
     expect(r.code).toBe(0);
     const cited = backingScenarios(catalogueRecord);
     expect(r.out).toMatch(new RegExp(`^record EVT-REC-001: 4 flows, ${cited.length} scenarios, \\d+ runs, \\d+ open items; written to ${out}/record\\.md and ${out}/record\\.html\\n$`));
-    expect(readdirSync(out).sort()).toEqual([...cited.map((n) => `${n}.md`), 'index.md', 'junit.xml', 'record.html', 'record.md', 'report.html', 'report.json'].sort());
+    expect(readdirSync(out).sort()).toEqual([...cited.map((n) => `${n}.md`), '.faultline-reports.json', 'index.md', 'junit.xml', 'record.html', 'record.md', 'report.html', 'report.json'].sort());
     const md = readFileSync(join(out, 'record.md'), 'utf8');
     expect(md).toMatch(/^\| EV-01 \| `review\.posted` \| Reviews \| Notifications \|/m);
     // Each run the record cites has its section in the report.html written beside it.
@@ -55,7 +55,9 @@ describe('faultline record', () => {
     [['record'], /^faultline: record: takes one scenario name, scenario file, folder of scenarios or "all"/],
     [['record', 'nope'], 'faultline: unknown scenario nope (faultline list shows the catalogue)'],
     [['record', 'carrier-no-key-no-lookup'], /^faultline: scenario carrier-no-key-no-lookup has no record field and the catalogue's record \(scenarios\/record\.ts\) cites it nowhere/],
-    [['record', 'all', '--out', join(root, 'package.json', 'inside')], /^faultline: --out .*package\.json\/inside is not a writable folder: ENOTDIR$/],
+    [['record', 'all', '--out', join(root, 'package.json', 'inside')], /^faultline: --out .*package\.json\/inside is not a writable folder: ENOTDIR \(a part of the path is not a folder\)$/],
+    // A folder faultline did not write is refused before any run, not emptied.
+    [['record', 'flow-review-posted', '--out', join(root, 'scenarios')], /^faultline: --out .*scenarios holds files faultline did not write \(/],
     [['record', 'all', '--bogus'], /^faultline: record: unknown flag --bogus/],
   ])('refuses %j with one line and exit code 2', async (args, message) => {
     const r = await cli(args);
@@ -93,6 +95,6 @@ describe('faultline record', () => {
     expect(md).toMatch(/^\| EV-02 \| .*⚠ \*\*\[Effectively-once, at-least-once delivery, idempotent upsert\. NOT MET: /m);
     // The replay line names the scenario by its file, as the folder gave it.
     expect(md).toContain(`npx faultline replay ${join(scenarios, 'ratings.ts')} --seed 1 --plan `);
-    expect(readdirSync(out).sort()).toEqual(['index.md', 'junit.xml', 'ratings.md', 'record.html', 'record.md', 'report.html', 'report.json']);
+    expect(readdirSync(out).sort()).toEqual(['.faultline-reports.json', 'index.md', 'junit.xml', 'ratings.md', 'record.html', 'record.md', 'report.html', 'report.json']);
   }, 60_000);
 });
