@@ -86,7 +86,7 @@ const badPlan = fc.oneof(
 
 type Tokens = readonly string[];
 /** A valid start for each command, so that every case fails on what was added to it. */
-const BASE: Readonly<Record<string, Tokens>> = { list: [], windows: ['mercury-outbox'], explore: ['mercury-outbox'], check: ['mercury-outbox'], replay: ['mercury-outbox', '--seed', '1'], calc: ['dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96'], init: [] };
+const BASE: Readonly<Record<string, Tokens>> = { list: [], windows: ['mercury-outbox'], explore: ['mercury-outbox'], check: ['mercury-outbox'], record: ['all'], replay: ['mercury-outbox', '--seed', '1'], calc: ['dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96'], init: [] };
 
 /** One mistake that the command refuses before it runs anything, as tokens and where they go. */
 function poison(command: string): fc.Arbitrary<{ readonly tokens: Tokens; readonly last?: boolean }> {
@@ -110,7 +110,7 @@ function poison(command: string): fc.Arbitrary<{ readonly tokens: Tokens; readon
   if (stringFlags.length > 0) options.push(fc.constantFrom(...stringFlags).map((n) => ({ tokens: [`--${n}`], last: true })));
   if (numeric.length > 0) options.push(fc.tuple(fc.constantFrom(...numeric), badNumber, fc.boolean()).map(([n, v, eq]) => ({ tokens: eq ? [`--${n}=${v}`] : [`--${n}`, v] })));
   if (command === 'replay') options.push(badPlan.map((p) => ({ tokens: ['--plan', p] })));
-  if (command === 'windows' || command === 'check') options.push(badOut().map((o) => ({ tokens: ['--out', o] })));
+  if (command === 'windows' || command === 'check' || command === 'record') options.push(badOut().map((o) => ({ tokens: ['--out', o] })));
   if (command === 'check') options.push(badKinds.map((k) => ({ tokens: ['--kinds', k] })));
   if (command === 'init') options.push(fc.constantFrom('Our_Relay', 'UPPER', '-', 'a b', '../escape', '.hidden', 'x'.repeat(120)).map((n) => ({ tokens: ['--', n] })), fc.constantFrom('/proc/faultline', '/dev/null/x', join(sandbox, 'a-file.txt')).map((d) => ({ tokens: ['--dir', d] })));
   if (command === 'list' || command === 'windows' || command === 'explore' || command === 'check' || command === 'replay') options.push(notAScenario().map((p) => ({ tokens: [p] })));

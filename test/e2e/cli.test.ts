@@ -50,7 +50,7 @@ describe('faultline with no command', () => {
   it.each([['--help'], ['-h'], ['help']])('%s prints the usage and every command, exit code 0', async (flag) => {
     const r = await cli([flag]);
     expect(r).toEqual({ code: 0, out: `${USAGE}\n`, err: '' });
-    for (const name of ['list', 'windows', 'explore', 'check', 'replay', 'calc', 'init']) expect(r.out).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    for (const name of ['list', 'windows', 'explore', 'check', 'replay', 'record', 'calc', 'init']) expect(r.out).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     expect(r.out).toMatch(/Exit codes: 0 .*; 1 .*\n2 bad input or usage/);
   });
 
