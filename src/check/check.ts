@@ -116,18 +116,7 @@ export function checkSetup(scenario: Scenario, o: SetupOptions): CheckSetup {
   const components = scenario.build({ size }, time);
   const w = { ...DEFAULT_WORLD_OPTIONS, ...worldOptionsOf(scenario, time) };
   const kinds = o.kinds ?? scenario.windows?.kinds ?? FAULT_KINDS;
-  const world = new CheckWorld(components, {
-    latencyTicksMin: worldLatency ? w.latencyTicksMin : 0,
-    latencyTicksMax: worldLatency ? w.latencyTicksMax : 0,
-    delayFaultTicks: w.delayFaultTicks,
-    restartDelayTicks: w.restartDelayTicks,
-    livenessTicksMax: w.livenessTicksMax,
-    quietTicks: w.quietTicks,
-    faults,
-    crash: kinds.includes('crash'),
-    messageFaults: MESSAGE_FAULT_KINDS.filter((k) => kinds.includes(k)),
-    driver,
-  });
+  // The timing the search uses, also recorded in a traced path's start event.
   const options = {
     latencyTicksMin: worldLatency ? w.latencyTicksMin : 0,
     latencyTicksMax: worldLatency ? w.latencyTicksMax : 0,
@@ -136,6 +125,13 @@ export function checkSetup(scenario: Scenario, o: SetupOptions): CheckSetup {
     livenessTicksMax: w.livenessTicksMax,
     quietTicks: w.quietTicks,
   };
+  const world = new CheckWorld(components, {
+    ...options,
+    faults,
+    crash: kinds.includes('crash'),
+    messageFaults: MESSAGE_FAULT_KINDS.filter((k) => kinds.includes(k)),
+    driver,
+  });
   return { world, components, faults, kinds, size, worldLatency, options };
 }
 
