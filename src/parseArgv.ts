@@ -86,8 +86,9 @@ export function parseArgv(args: readonly string[], spec: ArgvSpec): ParsedArgv {
 }
 
 /** The flags of a command as help lines: `  --runs N   how many plans to try`. */
-export function flagHelp(spec: ArgvSpec): string[] {
-  const rows = Object.entries(spec.flags).map(([name, f]) => [`--${name}${f.type === 'string' ? ` ${f.value ?? 'VALUE'}` : ''}${f.required ? '' : ''}`, `${f.help}${f.required ? ' (required)' : ''}`] as const);
+export function flagHelp(spec: ArgvSpec, extra: readonly (readonly [string, string])[] = []): string[] {
+  // Flags every command takes (--help) come in as `extra`, so their help lines up with the rest.
+  const rows = [...Object.entries(spec.flags).map(([name, f]) => [`--${name}${f.type === 'string' ? ` ${f.value ?? 'VALUE'}` : ''}`, `${f.help}${f.required ? ' (required)' : ''}`] as const), ...extra];
   const width = Math.max(0, ...rows.map(([l]) => l.length));
   return rows.map(([l, r]) => `  ${l.padEnd(width)}  ${r}`);
 }

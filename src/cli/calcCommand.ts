@@ -18,6 +18,6 @@ export const command: Command = {
   help(args) {
     const sub = args.find((a) => CALC_SUBCOMMANDS.includes(a));
     if (sub === undefined) return undefined;
-    return [`Usage: faultline calc ${sub} [--flags] [--json]`, '', 'Flags:', ...flagHelp(calcArgvSpec(sub)), '  --json  print the figures as one JSON object', '  --help  this text'].join('\n');
+    return [`Usage: faultline calc ${sub} [--flags] [--json]`, '', 'Flags:', ...flagHelp(calcArgvSpec(sub), [['--json', 'print the figures as one JSON object'], ['--help', 'this text']])].join('\n');
   },
 };

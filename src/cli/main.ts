@@ -79,7 +79,7 @@ export function version(): string {
 
 /** A command's own help: its usage line and every flag it takes. */
 export function commandHelp(name: string, command: Command): string {
-  return [`Usage: faultline ${command.usage}`, '', COMMANDS[name]?.summary ?? '', '', 'Flags:', ...flagHelp(command.spec), '  --help      this text'].join('\n');
+  return [`Usage: faultline ${command.usage}`, '', COMMANDS[name]?.summary ?? '', '', 'Flags:', ...flagHelp(command.spec, [['--help', 'this text']])].join('\n');
 }
 
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
