@@ -24,7 +24,9 @@ export type SearchBound =
   | { readonly kind: 'samples'; readonly runs: number }
   /** An exhaustive search stopped at its state or depth bound. */
   | { readonly kind: 'states'; readonly max: number }
-  | { readonly kind: 'depth'; readonly max: number };
+  | { readonly kind: 'depth'; readonly max: number }
+  /** --fail-fast stopped the search at its first violation, after this many runs or end states. */
+  | { readonly kind: 'firstViolation'; readonly after: number };
 
 export interface ClauseCoverage {
   /** Which claim (by its effect) and which clause of it. */

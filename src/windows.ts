@@ -133,6 +133,11 @@ export interface WindowsOptions {
   readonly ref?: string;
   /** Called after each run, for progress indicators. */
   readonly onRun?: (done: number, total: number) => void;
+  /**
+   * Stop at the first run with a violation, expected or not: a CI gate's answer sooner, at the
+   * price of rows and counterexamples for the plans left unrun (the coverage says so).
+   */
+  readonly failFast?: boolean;
 }
 
 export const DEFAULT_SEED = 1;
@@ -202,7 +207,9 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
   const clauses = new ClauseTally();
   let unstruckRuns = 0;
   let done = 0;
+  let stopped = false;
   for (const plan of [reference.plan, ...plans]) {
+    if (stopped) break;
     // A single fault's run keeps its trace: the row it may represent reads the retry from it.
     const run = plan === reference.plan ? reference : runScenario(scenario, { seed, plan, hashTrace: false, keepTrace: plan.length === 1 });
     done++;
@@ -212,6 +219,7 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
     if (run.report.unstruck.length > 0) unstruckRuns++;
     for (const w of run.report.windowCounts.keys()) reached.add(w);
     for (const f of run.findings) if (!firstOf.has(f.violation)) firstOf.set(f.violation, run);
+    if (options.failFast && run.findings.length > 0) stopped = true;
     if (plan.length !== 1) continue;
     const fault = plan[0]!;
     const key = `${faultPlaceName(fault)}\u0000${fault.kind}`;
@@ -248,7 +256,8 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
   });
   const found = VIOLATIONS.filter((v) => firstOf.has(v));
   const verdict = verdictOf(outcomes);
-  const judgement = judge(expectedAt(scenario.expect, pairs ? 2 : 1), verdict, found, 'exhaustive');
+  // A sweep stopped at its first violation cannot be asked for every expected one.
+  const judgement = judge(expectedAt(scenario.expect, pairs ? 2 : 1), verdict, found, stopped ? 'sampled' : 'exhaustive');
   const counterexamples = found.map((violation): Counterexample => {
     const run = firstOf.get(violation)!;
     const traced = runScenario(scenario, { seed: run.seed, plan: run.plan, size: run.size, keepTrace: true });
@@ -272,9 +281,10 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
     points: space.points.length,
     faults: space.singles.length,
     maxOccurrence,
-    runs: plans.length + 1,
+    runs: done,
     unstruckRuns,
     interleavings: { kind: 'seeded', seed },
+    ...(stopped ? { bound: { kind: 'firstViolation' as const, after: done } } : {}),
     clauses: clauses.result(),
   };
   return {

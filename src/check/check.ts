@@ -465,7 +465,7 @@ export function check(scenario: Scenario, options: CheckOptions = {}): CheckResu
     runs: ends,
     unstruckRuns: 0,
     interleavings: { kind: 'all', states: visited.size, transitions, depth: maxSeen },
-    ...(bound ? { bound } : {}),
+    ...(bound ? { bound } : stopped ? { bound: { kind: 'firstViolation' as const, after: ends } } : {}),
     clauses: tally.result(),
   };
   return {

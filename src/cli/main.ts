@@ -45,7 +45,7 @@ export const USAGE = `faultline: crash every failure window of an event-delivery
 
 Usage:
   faultline list [<scenario|file|folder|pattern>…] [--json]
-  faultline windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--pairs] [--seed S] [--max-occurrence N]
+  faultline windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--pairs] [--seed S] [--max-occurrence N] [--fail-fast]
   faultline explore <scenario|file|folder|pattern>… [--runs N] [--seed S] [--max-faults N] [--max-occurrence N] [--json]
   faultline check <scenario|file|folder|pattern|all>… [--faults K] [--size N] [--max-states N] [--dfs] [--json] [--out DIR]
   faultline replay <scenario|file> --seed S [--path P | --plan JSON] [--size N] [--json]

@@ -22,7 +22,7 @@ import { styleFor, table } from './style.ts';
 export const DEFAULT_OUT = 'faultline-reports';
 
 export const command: Command = {
-  usage: 'windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--pairs] [--seed S] [--max-occurrence N]',
+  usage: 'windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--pairs] [--seed S] [--max-occurrence N] [--fail-fast]',
   spec: {
     command: 'windows',
     flags: {
@@ -30,6 +30,7 @@ export const command: Command = {
       pairs: { type: 'boolean', help: 'every pair of faults as well as every single fault' },
       seed: { type: 'string', value: 'S', help: 'the simulation seed: which interleaving each plan runs (default 1)' },
       'max-occurrence': { type: 'string', value: 'N', help: 'strike each place at its first N occurrences (default 2)' },
+      'fail-fast': { type: 'boolean', help: 'stop each scenario at its first violation, expected or not (a quicker CI gate; rows for the unrun plans are missing)' },
       json: { type: 'boolean', help: 'print one JSON document: {scenarios: [{name, expect, verdict, claims, windows, counterexamples, …}]}' },
     },
     positionals: { min: 1, max: Infinity, name: 'scenario names, files, folders, patterns or "all"' },
@@ -50,6 +51,7 @@ export const command: Command = {
         ...(seed === undefined ? {} : { seed }),
         ...(maxOccurrence === undefined ? {} : { maxOccurrence }),
         pairs: values['pairs'] === true,
+        ...(values['fail-fast'] === true ? { failFast: true } : {}),
         ...(progress ? { onRun: (done: number, total: number) => done % 25 === 0 && io.progress(`\r[${i + 1}/${entries.length}] ${scenario.name}: run ${done}/${total}\u001b[K`) } : {}),
       });
       results.push(result);

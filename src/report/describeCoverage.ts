@@ -51,6 +51,7 @@ function bound(c: Coverage): string {
   if (b === undefined) return '';
   if (b.kind === 'samples') return `; the search stopped after ${count(b.runs, 'sample')}`;
   if (b.kind === 'states') return `; the search stopped at its bound of ${count(b.max, 'state')}`;
+  if (b.kind === 'firstViolation') return `; --fail-fast stopped the search at its first violation`;
   return `; the search stopped at its depth bound of ${b.max}`;
 }
 
