@@ -25,9 +25,12 @@ export function counterexampleRun(ce: Counterexample): { label: string; value: s
 export function windowReach(r: WindowsResult): { text: string; windows: readonly string[] }[] {
   const out: { text: string; windows: readonly string[] }[] = [];
   if (r.check) {
-    const within = r.coverage.bound ? ' within the search bound' : '';
+    const b = r.coverage.bound;
+    const within = b === undefined ? '' : b.kind === 'firstViolation' ? ' before --fail-fast stopped the search' : ' within the search bound';
     if (r.unreachedWindows.length > 0) out.push({ text: `Failure windows no interleaving with at most ${count(r.check.faults, 'fault')} reaches${within}`, windows: r.unreachedWindows });
     if (r.check.unstruckWindows.length > 0) out.push({ text: `Failure windows reached only after every fault of the budget was spent, so never struck (a check with --faults ${r.check.faults + 1} strikes them)`, windows: r.check.unstruckWindows });
+  } else if (r.unreachedWindows.length > 0 && r.coverage.bound?.kind === 'firstViolation') {
+    out.push({ text: 'Failure windows no run entered before --fail-fast stopped the sweep', windows: r.unreachedWindows });
   } else if (r.unreachedWindows.length > 0) {
     out.push({ text: 'Failure windows this workload never entered (a crash planned there never struck)', windows: r.unreachedWindows });
   }
