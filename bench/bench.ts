@@ -31,7 +31,7 @@ import type { AnyStateMachine } from 'xstate';
 import { loadCatalogue } from '../src/catalogue.ts';
 import { explore } from '../src/explore.ts';
 import { runScenario } from '../src/runScenario.ts';
-import { timeScaleOf, type Scenario } from '../src/scenario.ts';
+import { timeScaleOf } from '../src/scenario.ts';
 import { Trace } from '../src/trace.ts';
 import { runWindows, type WindowsResult } from '../src/windows.ts';
 import { CompiledMachine } from '../src/compiledMachine.ts';

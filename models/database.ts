@@ -406,11 +406,6 @@ export class Engine {
     return undefined;
   }
 
-  /** Every unique key of a table, the primary key first (the order PostgreSQL checks them in). */
-  private keys(spec: TableSpec): readonly (readonly string[])[] {
-    return [spec.key, ...(spec.unique ?? [])];
-  }
-
   /**
    * Checks a row's unique keys, in PostgreSQL's order (the primary key first), as its index
    * insertion does: a key value held by another open transaction means waiting for it (with the

@@ -41,7 +41,7 @@ export interface RunRecord {
 }
 
 /** What checkers see of a finished run. */
-export function viewOf(report: RunReport): WorldView {
+export function viewOf(report: Pick<RunReport, 'durable' | 'ending' | 'notes'>): WorldView {
   return {
     durable: <T>(name: string) => {
       if (!(name in report.durable)) throw new Error(`no component named ${name}`);
@@ -66,9 +66,13 @@ export function runScenario(scenario: Scenario, spec: RunSpec): RunRecord {
     ...(spec.driver === undefined ? {} : { driver: spec.driver }),
   });
   const report = world.run();
-  const view = viewOf(report);
+  const { outcome, findings, claims } = judgeClaims(scenario, viewOf(report));
+  return { seed: spec.seed, plan: spec.plan, size, report, outcome, findings, claims, components };
+}
+
+/** Every claim of a scenario judged on one end state, and the run's outcome from them. */
+export function judgeClaims(scenario: Scenario, view: WorldView): { outcome: RunOutcome; findings: Finding[]; claims: ClaimVerdict[] } {
   const claims = scenario.claims.map((c) => checkClaim(c, view));
   const findings = claims.flatMap((c) => c.findings);
-  const outcome = runOutcome(findings, claims.some((c) => c.outcome === 'unknown'));
-  return { seed: spec.seed, plan: spec.plan, size, report, outcome, findings, claims, components };
+  return { outcome: runOutcome(findings, claims.some((c) => c.outcome === 'unknown')), findings, claims };
 }

@@ -14,7 +14,8 @@
 //   `faultline replay <scenario> --choices <path>`) and the trace of running it again.
 // A search stopped by --max-states or --max-depth holds only "within bound", and says so.
 import type { Finding, RunOutcome, Violation } from '../checkers/finding.ts';
-import { checkClaim, type ClaimVerdict } from '../checkers/compose.ts';
+import type { ClaimVerdict } from '../checkers/compose.ts';
+import { judgeClaims, viewOf } from '../runScenario.ts';
 import { ClauseTally, type Coverage, type SearchBound } from '../coverage.ts';
 import { FAULT_KINDS, MESSAGE_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from '../faults.ts';
 import { failureWindows } from '../failureWindows.ts';
@@ -23,9 +24,8 @@ import { parsePlace, type Place } from '../place.ts';
 import type { ReplayRef } from '../replayLine.ts';
 import { expectedAt, timeScaleOf, worldOptionsOf, type DesignComponent, type Scenario } from '../scenario.ts';
 import { Trace, type TraceEvent, type TraceKind } from '../trace.ts';
-import { judge, outcomeRank, runOutcome, verdictOf } from '../verdict.ts';
+import { judge, outcomeRank, verdictOf } from '../verdict.ts';
 import { DEFAULT_WORLD_OPTIONS, type Driver, type Ending, type Note } from '../world.ts';
-import type { WorldView } from '../worldView.ts';
 import type { CheckSummary, Counterexample, Evidence, WindowRow, WindowsResult } from '../windows.ts';
 import { endDifferenceOf } from '../endDifference.ts';
 import { observeRetry } from '../retryObservation.ts';
@@ -142,17 +142,7 @@ function endingOf(end: PathEnd): Ending {
 
 /** Every claim judged on an end state's durable contexts. */
 export function judgeEnd(scenario: Scenario, durable: Readonly<Record<string, unknown>>, end: PathEnd, notes: readonly Note[] = []): { outcome: RunOutcome; findings: Finding[]; claims: ClaimVerdict[] } {
-  const view: WorldView = {
-    durable: <T>(name: string) => {
-      if (!(name in durable)) throw new Error(`no component named ${name}`);
-      return durable[name] as T;
-    },
-    result: { ending: endingOf(end) },
-    notes,
-  };
-  const claims = scenario.claims.map((c) => checkClaim(c, view));
-  const findings = claims.flatMap((c) => c.findings);
-  return { outcome: runOutcome(findings, claims.some((c) => c.outcome === 'unknown')), findings, claims };
+  return judgeClaims(scenario, viewOf({ durable, ending: endingOf(end), notes }));
 }
 
 /** A choice's fault as a plan entry, with the occurrence the World would strike it at. */
@@ -364,13 +354,14 @@ export function check(scenario: Scenario, options: CheckOptions = {}): CheckResu
       const t = world.apply(s, c, log);
       transitions++;
       const h = world.hash(t, tag);
-      if (visited.has(h[0], h[1])) continue;
+      // One probe of the table for a state seen before or new; the bound is asked only when full.
       if (visited.size >= maxStates) {
+        if (visited.has(h[0], h[1])) continue;
         bound = { kind: 'states', max: maxStates };
         stopped = true;
         return;
       }
-      visited.add(h[0], h[1]);
+      if (!visited.add(h[0], h[1])) continue;
       const depth = item.depth + 1;
       if (depth > maxSeen) maxSeen = depth;
       push({ s: t, id: tree.add(item.id, i), depth, tag });

@@ -577,6 +577,7 @@ export class CheckWorld {
     const m: Msg = { from, to, event, earliest, deadline, system, n };
     const l = d.link(key);
     if (l === undefined) return d.setLink(key, [m], []);
+    if (l.held.length === 0) return d.setLink(key, [...l.msgs, m], l.held);
     // Messages a reorder held back go right behind this one, in its window.
     const held = l.held.map((h) => ({ ...h, earliest: m.earliest, deadline: m.deadline }));
     d.setLink(key, [...l.msgs, m, ...held], []);

@@ -18,7 +18,8 @@ export const CLAUSE_TITLES: Readonly<Record<ClauseId, string>> = {
   quiescence: 'the world becomes quiet once faults heal',
 };
 
-function count(n: number, one: string, many = `${one}s`): string {
+/** `1 run`, `2 runs`, `1,000 states`. */
+export function count(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }
 

@@ -4,10 +4,7 @@
 // or unreachable within the search's bound).
 import { TimeScale } from '../duration.ts';
 import type { Counterexample, WindowsResult } from '../windows.ts';
-
-function count(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-}
+import { count } from './describeCoverage.ts';
 
 /** "seed 1" or "every interleaving, at most 1 fault a path, workload 2", then the tick. */
 export function sweepHeader(r: WindowsResult): string {
