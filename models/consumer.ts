@@ -201,8 +201,6 @@ const consumerSetup = setup({
     handlerFails: ({ context }) => handlerError(context.current!.payload, attemptOf(context.current!.payload, context.tries)) !== undefined,
     retriesLeft: ({ context }) => attemptOf(context.current!.payload, context.tries) <= context.input.retry!.backoffTicks.length,
     deadLetterOn: ({ context }) => context.input.retry?.deadLetter !== undefined,
-    parksKeys: ({ context }) => context.input.retry?.parkKeys === true,
-    readsRetries: ({ context }) => context.input.reads === 'retries',
     handedToDeadLetter: ({ context }) => context.handOver?.kind === 'deadLetter',
     // Anything but the answer to this record's parked-key lookup (`ref` …`.park`).
     notParkReply: ({ context, event }) => !(event.type === 'db.ran' && event.ref === `${txOf(context)}.park`),

@@ -187,18 +187,23 @@ function folderFiles(ref: string, path: string): string[] {
     throw new InputError(`cannot read folder ${ref}: ${describeFsError(error) ?? String(error)}`);
   }
   const files = names
-    .filter((f) => (SCENARIO_EXTENSIONS as readonly string[]).includes(extname(f)) && !/\.d\.[cm]?ts$/.test(f) && !/\.(test|spec)\.[cm]?[jt]s$/.test(f) && !f.startsWith('.') && f !== RECORD_FILE)
+    .filter(isScenarioFileName)
     .sort()
     .map((f) => join(path, f));
   if (files.length === 0) throw new InputError(`folder ${ref} holds no scenario files (${SCENARIO_EXTENSIONS.join(', ')})`);
   return files;
 }
 
+/** Whether a file name in a folder or a pattern's matches is a scenario: not a declaration, a test, a hidden file or the folder's record. */
+function isScenarioFileName(f: string): boolean {
+  return (SCENARIO_EXTENSIONS as readonly string[]).includes(extname(f)) && !/\.d\.[cm]?ts$/.test(f) && !/\.(test|spec)\.[cm]?[jt]s$/.test(f) && !f.startsWith('.') && f !== RECORD_FILE;
+}
+
 /** Where one reference leads: the catalogue, catalogue names, or user's files as [shown name, absolute path]. */
 function expand(ref: string): { readonly catalogue: readonly string[]; readonly files: readonly (readonly [string, string])[] } {
   if (ref === 'all') return { catalogue: catalogueNames(), files: [] };
   if (isGlob(ref)) {
-    const files = expandGlob(ref).filter((f) => (SCENARIO_EXTENSIONS as readonly string[]).includes(extname(f)) && !/\.d\.[cm]?ts$/.test(f));
+    const files = expandGlob(ref).filter((f) => isScenarioFileName(basename(f)));
     if (files.length === 0) throw new InputError(`no scenario file matches ${ref}`);
     return { catalogue: [], files: files.map((f) => [shownPath(f), f] as const) };
   }

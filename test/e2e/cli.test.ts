@@ -594,3 +594,12 @@ export default { ...base, name: 'throws', build: (w: Size) => {
     expect((JSON.parse((await cli(['replay', 'mercury-outbox', '--seed', '42', '--plan', plan, '--json'])).out) as { traceHash: string }).traceHash).toBe(a.traceHash);
   });
 });
+
+describe('a pattern reads the files a folder would', () => {
+  it('leaves out the folder record, as listing the folder does', async () => {
+    const byPattern = await cli(['list', 'scenarios/*.ts']);
+    expect(byPattern.code).toBe(0);
+    expect(byPattern.err).toBe('');
+    expect(byPattern.out).toBe((await cli(['list', 'scenarios'])).out);
+  });
+});
