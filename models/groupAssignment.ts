@@ -77,10 +77,8 @@ export function reassign(
   return { assignment: { generation, owners, epochs, pending }, moved };
 }
 
-/** The assignment once partition `p`'s owner has given it up: the pending member owns it now; unchanged when nothing is pending. */
-export function release(current: GroupAssignment, p: number): { assignment: GroupAssignment; to: string } | undefined {
-  const to = current.pending[p];
-  if (to === null || to === undefined) return undefined;
+/** Partition `p` given to `to` under a new generation, its epoch raised and nothing pending for it. */
+function moveTo(current: GroupAssignment, p: number, to: string): { assignment: GroupAssignment; to: string } {
   const generation = current.generation + 1;
   return {
     to,
@@ -91,6 +89,13 @@ export function release(current: GroupAssignment, p: number): { assignment: Grou
       pending: current.pending.map((x, q) => (q === p ? null : x)),
     },
   };
+}
+
+/** The assignment once partition `p`'s owner has given it up: the pending member owns it now; unchanged when nothing is pending. */
+export function release(current: GroupAssignment, p: number): { assignment: GroupAssignment; to: string } | undefined {
+  const to = current.pending[p];
+  if (to === null || to === undefined) return undefined;
+  return moveTo(current, p, to);
 }
 
 /**
@@ -104,14 +109,5 @@ export function handOver(current: GroupAssignment, members: readonly string[], p
   if (current.owners[p] !== from || sorted.length < 2) return undefined;
   const i = sorted.indexOf(from);
   const to = sorted[(i + 1) % sorted.length]!;
-  const generation = current.generation + 1;
-  return {
-    to,
-    assignment: {
-      generation,
-      owners: current.owners.map((o, q) => (q === p ? to : o)),
-      epochs: current.epochs.map((e, q) => (q === p ? generation : e)),
-      pending: current.pending.map((x, q) => (q === p ? null : x)),
-    },
-  };
+  return moveTo(current, p, to);
 }
