@@ -150,6 +150,17 @@ export class Network {
     return dropped;
   }
 
+  /** A crashed receiver's held messages die with its connections too. */
+  dropHeldTo(to: string): Envelope[] {
+    const dropped: Envelope[] = [];
+    for (const [link, list] of [...this.held.entries()]) {
+      if (!link.endsWith(`->${to}`)) continue;
+      dropped.push(...list);
+      this.held.delete(link);
+    }
+    return dropped;
+  }
+
   /** Messages a reorder fault holds back, link by link in name order. */
   heldEnvelopes(): Envelope[] {
     return [...this.held.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).flatMap(([, list]) => list);

@@ -302,6 +302,13 @@ export class World {
     for (const t of host.timers.values()) this.schedule.cancel(t.seq);
     host.timers.clear();
     for (const e of this.network.dropHeldFrom(name)) this.trace.add(this.clock.now, e.to, 'drop', { from: name, event: e.event, reason: 'sender crashed' });
+    // What is on its way to the component travels on connections that die with it: delivered
+    // after a restart, a late reply would answer a request the new incarnation never made.
+    const toIt = (item: WorldItem) => item.kind === 'message' && item.envelope.to === name;
+    const stale = this.schedule.entries().flatMap((e) => (toIt(e.item) && e.item.kind === 'message' ? [e.item.envelope] : []));
+    if (stale.length > 0) this.schedule.removeWhere(toIt);
+    this.inFlight -= stale.length;
+    for (const e of [...stale, ...this.network.dropHeldTo(name)]) this.trace.add(this.clock.now, name, 'drop', { from: e.from, event: e.event, reason: 'receiver crashed' });
     // Peers learn of the crash the way a server learns of a dropped connection: a database
     // aborts the component's open transactions, a broker ends its consumer session. The notice
     // travels each link behind what the component had already sent, so a commit already on

@@ -330,6 +330,13 @@ export class CheckWorld {
           for (const m of l.held) log.trace(s.now, this.names[m.to]!, 'drop', { from: name, event: m.event, reason: 'sender crashed' });
           d.setLink(l.key, l.msgs, []);
         }
+        // What is on its way to it travels on connections that die with it, as in the World.
+        for (const l of d.links.slice()) {
+          const stale = [...l.msgs, ...l.held].filter((m) => m.to === c.comp);
+          if (stale.length === 0) continue;
+          for (const m of stale) log.trace(s.now, name, 'drop', { from: this.names[m.from]!, event: m.event, reason: 'receiver crashed' });
+          d.setLink(l.key, [], []);
+        }
         // Peers learn of the crash as a dropped connection, behind what it had already sent.
         for (let p = 0; p < this.components.length; p++) if (p !== c.comp) this.send(d, c.comp, p, { type: 'sys.peerCrashed', peer: name } as EventObject, false, true);
         return this.freeze(d, s.faults + 1, s.now);

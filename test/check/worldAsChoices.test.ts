@@ -69,7 +69,7 @@ function translate(world: CheckWorld, trace: readonly TraceEvent[]): { state: Ch
     switch (e.kind) {
       case 'deliver':
       case 'drop': {
-        if (d?.reason === 'sender crashed') break;
+        if (d?.reason === 'sender crashed' || d?.reason === 'receiver crashed') break;
         advanceTo(e.tick);
         const link = headOf(d!.from!, e.component, d!.event);
         if (!link) throw new Untranslatable(`${d!.event!.type} from ${d!.from} is not at the head of a link at t=${e.tick}`);

@@ -130,6 +130,27 @@ describe('World with the sender/receiver example', () => {
     expect(drop?.component).toBe('receiver');
   });
 
+  it('drops what is on its way to a component when it crashes, so a late reply never reaches the restarted one', () => {
+    // The ack of message 1 is delayed past the sender's restart. Delivered then, it would answer
+    // a message the new incarnation never sent, as a connection that died with the crash cannot.
+    const plan: FaultPlan = [
+      { kind: 'delay', point: 'receiver->sender:ack', occurrence: 1 },
+      { kind: 'crash', window: 'sender.sending', occurrence: 2 },
+    ];
+    const { world, result, acked } = run(plan, { delayFaultTicks: 40 });
+    expect(result.strikes.map((s) => s.fault.kind)).toEqual(['delay', 'crash']);
+    const events = world.trace.events;
+    const crash = events.findIndex((e) => e.kind === 'crash' && e.component === 'sender');
+    const restart = events.findIndex((e) => e.kind === 'restart' && e.component === 'sender');
+    const dropped = events.findIndex((e) => e.kind === 'drop' && e.component === 'sender' && (e.data as { reason?: string }).reason === 'receiver crashed');
+    expect(dropped).toBeGreaterThan(crash);
+    expect(dropped).toBeLessThan(restart);
+    // Every copy of message 1 the receiver got is acked; every ack arrives but the delayed one.
+    const delivered = (to: string, type: string) => events.filter((e) => e.component === to && e.kind === 'deliver' && (e.data as { event: { type: string; n?: number } }).event.type === type && (e.data as { event: { n?: number } }).event.n === 1).length;
+    expect(delivered('sender', 'ack')).toBe(delivered('receiver', 'msg') - 1);
+    expect(acked).toEqual([1, 2, 3]);
+  });
+
   it('reports a fault whose window is never reached as not struck', () => {
     const { result } = run([{ kind: 'crash', window: 'receiver.got', occurrence: 9 }]);
     expect(result.strikes).toHaveLength(0);
