@@ -58,6 +58,16 @@
 // - delete: DELETE FROM t [WHERE ...], with the same waits as update.
 // - select: SELECT * FROM t [WHERE ...]; never waits. A `where` value of null reads IS NULL, and
 //   a column a row never named is NULL. [regression: a where on NULL missed a column...]
+// - select with `lock: 'skipLocked'`: SELECT * FROM t WHERE ... ORDER BY <commit order> LIMIT n
+//   FOR UPDATE SKIP LOCKED, the polling relay's claim. A row another open transaction wrote or
+//   locked is passed over, the rest are locked by this transaction until it ends (an update of
+//   one by anyone else waits for it), up to `limit`. With `headsOf: column` only the earliest
+//   matching row of each value of that column is a candidate, as `AND NOT EXISTS (SELECT 1 FROM
+//   t e WHERE e.column = t.column AND <where on e> AND e.id < t.id)` reads it: a claimed head
+//   keeps the rows behind it from every other claimant, which is what keeps one aggregate's
+//   versions in order across several relays. Held by test/models/database.test.ts only, not by
+//   the differential test: the model orders rows by commit, which no PostgreSQL column records
+//   (a serial id is drawn at insert, so two writers can commit out of id order).
 // - db.run: the statements as one autocommitted batch (one implicit transaction, as a
 //   multi-statement query is): it waits like any transaction and commits after its last one.
 // - commit: COMMIT. It fails (`ok: false`) only for a transaction whose statement failed: a
@@ -87,8 +97,8 @@
 // Not SQL, and so not held to PostgreSQL (the differential test lists each with its reason):
 // `ttlTicks` (the model expires a row itself where a cleanup job would delete it), `history` (an
 // evidence log for checkers), surrogate id values (`autoId` names a row after its transaction;
-// rows are compared without it), and a duplicated statement (`stmt` seen twice, answered with its
-// first result). No locking read (SELECT ... FOR UPDATE SKIP LOCKED) exists: no caller needs one.
+// rows are compared without it), a duplicated statement (`stmt` seen twice, answered with its
+// first result), and the ordered claim above (SKIP LOCKED in commit order).
 import { assign, enqueueActions, setup } from 'xstate';
 import { send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
 import type { TimeScale } from '../src/duration.ts';
@@ -114,7 +124,17 @@ export type DbOp =
   | { readonly op: 'insert'; readonly table: string; readonly row: Row; readonly onConflict?: 'nothing' | 'error' }
   | { readonly op: 'upsert'; readonly table: string; readonly row: Row; readonly onlyNewerVersion?: boolean }
   | { readonly op: 'update'; readonly table: string; readonly where: Row; readonly set: Row; readonly ifVersion?: number }
-  | { readonly op: 'select'; readonly table: string; readonly where?: Row }
+  | {
+      readonly op: 'select';
+      readonly table: string;
+      readonly where?: Row;
+      /** FOR UPDATE SKIP LOCKED: lock the rows it returns, passing over rows another transaction holds. */
+      readonly lock?: 'skipLocked';
+      /** LIMIT: at most this many rows, in commit order. */
+      readonly limit?: number;
+      /** Only the earliest matching row of each value of this column is a candidate. */
+      readonly headsOf?: string;
+    }
   | { readonly op: 'delete'; readonly table: string; readonly where?: Row };
 
 export interface OpResult {
@@ -532,9 +552,35 @@ export class Engine {
         }
         return { kind: 'done', tx: current, result: op.op === 'update' ? { updated: count } : { deleted: count } };
       }
-      case 'select':
-        return { kind: 'done', tx, result: { rows: [...view.values()].filter((r) => matches(r, op.where)) } };
+      case 'select': {
+        if (op.lock === undefined && op.limit === undefined && op.headsOf === undefined) return { kind: 'done', tx, result: { rows: [...view.values()].filter((r) => matches(r, op.where)) } };
+        return this.claim(txs, self, tx, op, view);
+      }
     }
+  }
+
+  /** A select with a limit, heads only or a SKIP LOCKED lock: the rows it returns, locked where it locks them. */
+  private claim(txs: Readonly<Record<string, Tx>>, self: string, tx: Tx, op: Extract<DbOp, { op: 'select' }>, view: Map<string, Row>): StepOutcome {
+    const spec = this.spec(op.table);
+    const heads = new Set<Value>();
+    const rows: Row[] = [];
+    let current = tx;
+    for (const [pk, row] of view) {
+      if (op.limit !== undefined && rows.length >= op.limit) break;
+      if (!matches(row, op.where)) continue;
+      if (op.headsOf !== undefined) {
+        // A row behind an earlier one of its group is never a head, whoever holds that one.
+        const group = row[op.headsOf] ?? null;
+        if (heads.has(group)) continue;
+        heads.add(group);
+      }
+      if (op.lock === 'skipLocked' && !owns(current, op.table, pk, spec.key)) {
+        if (this.rowHolder(txs, self, op.table, pk) !== undefined) continue;
+        current = { ...current, locked: [...(current.locked ?? []), lockName(op.table, pk)] };
+      }
+      rows.push(row);
+    }
+    return { kind: 'done', tx: current, result: { rows } };
   }
 
   /** Applies a transaction's writes atomically; a transaction whose statement failed can only roll back. */

@@ -245,6 +245,72 @@ describe('database: transactions', () => {
   });
 });
 
+describe('database: claims with SKIP LOCKED', () => {
+  const tables = { outbox: { key: ['event_id'] } };
+  const pending = (db: ReturnType<typeof database>, rows: readonly Row[]) => db.run('app', rows.map((row) => ({ op: 'insert' as const, table: 'outbox', row })));
+  const claim = (extra: Partial<Extract<DbOp, { op: 'select' }>> = {}): DbOp => ({ op: 'select', table: 'outbox', where: { published: false }, lock: 'skipLocked', ...extra });
+  const ids = (results: readonly OpResult[] | undefined) => (results?.[0]?.rows ?? []).map((r) => r['event_id']);
+  const rows = [
+    { event_id: 'e1', aggregate_id: 'o-1', published: false },
+    { event_id: 'e2', aggregate_id: 'o-1', published: false },
+    { event_id: 'e3', aggregate_id: 'o-2', published: false },
+  ];
+
+  it('a second claimant passes over the rows the first one holds and takes the next, in commit order', () => {
+    const db = database(tables);
+    pending(db, rows);
+    expect(ids(db.exec('r1', 'c1', [claim({ limit: 1 })]))).toEqual(['e1']);
+    expect(ids(db.exec('r2', 'c2', [claim({ limit: 1 })]))).toEqual(['e2']);
+    expect(ids(db.exec('r3', 'c3', [claim()]))).toEqual(['e3']);
+    // A plain select reads every committed row, locked or not, and takes no lock.
+    expect(db.select('r4', 'outbox', { published: false }).map((r) => r['event_id'])).toEqual(['e1', 'e2', 'e3']);
+  });
+
+  it('a claimed row is locked until its transaction ends: an update of it waits, and an abort hands it to the next claimant', () => {
+    const db = database(tables);
+    pending(db, rows.slice(0, 1));
+    expect(ids(db.exec('r1', 'c1', [claim()]))).toEqual(['e1']);
+    expect(db.exec('r2', 'u', [{ op: 'update', table: 'outbox', where: { event_id: 'e1' }, set: { published: true } }])).toBeUndefined();
+    expect(db.waiting).toEqual({ 'r2/u': 'r1/c1' });
+    db.abort('r2', 'u');
+    expect(ids(db.exec('r2', 'c2', [claim()]))).toEqual([]);
+    db.abort('r1', 'c1');
+    expect(ids(db.exec('r2', 'c3', [claim()]))).toEqual(['e1']);
+  });
+
+  it('a claimant that marks its rows and commits leaves nothing for the next one; a crash leaves them all', () => {
+    const db = database(tables);
+    pending(db, rows);
+    expect(ids(db.exec('r1', 'c1', [claim()]))).toEqual(['e1', 'e2', 'e3']);
+    db.exec('r1', 'c1', [{ op: 'update', table: 'outbox', where: { event_id: 'e1' }, set: { published: true } }]);
+    db.peerCrashed('r1');
+    expect(ids(db.exec('r2', 'c2', [claim({ limit: 2 })]))).toEqual(['e1', 'e2']);
+    db.exec('r2', 'c2', [{ op: 'update', table: 'outbox', where: { event_id: 'e1' }, set: { published: true } }, { op: 'update', table: 'outbox', where: { event_id: 'e2' }, set: { published: true } }]);
+    expect(db.commit('r2', 'c2').ok).toBe(true);
+    expect(ids(db.exec('r3', 'c3', [claim()]))).toEqual(['e3']);
+  });
+
+  it('headsOf: only the earliest pending row of each aggregate is a candidate, so a held head keeps its followers from everyone', () => {
+    const db = database(tables);
+    pending(db, rows);
+    expect(ids(db.exec('r1', 'c1', [claim({ headsOf: 'aggregate_id' })]))).toEqual(['e1', 'e3']);
+    // Without heads only, the second claimant would take e2 and could publish it before e1.
+    expect(ids(db.exec('r2', 'c2', [claim({ headsOf: 'aggregate_id' })]))).toEqual([]);
+    expect(ids(db.exec('r3', 'c3', [claim()]))).toEqual(['e2']);
+    db.abort('r3', 'c3');
+    db.exec('r1', 'c1', [{ op: 'update', table: 'outbox', where: { event_id: 'e1' }, set: { published: true } }]);
+    expect(db.commit('r1', 'c1').ok).toBe(true);
+    expect(ids(db.exec('r2', 'c4', [claim({ headsOf: 'aggregate_id', limit: 5 })]))).toEqual(['e2', 'e3']);
+  });
+
+  it('a limit without a lock reads the first rows in commit order and locks nothing', () => {
+    const db = database(tables);
+    pending(db, rows);
+    expect(ids(db.exec('r1', 'c1', [{ op: 'select', table: 'outbox', limit: 2 }]))).toEqual(['e1', 'e2']);
+    expect(ids(db.exec('r2', 'c2', [claim({ limit: 2 })]))).toEqual(['e1', 'e2']);
+  });
+});
+
 describe('database: table options', () => {
   it('ttlTicks: a row is gone once its horizon has passed, and the key is free again', () => {
     const db = database({ dedup: { key: ['k'], ttlTicks: 10 }, forever: { key: ['k'] } });
