@@ -11,10 +11,13 @@
 // `relay.afterRelayProgress` and the rest.
 import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
-import type { BrokerReply, Payload } from './broker.ts';
+import type { BrokerReply } from './broker.ts';
+import { idOf, publishOf } from './outboxRow.ts';
 import type { DatabaseReply, Row } from './database.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
 import { duration, parseOptions, z } from '../src/options.ts';
+import { InputError } from '../src/inputError.ts';
+import { claimingRelayMachine } from './claimingRelay.ts';
 
 export interface RelayInput {
   readonly db: string;
@@ -44,7 +47,6 @@ type Ctx = {
 
 type Event = BrokerReply | DatabaseReply | PeerCrashed;
 
-const idOf = (row: Row) => String(row['event_id']);
 
 /** The ref of the mark the relay is waiting on: the rows it published in this round. */
 function markRef(context: Ctx): string {
@@ -55,11 +57,6 @@ function markRef(context: Ctx): string {
 /** Whether a reply answers the poll in progress, not an earlier one that outlived its timeout. */
 function answersPoll(context: Ctx, event: { type: string; ref?: string }): boolean {
   return event.type === 'db.ran' && event.ref === `poll-${context.polls}`;
-}
-
-function publishOf(row: Row, ref: string) {
-  const { published: _p, ...payload } = row;
-  return { type: 'broker.publish', ref, key: String(row['aggregate_id']), payload: payload as Payload };
 }
 
 export const relayMachine = setup({
@@ -197,6 +194,15 @@ export const RelayOptions = z.strictObject({
   poll: duration.optional(),
   /** How long it waits for a reply before giving up on it (20 ticks). */
   timeout: duration.optional(),
+  /**
+   * How it takes rows: `'read'` (a plain select, the default) or `'skipLocked'`, one transaction
+   * per round that claims rows FOR UPDATE SKIP LOCKED, so several workers share one outbox.
+   */
+  claim: z.enum(['read', 'skipLocked']).optional(),
+  /** With `claim: 'skipLocked'`: claim only the earliest pending row of each aggregate (false). */
+  heads: z.boolean().optional(),
+  /** With `claim: 'skipLocked'`: the claim's LIMIT (none). */
+  batch: z.number().int().min(1).optional(),
 });
 
 /** An outbox relay, named `relay` unless the design names it. */
@@ -205,6 +211,29 @@ export function relay(options: z.input<typeof RelayOptions> = {}): ComponentBuil
   const name = o.name ?? 'relay';
   const db = o.db ?? 'ordersDb';
   const broker = o.broker ?? 'broker';
+  if (o.claim === 'skipLocked') {
+    if (o.mark === 'beforeSend') throw new InputError(`relay ${name}: mark 'beforeSend' cannot go with claim 'skipLocked', whose mark commits with its claim after the publish`);
+    return ({ time }) => ({
+      name,
+      machine: claimingRelayMachine,
+      process: true,
+      peers: [db, broker],
+      input: given({
+        db,
+        broker,
+        table: o.table,
+        heads: o.heads,
+        batch: o.batch,
+        concurrency: o.concurrency,
+        pollTicks: ticksOf(time, `${name} option poll`, o.poll),
+        timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout),
+      }),
+      ...common(time, name, o),
+    });
+  }
+  for (const key of ['heads', 'batch'] as const) {
+    if (o[key] !== undefined) throw new InputError(`relay ${name}: option ${key} needs claim 'skipLocked'`);
+  }
   return ({ time }) => ({
     name,
     machine: relayMachine,

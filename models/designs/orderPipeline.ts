@@ -12,12 +12,23 @@ import { rowsOf, versionsOf, type DatabaseDurable, type RowFormats } from '../da
 import { relay } from '../relay.ts';
 import { source } from '../source.ts';
 import { database } from './databaseComponent.ts';
-import { consumerNotes, relayNotes, sourceNotes } from './windowNotes.ts';
+import { claimingRelayNotes, consumerNotes, relayNotes, sourceNotes } from './windowNotes.ts';
 
 /** The pipeline's options: each design option of the seeds is one field; durations in their units. */
 export const OrderPipelineOptions = z.strictObject({
   design: z.enum(['dualWriteCommitFirst', 'dualWritePublishFirst', 'outbox']),
-  relay: z.strictObject({ mark: z.enum(['afterSend', 'beforeSend']).optional(), concurrency: z.enum(['perAggregate', 'concurrent']).optional(), poll: duration.optional() }).optional(),
+  relay: z
+    .strictObject({
+      mark: z.enum(['afterSend', 'beforeSend']).optional(),
+      concurrency: z.enum(['perAggregate', 'concurrent']).optional(),
+      poll: duration.optional(),
+      /** Relay workers polling the one outbox, named relay, relay2, …; more than one needs no coordination only with `claim: 'skipLocked'`. */
+      workers: z.number().int().min(1).max(8).optional(),
+      claim: z.enum(['read', 'skipLocked']).optional(),
+      heads: z.boolean().optional(),
+      batch: z.number().int().min(1).optional(),
+    })
+    .optional(),
   consumer: z.strictObject({ inbox: z.enum(['sameTx', 'separateTx', 'none']).optional(), versionCheck: z.boolean().optional(), ack: z.enum(['afterCommit', 'beforeCommit']).optional() }).optional(),
   /** The effect table's key: the semantic key (`(order_id, reservation_version)`) or a surrogate id. */
   effectKey: z.enum(['semantic', 'none']).optional(),
@@ -139,12 +150,19 @@ export function orderPipeline(options: OrderPipelineOptions): DesignBuild {
     clientComponent({ commands: o.commands ?? acceptOrders, ...o.client }),
     source({ design: o.design, checkoutKeys: o.checkoutKeys ?? false, notes: sourceNotes(o.design, (o.client?.retry ?? 'none') !== 'none') }),
     database({ name: 'ordersDb', tables: { orders: { key: ['order_id'] }, outbox: { key: ['event_id'] }, checkout_keys: { key: ['checkout_key'] } }, rows: PIPELINE_ROWS }),
-    o.design === 'outbox' ? [relay({ ...o.relay, notes: relayNotes(o.relay?.mark ?? 'afterSend') })] : [],
+    o.design === 'outbox' ? relayWorkers(o.relay ?? {}) : [],
     broker({ ...o.broker }),
     consumer({ ...consumerOptions, notes: consumerNotes({ broker: 'broker', ...consumerOptions } as ConsumerInput) }),
     database({ name: 'inventoryDb', tables: { [effect.table]: effectTable, inbox: { key: ['consumer_name', 'event_id'] } }, rows: PIPELINE_ROWS }),
     inbox === 'separateTx' ? [database({ name: 'inboxDb', tables: { inbox: { key: ['consumer_name', 'event_id'] } }, rows: PIPELINE_ROWS })] : [],
   );
+}
+
+/** The outbox's relay workers: `relay`, then `relay2`, `relay3`, … when there are several. */
+function relayWorkers(options: NonNullable<OrderPipelineOptions['relay']>) {
+  const { workers = 1, ...rest } = options;
+  const notes = rest.claim === 'skipLocked' ? claimingRelayNotes() : relayNotes(rest.mark ?? 'afterSend');
+  return Array.from({ length: workers }, (_, i) => relay({ ...rest, name: i === 0 ? 'relay' : `relay${i + 1}`, notes }));
 }
 
 const db = (view: { durable<T>(n: string): T }, name: string) => view.durable<DatabaseDurable>(name);

@@ -118,3 +118,21 @@ export function handlerNotes(c: Pick<ConsumerInput, 'handler' | 'reads'> & { rea
   }
   return notes;
 }
+
+/**
+ * The claiming relay's notes. Who takes an interrupted round up again is whichever worker claims
+ * next, once the round has rolled back, so the notes name no worker.
+ */
+export function claimingRelayNotes(): Record<string, WindowNote> {
+  const next = 'the next claim by any worker, once the round has rolled back';
+  return {
+    idle: n('nobody needed: the next claim finds any pending row'),
+    claiming: n(`${next} (the claim may hold rows until then)`),
+    beforeRelaySend: n(`${next} (the row is still pending)`),
+    afterRelaySend: n(`${next} (the row is still pending; the broker may already hold it)`),
+    afterBrokerAccept: n(`${next}, which publishes the same event_id again`),
+    recordingProgress: n(`${next}, which publishes the same event_id again`),
+    afterRelayProgress: n(`${next}: the uncommitted mark rolls back and the same event_id is published again`),
+    committingClaim: n(`nobody needed if the commit landed; ${next} if it did not`),
+  };
+}

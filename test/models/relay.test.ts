@@ -113,3 +113,44 @@ describe('relay: one publish in flight per aggregate, or a batch at once', () =>
     }
   });
 });
+
+describe('relay workers: several polling one outbox, with or without SKIP LOCKED claims', () => {
+  const workers = (claim: 'read' | 'skipLocked', heads = false): Partial<OrderPipelineOptions> => ({ effect: 'projection', commands: orderLifecycle, relay: { workers: 2, claim, ...(heads ? { heads } : {}) } });
+  const publishers = (world: World) => [...world.network.census().keys()].filter((p) => p.endsWith(':broker.publish')).sort();
+
+  it('two workers reading without a claim both publish the rows they both found; claiming, each row is published once', () => {
+    const read = run(workers('read'), []);
+    expect(publishers(read.world)).toEqual(['relay->broker:broker.publish', 'relay2->broker:broker.publish']);
+    expect(read.log.length).toBeGreaterThan(new Set(read.log).size);
+    const claimed = run(workers('skipLocked'), []);
+    expect(claimed.log).toEqual(['evt-o-1-v1', 'evt-o-1-v2', 'evt-o-1-v3']);
+    expect(claimed.outbox.every(([, published]) => published === true)).toBe(true);
+  });
+
+  it('a worker whose claim reply is lost holds v1 in its open round; the other skips it and publishes v2 first, unless it claims heads only', () => {
+    const plan: FaultPlan = [{ kind: 'lose', point: 'ordersDb->relay2:db.result', occurrence: 2 }];
+    const skipped = run(workers('skipLocked'), plan);
+    expect(skipped.result.strikes).toHaveLength(1);
+    const first = (versions: readonly unknown[], v: number) => versions.indexOf(v);
+    expect(first(skipped.versions, 2)).toBeLessThan(first(skipped.versions, 1));
+    const heads = run(workers('skipLocked', true), plan);
+    expect(heads.result.strikes).toHaveLength(1);
+    expect(heads.versions.filter((v, i) => i === 0 || v !== heads.versions[i - 1])).toEqual([1, 2, 3]);
+  });
+
+  it('a worker that crashes after marking, before its commit, rolls the mark back: the row is published again by the next claim', () => {
+    // In the fault-free run relay2's claim reaches the database first and takes the row.
+    const clean = run({ relay: { workers: 2, claim: 'skipLocked' } }, []);
+    expect(clean.result.windowCounts.get('relay2.afterRelayProgress')).toBe(1);
+    expect(clean.result.windowCounts.get('relay.afterRelayProgress') ?? 0).toBe(0);
+    const { result, log, outbox } = run({ relay: { workers: 2, claim: 'skipLocked' } }, crashAt('relay2.afterRelayProgress'));
+    expect(result.strikes).toHaveLength(1);
+    expect(log).toEqual(['evt-o-1-v1', 'evt-o-1-v1']);
+    expect(outbox).toEqual([['evt-o-1-v1', true]]);
+  });
+
+  it('refuses options that need a claim, and an at-most-once mark with one', () => {
+    expect(() => orderPipeline({ design: 'outbox', relay: { heads: true } })).toThrow(/option heads needs claim 'skipLocked'/);
+    expect(() => orderPipeline({ design: 'outbox', relay: { claim: 'skipLocked', mark: 'beforeSend' } })).toThrow(/cannot go with claim 'skipLocked'/);
+  });
+});
