@@ -55,7 +55,10 @@
 //   (EvalPlanQual). A duplicated unique key fails it. Key columns are never set: the model
 //   refuses, as it stores a row under its primary key. [regression: a conditional update of a row
 //   another open transaction had updated overwrote it; an update ignored a further unique key]
-// - delete: DELETE FROM t [WHERE ...], with the same waits as update.
+// - delete: DELETE FROM t [WHERE ...], with the same waits as update. With `olderThan` it also
+//   requires the row to have been inserted at least that many ticks ago (`AND created_at <=
+//   now() - interval`, a cleanup job's retention); a row its own transaction inserted is new.
+//   Counted in ticks, so held by the model's own tests only.
 // - select: SELECT * FROM t [WHERE ...]; never waits. A `where` value of null reads IS NULL, and
 //   a column a row never named is NULL. [regression: a where on NULL missed a column...]
 // - select with `lock: 'skipLocked'`: SELECT * FROM t WHERE ... ORDER BY <commit order> LIMIT n
@@ -135,7 +138,13 @@ export type DbOp =
       /** Only the earliest matching row of each value of this column is a candidate. */
       readonly headsOf?: string;
     }
-  | { readonly op: 'delete'; readonly table: string; readonly where?: Row };
+  | {
+      readonly op: 'delete';
+      readonly table: string;
+      readonly where?: Row;
+      /** Only rows inserted at least this many ticks ago (a retention). */
+      readonly olderThan?: number;
+    };
 
 export interface OpResult {
   /** insert: a row was created (false: a key already existed, nothing done). */
@@ -521,7 +530,9 @@ export class Engine {
           for (const c of Object.keys(op.set)) if (spec.key.includes(c)) throw new Error(`update of ${op.table} sets key column ${c}: the model stores a row under its primary key`);
         }
         const p: RowsProgress = (progress && 'candidates' in progress ? progress : undefined) ?? {
-          candidates: [...view].filter(([, row]) => wanted(op, row)).map(([pk]) => [pk, owns(tx, op.table, pk, spec.key) ? undefined : durable.tables[op.table]?.[pk]?.seq] as const),
+          candidates: [...view]
+            .filter(([pk, row]) => wanted(op, row) && (op.op === 'update' || op.olderThan === undefined || this.insertedBy(durable, tx, op.table, pk, now - op.olderThan)))
+            .map(([pk]) => [pk, owns(tx, op.table, pk, spec.key) ? undefined : durable.tables[op.table]?.[pk]?.seq] as const),
           next: 0,
           count: 0,
         };
@@ -557,6 +568,13 @@ export class Engine {
         return this.claim(txs, self, tx, op, view);
       }
     }
+  }
+
+  /** Whether a row was inserted by tick `cutoff`: a committed row's insert time; a row its own transaction inserted is not. */
+  private insertedBy(durable: DatabaseDurable, tx: Tx, table: string, pk: string, cutoff: number): boolean {
+    if (tx.writes.some((w) => w.table === table && w.pk === pk && w.insert)) return false;
+    const stored = durable.tables[table]?.[pk];
+    return stored !== undefined && stored.at <= cutoff;
   }
 
   /** A select with a limit, heads only or a SKIP LOCKED lock: the rows it returns, locked where it locks them. */

@@ -77,7 +77,7 @@ export default defineRecord({
     relay: { choice: 'Polling publisher: the relay publishes committed outbox rows and records progress after the broker accepts', scenario: 'mercury-outbox' },
     eventId: { choice: 'Assigned by the service in the business transaction, kept across relay retries', scenario: 'mercury-outbox' },
     ordering: { choice: 'Per aggregate: one relay worker per aggregate, partition key = aggregate ID (`book_id`)', scenario: 'ordering-per-aggregate-relay' },
-    cleanup: { choice: 'Delete published rows after 3 days' },
+    cleanup: { choice: 'Delete published rows after 3 days', scenario: 'outbox-cleanup-published' },
     eventsPerDay: 20_000_000,
   },
   figures: {

@@ -9,10 +9,11 @@ import { broker } from '../broker.ts';
 import { client as clientComponent, type ClientDurable, type ClientReplyRecord, type Command } from '../client.ts';
 import { consumer, type ConsumerInput, type EffectSpec } from '../consumer.ts';
 import { rowsOf, versionsOf, type DatabaseDurable, type RowFormats } from '../database.ts';
+import { outboxCleaner } from '../outboxCleaner.ts';
 import { relay } from '../relay.ts';
 import { source } from '../source.ts';
 import { database } from './databaseComponent.ts';
-import { claimingRelayNotes, consumerNotes, relayNotes, sourceNotes } from './windowNotes.ts';
+import { claimingRelayNotes, cleanerNotes, consumerNotes, relayNotes, sourceNotes } from './windowNotes.ts';
 
 /** The pipeline's options: each design option of the seeds is one field; durations in their units. */
 export const OrderPipelineOptions = z.strictObject({
@@ -27,8 +28,12 @@ export const OrderPipelineOptions = z.strictObject({
       claim: z.enum(['read', 'skipLocked']).optional(),
       heads: z.boolean().optional(),
       batch: z.number().int().min(1).optional(),
+      /** How long a crashed relay stays down (the world's restart delay otherwise). */
+      restartAfter: duration.optional(),
     })
     .optional(),
+  /** An outbox cleanup job (`cleaner`) deleting rows older than `retention`, only published ones unless `rows: 'all'`. */
+  cleanup: z.strictObject({ retention: duration, every: duration.optional(), rows: z.enum(['published', 'all']).optional() }).optional(),
   consumer: z.strictObject({ inbox: z.enum(['sameTx', 'separateTx', 'none']).optional(), versionCheck: z.boolean().optional(), ack: z.enum(['afterCommit', 'beforeCommit']).optional() }).optional(),
   /** The effect table's key: the semantic key (`(order_id, reservation_version)`) or a surrogate id. */
   effectKey: z.enum(['semantic', 'none']).optional(),
@@ -151,6 +156,7 @@ export function orderPipeline(options: OrderPipelineOptions): DesignBuild {
     source({ design: o.design, checkoutKeys: o.checkoutKeys ?? false, notes: sourceNotes(o.design, (o.client?.retry ?? 'none') !== 'none') }),
     database({ name: 'ordersDb', tables: { orders: { key: ['order_id'] }, outbox: { key: ['event_id'] }, checkout_keys: { key: ['checkout_key'] } }, rows: PIPELINE_ROWS }),
     o.design === 'outbox' ? relayWorkers(o.relay ?? {}) : [],
+    o.design === 'outbox' && o.cleanup ? [outboxCleaner({ ...o.cleanup, notes: cleanerNotes(o.cleanup.rows ?? 'published') })] : [],
     broker({ ...o.broker }),
     consumer({ ...consumerOptions, notes: consumerNotes({ broker: 'broker', ...consumerOptions } as ConsumerInput) }),
     database({ name: 'inventoryDb', tables: { [effect.table]: effectTable, inbox: { key: ['consumer_name', 'event_id'] } }, rows: PIPELINE_ROWS }),

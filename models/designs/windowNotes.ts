@@ -136,3 +136,9 @@ export function claimingRelayNotes(): Record<string, WindowNote> {
     committingClaim: n(`nobody needed if the commit landed; ${next} if it did not`),
   };
 }
+
+/** The outbox cleanup job's notes: a sweep that did not run is simply the next one's work. */
+export function cleanerNotes(rows: 'published' | 'all'): Record<string, WindowNote> {
+  const next = rows === 'published' ? 'nobody needed: the next sweep deletes what this one would have' : 'nobody needed: the next sweep deletes what this one would have, pending rows included';
+  return { idle: n(next), cleaning: n(`${next} (the delete may or may not have run)`) };
+}

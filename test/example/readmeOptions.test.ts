@@ -33,6 +33,7 @@ const SUBSECTION: Readonly<Record<string, string>> = {
   PublisherOptions: 'publisher',
   ReconcilerOptions: 'reconciler',
   RelayOptions: 'relay',
+  OutboxCleanerOptions: 'outboxCleaner',
   SourceOptions: 'source',
   RetryOptions: 'retryPolicy',
   WORLD_SETTINGS: 'World settings',

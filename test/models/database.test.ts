@@ -311,6 +311,27 @@ describe('database: claims with SKIP LOCKED', () => {
   });
 });
 
+describe('database: deleting by age', () => {
+  it('olderThan deletes only rows inserted at least that long ago; an update does not make a row younger', () => {
+    const db = database({ outbox: { key: ['event_id'] } });
+    db.run('app', [{ op: 'insert', table: 'outbox', row: { event_id: 'e1', published: false } }], 10);
+    db.run('app', [{ op: 'insert', table: 'outbox', row: { event_id: 'e2', published: false } }], 50);
+    db.run('relay', [{ op: 'update', table: 'outbox', where: { event_id: 'e1' }, set: { published: true } }], 60);
+    const clean = (at: number, where?: Row) => db.run('cleaner', [{ op: 'delete', table: 'outbox', olderThan: 40, ...(where ? { where } : {}) }], at).results![0]!.deleted;
+    expect(clean(49)).toBe(0);
+    expect(clean(70, { published: true })).toBe(1);
+    expect(clean(89)).toBe(0);
+    expect(clean(90)).toBe(1);
+    expect(db.select('app', 'outbox')).toEqual([]);
+  });
+
+  it('a row inserted by the deleting transaction itself is never old enough', () => {
+    const db = database({ outbox: { key: ['event_id'] } });
+    const [, del] = db.exec('app', 't', [{ op: 'insert', table: 'outbox', row: { event_id: 'e1' } }, { op: 'delete', table: 'outbox', olderThan: 0 }], 5)!;
+    expect(del).toEqual({ deleted: 0 });
+  });
+});
+
 describe('database: table options', () => {
   it('ttlTicks: a row is gone once its horizon has passed, and the key is free again', () => {
     const db = database({ dedup: { key: ['k'], ttlTicks: 10 }, forever: { key: ['k'] } });
