@@ -71,6 +71,9 @@
 //   versions in order across several relays. Held by test/models/database.test.ts only, not by
 //   the differential test: the model orders rows by commit, which no PostgreSQL column records
 //   (a serial id is drawn at insert, so two writers can commit out of id order).
+// - tail: the table's committed row versions from position `from` on, in commit order, as
+//   logical decoding streams a publication of that table to a change-data-capture connector;
+//   the table must keep `history`, which is that stream. A connector's position is its own.
 // - db.run: the statements as one autocommitted batch (one implicit transaction, as a
 //   multi-statement query is): it waits like any transaction and commits after its last one.
 // - commit: COMMIT. It fails (`ok: false`) only for a transaction whose statement failed: a
@@ -138,6 +141,7 @@ export type DbOp =
       /** Only the earliest matching row of each value of this column is a candidate. */
       readonly headsOf?: string;
     }
+  | { readonly op: 'tail'; readonly table: string; readonly from: number; readonly limit?: number }
   | {
       readonly op: 'delete';
       readonly table: string;
@@ -562,6 +566,11 @@ export class Engine {
           count++;
         }
         return { kind: 'done', tx: current, result: op.op === 'update' ? { updated: count } : { deleted: count } };
+      }
+      case 'tail': {
+        if (!spec.history) throw new Error(`tail of ${op.table}, which keeps no history: declare it with history to stream its changes`);
+        const log = historyOf(durable, op.table);
+        return { kind: 'done', tx, result: { rows: log.slice(op.from, op.limit === undefined ? undefined : op.from + op.limit) } };
       }
       case 'select': {
         if (op.lock === undefined && op.limit === undefined && op.headsOf === undefined) return { kind: 'done', tx, result: { rows: [...view.values()].filter((r) => matches(r, op.where)) } };

@@ -9,11 +9,13 @@ import { broker } from '../broker.ts';
 import { client as clientComponent, type ClientDurable, type ClientReplyRecord, type Command } from '../client.ts';
 import { consumer, type ConsumerInput, type EffectSpec } from '../consumer.ts';
 import { rowsOf, versionsOf, type DatabaseDurable, type RowFormats } from '../database.ts';
+import { cdcConnector } from '../cdcConnector.ts';
+import { InputError } from '../../src/inputError.ts';
 import { outboxCleaner } from '../outboxCleaner.ts';
 import { relay } from '../relay.ts';
 import { source } from '../source.ts';
 import { database } from './databaseComponent.ts';
-import { claimingRelayNotes, cleanerNotes, consumerNotes, relayNotes, sourceNotes } from './windowNotes.ts';
+import { cdcNotes, claimingRelayNotes, cleanerNotes, consumerNotes, relayNotes, sourceNotes } from './windowNotes.ts';
 
 /** The pipeline's options: each design option of the seeds is one field; durations in their units. */
 export const OrderPipelineOptions = z.strictObject({
@@ -30,6 +32,10 @@ export const OrderPipelineOptions = z.strictObject({
       batch: z.number().int().min(1).optional(),
       /** How long a crashed relay stays down (the world's restart delay otherwise). */
       restartAfter: duration.optional(),
+      /** A polling publisher (`relay`, the default) or a change-data-capture connector (`connector`) tailing the outbox's commit log. */
+      type: z.enum(['polling', 'cdc']).optional(),
+      /** With `type: 'cdc'`: the connector's offset moves past a change after the broker's ack, or before the send. */
+      offsetCommit: z.enum(['afterAck', 'beforeAck']).optional(),
     })
     .optional(),
   /** An outbox cleanup job (`cleaner`) deleting rows older than `retention`, only published ones unless `rows: 'all'`. */
@@ -154,7 +160,8 @@ export function orderPipeline(options: OrderPipelineOptions): DesignBuild {
   return design(
     clientComponent({ commands: o.commands ?? acceptOrders, ...o.client }),
     source({ design: o.design, checkoutKeys: o.checkoutKeys ?? false, notes: sourceNotes(o.design, (o.client?.retry ?? 'none') !== 'none') }),
-    database({ name: 'ordersDb', tables: { orders: { key: ['order_id'] }, outbox: { key: ['event_id'] }, checkout_keys: { key: ['checkout_key'] } }, rows: PIPELINE_ROWS }),
+    // A CDC connector streams the outbox's commit log, which the database keeps as its history.
+    database({ name: 'ordersDb', tables: { orders: { key: ['order_id'] }, outbox: { key: ['event_id'], ...(o.relay?.type === 'cdc' ? { history: true } : {}) }, checkout_keys: { key: ['checkout_key'] } }, rows: PIPELINE_ROWS }),
     o.design === 'outbox' ? relayWorkers(o.relay ?? {}) : [],
     o.design === 'outbox' && o.cleanup ? [outboxCleaner({ ...o.cleanup, notes: cleanerNotes(o.cleanup.rows ?? 'published') })] : [],
     broker({ ...o.broker }),
@@ -164,9 +171,15 @@ export function orderPipeline(options: OrderPipelineOptions): DesignBuild {
   );
 }
 
-/** The outbox's relay workers: `relay`, then `relay2`, `relay3`, … when there are several. */
+/** The outbox's relay workers: `relay`, then `relay2`, `relay3`, … when there are several; or its CDC connector. */
 function relayWorkers(options: NonNullable<OrderPipelineOptions['relay']>) {
-  const { workers = 1, ...rest } = options;
+  const { workers = 1, type = 'polling', offsetCommit, ...rest } = options;
+  if (type === 'cdc') {
+    const polling = (['mark', 'concurrency', 'claim', 'heads', 'batch'] as const).find((k) => rest[k] !== undefined) ?? (options.workers !== undefined ? 'workers' : undefined);
+    if (polling !== undefined) throw new InputError(`orderPipeline: relay.${polling} is a polling publisher's option; a CDC connector takes offsetCommit, poll and restartAfter`);
+    return [cdcConnector({ offsetCommit, poll: rest.poll, restartAfter: rest.restartAfter, notes: cdcNotes(offsetCommit ?? 'afterAck') })];
+  }
+  if (offsetCommit !== undefined) throw new InputError(`orderPipeline: relay.offsetCommit is a CDC connector's option; give relay.type 'cdc' with it`);
   const notes = rest.claim === 'skipLocked' ? claimingRelayNotes() : relayNotes(rest.mark ?? 'afterSend');
   return Array.from({ length: workers }, (_, i) => relay({ ...rest, name: i === 0 ? 'relay' : `relay${i + 1}`, notes }));
 }

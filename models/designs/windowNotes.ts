@@ -142,3 +142,26 @@ export function cleanerNotes(rows: 'published' | 'all'): Record<string, WindowNo
   const next = rows === 'published' ? 'nobody needed: the next sweep deletes what this one would have' : 'nobody needed: the next sweep deletes what this one would have, pending rows included';
   return { idle: n(next), cleaning: n(`${next} (the delete may or may not have run)`) };
 }
+
+/** The CDC connector's notes: its offset decides whether a change is streamed again or never. */
+export function cdcNotes(offsetCommit: 'afterAck' | 'beforeAck'): Record<string, WindowNote> {
+  const again = 'connector after restart, from its committed offset (the change is streamed again)';
+  if (offsetCommit === 'beforeAck') {
+    return {
+      idle: n('nobody needed: the next read finds every change past the offset'),
+      reading: n('connector after restart, from its committed offset'),
+      beforeRelaySend: n(again),
+      afterOffsetCommit: n('nobody: the offset is past a change that was never sent'),
+      afterRelaySend: n('nobody: the offset is past the change; the broker may or may not hold it'),
+      afterBrokerAccept: n('nobody needed: the broker has the record'),
+    };
+  }
+  return {
+    idle: n('nobody needed: the next read finds every change past the offset'),
+    reading: n('connector after restart, from its committed offset'),
+    beforeRelaySend: n(again),
+    afterRelaySend: n(`${again}; the broker may already hold it`),
+    afterBrokerAccept: n(`${again}, which publishes the same event_id again`),
+    afterOffsetCommit: n('nobody needed: the offset is past a change the broker has'),
+  };
+}

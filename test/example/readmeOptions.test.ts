@@ -34,6 +34,7 @@ const SUBSECTION: Readonly<Record<string, string>> = {
   ReconcilerOptions: 'reconciler',
   RelayOptions: 'relay',
   OutboxCleanerOptions: 'outboxCleaner',
+  CdcConnectorOptions: 'cdcConnector',
   SourceOptions: 'source',
   RetryOptions: 'retryPolicy',
   WORLD_SETTINGS: 'World settings',

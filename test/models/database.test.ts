@@ -332,6 +332,22 @@ describe('database: deleting by age', () => {
   });
 });
 
+describe('database: the commit log a CDC connector tails', () => {
+  it('tail returns a history table\'s committed versions from a position on, in commit order; uncommitted ones are not there', () => {
+    const db = database({ outbox: { key: ['event_id'], history: true }, plain: { key: ['id'] } });
+    db.run('app', [{ op: 'insert', table: 'outbox', row: { event_id: 'e1' } }]);
+    db.exec('app', 'open', [{ op: 'insert', table: 'outbox', row: { event_id: 'e3' } }]);
+    db.run('app', [{ op: 'insert', table: 'outbox', row: { event_id: 'e2' } }]);
+    const tail = (from: number, limit?: number) => db.run('connector', [{ op: 'tail', table: 'outbox', from, ...(limit === undefined ? {} : { limit }) }]).results![0]!.rows!.map((r) => r['event_id']);
+    expect(tail(0)).toEqual(['e1', 'e2']);
+    expect(tail(1)).toEqual(['e2']);
+    expect(tail(0, 1)).toEqual(['e1']);
+    db.commit('app', 'open');
+    expect(tail(2)).toEqual(['e3']);
+    expect(() => db.run('connector', [{ op: 'tail', table: 'plain', from: 0 }])).toThrow(/keeps no history/);
+  });
+});
+
 describe('database: table options', () => {
   it('ttlTicks: a row is gone once its horizon has passed, and the key is free again', () => {
     const db = database({ dedup: { key: ['k'], ttlTicks: 10 }, forever: { key: ['k'] } });

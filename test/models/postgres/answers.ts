@@ -39,6 +39,7 @@ export function modelAnswer(schema: Schema, op: DbOp, r: OpResult | undefined): 
     case 'delete':
       return `deleted ${r.deleted ?? '?'}`;
     case 'select':
+    case 'tail':
       return rowsText(schema, op.table, (r.rows ?? []) as readonly Row[]);
   }
 }
@@ -55,6 +56,7 @@ export function postgresAnswer(schema: Schema, op: DbOp, r: SqlResult): string {
     case 'delete':
       return `deleted ${n}`;
     case 'select':
+    case 'tail':
       return rowsText(schema, op.table, r.rows);
   }
 }

@@ -68,9 +68,13 @@ export function toSql(schema: Schema, op: DbOp): Statement {
       return { text, values };
     }
     case 'select':
+      if (op.lock !== undefined || op.limit !== undefined || op.headsOf !== undefined) throw new Error('an ordered claim reads rows in commit order, which no PostgreSQL column records: not compared');
       return { text: `select ${selectList(table)} from ${op.table}${whereClause(op.where, values)}`, values };
     case 'delete':
+      if (op.olderThan !== undefined) throw new Error('a delete by age counts ticks: not compared');
       return { text: `delete from ${op.table}${whereClause(op.where, values)}`, values };
+    case 'tail':
+      throw new Error('tail reads the model’s commit log, which stands for logical decoding: not compared');
   }
 }
 
