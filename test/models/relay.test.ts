@@ -152,5 +152,7 @@ describe('relay workers: several polling one outbox, with or without SKIP LOCKED
   it('refuses options that need a claim, and an at-most-once mark with one', () => {
     expect(() => orderPipeline({ design: 'outbox', relay: { heads: true } })).toThrow(/option heads needs claim 'skipLocked'/);
     expect(() => orderPipeline({ design: 'outbox', relay: { claim: 'skipLocked', mark: 'beforeSend' } })).toThrow(/cannot go with claim 'skipLocked'/);
+    expect(() => orderPipeline({ design: 'outbox', relay: { type: 'cdc', workers: 2 } })).toThrow(/relay\.workers is a polling publisher's option/);
+    expect(() => orderPipeline({ design: 'outbox', relay: { offsetCommit: 'beforeAck' } })).toThrow(/relay\.offsetCommit is a CDC connector's option/);
   });
 });
