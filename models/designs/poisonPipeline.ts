@@ -174,7 +174,7 @@ export function otherBooksTimelyClaim(bound: Duration, tick: Duration): Claim {
     guarantee: 'atLeastOnce',
     outcomes: (v) => {
       const published = new Map<string, number>();
-      for (const r of recordsOf(v.durable<BrokerDurable>('broker'))) if (!published.has(String(r.payload['event_id']))) published.set(recordKey(r.payload), r.at);
+      for (const r of recordsOf(v.durable<BrokerDurable>('broker'))) if (!published.has(recordKey(r.payload))) published.set(recordKey(r.payload), r.at);
       return historyOf(stats(v), 'book_stats')
         .filter((r) => {
           const key = `${r['book_id']}@v${r['version']}`;
