@@ -1,6 +1,8 @@
 // What a model may ask the World to do besides changing its own state: send a message to
-// another component, or write a note into the trace (a guard that suppressed a duplicate, an
-// effect that became durable). Models emit these with XState's `emit`; the World performs them.
+// another component, write a note into the trace (a guard that suppressed a duplicate, an
+// effect that became durable), or, for a server, mark one of its own failure windows within the
+// step (a commit made, its reply not yet sent). Models emit these with XState's `emit`; the
+// World performs them.
 import type { EventObject } from 'xstate';
 
 export interface SendEmitted {
@@ -17,7 +19,20 @@ export interface NoteEmitted {
   readonly data?: unknown;
 }
 
-export type Emitted = SendEmitted | NoteEmitted;
+/**
+ * A server's failure window, reached within a step: the actions emitted before it have happened,
+ * those after it (its replies) have not. A server's windows are moments inside a step, not states
+ * it rests in, because a commit and its reply are one step of its machine. With `undone`, the
+ * step's own change is not yet durable either (a record received, not yet appended), so a crash
+ * there restarts from the durable state before the step.
+ */
+export interface WindowEmitted {
+  readonly type: 'window';
+  readonly state: string;
+  readonly undone?: true;
+}
+
+export type Emitted = SendEmitted | NoteEmitted | WindowEmitted;
 
 export function send<E extends EventObject>(to: string, event: E, unordered = false): SendEmitted {
   return unordered ? { type: 'send', to, event, unordered } : { type: 'send', to, event };
@@ -25,6 +40,10 @@ export function send<E extends EventObject>(to: string, event: E, unordered = fa
 
 export function note(kind: string, data?: unknown): NoteEmitted {
   return data === undefined ? { type: 'note', kind } : { type: 'note', kind, data };
+}
+
+export function window(state: string, undone = false): WindowEmitted {
+  return undone ? { type: 'window', state, undone } : { type: 'window', state };
 }
 
 /** Every network event arrives with its sender's name and the tick it arrived. */

@@ -1,7 +1,10 @@
 // Failure windows are never listed by hand: they are the states each process machine can rest
 // in, read from its definition, so a new design option or machine brings its windows with it.
 // A window `<component>.<state>` is the moment that component has entered the state and not yet
-// taken its next step.
+// taken its next step. A server (database, broker) rests in one state and does its work inside
+// single steps, so its windows are the moments within a step its machine declares in its
+// definition (`meta.failureWindows`) and marks as it reaches them (src/emitted.ts, `window`);
+// they are struck only where the design lets that server crash (ComponentSpec.crashes).
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
 import { windowName } from './place.ts';
 import type { ComponentSpec } from './world.ts';
@@ -22,7 +25,19 @@ export function restingStates(machine: AnyStateMachine): string[] {
   return out;
 }
 
-/** The failure windows of a design, named `<component>.<state>`, derived from its process machines. */
+/**
+ * The windows a server's machine declares for its input: the moments inside its steps at which
+ * it can crash (a broker that syncs before it acks has no moment before a sync).
+ */
+export function declaredWindows(machine: AnyStateMachine, input: unknown): string[] {
+  const meta = machine.root.meta as { failureWindows?: (input: unknown) => readonly string[] } | undefined;
+  return [...(meta?.failureWindows?.(input ?? {}) ?? [])];
+}
+
+/**
+ * The failure windows of a design, named `<component>.<state>`: the resting states of its
+ * process machines, then the declared windows of each server that can crash, in design order.
+ */
 export function failureWindows(components: readonly ComponentSpec[]): string[] {
-  return components.filter((c) => c.process).flatMap((c) => restingStates(c.machine).map((s) => windowName(c.name, s)));
+  return components.flatMap((c) => (c.process ? restingStates(c.machine) : c.crashes ? declaredWindows(c.machine, c.input) : []).map((s) => windowName(c.name, s)));
 }

@@ -18,7 +18,9 @@
 //   trace notes by emitting `{ type: 'note', kind, data }`;
 // - a delivered event carries `at`, the tick it arrived, and a network event `from`, the
 //   sender's name (machines have no clock of their own; retention and TTLs read `at`);
-// - states in which a process is waiting for new work carry the tag `idle`.
+// - states in which a process is waiting for new work carry the tag `idle`;
+// - a server that can crash marks its failure windows within a step by emitting
+//   `{ type: 'window', state }` before the replies that step sends.
 import type { AnyStateMachine, EventObject, StateValue } from 'xstate';
 import type { StuckReason } from './checkers/finding.ts';
 import { SimClock, type TimerTask } from './clock.ts';
@@ -38,8 +40,24 @@ export interface ComponentSpec {
   /** The component's definition: its states are its failure windows, and the drivers step it. */
   readonly machine: AnyStateMachine;
   readonly input?: Record<string, unknown>;
-  /** Process machines have failure windows and can crash; servers (database, broker) do not. */
+  /**
+   * Process machines have failure windows (their resting states) and can crash. A server
+   * (database, broker) crashes only where `crashes` is set, at the windows its machine declares.
+   */
   readonly process: boolean;
+  /**
+   * A server that crashes and restarts at its own windows (src/failureWindows.ts): what it had
+   * made durable survives, everything else it held is gone, and the replies of the step the
+   * crash struck are never sent.
+   */
+  readonly crashes?: boolean;
+  /**
+   * The client sessions a server's volatile context holds open (a database's open transactions,
+   * by `client/tx`). A crash breaks them, and the restarted server is given them as
+   * `input.broken`, so a request that later arrives on one is refused as on a closed connection
+   * rather than taken for a new transaction with its earlier statements missing.
+   */
+  readonly sessionsOf?: (context: unknown) => readonly string[];
   /**
    * Steps this component some other way than the driver would (the benchmark's plain reducers);
    * it must behave as `machine` does, state for state.
@@ -327,10 +345,23 @@ export class World {
 
   private boot(host: Host, durable: unknown): void {
     host.actions.length = 0;
-    const input = durable === undefined ? host.spec.input : { ...host.spec.input, durable };
+    const broken = durable === undefined ? undefined : this.brokenSessions(host);
+    const input = durable === undefined ? host.spec.input : { ...host.spec.input, durable, ...(broken === undefined ? {} : { broken }) };
     host.snapshot = host.stepper.initial(input, host.actions);
     host.state = '';
     this.afterStep(host, undefined, stateKey(host.snapshot.value));
+  }
+
+  /**
+   * The sessions a restarting server's clients still think open: those it held when it crashed
+   * and those an earlier crash had broken already. The snapshot is still the one it crashed in.
+   */
+  private brokenSessions(host: Host): readonly string[] | undefined {
+    const of = host.spec.sessionsOf;
+    if (of === undefined) return undefined;
+    const context = host.snapshot.context as { broken?: readonly string[] };
+    const all = [...new Set([...(context.broken ?? []), ...of(context)])];
+    return all.length === 0 ? undefined : all;
   }
 
   private runPhase(untilTick: number): 'quiet' | 'silent' | 'bound' | 'steps' {
@@ -425,7 +456,9 @@ export class World {
   private afterStep(host: Host, prev: MachineSnapshot | undefined, state: string, reentered = false): void {
     const name = host.spec.name;
     if (prev === undefined || prev.context.durable !== host.snapshot.context.durable) this.lastProgressTick = this.clock.now;
-    for (const action of host.actions.splice(0)) this.perform(host, action);
+    const actions = host.actions.splice(0);
+    if (host.spec.crashes && !host.spec.process && this.serverWindow(host, prev, actions)) return;
+    for (const action of actions) this.perform(host, action);
     if (state === host.state && !reentered) return;
     host.state = state;
     this.trace.add(this.clock.now, name, 'state', state);
@@ -439,6 +472,32 @@ export class World {
       this.strike(fault);
       this.crash(name, window);
     }
+  }
+
+  /**
+   * Counts the windows a crashing server's step reached, in order, and crashes it at the first
+   * one the plan names: the actions before that window happen, those after it (the step's
+   * replies) do not. A window that says its step's change is `undone` crashes from the snapshot
+   * before the step. Whether it crashed.
+   */
+  private serverWindow(host: Host, prev: MachineSnapshot | undefined, actions: readonly ExecutedAction[]): boolean {
+    for (let at = 0; at < actions.length; at++) {
+      const action = actions[at]!;
+      if (action.type !== 'xstate.emit') continue;
+      const marked = (action.params as { event: { type: string; state?: string; undone?: true } }).event;
+      if (marked.type !== 'window') continue;
+      const window = windowName(host.spec.name, marked.state!);
+      const n = (this.windowCounts.get(window) ?? 0) + 1;
+      this.windowCounts.set(window, n);
+      const fault = this.healed ? undefined : this.crashFaults.get(window)?.find((f) => f.occurrence === n);
+      if (!fault) continue;
+      for (const before of actions.slice(0, at)) this.perform(host, before);
+      if (marked.undone && prev !== undefined) host.snapshot = prev;
+      this.strike(fault);
+      this.crash(host.spec.name, window);
+      return true;
+    }
+    return false;
   }
 
   private perform(host: Host, action: ExecutedAction): void {
