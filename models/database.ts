@@ -7,7 +7,21 @@
 // the database itself restarts.
 //
 // Its fault model lives in the network: a `db.committed` reply that is lost leaves the caller
-// unable to tell a commit from a failure, which is the ambiguity the seeds start from.
+// unable to tell a commit from a failure, which is the ambiguity the seeds start from. Where the
+// design lets it crash (`crashes`), it also crashes at its own windows: `afterStatement` (a
+// statement has run in an open transaction, its result not yet sent) and `afterCommit` (a
+// transaction that wrote has committed, the reply not yet sent). The committed tables survive;
+// open transactions, waiting statements and the step's replies do not. Its clients learn of it
+// the way they learn of a lost reply, by their own timeout: every caller already treats a
+// silent database as "did not answer, outcome unknown", which is exactly what a connection
+// error mid-request means, so no caller needs a second way to be told. The restarted database
+// is given the transactions that were open (`broken`) and answers nothing on them, as a
+// statement on a closed connection gets no result: otherwise a caller's next statement would
+// open a fresh transaction with its earlier statements missing, and a commit of a transaction
+// the crash rolled back would report success. Only the first request on each is refused: the
+// caller has then met the closed connection, and a later transaction of the same name (a
+// restarted process numbers its transactions from one again) is a new one; so is every name of
+// a peer that crashed since.
 //
 // The SQL it implements, statement by statement, with the PostgreSQL behaviour each is held to.
 // The differential test test/models/databasePostgres.test.ts holds all of them: it runs generated
@@ -106,7 +120,7 @@
 // rows are compared without it), a duplicated statement (`stmt` seen twice, answered with its
 // first result), and the ordered claim above (SKIP LOCKED in commit order).
 import { assign, enqueueActions, setup } from 'xstate';
-import { send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
+import { send, window, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
 import type { TimeScale } from '../src/duration.ts';
 import type { EvidencePart } from '../src/scenario.ts';
 
@@ -245,7 +259,12 @@ export interface DatabaseInput {
    * message, so no live transaction is ever cut off.
    */
   readonly idleTxTicks?: number;
+  /** After a crash: the transactions that were open (`client/tx`), whose connections it broke. */
+  readonly broken?: readonly string[];
 }
+
+/** The database's failure windows, in the order a transaction reaches them. */
+export const DATABASE_WINDOWS = ['afterStatement', 'afterCommit'] as const;
 
 /** The default idle-in-transaction timeout, in ticks (see DatabaseInput.idleTxTicks). */
 export const IDLE_TX_TICKS = 100;
@@ -664,7 +683,31 @@ type Ctx = {
   waiting: readonly Request[];
   /** The replies of the current step, in the order they are sent. */
   replies: readonly Reply[];
+  /** Set only after a crash: transactions on connections it broke, whose requests get no answer. */
+  broken?: readonly string[];
 };
+
+/** The client sessions a crash breaks: every open or waiting transaction (autocommitted batches excepted, as a retry of one is a new request). */
+export function databaseSessions(context: unknown): readonly string[] {
+  const c = context as Pick<Ctx, 'txs' | 'waiting'>;
+  const keys = new Set<string>();
+  for (const [key, tx] of Object.entries(c.txs)) if (!tx.run) keys.add(key);
+  for (const w of c.waiting) if (w.event.type !== 'db.run') keys.add(w.key);
+  return [...keys];
+}
+
+/**
+ * The window a step reached, from the replies it is about to send: a commit that wrote (or a
+ * batch that did), else a statement answered inside an open transaction.
+ */
+function windowOf(replies: readonly Reply[]): (typeof DATABASE_WINDOWS)[number] | undefined {
+  const wrote = (r: Reply) =>
+    (r.event.type === 'db.committed' && r.event['ok'] === true) ||
+    (r.event.type === 'db.ran' && r.event['ok'] === true && (r.event['results'] as readonly OpResult[]).some((x) => x.inserted === true || x.written === true || (x.updated ?? 0) > 0 || (x.deleted ?? 0) > 0));
+  if (replies.some(wrote)) return 'afterCommit';
+  if (replies.some((r) => r.event.type === 'db.result')) return 'afterStatement';
+  return undefined;
+}
 
 /** Which transaction each waiting one waits for, by their keys (`from/tx`, `from/run ref`). */
 export function waitingOf(context: { readonly waiting?: readonly Request[] }): ReadonlyMap<string, string> {
@@ -832,6 +875,9 @@ function withTimers(context: Ctx, out: State & { replies: readonly Reply[]; touc
 
 /** Serves a request for a transaction: one the idle timeout rolled back fails its commit; any other request starts it anew. */
 function serveRequest(context: Ctx, request: Request, now: number) {
+  // A request on a connection the crash broke is never answered: the caller times out. Having
+  // met the closed connection, the caller's next request under that name is a new one.
+  if (context.broken?.includes(request.key)) return { replies: [], timers: [], broken: context.broken.filter((k) => k !== request.key) };
   if (!context.reaped.includes(request.key)) return withTimers(context, serve(context.engine, context, request, now), now);
   const reaped = context.reaped.filter((k) => k !== request.key);
   const e = request.event;
@@ -861,6 +907,8 @@ export const databaseMachine = setup({
   },
   actions: {
     reply: enqueueActions(({ context, enqueue }) => {
+      const reached = windowOf(context.replies);
+      if (reached !== undefined) enqueue.emit(window(reached));
       for (const r of context.replies) enqueue.emit(send(r.to, r.event));
       for (const t of context.timers) {
         if (t.delay === undefined) enqueue.cancel(`idle ${t.key}`);
@@ -870,6 +918,7 @@ export const databaseMachine = setup({
   },
 }).createMachine({
   id: 'database',
+  meta: { failureWindows: () => DATABASE_WINDOWS },
   context: ({ input }) => {
     const empty: Record<string, Table> = {};
     for (const name of Object.keys(input.tables)) empty[name] = {};
@@ -883,6 +932,7 @@ export const databaseMachine = setup({
       waiting: [],
       replies: [],
       timers: [],
+      ...(input.broken === undefined ? {} : { broken: input.broken }),
     };
   },
   initial: 'serving',
@@ -904,6 +954,7 @@ export const databaseMachine = setup({
           actions: [
             assign(({ context, event }) => {
               const key = `${event.from}/${event.tx}`;
+              if (context.broken?.includes(key)) return { replies: [], timers: [], broken: context.broken.filter((k) => k !== key) };
               const { ended, ...rest } = end(context, (k) => k === key);
               return withTimers(context, serve(context.engine, rest, undefined, event.at, [key, ...ended]), event.at);
             }),
@@ -915,7 +966,9 @@ export const databaseMachine = setup({
           actions: [
             assign(({ context, event }) => {
               const { ended, ...rest } = end(context, (key, tx) => (tx?.owner ?? key.slice(0, key.indexOf('/'))) === event.peer);
-              return withTimers(context, serve(context.engine, rest, undefined, event.at, ended), event.at);
+              const served = withTimers(context, serve(context.engine, rest, undefined, event.at, ended), event.at);
+              // A restarted peer opens new connections: none of its names is broken any more.
+              return context.broken === undefined ? served : { ...served, broken: context.broken.filter((k) => !k.startsWith(`${event.peer}/`)) };
             }),
             'reply',
           ],

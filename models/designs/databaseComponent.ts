@@ -7,7 +7,7 @@ import { common, componentFields, ticksOf, type ComponentBuilder } from '../../s
 import type { MessageFaultKind } from '../../src/faults.ts';
 import { duration, parseOptions, z } from '../../src/options.ts';
 import type { DesignComponent } from '../../src/scenario.ts';
-import { databaseEvidence, databaseMachine, type RowFormats, type TableSpec } from '../database.ts';
+import { databaseEvidence, databaseMachine, databaseSessions, type RowFormats, type TableSpec } from '../database.ts';
 
 /** The message faults a database connection can suffer. */
 export const DATABASE_LINK_FAULTS: readonly MessageFaultKind[] = ['lose', 'delay'];
@@ -32,6 +32,8 @@ export const DatabaseOptions = z.strictObject({
   tables: z.record(z.string(), TableOptions),
   /** How each table's rows read in evidence. */
   rows: z.custom<RowFormats>((v) => typeof v === 'object' && v !== null).optional(),
+  /** Whether the server itself crashes and restarts, at afterStatement and afterCommit (no). */
+  crashes: z.boolean().optional(),
 });
 
 /** A database server with the given tables. */
@@ -49,11 +51,11 @@ export function database(options: z.input<typeof DatabaseOptions>): ComponentBui
         ...(t.history ? { history: true } : {}),
       };
     }
-    return databaseComponent(o.name, tables, o.rows ?? {}, common(time, o.name, o));
+    return databaseComponent(o.name, tables, o.rows ?? {}, { ...common(time, o.name, o), ...(o.crashes ? { crashes: true } : {}) });
   };
 }
 
 /** A database component from tables already in ticks. */
 export function databaseComponent(name: string, tables: Readonly<Record<string, TableSpec>>, rows: RowFormats = {}, extra: Partial<DesignComponent> = {}): DesignComponent {
-  return { name, machine: databaseMachine, input: { tables }, process: false, answersOnly: true, describe: databaseEvidence(tables, rows), messageFaults: DATABASE_LINK_FAULTS, ...extra };
+  return { name, machine: databaseMachine, input: { tables }, process: false, answersOnly: true, describe: databaseEvidence(tables, rows), messageFaults: DATABASE_LINK_FAULTS, sessionsOf: databaseSessions, ...extra };
 }

@@ -6,7 +6,7 @@
 import { SECONDS } from '../../src/duration.ts';
 import { initialTransition, transition, type AnyMachineSnapshot } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import type { SendEmitted } from '../../src/emitted.ts';
+import type { Emitted, SendEmitted } from '../../src/emitted.ts';
 import { World } from '../../src/world.ts';
 import type { ClientDurable } from '../../models/client.ts';
 import { databaseMachine, historyOf, IDLE_TX_TICKS, rowsOf, waitingOf, type DatabaseDurable, type DbOp, type OpResult, type Row, type TableSpec } from '../../models/database.ts';
@@ -26,7 +26,8 @@ function database(tables: Record<string, TableSpec>) {
     const all = actions as readonly { type: string; params?: unknown }[];
     sent = all
       .filter((a) => a.type === 'xstate.emit')
-      .map((a) => (a.params as { event: SendEmitted }).event)
+      .map((a) => (a.params as { event: Emitted }).event)
+      .filter((e): e is SendEmitted => e.type === 'send')
       .map((e) => ({ to: e.to, event: e.event as Reply }));
     timers = all
       .filter((a) => a.type === 'xstate.raise' || a.type === 'xstate.cancel')

@@ -3,7 +3,7 @@
 // read from the `send` actions the step emitted. A step can be tried without being taken, so a
 // runner can skip a step whose outcome it cannot compare.
 import { initialTransition, transition, type AnyMachineSnapshot } from 'xstate';
-import type { SendEmitted } from '../../../src/emitted.ts';
+import type { Emitted, SendEmitted } from '../../../src/emitted.ts';
 import { databaseMachine, rowsOf, waitingOf, type DatabaseDurable, type DatabaseReply, type Row, type TableSpec } from '../../../models/database.ts';
 
 export interface Delivered {
@@ -28,7 +28,8 @@ export class ModelDatabase {
     const [snapshot, actions] = transition(databaseMachine, this.snapshot as never, event as never);
     const replies = (actions as readonly { type: string; params?: unknown }[])
       .filter((a) => a.type === 'xstate.emit')
-      .map((a) => (a.params as { event: SendEmitted }).event)
+      .map((a) => (a.params as { event: Emitted }).event)
+      .filter((e): e is SendEmitted => e.type === 'send')
       .map((s) => ({ to: s.to, event: s.event as DatabaseReply }));
     return { snapshot, replies };
   }
