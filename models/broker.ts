@@ -16,11 +16,26 @@
 // generations: any member's commit moves the offset, backwards too) or refused (`'fenced'`:
 // deliveries carry the generation the partition was handed over in, and a commit from another
 // generation changes nothing, as Kafka's group coordinator refuses a commit of an old generation).
+//
+// Where the design lets it crash (`crashes`), it crashes at its own windows: `beforeAppend` (a
+// record received, not yet in the log, so the crash loses it) and `afterAppend` (in the log,
+// its ack not yet sent, so the producer cannot tell and sends it again). The log and the
+// committed offsets survive; consumer sessions and group assignments do not, and each consumer,
+// told of the crash as of any dropped connection, subscribes again. Producers are told nothing:
+// a producer waiting for an ack already sends again when none comes, which is what a connection
+// error makes it do. With `syncBeforeAck: false` an append is acknowledged at once and written
+// to disk only `syncAfter` later (a flush interval, acks before fsync): such a broker's crash is
+// taken as a power failure of its host, which loses every record not yet synced, acknowledged
+// or not. A process crash that spared the page cache would lose nothing; the model takes the
+// worse case, since the design declared it does not wait for the disk. Its extra window,
+// `beforeSync`, is the moment the flush is due and not yet done.
+
 import { assign, enqueueActions, setup } from 'xstate';
-import { note, send, type Emitted, type FromPeer, type PeerCrashed, type Rebalanced } from '../src/emitted.ts';
+import { note, send, window, type Emitted, type FromPeer, type PeerCrashed, type Rebalanced } from '../src/emitted.ts';
 import { emptyAssignment, handOver, reassign, release, type GroupAssignment } from './groupAssignment.ts';
 import type { EvidencePart } from '../src/scenario.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
+import { InputError } from '../src/inputError.ts';
 import { duration, parseOptions, z } from '../src/options.ts';
 
 export type Payload = Readonly<Record<string, string | number | boolean | null>>;
@@ -36,7 +51,15 @@ export interface BrokerDurable {
   readonly partitions: readonly (readonly LogRecord[])[];
   /** group → partition → the next offset the group will read. */
   readonly offsets: Readonly<Record<string, readonly number[]>>;
+  /**
+   * A broker that acknowledges before it syncs: how many records of each partition are on disk.
+   * The rest are in the log only until the host loses power.
+   */
+  readonly synced?: readonly number[];
 }
+
+/** The broker's failure windows; `beforeSync` only where appends are acknowledged before they are synced. */
+export const BROKER_WINDOWS = ['beforeAppend', 'afterAppend', 'beforeSync'] as const;
 
 export interface BrokerInput {
   readonly partitions?: number;
@@ -46,8 +69,15 @@ export interface BrokerInput {
   readonly producerDedup?: boolean;
   /** A commit from a member that no longer owns the partition: accepted (`naive`, the default) or refused (`fenced`). */
   readonly commits?: 'naive' | 'fenced';
+  /** Whether an append is on disk before its ack (true, the default) or synced `syncTicks` later. */
+  readonly syncBeforeAck?: boolean;
+  /** With `syncBeforeAck: false`, how long after an append its record is synced. */
+  readonly syncTicks?: number;
   readonly durable?: BrokerDurable;
 }
+
+/** The default flush delay of a broker that acknowledges before it syncs, in ticks. */
+export const SYNC_TICKS = 5;
 
 export type BrokerEvent =
   | ({ type: 'broker.publish'; ref: string; key: string; payload: Payload } & FromPeer)
@@ -55,7 +85,8 @@ export type BrokerEvent =
   | ({ type: 'broker.commit'; partition: number; offset: number; generation?: number } & FromPeer)
   | ({ type: 'broker.resetOffsets'; group: string; offset: number } & FromPeer)
   | PeerCrashed
-  | Rebalanced;
+  | Rebalanced
+  | { readonly type: 'broker.sync'; readonly at: number };
 
 export type BrokerReply =
   | ({ type: 'broker.ack'; ref: string; partition: number; offset: number } & FromPeer)
@@ -77,6 +108,8 @@ type Ctx = {
   retentionTicks: number;
   producerDedup: boolean;
   commits: 'naive' | 'fenced';
+  /** Acknowledged appends wait for the disk (absent) or are synced this many ticks later. */
+  syncTicks?: number;
   sessions: Readonly<Record<string, Session>>;
   /** group → which member owns each partition. The coordinator's state: members rejoin after a restart. */
   groups: Readonly<Record<string, GroupAssignment>>;
@@ -221,15 +254,20 @@ export const brokerMachine = setup({
   },
 }).createMachine({
   id: 'broker',
+  meta: { failureWindows: (input: BrokerInput) => BROKER_WINDOWS.filter((w) => w !== 'beforeSync' || input.syncBeforeAck === false) },
   context: ({ input }) => {
     const partitions = input.partitions ?? 1;
+    const unsynced = input.syncBeforeAck === false;
+    const empty = { partitions: Array.from({ length: partitions }, () => []), offsets: {}, ...(unsynced ? { synced: Array.from({ length: partitions }, () => 0) } : {}) };
     return {
-      durable: input.durable ?? { partitions: Array.from({ length: partitions }, () => []), offsets: {} },
+      // A restart after a power failure finds on disk only what was synced.
+      durable: input.durable === undefined ? empty : onDisk(input.durable),
       partitions,
       redeliveryTicks: input.redeliveryTicks ?? 30,
       retentionTicks: input.retentionTicks ?? Number.MAX_SAFE_INTEGER,
       producerDedup: input.producerDedup ?? false,
       commits: input.commits ?? 'naive',
+      ...(unsynced ? { syncTicks: input.syncTicks ?? SYNC_TICKS } : {}),
       sessions: {},
       groups: {},
     };
@@ -254,7 +292,10 @@ export const brokerMachine = setup({
               }
               const record: LogRecord = { offset: log.length, key: event.key, payload: event.payload, at: event.at };
               const partitions = context.durable.partitions.map((l, i) => (i === p ? [...l, record] : l));
+              enqueue.emit(window('beforeAppend', true));
               enqueue.assign({ durable: { ...context.durable, partitions } });
+              if (context.syncTicks !== undefined) enqueue.raise({ type: 'broker.sync', at: 0 }, { id: `sync ${p}.${record.offset}`, delay: context.syncTicks });
+              enqueue.emit(window('afterAppend'));
               enqueue.emit(send(event.from, { type: 'broker.ack', ref: event.ref, partition: p, offset: record.offset }));
             }),
             { type: 'deliver', params: { stale: false } },
@@ -301,6 +342,15 @@ export const brokerMachine = setup({
             }),
             { type: 'deliver', params: { stale: false } },
           ],
+        },
+        'broker.sync': {
+          // The flush: every record appended so far is on disk.
+          actions: enqueueActions(({ context, enqueue }) => {
+            const synced = context.durable.partitions.map((l) => l.length);
+            if (context.durable.synced?.every((n, i) => n === synced[i])) return;
+            enqueue.emit(window('beforeSync', true));
+            enqueue.assign({ durable: { ...context.durable, synced } });
+          }),
         },
         'sys.rebalance': {
           actions: [
@@ -351,6 +401,12 @@ export const brokerMachine = setup({
   },
 });
 
+/** What a restarted broker finds on disk: with unsynced appends, each partition only as far as it was synced. */
+function onDisk(d: BrokerDurable): BrokerDurable {
+  if (d.synced === undefined || d.partitions.every((l, i) => l.length === d.synced![i])) return d;
+  return { ...d, partitions: d.partitions.map((l, i) => l.slice(0, d.synced![i])) };
+}
+
 /** Evidence for the broker: the log's records by event_id, and each group's committed offsets. */
 export function brokerEvidence(durable: unknown): EvidencePart[] {
   const d = durable as BrokerDurable | undefined;
@@ -378,12 +434,24 @@ export const BrokerOptions = z.strictObject({
    * carries, as Kafka's group coordinator does).
    */
   commits: z.enum(['naive', 'fenced']).optional(),
+  /** Whether the broker itself crashes and restarts, at beforeAppend and afterAppend (no). */
+  crashes: z.boolean().optional(),
+  /**
+   * Whether an append is on disk before its ack (yes). With `false` the ack goes out at once and
+   * the record is synced `syncAfter` later; a crash then is a power failure that loses every
+   * record not yet synced, and `beforeSync` is one more window.
+   */
+  syncBeforeAck: z.boolean().optional(),
+  /** With `syncBeforeAck: false`, how long after an append its record is synced (5 ticks). */
+  syncAfter: duration.optional(),
 });
 
 /** A partitioned log broker, named `broker` unless the design names it. */
 export function broker(options: z.input<typeof BrokerOptions> = {}): ComponentBuilder {
   const o = parseOptions('broker', BrokerOptions, options);
   const name = o.name ?? 'broker';
+  // A flush interval means nothing for a broker that syncs before it acks.
+  if (o.syncAfter !== undefined && o.syncBeforeAck !== false) throw new InputError(`${name} option syncAfter needs syncBeforeAck: false`);
   return ({ time }) => ({
     name,
     machine: brokerMachine,
@@ -395,7 +463,10 @@ export function broker(options: z.input<typeof BrokerOptions> = {}): ComponentBu
       retentionTicks: ticksOf(time, `${name} option retention`, o.retention),
       producerDedup: o.producerDedup,
       commits: o.commits,
+      syncBeforeAck: o.syncBeforeAck,
+      syncTicks: ticksOf(time, `${name} option syncAfter`, o.syncAfter),
     }),
     ...common(time, name, o),
+    ...(o.crashes ? { crashes: true } : {}),
   });
 }

@@ -212,6 +212,8 @@ const consumerSetup = setup({
     notHeadOfKey: ({ context, event }) => parkedRows(event).some((r) => Number(r['origin_offset']) < originOffset(context)),
     ranRef: ({ context, event }, params: { suffix: string }) => event.type === 'db.ran' && event.ref === `${txOf(context)}.${params.suffix}`,
     isHandOverAck: ({ context, event }) => event.type === 'broker.ack' && event.ref === context.handOver?.ref,
+    // Its broker crashed: the session, and with it every delivery not yet committed, is gone.
+    brokerCrashed: ({ context, event }) => event.type === 'sys.peerCrashed' && event.peer === context.input.broker,
   },
   actions: {
     subscribe: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.broker, subscribeRequest(context.input.group)))),
@@ -221,6 +223,7 @@ const consumerSetup = setup({
     }),
     take: assign(({ context, event }) => ({ current: context.queue[0], queue: context.queue.slice(1), attempt: 1, wrote: false, tries: 1, takenAt: nowOf(event), parkChecked: false, handOver: undefined, takes: context.takes + 1 })),
     retry: assign(({ context }) => ({ attempt: context.attempt + 1, wrote: false })),
+    forgetSession: assign({ queue: [], current: undefined }),
     ack: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.broker, commitRequest(context.current!)))),
     done: assign({ current: undefined }),
     inboxInTx: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.db, { type: 'db.exec', tx: txOf(context), ops: [inboxOp(context)], stmt: 'inbox' }))),
@@ -332,7 +335,11 @@ function configFor(f: ConsumerFeatures) {
       uniqueTx: f.checkThenInsert || f.localCache || f.retry !== undefined,
     }),
     initial: 'connecting',
-    on: { 'broker.deliver': { actions: 'enqueue' as const } },
+    // A broker crash ends the session as a dropped connection does: the consumer drops the
+    // records it holds (the broker delivers them again from the committed offset) and subscribes
+    // again, as a Kafka consumer rejoins its group. A transaction it had open is left to the
+    // database's idle timeout, as when the consumer itself crashes.
+    on: { 'broker.deliver': { actions: 'enqueue' as const }, 'sys.peerCrashed': { guard: 'brokerCrashed' as const, target: '.connecting', actions: 'forgetSession' as const } },
     states: {
       // Until the broker confirms the subscription nothing arrives; a lost request is sent again.
       connecting: { entry: 'subscribe' as const, on: { 'broker.subscribed': 'idle' }, after: { timeout: { target: 'connecting', reenter: true } } },

@@ -38,7 +38,9 @@ describe('broker: a partitioned log keyed by aggregate id', () => {
     keys.forEach((key, i) => {
       const [next, actions] = transition(brokerMachine, snapshot as never, { type: 'broker.publish', ref: `r${i}`, key, payload: { event_id: `e${i}`, seq: i }, from: 'producer', at: i } as never);
       snapshot = next;
-      const ack = (actions as readonly { type: string; params?: unknown }[]).filter((a) => a.type === 'xstate.emit').map((a) => (a.params as { event: { event: { type: string; partition: number; offset: number } } }).event.event)[0]!;
+      const ack = (actions as readonly { type: string; params?: unknown }[])
+        .filter((a) => a.type === 'xstate.emit' && (a.params as { event: { type: string } }).event.type === 'send')
+        .map((a) => (a.params as { event: { event: { type: string; partition: number; offset: number } } }).event.event)[0]!;
       expect(ack.type).toBe('broker.ack');
       acks.push({ key, partition: ack.partition, offset: ack.offset });
     });
