@@ -5,7 +5,7 @@
 import type { Claim } from '../../src/claims.ts';
 import { design, type DesignBuild } from '../../src/design.ts';
 import { duration, parseOptions, z } from '../../src/options.ts';
-import { broker } from '../broker.ts';
+import { broker, recordsOf, type BrokerDurable } from '../broker.ts';
 import { client as clientComponent, type ClientDurable, type ClientReplyRecord, type Command } from '../client.ts';
 import { consumer, type ConsumerInput, type EffectSpec } from '../consumer.ts';
 import { rowsOf, versionsOf, type DatabaseDurable, type RowFormats } from '../database.ts';
@@ -49,7 +49,18 @@ export const OrderPipelineOptions = z.strictObject({
     .strictObject({ retry: z.enum(['none', 'stableKey', 'freshKey']).optional(), keyed: z.boolean().optional(), maxAttempts: z.number().int().min(1).optional(), timeout: duration.optional(), untilAnswered: z.boolean().optional() })
     .optional(),
   checkoutKeys: z.union([z.boolean(), z.enum(['intentBound', 'honoured'])]).optional(),
-  broker: z.strictObject({ producerDedup: z.boolean().optional(), partitions: z.number().int().min(1).max(64).optional(), redelivery: duration.optional(), retention: duration.optional() }).optional(),
+  broker: z
+    .strictObject({
+      producerDedup: z.boolean().optional(),
+      partitions: z.number().int().min(1).max(64).optional(),
+      redelivery: duration.optional(),
+      retention: duration.optional(),
+      syncBeforeAck: z.boolean().optional(),
+      syncAfter: duration.optional(),
+    })
+    .optional(),
+  /** The servers that crash and restart at their own windows (none). */
+  crashes: z.array(z.enum(['ordersDb', 'inventoryDb', 'broker'])).optional(),
   /** The commands the client sends, given the workload size; one acceptance per order by default. */
   commands: z.custom<(size: number) => readonly Command[]>((v) => typeof v === 'function').optional(),
 });
@@ -145,6 +156,7 @@ const projectionEffect: EffectSpec = {
 export function orderPipeline(options: OrderPipelineOptions): DesignBuild {
   const o = parseOptions('orderPipeline', OrderPipelineOptions, options);
   const effect = o.effect === 'projection' ? projectionEffect : reservationEffect;
+  const crashing = (server: 'ordersDb' | 'inventoryDb' | 'broker') => (o.crashes?.includes(server) ? { crashes: true } : {});
   const inbox = o.consumer?.inbox ?? 'sameTx';
   const effectTable = o.effect === 'projection' ? { key: ['order_id'], history: true } : o.effectKey === 'none' ? { key: ['id'], autoId: true } : { key: ['order_id', 'reservation_version'] };
   const consumerOptions = {
@@ -161,12 +173,12 @@ export function orderPipeline(options: OrderPipelineOptions): DesignBuild {
     clientComponent({ commands: o.commands ?? acceptOrders, ...o.client }),
     source({ design: o.design, checkoutKeys: o.checkoutKeys ?? false, notes: sourceNotes(o.design, (o.client?.retry ?? 'none') !== 'none') }),
     // A CDC connector streams the outbox's commit log, which the database keeps as its history.
-    database({ name: 'ordersDb', tables: { orders: { key: ['order_id'] }, outbox: { key: ['event_id'], ...(o.relay?.type === 'cdc' ? { history: true } : {}) }, checkout_keys: { key: ['checkout_key'] } }, rows: PIPELINE_ROWS }),
+    database({ name: 'ordersDb', tables: { orders: { key: ['order_id'] }, outbox: { key: ['event_id'], ...(o.relay?.type === 'cdc' ? { history: true } : {}) }, checkout_keys: { key: ['checkout_key'] } }, rows: PIPELINE_ROWS, ...crashing('ordersDb') }),
     o.design === 'outbox' ? relayWorkers(o.relay ?? {}) : [],
     o.design === 'outbox' && o.cleanup ? [outboxCleaner({ ...o.cleanup, notes: cleanerNotes(o.cleanup.rows ?? 'published') })] : [],
-    broker({ ...o.broker }),
+    broker({ ...o.broker, ...crashing('broker') }),
     consumer({ ...consumerOptions, notes: consumerNotes({ broker: 'broker', ...consumerOptions } as ConsumerInput) }),
-    database({ name: 'inventoryDb', tables: { [effect.table]: effectTable, inbox: { key: ['consumer_name', 'event_id'] } }, rows: PIPELINE_ROWS }),
+    database({ name: 'inventoryDb', tables: { [effect.table]: effectTable, inbox: { key: ['consumer_name', 'event_id'] } }, rows: PIPELINE_ROWS, ...crashing('inventoryDb') }),
     inbox === 'separateTx' ? [database({ name: 'inboxDb', tables: { inbox: { key: ['consumer_name', 'event_id'] } }, rows: PIPELINE_ROWS })] : [],
   );
 }
@@ -185,6 +197,20 @@ function relayWorkers(options: NonNullable<OrderPipelineOptions['relay']>) {
 }
 
 const db = (view: { durable<T>(n: string): T }, name: string) => view.durable<DatabaseDurable>(name);
+
+/**
+ * The outbox's publication as an effect of its own: one record in the broker's log per outbox
+ * row. Seed 004's idempotent producer is its authority; without it the claim cannot hold, since
+ * a producer that got no ack appends the record again.
+ */
+export const publishedEventClaim: Claim = {
+  effect: 'published order event',
+  key: ['event_id'],
+  authority: "the broker's idempotent producer, by event_id within the partition",
+  lifetime: "the topic's retention",
+  outcomes: (v) => recordsOf(v.durable<BrokerDurable>('broker')).map((r) => ({ key: String(r.payload['event_id']) })),
+  facts: (v) => rowsOf(db(v, 'ordersDb'), 'outbox').map((r) => String(r['event_id'])),
+};
 
 /** The seed's inventory reservation claim, observed in the pipeline's databases. */
 export const reservationClaim: Claim = {
