@@ -4,8 +4,10 @@
 // Two kinds of place a fault can strike (src/place.ts), both discovered from the models, never
 // hand-listed:
 // - a failure window `<component>.<state>`: the moment a process machine has entered that state
-//   and not yet taken its next step. A crash there loses the component's volatile context
-//   (open transactions, in-flight requests, caches) and keeps its durable context.
+//   and not yet taken its next step, or a moment a crashing server marks inside a step
+//   (`ordersDb.afterCommit`: committed, the reply not yet sent). A crash there loses the
+//   component's volatile context (open transactions, in-flight requests, caches) and keeps its
+//   durable context.
 // - a message point `<from>-><to>:<type>`: a kind of message on one link. A message fault there
 //   loses, duplicates, delays or reorders the n-th such message, or (where the receiver declares
 //   it) rebalances it: the sender takes the work that message carries away from its receiver
