@@ -211,39 +211,23 @@ export function relay(options: z.input<typeof RelayOptions> = {}): ComponentBuil
   const name = o.name ?? 'relay';
   const db = o.db ?? 'ordersDb';
   const broker = o.broker ?? 'broker';
-  if (o.claim === 'skipLocked') {
-    if (o.mark === 'beforeSend') throw new InputError(`relay ${name}: mark 'beforeSend' cannot go with claim 'skipLocked', whose mark commits with its claim after the publish`);
-    return ({ time }) => ({
-      name,
-      machine: claimingRelayMachine,
-      process: true,
-      peers: [db, broker],
-      input: given({
-        db,
-        broker,
-        table: o.table,
-        heads: o.heads,
-        batch: o.batch,
-        concurrency: o.concurrency,
-        pollTicks: ticksOf(time, `${name} option poll`, o.poll),
-        timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout),
-      }),
-      ...common(time, name, o),
-    });
-  }
+  const claiming = o.claim === 'skipLocked';
+  if (claiming && o.mark === 'beforeSend') throw new InputError(`relay ${name}: mark 'beforeSend' cannot go with claim 'skipLocked', whose mark commits with its claim after the publish`);
   for (const key of ['heads', 'batch'] as const) {
-    if (o[key] !== undefined) throw new InputError(`relay ${name}: option ${key} needs claim 'skipLocked'`);
+    if (!claiming && o[key] !== undefined) throw new InputError(`relay ${name}: option ${key} needs claim 'skipLocked'`);
   }
+  // The claiming relay is its own machine; the options each machine reads are its input.
+  const own = claiming ? { heads: o.heads, batch: o.batch } : { mark: o.mark };
   return ({ time }) => ({
     name,
-    machine: relayMachine,
+    machine: claiming ? claimingRelayMachine : relayMachine,
     process: true,
     peers: [db, broker],
     input: given({
       db,
       broker,
       table: o.table,
-      mark: o.mark,
+      ...own,
       concurrency: o.concurrency,
       pollTicks: ticksOf(time, `${name} option poll`, o.poll),
       timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout),
