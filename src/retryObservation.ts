@@ -10,17 +10,21 @@ import { stableJson, type TraceEvent } from './trace.ts';
 /** What the run shows about the retry from a fault. */
 export type RetryObservation =
   /** `component` sent `message` (to `to`) again; the re-sent message arrived (or was dropped) at `tick`. */
-  | { readonly kind: 'resent'; readonly component: string; readonly message: string; readonly to: string; readonly tick: number }
+  | { readonly kind: 'resent'; readonly component: string; readonly message: string; readonly to: string; readonly tick: number; readonly lookup?: true }
   /** Nothing was re-sent and an effect was lost: the work died with the fault. */
   | { readonly kind: 'nobody' }
-  /** Nothing was re-sent and nothing was lost: no retry was needed. */
-  | { readonly kind: 'none needed' };
+  /**
+   * Nothing was re-sent and nothing was lost: no retry was needed. `idle`: the crash struck a
+   * component that held no work at all, so there was nothing it could have cut short.
+   */
+  | { readonly kind: 'none needed'; readonly idle?: true };
 
 /**
  * Fields that differ between two sends of the same work (a request reference, a transaction id,
- * an offset, a bare acknowledgement), so two messages are the same work when everything else is.
+ * an offset, a group's generation, a bare acknowledgement), so two messages are the same work
+ * when everything else is.
  */
-const VOLATILE = new Set(['ref', 'tx', 'stmt', 'at', 'attempt', 'ok', 'offset', 'partition', 'peer', 'from']);
+const VOLATILE = new Set(['ref', 'tx', 'stmt', 'at', 'attempt', 'ok', 'offset', 'partition', 'generation', 'peer', 'from']);
 
 interface Sent {
   readonly seq: number;
@@ -30,19 +34,62 @@ interface Sent {
   readonly type: string;
   /** The message without its volatile fields; undefined when nothing but its type is left. */
   readonly work: string | undefined;
+  /** The request reference it carries: a reply carries its request's. */
+  readonly ref: string | undefined;
+  /** Its fields but the volatile ones. */
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
+/** A message's fields but its type and the volatile ones. */
+function fieldsOf(event: unknown): Record<string, unknown> {
+  const rest: Record<string, unknown> = {};
+  if (typeof event !== 'object' || event === null) return rest;
+  // A field that repeats the message's own reference (a fresh idempotency key is the attempt's
+  // reference) changes with every attempt as the reference does, so it is as volatile.
+  const ref = (event as { ref?: unknown }).ref;
+  for (const [k, v] of Object.entries(event as Record<string, unknown>)) {
+    if (k === 'type' || VOLATILE.has(k) || (typeof ref === 'string' && v === ref)) continue;
+    rest[k] = v;
+  }
+  return rest;
 }
 
 /** The work a message carries: its fields but the volatile ones; a bare acknowledgement carries none. */
 export function workOf(event: unknown): string | undefined {
-  if (typeof event !== 'object' || event === null) return undefined;
-  const rest: Record<string, unknown> = {};
-  let any = false;
-  for (const [k, v] of Object.entries(event as Record<string, unknown>)) {
-    if (k === 'type' || VOLATILE.has(k)) continue;
-    rest[k] = v;
-    any = true;
-  }
-  return any ? `${String((event as { type?: unknown }).type)}|${stableJson(rest)}` : undefined;
+  const rest = fieldsOf(event);
+  return Object.keys(rest).length > 0 ? `${String((event as { type?: unknown }).type)}|${stableJson(rest)}` : undefined;
+}
+
+/**
+ * Whether `s` asks after the work `w` carried rather than sending it again: another message to
+ * the same receiver that carries nothing but part of the work's own fields, as a status lookup
+ * carries only the idempotency key of the call it asks about. Taking up interrupted work that
+ * way is owning its retry as much as sending it again.
+ */
+function asksAfter(s: Sent, w: Sent): boolean {
+  if (s.to !== w.to || s.type === w.type) return false;
+  const asked = Object.entries(s.fields);
+  return asked.length > 0 && asked.every(([k, v]) => k in w.fields && stableJson(w.fields[k]) === stableJson(v));
+}
+
+/**
+ * A request reference with an attempt marker names the request before the `#` and the attempt
+ * after it: `accept o-1#2` is the second try of the command `accept o-1`.
+ */
+function requestOf(ref: string | undefined): string | undefined {
+  const hash = ref?.indexOf('#') ?? -1;
+  return hash < 0 ? undefined : ref!.slice(0, hash);
+}
+
+/**
+ * A send's work together with the request it belongs to. Two replies to different commands can
+ * carry the same outcome (`o-1` accepted, then `o-1` accepted again), so the work a crash cut
+ * short before it left, known exactly from the fault-free run, is matched with its request: a
+ * reply to the next command is not its re-send, while a reply to the retried command is.
+ */
+function requestWorkOf(s: Pick<Sent, 'work' | 'ref'>): string | undefined {
+  const request = requestOf(s.ref);
+  return s.work === undefined || request === undefined ? s.work : `${s.work}#${request}`;
 }
 
 /** Every message the trace shows leaving a sender: delivered, dropped at a crashed receiver, or struck by a fault. */
@@ -53,8 +100,10 @@ function sendsOf(trace: readonly TraceEvent[]): Sent[] {
     if (d?.event === undefined) continue;
     const type = String(d.event.type);
     if (type.startsWith('sys.')) continue;
-    if (e.kind === 'deliver' || e.kind === 'drop') out.push({ seq: e.seq, tick: e.tick, from: d.from!, to: e.component, type, work: workOf(d.event) });
-    else if (e.kind === 'lose') out.push({ seq: e.seq, tick: e.tick, from: e.component, to: d.to!, type, work: workOf(d.event) });
+    const r = (d.event as { ref?: unknown }).ref;
+    const ref = typeof r === 'string' ? r : undefined;
+    if (e.kind === 'deliver' || e.kind === 'drop') out.push({ seq: e.seq, tick: e.tick, from: d.from!, to: e.component, type, work: workOf(d.event), ref, fields: fieldsOf(d.event) });
+    else if (e.kind === 'lose') out.push({ seq: e.seq, tick: e.tick, from: e.component, to: d.to!, type, work: workOf(d.event), ref, fields: fieldsOf(d.event) });
   }
   return out;
 }
@@ -77,21 +126,40 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
   const before = sends.filter((s) => s.seq < faultSeq);
   const after = sends.filter((s) => s.seq > faultSeq);
   const work = new Set<string>();
+  // The messages the work was read from, for a later message that asks after it (asksAfter).
+  const held: Sent[] = [];
+  // What the crashed component itself had sent or was about to send (the latter with the request
+  // it answers): only it sends its own part again, while the work it was handed may be taken
+  // up by another (a group's other member, given the record by its broker).
+  const own = new Set<string>();
+  const exact = new Set<string>();
+  let crashed: string | undefined;
   // The sends the work was read from are the interrupted work, not its retry.
   const sources = new Set<number>();
   // Deliveries of the struck message itself that the fault lets through (a delayed or reordered
   // message arrives once, a duplicated one twice) are the network's doing, not a retry.
   let passThrough = 0;
   if (fault.kind === 'crash') {
-    const crashed = fault.window.slice(0, fault.window.indexOf('.'));
-    const received = before.filter((s) => s.to === crashed && actors.has(s.from) && s.work !== undefined).at(-1);
-    if (received?.work !== undefined) work.add(received.work);
-    // A bare acknowledgement as the last thing it heard means an exchange it had started was
-    // answered and not yet finished: what it had sent that peer is the work too.
-    const heard = before.filter((s) => s.to === crashed && actors.has(s.from)).at(-1);
-    const said = before.filter((s) => s.from === crashed && s.to === heard?.from && s.work !== undefined).at(-1);
-    if (heard !== undefined && heard.work === undefined && said?.work !== undefined) work.add(said.work);
-    if (interrupted !== undefined) work.add(interrupted);
+    crashed = fault.window.slice(0, fault.window.indexOf('.'));
+    // The work in hand is the last work each actor gave it, not only the last message: a caller
+    // that crashes on a provider's answer was still handling the record the broker delivered.
+    const heardFrom = before.filter((s) => s.to === crashed && actors.has(s.from));
+    const lastFrom = new Map<string, Sent>();
+    for (const s of heardFrom) if (s.work !== undefined) lastFrom.set(s.from, s);
+    for (const s of lastFrom.values()) {
+      work.add(s.work!);
+      held.push(s);
+    }
+    // When the last thing it heard answered an exchange it had started and not yet finished (a
+    // bare acknowledgement, or a reply carrying the reference of its request), what it had sent
+    // that peer is the work too, and asking again is the retry.
+    const heard = heardFrom.at(-1);
+    const said = before.filter((s) => s.from === crashed && s.to === heard?.from && s.work !== undefined && (heard.work === undefined || (heard.ref !== undefined && s.ref === heard.ref))).at(-1);
+    if (said?.work !== undefined) {
+      own.add(said.work);
+      held.push(said);
+    }
+    if (interrupted !== undefined) exact.add(interrupted);
     // What was on its way to or from it, and what arrived while it was down.
     const restart = trace.findIndex((e, i) => i > at && e.kind === 'restart' && e.component === crashed);
     const downUntil = restart < 0 ? Number.POSITIVE_INFINITY : trace[restart]!.seq;
@@ -100,22 +168,34 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
       // Anything it sent that arrives while it is down left before the crash; the first arrival
       // of each work meant for it is what the crash cut short, and a later one is a re-send.
       if (s.from === crashed || (s.to === crashed && !work.has(s.work))) sources.add(s.seq);
-      if (s.from === crashed || s.to === crashed) work.add(s.work);
+      if (s.from === crashed) own.add(s.work);
+      else if (s.to === crashed) work.add(s.work);
+      if (s.from === crashed || s.to === crashed) held.push(s);
     }
+    // A component that held no work at all when it crashed cut nothing short.
+    if (work.size === 0 && own.size === 0 && exact.size === 0 && !lost) return { kind: 'none needed', idle: true };
   } else {
     const struck = [...trace.slice(0, at)].reverse().find((e) => e.kind === fault.kind) ?? trace.slice(at + 1).find((e) => e.kind === fault.kind);
-    const w = workOf((struck?.data as { event?: unknown } | undefined)?.event);
+    const event = (struck?.data as { event?: unknown } | undefined)?.event;
+    const w = workOf(event);
     if (w !== undefined) work.add(w);
     passThrough = fault.kind === 'lose' ? 0 : fault.kind === 'duplicate' ? 2 : 1;
   }
   for (const s of after) {
     // A database only answers; the retry is owned by whoever asks again.
-    if (s.work === undefined || !work.has(s.work) || sources.has(s.seq) || !actors.has(s.from)) continue;
-    if (passThrough > 0) {
-      passThrough--;
-      continue;
+    if (s.work === undefined || sources.has(s.seq) || !actors.has(s.from)) continue;
+    // Another component that made the very request the crashed one had made (a group's other
+    // member subscribing too) is answered for itself: the answer is not the crashed one's work.
+    const askedBy = s.to !== crashed ? after.filter((a) => a.seq < s.seq && a.from === s.to && a.to === s.from).at(-1) : undefined;
+    if (askedBy?.work !== undefined && own.has(askedBy.work)) continue;
+    if (work.has(s.work) || (s.from === crashed && (own.has(s.work) || exact.has(requestWorkOf(s)!)))) {
+      if (passThrough > 0) {
+        passThrough--;
+        continue;
+      }
+      return { kind: 'resent', component: s.from, message: s.type, to: s.to, tick: s.tick };
     }
-    return { kind: 'resent', component: s.from, message: s.type, to: s.to, tick: s.tick };
+    if (held.some((w) => asksAfter(s, w))) return { kind: 'resent', component: s.from, message: s.type, to: s.to, tick: s.tick, lookup: true };
   }
   return none;
 }
@@ -141,5 +221,6 @@ export function nextSendOf(trace: readonly TraceEvent[], window: string, occurre
       break;
     }
   }
-  return sendsOf(trace.slice(entered + 1, until)).find((s) => s.from === component && actors.has(s.to) && s.work !== undefined)?.work;
+  const next = sendsOf(trace.slice(entered + 1, until)).find((s) => s.from === component && actors.has(s.to) && s.work !== undefined);
+  return next && requestWorkOf(next);
 }
