@@ -86,7 +86,7 @@ export function poisonPipeline(options: PoisonPipelineOptions): DesignBuild {
     ...(o.deadLetter ? { deadLetter: { topic: 'deadLetters', owner: DEAD_LETTER_OWNER } } : {}),
   };
   const shared = { group: 'stats', consumerName: 'stats-ratings-v1', db: 'statsDb', inbox: 'sameTx' as const, effect: bookStats, retry };
-  const notesOf = (reads?: 'retries') => handlerNotes({ retry, ...(reads === undefined ? {} : { reads }) });
+  const notesOf = (reads?: 'retries') => handlerNotes({ retry, ...(reads === undefined ? {} : { reads, broker: 'retryTopic' }) });
   return design(
     publisher({ records: ratingChanges(o.bad), keyField: 'book_id' }),
     broker(),

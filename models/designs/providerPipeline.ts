@@ -157,13 +157,16 @@ function callerNotes(c: CallerInput, p: Omit<ProviderInput, 'durable'>): Record<
   const redelivery = 'broker redelivery from the committed offset';
   const ambiguousOwner = c.recordIntent && c.statusLookup ? `${redelivery}; the PENDING intent makes it look up before calling` : `${redelivery}; it calls again blind`;
   return {
-    connecting: n(redelivery),
+    connecting: n('the caller itself, subscribing again after its restart'),
     idle: n(redelivery),
     received: n(redelivery),
     checkingLocalOutcome: n(redelivery),
     recordingIntent: n(redelivery),
     beforeExternalCall: n(redelivery),
-    awaitingExternalResponse: n(c.statusLookup ? 'caller timeout, then status lookup' : 'caller timeout, then a blind retry'),
+    // A crash takes the caller's timeout with it: the record comes back from the broker instead.
+    awaitingExternalResponse: n(
+      `${redelivery} after a crash (${c.recordIntent && c.statusLookup ? 'the PENDING intent makes it look up before calling' : 'it calls again blind'}); while the caller lives, its timeout, then ${c.statusLookup ? 'a status lookup' : 'a blind retry'}`,
+    ),
     checkingStatus: n('caller timeout, then another call under the key'),
     afterExternalResponse: n(ambiguousOwner),
     committingOutcome: n(`${redelivery} (the commit may or may not have landed)`),

@@ -25,22 +25,25 @@ export function sourceNotes(design: SourceDesign, clientRetries = true): Record<
     claimingKey: n(retried(' with the same key', '')),
   };
   if (design === 'outbox') {
+    // The relay publishes the committed row either way; what the crash loses is the reply, and
+    // only a client that retries asks again for it.
+    const published = 'the relay publishes the pending outbox row as it would have';
     return {
       ...common,
-      afterSourceCommit: n('nobody needed: the relay publishes the pending outbox row as it would have'),
+      afterSourceCommit: n(clientRetries ? `client retry: the reply was lost with the crash (${published})` : `nobody needed: ${published}`),
     };
   }
   if (design === 'dualWriteCommitFirst') {
     return {
       ...common,
       afterSourceCommit: n('nobody: the publish intent lived only in memory'),
-      afterPublishSend: n('the service itself while it lives; nobody after a crash'),
+      afterPublishSend: n('nobody after a crash (the service resends only while it lives)'),
       afterBrokerAccept: n('nobody: both writes are done'),
     };
   }
   return {
     ...common,
-    afterPublishSend: n('the service itself while it lives; nobody after a crash'),
+    afterPublishSend: n('nobody after a crash (the service resends only while it lives)'),
     afterBrokerAccept: n('nobody: the event is out and the commit has not happened'),
     afterSourceCommit: n('nobody: both writes are done'),
   };
@@ -76,13 +79,17 @@ export function consumerNotes(c: ConsumerInput): Record<string, WindowNote> {
   return {
     connecting: n('the consumer itself, subscribing again after its restart'),
     idle: n(redelivery),
-    received: n(owner),
+    // A consumer that acknowledges first does so on leaving this state: a crash here still
+    // finds the offset before the record.
+    received: n(redelivery),
     afterTransportProgress: n('nobody: the offset has already moved past the record'),
     insertingInbox: n(owner),
     afterInboxInsert: n(owner),
     writingEffect: n(owner),
     committingEffect: n(owner),
-    afterEffectCommit: n(`${redelivery} (the ${c.inbox === 'none' ? 'effect key' : 'inbox'} suppresses the repeat)`),
+    afterEffectCommit: n(
+      ackedEarly ? 'nobody needed: the effect is committed, and the offset had already moved past the record' : `${redelivery} (the ${c.inbox === 'none' ? 'effect key' : 'inbox'} suppresses the repeat)`,
+    ),
     duplicateSeen: n(redelivery),
     beforeTransportProgress: n(`${redelivery} (the ${c.inbox === 'none' ? 'effect key' : 'inbox'} suppresses the repeat)`),
   };
@@ -91,10 +98,15 @@ export function consumerNotes(c: ConsumerInput): Record<string, WindowNote> {
 /**
  * Notes for the windows a consumer's newer options add: the check-then-insert handler, failures
  * and their retries, key parking and a retry topic's due times. A window the options do not give
- * the consumer gets no note.
+ * the consumer gets no note. `broker` names the topic the consumer reads (a retry consumer's is
+ * the retry topic), which is the one that redelivers after a crash: a retry the consumer makes
+ * while it lives (the next wait, a publish again on a timeout) dies with it.
  */
-export function handlerNotes(c: Pick<ConsumerInput, 'handler' | 'reads'> & { readonly retry?: Pick<RetryPolicy, 'mode' | 'parkKeys' | 'deadLetter'> | undefined }): Record<string, WindowNote> {
-  const redelivery = 'broker redelivery from the committed offset (after a rebalance, by the partition’s new owner)';
+export function handlerNotes(
+  c: Pick<ConsumerInput, 'handler' | 'reads'> & { readonly broker?: string; readonly retry?: Pick<RetryPolicy, 'mode' | 'parkKeys' | 'deadLetter'> | undefined },
+): Record<string, WindowNote> {
+  const broker = c.broker ?? 'broker';
+  const redelivery = `${broker} redelivery from the committed offset (after a rebalance, by the partition’s new owner)`;
   const notes: Record<string, WindowNote> = {};
   if (c.handler === 'checkThenInsert') {
     notes['checkingEffect'] = n(redelivery);
@@ -103,17 +115,17 @@ export function handlerNotes(c: Pick<ConsumerInput, 'handler' | 'reads'> & { rea
   const retry = c.retry;
   if (retry === undefined) return notes;
   if (retry.mode === 'blocking') {
-    notes['handlerFailed'] = n('the handler itself, after the next wait; every record behind it waits');
-    notes['backingOff'] = n('the handler itself after the wait; after a crash, broker redelivery from attempt 1');
+    notes['handlerFailed'] = n(`${broker} redelivery from the committed offset after a crash, from attempt 1 (while it lives, the handler itself retries after the next wait; every record behind it waits)`);
+    notes['backingOff'] = n(`${broker} redelivery from the committed offset after a crash, from attempt 1 (while it lives, the handler itself retries after the wait)`);
   } else {
-    notes['handlerFailed'] = n(c.reads === 'retries' ? 'the retry consumer, redelivered the record from the retry topic' : redelivery);
+    notes['handlerFailed'] = n(c.reads === 'retries' ? `${broker} redelivery: the retry consumer gets the record again from the retry topic` : redelivery);
   }
-  notes['handingOver'] = n('the consumer, publishing again on a timeout (the topic may then hold the record twice)');
-  notes['afterHandOver'] = n(`${c.reads === 'retries' ? 'retry topic redelivery' : redelivery} (the record is handed over again)`);
-  if (c.reads === 'retries') notes['waitingDue'] = n('retry topic redelivery from the committed offset; the wait starts over');
+  notes['handingOver'] = n(`${broker} redelivery from the committed offset after a crash: the record fails again and is handed over again, so the topic may then hold it twice (while it lives, the consumer publishes again on a timeout)`);
+  notes['afterHandOver'] = n(`${c.reads === 'retries' ? `${broker} redelivery` : redelivery} (the record is handed over again)`);
+  if (c.reads === 'retries') notes['waitingDue'] = n(`${broker} redelivery from the committed offset; the wait starts over`);
   if (retry.parkKeys) {
-    notes['checkingParked'] = n(c.reads === 'retries' ? 'retry topic redelivery' : redelivery);
-    if (c.reads === 'retries') notes['unparking'] = n('retry topic redelivery: the record is found done and its key released');
+    notes['checkingParked'] = n(c.reads === 'retries' ? `${broker} redelivery` : redelivery);
+    if (c.reads === 'retries') notes['unparking'] = n(`${broker} redelivery: the record is found done and its key released`);
     else notes['parking'] = n(`${redelivery} (the parking row is written again, on conflict nothing)`);
   }
   return notes;

@@ -4,8 +4,9 @@
 // Every cell is read off the row's representative run: the evidence from its strike and end
 // state, the retry owner from its trace, the guard from its notes, the query from the claim's
 // tables and the finding. A design's declared note only adds wording to the retry owner, and
-// only when it names the component the run showed.
-import { formatPlace } from '../place.ts';
+// only where it does not contradict the run (contradicts() states the rule).
+import { formatPlace, type Place } from '../place.ts';
+import type { RetryObservation } from '../retryObservation.ts';
 import type { Evidence, WindowRow, WindowsResult } from '../windows.ts';
 
 export interface WindowCells {
@@ -62,16 +63,17 @@ export function evidenceText(e: Evidence | undefined): string {
 
 /**
  * The component a declared retry owner names: the first design component (or "nobody") its
- * wording mentions as a word; undefined when it names none.
+ * wording mentions as a word, where "itself" names the note's own component (`self`, the
+ * component whose window it is); undefined when it names none.
  */
-export function declaredOwner(wording: string, components: readonly string[]): string | undefined {
-  const names = [...components, 'nobody'];
+export function declaredOwner(wording: string, components: readonly string[], self?: string): string | undefined {
+  const names = [...components, 'nobody', ...(self === undefined ? [] : ['itself'])];
   let best: { name: string; at: number } | undefined;
   for (const name of names) {
     const m = new RegExp(`(^|[^A-Za-z0-9_])${name}([^A-Za-z0-9_]|$)`).exec(wording);
     if (m && (best === undefined || m.index < best.at)) best = { name, at: m.index };
   }
-  return best?.name;
+  return best?.name === 'itself' ? self : best?.name;
 }
 
 /** The component the run showed owning the retry, or "nobody"; undefined when the fault never struck. */
@@ -81,13 +83,42 @@ export function observedOwner(row: Pick<WindowRow, 'retry'>): string | undefined
   return r.kind === 'resent' ? r.component : 'nobody';
 }
 
-/** The retry owner the run showed, with the design's wording when that names the same component. */
-export function retryOwnerText(row: Pick<WindowRow, 'retry' | 'note'>, components: readonly string[] = []): string {
+/**
+ * Whether a design's declared retry owner contradicts what the row's run showed. Declared notes
+ * may add wording but never contradict the run, and this is the rule that says when they do:
+ * - a note that names no component only adds wording, and contradicts nothing;
+ * - a note naming the component the run showed sending the work again (or asking after it)
+ *   agrees;
+ * - a note naming "nobody" says no component takes the work up: it agrees with a run in which
+ *   nothing was sent again, whether the work was lost or nothing was lost;
+ * - a note naming a component says who takes up the work a crash interrupts: it agrees with a
+ *   run whose crash struck a component that held no work (none needed, idle), since there was
+ *   nothing to take up, but not with a run that interrupted work nobody re-sent;
+ * - anything else contradicts it. A fault that never struck shows nothing to contradict.
+ */
+export function contradicts(row: Pick<WindowRow, 'retry' | 'note'> & { readonly place?: Place }, components: readonly string[]): boolean {
+  const r = row.retry;
+  const wording = row.note?.retryOwner;
+  if (r === undefined || wording === undefined) return false;
+  const declared = declaredOwner(wording, components, row.place?.kind === 'window' ? row.place.component : undefined);
+  if (declared === undefined || declared === observedOwner(row)) return false;
+  return !(r.kind === 'none needed' && r.idle === true);
+}
+
+/** What the run showed about the retry, in words. */
+export function observedRetryText(r: RetryObservation): string {
+  if (r.kind === 'resent') return r.lookup ? `${r.component}: asked ${r.to} after the work with ${r.message} (t=${r.tick})` : `${r.component}: sent ${r.message} to ${r.to} again (t=${r.tick})`;
+  if (r.kind === 'nobody') return 'nobody: the lost work was never sent again';
+  return r.idle ? 'none needed: the crash interrupted no work' : 'none needed: nothing was lost';
+}
+
+/** The retry owner the run showed, with the design's wording unless that contradicts it (see contradicts). */
+export function retryOwnerText(row: Pick<WindowRow, 'retry' | 'note'> & { readonly place?: Place }, components: readonly string[] = []): string {
   const r = row.retry;
   if (r === undefined) return 'not reached';
-  const seen = r.kind === 'resent' ? `${r.component}: sent ${r.message} to ${r.to} again (t=${r.tick})` : r.kind === 'nobody' ? 'nobody: the lost work was never sent again' : 'none needed: nothing was lost';
+  const seen = observedRetryText(r);
   const wording = row.note?.retryOwner;
-  if (wording === undefined || declaredOwner(wording, components) !== observedOwner(row)) return seen;
+  if (wording === undefined || contradicts(row, components)) return seen;
   return `${seen} · ${wording}`;
 }
 
