@@ -1,6 +1,8 @@
 // The whole catalogue in windows mode: every scenario's verdict must match what the seeds
-// predict, every expected violation must still be found, and every state of every process
-// machine must be entered by some run (path coverage from the machine definitions, reported).
+// predict, every expected violation must still be found, every state of every process
+// machine must be entered by some run (path coverage from the machine definitions, reported),
+// and every row's cells must be read off its run: no design's declared note may contradict the
+// retry owner the run shows, on any row of any scenario.
 import { timeScaleOf } from '../../src/scenario.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
@@ -8,6 +10,8 @@ import { loadCatalogue, type CatalogueEntry } from '../../src/catalogue.ts';
 import { restingStates } from '../../src/failureWindows.ts';
 import { replayLine } from '../../src/replayLine.ts';
 import { expectedText } from '../../src/report/verdictSummary.ts';
+import { componentNames, contradicts, observedOwner, windowCells } from '../../src/report/windowCells.ts';
+import { formatPlace } from '../../src/place.ts';
 import { runWindows, type WindowsResult } from '../../src/windows.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -66,6 +70,39 @@ describe('the scenario catalogue', () => {
     }
     console.log(`state coverage from the machine graphs:\n  ${report.join('\n  ')}`);
     expect(missing).toEqual([]);
+  });
+});
+
+describe('the failure-window rows of the catalogue', () => {
+  it('show no declared note that contradicts the retry owner its run shows', () => {
+    const contradictions: string[] = [];
+    let checked = 0;
+    for (const result of results.values()) {
+      const names = componentNames(result);
+      for (const row of result.rows) {
+        if (row.note === undefined || row.struck === 0) continue;
+        checked++;
+        if (contradicts(row, names)) contradictions.push(`${result.name} ${formatPlace(row.place)} ${row.fault}: the note says "${row.note.retryOwner}", the run shows ${JSON.stringify(row.retry)}`);
+      }
+    }
+    expect(contradictions).toEqual([]);
+    // The rows with a note that struck: a catalogue that lost its notes would check nothing.
+    expect(checked).toBeGreaterThan(500);
+  });
+
+  it('read every cell off the row’s run', () => {
+    for (const result of results.values()) {
+      const names = componentNames(result);
+      for (const row of result.rows) {
+        const cells = windowCells(row, names);
+        expect(cells.evidence, result.name).not.toMatch(/^\s*[·;,]/);
+        if (row.struck === 0) continue;
+        const owner = observedOwner(row);
+        expect(cells.retryOwner.startsWith(owner === 'nobody' ? (row.retry?.kind === 'nobody' ? 'nobody' : 'none needed') : `${owner}:`), `${result.name} ${formatPlace(row.place)}`).toBe(true);
+        if (row.outcome === 'lost effect' && row.retry?.kind !== 'resent') expect(cells.retryOwner).toMatch(/^nobody/);
+        if (row.retry?.kind === 'resent') expect(names).toContain(row.retry.component);
+      }
+    }
   });
 });
 
