@@ -173,16 +173,18 @@ export function representsBetter(a: RunRecord, b: RunRecord): boolean {
   return d < 0 || (d === 0 && a.report.strikes.length > 0 && b.report.strikes.length === 0);
 }
 
-function guardsOf(run: RunRecord): Set<string> {
+/** The guards a run's notes show suppressing a repeat; windows and check mode both read a row's guards here. */
+export function guardsOf(notes: RunRecord['report']['notes']): Set<string> {
   const guards = new Set<string>();
-  for (const n of run.report.notes) {
+  for (const n of notes) {
     const guard = (n.data as { guard?: unknown } | undefined)?.guard;
     if (n.kind === 'guard' && typeof guard === 'string') guards.add(guard);
   }
   return guards;
 }
 
-function noteFor(components: readonly DesignComponent[], place: Place): WindowNote | undefined {
+/** The design's declared note for a failure window; a message point has none. */
+export function noteFor(components: readonly DesignComponent[], place: Place): WindowNote | undefined {
   if (place.kind !== 'window') return undefined;
   return components.find((c) => c.name === place.component)?.notes?.[place.state];
 }
@@ -197,7 +199,7 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
   const space = faultSpace(reference, { maxOccurrence, ...(scenario.windows?.kinds ? { kinds: scenario.windows.kinds } : {}) });
   const plans = plansOf(space, pairs);
   const components = reference.components;
-  const referenceGuards = guardsOf(reference);
+  const referenceGuards = guardsOf(reference.report.notes);
   // One accumulator per (place, fault kind), over that place's occurrences; rows are built at the end.
   type Acc = { fault: Fault; runs: number; struck: number; worst: RunRecord; outcomes: Partial<Record<RunOutcome, number>>; guards: Set<string>; repeat: boolean; undecided: Undecided[] };
   const rows = new Map<string, Acc>();
@@ -223,7 +225,7 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
     if (plan.length !== 1) continue;
     const fault = plan[0]!;
     const key = `${faultPlaceName(fault)}\u0000${fault.kind}`;
-    const guards = [...guardsOf(run)].filter((g) => !referenceGuards.has(g));
+    const guards = [...guardsOf(run.report.notes)].filter((g) => !referenceGuards.has(g));
     let acc = rows.get(key);
     if (!acc) {
       acc = { fault, runs: 0, struck: 0, worst: run, outcomes: {}, guards: new Set<string>(), repeat: false, undecided: [] };

@@ -30,7 +30,7 @@ import type { CheckSummary, Counterexample, Evidence, WindowRow, WindowsResult }
 import { endDifferenceOf } from '../endDifference.ts';
 import { observeRetry } from '../retryObservation.ts';
 import { repairQueryOf } from '../repairQuery.ts';
-import { evidenceOf, undecidedOf } from '../windows.ts';
+import { evidenceOf, guardsOf, noteFor, undecidedOf } from '../windows.ts';
 import { encodeChoices } from './choicePath.ts';
 import { CheckWorld, isFault, type CheckState, type Choice, type PathEnd, type StepLog } from './checkWorld.ts';
 import { VisitedSet } from './visitedSet.ts';
@@ -416,11 +416,7 @@ export function check(scenario: Scenario, options: CheckOptions = {}): CheckResu
   });
   const windowRows = rows.map((row): WindowRow => {
     const run = row.worstNode >= 0 ? runOf(row.worstNode) : undefined;
-    const guards = new Set<string>();
-    for (const n of run?.notes ?? []) {
-      const guard = (n.data as { guard?: unknown } | undefined)?.guard;
-      if (n.kind === 'guard' && typeof guard === 'string') guards.add(guard);
-    }
+    const guards = guardsOf(run?.notes ?? []);
     return {
       place: row.place,
       fault: row.fault.kind,
@@ -433,7 +429,7 @@ export function check(scenario: Scenario, options: CheckOptions = {}): CheckResu
       repair: repairQueryOf(scenario.claims, row.worst ?? 'holds', run?.findings ?? [], guards.size > 0),
       repeatSeen: guards.size > 0 || (run?.findings.some((f) => f.violation === 'duplicate effect') ?? false),
       guards: [...guards].sort(),
-      note: row.place.kind === 'window' ? components.find((c) => c.name === (row.place as { component: string }).component)?.notes?.[(row.place as { state: string }).state] : undefined,
+      note: noteFor(components, row.place),
       undecided: run && run.outcome === 'unknown' ? undecidedOf(run) : [],
       plan: run?.plan ?? [row.fault],
       ...(run ? { replay: replayOf(run) } : {}),
