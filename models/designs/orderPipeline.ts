@@ -15,7 +15,7 @@ import { outboxCleaner } from '../outboxCleaner.ts';
 import { relay } from '../relay.ts';
 import { source } from '../source.ts';
 import { database } from './databaseComponent.ts';
-import { cdcNotes, claimingRelayNotes, cleanerNotes, consumerNotes, relayNotes, sourceNotes } from './windowNotes.ts';
+import { agedOutNotes, cdcNotes, claimingRelayNotes, cleanerNotes, consumerNotes, relayNotes, sourceNotes } from './windowNotes.ts';
 
 /** The pipeline's options: each design option of the seeds is one field; durations in their units. */
 export const OrderPipelineOptions = z.strictObject({
@@ -174,7 +174,7 @@ export function orderPipeline(options: OrderPipelineOptions): DesignBuild {
     source({ design: o.design, checkoutKeys: o.checkoutKeys ?? false, notes: sourceNotes(o.design, (o.client?.retry ?? 'none') !== 'none') }),
     // A CDC connector streams the outbox's commit log, which the database keeps as its history.
     database({ name: 'ordersDb', tables: { orders: { key: ['order_id'] }, outbox: { key: ['event_id'], ...(o.relay?.type === 'cdc' ? { history: true } : {}) }, checkout_keys: { key: ['checkout_key'] } }, rows: PIPELINE_ROWS, ...crashing('ordersDb') }),
-    o.design === 'outbox' ? relayWorkers(o.relay ?? {}) : [],
+    o.design === 'outbox' ? relayWorkers(o.relay ?? {}, o.cleanup?.rows === 'all') : [],
     o.design === 'outbox' && o.cleanup ? [outboxCleaner({ ...o.cleanup, notes: cleanerNotes(o.cleanup.rows ?? 'published') })] : [],
     broker({ ...o.broker, ...crashing('broker') }),
     consumer({ ...consumerOptions, notes: consumerNotes({ broker: 'broker', ...consumerOptions } as ConsumerInput) }),
@@ -184,7 +184,7 @@ export function orderPipeline(options: OrderPipelineOptions): DesignBuild {
 }
 
 /** The outbox's relay workers: `relay`, then `relay2`, `relay3`, … when there are several; or its CDC connector. */
-function relayWorkers(options: NonNullable<OrderPipelineOptions['relay']>) {
+function relayWorkers(options: NonNullable<OrderPipelineOptions['relay']>, cleanupByAge: boolean) {
   const { workers = 1, type = 'polling', offsetCommit, ...rest } = options;
   if (type === 'cdc') {
     const polling = (['mark', 'concurrency', 'claim', 'heads', 'batch'] as const).find((k) => rest[k] !== undefined) ?? (options.workers !== undefined ? 'workers' : undefined);
@@ -192,7 +192,8 @@ function relayWorkers(options: NonNullable<OrderPipelineOptions['relay']>) {
     return [cdcConnector({ offsetCommit, poll: rest.poll, restartAfter: rest.restartAfter, notes: cdcNotes(offsetCommit ?? 'afterAck') })];
   }
   if (offsetCommit !== undefined) throw new InputError(`orderPipeline: relay.offsetCommit is a CDC connector's option; give relay.type 'cdc' with it`);
-  const notes = rest.claim === 'skipLocked' ? claimingRelayNotes() : relayNotes(rest.mark ?? 'afterSend');
+  const own = rest.claim === 'skipLocked' ? claimingRelayNotes() : relayNotes(rest.mark ?? 'afterSend');
+  const notes = cleanupByAge ? agedOutNotes(own) : own;
   return Array.from({ length: workers }, (_, i) => relay({ ...rest, name: i === 0 ? 'relay' : `relay${i + 1}`, notes }));
 }
 

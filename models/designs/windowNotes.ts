@@ -141,7 +141,7 @@ export function claimingRelayNotes(): Record<string, WindowNote> {
     idle: n('nobody needed: the next claim finds any pending row'),
     claiming: n(`${next} (the claim may hold rows until then)`),
     beforeRelaySend: n(`${next} (the row is still pending)`),
-    afterRelaySend: n(`${next} (the row is still pending; the broker may already hold it)`),
+    afterRelaySend: n(`${next} (the row is still pending; the record may already be in the log)`),
     afterBrokerAccept: n(`${next}, which publishes the same event_id again`),
     recordingProgress: n(`${next}, which publishes the same event_id again`),
     afterRelayProgress: n(`${next}: the uncommitted mark rolls back and the same event_id is published again`),
@@ -149,10 +149,21 @@ export function claimingRelayNotes(): Record<string, WindowNote> {
   };
 }
 
-/** The outbox cleanup job's notes: a sweep that did not run is simply the next one's work. */
+/** The outbox cleanup job's notes: a sweep that did not run is simply the cleaner's next one's work. */
 export function cleanerNotes(rows: 'published' | 'all'): Record<string, WindowNote> {
-  const next = rows === 'published' ? 'nobody needed: the next sweep deletes what this one would have' : 'nobody needed: the next sweep deletes what this one would have, pending rows included';
+  const next = rows === 'published' ? 'cleaner: its next sweep deletes what this one would have' : 'cleaner: its next sweep deletes what this one would have, pending rows included';
   return { idle: n(next), cleaning: n(`${next} (the delete may or may not have run)`) };
+}
+
+/**
+ * A relay's notes beside a cleanup that deletes rows by age alone: a relay away for longer than
+ * the retention finds the pending row gone, so where a note has the relay take a pending row up
+ * again (`relay (…)`), nobody does once the cleanup got there first; a poll is the relay's own either way.
+ */
+export function agedOutNotes(notes: Record<string, WindowNote>): Record<string, WindowNote> {
+  return Object.fromEntries(
+    Object.entries(notes).map(([state, note]) => [state, note.retryOwner.startsWith('relay (') ? n(`nobody once the cleanup has deleted the pending row (an outage past its retention); otherwise ${note.retryOwner}`) : note]),
+  );
 }
 
 /** The CDC connector's notes: its offset decides whether a change is streamed again or never. */
