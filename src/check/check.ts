@@ -149,6 +149,8 @@ export function judgeEnd(scenario: Scenario, durable: Readonly<Record<string, un
 function faultOf(world: CheckWorld, s: CheckState, c: Choice, entered: ReadonlyMap<string, number>): Fault | undefined {
   if (!isFault(c)) return undefined;
   if (c.kind === 'crash') {
+    // A server's window is counted as its step reaches it, so the crash strikes the next one.
+    if (c.at) return { kind: 'crash', window: c.at.window, occurrence: (entered.get(c.at.window) ?? 0) + c.at.nth };
     const window = world.windowOf(s, c.comp);
     return { kind: 'crash', window, occurrence: entered.get(window) ?? 1 };
   }

@@ -11,6 +11,11 @@
 //   at one moment is free);
 // - a fault is a choice too, while the budget lasts: crash any live process where it rests, or
 //   lose, duplicate, delay or reorder a link's head message where the link can suffer that kind.
+//   A server that can crash (ComponentSpec.crashes) has its windows inside a step, so its crash
+//   is a delivery to it (or a timer of it) that stops at one of the window marks that step
+//   reaches: the actions before the mark happen, those after it (the replies) do not, a mark
+//   that says `undone` takes the server back to its snapshot before the step, and on restart it
+//   is given the sessions the crash broke, all as the World does (src/world.ts, serverWindow).
 //   A reordered message waits for the next message sent on its link and goes right behind it; if
 //   nothing else is left to happen, it is released, as the World releases it at the heal;
 // - a path ends when the world is quiet (the World's rule, measured from the last fault: nothing
@@ -114,8 +119,23 @@ export type Choice =
   | { readonly kind: 'restart'; readonly comp: number }
   | { readonly kind: 'advance'; readonly to: number }
   | { readonly kind: 'release'; readonly link: string }
-  | { readonly kind: 'crash'; readonly comp: number }
+  | { readonly kind: 'crash'; readonly comp: number; readonly at?: ServerWindow }
   | { readonly kind: MessageFaultKind; readonly link: string };
+
+/** Where inside a step a server's crash strikes: the step, and which of its window marks. */
+export interface ServerWindow {
+  readonly step: { readonly kind: 'deliver'; readonly link: string } | { readonly kind: 'timer'; readonly id: string };
+  /** Which window mark of the step, counting from 0. */
+  readonly mark: number;
+  readonly window: string;
+  /** Which mark of this window within the step, counting from 1: the World counts each one. */
+  readonly nth: number;
+}
+
+interface Mark {
+  readonly state: string;
+  readonly undone: boolean;
+}
 
 export type FaultChoice = Extract<Choice, { kind: 'crash' | MessageFaultKind }>;
 
@@ -269,6 +289,7 @@ export class CheckWorld {
     if (s.faults < this.options.faults) {
       if (this.options.crash) {
         for (let i = 0; i < s.comps.length; i++) if (!s.comps[i]!.down && this.components[i]!.process) out.push({ kind: 'crash', comp: i });
+        this.serverCrashes(s, out);
       }
       for (const l of s.links) {
         const m = l.msgs[0];
@@ -306,7 +327,7 @@ export class CheckWorld {
         const comp = d.comps[c.comp]!;
         d.comps[c.comp] = { ...comp, down: false, restartAt: -1 };
         log.trace(s.now, this.names[c.comp]!, 'restart');
-        this.boot(d, c.comp, comp.snapshot.context.durable, log);
+        this.boot(d, c.comp, comp.snapshot.context.durable, log, this.brokenSessions(c.comp, comp.snapshot));
         return this.freeze(d, s.faults, s.lastFault);
       }
       case 'release': {
@@ -318,27 +339,10 @@ export class CheckWorld {
       }
       case 'crash': {
         const d = new Draft(s, s.now);
-        const name = this.names[c.comp]!;
-        const comp = d.comps[c.comp]!;
-        const window = windowName(name, comp.state);
-        log.trace(s.now, 'world', 'fault', { kind: 'crash', window });
-        log.trace(s.now, name, 'crash', { window });
-        d.comps[c.comp] = { ...comp, down: true, restartAt: s.now + (this.components[c.comp]!.restartDelayTicks ?? this.options.restartDelayTicks), timers: [] };
-        // A crashed sender's held messages die with its connections, as in the World.
-        for (const l of d.links.slice()) {
-          if (l.held.length === 0 || l.held[0]!.from !== c.comp) continue;
-          for (const m of l.held) log.trace(s.now, this.names[m.to]!, 'drop', { from: name, event: m.event, reason: 'sender crashed' });
-          d.setLink(l.key, l.msgs, []);
-        }
-        // What is on its way to it travels on connections that die with it, as in the World.
-        for (const l of d.links.slice()) {
-          const stale = [...l.msgs, ...l.held].filter((m) => m.to === c.comp);
-          if (stale.length === 0) continue;
-          for (const m of stale) log.trace(s.now, name, 'drop', { from: this.names[m.from]!, event: m.event, reason: 'receiver crashed' });
-          d.setLink(l.key, [], []);
-        }
-        // Peers learn of the crash as a dropped connection, behind what it had already sent.
-        for (let p = 0; p < this.components.length; p++) if (p !== c.comp) this.send(d, c.comp, p, { type: 'sys.peerCrashed', peer: name } as EventObject, false, true);
+        if (c.at !== undefined) {
+          const event = this.takeStep(d, c.comp, c.at.step, log);
+          this.deliverTo(d, c.comp, event, log, c.at);
+        } else this.crash(d, c.comp, windowName(this.names[c.comp]!, d.comps[c.comp]!.state), log);
         return this.freeze(d, s.faults + 1, s.now);
       }
       default:
@@ -426,6 +430,106 @@ export class CheckWorld {
     return h;
   }
 
+  /**
+   * A crash for every window mark each step open to a crashing server would reach: its link
+   * heads that may land now, then its due timers. The step is run once to find its marks.
+   */
+  private serverCrashes(s: CheckState, out: Choice[]): void {
+    const offer = (comp: number, step: ServerWindow['step'], event: EventObject) => {
+      const marks = this.marksOf(s.comps[comp]!.snapshot, comp, event);
+      const seen = new Map<string, number>();
+      marks.forEach((mark, k) => {
+        const window = windowName(this.names[comp]!, mark.state);
+        const nth = (seen.get(window) ?? 0) + 1;
+        seen.set(window, nth);
+        out.push({ kind: 'crash', comp, at: { step, mark: k, window, nth } });
+      });
+    };
+    for (const l of s.links) {
+      const m = l.msgs[0];
+      if (m === undefined || m.earliest > s.now || !this.crashingServer(m.to) || s.comps[m.to]!.down) continue;
+      offer(m.to, { kind: 'deliver', link: l.key }, { ...m.event, from: this.names[m.from]!, at: s.now } as EventObject);
+    }
+    for (let i = 0; i < s.comps.length; i++) {
+      const c = s.comps[i]!;
+      if (!this.crashingServer(i) || c.down) continue;
+      for (const t of c.timers) if (t.due <= s.now) offer(i, { kind: 'timer', id: t.id }, { ...t.event, at: s.now } as EventObject);
+    }
+  }
+
+  private crashingServer(i: number): boolean {
+    const spec = this.components[i]!;
+    return spec.crashes === true && !spec.process;
+  }
+
+  /** The window marks a server's step reaches, in order; the step itself is thrown away. */
+  private marksOf(snapshot: MachineSnapshot, i: number, event: EventObject): Mark[] {
+    const actions = this.actions;
+    actions.length = 0;
+    this.steppers[i]!.transition(snapshot, event, actions);
+    const marks: Mark[] = [];
+    for (const a of actions.splice(0)) {
+      const e = markOf(a);
+      if (e !== undefined) marks.push(e);
+    }
+    return marks;
+  }
+
+  /** Takes a delivery's message off its link, or a due timer off its component, as the plain step does; the event it delivers. */
+  private takeStep(d: Draft, i: number, step: ServerWindow['step'], log: StepLog): EventObject {
+    if (step.kind === 'deliver') {
+      const m = this.shift(d, step.link);
+      const from = this.names[m.from]!;
+      log.trace(d.now, this.names[i]!, 'deliver', { from, event: m.event });
+      return { ...m.event, from, at: d.now } as EventObject;
+    }
+    const comp = d.comps[i]!;
+    const t = comp.timers.find((x) => x.id === step.id)!;
+    d.comps[i] = { ...comp, timers: comp.timers.filter((x) => x !== t), woke: d.now };
+    log.trace(d.now, this.names[i]!, 'timer', t.event.type);
+    return { ...t.event, at: d.now } as EventObject;
+  }
+
+  /**
+   * Crashes a component: its timers and held messages die, what is on its way to it is dropped,
+   * peers are told, and it restarts after its delay.
+   */
+  private crash(d: Draft, i: number, window: string, log: StepLog): void {
+    const name = this.names[i]!;
+    const comp = d.comps[i]!;
+    log.trace(d.now, 'world', 'fault', { kind: 'crash', window });
+    log.trace(d.now, name, 'crash', { window });
+    d.comps[i] = { ...comp, down: true, restartAt: d.now + (this.components[i]!.restartDelayTicks ?? this.options.restartDelayTicks), timers: [] };
+    // A crashed sender's held messages die with its connections, as in the World.
+    for (const l of d.links.slice()) {
+      if (l.held.length === 0 || l.held[0]!.from !== i) continue;
+      for (const m of l.held) log.trace(d.now, this.names[m.to]!, 'drop', { from: name, event: m.event, reason: 'sender crashed' });
+      d.setLink(l.key, l.msgs, []);
+    }
+    // What is on its way to it travels on connections that die with it, as in the World.
+    for (const l of d.links.slice()) {
+      const stale = [...l.msgs, ...l.held].filter((m) => m.to === i);
+      if (stale.length === 0) continue;
+      for (const m of stale) log.trace(d.now, name, 'drop', { from: this.names[m.from]!, event: m.event, reason: 'receiver crashed' });
+      d.setLink(l.key, [], []);
+    }
+    // Peers learn of the crash as a dropped connection, behind what it had already sent.
+    for (let p = 0; p < this.components.length; p++) if (p !== i) this.send(d, i, p, { type: 'sys.peerCrashed', peer: name } as EventObject, false, true);
+  }
+
+  /**
+   * The sessions a restarting server's clients still think open, as the World hands them over:
+   * those it held when it crashed and those an earlier crash had broken already, in that order,
+   * so equal histories give equal contexts.
+   */
+  private brokenSessions(i: number, snapshot: MachineSnapshot): readonly string[] | undefined {
+    const of = this.components[i]!.sessionsOf;
+    if (of === undefined) return undefined;
+    const context = snapshot.context as { broken?: readonly string[] };
+    const all = [...new Set([...(context.broken ?? []), ...of(context)])];
+    return all.length === 0 ? undefined : all;
+  }
+
   private messageFault(s: CheckState, kind: MessageFaultKind, key: string, log: StepLog): CheckState {
     const d = new Draft(s, s.now);
     const l = d.link(key)!;
@@ -504,18 +608,18 @@ export class CheckWorld {
     this.deliverTo(d, m.to, { ...m.event, from, at: d.now } as EventObject, log);
   }
 
-  private boot(d: Draft, i: number, durable: unknown, log: StepLog): void {
+  private boot(d: Draft, i: number, durable: unknown, log: StepLog, broken?: readonly string[]): void {
     const spec = this.components[i]!;
     const actions = this.actions;
     actions.length = 0;
-    const input = durable === undefined ? spec.input : { ...spec.input, durable };
+    const input = durable === undefined ? spec.input : { ...spec.input, durable, ...(broken === undefined ? {} : { broken }) };
     const snapshot = this.steppers[i]!.initial(input, actions);
     const prev = d.comps[i];
     d.comps[i] = { snapshot, state: '', down: false, restartAt: -1, timers: [], woke: prev?.woke ?? -1 };
     this.afterStep(d, i, undefined, stateKey(snapshot.value), false, log);
   }
 
-  private deliverTo(d: Draft, i: number, event: EventObject, log: StepLog): void {
+  private deliverTo(d: Draft, i: number, event: EventObject, log: StepLog, crashAt?: ServerWindow): void {
     const comp = d.comps[i]!;
     const actions = this.actions;
     actions.length = 0;
@@ -525,13 +629,14 @@ export class CheckWorld {
     const state = stateKey(next.value);
     const reentered = this.components[i]!.process && state === comp.state && stepper.lastReentered;
     d.comps[i] = { ...comp, snapshot: next };
-    this.afterStep(d, i, comp.snapshot, state, reentered, log);
+    this.afterStep(d, i, comp.snapshot, state, reentered, log, crashAt);
   }
 
-  private afterStep(d: Draft, i: number, prev: MachineSnapshot | undefined, state: string, reentered: boolean, log: StepLog): void {
+  private afterStep(d: Draft, i: number, prev: MachineSnapshot | undefined, state: string, reentered: boolean, log: StepLog, crashAt?: ServerWindow): void {
     const name = this.names[i]!;
     if (prev === undefined || prev.context.durable !== d.comps[i]!.snapshot.context.durable) d.lastProgress = d.now;
     const actions = this.actions.splice(0);
+    if (crashAt !== undefined) return this.crashInStep(d, i, prev, actions, crashAt, log);
     for (const a of actions) this.perform(d, i, a, log);
     const comp = d.comps[i]!;
     if (state === comp.state && !reentered) return;
@@ -540,17 +645,41 @@ export class CheckWorld {
     if (this.components[i]!.process) log.enter(windowName(name, state));
   }
 
+  /**
+   * Performs a server's step up to the window mark its crash strikes at, then crashes it there,
+   * as the World's serverWindow does: the mark is entered, the actions after it are never
+   * performed, and a mark whose change is `undone` puts back the snapshot before the step.
+   */
+  private crashInStep(d: Draft, i: number, prev: MachineSnapshot | undefined, actions: readonly ExecutedAction[], at: ServerWindow, log: StepLog): void {
+    let k = 0;
+    for (const a of actions) {
+      const mark = markOf(a);
+      if (mark === undefined || k++ < at.mark) {
+        this.perform(d, i, a, log);
+        continue;
+      }
+      log.enter(at.window);
+      if (mark.undone && prev !== undefined) d.comps[i] = { ...d.comps[i]!, snapshot: prev };
+      return this.crash(d, i, at.window, log);
+    }
+    // The marks were found by running this very step, and steps are deterministic.
+    throw new Error(`${this.names[i]}'s step reached no window mark ${at.mark} (${at.window}) on a second run`);
+  }
+
   private perform(d: Draft, i: number, action: ExecutedAction, log: StepLog): void {
     const name = this.names[i]!;
     switch (action.type) {
       case 'xstate.emit': {
-        const e = (action.params as { event: { type: string; to?: string; event?: EventObject; kind?: string; data?: unknown; unordered?: boolean } }).event;
+        const e = (action.params as { event: { type: string; to?: string; event?: EventObject; kind?: string; data?: unknown; unordered?: boolean; state?: string } }).event;
         if (e.type === 'send') {
           const to = this.names.indexOf(e.to ?? '');
           if (to < 0 || !e.event) throw new Error(`${name} sent ${e.event?.type} to unknown component ${e.to}`);
           this.send(d, i, to, e.event, e.unordered === true, false);
         } else if (e.type === 'note') {
           log.trace(d.now, name, 'note', { kind: e.kind, ...(e.data === undefined ? {} : { data: e.data }) });
+        } else if (e.type === 'window' && this.crashingServer(i)) {
+          // A crashing server's window is entered as its step reaches it, as the World counts it.
+          log.enter(windowName(name, e.state!));
         }
         return;
       }
@@ -603,4 +732,11 @@ export class CheckWorld {
   private freeze(d: Draft, faults: number, lastFault: number): CheckState {
     return { now: d.now, comps: d.comps, links: d.links, faults, lastProgress: d.lastProgress, lastFault, nextUnordered: d.nextUnordered, sent: d.sent };
   }
+}
+
+/** The window mark an action is, if it is one. */
+function markOf(action: ExecutedAction): Mark | undefined {
+  if (action.type !== 'xstate.emit') return undefined;
+  const e = (action.params as { event: { type: string; state?: string; undone?: true } }).event;
+  return e.type === 'window' ? { state: e.state!, undone: e.undone === true } : undefined;
 }
