@@ -4,7 +4,9 @@
 // one whose observer throws "unknown" with the reason.
 import { describe, expect, it } from 'vitest';
 import { checkAtMostOne } from '../../src/checkers/atMostOne.ts';
+import { CLAUSE_IDS } from '../../src/checkers/clause.ts';
 import { checkClaim, clausesOf } from '../../src/checkers/compose.ts';
+import { keysByViolation, type Finding } from '../../src/checkers/finding.ts';
 import { checkLiveness } from '../../src/checkers/liveness.ts';
 import { checkPhantom } from '../../src/checkers/phantom.ts';
 import { checkDifferentIntent, checkSameIntent, checkUnknownResolved } from '../../src/checkers/replay.ts';
@@ -53,6 +55,15 @@ describe('phantom', () => {
     expect(keys(checkPhantom(c, quiet))).toHaveLength(1);
   });
 
+  it('is not checked when the claim names neither facts nor sources', () => {
+    expect(checkPhantom(claim({ outcomes: () => [{ key: 'o-1' }] }), quiet)).toEqual({ observed: false });
+  });
+
+  it('judges every outcome, phantom or not', () => {
+    const c = claim({ outcomes: () => [{ key: 'o-1' }, { key: 'o-9' }, { key: 'o-1' }], facts: () => ['o-1'] });
+    expect(checkPhantom(c, quiet)).toMatchObject({ observed: true, judged: 3 });
+  });
+
   it('judges against the sources when the claim gives them: an effect may answer to a source nobody is owed', () => {
     const c = claim({ outcomes: () => [{ key: 'attempt-1' }], facts: () => [], sources: () => ['attempt-1'] });
     expect(keys(checkPhantom(c, quiet))).toEqual([]);
@@ -71,6 +82,14 @@ describe('versions', () => {
   it('reports one regression per aggregate, in aggregate order', () => {
     const c = claim({ versions: () => ({ b: [3, 1, 0], a: [2, 1] }) });
     expect(keys(checkVersions(c, quiet)).map((f) => f.violation === 'order regression' && f.key)).toEqual(['a', 'b']);
+    // However the observer happens to list them.
+    const many = claim({ versions: () => Object.fromEntries(['o-4', 'o-2', 'o-5', 'o-1', 'o-3', 'o-7', 'o-6'].map((k) => [k, [2, 1]])) });
+    expect(keys(checkVersions(many, quiet)).map((f) => f.violation === 'order regression' && f.key)).toEqual(['o-1', 'o-2', 'o-3', 'o-4', 'o-5', 'o-6', 'o-7']);
+  });
+
+  it('is not checked for a claim that speaks of no versions, and judges each aggregate once', () => {
+    expect(checkVersions(claim(), quiet)).toEqual({ observed: false });
+    expect(checkVersions(claim({ versions: () => ({ a: [1, 2], b: [] }) }), quiet)).toEqual({ observed: true, judged: 2, findings: [] });
   });
 });
 
@@ -89,6 +108,21 @@ describe('replay clauses', () => {
     expect(keys(o)).toEqual([{ violation: 'replay mismatch', effect: 'reservation', key: 'i-1', first: 'order-1', then: 'order-2' }]);
   });
 
+  it('same intent: replies that agree are no mismatch, and each intent answered more than once is judged', () => {
+    const c = claim({
+      replies: () => [
+        { intent: 'i-1', outcome: 'order-1', ok: true },
+        { intent: 'i-2', outcome: 'order-2', ok: true },
+        { intent: 'i-1', outcome: 'order-1', ok: true },
+        { intent: 'i-2', outcome: 'order-2', ok: true },
+        { intent: 'i-2', outcome: 'order-2', ok: true },
+        { intent: 'i-3', outcome: 'order-3', ok: true },
+      ],
+    });
+    expect(checkSameIntent(c, quiet)).toEqual({ observed: true, judged: 2, findings: [] });
+    expect(checkSameIntent(claim(), quiet)).toEqual({ observed: false });
+  });
+
   it('different intent: an attempt that was not refused is mishandled', () => {
     const c = claim({ conflicts: () => [{ key: 'k-1', refused: true }, { key: 'k-2', refused: false }] });
     expect(keys(checkDifferentIntent(c, quiet))).toEqual([{ violation: 'conflict mishandled', effect: 'reservation', key: 'k-2' }]);
@@ -98,6 +132,18 @@ describe('replay clauses', () => {
     const c = claim({ outcomes: () => [{ key: 'pi-1' }], unresolved: () => ['pi-2 (intent PENDING)'] });
     expect(keys(checkUnknownResolved(c, quiet))).toEqual([{ violation: 'unresolved unknown outcome', effect: 'reservation', key: 'pi-2 (intent PENDING)' }]);
   });
+
+  it('unknown completion: judges every resolved outcome and every unresolved one', () => {
+    const c = claim({ outcomes: () => [{ key: 'pi-1' }, { key: 'pi-3' }], unresolved: () => ['pi-2'] });
+    expect(checkUnknownResolved(c, quiet)).toMatchObject({ observed: true, judged: 3 });
+    expect(checkUnknownResolved(claim({ unresolved: () => [] }), quiet)).toEqual({ observed: true, judged: 0, findings: [] });
+    expect(checkUnknownResolved(claim(), quiet)).toEqual({ observed: false });
+  });
+
+  it('different intent: judges every attempt, and is not checked without an observer', () => {
+    expect(checkDifferentIntent(claim({ conflicts: () => [{ key: 'k-1', refused: true }, { key: 'k-2', refused: true }] }), quiet)).toEqual({ observed: true, judged: 2, findings: [] });
+    expect(checkDifferentIntent(claim(), quiet)).toEqual({ observed: false });
+  });
 });
 
 describe('a claim compiled to its clauses', () => {
@@ -105,6 +151,11 @@ describe('a claim compiled to its clauses', () => {
     expect(clausesOf(claim()).map(([id]) => id)).toEqual(['atMostOne', 'liveness', 'phantom', 'quiescence']);
     expect(clausesOf(claim({ guarantee: 'atLeastOnce', sameIntent: 'x', versions: () => ({}) })).map(([id]) => id)).toEqual(['liveness', 'phantom', 'versions', 'sameIntent', 'quiescence']);
     expect(clausesOf(claim({ guarantee: 'atMostOnce', differentIntent: 'x', unknownCompletion: 'y' })).map(([id]) => id)).toEqual(['atMostOne', 'phantom', 'differentIntent', 'unknownResolved', 'quiescence']);
+  });
+
+  it('lists a claim\'s clauses in the order every report uses', () => {
+    const full = claim({ facts: () => [], versions: () => ({}), sameIntent: 'x', differentIntent: 'y', unknownCompletion: 'z' });
+    expect(clausesOf(full).map(([id]) => id)).toEqual([...CLAUSE_IDS]);
   });
 
   it('says "not checked" for a clause of the sentence without an observer, never holds', () => {
@@ -138,5 +189,19 @@ describe('a claim compiled to its clauses', () => {
     const v = checkClaim(claim(), stuck);
     expect(v.findings).toEqual([{ violation: 'stuck', effect: 'reservation', reason: { kind: 'waiting', components: ['relay.polling'] } }]);
     expect(v.outcome).toBe('stuck');
+  });
+});
+
+describe('findings as keys', () => {
+  it('groups the keys of each violation, once each and sorted, and leaves out a stuck run', () => {
+    const findings: Finding[] = [
+      { violation: 'lost effect', effect: 'e', key: 'o-2' },
+      { violation: 'duplicate effect', effect: 'e', key: 'o-3', count: 2 },
+      { violation: 'lost effect', effect: 'e', key: 'o-1' },
+      { violation: 'stuck', effect: 'e', reason: { kind: 'no quiescence', ticks: 9 } },
+      { violation: 'lost effect', effect: 'other', key: 'o-2' },
+    ];
+    expect(keysByViolation(findings)).toEqual({ 'lost effect': ['o-1', 'o-2'], 'duplicate effect': ['o-3'] });
+    expect(keysByViolation([])).toEqual({});
   });
 });
