@@ -370,8 +370,10 @@ export class World {
       const next = this.schedule.peek();
       if (!next) return 'silent';
       if (next.tick > untilTick) {
+        // Nothing is due before the bound, so the world may have been still long enough by then:
+        // a timer beyond the phase, which quiet does not wait for, must not make the run stuck.
         this.clock.advanceTo(untilTick);
-        return 'bound';
+        return this.isQuiet() ? 'quiet' : 'bound';
       }
       if (this.steps >= this.options.stepsMax) return 'steps';
       this.step();

@@ -139,6 +139,16 @@ describe('the quiet rule', () => {
     expect(result.ticks).toBeLessThan(1_000);
   });
 
+  it('is reached at the bound of the liveness phase when the only timer left lies beyond it', () => {
+    // Nothing else keeps the clock moving: the world is judged quiet at the bound, where it has
+    // been still for the whole phase, not stuck as if something kept happening.
+    const { world, result, healTick } = run([poller(10_000, 0)], { livenessTicksMax: 1_000 });
+    expect(healTick).toBe(2_000);
+    expect(result.ending).toEqual({ kind: 'quiescent' });
+    expect(world.durable<PollerDurable>('poller').fired).toBe(false);
+    expect(result.ticks).toBe(3_000);
+  });
+
   it('is never reached while a process is not idle, even when nothing else happens', () => {
     const { result } = run([{ name: 'client', machine: blockedMachine, process: true }, poller(50, 0)], { livenessTicksMax: 1_000 });
     expect(result.ending).toEqual({ kind: 'stuck', reason: { kind: 'no quiescence', ticks: 1_000 } });
