@@ -1,0 +1,34 @@
+// Mutation testing: Stryker plants small bugs (a flipped comparison, a guard forced true, a
+// dropped statement) in the checkers and claims, the verdict and clause tally, the World's phases
+// and quiet rule, and the models' guards, and the suite must fail for each. `npm run mutants`
+// runs it and prints the score of each group; test/mutation/survivors.md accounts for every
+// mutant that survives. The mutated line ranges of the World and the models are computed from
+// the source when this file loads (test/mutation/mutateList.mjs), so they follow the code.
+import { mutateGroups } from './test/mutation/mutateList.mjs';
+
+const root = import.meta.dirname;
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.mutants.config.ts', related: false },
+  coverageAnalysis: 'perTest',
+  // The machine has two cores and is shared; more workers would only queue.
+  concurrency: 2,
+  mutate: mutateGroups(root).flatMap((g) => g.entries),
+  checkers: [],
+  // Type errors a mutant causes are not checked (vitest strips types): such a mutant is run like
+  // any other and must be killed by a test.
+  disableTypeChecks: false,
+  // A re-run after a test is added re-tests only the mutants whose file or covering tests changed.
+  incremental: true,
+  incrementalFile: 'reports/mutation/stryker-incremental.json',
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true, reportMutants: false },
+  htmlReporter: { fileName: 'reports/mutation/mutation.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+  timeoutMS: 10_000,
+  thresholds: { high: 90, low: 80, break: null },
+};

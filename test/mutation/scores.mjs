@@ -1,0 +1,71 @@
+// Prints the mutation score of each group of mutated code from Stryker's JSON report, lists the
+// surviving mutants, and names any survivor test/mutation/survivors.md does not account for.
+// The score counts a mutant no test covers as surviving, as Stryker does. It exits 1 when the
+// checkers and claims score below 90%, the bar that group is held to.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mutateGroups } from './mutateList.mjs';
+
+const root = join(import.meta.dirname, '..', '..');
+const reportFile = join(root, 'reports/mutation/mutation.json');
+const survivorsFile = join(root, 'test/mutation/survivors.md');
+const REQUIRED = { 'checkers and claims': 90 };
+
+if (!existsSync(reportFile)) {
+  console.error(`mutants: no report at ${reportFile}; run \`npm run mutants\` first`);
+  process.exit(2);
+}
+const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+const groups = mutateGroups(root).map((g) => ({ ...g, paths: new Set(g.entries.map((e) => e.replace(/:\d+-\d+$/, ''))) }));
+
+const DETECTED = new Set(['Killed', 'Timeout']);
+const UNDETECTED = new Set(['Survived', 'NoCoverage']);
+const accounted = existsSync(survivorsFile) ? readFileSync(survivorsFile, 'utf8') : '';
+
+/** How a survivor is named in the survivors report: `file:line:column`, then its mutator. */
+function survivorId(file, m) {
+  return `${file}:${m.location.start.line}:${m.location.start.column}`;
+}
+
+const rows = [];
+const survivors = [];
+const short = [];
+for (const g of groups) {
+  let detected = 0;
+  let undetected = 0;
+  let other = 0;
+  for (const [file, { mutants }] of Object.entries(report.files)) {
+    if (!g.paths.has(file)) continue;
+    for (const m of mutants) {
+      if (DETECTED.has(m.status)) detected++;
+      else if (UNDETECTED.has(m.status)) {
+        undetected++;
+        survivors.push({ file, m });
+      } else other++;
+    }
+  }
+  const total = detected + undetected;
+  const score = total === 0 ? 100 : (100 * detected) / total;
+  rows.push([g.name, String(total), String(detected), String(undetected), String(other), `${score.toFixed(2)}%`]);
+  if (REQUIRED[g.name] !== undefined && score < REQUIRED[g.name]) short.push(`the ${g.name} score is below ${REQUIRED[g.name]}%`);
+}
+
+const head = ['group', 'mutants', 'killed', 'survived', 'invalid', 'score'];
+const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+console.log(`\nmutation score per group\n${line(head)}`);
+for (const r of rows) console.log(line(r));
+
+if (survivors.length > 0) {
+  console.log(`\n${survivors.length} surviving mutants (test/mutation/survivors.md says why each survives):`);
+  const unexplained = [];
+  for (const { file, m } of survivors) {
+    const id = survivorId(file, m);
+    const known = accounted.includes(`\`${id}\``);
+    if (!known) unexplained.push(id);
+    console.log(`  ${id}  ${m.mutatorName}  ${JSON.stringify(m.replacement ?? '')}${m.status === 'NoCoverage' ? '  (no test covers it)' : ''}${known ? '' : '  NOT IN survivors.md'}`);
+  }
+  if (unexplained.length > 0) console.log(`\n${unexplained.length} survivors are not accounted for in test/mutation/survivors.md`);
+}
+for (const s of short) console.error(`mutants: ${s}`);
+process.exit(short.length > 0 ? 1 : 0);

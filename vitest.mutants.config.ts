@@ -1,0 +1,74 @@
+// The suites a mutation run (`npm run mutants`) uses: every suite that runs the checkers, the
+// World or the models in this process and judges what they produced. Left out, because they
+// cannot kill a planted bug the suites kept here would not, and cost time on two shared cores:
+// - the suites that run the command line or a script in a child process (bad input, the CLI and
+//   its contract, the package, the record command, the report set's interrupted writes): the
+//   child loads the code without Stryker's switch, so the planted bug is never active there;
+// - the browser suite and the Postgres conformance suites: they judge the HTML page and the
+//   database model and repair queries against real engines, none of which is mutated;
+// - the SPIN benchmark: it compares an external model with the scenarios' declared expectations;
+// - the plain-outbox benchmark: it holds hand-written steppers to the models' trace hashes over
+//   thousands of runs; a planted World bug is shared by both sides, and a planted Mercury guard
+//   bug changes the verdicts the catalogue suite already checks;
+// - the capacity arithmetic: it imports none of the mutated files (its cross-check, which runs
+//   the World, stays);
+// - the compiled-driver suite: it runs each scenario under both drivers and compares them, and a
+//   planted bug in the World or a guard is the same code under both;
+// - the report suites that render two Mercury results and compare each form with those same
+//   results: a bug in the engine changes the results and the rendering alike, and every fact
+//   they assert outright is in the golden reports, which the golden suite compares byte for byte.
+// Files run cheapest first, so a planted bug is usually caught by a unit test before the
+// catalogue's whole-scenario runs start (the runner stops at the first failing test).
+import type { TestSpecification } from 'vitest/node';
+import { BaseSequencer } from 'vitest/node';
+import { defineConfig, mergeConfig } from 'vitest/config';
+import base from './vitest.config.ts';
+
+const ORDER = [
+  'test/checkers/',
+  'test/report/claimSentence',
+  'test/kernel/verdict',
+  'test/kernel/coverage',
+  'test/kernel/phases',
+  'test/kernel/world',
+  'test/models/',
+  'test/kernel/',
+  'test/report/',
+  'test/check/',
+  'test/e2e/api',
+  'test/e2e/faultKinds',
+  'test/claims/',
+  'test/e2e/catalogue',
+];
+
+function rank(spec: TestSpecification): number {
+  const i = ORDER.findIndex((prefix) => spec.moduleId.includes(`/${prefix}`));
+  return i < 0 ? ORDER.length : i;
+}
+
+class CheapestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    return [...files].sort((a, b) => rank(a) - rank(b) || (a.moduleId < b.moduleId ? -1 : a.moduleId > b.moduleId ? 1 : 0));
+  }
+}
+
+export default mergeConfig(
+  base,
+  defineConfig({
+    test: {
+      exclude: [
+        '**/node_modules/**',
+        'test/e2e/{badInput,cli,cliContract,package,recordCli}.test.ts',
+        'test/report/{reportSet,browser}.test.ts',
+        'test/models/databasePostgres.test.ts',
+        'test/models/postgres/**',
+        'test/bench/**',
+        'test/capacity/!(crossCheck).test.ts',
+        'test/kernel/compiledMachine.test.ts',
+        'test/report/{forms,html,json,junit,markdown,writeReports}.test.ts',
+      ],
+      coverage: { enabled: false },
+      sequence: { sequencer: CheapestFirst },
+    },
+  }),
+);
