@@ -10,6 +10,7 @@ import { World, type ComponentSpec, type WorldOptions } from '../../src/world.ts
 import { brokerMachine, partitionOf, recordsOf, type BrokerDurable, type BrokerInput } from '../../models/broker.ts';
 import { rowsOf, type DatabaseDurable } from '../../models/database.ts';
 import { orderPipeline, type OrderPipelineOptions } from '../../models/designs/orderPipeline.ts';
+import { MachineDriver } from './machineDriver.ts';
 
 /** The pipeline with the broker's input overridden (redelivery and retention are not pipeline options). */
 function run(options: Partial<OrderPipelineOptions>, plan: FaultPlan, size = 1, broker: BrokerInput = {}, world: Partial<WorldOptions> = {}) {
@@ -96,6 +97,21 @@ describe('broker: producer acks that can be lost', () => {
     expect(logIds(broker)).toEqual(['evt-o-1-v1']);
     expect(notes.filter((n) => n.kind === 'guard').map((n) => n.data)).toEqual([{ guard: 'producerDedup', event_id: 'evt-o-1-v1' }]);
     expect(world.trace.events.filter((e) => e.kind === 'deliver' && e.component === 'relay' && (e.data as { event: { type: string } }).event.type === 'broker.ack').map((e) => (e.data as { event: { offset: number } }).event.offset)).toEqual([0]);
+  });
+});
+
+describe('broker: producer dedup tells records apart by event_id only', () => {
+  const publish = (ref: string, payload: Record<string, string>) => ({ type: 'broker.publish', ref, key: 'o-1', payload });
+
+  it('appends two records with different event_ids, and two records that carry none', () => {
+    const d = new MachineDriver(brokerMachine, { producerDedup: true });
+    d.receive(publish('a', { event_id: 'evt-1' }), 'relay');
+    d.receive(publish('b', { event_id: 'evt-2' }), 'relay');
+    d.receive(publish('c', { order_id: 'o-1' }), 'relay');
+    d.receive(publish('d', { order_id: 'o-1' }), 'relay');
+    d.receive(publish('e', { event_id: 'evt-1' }), 'relay');
+    expect(recordsOf(d.context['durable'] as BrokerDurable).map((r) => r.payload['event_id'] ?? r.payload['order_id'])).toEqual(['evt-1', 'evt-2', 'o-1', 'o-1']);
+    expect(d.sent.map((s) => [s.event['ref'], s.event['offset']])).toEqual([['a', 0], ['b', 1], ['c', 2], ['d', 3], ['e', 0]]);
   });
 });
 

@@ -8,6 +8,8 @@ import { World } from '../../src/world.ts';
 import type { ClientDurable, ClientInput } from '../../models/client.ts';
 import { rowsOf, type DatabaseDurable } from '../../models/database.ts';
 import { checkouts, orderPipeline } from '../../models/designs/orderPipeline.ts';
+import { clientMachine, type Command } from '../../models/client.ts';
+import { MachineDriver } from './machineDriver.ts';
 
 const intent = 'customer-84/cart-19/attempt-1';
 const lostReply: FaultPlan = [{ kind: 'lose', point: 'source->client:cmd.reply', occurrence: 1 }];
@@ -93,5 +95,24 @@ describe('a client waiting on its own timer', () => {
     expect(world.durable<ClientDurable>('client').next).toBe(2); // gave up on o-1, then sent o-2
     expect(world.stateOf('client')).toBe('done');
     expect(rowsOf(world.durable<DatabaseDurable>('ordersDb'), 'orders').map((r) => r['order_id'])).toEqual(['o-2']);
+  });
+});
+
+describe('client: a reply to an earlier attempt is not the answer to this one', () => {
+  it('keeps waiting when the first attempt\'s reply arrives during the retry, and takes the retry\'s own', () => {
+    const command: Command = { intent: 'i-1', aggregate_id: 'o-1', version: 1, status: 'PLACED', event_type: 'OrderPlaced' };
+    const d = new MachineDriver(clientMachine, { target: 'source', commands: [command], retry: 'stableKey', keyed: true });
+    d.advance(5);
+    expect(d.sent.map((s) => s.event['ref'])).toEqual(['i-1#1']);
+    d.advance(60);
+    d.advance(1);
+    expect(d.state).toBe('awaitingReply');
+    expect(d.sent.map((s) => s.event['ref'])).toEqual(['i-1#1', 'i-1#2']);
+    d.receive({ type: 'cmd.reply', ref: 'i-1#1', ok: true, outcome: 'o-1@i-1' }, 'source');
+    expect(d.state).toBe('awaitingReply');
+    expect(d.context['durable']).toMatchObject({ next: 0, replies: [] });
+    d.receive({ type: 'cmd.reply', ref: 'i-1#2', ok: true, outcome: 'o-1@i-1' }, 'source');
+    expect(d.state).toBe('done');
+    expect(d.context['durable']).toMatchObject({ next: 1, replies: [{ intent: 'i-1', ok: true, outcome: 'o-1@i-1' }] });
   });
 });

@@ -9,6 +9,8 @@ import { World } from '../../src/world.ts';
 import type { BrokerDurable } from '../../models/broker.ts';
 import { historyOf, rowsOf, type DatabaseDurable } from '../../models/database.ts';
 import { orderLifecycle, orderPipeline, type OrderPipelineOptions } from '../../models/designs/orderPipeline.ts';
+import { consumerMachine, type ConsumerInput } from '../../models/consumer.ts';
+import { MachineDriver } from './machineDriver.ts';
 
 function run(options: Partial<OrderPipelineOptions>, plan: FaultPlan, size = 1) {
   const world = new World(orderPipeline({ design: 'outbox', ...options })({ size }, SECONDS), { seed: 1, plan });
@@ -150,5 +152,71 @@ describe('consumer: what a crash keeps and what it rolls back', () => {
     expect(broker.offsets['inventory']).toEqual([2]);
     // Nothing was redelivered that the inbox had to suppress.
     expect(guards).toEqual([]);
+  });
+});
+
+describe('consumer: each wait moves on for the reply of its own attempt only', () => {
+  const input = (inbox: ConsumerInput['inbox']): ConsumerInput => ({
+    broker: 'broker',
+    group: 'inventory',
+    db: 'db',
+    inbox,
+    effect: { op: 'insert', table: 'reservations', columns: { order_id: 'order_id' } },
+  });
+  const payload = { event_id: 'e-1', order_id: 'o-1' };
+
+  /** A consumer whose first attempt at the record timed out: its second attempt has just begun. */
+  function secondAttempt(inbox: ConsumerInput['inbox']): MachineDriver {
+    const d = new MachineDriver(consumerMachine, { ...input(inbox) });
+    d.receive({ type: 'broker.subscribed', group: 'inventory' }, 'broker');
+    d.receive({ type: 'broker.deliver', partition: 0, offset: 0, key: 'o-1', payload }, 'broker');
+    d.advance(1);
+    d.advance(20);
+    expect(d.state).toBe('received');
+    d.advance(1);
+    return d;
+  }
+
+  it('in one transaction: ignores the first attempt\'s late statement and commit replies', () => {
+    const d = secondAttempt('sameTx');
+    expect(d.state).toBe('insertingInbox');
+    d.receive({ type: 'db.result', tx: 'd0.0.1', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
+    expect(d.state).toBe('insertingInbox');
+    d.receive({ type: 'db.result', tx: 'd0.0.2', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
+    d.advance(1);
+    d.receive({ type: 'db.result', tx: 'd0.0.2', stmt: 'effect', results: [{ inserted: true }] }, 'db');
+    expect(d.state).toBe('committingEffect');
+    d.receive({ type: 'db.committed', tx: 'd0.0.1', ok: true }, 'db');
+    expect(d.state).toBe('committingEffect');
+    d.receive({ type: 'db.committed', tx: 'd0.0.2', ok: true }, 'db');
+    expect(d.state).toBe('afterEffectCommit');
+  });
+
+  it('with a separate inbox: ignores the first attempt\'s late inbox insert', () => {
+    const d = secondAttempt('separateTx');
+    expect(d.state).toBe('insertingInbox');
+    d.receive({ type: 'db.ran', ref: 'd0.0.1', ok: true, results: [{ inserted: true }] }, 'db');
+    expect(d.state).toBe('insertingInbox');
+    d.receive({ type: 'db.ran', ref: 'd0.0.2', ok: true, results: [{ inserted: true }] }, 'db');
+    expect(d.state).toBe('afterInboxInsert');
+  });
+
+  it('without an inbox: ignores the first attempt\'s late effect write', () => {
+    const d = secondAttempt('none');
+    expect(d.state).toBe('committingEffect');
+    d.receive({ type: 'db.ran', ref: 'd0.0.1', ok: true, results: [{ inserted: true }] }, 'db');
+    expect(d.state).toBe('committingEffect');
+    d.receive({ type: 'db.ran', ref: 'd0.0.2', ok: true, results: [{ inserted: true }] }, 'db');
+    expect(d.state).toBe('afterEffectCommit');
+  });
+
+  it('counts a commit the database refused as no effect: nothing committed, nothing noted', () => {
+    const d = secondAttempt('sameTx');
+    d.receive({ type: 'db.result', tx: 'd0.0.2', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
+    d.advance(1);
+    d.receive({ type: 'db.result', tx: 'd0.0.2', stmt: 'effect', results: [{ inserted: true }] }, 'db');
+    d.receive({ type: 'db.committed', tx: 'd0.0.2', ok: false, conflict: 'inbox (inventory, e-1)' }, 'db');
+    expect(d.state).toBe('duplicateSeen');
+    expect(d.notes.filter((n) => n.kind === 'effect')).toEqual([]);
   });
 });

@@ -9,7 +9,8 @@ import { recordsOf, type BrokerDurable } from '../../models/broker.ts';
 import type { ClientDurable } from '../../models/client.ts';
 import { rowsOf, type DatabaseDurable } from '../../models/database.ts';
 import { checkouts, orderPipeline, type OrderPipelineOptions } from '../../models/designs/orderPipeline.ts';
-import type { SourceDesign } from '../../models/source.ts';
+import { sourceMachine, type SourceDesign } from '../../models/source.ts';
+import { MachineDriver } from './machineDriver.ts';
 
 function run(options: OrderPipelineOptions, plan: FaultPlan) {
   const world = new World(orderPipeline(options)({ size: 1 }, SECONDS), { seed: 1, plan });
@@ -129,5 +130,19 @@ describe('source: checkout keys', () => {
     expect(r.replies.length).toBeGreaterThan(0);
     expect(r.replies.every((x) => !x.ok && !x.replayed && x.outcome === 'failed')).toBe(true);
     expect(r.guards).not.toContain('checkoutKey');
+  });
+});
+
+describe('source: publish first waits for the ack of its own publication', () => {
+  it('ignores an ack for another publication and moves on at its own', () => {
+    const d = new MachineDriver(sourceMachine, { design: 'dualWritePublishFirst', db: 'ordersDb', broker: 'broker' });
+    const command = { intent: 'i-1', aggregate_id: 'o-1', version: 1, status: 'PLACED', event_type: 'OrderPlaced' };
+    d.receive({ type: 'cmd', ref: 'i-1#1', command }, 'client');
+    expect(d.state).toBe('afterPublishSend');
+    expect(d.sent.map((s) => s.event['ref'])).toEqual(['pub-1']);
+    d.receive({ type: 'broker.ack', ref: 'pub-7', partition: 0, offset: 0 }, 'broker');
+    expect(d.state).toBe('afterPublishSend');
+    d.receive({ type: 'broker.ack', ref: 'pub-1', partition: 0, offset: 0 }, 'broker');
+    expect(d.state).toBe('afterBrokerAccept');
   });
 });

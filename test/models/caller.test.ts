@@ -1,0 +1,84 @@
+// The caller of an external API, stepped by hand through its guarded waits: each wait moves on
+// only for its own reply (its own statement, its own delivery's status answer), so a late or
+// foreign reply, which a delay or a redelivery brings, is ignored; and a negative status answer
+// is acted on at once.
+import { describe, expect, it } from 'vitest';
+import { callerMachine, intentOf, type CallerInput } from '../../models/caller.ts';
+import { MachineDriver } from './machineDriver.ts';
+
+const INPUT: CallerInput = { broker: 'broker', group: 'fulfillment', db: 'db', provider: 'provider', effectKey: ['order_id'], sendKey: true, statusLookup: true, recordIntent: true };
+const payload = { event_id: 'e-1', order_id: 'o-1', address: 'A' };
+const INTENT = intentOf(undefined, payload);
+
+const ran = (ref: string, results: unknown[] = [{ rows: [] }, { rows: [] }]) => ({ type: 'db.ran', ref, ok: true, results });
+const status = (ref: string, opId: string | null) => ({ type: 'provider.statusResult', ref, op_id: opId, ...(opId === null ? {} : { intent: INTENT }) });
+
+/** A caller holding the delivery at partition 0, offset 0, with its intent written: about to call. */
+function calling(input: Partial<CallerInput> = {}): MachineDriver {
+  const d = new MachineDriver(callerMachine, { ...INPUT, ...input });
+  d.receive({ type: 'broker.subscribed', group: 'fulfillment' }, 'broker');
+  d.receive({ type: 'broker.deliver', partition: 0, offset: 0, key: 'o-1', payload }, 'broker');
+  d.advance(1);
+  expect(d.state).toBe('checkingLocalOutcome');
+  d.receive(ran('0.0.local'), 'db');
+  expect(d.state).toBe('recordingIntent');
+  d.receive(ran('0.0.intent', [{ written: true }]), 'db');
+  expect(d.state).toBe('beforeExternalCall');
+  d.advance(1);
+  expect(d.state).toBe('awaitingExternalResponse');
+  return d;
+}
+
+/** The same caller after its call timed out: asking the provider by key. */
+function checking(): MachineDriver {
+  const d = calling();
+  d.advance(20);
+  expect(d.state).toBe('checkingStatus');
+  expect(d.sent.at(-1)).toMatchObject({ to: 'provider', event: { type: 'provider.status', ref: '0.0#s1', key: 'o-1' } });
+  return d;
+}
+
+describe('caller: each wait moves on for its own reply only', () => {
+  it('records the intent before calling: a late reply to its local read is not the intent write', () => {
+    const d = new MachineDriver(callerMachine, { ...INPUT });
+    d.receive({ type: 'broker.subscribed', group: 'fulfillment' }, 'broker');
+    d.receive({ type: 'broker.deliver', partition: 0, offset: 0, key: 'o-1', payload }, 'broker');
+    d.advance(1);
+    d.receive(ran('0.0.local'), 'db');
+    expect(d.state).toBe('recordingIntent');
+    d.receive(ran('0.0.local'), 'db');
+    expect(d.state).toBe('recordingIntent');
+    expect(d.sent.some((s) => s.event.type === 'provider.call')).toBe(false);
+  });
+
+  it('acknowledges only once its outcome is committed: a late reply to its intent write is not the outcome write', () => {
+    const d = calling();
+    d.receive({ type: 'provider.response', ref: '0.0#1', status: 'created', op_id: 'op-1' }, 'provider');
+    d.advance(1);
+    expect(d.state).toBe('committingOutcome');
+    d.receive(ran('0.0.intent', [{ written: true }]), 'db');
+    expect(d.state).toBe('committingOutcome');
+    d.receive(ran('0.0.outcome', [{ written: true }, { written: true }]), 'db');
+    expect(d.state).toBe('afterLocalCommit');
+    expect(d.notes.filter((n) => n.kind === 'effect')).toHaveLength(1);
+  });
+
+  it('ignores a status answer meant for another delivery, found or not', () => {
+    const d = checking();
+    d.receive(status('3.7#s1', 'op-9'), 'provider');
+    expect(d.state).toBe('checkingStatus');
+    d.receive(status('3.7#s1', null), 'provider');
+    expect(d.state).toBe('checkingStatus');
+    d.receive(status('0.0#s1', 'op-1'), 'provider');
+    expect(d.state).toBe('afterExternalResponse');
+  });
+
+  it('calls again at once when the provider has no operation under the key, without waiting out its timeout', () => {
+    const d = checking();
+    const before = d.sent.length;
+    d.receive(status('0.0#s1', null), 'provider');
+    expect(d.state).toBe('beforeExternalCall');
+    d.advance(1);
+    expect(d.sentSince(before).map((s) => s.event.type)).toEqual(['provider.call']);
+  });
+});
