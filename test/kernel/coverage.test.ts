@@ -40,6 +40,12 @@ describe('ClauseTally', () => {
     expect(tally.result()).toEqual([{ effect: 'e', clause: 'versions', status: 'unknown', exercised: 1, reason: 'observer threw: no table' }]);
   });
 
+  it('gives a reason only to a clause that was undecided in some run', () => {
+    const tally = new ClauseTally();
+    tally.add([claim('e', clause('atMostOne', 'holds'), clause('liveness', 'violated'))]);
+    for (const c of tally.result()) expect(c).not.toHaveProperty('reason');
+  });
+
   it('keeps the clauses of each claim apart, even two claims about the same effect, in first-seen order', () => {
     const tally = new ClauseTally();
     tally.add([claim('email', clause('atMostOne', 'holds'), clause('quiescence', 'holds')), claim('email', clause('atMostOne', 'violated'))]);

@@ -18,6 +18,14 @@ describe('outcomes', () => {
     expect(outcomeRank('unknown')).toBeLessThan(outcomeRank('holds'));
   });
 
+  it('rank the violations in the severity order reports show them: a phantom first, a stuck run last', () => {
+    const severity: RunOutcome[] = ['phantom effect', 'lost effect', 'duplicate effect', 'order regression', 'conflict mishandled', 'replay mismatch', 'unresolved unknown outcome', 'stuck', 'unknown', 'holds'];
+    for (let i = 1; i < severity.length; i++) {
+      expect(worseOutcome(severity[i - 1]!, severity[i]!), `${severity[i - 1]} against ${severity[i]}`).toBe(severity[i - 1]);
+      expect(worseOutcome(severity[i]!, severity[i - 1]!), `${severity[i]} against ${severity[i - 1]}`).toBe(severity[i - 1]);
+    }
+  });
+
   it('merge to the worse of two, whichever comes first', () => {
     fc.assert(
       fc.property(fc.constantFrom(...OUTCOME_ORDER), fc.constantFrom(...OUTCOME_ORDER), (a, b) => {
