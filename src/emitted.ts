@@ -46,6 +46,13 @@ export function window(state: string, undone = false): WindowEmitted {
   return undone ? { type: 'window', state, undone } : { type: 'window', state };
 }
 
+/** The window mark an executed action is, if it is one; the World and check mode read a server's step through it. */
+export function windowMarkOf(action: { readonly type: string; readonly params?: unknown }): WindowEmitted | undefined {
+  if (action.type !== 'xstate.emit') return undefined;
+  const e = (action.params as { event: { type: string } }).event;
+  return e.type === 'window' ? (e as WindowEmitted) : undefined;
+}
+
 /** Every network event arrives with its sender's name and the tick it arrived. */
 export type FromPeer = { readonly from: string; readonly at: number };
 

@@ -25,6 +25,7 @@ import type { AnyStateMachine, EventObject, StateValue } from 'xstate';
 import type { StuckReason } from './checkers/finding.ts';
 import { SimClock, type TimerTask } from './clock.ts';
 import type { ExecutedAction } from './compiledMachine.ts';
+import { windowMarkOf } from './emitted.ts';
 import { sameFault, type CrashFault, type Fault, type FaultPlan, type MessageFault } from './faults.ts';
 import { Network, type Envelope, type NetworkOptions } from './network.ts';
 import { windowName } from './place.ts';
@@ -345,23 +346,11 @@ export class World {
 
   private boot(host: Host, durable: unknown): void {
     host.actions.length = 0;
-    const broken = durable === undefined ? undefined : this.brokenSessions(host);
+    const broken = durable === undefined ? undefined : brokenSessions(host.spec, host.snapshot.context);
     const input = durable === undefined ? host.spec.input : { ...host.spec.input, durable, ...(broken === undefined ? {} : { broken }) };
     host.snapshot = host.stepper.initial(input, host.actions);
     host.state = '';
     this.afterStep(host, undefined, stateKey(host.snapshot.value));
-  }
-
-  /**
-   * The sessions a restarting server's clients still think open: those it held when it crashed
-   * and those an earlier crash had broken already. The snapshot is still the one it crashed in.
-   */
-  private brokenSessions(host: Host): readonly string[] | undefined {
-    const of = host.spec.sessionsOf;
-    if (of === undefined) return undefined;
-    const context = host.snapshot.context as { broken?: readonly string[] };
-    const all = [...new Set([...(context.broken ?? []), ...of(context)])];
-    return all.length === 0 ? undefined : all;
   }
 
   private runPhase(untilTick: number): 'quiet' | 'silent' | 'bound' | 'steps' {
@@ -484,11 +473,9 @@ export class World {
    */
   private serverWindow(host: Host, prev: MachineSnapshot | undefined, actions: readonly ExecutedAction[]): boolean {
     for (let at = 0; at < actions.length; at++) {
-      const action = actions[at]!;
-      if (action.type !== 'xstate.emit') continue;
-      const marked = (action.params as { event: { type: string; state?: string; undone?: true } }).event;
-      if (marked.type !== 'window') continue;
-      const window = windowName(host.spec.name, marked.state!);
+      const marked = windowMarkOf(actions[at]!);
+      if (marked === undefined) continue;
+      const window = windowName(host.spec.name, marked.state);
       const n = (this.windowCounts.get(window) ?? 0) + 1;
       this.windowCounts.set(window, n);
       const fault = this.healed ? undefined : this.crashFaults.get(window)?.find((f) => f.occurrence === n);
@@ -612,4 +599,16 @@ export function behaviourOf(o: WorldOptions): Record<string, number> {
 
 function inFlightOf(e: Envelope): InFlight {
   return { from: e.from, to: e.to, event: e.event };
+}
+
+/**
+ * The sessions a restarting server's clients still think open, given the context it crashed in:
+ * those an earlier crash had broken already and those it held, in that order, so equal histories
+ * give equal contexts. The World and check mode both hand these to the restarted server.
+ */
+export function brokenSessions(spec: Pick<ComponentSpec, 'sessionsOf'>, context: unknown): readonly string[] | undefined {
+  const of = spec.sessionsOf;
+  if (of === undefined) return undefined;
+  const all = [...new Set([...((context as { broken?: readonly string[] }).broken ?? []), ...of(context)])];
+  return all.length === 0 ? undefined : all;
 }

@@ -38,7 +38,8 @@ import type { DesignComponent } from '../scenario.ts';
 import { linkFaults } from '../scenario.ts';
 import { stepperFor, type Driver, type MachineSnapshot, type Stepper } from '../stepper.ts';
 import type { TraceKind } from '../trace.ts';
-import { stateKey } from '../world.ts';
+import { windowMarkOf, type WindowEmitted } from '../emitted.ts';
+import { brokenSessions, stateKey } from '../world.ts';
 import { MESSAGE_FAULT_KINDS, type MessageFaultKind } from '../faults.ts';
 import { Hasher, type Hash64 } from './stateHash.ts';
 
@@ -130,11 +131,6 @@ export interface ServerWindow {
   readonly window: string;
   /** Which mark of this window within the step, counting from 1: the World counts each one. */
   readonly nth: number;
-}
-
-interface Mark {
-  readonly state: string;
-  readonly undone: boolean;
 }
 
 export type FaultChoice = Extract<Choice, { kind: 'crash' | MessageFaultKind }>;
@@ -327,7 +323,7 @@ export class CheckWorld {
         const comp = d.comps[c.comp]!;
         d.comps[c.comp] = { ...comp, down: false, restartAt: -1 };
         log.trace(s.now, this.names[c.comp]!, 'restart');
-        this.boot(d, c.comp, comp.snapshot.context.durable, log, this.brokenSessions(c.comp, comp.snapshot));
+        this.boot(d, c.comp, comp.snapshot.context.durable, log, brokenSessions(this.components[c.comp]!, comp.snapshot.context));
         return this.freeze(d, s.faults, s.lastFault);
       }
       case 'release': {
@@ -463,13 +459,13 @@ export class CheckWorld {
   }
 
   /** The window marks a server's step reaches, in order; the step itself is thrown away. */
-  private marksOf(snapshot: MachineSnapshot, i: number, event: EventObject): Mark[] {
+  private marksOf(snapshot: MachineSnapshot, i: number, event: EventObject): WindowEmitted[] {
     const actions = this.actions;
     actions.length = 0;
     this.steppers[i]!.transition(snapshot, event, actions);
-    const marks: Mark[] = [];
+    const marks: WindowEmitted[] = [];
     for (const a of actions.splice(0)) {
-      const e = markOf(a);
+      const e = windowMarkOf(a);
       if (e !== undefined) marks.push(e);
     }
     return marks;
@@ -515,19 +511,6 @@ export class CheckWorld {
     }
     // Peers learn of the crash as a dropped connection, behind what it had already sent.
     for (let p = 0; p < this.components.length; p++) if (p !== i) this.send(d, i, p, { type: 'sys.peerCrashed', peer: name } as EventObject, false, true);
-  }
-
-  /**
-   * The sessions a restarting server's clients still think open, as the World hands them over:
-   * those it held when it crashed and those an earlier crash had broken already, in that order,
-   * so equal histories give equal contexts.
-   */
-  private brokenSessions(i: number, snapshot: MachineSnapshot): readonly string[] | undefined {
-    const of = this.components[i]!.sessionsOf;
-    if (of === undefined) return undefined;
-    const context = snapshot.context as { broken?: readonly string[] };
-    const all = [...new Set([...(context.broken ?? []), ...of(context)])];
-    return all.length === 0 ? undefined : all;
   }
 
   private messageFault(s: CheckState, kind: MessageFaultKind, key: string, log: StepLog): CheckState {
@@ -653,7 +636,7 @@ export class CheckWorld {
   private crashInStep(d: Draft, i: number, prev: MachineSnapshot | undefined, actions: readonly ExecutedAction[], at: ServerWindow, log: StepLog): void {
     let k = 0;
     for (const a of actions) {
-      const mark = markOf(a);
+      const mark = windowMarkOf(a);
       if (mark === undefined || k++ < at.mark) {
         this.perform(d, i, a, log);
         continue;
@@ -734,9 +717,3 @@ export class CheckWorld {
   }
 }
 
-/** The window mark an action is, if it is one. */
-function markOf(action: ExecutedAction): Mark | undefined {
-  if (action.type !== 'xstate.emit') return undefined;
-  const e = (action.params as { event: { type: string; state?: string; undone?: true } }).event;
-  return e.type === 'window' ? { state: e.state!, undone: e.undone === true } : undefined;
-}
