@@ -873,11 +873,18 @@ function withTimers(context: Ctx, out: State & { replies: readonly Reply[]; touc
   return { ...rest, idle, timers };
 }
 
+/** A request on a connection the crash broke gets no answer, once: the caller has then met the closed connection. */
+function refuseBroken(context: Ctx, key: string): Partial<Ctx> | undefined {
+  if (!context.broken?.includes(key)) return undefined;
+  return { replies: [], timers: [], broken: context.broken.filter((k) => k !== key) };
+}
+
 /** Serves a request for a transaction: one the idle timeout rolled back fails its commit; any other request starts it anew. */
 function serveRequest(context: Ctx, request: Request, now: number) {
   // A request on a connection the crash broke is never answered: the caller times out. Having
   // met the closed connection, the caller's next request under that name is a new one.
-  if (context.broken?.includes(request.key)) return { replies: [], timers: [], broken: context.broken.filter((k) => k !== request.key) };
+  const refused = refuseBroken(context, request.key);
+  if (refused) return refused;
   if (!context.reaped.includes(request.key)) return withTimers(context, serve(context.engine, context, request, now), now);
   const reaped = context.reaped.filter((k) => k !== request.key);
   const e = request.event;
@@ -954,7 +961,8 @@ export const databaseMachine = setup({
           actions: [
             assign(({ context, event }) => {
               const key = `${event.from}/${event.tx}`;
-              if (context.broken?.includes(key)) return { replies: [], timers: [], broken: context.broken.filter((k) => k !== key) };
+              const refused = refuseBroken(context, key);
+              if (refused) return refused;
               const { ended, ...rest } = end(context, (k) => k === key);
               return withTimers(context, serve(context.engine, rest, undefined, event.at, [key, ...ended]), event.at);
             }),
