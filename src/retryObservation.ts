@@ -56,8 +56,11 @@ function fieldsOf(event: unknown): Record<string, unknown> {
 
 /** The work a message carries: its fields but the volatile ones; a bare acknowledgement carries none. */
 export function workOf(event: unknown): string | undefined {
-  const rest = fieldsOf(event);
-  return Object.keys(rest).length > 0 ? `${String((event as { type?: unknown }).type)}|${stableJson(rest)}` : undefined;
+  return workOfFields(String((event as { type?: unknown } | null)?.type), fieldsOf(event));
+}
+
+function workOfFields(type: string, fields: Readonly<Record<string, unknown>>): string | undefined {
+  return Object.keys(fields).length > 0 ? `${type}|${stableJson(fields)}` : undefined;
 }
 
 /**
@@ -102,8 +105,10 @@ function sendsOf(trace: readonly TraceEvent[]): Sent[] {
     if (type.startsWith('sys.')) continue;
     const r = (d.event as { ref?: unknown }).ref;
     const ref = typeof r === 'string' ? r : undefined;
-    if (e.kind === 'deliver' || e.kind === 'drop') out.push({ seq: e.seq, tick: e.tick, from: d.from!, to: e.component, type, work: workOf(d.event), ref, fields: fieldsOf(d.event) });
-    else if (e.kind === 'lose') out.push({ seq: e.seq, tick: e.tick, from: e.component, to: d.to!, type, work: workOf(d.event), ref, fields: fieldsOf(d.event) });
+    if (e.kind !== 'deliver' && e.kind !== 'drop' && e.kind !== 'lose') continue;
+    const fields = fieldsOf(d.event);
+    const ends = e.kind === 'lose' ? { from: e.component, to: d.to! } : { from: d.from!, to: e.component };
+    out.push({ seq: e.seq, tick: e.tick, ...ends, type, work: workOfFields(type, fields), ref, fields });
   }
   return out;
 }
