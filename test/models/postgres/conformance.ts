@@ -43,6 +43,9 @@ export async function conformance(backend: SqlBackend, options: ConformanceOptio
   let steps = 0;
   let waits = 0;
   let deadlocks = 0;
+  // The first divergence seen, kept whole: if the shrunk sequence no longer diverges when it is
+  // run again, this is the only record of what differed.
+  let first: (Divergence & { readonly sequence: number }) | undefined;
   const details = await fc.check(
     fc.asyncProperty(sequenceArbitrary(options.mode), async ({ schema, steps: seq }) => {
       const r = await runSequence(schema, seq, backend);
@@ -50,6 +53,7 @@ export async function conformance(backend: SqlBackend, options: ConformanceOptio
       steps += r.steps;
       waits += r.waits;
       deadlocks += r.deadlocks;
+      if (r.divergence !== undefined && first === undefined) first = { ...r.divergence, sequence: sequences };
       return r.divergence === undefined;
     }),
     { numRuns: options.runs, seed: options.seed, endOnFailure: false },
@@ -59,7 +63,10 @@ export async function conformance(backend: SqlBackend, options: ConformanceOptio
   if (details.counterexample === null) throw details.errorInstance ?? new Error('the property failed without a counterexample');
   const [{ schema, steps: seq }] = details.counterexample;
   const again = await runSequence(schema, seq, backend);
-  const divergence = again.divergence ?? { summary: 'the shrunk sequence no longer diverges (a timing-dependent difference)', transcript: '' };
+  const divergence = again.divergence ?? {
+    summary: `the shrunk sequence no longer diverges (a timing-dependent difference); the first divergence, in sequence ${first?.sequence ?? '?'}: ${first?.summary ?? 'not recorded'}`,
+    transcript: first?.transcript ?? '',
+  };
   return { ...base, ms: Date.now() - start, failure: { ...divergence, path: details.counterexamplePath ?? '' } };
 }
 

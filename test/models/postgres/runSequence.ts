@@ -49,6 +49,13 @@ interface Session {
   waitingSince: number | undefined;
   waitingFor: string | undefined;
   n: number;
+  /**
+   * Counts the session's dropped connections. A job remembers the count it started under and
+   * sends nothing once it has moved on: the backend opens a new connection for a session whose
+   * old one was terminated, and a statement of the dead transaction sent there would run in
+   * autocommit and commit what PostgreSQL itself rolled back.
+   */
+  connection: number;
 }
 
 const peerOfKey = (key: string): string => key.slice(0, key.indexOf('/'));
@@ -75,7 +82,7 @@ const DEADLOCK_MARGIN_MS = 250;
 export async function runSequence(schema: Schema, steps: readonly Step[], backend: SqlBackend | undefined): Promise<SequenceResult> {
   const model = new ModelDatabase(tableSpecs(schema));
   await backend?.reset(createTables(schema));
-  const sessions = new Map<string, Session>(SESSIONS.map((name) => [name, { name, tx: undefined, job: undefined, waitingSince: undefined, waitingFor: undefined, n: 0 }]));
+  const sessions = new Map<string, Session>(SESSIONS.map((name) => [name, { name, tx: undefined, job: undefined, waitingSince: undefined, waitingFor: undefined, n: 0, connection: 0 }]));
   const transcript: string[] = [describeSchema(schema)];
   const answers: string[] = [];
   let applied = 0;
@@ -96,12 +103,18 @@ export async function runSequence(schema: Schema, steps: readonly Step[], backen
   // The ops each session last sent, to read its (possibly late) answer against.
   const lastOps = new Map<string, readonly DbOp[]>();
 
-  const runOps = async (backend: SqlBackend, s: Session, ops: readonly DbOp[]): Promise<string[]> => {
+  /** A statement of a job that started on connection `connection` of session `s`. */
+  const send = (backend: SqlBackend, s: Session, connection: number, text: string, values?: readonly unknown[]) => {
+    if (s.connection !== connection) return Promise.reject(Object.assign(new Error(`${s.name}: the connection this statement belongs to was dropped`), { code: '57P01' }));
+    return backend.query(s.name, text, values);
+  };
+
+  const runOps = async (backend: SqlBackend, s: Session, connection: number, ops: readonly DbOp[]): Promise<string[]> => {
     const out: string[] = [];
     for (const op of ops) {
       const st = toSql(schema, op);
       try {
-        out.push(postgresAnswer(schema, op, await backend.query(s.name, st.text, st.values)));
+        out.push(postgresAnswer(schema, op, await send(backend, s, connection, st.text, st.values)));
       } catch (e) {
         const error = asSqlError(e);
         // A dropped connection ends the batch: nothing after it may run on a new one.
@@ -181,6 +194,7 @@ export async function runSequence(schema: Schema, steps: readonly Step[], backen
 
   const cleanUp = async (backend: SqlBackend) => {
     const busy = [...sessions.values()].filter((s) => s.job !== undefined);
+    for (const s of busy) s.connection++;
     await backend.terminate(busy.map((s) => s.name));
     for (const s of sessions.values()) {
       if (s.job !== undefined) await s.job.catch(() => undefined);
@@ -277,6 +291,8 @@ export async function runSequence(schema: Schema, steps: readonly Step[], backen
     // The same step on PostgreSQL.
     if (s === undefined) {
       const mine = [...sessions.values()].filter((o) => peerOf(o.name) === (step as { peer: string }).peer);
+      // Counted before the terminate is sent, so a job woken by the first death sends nothing more.
+      for (const o of mine) o.connection++;
       await backend.terminate(mine.map((o) => o.name));
       for (const o of mine) {
         if (o.job !== undefined) await o.job.catch(() => undefined);
@@ -286,9 +302,10 @@ export async function runSequence(schema: Schema, steps: readonly Step[], backen
       }
     } else if (step.kind === 'exec') {
       const ops = step.ops;
+      const connection = s.connection;
       s.job = (async () => {
-        if (opening) await backend.query(s.name, 'begin');
-        return `${s.name} result: ${(await runOps(backend, s, ops)).join('; ')}`;
+        if (opening) await send(backend, s, connection, 'begin');
+        return `${s.name} result: ${(await runOps(backend, s, connection, ops)).join('; ')}`;
       })();
     } else if (step.kind === 'commit') {
       s.job = backend.query(s.name, 'commit').then((r) => `${s.name} commit: ${r.command === 'COMMIT' ? 'ok' : 'failed'}`);
@@ -303,10 +320,11 @@ export async function runSequence(schema: Schema, steps: readonly Step[], backen
       await backend.query(s.name, 'rollback');
     } else if (step.kind === 'run') {
       const ops = step.ops;
+      const connection = s.connection;
       s.job = (async () => {
-        await backend.query(s.name, 'begin');
-        const outcomes = await runOps(backend, s, ops);
-        const commit = await backend.query(s.name, 'commit');
+        await send(backend, s, connection, 'begin');
+        const outcomes = await runOps(backend, s, connection, ops);
+        const commit = await send(backend, s, connection, 'commit');
         return `${s.name} ran ${commit.command === 'COMMIT' ? 'ok' : 'failed'}: ${outcomes.join('; ')}`;
       })();
     }
