@@ -4,15 +4,18 @@
 // that, after the fault, sent again a message carrying the same work as one the fault lost, held,
 // dropped or cut short. When nothing was re-sent and the run lost an effect, nobody owned it.
 import type { Finding } from './checkers/finding.ts';
-import type { Fault } from './faults.ts';
+import { faultPlace, faultPlaceName, type Fault } from './faults.ts';
 import { stableJson, type TraceEvent } from './trace.ts';
 
 /** What the run shows about the retry from a fault. */
 export type RetryObservation =
   /** `component` sent `message` (to `to`) again; the re-sent message arrived (or was dropped) at `tick`. */
   | { readonly kind: 'resent'; readonly component: string; readonly message: string; readonly to: string; readonly tick: number; readonly lookup?: true }
-  /** Nothing was re-sent and an effect was lost: the work died with the fault. */
-  | { readonly kind: 'nobody' }
+  /**
+   * Nothing was re-sent and an effect was lost: the work died with the fault. `idle`: the crash
+   * struck a component that held no work, so what was lost was lost elsewhere, not cut short here.
+   */
+  | { readonly kind: 'nobody'; readonly idle?: true }
   /**
    * Nothing was re-sent and nothing was lost: no retry was needed. `idle`: the crash struck a
    * component that held no work at all, so there was nothing it could have cut short.
@@ -95,6 +98,26 @@ function requestWorkOf(s: Pick<Sent, 'work' | 'ref'>): string | undefined {
   return s.work === undefined || request === undefined ? s.work : `${s.work}#${request}`;
 }
 
+/**
+ * Whether `s` carries nothing but what the last request it answers carried: every field of it is
+ * a field of the last message its receiver sent its sender before it, with the same value.
+ */
+function echoesRequest(s: Sent, sends: readonly Sent[]): boolean {
+  const fields = Object.entries(s.fields);
+  if (fields.length === 0) return false;
+  const request = sends.filter((t) => t.seq < s.seq && t.from === s.to && t.to === s.from).at(-1);
+  return request !== undefined && fields.every(([k, v]) => k in request.fields && stableJson(request.fields[k]) === stableJson(v));
+}
+
+/**
+ * The request a reply answers: the last message its receiver sent its sender before `seq` with
+ * the same reference. Undefined when it carries none or answers nothing the trace shows.
+ */
+function requestAnswered(ref: string | undefined, from: string, to: string, seq: number, sends: readonly Sent[]): Sent | undefined {
+  if (ref === undefined) return undefined;
+  return sends.filter((t) => t.seq < seq && t.from === to && t.to === from && t.ref === ref).at(-1);
+}
+
 /** Every message the trace shows leaving a sender: delivered, dropped at a crashed receiver, or struck by a fault. */
 function sendsOf(trace: readonly TraceEvent[]): Sent[] {
   const out: Sent[] = [];
@@ -114,6 +137,17 @@ function sendsOf(trace: readonly TraceEvent[]): Sent[] {
 }
 
 /**
+ * Whether a trace's fault event is the strike of `fault`: the same kind at the same place, and the
+ * same occurrence where the event names one (a check's path traces its fault without it, since a
+ * path has one strike of each fault it takes).
+ */
+function isStrikeOf(data: unknown, fault: Fault): boolean {
+  const d = data as Partial<Fault> | undefined;
+  if (d?.kind !== fault.kind || faultPlaceName(d as Fault) !== faultPlaceName(fault)) return false;
+  return d.occurrence === undefined || d.occurrence === fault.occurrence;
+}
+
+/**
  * The retry a run shows after its single fault. `interrupted` is the work a crashed component
  * would have sent next, as the fault-free run shows (see nextSendOf). `actors` names the
  * components that act on their own (all but the stores that only answer): the work a crashed
@@ -121,8 +155,7 @@ function sendsOf(trace: readonly TraceEvent[]): Sent[] {
  * nothing about which work it was), and only an actor re-sends.
  */
 export function observeRetry(trace: readonly TraceEvent[], fault: Fault, findings: readonly Finding[], actors: ReadonlySet<string>, interrupted?: string): RetryObservation {
-  const struckAs = stableJson(fault);
-  const at = trace.findIndex((e) => e.kind === 'fault' && stableJson(e.data) === struckAs);
+  const at = trace.findIndex((e) => e.kind === 'fault' && isStrikeOf(e.data, fault));
   const lost = findings.some((f) => f.violation === 'lost effect');
   const none: RetryObservation = lost ? { kind: 'nobody' } : { kind: 'none needed' };
   if (at < 0) return none;
@@ -144,13 +177,18 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
   // Deliveries of the struck message itself that the fault lets through (a delayed or reordered
   // message arrives once, a duplicated one twice) are the network's doing, not a retry.
   let passThrough = 0;
+  // For a struck reply, the request it answered (see below).
+  let answers: Sent | undefined;
   if (fault.kind === 'crash') {
     crashed = fault.window.slice(0, fault.window.indexOf('.'));
     // The work in hand is the last work each actor gave it, not only the last message: a caller
     // that crashes on a provider's answer was still handling the record the broker delivered.
     const heardFrom = before.filter((s) => s.to === crashed && actors.has(s.from));
     const lastFrom = new Map<string, Sent>();
-    for (const s of heardFrom) if (s.work !== undefined) lastFrom.set(s.from, s);
+    // An answer that only echoes the request it answers (a broker's `subscribed` to a group's
+    // `subscribe`) hands over no work: a component that had heard nothing else held none, and the
+    // same answer to its next request after a restart is no re-send.
+    for (const s of heardFrom) if (s.work !== undefined && !echoesRequest(s, before)) lastFrom.set(s.from, s);
     for (const s of lastFrom.values()) {
       work.add(s.work!);
       held.push(s);
@@ -178,12 +216,21 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
       if (s.from === crashed || s.to === crashed) held.push(s);
     }
     // A component that held no work at all when it crashed cut nothing short.
-    if (work.size === 0 && own.size === 0 && exact.size === 0 && !lost) return { kind: 'none needed', idle: true };
+    if (work.size === 0 && own.size === 0 && exact.size === 0) return lost ? { kind: 'nobody', idle: true } : { kind: 'none needed', idle: true };
   } else {
     const struck = [...trace.slice(0, at)].reverse().find((e) => e.kind === fault.kind) ?? trace.slice(at + 1).find((e) => e.kind === fault.kind);
     const event = (struck?.data as { event?: unknown } | undefined)?.event;
     const w = workOf(event);
     if (w !== undefined) work.add(w);
+    // A reply answers one request: the same outcome sent later in answer to another request (the
+    // next command's reply, accepted like the lost one) is that request's answer, not a re-send.
+    // A re-send answers a request carrying the same work (the same command sent again).
+    const r = (event as { ref?: unknown } | undefined)?.ref;
+    const point = faultPlace(fault);
+    if (typeof r === 'string' && point?.kind === 'point' && struck) answers = requestAnswered(r, point.from, point.to, struck.seq, sends);
+    // The struck message itself is the work, never its re-send (a check's path traces a lost
+    // message just after the fault that struck it).
+    if (struck !== undefined && struck.seq > faultSeq) sources.add(struck.seq);
     passThrough = fault.kind === 'lose' ? 0 : fault.kind === 'duplicate' ? 2 : 1;
   }
   for (const s of after) {
@@ -193,6 +240,7 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
     // member subscribing too) is answered for itself: the answer is not the crashed one's work.
     const askedBy = s.to !== crashed ? after.filter((a) => a.seq < s.seq && a.from === s.to && a.to === s.from).at(-1) : undefined;
     if (askedBy?.work !== undefined && own.has(askedBy.work)) continue;
+    if (answers !== undefined && work.has(s.work) && requestAnswered(s.ref, s.from, s.to, s.seq, sends)?.work !== answers.work) continue;
     if (work.has(s.work) || (s.from === crashed && (own.has(s.work) || exact.has(requestWorkOf(s)!)))) {
       if (passThrough > 0) {
         passThrough--;

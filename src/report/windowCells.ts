@@ -92,8 +92,9 @@ export function observedOwner(row: Pick<WindowRow, 'retry'>): string | undefined
  * - a note naming "nobody" says no component takes the work up: it agrees with a run in which
  *   nothing was sent again, whether the work was lost or nothing was lost;
  * - a note naming a component says who takes up the work a crash interrupts: it agrees with a
- *   run whose crash struck a component that held no work (none needed, idle), since there was
- *   nothing to take up, but not with a run that interrupted work nobody re-sent;
+ *   run whose crash struck a component that held no work (idle, whether or not the run lost
+ *   work elsewhere), since there was nothing to take up, but not with a run that interrupted
+ *   work nobody re-sent;
  * - anything else contradicts it. A fault that never struck shows nothing to contradict.
  */
 export function contradicts(row: Pick<WindowRow, 'retry' | 'note'> & { readonly place?: Place }, components: readonly string[]): boolean {
@@ -102,13 +103,13 @@ export function contradicts(row: Pick<WindowRow, 'retry' | 'note'> & { readonly 
   if (r === undefined || wording === undefined) return false;
   const declared = declaredOwner(wording, components, row.place?.kind === 'window' ? row.place.component : undefined);
   if (declared === undefined || declared === observedOwner(row)) return false;
-  return !(r.kind === 'none needed' && r.idle === true);
+  return !(r.kind !== 'resent' && r.idle === true);
 }
 
 /** What the run showed about the retry, in words. */
 export function observedRetryText(r: RetryObservation): string {
   if (r.kind === 'resent') return r.lookup ? `${r.component}: asked ${r.to} after the work with ${r.message} (t=${r.tick})` : `${r.component}: sent ${r.message} to ${r.to} again (t=${r.tick})`;
-  if (r.kind === 'nobody') return 'nobody: the lost work was never sent again';
+  if (r.kind === 'nobody') return r.idle ? 'nobody: the crash interrupted no work, and the work lost elsewhere was never sent again' : 'nobody: the lost work was never sent again';
   return r.idle ? 'none needed: the crash interrupted no work' : 'none needed: nothing was lost';
 }
 

@@ -116,3 +116,37 @@ describe('what a run shows about the retry', async () => {
     expect(crashRow('carrier-key-and-lookup', 'provider.serving').retry).toEqual({ kind: 'none needed', idle: true });
   });
 });
+
+describe('message faults and idle crashes the observer once misread', async () => {
+  const catalogue = await loadCatalogue();
+  const rowOf = (name: string, place: string, fault: string) => {
+    const result = runWindows(catalogue.find((e) => e.scenario.name === name)!.scenario);
+    return result.rows.find((r) => r.fault === fault && formatPlace(r.place) === place)!;
+  };
+
+  it('a lost reply is not re-sent by the reply to the next command, though both say the same', () => {
+    // The client makes one attempt per command; the next `cmd.reply` it gets answers the next
+    // command (a different order) and carries the same outcome, so nobody re-sent the lost one.
+    for (const name of ['inventory-two-events-effect-key', 'ordering-per-aggregate-relay']) {
+      const r = rowOf(name, 'source->client:cmd.reply', 'lose');
+      expect(r.struck).toBeGreaterThan(0);
+      expect(r.retry).toEqual({ kind: 'none needed' });
+    }
+  });
+
+  it('a consumer or caller that had only been told it subscribed held no work, and the answer to its next subscribe is no re-send', () => {
+    expect(rowOf('mercury-outbox', 'consumer.idle', 'crash').retry).toEqual({ kind: 'none needed', idle: true });
+    expect(rowOf('poison-retry-topic-parking', 'retryConsumer.idle', 'crash').retry).toEqual({ kind: 'none needed', idle: true });
+    // A caller whose crash dropped the record on its way to it: the broker's redelivery is the retry.
+    expect(rowOf('carrier-key-and-lookup', 'caller.idle', 'crash').retry).toMatchObject({ kind: 'resent', component: 'broker', message: 'broker.deliver', to: 'caller' });
+  });
+
+  it('an idle consumer crash in a run that loses work elsewhere owns none of it, and the note naming the broker stands', () => {
+    const r = rowOf('checkout-key-not-bound', 'consumer.idle', 'crash');
+    expect(r.outcome).toBe('lost effect');
+    expect(r.retry).toEqual({ kind: 'nobody', idle: true });
+    expect(contradicts(r, ['broker', 'consumer'])).toBe(false);
+    expect(retryOwnerText(r, ['broker', 'consumer'])).toMatch(/^nobody: the crash interrupted no work/);
+    expect(contradicts({ retry: { kind: 'nobody' }, note: r.note }, ['broker', 'consumer'])).toBe(true);
+  });
+});
