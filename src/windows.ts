@@ -4,9 +4,9 @@
 // run of each violation is run again, traced, as a counterexample with the line that replays it.
 // Everything here is data; src/report/ words it.
 import type { ClauseId } from './checkers/clause.ts';
-import { endDifferenceOf } from './endDifference.ts';
-import { nextSendOf, observeRetry, type RetryObservation } from './retryObservation.ts';
-import { repairQueryOf, type RepairQuery } from './repairQuery.ts';
+import type { RetryObservation } from './retryObservation.ts';
+import type { RepairQuery } from './repairQuery.ts';
+import { faultGuardsOf, guardsOf, undecidedOf, windowRowOf, type ObservedRun } from './windowRow.ts';
 import { VIOLATIONS, type Finding, type RunOutcome, type Violation } from './checkers/finding.ts';
 import type { Claim } from './claims.ts';
 import { ClauseTally, type Coverage } from './coverage.ts';
@@ -67,11 +67,6 @@ export interface Undecided {
   readonly effect: string;
   readonly clause: ClauseId;
   readonly reason: string;
-}
-
-/** The clauses of a run that could not be decided, with their reasons. */
-export function undecidedOf(run: Pick<RunRecord, 'claims'>): Undecided[] {
-  return run.claims.flatMap((c) => c.clauses.filter((k) => k.status === 'unknown').map((k) => ({ effect: c.effect, clause: k.clause, reason: k.reason ?? 'no reason given' })));
 }
 
 export interface Counterexample {
@@ -142,51 +137,15 @@ export interface WindowsOptions {
 
 export const DEFAULT_SEED = 1;
 
-/** The evidence of a strike, each component rendered by its own describer (components without one are left out). */
-export function evidenceOf(strike: Strike, components: readonly DesignComponent[], time: TimeScale, end: readonly string[] = []): Evidence {
-  const described = components.filter((c) => c.describe !== undefined);
-  return {
-    tick: strike.tick,
-    components: described.map((c) => ({ component: c.name, parts: c.describe!(strike.durable[c.name], time) })),
-    inFlight: strike.inFlight,
-    end,
-  };
-}
-
-/** The cells a row observes in its representative run: evidence, retry, repair query. */
-export function observedOf(run: RunRecord, claims: readonly Claim[], repeatSeen: boolean, time: TimeScale, reference?: RunRecord): Pick<WindowRow, 'evidence' | 'retry' | 'repair'> {
-  const strike = run.report.strikes[0];
-  const actors = new Set(run.components.filter((c) => c.answersOnly !== true).map((c) => c.name));
-  const f = strike?.fault;
-  const interrupted = f?.kind === 'crash' && reference?.report.trace ? nextSendOf(reference.report.trace, f.window, f.occurrence, actors) : undefined;
-  const end = endDifferenceOf(run.outcome, run.findings, claims);
-  return {
-    evidence: strike ? evidenceOf(strike, run.components, time, end) : undefined,
-    retry: strike && run.report.trace ? observeRetry(run.report.trace, strike.fault, run.findings, actors, interrupted) : undefined,
-    repair: repairQueryOf(claims, run.outcome, run.findings, repeatSeen),
-  };
-}
-
 /** Whether `a` should represent a row rather than `b`: a worse outcome, or as bad and actually struck. */
 export function representsBetter(a: RunRecord, b: RunRecord): boolean {
   const d = outcomeRank(a.outcome) - outcomeRank(b.outcome);
   return d < 0 || (d === 0 && a.report.strikes.length > 0 && b.report.strikes.length === 0);
 }
 
-/** The guards a run's notes show suppressing a repeat; windows and check mode both read a row's guards here. */
-export function guardsOf(notes: RunRecord['report']['notes']): Set<string> {
-  const guards = new Set<string>();
-  for (const n of notes) {
-    const guard = (n.data as { guard?: unknown } | undefined)?.guard;
-    if (n.kind === 'guard' && typeof guard === 'string') guards.add(guard);
-  }
-  return guards;
-}
-
-/** The design's declared note for a failure window; a message point has none. */
-export function noteFor(components: readonly DesignComponent[], place: Place): WindowNote | undefined {
-  if (place.kind !== 'window') return undefined;
-  return components.find((c) => c.name === place.component)?.notes?.[place.state];
+/** A World run as a row reads it. */
+export function observedRunOf(run: RunRecord): ObservedRun {
+  return { outcome: run.outcome, findings: run.findings, claims: run.claims, strikes: run.report.strikes, trace: run.report.trace, notes: run.report.notes, components: run.components, plan: run.plan };
 }
 
 export function runWindows(scenario: Scenario, options: WindowsOptions = {}): WindowsResult {
@@ -225,7 +184,7 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
     if (plan.length !== 1) continue;
     const fault = plan[0]!;
     const key = `${faultPlaceName(fault)}\u0000${fault.kind}`;
-    const guards = [...guardsOf(run.report.notes)].filter((g) => !referenceGuards.has(g));
+    const guards = faultGuardsOf(run.report.notes, referenceGuards);
     let acc = rows.get(key);
     if (!acc) {
       acc = { fault, runs: 0, struck: 0, worst: run, outcomes: {}, guards: new Set<string>(), repeat: false, undecided: [] };
@@ -239,23 +198,18 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
     acc.repeat ||= guards.length > 0 || run.findings.some((f) => f.violation === 'duplicate effect');
     if (run.outcome === 'unknown') acc.undecided.push(...undecidedOf(run));
   }
-  const windowRows = [...rows.values()].map((acc): WindowRow => {
-    const place = faultPlace(acc.fault)!;
-    return {
-      place,
-      fault: acc.fault.kind,
-      runs: acc.runs,
-      struck: acc.struck,
-      outcome: acc.worst.outcome,
-      outcomes: acc.outcomes,
-      ...observedOf(acc.worst, scenario.claims, acc.repeat, time, reference),
-      repeatSeen: acc.repeat,
-      guards: [...acc.guards].sort(),
-      note: noteFor(components, place),
-      undecided: acc.undecided,
-      plan: acc.worst.plan,
-    };
-  });
+  const referenceRun = observedRunOf(reference);
+  const windowRows = [...rows.values()].map((acc): WindowRow =>
+    windowRowOf({
+      place: faultPlace(acc.fault)!,
+      fault: acc.fault,
+      tally: { runs: acc.runs, struck: acc.struck, outcomes: acc.outcomes, guards: acc.guards, repeat: acc.repeat, undecided: acc.undecided },
+      run: observedRunOf(acc.worst),
+      reference: referenceRun,
+      claims: scenario.claims,
+      time,
+    }),
+  );
   const found = VIOLATIONS.filter((v) => firstOf.has(v));
   const verdict = verdictOf(outcomes);
   // A sweep stopped at its first violation cannot be asked for every expected one.

@@ -25,12 +25,9 @@ import type { ReplayRef } from '../replayLine.ts';
 import { expectedAt, timeScaleOf, worldOptionsOf, type DesignComponent, type Scenario } from '../scenario.ts';
 import { Trace, type TraceEvent, type TraceKind } from '../trace.ts';
 import { judge, outcomeRank, verdictOf } from '../verdict.ts';
-import { DEFAULT_WORLD_OPTIONS, type Driver, type Ending, type Note } from '../world.ts';
-import type { CheckSummary, Counterexample, Evidence, WindowRow, WindowsResult } from '../windows.ts';
-import { endDifferenceOf } from '../endDifference.ts';
-import { observeRetry } from '../retryObservation.ts';
-import { repairQueryOf } from '../repairQuery.ts';
-import { evidenceOf, guardsOf, noteFor, undecidedOf } from '../windows.ts';
+import { DEFAULT_WORLD_OPTIONS, type Driver, type Ending, type Note, type Strike } from '../world.ts';
+import type { CheckSummary, Counterexample, WindowRow, WindowsResult } from '../windows.ts';
+import { undecidedOf, windowRowOf, type ObservedRun } from '../windowRow.ts';
 import { encodeChoices } from './choicePath.ts';
 import { CheckWorld, isFault, type CheckState, type Choice, type PathEnd, type StepLog } from './checkWorld.ts';
 import { VisitedSet } from './visitedSet.ts';
@@ -82,6 +79,10 @@ export interface ChoiceRun {
   readonly notes: readonly Note[];
   readonly durable: Readonly<Record<string, unknown>>;
   readonly components: readonly DesignComponent[];
+  /** Its faults as they struck: what was durable and in flight at each, as a World run's strikes. */
+  readonly strikes: readonly Strike[];
+  /** The step (an index into `choices`) at which each fault was taken. */
+  readonly faultSteps: readonly number[];
 }
 
 /** The settings of a check: the world's, the fault budget and kinds, the workload size. */
@@ -187,6 +188,8 @@ export function runChoices(scenario: Scenario, setup: CheckSetup, choices: reado
   log.event(0, 'world', 'start', { choices: encodeChoices(choices), faults: setup.faults, kinds: setup.kinds, size: setup.size, options: setup.options });
   let s = world.initial(tracer);
   const plan: Fault[] = [];
+  const strikes: Strike[] = [];
+  const faultSteps: number[] = [];
   let end: PathEnd | undefined;
   for (let i = 0; ; i++) {
     const offered = world.choices(s);
@@ -196,7 +199,11 @@ export function runChoices(scenario: Scenario, setup: CheckSetup, choices: reado
     const c = offered[choices[i]!];
     if (c === undefined) throw new InputError(`--choices: step ${i + 1} takes choice ${choices[i]}, but that state offers ${offered.length} (0 to ${offered.length - 1})`);
     const f = faultOf(world, s, c, log.entered);
-    if (f) plan.push(f);
+    if (f) {
+      plan.push(f);
+      strikes.push({ fault: f, tick: s.now, durable: world.durable(s), inFlight: world.inFlight(s) });
+      faultSteps.push(i);
+    }
     s = world.apply(s, c, tracer);
   }
   const durable = world.durable(s);
@@ -211,7 +218,34 @@ export function runChoices(scenario: Scenario, setup: CheckSetup, choices: reado
     notes: log.notes,
     durable,
     components: setup.components,
+    strikes,
+    faultSteps,
   };
+}
+
+/**
+ * The fault-free counterpart of a path: its choices up to its first fault, then at every step the
+ * first choice that is no fault. It is what the path's run would have done had the fault not
+ * struck, as windows mode's fault-free run is for its faulted ones: the work a crash cut short is
+ * what a component sends next here, and a guard that fires here is no fault's doing.
+ */
+export function faultFreeChoices(setup: CheckSetup, choices: readonly number[], firstFault: number = choices.length): number[] {
+  const { world } = setup;
+  const quiet: StepLog = { trace: () => {}, enter: () => {} };
+  let s = world.initial(quiet);
+  const out: number[] = [];
+  for (let i = 0; ; i++) {
+    const offered = world.choices(s);
+    if (world.end(s, offered) !== undefined) return out;
+    const pick = i < firstFault ? choices[i]! : offered.findIndex((c) => !isFault(c));
+    out.push(pick);
+    s = world.apply(s, offered[pick]!, quiet);
+  }
+}
+
+/** A choice path's run as a row reads it. */
+export function observedChoiceRun(run: ChoiceRun): ObservedRun {
+  return { outcome: run.outcome, findings: run.findings, claims: run.claims, strikes: run.strikes, trace: run.trace, notes: run.notes, components: run.components, plan: run.plan };
 }
 
 /** Parent links and choice indices of stored states, in growable typed arrays. */
@@ -250,7 +284,6 @@ interface RowAcc {
   readonly fault: Fault;
   readonly place: Place;
   applied: number;
-  evidence: Evidence | undefined;
   outcomes: Partial<Record<RunOutcome, number>>;
   worst: RunOutcome | undefined;
   worstNode: number;
@@ -305,7 +338,7 @@ export function check(scenario: Scenario, options: CheckOptions = {}): CheckResu
     let row = rowIndex.get(key);
     if (!row) {
       const place: Place = parsePlace(f.kind === 'crash' ? f.window : f.point)!;
-      row = { index: rows.length, fault: { ...f, occurrence: 1 }, place, applied: 0, evidence: undefined, outcomes: {}, worst: undefined, worstNode: -1 };
+      row = { index: rows.length, fault: { ...f, occurrence: 1 }, place, applied: 0, outcomes: {}, worst: undefined, worstNode: -1 };
       rows.push(row);
       rowIndex.set(key, row);
     }
@@ -350,7 +383,6 @@ export function check(scenario: Scenario, options: CheckOptions = {}): CheckResu
       if (isFault(c)) {
         const row = rowOf(s, c);
         row.applied++;
-        if (row.evidence === undefined) row.evidence = evidenceOf({ fault: row.fault, tick: s.now, durable: world.durable(s), inFlight: world.inFlight(s) }, components, time);
         tag = tag === 0 ? row.index + 1 : MANY;
       }
       const t = world.apply(s, c, log);
@@ -416,26 +448,21 @@ export function check(scenario: Scenario, options: CheckOptions = {}): CheckResu
     const run = runOf(firstOf.get(violation)!);
     return { violation, seed: 0, size: setup.size, plan: run.plan, findings: run.findings, traceHash: run.traceHash, trace: run.trace, replay: replayOf(run) };
   });
+  // Every row is built as windows mode builds one (src/windowRow.ts): all its observed cells from
+  // its worst path, read beside that path's fault-free counterpart.
   const windowRows = rows.map((row): WindowRow => {
     const run = row.worstNode >= 0 ? runOf(row.worstNode) : undefined;
-    const guards = guardsOf(run?.notes ?? []);
-    return {
+    const reference = runChoices(scenario, setup, faultFreeChoices(setup, run?.choices ?? [], run?.faultSteps[0] ?? 0));
+    return windowRowOf({
       place: row.place,
-      fault: row.fault.kind,
-      runs: row.applied,
-      struck: row.applied,
-      outcome: row.worst ?? 'holds',
-      outcomes: row.outcomes,
-      evidence: row.evidence && run ? { ...row.evidence, end: endDifferenceOf(run.outcome, run.findings, scenario.claims) } : row.evidence,
-      retry: run ? observeRetry(run.trace, row.fault, run.findings, new Set(components.filter((c) => c.answersOnly !== true).map((c) => c.name))) : undefined,
-      repair: repairQueryOf(scenario.claims, row.worst ?? 'holds', run?.findings ?? [], guards.size > 0),
-      repeatSeen: guards.size > 0 || (run?.findings.some((f) => f.violation === 'duplicate effect') ?? false),
-      guards: [...guards].sort(),
-      note: noteFor(components, row.place),
-      undecided: run && run.outcome === 'unknown' ? undecidedOf(run) : [],
-      plan: run?.plan ?? [row.fault],
+      fault: row.fault,
+      tally: { runs: row.applied, struck: row.applied, outcomes: row.outcomes, undecided: run?.outcome === 'unknown' ? undecidedOf(run) : [] },
+      run: run && observedChoiceRun(run),
+      reference: observedChoiceRun(reference),
+      claims: scenario.claims,
+      time,
       ...(run ? { replay: replayOf(run) } : {}),
-    };
+    });
   });
 
   const all = failureWindows(components);
