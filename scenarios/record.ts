@@ -96,7 +96,22 @@ export default defineRecord({
     { rule: 'Schema evolution', decision: 'Consumers ignore unknown fields; breaking changes use a new event type or version' },
   ],
   limits: [
-    { boundary: 'Broker topic to broker topic with transactional read-process-write', effectivelyOnce: true, answer: 'Yes, within the broker', why: 'Output and input offsets committed together' },
+    {
+      boundary: 'Broker topic to broker topic with transactional read-process-write',
+      effectivelyOnce: true,
+      answer: 'Yes, within the broker',
+      why: 'Output and input offsets committed together',
+      scenario: 'topic-transactional-read-process-write',
+    },
+    // Not in the seed's table: the same boundary with the offset committed after the output, the
+    // form the transaction replaces, measured so the row above has its contrast.
+    {
+      boundary: 'Broker topic to broker topic, input offset committed after the output',
+      effectivelyOnce: false,
+      answer: 'No, at-least-once',
+      why: 'Crash or lost commit between the output and the offset commit replays the record',
+      scenario: 'topic-read-process-write-separate-commit',
+    },
     { boundary: 'Broker to consumer database, offset stored in the same database transaction', effectivelyOnce: true, answer: 'Yes', why: 'Effect and position committed atomically', scenario: 'consumer-durable-inbox' },
     { boundary: 'Broker to consumer database, offset stored in the broker', effectivelyOnce: false, answer: 'No, at-least-once', why: 'Crash between database commit and offset commit replays', scenario: 'inventory-no-inbox-no-key' },
     {

@@ -19,6 +19,7 @@ const SUBSECTION: Readonly<Record<string, string>> = {
   PartnerFeedOptions: 'partnerFeed',
   GroupPipelineOptions: 'groupPipeline',
   PoisonPipelineOptions: 'poisonPipeline',
+  ReadProcessWriteOptions: 'readProcessWrite',
   BrokerOptions: 'broker',
   CallerOptions: 'caller',
   ClientOptions: 'client',

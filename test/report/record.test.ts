@@ -68,9 +68,20 @@ describe('the catalogue record', () => {
     expect(email[1]!.flag).toBeUndefined();
     expect(email[3]!.text).toBe('email-confirmation: violated (duplicate effect)');
     expect(email[4]).toEqual({ text: replayLine(ce.replay), code: true, link: 'run-email-confirmation-ce-1' });
-    // The seed's first boundary has no scenario: stated, not measured, and so an open item.
-    expect(limits[0]![3]).toEqual({ text: 'not measured', flag: true });
-    expect(record.openItems.filter((x) => x.kind === 'unmeasured').map((x) => x.item)).toEqual(['Measure the boundary "Broker topic to broker topic with transactional read-process-write"']);
+    // The topic-to-topic boundary is measured both ways: the transaction holds under every single
+    // fault, and the offset committed after the output writes a result twice.
+    const transactional = limits[0]!;
+    expect(transactional[0]!.text).toBe('Broker topic to broker topic with transactional read-process-write');
+    expect(transactional[1]!.flag).toBeUndefined();
+    expect(transactional[3]!.text).toBe('topic-transactional-read-process-write: holds');
+    expect(transactional[4]).toEqual({ text: 'no counterexample: every single fault holds', link: runAnchor('topic-transactional-read-process-write') });
+    const separate = limits[1]!;
+    const sce = results.get('topic-read-process-write-separate-commit')!.counterexamples[0]!;
+    expect(separate[1]!.flag).toBeUndefined();
+    expect(separate[3]!.text).toBe('topic-read-process-write-separate-commit: violated (duplicate effect)');
+    expect(separate[4]).toEqual({ text: replayLine(sce.replay), code: true, link: 'run-topic-read-process-write-separate-commit-ce-1' });
+    expect(limits.every((r) => r[3]!.text !== 'not measured')).toBe(true);
+    expect(record.openItems.filter((x) => x.kind === 'unmeasured')).toEqual([]);
   });
 
   it('puts the step that cannot be undone last, backed by both saga runs', () => {
