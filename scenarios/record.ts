@@ -112,6 +112,14 @@ export default defineRecord({
       why: 'Crash or lost commit between the output and the offset commit replays the record',
       scenario: 'topic-read-process-write-separate-commit',
     },
+    // Not in the seed's table either: where "within the broker" ends, an email the processor sends.
+    {
+      boundary: 'Broker topic to broker topic with transactional read-process-write, plus an email sent by the processor',
+      effectivelyOnce: false,
+      answer: 'No for the email; the output topic stays exactly once',
+      why: 'The email is outside the transaction: a replay of the record sends it again',
+      scenario: 'topic-transactional-read-process-write-email',
+    },
     { boundary: 'Broker to consumer database, offset stored in the same database transaction', effectivelyOnce: true, answer: 'Yes', why: 'Effect and position committed atomically', scenario: 'consumer-durable-inbox' },
     { boundary: 'Broker to consumer database, offset stored in the broker', effectivelyOnce: false, answer: 'No, at-least-once', why: 'Crash between database commit and offset commit replays', scenario: 'inventory-no-inbox-no-key' },
     {

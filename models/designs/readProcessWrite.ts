@@ -20,8 +20,11 @@
 // delayed or overtaken. The processor keeps nothing durable: a restart polls again from the
 // group's offset. It retries a request with no answer after `timeout`.
 //
-// The boundary ends at the cluster: a result written anywhere else (a database, an email) is not
-// in the transaction, and the consumer scenarios of the catalogue measure those boundaries.
+// The boundary ends at the cluster. With `email`, the processor also sends a confirmation email
+// for each record (to `mailer`, a mail gateway that keeps every message it is handed and answers
+// nothing) as it takes the record up, before its transaction: the email is not in the
+// transaction, so a repeat of the record after a crash sends it again and a lost request loses
+// it, while the result on `out` is still written once.
 import { assign, enqueueActions, setup } from 'xstate';
 import type { Claim } from '../../src/claims.ts';
 import { common, componentFields, design, given, ticksOf, type ComponentBuilder, type DesignBuild } from '../../src/design.ts';
@@ -97,9 +100,32 @@ export const topicsMachine = setup({
   },
 });
 
+export interface MailerDurable {
+  /** Every email handed to the gateway, a repeat each time. */
+  readonly sent: readonly Payload[];
+}
+
+type MailRequest = { type: 'mail.send'; event_id: string; payment_id: string } & FromPeer;
+
+export const mailerMachine = setup({
+  types: { context: {} as { durable: MailerDurable }, input: {} as Record<string, never>, events: {} as MailRequest | PeerCrashed, emitted: {} as Emitted },
+}).createMachine({
+  id: 'mailer',
+  context: () => ({ durable: { sent: [] } }),
+  initial: 'serving',
+  states: {
+    serving: {
+      tags: ['idle'],
+      on: { 'mail.send': { actions: assign(({ context, event }) => ({ durable: { sent: [...context.durable.sent, { event_id: event.event_id, payment_id: event.payment_id }] } })) } },
+    },
+  },
+});
+
 export interface ProcessorInput {
   readonly topics: string;
   readonly commit: 'transactional' | 'separate';
+  /** The mail gateway to send each record's confirmation to; none when absent. */
+  readonly mailer?: string;
   readonly timeoutTicks?: number;
 }
 
@@ -119,6 +145,10 @@ export const readProcessWriteMachine = setup({
     isTransacted: ({ context, event }) => event.type === 'topics.transacted' && context.current !== undefined && event.ref === refOf(context),
   },
   actions: {
+    mail: enqueueActions(({ context, enqueue }) => {
+      const p = context.current!.payload;
+      if (context.input.mailer !== undefined) enqueue.emit(send(context.input.mailer, { type: 'mail.send', event_id: String(p['event_id']), payment_id: String(p['payment_id']) }));
+    }),
     poll: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.topics, { type: 'topics.poll' }))),
     take: assign(({ event }) => (event.type === 'topics.record' ? { current: { offset: event.offset, payload: event.payload } } : {})),
     produce: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.topics, { type: 'topics.produce', ref: refOf(context), payload: resultOf(context.current!.payload) }))),
@@ -138,8 +168,9 @@ export const readProcessWriteMachine = setup({
       on: { 'topics.record': { target: 'received', actions: 'take' }, 'topics.drained': { target: 'drained' } },
       after: { timeout: { target: 'polling', reenter: true } },
     },
-    // Holding a record; nothing written for it yet.
+    // Holding a record; nothing written for it yet (with `email`, its confirmation just sent).
     received: {
+      entry: 'mail',
       after: {
         1: [
           { guard: 'transactional', target: 'afterTransactionSend', actions: 'transact' },
@@ -184,6 +215,8 @@ export const ReadProcessWriteOptions = z.strictObject({
   commit: z.enum(['transactional', 'separate']),
   /** How long the processor waits for an answer before asking again (20 ticks). */
   timeout: duration.optional(),
+  /** Also send a confirmation email per record through `mailer`, outside the transaction. */
+  email: z.boolean().optional(),
 });
 
 /** The records on topic `in`: `size` payments. */
@@ -204,11 +237,19 @@ export function readProcessWrite(options: z.input<typeof ReadProcessWriteOptions
     name: 'processor',
     machine: readProcessWriteMachine,
     process: true,
-    peers: ['topics'],
-    input: { topics: 'topics', commit: o.commit, ...given({ timeoutTicks: ticksOf(time, 'processor option timeout', o.timeout) }) },
+    peers: o.email ? ['topics', 'mailer'] : ['topics'],
+    input: { topics: 'topics', commit: o.commit, ...(o.email ? { mailer: 'mailer' } : {}), ...given({ timeoutTicks: ticksOf(time, 'processor option timeout', o.timeout) }) },
     ...common(time, 'processor', o),
   });
-  return design(topics, processor);
+  const mailer: ComponentBuilder = () => ({
+    name: 'mailer',
+    machine: mailerMachine,
+    process: false,
+    answersOnly: true,
+    describe: (durable: unknown) => [{ label: 'sent', items: ((durable as MailerDurable | undefined)?.sent ?? []).map((p) => String(p['event_id'])) }],
+    input: {},
+  });
+  return o.email ? design(topics, processor, mailer) : design(topics, processor);
 }
 
 const topicsOf = (v: WorldView) => v.durable<TopicsDurable>('topics');
@@ -221,5 +262,16 @@ export const topicResultClaim: Claim = {
   lifetime: 'the retention of topic out',
   sameIntent: 'nothing new: the offset already moved past the record',
   outcomes: (v) => topicsOf(v).output.map((p) => ({ key: String(p['event_id']) })),
+  facts: (v) => topicsOf(v).input.map((p) => String(p['event_id'])),
+};
+
+/** Every record of `in` has its confirmation email sent exactly once. */
+export const paymentEmailClaim: Claim = {
+  effect: "a payment's confirmation email",
+  key: ['event_id'],
+  authority: 'the mail gateway, which keeps no record of what it was sent before',
+  lifetime: 'for ever: an email cannot be taken back',
+  sameIntent: 'nothing the gateway can tell: the same email is sent again',
+  outcomes: (v) => v.durable<MailerDurable>('mailer').sent.map((p) => ({ key: String(p['event_id']) })),
   facts: (v) => topicsOf(v).input.map((p) => String(p['event_id'])),
 };

@@ -7,6 +7,7 @@ import { formatPlace } from '../../src/place.ts';
 import { runWindows, type WindowRow } from '../../src/windows.ts';
 import separate from '../../scenarios/topic-read-process-write-separate-commit.ts';
 import transactional from '../../scenarios/topic-transactional-read-process-write.ts';
+import withEmail from '../../scenarios/topic-transactional-read-process-write-email.ts';
 
 const row = (rows: readonly WindowRow[], place: string, fault: string) => rows.find((r) => formatPlace(r.place) === place && r.fault === fault)!;
 
@@ -29,5 +30,16 @@ describe('read-process-write between two topics', () => {
     expect(crash.outcome).toBe('duplicate effect');
     expect(crash.guards).toEqual([]);
     expect(crash.evidence?.end).toEqual(["2 outcomes of a payment's result on topic out for evt-pay-1"]);
+  });
+
+  it('ends at the cluster: the result stays exactly once while an email the processor sends is repeated', () => {
+    const r = runWindows(withEmail);
+    const result = r.coverage.clauses.filter((c) => c.effect === "a payment's result on topic out");
+    expect(result.length).toBeGreaterThan(0);
+    expect(result.every((c) => c.status !== 'violated')).toBe(true);
+    const crash = row(r.rows, 'processor.received', 'crash');
+    expect(crash.outcome).toBe('duplicate effect');
+    expect(crash.retry).toMatchObject({ kind: 'resent', component: 'processor', message: 'mail.send' });
+    expect(row(r.rows, 'processor.afterTransactionSend', 'crash').outcome).toBe('holds');
   });
 });

@@ -80,6 +80,11 @@ describe('the catalogue record', () => {
     expect(separate[1]!.flag).toBeUndefined();
     expect(separate[3]!.text).toBe('topic-read-process-write-separate-commit: violated (duplicate effect)');
     expect(separate[4]).toEqual({ text: replayLine(sce.replay), code: true, link: 'run-topic-read-process-write-separate-commit-ce-1' });
+    // Where the boundary ends: the processor's email is outside the transaction.
+    const email2 = limits[2]!;
+    expect(email2[0]!.text).toMatch(/plus an email sent by the processor$/);
+    expect(email2[1]!.flag).toBeUndefined();
+    expect(email2[3]!.text).toBe('topic-transactional-read-process-write-email: violated (lost effect, duplicate effect)');
     expect(limits.every((r) => r[3]!.text !== 'not measured')).toBe(true);
     expect(record.openItems.filter((x) => x.kind === 'unmeasured')).toEqual([]);
   });
