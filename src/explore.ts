@@ -10,8 +10,8 @@ import type { Finding, RunOutcome } from './checkers/finding.ts';
 import type { Claim } from './claims.ts';
 import { ClauseTally, type Coverage } from './coverage.ts';
 import { FAULT_KINDS, isDeclaredKind, type Fault, type FaultPlan, type MessageFaultKind } from './faults.ts';
-import { parsePoint } from './place.ts';
-import { failureWindows } from './failureWindows.ts';
+import { parsePoint, parseWindow } from './place.ts';
+import { failureWindows, processWindows } from './failureWindows.ts';
 import type { ReplayRef } from './replayLine.ts';
 import { runScenario } from './runScenario.ts';
 import type { Duration } from './duration.ts';
@@ -82,10 +82,25 @@ export interface ExploreResult {
 /** A message point and the fault kinds its link can suffer. */
 type PointFaults = { readonly point: string; readonly kinds: readonly MessageFaultKind[] };
 
+/** Where generated faults may strike: failure windows, message points, and where a design declares them, restores and skews. */
+export interface ExplorationSpace {
+  readonly windows: readonly string[];
+  readonly points: readonly PointFaults[];
+  /** Components with a snapshot to restore, and the process windows a restore may strike at. */
+  readonly restorable: readonly string[];
+  readonly moments: readonly string[];
+  /** The windows of components whose clock can jump. */
+  readonly skewable: readonly string[];
+}
+
 /** The places a generated fault may strike, from the machine definitions and a reference run. */
-export function explorationSpace(scenario: Scenario): { windows: string[]; points: PointFaults[] } {
+export function explorationSpace(scenario: Scenario): ExplorationSpace {
   const reference = runScenario(scenario, { seed: DEFAULT_SEED, plan: [] });
   const windows = failureWindows(reference.components);
+  const moments = processWindows(reference.components);
+  const restorable = reference.components.filter((c) => c.restore !== undefined).map((c) => c.name);
+  const skewing = new Set(reference.components.filter((c) => c.skewTicks !== undefined).map((c) => c.name));
+  const skewable = moments.filter((w) => skewing.has(parseWindow(w)!.component));
   const points = [...reference.report.census.keys()]
     .sort()
     .map((point) => {
@@ -93,15 +108,18 @@ export function explorationSpace(scenario: Scenario): { windows: string[]; point
       return { point, kinds: linkFaults(reference.components, p.from, p.to, p.type) };
     })
     .filter((p) => p.kinds.length > 0);
-  return { windows, points };
+  return { windows, points, restorable, moments, skewable };
 }
 
 export function caseArbitrary(scenario: Scenario, options: ExploreOptions = {}, space = explorationSpace(scenario)): fc.Arbitrary<Case> {
-  const { windows, points } = space;
+  const { windows, points, restorable, moments, skewable } = space;
   const occurrence = fc.integer({ min: 1, max: options.maxOccurrence ?? 3 });
   const crash = fc.record({ kind: fc.constant('crash' as const), window: fc.constantFrom(...windows), occurrence });
-  const message = fc.constantFrom(...points).chain((p) => fc.record({ kind: fc.constantFrom(...p.kinds), point: fc.constant(p.point), occurrence }));
-  const fault: fc.Arbitrary<Fault> = points.length > 0 ? fc.oneof(crash, message) : crash;
+  const kinds: fc.Arbitrary<Fault>[] = [crash];
+  if (points.length > 0) kinds.push(fc.constantFrom(...points).chain((p) => fc.record({ kind: fc.constantFrom(...p.kinds), point: fc.constant(p.point), occurrence })));
+  if (restorable.length > 0) kinds.push(fc.record({ kind: fc.constant('restore' as const), component: fc.constantFrom(...restorable), window: fc.constantFrom(...moments), occurrence }));
+  if (skewable.length > 0) kinds.push(fc.record({ kind: fc.constant('skew' as const), window: fc.constantFrom(...skewable), occurrence }));
+  const fault: fc.Arbitrary<Fault> = kinds.length > 1 ? fc.oneof(...kinds) : crash;
   return fc.record({
     seed: fc.integer({ min: 0, max: 0x7fffffff }),
     size: fc.integer({ min: 1, max: scenario.workload.size }),
@@ -192,7 +210,7 @@ export function explore(scenario: Scenario, options: ExploreOptions = {}): Explo
     mode: 'explore',
     faultDepth: maxFaults,
     // A declared kind (a rebalance) counts only where some point of this design offers it.
-    kinds: FAULT_KINDS.filter((k) => !isDeclaredKind(k) || space.points.some((p) => (p.kinds as readonly string[]).includes(k))),
+    kinds: FAULT_KINDS.filter((k) => !isDeclaredKind(k) || space.points.some((p) => (p.kinds as readonly string[]).includes(k)) || (k === 'restore' && space.restorable.length > 0) || (k === 'skew' && space.skewable.length > 0)),
     windows: space.windows.length,
     points: space.points.length,
     runs,

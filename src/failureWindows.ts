@@ -41,3 +41,8 @@ export function declaredWindows(machine: AnyStateMachine, input: unknown): strin
 export function failureWindows(components: readonly ComponentSpec[]): string[] {
   return components.flatMap((c) => (c.process ? restingStates(c.machine) : c.crashes ? declaredWindows(c.machine, c.input) : []).map((s) => windowName(c.name, s)));
 }
+
+/** The resting states of the design's process machines alone: the moments a restore or a skew can strike at. */
+export function processWindows(components: readonly ComponentSpec[]): string[] {
+  return components.flatMap((c) => (c.process ? restingStates(c.machine).map((s) => windowName(c.name, s)) : []));
+}

@@ -5,9 +5,12 @@
 // occurrence up to the bound), where the link can suffer that kind (a database connection is
 // never duplicated or reordered; see DesignComponent.messageFaults) or where its receiver
 // declares it for that message (a rebalance, only of a record delivered to a member of a group
-// of two or more; see DesignComponent.receivedFaults). Pairs are every two distinct single faults.
+// of two or more; see DesignComponent.receivedFaults). Where a design declares them, a restore of
+// each component with a snapshot at every process window, and a skew of each component whose
+// clock can jump at every window of its own, each occurrence up to the bound (at least the first),
+// follow the crashes. Pairs are every two distinct single faults.
 import { FAULT_KINDS, isDeclaredKind, MESSAGE_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from './faults.ts';
-import { failureWindows } from './failureWindows.ts';
+import { failureWindows, processWindows } from './failureWindows.ts';
 import { parsePoint } from './place.ts';
 import type { RunRecord } from './runScenario.ts';
 import { linkFaults } from './scenario.ts';
@@ -35,6 +38,21 @@ export function faultSpace(reference: RunRecord, options: FaultSpaceOptions): Fa
     for (const window of windows) {
       const n = Math.max(1, Math.min(counts.get(window) ?? 0, options.maxOccurrence));
       for (let occurrence = 1; occurrence <= n; occurrence++) singles.push({ kind: 'crash', window, occurrence });
+    }
+  }
+  const occurrences = (window: string) => Math.max(1, Math.min(counts.get(window) ?? 0, options.maxOccurrence));
+  const moments = processWindows(reference.components);
+  if (asked.includes('restore')) {
+    for (const c of reference.components) {
+      if (c.restore === undefined) continue;
+      for (const window of moments) for (let occurrence = 1; occurrence <= occurrences(window); occurrence++) singles.push({ kind: 'restore', component: c.name, window, occurrence });
+    }
+  }
+  if (asked.includes('skew')) {
+    for (const window of moments) {
+      const owner = reference.components.find((c) => window.startsWith(`${c.name}.`));
+      if (owner?.skewTicks === undefined) continue;
+      for (let occurrence = 1; occurrence <= occurrences(window); occurrence++) singles.push({ kind: 'skew', window, occurrence });
     }
   }
   for (const point of points) {

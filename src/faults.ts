@@ -13,6 +13,13 @@
 //   it) rebalances it: the sender takes the work that message carries away from its receiver
 //   and gives it to another, while the message is still on its way (a broker moving a partition
 //   to another member of the consumer group as the record goes out).
+// Two more window faults strike only where a component declares them:
+// - a restore (`DesignComponent.restore`): when a process enters the window, the named component
+//   is set back to its snapshot (a database to its last backup, a broker's group offsets to where
+//   they stood, a stream processor to an older checkpoint) and restarts from it, so it replays
+//   whatever its input still holds from the positions that snapshot recorded;
+// - a clock skew (`DesignComponent.skewTicks`): from that moment the component's clock reads
+//   that many ticks ahead of everyone else's, as a device's clock that jumped.
 import { parsePoint, parseWindow, type Place } from './place.ts';
 
 export type CrashFault = {
@@ -22,6 +29,28 @@ export type CrashFault = {
   /** ...for the n-th time (1-based). */
   readonly occurrence: number;
 };
+
+/** A component set back to its snapshot when a process enters a window. */
+export type RestoreFault = {
+  readonly kind: 'restore';
+  /** The component restored: one that declares a snapshot (DesignComponent.restore). */
+  readonly component: string;
+  /** `<process>.<state>`: the moment, as a crash names it... */
+  readonly window: string;
+  /** ...for the n-th time (1-based). */
+  readonly occurrence: number;
+};
+
+/** The clock of the window's own component jumps ahead by the skew it declares (DesignComponent.skewTicks). */
+export type SkewFault = {
+  readonly kind: 'skew';
+  readonly window: string;
+  readonly occurrence: number;
+};
+
+/** The faults that strike at a failure window rather than at a message point. */
+export type WindowFault = CrashFault | RestoreFault | SkewFault;
+export type WindowFaultKind = WindowFault['kind'];
 
 export type MessageFaultKind = 'lose' | 'duplicate' | 'delay' | 'reorder' | 'rebalance';
 
@@ -33,7 +62,7 @@ export type MessageFault = {
   readonly occurrence: number;
 };
 
-export type Fault = CrashFault | MessageFault;
+export type Fault = WindowFault | MessageFault;
 export type FaultKind = Fault['kind'];
 export type FaultPlan = readonly Fault[];
 
@@ -46,24 +75,47 @@ export const TRANSPORT_FAULT_KINDS: readonly MessageFaultKind[] = ['lose', 'dupl
  */
 export const DECLARED_FAULT_KINDS: readonly MessageFaultKind[] = ['rebalance'];
 export const MESSAGE_FAULT_KINDS: readonly MessageFaultKind[] = [...TRANSPORT_FAULT_KINDS, ...DECLARED_FAULT_KINDS];
+/** Window faults a component must declare before it can suffer them: a snapshot to restore, a clock that can jump. */
+export const DECLARED_WINDOW_FAULT_KINDS: readonly WindowFaultKind[] = ['restore', 'skew'];
+export const WINDOW_FAULT_KINDS: readonly WindowFaultKind[] = ['crash', ...DECLARED_WINDOW_FAULT_KINDS];
 
-/** Whether a kind strikes only where a receiver declares it. */
+/** Whether a kind strikes only where a component declares it. */
 export function isDeclaredKind(k: FaultKind): boolean {
-  return (DECLARED_FAULT_KINDS as readonly FaultKind[]).includes(k);
+  return (DECLARED_FAULT_KINDS as readonly FaultKind[]).includes(k) || (DECLARED_WINDOW_FAULT_KINDS as readonly FaultKind[]).includes(k);
 }
-export const FAULT_KINDS: readonly FaultKind[] = ['crash', ...MESSAGE_FAULT_KINDS];
+export const FAULT_KINDS: readonly FaultKind[] = ['crash', ...MESSAGE_FAULT_KINDS, ...DECLARED_WINDOW_FAULT_KINDS];
+
+/** Whether a fault strikes at a failure window (a crash, a restore, a skew) rather than at a message point. */
+export function isWindowFault(f: Fault): f is WindowFault {
+  return f.kind === 'crash' || f.kind === 'restore' || f.kind === 'skew';
+}
+
+/** Whether a kind is one that strikes at a failure window. */
+export function isWindowKind(k: FaultKind): k is WindowFaultKind {
+  return (WINDOW_FAULT_KINDS as readonly FaultKind[]).includes(k);
+}
 
 /** The place a fault strikes, as the text plans carry. */
 export function faultPlaceName(f: Fault): string {
-  return f.kind === 'crash' ? f.window : f.point;
+  return isWindowFault(f) ? f.window : f.point;
 }
 
 /** The place a fault strikes, as data; undefined when the plan's text names no valid place. */
 export function faultPlace(f: Fault): Place | undefined {
-  return f.kind === 'crash' ? parseWindow(f.window) : parsePoint(f.point);
+  return isWindowFault(f) ? parseWindow(f.window) : parsePoint(f.point);
+}
+
+/** The component a restore sets back; undefined for every other kind. */
+export function restoredComponent(f: Fault): string | undefined {
+  return f.kind === 'restore' ? f.component : undefined;
+}
+
+/** What a fault does, in a few words: its kind, and for a restore the component restored (`restore broker`). */
+export function faultLabel(f: Fault): string {
+  return f.kind === 'restore' ? `restore ${f.component}` : f.kind;
 }
 
 /** Two faults are the same when they strike the same place, the same way, at the same occurrence. */
 export function sameFault(a: Fault, b: Fault): boolean {
-  return a.kind === b.kind && a.occurrence === b.occurrence && faultPlaceName(a) === faultPlaceName(b);
+  return a.kind === b.kind && a.occurrence === b.occurrence && faultPlaceName(a) === faultPlaceName(b) && restoredComponent(a) === restoredComponent(b);
 }

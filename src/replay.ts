@@ -7,7 +7,7 @@ import type { ClaimVerdict } from './checkers/compose.ts';
 import type { Finding, RunOutcome } from './checkers/finding.ts';
 import type { Claim } from './claims.ts';
 import { ClauseTally, type Coverage } from './coverage.ts';
-import { FAULT_KINDS, faultPlace, type Fault, type FaultKind, type FaultPlan } from './faults.ts';
+import { FAULT_KINDS, faultPlace, isWindowFault, type Fault, type FaultKind, type FaultPlan, type WindowFault } from './faults.ts';
 import { explore } from './explore.ts';
 import { failureWindows } from './failureWindows.ts';
 import { InputError } from './inputError.ts';
@@ -18,7 +18,7 @@ import { runScenario } from './runScenario.ts';
 import { checkSetup, runChoices } from './check/check.ts';
 import { encodeChoices } from './check/choicePath.ts';
 import type { Duration } from './duration.ts';
-import { expectedAt, linkFaults, timeScaleOf, type Scenario } from './scenario.ts';
+import { expectedAt, linkFaults, timeScaleOf, type DesignComponent, type Scenario } from './scenario.ts';
 import type { TraceEvent } from './trace.ts';
 import { judge, verdictOf, type Judgement } from './verdict.ts';
 import type { DriverRefusal } from './world.ts';
@@ -66,14 +66,29 @@ export function checkPlan(scenario: Scenario, plan: FaultPlan, size: number | un
   for (const f of plan) {
     if (!FAULT_KINDS.includes(f.kind)) throw new InputError(`--plan: no fault kind ${f.kind}${didYouMean(f.kind, FAULT_KINDS)}`);
     const place = faultPlace(f);
-    if (f.kind === 'crash') {
+    if (isWindowFault(f)) {
       if (!place || !windows.includes(formatPlace(place))) throw new InputError(`--plan: ${scenario.name} has no failure window ${f.window}${didYouMean(f.window, windows)}`);
+      checkDeclaredWindowFault(f, components, place.kind === 'window' ? place.component : '');
     } else if (!place || place.kind !== 'point' || !names.includes(place.from) || !names.includes(place.to)) {
       throw new InputError(`--plan: ${f.point} is not a message point of ${scenario.name} (<from>-><to>:<type>)`);
     } else if (!linkFaults(components, place.from, place.to, place.type).includes(f.kind)) {
       const can = linkFaults(components, place.from, place.to, place.type).join(', ') || 'nothing';
       throw new InputError(`--plan: ${f.point} cannot suffer ${f.kind} (it can: ${can})`);
     }
+  }
+}
+
+/** A restore needs a component that declares a snapshot, a skew a window of one whose clock can jump. */
+function checkDeclaredWindowFault(f: WindowFault, components: readonly DesignComponent[], owner: string): void {
+  if (f.kind === 'restore') {
+    const restorable = components.filter((c) => c.restore !== undefined).map((c) => c.name);
+    if (!restorable.includes(f.component)) {
+      throw new InputError(`--plan: ${JSON.stringify(f.component)} cannot be restored (${restorable.length === 0 ? 'no component of this design declares a snapshot' : `components with a snapshot: ${restorable.join(', ')}`})${didYouMean(String(f.component), restorable)}`);
+    }
+    if (!components.find((c) => c.name === owner)?.process) throw new InputError(`--plan: a restore strikes at a process's window, and ${f.window} is a server's`);
+  } else if (f.kind === 'skew' && components.find((c) => c.name === owner)?.skewTicks === undefined) {
+    const skewable = components.filter((c) => c.skewTicks !== undefined).map((c) => c.name);
+    throw new InputError(`--plan: ${owner}'s clock cannot be skewed (${skewable.length === 0 ? 'no component of this design declares a clock skew' : `components whose clock can jump: ${skewable.join(', ')}`})`);
   }
 }
 

@@ -4,7 +4,7 @@
 // that, after the fault, sent again a message carrying the same work as one the fault lost, held,
 // dropped or cut short. When nothing was re-sent and the run lost an effect, nobody owned it.
 import type { Finding } from './checkers/finding.ts';
-import { faultPlace, faultPlaceName, type Fault } from './faults.ts';
+import { faultPlace, faultPlaceName, restoredComponent, type Fault } from './faults.ts';
 import { stableJson, type TraceEvent } from './trace.ts';
 
 /** What the run shows about the retry from a fault. */
@@ -143,7 +143,7 @@ function sendsOf(trace: readonly TraceEvent[]): Sent[] {
  */
 function isStrikeOf(data: unknown, fault: Fault): boolean {
   const d = data as Partial<Fault> | undefined;
-  if (d?.kind !== fault.kind || faultPlaceName(d as Fault) !== faultPlaceName(fault)) return false;
+  if (d?.kind !== fault.kind || faultPlaceName(d as Fault) !== faultPlaceName(fault) || restoredComponent(d as Fault) !== restoredComponent(fault)) return false;
   return d.occurrence === undefined || d.occurrence === fault.occurrence;
 }
 
@@ -179,8 +179,11 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
   let passThrough = 0;
   // For a struck reply, the request it answered (see below).
   let answers: Sent | undefined;
-  if (fault.kind === 'crash') {
-    crashed = fault.window.slice(0, fault.window.indexOf('.'));
+  // A clock that jumped interrupts no work; what it changes shows in the findings alone.
+  if (fault.kind === 'skew') return none;
+  // A restore takes the restored component down as a crash does, whatever window it struck at.
+  if (fault.kind === 'crash' || fault.kind === 'restore') {
+    crashed = fault.kind === 'restore' ? fault.component : fault.window.slice(0, fault.window.indexOf('.'));
     // The work in hand is the last work each actor gave it, not only the last message: a caller
     // that crashes on a provider's answer was still handling the record the broker delivered.
     const heardFrom = before.filter((s) => s.to === crashed && actors.has(s.from));

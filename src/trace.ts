@@ -5,7 +5,7 @@ import { createHash, type Hash } from 'node:crypto';
 
 export type TraceKind =
   | 'start' | 'deliver' | 'timer' | 'state' | 'send' | 'drop' | 'lose' | 'duplicate' | 'delay'
-  | 'reorder' | 'rebalance' | 'crash' | 'restart' | 'note' | 'phase' | 'fault';
+  | 'reorder' | 'rebalance' | 'crash' | 'restore' | 'skew' | 'restart' | 'note' | 'phase' | 'fault';
 
 export interface TraceEvent {
   readonly tick: number;

@@ -96,9 +96,12 @@ export function faultGuardsOf(notes: readonly Note[], reference: ReadonlySet<str
   return [...guardsOf(notes)].filter((g) => !reference.has(g));
 }
 
-/** The design's declared note for a failure window; a message point has none. */
-export function noteFor(components: readonly DesignComponent[], place: Place): WindowNote | undefined {
-  if (place.kind !== 'window') return undefined;
+/**
+ * The design's declared note for a failure window; a message point has none, and neither has a
+ * restore or a skew: a window's note speaks of a crash of the component resting there.
+ */
+export function noteFor(components: readonly DesignComponent[], place: Place, fault?: Fault): WindowNote | undefined {
+  if (place.kind !== 'window' || (fault !== undefined && fault.kind !== 'crash')) return undefined;
   return components.find((c) => c.name === place.component)?.notes?.[place.state];
 }
 
@@ -107,11 +110,16 @@ export function actorsOf(components: readonly DesignComponent[]): Set<string> {
   return new Set(components.filter((c) => c.answersOnly !== true).map((c) => c.name));
 }
 
+/** A restore row names the component it restored. */
+function restoredOf(f: Fault): { restored?: string } {
+  return f.kind === 'restore' ? { restored: f.component } : {};
+}
+
 /** A row: its tally, and every observed cell read off its representative run. */
 export function windowRowOf(input: RowInput): WindowRow {
   const { run, reference, tally, claims, time } = input;
   if (run === undefined) {
-    return { place: input.place, fault: input.fault.kind, runs: tally.runs, struck: tally.struck, outcome: 'holds', outcomes: tally.outcomes, evidence: undefined, retry: undefined, repair: repairQueryOf(claims, 'holds', [], false), repeatSeen: false, guards: [], note: noteFor(reference.components, input.place), undecided: tally.undecided, plan: [input.fault] };
+    return { place: input.place, fault: input.fault.kind, ...restoredOf(input.fault), runs: tally.runs, struck: tally.struck, outcome: 'holds', outcomes: tally.outcomes, evidence: undefined, retry: undefined, repair: repairQueryOf(claims, 'holds', [], false), repeatSeen: false, guards: [], note: noteFor(reference.components, input.place, input.fault), undecided: tally.undecided, plan: [input.fault] };
   }
   const strike = run.strikes[0];
   const actors = actorsOf(run.components);
@@ -123,6 +131,7 @@ export function windowRowOf(input: RowInput): WindowRow {
   return {
     place: input.place,
     fault: input.fault.kind,
+    ...restoredOf(input.fault),
     runs: tally.runs,
     struck: tally.struck,
     outcome: run.outcome,
@@ -132,7 +141,7 @@ export function windowRowOf(input: RowInput): WindowRow {
     repair: repairQueryOf(claims, run.outcome, run.findings, repeatSeen),
     repeatSeen,
     guards: [...guards].sort(),
-    note: noteFor(run.components, input.place),
+    note: noteFor(run.components, input.place, input.fault),
     undecided: tally.undecided,
     plan: run.plan,
     ...(input.replay ? { replay: input.replay } : {}),

@@ -10,7 +10,7 @@ import { faultGuardsOf, guardsOf, undecidedOf, windowRowOf, type ObservedRun } f
 import { VIOLATIONS, type Finding, type RunOutcome, type Violation } from './checkers/finding.ts';
 import type { Claim } from './claims.ts';
 import { ClauseTally, type Coverage } from './coverage.ts';
-import { faultPlace, faultPlaceName, type Fault, type FaultKind, type FaultPlan } from './faults.ts';
+import { faultLabel, faultPlace, faultPlaceName, type Fault, type FaultKind, type FaultPlan } from './faults.ts';
 import { faultSpace, plansOf } from './faultSpace.ts';
 import { failureWindows } from './failureWindows.ts';
 import type { Place } from './place.ts';
@@ -36,6 +36,8 @@ export interface WindowRow {
   /** A failure window or a message point. */
   readonly place: Place;
   readonly fault: FaultKind;
+  /** For a restore, the component it set back to its snapshot. */
+  readonly restored?: string;
   /** Runs at this place and fault (one per occurrence). */
   readonly runs: number;
   /** Runs in which the fault actually struck (none: the workload never reached this place). */
@@ -183,7 +185,7 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
     if (options.failFast && run.findings.length > 0) stopped = true;
     if (plan.length !== 1) continue;
     const fault = plan[0]!;
-    const key = `${faultPlaceName(fault)}\u0000${fault.kind}`;
+    const key = `${faultPlaceName(fault)}\u0000${faultLabel(fault)}`;
     const guards = faultGuardsOf(run.report.notes, referenceGuards);
     let acc = rows.get(key);
     if (!acc) {

@@ -26,7 +26,7 @@ import type { StuckReason } from './checkers/finding.ts';
 import { SimClock, type TimerTask } from './clock.ts';
 import type { ExecutedAction } from './compiledMachine.ts';
 import { windowMarkOf } from './emitted.ts';
-import { sameFault, type CrashFault, type Fault, type FaultPlan, type MessageFault } from './faults.ts';
+import { isWindowFault, sameFault, type Fault, type FaultPlan, type MessageFault, type WindowFault } from './faults.ts';
 import { Network, type Envelope, type NetworkOptions } from './network.ts';
 import { windowName } from './place.ts';
 import { Prng } from './prng.ts';
@@ -66,6 +66,19 @@ export interface ComponentSpec {
   readonly stepper?: () => Stepper;
   /** How long it stays down after a crash; the world's `restartDelayTicks` when absent. */
   readonly restartDelayTicks?: number;
+  /**
+   * A component that can be restored from a snapshot: given its durable state now, the durable
+   * state its snapshot restores (a database's last backup, a broker's group offsets as they
+   * stood, a stream processor's older checkpoint). A `restore` fault crashes it and restarts it
+   * from that state; without this, nothing restores it.
+   */
+  readonly restore?: (durable: unknown) => unknown;
+  /**
+   * A component whose clock can jump: a `skew` fault delivers it `{ type: 'sys.clockSkew',
+   * ticks }`, and from then on its clock reads that many ticks ahead. The model decides what
+   * its clock stamps (a device's event times); without this, no skew strikes it.
+   */
+  readonly skewTicks?: number;
 }
 
 export interface WorldOptions extends NetworkOptions {
@@ -177,7 +190,12 @@ interface Host {
   readonly timers: Map<string, { readonly seq: number; readonly delay: number }>;
   /** The tick one of its timers last fired (-1: never). */
   woke: number;
+  /** The durable state a restore set it back to, for its next boot; undefined once booted. */
+  restoreTo: unknown;
 }
+
+/** The event a `skew` fault delivers: the component's clock now reads `ticks` further ahead. */
+export type ClockSkewed = { readonly type: 'sys.clockSkew'; readonly ticks: number; readonly at: number };
 
 /** `a` for a flat machine, `a.b` for a nested state value. */
 export function stateKey(value: StateValue): string {
@@ -199,7 +217,8 @@ export class World {
   private readonly schedule = new Schedule<WorldItem>();
   private readonly hosts = new Map<string, Host>();
   private readonly order: Host[] = [];
-  private readonly crashFaults = new Map<string, CrashFault[]>();
+  /** Crash, restore and skew faults of the plan, by the window they strike at. */
+  private readonly windowFaults = new Map<string, WindowFault[]>();
   /** How many times each failure window was entered: the census windows mode enumerates. */
   private readonly windowCounts = new Map<string, number>();
   private readonly strikes: Strike[] = [];
@@ -219,10 +238,10 @@ export class World {
     this.trace = new Trace(this.options.keepTrace, this.options.hashTrace);
     const messageFaults: MessageFault[] = [];
     for (const f of this.options.plan) {
-      if (f.kind === 'crash') {
-        const list = this.crashFaults.get(f.window) ?? [];
+      if (isWindowFault(f)) {
+        const list = this.windowFaults.get(f.window) ?? [];
         list.push(f);
-        this.crashFaults.set(f.window, list);
+        this.windowFaults.set(f.window, list);
       } else {
         messageFaults.push(f);
       }
@@ -246,7 +265,7 @@ export class World {
         stepper = chosen.stepper;
         if (chosen.refused !== undefined) this.refusals.push({ component: spec.name, reason: chosen.refused });
       }
-      const host: Host = { spec, stepper, actions: [], snapshot: undefined as unknown as MachineSnapshot, state: '', down: false, timers: new Map(), woke: -1 };
+      const host: Host = { spec, stepper, actions: [], snapshot: undefined as unknown as MachineSnapshot, state: '', down: false, timers: new Map(), woke: -1, restoreTo: undefined };
       this.hosts.set(spec.name, host);
       this.order.push(host);
     }
@@ -338,6 +357,27 @@ export class World {
     this.schedule.push(this.clock.now + (host.spec.restartDelayTicks ?? this.options.restartDelayTicks), { kind: 'restart', component: name });
   }
 
+  /**
+   * Restores a component from its snapshot now: it goes down as in a crash (its volatile state,
+   * timers and connections are lost, and peers are told) and restarts from the durable state its
+   * snapshot gives. One already down restarts from the snapshot when its restart comes.
+   */
+  restore(name: string, window?: string): void {
+    const host = this.host(name);
+    const restore = host.spec.restore;
+    if (restore === undefined) throw new Error(`${name} declares no snapshot to restore`);
+    host.restoreTo = restore(host.snapshot.context.durable);
+    this.trace.add(this.clock.now, name, 'restore', window === undefined ? undefined : { window });
+    this.crash(name, window);
+  }
+
+  /** What a component boots from at a restart: the state a restore set it back to, or its durable state. */
+  private durableAtRestart(host: Host): unknown {
+    const durable = host.restoreTo ?? host.snapshot.context.durable;
+    host.restoreTo = undefined;
+    return durable;
+  }
+
   private host(name: string): Host {
     const host = this.hosts.get(name);
     if (!host) throw new Error(`no component named ${name}`);
@@ -423,7 +463,7 @@ export class World {
         if (!host.down) return;
         host.down = false;
         this.trace.add(this.clock.now, item.component, 'restart');
-        this.boot(host, host.snapshot.context.durable);
+        this.boot(host, this.durableAtRestart(host));
         return;
       }
     }
@@ -458,11 +498,32 @@ export class World {
     const n = (this.windowCounts.get(window) ?? 0) + 1;
     this.windowCounts.set(window, n);
     if (this.healed) return;
-    const fault = this.crashFaults.get(window)?.find((f) => f.occurrence === n);
-    if (fault) {
-      this.strike(fault);
+    const faults = this.windowFaults.get(window)?.filter((f) => f.occurrence === n);
+    if (faults === undefined || faults.length === 0) return;
+    // A skew and a restore strike before a crash at the same moment, so a plan that pairs them
+    // with a crash of this component still sees them happen.
+    for (const f of faults) if (f.kind === 'skew') this.skew(host, f);
+    for (const f of faults) {
+      // A component not yet started (the World boots them in design order) has nothing to set
+      // back, so the restore does not strike.
+      if (f.kind !== 'restore' || this.host(f.component).snapshot === undefined) continue;
+      this.strike(f);
+      this.restore(f.component, window);
+    }
+    const crash = faults.find((f) => f.kind === 'crash');
+    if (crash && !host.down) {
+      this.strike(crash);
       this.crash(name, window);
     }
+  }
+
+  /** A skew fault: the component is told its clock now reads its declared skew ahead. */
+  private skew(host: Host, fault: WindowFault): void {
+    const ticks = host.spec.skewTicks;
+    if (ticks === undefined) throw new Error(`${host.spec.name} declares no clock skew`);
+    this.strike(fault);
+    this.trace.add(this.clock.now, host.spec.name, 'skew', { ticks });
+    this.deliver(host, { type: 'sys.clockSkew', ticks, at: this.clock.now } as EventObject);
   }
 
   /**
@@ -478,7 +539,7 @@ export class World {
       const window = windowName(host.spec.name, marked.state);
       const n = (this.windowCounts.get(window) ?? 0) + 1;
       this.windowCounts.set(window, n);
-      const fault = this.healed ? undefined : this.crashFaults.get(window)?.find((f) => f.occurrence === n);
+      const fault = this.healed ? undefined : this.windowFaults.get(window)?.find((f) => f.kind === 'crash' && f.occurrence === n);
       if (!fault) continue;
       for (const before of actions.slice(0, at)) this.perform(host, before);
       if (marked.undone && prev !== undefined) host.snapshot = prev;
@@ -560,7 +621,7 @@ export class World {
       if (!host.down) continue;
       host.down = false;
       this.trace.add(this.clock.now, host.spec.name, 'restart');
-      this.boot(host, host.snapshot.context.durable);
+      this.boot(host, this.durableAtRestart(host));
     }
   }
 

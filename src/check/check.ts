@@ -17,7 +17,7 @@ import type { Finding, RunOutcome, Violation } from '../checkers/finding.ts';
 import type { ClaimVerdict } from '../checkers/compose.ts';
 import { judgeClaims, viewOf } from '../runScenario.ts';
 import { ClauseTally, type Coverage, type SearchBound } from '../coverage.ts';
-import { FAULT_KINDS, MESSAGE_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from '../faults.ts';
+import { FAULT_KINDS, faultLabel, faultPlace, faultPlaceName, isWindowFault, MESSAGE_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from '../faults.ts';
 import { failureWindows } from '../failureWindows.ts';
 import { InputError } from '../inputError.ts';
 import { parsePlace, type Place } from '../place.ts';
@@ -116,7 +116,10 @@ export function checkSetup(scenario: Scenario, o: SetupOptions): CheckSetup {
   const time = timeScaleOf(scenario);
   const components = scenario.build({ size }, time);
   const w = { ...DEFAULT_WORLD_OPTIONS, ...worldOptionsOf(scenario, time) };
-  const kinds = o.kinds ?? scenario.windows?.kinds ?? FAULT_KINDS;
+  // A restore or a skew is offered only where a component declares it, and only then counted
+  // among the kinds the check covers.
+  const offered = (k: FaultKind) => (k === 'restore' ? components.some((c) => c.restore !== undefined) : k === 'skew' ? components.some((c) => c.process && c.skewTicks !== undefined) : true);
+  const kinds = (o.kinds ?? scenario.windows?.kinds ?? FAULT_KINDS).filter(offered);
   // The timing the search uses, also recorded in a traced path's start event.
   const options = {
     latencyTicksMin: worldLatency ? w.latencyTicksMin : 0,
@@ -130,6 +133,8 @@ export function checkSetup(scenario: Scenario, o: SetupOptions): CheckSetup {
     ...options,
     faults,
     crash: kinds.includes('crash'),
+    restore: kinds.includes('restore'),
+    skew: kinds.includes('skew'),
     messageFaults: MESSAGE_FAULT_KINDS.filter((k) => kinds.includes(k)),
     driver,
   });
@@ -154,6 +159,11 @@ function faultOf(world: CheckWorld, s: CheckState, c: Choice, entered: ReadonlyM
     if (c.at) return { kind: 'crash', window: c.at.window, occurrence: (entered.get(c.at.window) ?? 0) + c.at.nth };
     const window = world.windowOf(s, c.comp);
     return { kind: 'crash', window, occurrence: entered.get(window) ?? 1 };
+  }
+  if (c.kind === 'restore') return { kind: 'restore', component: world.names[c.comp]!, window: s.lastWindow, occurrence: entered.get(s.lastWindow) ?? 1 };
+  if (c.kind === 'skew') {
+    const window = world.windowOf(s, c.comp);
+    return { kind: 'skew', window, occurrence: entered.get(window) ?? 1 };
   }
   const { point, occurrence } = world.pointOf(s, c.link);
   return { kind: c.kind, point, occurrence };
@@ -334,10 +344,10 @@ export function check(scenario: Scenario, options: CheckOptions = {}): CheckResu
 
   const rowOf = (s: CheckState, c: Choice): RowAcc => {
     const f = faultOf(world, s, c, new Map())!;
-    const key = `${f.kind}\u0000${f.kind === 'crash' ? f.window : f.point}`;
+    const key = `${faultLabel(f)}\u0000${faultPlaceName(f)}`;
     let row = rowIndex.get(key);
     if (!row) {
-      const place: Place = parsePlace(f.kind === 'crash' ? f.window : f.point)!;
+      const place: Place = faultPlace(f)!;
       row = { index: rows.length, fault: { ...f, occurrence: 1 }, place, applied: 0, outcomes: {}, worst: undefined, worstNode: -1 };
       rows.push(row);
       rowIndex.set(key, row);
@@ -477,7 +487,7 @@ export function check(scenario: Scenario, options: CheckOptions = {}): CheckResu
     faultDepth: faults,
     kinds: setup.kinds,
     windows: all.length,
-    points: new Set(rows.filter((r) => r.fault.kind !== 'crash').map((r) => (r.fault as { point: string }).point)).size,
+    points: new Set(rows.flatMap((r) => (isWindowFault(r.fault) ? [] : [r.fault.point]))).size,
     runs: ends,
     unstruckRuns: 0,
     interleavings: { kind: 'all', states: visited.size, transitions, depth: maxSeen },

@@ -17,7 +17,10 @@
 //   that says `undone` takes the server back to its snapshot before the step, and on restart it
 //   is given the sessions the crash broke, all as the World does (src/world.ts, serverWindow).
 //   A reordered message waits for the next message sent on its link and goes right behind it; if
-//   nothing else is left to happen, it is released, as the World releases it at the heal;
+//   nothing else is left to happen, it is released, as the World releases it at the heal. Where
+//   a design declares them, a restore sets a component back to its snapshot (it goes down as in
+//   a crash and restarts from the durable state its snapshot gives) and a skew tells a resting
+//   process that its clock jumped, as in the World;
 // - a path ends when the world is quiet (the World's rule, measured from the last fault: nothing
 //   in flight, nobody down, every process idle, every component waiting on a timer woken since
 //   the last durable change, and `quietTicks` gone by since it), or is stuck when it is not quiet a liveness phase after its last
@@ -52,8 +55,10 @@ export interface CheckWorldOptions {
   readonly quietTicks: number;
   /** At most this many faults in one path. */
   readonly faults: number;
-  /** Which faults may strike: crash and the message faults a link allows. */
+  /** Which faults may strike: crash, restore and skew where declared, and the message faults a link allows. */
   readonly crash: boolean;
+  readonly restore: boolean;
+  readonly skew: boolean;
   readonly messageFaults: readonly MessageFaultKind[];
   readonly driver: Driver;
 }
@@ -75,6 +80,8 @@ interface Comp {
   readonly timers: readonly Timer[];
   /** The tick one of its timers last fired (-1: never). */
   readonly woke: number;
+  /** The durable state a restore set it back to, for its next boot. */
+  readonly restoreTo?: unknown;
 }
 
 export interface Msg {
@@ -112,6 +119,8 @@ export interface CheckState {
   readonly nextUnordered: number;
   /** Messages sent so far, by point id: the `n` of the next one; not part of the state's identity. */
   readonly sent: readonly number[];
+  /** The failure window a process entered last: the moment a restore is reported at; not part of the state's identity. */
+  readonly lastWindow: string;
 }
 
 export type Choice =
@@ -121,6 +130,8 @@ export type Choice =
   | { readonly kind: 'advance'; readonly to: number }
   | { readonly kind: 'release'; readonly link: string }
   | { readonly kind: 'crash'; readonly comp: number; readonly at?: ServerWindow }
+  | { readonly kind: 'restore'; readonly comp: number }
+  | { readonly kind: 'skew'; readonly comp: number }
   | { readonly kind: MessageFaultKind; readonly link: string };
 
 /** Where inside a step a server's crash strikes: the step, and which of its window marks. */
@@ -133,9 +144,9 @@ export interface ServerWindow {
   readonly nth: number;
 }
 
-export type FaultChoice = Extract<Choice, { kind: 'crash' | MessageFaultKind }>;
+export type FaultChoice = Extract<Choice, { kind: 'crash' | 'restore' | 'skew' | MessageFaultKind }>;
 
-const FAULT_CHOICES: ReadonlySet<string> = new Set(['crash', ...MESSAGE_FAULT_KINDS]);
+const FAULT_CHOICES: ReadonlySet<string> = new Set(['crash', 'restore', 'skew', ...MESSAGE_FAULT_KINDS]);
 
 export function isFault(c: Choice): c is FaultChoice {
   return FAULT_CHOICES.has(c.kind);
@@ -167,6 +178,7 @@ class Draft {
   lastProgress: number;
   nextUnordered: number;
   sent: readonly number[];
+  lastWindow: string;
   private sentCopied = false;
   constructor(
     s: CheckState,
@@ -177,6 +189,7 @@ class Draft {
     this.lastProgress = s.lastProgress;
     this.nextUnordered = s.nextUnordered;
     this.sent = s.sent;
+    this.lastWindow = s.lastWindow;
   }
 
   /** The next ordinal of a point. */
@@ -234,7 +247,7 @@ export class CheckWorld {
 
   /** Every component booted in order at tick 0. */
   initial(log: StepLog = NO_LOG): CheckState {
-    const empty: CheckState = { now: 0, comps: [], links: [], faults: 0, lastProgress: 0, lastFault: -1, nextUnordered: 0, sent: [] };
+    const empty: CheckState = { now: 0, comps: [], links: [], faults: 0, lastProgress: 0, lastFault: -1, nextUnordered: 0, sent: [], lastWindow: '' };
     const d = new Draft(empty, 0);
     for (let i = 0; i < this.components.length; i++) d.comps.push(undefined as unknown as Comp);
     for (let i = 0; i < this.components.length; i++) this.boot(d, i, undefined, log);
@@ -287,6 +300,10 @@ export class CheckWorld {
         for (let i = 0; i < s.comps.length; i++) if (!s.comps[i]!.down && this.components[i]!.process) out.push({ kind: 'crash', comp: i });
         this.serverCrashes(s, out);
       }
+      // A restore strikes a component with a snapshot whenever it is up; a skew, a resting
+      // process whose clock can jump.
+      if (this.options.restore) for (let i = 0; i < s.comps.length; i++) if (this.components[i]!.restore && !s.comps[i]!.down) out.push({ kind: 'restore', comp: i });
+      if (this.options.skew) for (let i = 0; i < s.comps.length; i++) if (this.components[i]!.skewTicks !== undefined && this.components[i]!.process && !s.comps[i]!.down) out.push({ kind: 'skew', comp: i });
       for (const l of s.links) {
         const m = l.msgs[0];
         if (m === undefined || m.system || m.earliest > s.now) continue;
@@ -323,7 +340,7 @@ export class CheckWorld {
         const comp = d.comps[c.comp]!;
         d.comps[c.comp] = { ...comp, down: false, restartAt: -1 };
         log.trace(s.now, this.names[c.comp]!, 'restart');
-        this.boot(d, c.comp, comp.snapshot.context.durable, log, brokenSessions(this.components[c.comp]!, comp.snapshot.context));
+        this.boot(d, c.comp, comp.restoreTo ?? comp.snapshot.context.durable, log, brokenSessions(this.components[c.comp]!, comp.snapshot.context));
         return this.freeze(d, s.faults, s.lastFault);
       }
       case 'release': {
@@ -339,6 +356,24 @@ export class CheckWorld {
           const event = this.takeStep(d, c.comp, c.at.step, log);
           this.deliverTo(d, c.comp, event, log, c.at);
         } else this.crash(d, c.comp, windowName(this.names[c.comp]!, d.comps[c.comp]!.state), log);
+        return this.freeze(d, s.faults + 1, s.now);
+      }
+      case 'restore': {
+        const d = new Draft(s, s.now);
+        const comp = d.comps[c.comp]!;
+        const window = s.lastWindow;
+        log.trace(d.now, 'world', 'fault', { kind: 'restore', component: this.names[c.comp], window });
+        log.trace(d.now, this.names[c.comp]!, 'restore', { window });
+        d.comps[c.comp] = { ...comp, restoreTo: this.components[c.comp]!.restore!(comp.snapshot.context.durable) };
+        this.crash(d, c.comp, window, log, false);
+        return this.freeze(d, s.faults + 1, s.now);
+      }
+      case 'skew': {
+        const d = new Draft(s, s.now);
+        const ticks = this.components[c.comp]!.skewTicks!;
+        log.trace(d.now, 'world', 'fault', { kind: 'skew', window: windowName(this.names[c.comp]!, d.comps[c.comp]!.state) });
+        log.trace(d.now, this.names[c.comp]!, 'skew', { ticks });
+        this.deliverTo(d, c.comp, { type: 'sys.clockSkew', ticks, at: d.now } as EventObject, log);
         return this.freeze(d, s.faults + 1, s.now);
       }
       default:
@@ -407,6 +442,7 @@ export class CheckWorld {
     let h = (c as Cached)[CACHED];
     if (h === undefined) {
       const x = new Hasher().value(c.state).value(c.snapshot.context).word(c.down ? 1 : 0).word(c.restartAt).word(c.woke).word(c.timers.length);
+      if (c.restoreTo !== undefined) x.value(c.restoreTo);
       for (const t of c.timers) x.value(t.id).word(t.due).word(t.delay);
       h = x.digest();
       Object.defineProperty(c, CACHED, { value: h });
@@ -490,10 +526,10 @@ export class CheckWorld {
    * Crashes a component: its timers and held messages die, what is on its way to it is dropped,
    * peers are told, and it restarts after its delay.
    */
-  private crash(d: Draft, i: number, window: string, log: StepLog): void {
+  private crash(d: Draft, i: number, window: string, log: StepLog, fault = true): void {
     const name = this.names[i]!;
     const comp = d.comps[i]!;
-    log.trace(d.now, 'world', 'fault', { kind: 'crash', window });
+    if (fault) log.trace(d.now, 'world', 'fault', { kind: 'crash', window });
     log.trace(d.now, name, 'crash', { window });
     d.comps[i] = { ...comp, down: true, restartAt: d.now + (this.components[i]!.restartDelayTicks ?? this.options.restartDelayTicks), timers: [] };
     // A crashed sender's held messages die with its connections, as in the World.
@@ -598,6 +634,7 @@ export class CheckWorld {
     const input = durable === undefined ? spec.input : { ...spec.input, durable, ...(broken === undefined ? {} : { broken }) };
     const snapshot = this.steppers[i]!.initial(input, actions);
     const prev = d.comps[i];
+    // A boot uses up a restore: the restored state is now the component's own.
     d.comps[i] = { snapshot, state: '', down: false, restartAt: -1, timers: [], woke: prev?.woke ?? -1 };
     this.afterStep(d, i, undefined, stateKey(snapshot.value), false, log);
   }
@@ -625,7 +662,11 @@ export class CheckWorld {
     if (state === comp.state && !reentered) return;
     if (state !== comp.state) d.comps[i] = { ...comp, state };
     log.trace(d.now, name, 'state', state);
-    if (this.components[i]!.process) log.enter(windowName(name, state));
+    if (this.components[i]!.process) {
+      const window = windowName(name, state);
+      d.lastWindow = window;
+      log.enter(window);
+    }
   }
 
   /**
@@ -713,7 +754,7 @@ export class CheckWorld {
   }
 
   private freeze(d: Draft, faults: number, lastFault: number): CheckState {
-    return { now: d.now, comps: d.comps, links: d.links, faults, lastProgress: d.lastProgress, lastFault, nextUnordered: d.nextUnordered, sent: d.sent };
+    return { now: d.now, comps: d.comps, links: d.links, faults, lastProgress: d.lastProgress, lastFault, nextUnordered: d.nextUnordered, sent: d.sent, lastWindow: d.lastWindow };
   }
 }
 

@@ -35,9 +35,14 @@ export function planFlag(value: string | true | undefined): FaultPlan | undefine
     if (!f || typeof f !== 'object') throw new InputError(`${where}: must be an object such as {"kind":"crash","window":"relay.afterBrokerAccept","occurrence":1}`);
     if (!FAULT_KINDS.includes(f.kind as never)) throw new InputError(`${where}: kind must be one of ${FAULT_KINDS.join(', ')}, got ${JSON.stringify(f.kind)}${didYouMean(String(f.kind), FAULT_KINDS)}`);
     if (!Number.isSafeInteger(f.occurrence) || (f.occurrence as number) < 1) throw new InputError(`${where}: occurrence must be a positive whole number`);
-    if (f.kind === 'crash') {
-      if (typeof f['window'] !== 'string') throw new InputError(`${where}: a crash needs a window`);
-      return { kind: 'crash', window: f['window'], occurrence: f.occurrence as number };
+    if (f.kind === 'crash' || f.kind === 'skew') {
+      if (typeof f['window'] !== 'string') throw new InputError(`${where}: a ${f.kind} needs a window`);
+      return { kind: f.kind, window: f['window'], occurrence: f.occurrence as number };
+    }
+    if (f.kind === 'restore') {
+      if (typeof f['window'] !== 'string') throw new InputError(`${where}: a restore needs a window`);
+      if (typeof f['component'] !== 'string') throw new InputError(`${where}: a restore needs the component it restores`);
+      return { kind: 'restore', component: f['component'], window: f['window'], occurrence: f.occurrence as number };
     }
     if (typeof f['point'] !== 'string') throw new InputError(`${where}: a ${f.kind} fault needs a point`);
     return { kind: f.kind, point: f['point'], occurrence: f.occurrence as number } as Fault;

@@ -7,6 +7,10 @@ export function describeFault(f: Fault): string {
   switch (f.kind) {
     case 'crash':
       return `crash-and-restart at ${f.window}${nth}`;
+    case 'restore':
+      return `restore ${f.component} from its snapshot at ${f.window}${nth}`;
+    case 'skew':
+      return `skew the clock of ${f.window.split('.')[0]} at ${f.window}${nth}`;
     case 'lose':
       return `lose ${f.point}${nth}`;
     case 'duplicate':

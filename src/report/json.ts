@@ -6,7 +6,7 @@
 import type { Finding, RunOutcome } from '../checkers/finding.ts';
 import { findingKey } from '../checkers/finding.ts';
 import type { Coverage } from '../coverage.ts';
-import type { Fault, FaultPlan } from '../faults.ts';
+import { isWindowFault, type Fault, type FaultPlan } from '../faults.ts';
 import { formatPlace } from '../place.ts';
 import { replayLine } from '../replayLine.ts';
 import { OUTCOME_ORDER } from '../verdict.ts';
@@ -18,7 +18,8 @@ import { describePlan } from './describePlan.ts';
 import { componentNames, windowCells } from './windowCells.ts';
 
 export function faultJson(f: Fault) {
-  return f.kind === 'crash' ? { kind: f.kind, window: f.window, occurrence: f.occurrence } : { kind: f.kind, point: f.point, occurrence: f.occurrence };
+  if (f.kind === 'restore') return { kind: f.kind, component: f.component, window: f.window, occurrence: f.occurrence };
+  return isWindowFault(f) ? { kind: f.kind, window: f.window, occurrence: f.occurrence } : { kind: f.kind, point: f.point, occurrence: f.occurrence };
 }
 
 export function planJson(p: FaultPlan) {
@@ -54,6 +55,7 @@ function windowRow(row: WindowRow, components: readonly string[]) {
   return {
     window: c.window,
     fault: row.fault,
+    ...(row.restored === undefined ? {} : { restored: row.restored }),
     outcome: row.outcome,
     evidence: c.evidence,
     retryOwner: c.retryOwner,

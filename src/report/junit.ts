@@ -14,7 +14,7 @@ import { describeClause } from './describeCoverage.ts';
 import { describePlan } from './describePlan.ts';
 import { escapeXml as esc } from './escapeXml.ts';
 import { verdictSummary } from './verdictSummary.ts';
-import { windowCells, componentNames } from './windowCells.ts';
+import { windowCells, componentNames, rowFaultLabel } from './windowCells.ts';
 
 interface Case {
   readonly name: string;
@@ -28,7 +28,7 @@ function rowDetails(result: WindowsResult, row: WindowRow): string {
   const c = windowCells(row, componentNames(result));
   return [
     `window: ${c.window}`,
-    `fault: ${row.fault} (${row.runs} run${row.runs === 1 ? '' : 's'}: ${outcomes})`,
+    `fault: ${rowFaultLabel(row)} (${row.runs} run${row.runs === 1 ? '' : 's'}: ${outcomes})`,
     `plan: ${describePlan(row.plan)}`,
     `durable evidence: ${c.evidence}`,
     `retry owner: ${c.retryOwner}`,
@@ -40,13 +40,13 @@ function rowDetails(result: WindowsResult, row: WindowRow): string {
 
 function rowCase(result: WindowsResult, row: WindowRow): Case {
   const place = formatPlace(row.place);
-  const name = `${place} ${row.fault}`;
+  const name = `${place} ${rowFaultLabel(row)}`;
   const expected = result.judgement.expected;
   if (isUnexpectedOutcome(expected, row.outcome)) {
     const what = expected.verdict === 'holds' ? 'the scenario expects every claim to hold' : `the scenario expects only ${expected.violations.join(', ')}`;
     return {
       name,
-      failure: { message: `${row.outcome} at ${place} under ${row.fault}: ${what}`, type: 'unexpected violation', body: rowDetails(result, row) },
+      failure: { message: `${row.outcome} at ${place} under ${rowFaultLabel(row)}: ${what}`, type: 'unexpected violation', body: rowDetails(result, row) },
       out: `outcome: ${row.outcome} (unexpected violation)`,
     };
   }

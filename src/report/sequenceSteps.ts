@@ -260,6 +260,14 @@ function stepOf(e: TraceEvent): SequenceStep | undefined {
     }
     case 'restart':
       return { kind: 'restart', tick: e.tick, component: e.component };
+    // A restore is drawn as its note, then the crash it brings: the component goes down and
+    // comes back from its snapshot.
+    case 'restore':
+      return { kind: 'note', tick: e.tick, component: e.component, ...labelled('restored from its snapshot', undefined) };
+    case 'skew': {
+      const ticks = (e.data as { ticks?: unknown } | undefined)?.ticks;
+      return { kind: 'note', tick: e.tick, component: e.component, ...labelled(`clock jumps ${String(ticks)} ticks ahead`, undefined) };
+    }
     case 'note':
       return { kind: 'note', tick: e.tick, component: e.component, ...noteOf(e.data) };
     case 'phase':

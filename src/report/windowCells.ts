@@ -135,7 +135,8 @@ export function repairQueryText(row: Pick<WindowRow, 'repair'>): string {
 export function windowTables(result: Pick<WindowsResult, 'rows'>): { readonly heading: string; readonly rows: readonly WindowRow[] }[] {
   const tables = [
     { heading: 'Crash at each failure window', rows: result.rows.filter((r) => r.fault === 'crash') },
-    { heading: 'Message faults at each message point', rows: result.rows.filter((r) => r.fault !== 'crash') },
+    { heading: 'Message faults at each message point', rows: result.rows.filter((r) => r.place.kind === 'point') },
+    { heading: 'Restore from a snapshot, and clock skew, at each failure window', rows: result.rows.filter((r) => r.fault === 'restore' || r.fault === 'skew') },
   ];
   return tables.filter((t) => t.rows.length > 0);
 }
@@ -147,11 +148,16 @@ export function componentNames(result: Pick<WindowsResult, 'failureWindows' | 'r
   return [...names].sort();
 }
 
+/** A row's fault in a few words: its kind, and for a restore the component it restored. */
+export function rowFaultLabel(row: Pick<WindowRow, 'fault' | 'restored'>): string {
+  return row.restored === undefined ? row.fault : `restore ${row.restored}`;
+}
+
 /** A row's cells; `components` are the design's component names, so a declared owner is recognised. */
 export function windowCells(row: WindowRow, components: readonly string[] = []): WindowCells {
   return {
     window: formatPlace(row.place),
-    fault: row.fault,
+    fault: rowFaultLabel(row),
     outcome: outcomeLabel(row),
     evidence: evidenceText(row.evidence),
     retryOwner: retryOwnerText(row, components),

@@ -1,0 +1,95 @@
+// The two declared window faults on the sender/receiver example: a restore sets a component back
+// to the snapshot it declares and restarts it from there, a skew tells a component its clock
+// jumped. Each leaves a mark that would be missing if the fault were not applied, and neither
+// strikes a component that does not declare it.
+import { describe, expect, it } from 'vitest';
+import { assign, setup } from 'xstate';
+import { sameFault, type FaultPlan } from '../../src/faults.ts';
+import { CheckWorld } from '../../src/check/checkWorld.ts';
+import { World, type ClockSkewed, type ComponentSpec } from '../../src/world.ts';
+import { senderReceiver } from '../example/senderReceiver.ts';
+
+type Received = { received: number[] };
+
+/** The example with the receiver's log restorable to an empty snapshot. */
+function restorableDesign(total = 3): ComponentSpec[] {
+  return senderReceiver(total, false).map((c) => (c.name === 'receiver' ? { ...c, restore: () => ({ received: [] }) } : c));
+}
+
+// A clock that only counts the skews it was told of, so a test can see them arrive.
+const clockMachine = setup({
+  types: { context: {} as { durable: { skew: number } }, input: {} as { durable?: { skew: number } }, events: {} as ClockSkewed },
+}).createMachine({
+  context: ({ input }) => ({ durable: input.durable ?? { skew: 0 } }),
+  on: { 'sys.clockSkew': { actions: assign(({ context, event }) => ({ durable: { skew: context.durable.skew + event.ticks } })) } },
+  initial: 'ticking',
+  states: { ticking: { after: { 5: 'done' } }, done: { tags: ['idle'] } },
+});
+
+describe('a restore fault', () => {
+  it('sets the component back to its snapshot, restarts it, and the sender delivers again what it had not finished', () => {
+    const plan: FaultPlan = [{ kind: 'restore', component: 'receiver', window: 'sender.acked', occurrence: 2 }];
+    const world = new World(restorableDesign(), { seed: 1, plan });
+    const result = world.run();
+    expect(result.strikes.map((s) => s.fault)).toEqual(plan);
+    // Messages 1 and 2 were received before the restore and are gone from the restored log;
+    // only message 3 is delivered after it.
+    expect(world.durable<Received>('receiver').received).toEqual([3]);
+    const kinds = world.trace.events.filter((e) => e.component === 'receiver').map((e) => e.kind);
+    expect(kinds).toEqual(expect.arrayContaining(['restore', 'crash', 'restart']));
+    expect(result.ending).toEqual({ kind: 'quiescent' });
+  });
+
+  it('is not a crash: a crash of the same component keeps its log, and the sender\'s retry repeats a message', () => {
+    const crashOnly = new World(senderReceiver(3, false), { seed: 1, plan: [{ kind: 'crash', window: 'receiver.got', occurrence: 2 }] });
+    crashOnly.run();
+    expect(crashOnly.durable<Received>('receiver').received).toEqual([1, 2, 2, 3]);
+  });
+
+  it('does not strike a component that has not started yet (the World boots in design order)', () => {
+    const plan: FaultPlan = [{ kind: 'restore', component: 'receiver', window: 'sender.choosing', occurrence: 1 }];
+    const result = new World(restorableDesign(), { seed: 1, plan }).run();
+    expect(result.strikes).toEqual([]);
+    expect(result.unstruck).toEqual(plan);
+  });
+
+  it('refuses a component that declares no snapshot', () => {
+    const world = new World(senderReceiver(3, false), { seed: 1, plan: [{ kind: 'restore', component: 'receiver', window: 'sender.acked', occurrence: 1 }] });
+    expect(() => world.run()).toThrow(/receiver declares no snapshot to restore/);
+  });
+
+  it('is a different fault for a different component at the same window', () => {
+    const a = { kind: 'restore', component: 'receiver', window: 'sender.acked', occurrence: 1 } as const;
+    expect(sameFault(a, { ...a })).toBe(true);
+    expect(sameFault(a, { ...a, component: 'sender' })).toBe(false);
+    expect(sameFault(a, { kind: 'crash', window: 'sender.acked', occurrence: 1 })).toBe(false);
+  });
+
+  it('is a choice of check mode for a restorable component only, with the same effect', () => {
+    const components = restorableDesign(2).map((c) => ({ ...c }));
+    const world = new CheckWorld(components, { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 4000, quietTicks: 60, faults: 1, crash: false, restore: true, skew: true, messageFaults: [], driver: 'compiled' });
+    const s0 = world.initial();
+    const restores = world.choices(s0).filter((c) => c.kind === 'restore');
+    expect(restores).toEqual([{ kind: 'restore', comp: components.findIndex((c) => c.name === 'receiver') }]);
+    const after = world.apply(s0, restores[0]!);
+    expect(after.faults).toBe(1);
+    expect(after.comps[restores[0]!.comp]!.down).toBe(true);
+    expect(world.choices(after).some((c) => c.kind === 'restore')).toBe(false);
+  });
+});
+
+describe('a skew fault', () => {
+  it("tells the component its clock jumped by the skew it declares, at the window's moment", () => {
+    const spec: ComponentSpec = { name: 'clock', machine: clockMachine, input: {}, process: true, skewTicks: 7 };
+    const world = new World([spec], { seed: 1, plan: [{ kind: 'skew', window: 'clock.ticking', occurrence: 1 }] });
+    const result = world.run();
+    expect(world.durable<{ skew: number }>('clock').skew).toBe(7);
+    expect(result.strikes.map((s) => s.fault.kind)).toEqual(['skew']);
+    expect(world.trace.events.some((e) => e.kind === 'skew' && e.component === 'clock')).toBe(true);
+  });
+
+  it('refuses a component whose clock cannot jump', () => {
+    const world = new World([{ name: 'clock', machine: clockMachine, input: {}, process: true }], { seed: 1, plan: [{ kind: 'skew', window: 'clock.ticking', occurrence: 1 }] });
+    expect(() => world.run()).toThrow(/clock declares no clock skew/);
+  });
+});
