@@ -444,6 +444,13 @@ export const BrokerOptions = z.strictObject({
   syncBeforeAck: z.boolean().optional(),
   /** With `syncBeforeAck: false`, how long after an append its record is synced (5 ticks). */
   syncAfter: duration.optional(),
+  /**
+   * Whether a `restore` fault can set its group offsets back to their snapshot (no): the one
+   * taken before the workload began, so every group reads the retained log again from its start,
+   * as after an operator restores the offsets or resets a group to the earliest offset. The log
+   * itself is kept.
+   */
+  restorable: z.boolean().optional(),
 });
 
 /** A partitioned log broker, named `broker` unless the design names it. */
@@ -468,5 +475,12 @@ export function broker(options: z.input<typeof BrokerOptions> = {}): ComponentBu
     }),
     ...common(time, name, o),
     ...(o.crashes ? { crashes: true } : {}),
+    ...(o.restorable ? { restore: restoreOffsets } : {}),
   });
+}
+
+/** The broker's restore: every group's committed offsets back to the snapshot taken before the workload (none committed), the log kept. */
+export function restoreOffsets(durable: unknown): BrokerDurable {
+  const d = durable as BrokerDurable;
+  return { ...d, offsets: {} };
 }

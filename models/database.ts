@@ -190,7 +190,7 @@ interface StoredRow {
   readonly seq: number;
 }
 
-type Table = Readonly<Record<string, StoredRow>>;
+export type Table = Readonly<Record<string, StoredRow>>;
 
 export interface DatabaseDurable {
   readonly tables: Readonly<Record<string, Table>>;

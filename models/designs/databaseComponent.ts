@@ -7,7 +7,7 @@ import { common, componentFields, ticksOf, type ComponentBuilder } from '../../s
 import type { MessageFaultKind } from '../../src/faults.ts';
 import { duration, parseOptions, z } from '../../src/options.ts';
 import type { DesignComponent } from '../../src/scenario.ts';
-import { databaseEvidence, databaseMachine, databaseSessions, type RowFormats, type TableSpec } from '../database.ts';
+import { databaseEvidence, databaseMachine, databaseSessions, type DatabaseDurable, type RowFormats, type Table, type TableSpec } from '../database.ts';
 
 /** The message faults a database connection can suffer. */
 export const DATABASE_LINK_FAULTS: readonly MessageFaultKind[] = ['lose', 'delay'];
@@ -34,6 +34,11 @@ export const DatabaseOptions = z.strictObject({
   rows: z.custom<RowFormats>((v) => typeof v === 'object' && v !== null).optional(),
   /** Whether the server itself crashes and restarts, at afterStatement and afterCommit (no). */
   crashes: z.boolean().optional(),
+  /**
+   * Whether a `restore` fault can set it back to its backup (no): the backup is the one taken
+   * before the workload began, so a restore empties every table and restarts the server from it.
+   */
+  restorable: z.boolean().optional(),
 });
 
 /** A database server with the given tables. */
@@ -51,8 +56,19 @@ export function database(options: z.input<typeof DatabaseOptions>): ComponentBui
         ...(t.history ? { history: true } : {}),
       };
     }
-    return databaseComponent(o.name, tables, o.rows ?? {}, { ...common(time, o.name, o), ...(o.crashes ? { crashes: true } : {}) });
+    return databaseComponent(o.name, tables, o.rows ?? {}, { ...common(time, o.name, o), ...(o.crashes ? { crashes: true } : {}), ...(o.restorable ? { restore: restoreBackup(tables) } : {}) });
   };
+}
+
+/**
+ * A database's restore from the backup taken before the workload: every table as it was then
+ * (empty), and its sequence back where it started, as a restored server's sequence is.
+ */
+export function restoreBackup(tables: Readonly<Record<string, TableSpec>>): (durable: unknown) => DatabaseDurable {
+  const empty: Record<string, Table> = {};
+  for (const name of Object.keys(tables)) empty[name] = {};
+  const backup: DatabaseDurable = { tables: empty, nextSeq: 1, history: {} };
+  return () => backup;
 }
 
 /** A database component from tables already in ticks. */

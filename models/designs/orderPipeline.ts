@@ -61,6 +61,12 @@ export const OrderPipelineOptions = z.strictObject({
     .optional(),
   /** The servers that crash and restart at their own windows (none). */
   crashes: z.array(z.enum(['ordersDb', 'inventoryDb', 'broker'])).optional(),
+  /**
+   * The servers a `restore` fault can set back to their snapshot (none): `broker`, its group
+   * offsets to where they stood before the workload (the log kept, so the consumer reads it all
+   * again); `inventoryDb`, its tables to the backup taken before the workload.
+   */
+  restores: z.array(z.enum(['inventoryDb', 'broker'])).optional(),
   /** The commands the client sends, given the workload size; one acceptance per order by default. */
   commands: z.custom<(size: number) => readonly Command[]>((v) => typeof v === 'function').optional(),
 });
@@ -156,7 +162,7 @@ const projectionEffect: EffectSpec = {
 export function orderPipeline(options: OrderPipelineOptions): DesignBuild {
   const o = parseOptions('orderPipeline', OrderPipelineOptions, options);
   const effect = o.effect === 'projection' ? projectionEffect : reservationEffect;
-  const crashing = (server: 'ordersDb' | 'inventoryDb' | 'broker') => (o.crashes?.includes(server) ? { crashes: true } : {});
+  const crashing = (server: 'ordersDb' | 'inventoryDb' | 'broker') => ({ ...(o.crashes?.includes(server) ? { crashes: true } : {}), ...(server !== 'ordersDb' && o.restores?.includes(server) ? { restorable: true } : {}) });
   const inbox = o.consumer?.inbox ?? 'sameTx';
   const effectTable = o.effect === 'projection' ? { key: ['order_id'], history: true } : o.effectKey === 'none' ? { key: ['id'], autoId: true } : { key: ['order_id', 'reservation_version'] };
   const consumerOptions = {

@@ -100,7 +100,7 @@ describe('naming scenarios', () => {
     const names = async (...refs: string[]) => (JSON.parse((await cli('list', ...refs, '--json')).out) as { name: string }[]).map((s) => s.name);
     expect(await names('mercury-outbox', 'scenarios/mercury-dual-write-commit-first.ts')).toEqual(['mercury-outbox', 'mercury-dual-write-commit-first']);
     expect(await names('scenarios/mercury-dual-*.ts')).toEqual(['mercury-dual-write-commit-first', 'mercury-dual-write-publish-first']);
-    expect(await names('scenarios/mercury-outbox.ts', 'scenarios/mercury-outbox*.ts')).toEqual(['mercury-outbox', 'mercury-outbox-cdc-offset-before-ack', 'mercury-outbox-cdc', 'mercury-outbox-two-relays']);
+    expect(await names('scenarios/mercury-outbox.ts', 'scenarios/mercury-outbox*.ts')).toEqual(['mercury-outbox', 'mercury-outbox-cdc-offset-before-ack', 'mercury-outbox-cdc', 'mercury-outbox-restore-database', 'mercury-outbox-restore-offsets', 'mercury-outbox-two-relays']);
     // A folder's record.ts is its decision record, not a scenario.
     expect((await names('scenarios/')).length).toBe(readdirSync(join(root, 'scenarios')).filter((f) => f.endsWith('.ts') && f !== 'record.ts').length);
   });

@@ -1,0 +1,18 @@
+// Seed 000, "Applied repair": "The relay may publish twice. The consumer may execute twice. A
+// checkpoint may restore and replay. The inventory effect remains one because its authority
+// recognizes the semantic key." The Mercury outbox pipeline, with the broker's group offsets
+// restorable: a `restore` sets them back to the snapshot taken before the workload, so the
+// inventory consumer reads the whole retained log again.
+import { defineScenario } from '../src/scenario.ts';
+import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
+
+export default defineScenario({
+  name: 'mercury-outbox-restore-offsets',
+  title: 'Mercury outbox: the consumer group restored to old offsets and replaying the log',
+  source: '000 · Applied repair (a checkpoint may restore and replay)',
+  lesson: 'A replay from restored offsets delivers every event again; the inbox and the reservation key make each repeat a no-op, so the effect stays one.',
+  build: orderPipeline({ design: 'outbox', restores: ['broker'] }),
+  workload: { size: 2 },
+  claims: [reservationClaim],
+  expect: { verdict: 'holds' },
+});
