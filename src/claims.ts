@@ -35,6 +35,20 @@ export interface ConflictAttempt {
   readonly refused: boolean;
 }
 
+/**
+ * A revision of a published period's result after it was final, as the authority recorded it: a
+ * `silent` one changed the result readers had without saying so (in place, under the same
+ * version, or with no link to what it corrects); a visible one is a new version readers can
+ * tell, or a correction linked to the result it corrects.
+ */
+export interface Revision {
+  /** The period (a window) whose result was revised. */
+  readonly key: string;
+  readonly silent: boolean;
+  /** How, in a few words: `revised in place after it closed`, `a correction linked to nothing`. */
+  readonly how: string;
+}
+
 /** A table the claim reads, with the columns that hold the effect key, in the claim's key order (a number or quoted string stands for a constant). */
 export interface ClaimTable {
   readonly table: string;
@@ -69,6 +83,13 @@ export interface Claim {
   readonly differentIntent?: string;
   /** How an unknown external completion is resolved: "status lookup by key". Absent for a local effect. */
   readonly unknownCompletion?: string;
+  /**
+   * What becomes of a result once its period is final: "a closed period is never revised in
+   * place; a late fact becomes one correction linked to the closed result" (a ledger), or "a
+   * revision carries a new version readers can see" (a dashboard). Absent: the claim says nothing
+   * of finality.
+   */
+  readonly finality?: string;
   readonly guarantee?: Guarantee;
   /** The tables its outcomes and facts are read from, when they are tables. */
   readonly tables?: ClaimTables;
@@ -91,4 +112,6 @@ export interface Claim {
   readonly conflicts?: (view: WorldView) => readonly ConflictAttempt[];
   /** Outcomes still unknown (pending, unresolved) at the end. */
   readonly unresolved?: (view: WorldView) => readonly string[];
+  /** Every revision of a result after its period was final (for the finality clause). */
+  readonly revisions?: (view: WorldView) => readonly Revision[];
 }

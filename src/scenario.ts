@@ -162,7 +162,7 @@ export function timeScaleOf(s: Pick<Scenario, 'tick'>): TimeScale {
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
 const SCENARIO_KEYS = ['name', 'title', 'source', 'lesson', 'build', 'tick', 'workload', 'claims', 'expect', 'world', 'windows', 'record'];
-const CLAIM_KEYS = ['effect', 'key', 'namespace', 'authority', 'lifetime', 'sameIntent', 'differentIntent', 'unknownCompletion', 'guarantee', 'tables', 'outcomes', 'facts', 'sources', 'versions', 'replies', 'conflicts', 'unresolved'];
+const CLAIM_KEYS = ['effect', 'key', 'namespace', 'authority', 'lifetime', 'sameIntent', 'differentIntent', 'unknownCompletion', 'finality', 'guarantee', 'tables', 'outcomes', 'facts', 'sources', 'versions', 'replies', 'conflicts', 'unresolved', 'revisions'];
 
 /** Validates a scenario's shape; every problem is an InputError naming the file and the field. */
 export function defineScenario(s: Scenario, origin = s?.name ?? 'scenario'): Scenario {

@@ -6,10 +6,10 @@ import type { Claim } from '../claims.ts';
 import type { WorldView } from '../worldView.ts';
 import type { Finding } from './finding.ts';
 
-export type ClauseId = 'atMostOne' | 'liveness' | 'phantom' | 'versions' | 'sameIntent' | 'differentIntent' | 'unknownResolved' | 'quiescence';
+export type ClauseId = 'atMostOne' | 'liveness' | 'phantom' | 'versions' | 'sameIntent' | 'differentIntent' | 'unknownResolved' | 'finality' | 'quiescence';
 
 /** Every clause, in the order reports list them. */
-export const CLAUSE_IDS: readonly ClauseId[] = ['atMostOne', 'liveness', 'phantom', 'versions', 'sameIntent', 'differentIntent', 'unknownResolved', 'quiescence'];
+export const CLAUSE_IDS: readonly ClauseId[] = ['atMostOne', 'liveness', 'phantom', 'versions', 'sameIntent', 'differentIntent', 'unknownResolved', 'finality', 'quiescence'];
 
 export type Observation =
   /** The claim supplies no observer for this clause. */

@@ -11,6 +11,7 @@ import type { Finding, RunOutcome } from './finding.ts';
 import { checkLiveness } from './liveness.ts';
 import { checkPhantom } from './phantom.ts';
 import { checkDifferentIntent, checkSameIntent, checkUnknownResolved } from './replay.ts';
+import { checkFinality } from './finality.ts';
 import { checkVersions } from './versions.ts';
 
 export type ClauseStatus = 'holds' | 'violated' | 'unknown' | 'not checked' | 'not exercised';
@@ -46,6 +47,7 @@ export function clausesOf(claim: Claim): readonly (readonly [ClauseId, Checker])
   if (claim.sameIntent !== undefined) out.push(['sameIntent', checkSameIntent]);
   if (claim.differentIntent !== undefined) out.push(['differentIntent', checkDifferentIntent]);
   if (claim.unknownCompletion !== undefined) out.push(['unknownResolved', checkUnknownResolved]);
+  if (claim.finality !== undefined) out.push(['finality', checkFinality]);
   out.push(['quiescence', checkQuiescence]);
   return out;
 }

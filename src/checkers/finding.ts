@@ -10,6 +10,7 @@ export type Violation =
   | 'conflict mishandled'
   | 'replay mismatch'
   | 'unresolved unknown outcome'
+  | 'silent revision'
   | 'stuck';
 
 export type RunOutcome = 'holds' | 'unknown' | Violation;
@@ -23,6 +24,7 @@ export const VIOLATIONS: readonly Violation[] = [
   'conflict mishandled',
   'replay mismatch',
   'unresolved unknown outcome',
+  'silent revision',
   'stuck',
 ];
 
@@ -52,6 +54,8 @@ export type Finding =
   | (About & { readonly violation: 'replay mismatch'; readonly key: string; readonly first: string; readonly then: string })
   /** An outcome still pending or unknown once the world was quiet. */
   | (About & { readonly violation: 'unresolved unknown outcome'; readonly key: string })
+  /** A period's final result changed without a version or a link readers could see. */
+  | (About & { readonly violation: 'silent revision'; readonly key: string; readonly how: string })
   /** The run never became quiet. */
   | (About & { readonly violation: 'stuck'; readonly reason: StuckReason });
 

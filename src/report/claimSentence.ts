@@ -23,5 +23,6 @@ export function claimSentence(c: Claim): string {
   if (c.differentIntent !== undefined) replay.push(`a different intent ${c.differentIntent}`);
   if (c.unknownCompletion !== undefined) replay.push(`unknown external completion is resolved by ${c.unknownCompletion}`);
   const replaySentence = replay.length === 0 ? '' : ` On replay, ${replay.join('; ')}.`;
-  return `For ${c.effect}, identified by ${list(c.key)}${ns}, ${core} for ${c.lifetime}. Transport and processing may retry.${replaySentence}`;
+  const finality = c.finality === undefined ? '' : ` Once final, ${c.finality}.`;
+  return `For ${c.effect}, identified by ${list(c.key)}${ns}, ${core} for ${c.lifetime}. Transport and processing may retry.${replaySentence}${finality}`;
 }

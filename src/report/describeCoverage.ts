@@ -15,6 +15,7 @@ export const CLAUSE_TITLES: Readonly<Record<ClauseId, string>> = {
   sameIntent: 'the same intent returns the recorded result',
   differentIntent: 'a different intent conflicts',
   unknownResolved: 'unknown external completion ends resolved',
+  finality: 'a final result is never revised silently',
   quiescence: 'the world becomes quiet once faults heal',
 };
 

@@ -29,6 +29,8 @@ export function describeFinding(f: Finding): string {
       return `intent ${f.key} got ${f.first} and then ${f.then}`;
     case 'unresolved unknown outcome':
       return `outcome for ${f.key} is still unknown at quiescence`;
+    case 'silent revision':
+      return `the final result of ${f.key} was ${f.how}`;
     case 'stuck':
       return describeStuck(f.reason);
   }
