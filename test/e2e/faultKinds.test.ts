@@ -13,6 +13,8 @@ const DEPENDS_ON: readonly (readonly [FaultKind, string])[] = [
   ['delay', 'carrier-key-expires-before-a-delayed-call'],
   ['reorder', 'flow-rating-changed-fire-and-forget'],
   ['rebalance', 'group-check-then-insert'],
+  ['restore', 'mercury-outbox-restore-database'],
+  ['skew', 'stream-clock-skew'],
 ];
 
 describe('every fault kind decides some verdict of the catalogue', () => {

@@ -1,0 +1,305 @@
+// A stream-processing design (seed 000, "Stateful processors recover from positions plus
+// consistent state", "Event time makes result meaning explicit", "Reprocess without rewriting
+// history"): devices upload facts to their partitions of an event log, a windowed aggregator
+// counts them into tumbling event-time windows, and posts each window's result to a sink. The
+// design options are the seed's decisions: where the results go (an external endpoint, an
+// idempotent store, a store inside the checkpoint transaction), the watermark's allowed delay, the
+// window, how long results stay open to revision, what happens to a fact later than that, whether
+// a silent partition is detected, how often checkpoints complete, and the state schema of the
+// code after an upgrade.
+//
+// Its claims are about results rather than effects of single messages:
+// - `resultDeliveryClaim`: each window's result (each version) reaches the sink once;
+// - `factCountedOnceClaim`: each fact is counted once, in the window its true event time falls
+//   in, by the window's final result, a correction linked to it, the correction workflow, or a
+//   declared and counted drop, and in nothing else;
+// - `closedPeriodClaim`: a final result is never revised silently: for a ledger not at all (a
+//   late fact becomes a correction linked to the closed result), for a dashboard only under a
+//   new version;
+// - `timelyResultClaim`: each window's first result is posted within a bound of its end.
+import type { Claim, Revision } from '../../src/claims.ts';
+import { common, componentFields, design, ticksOf, type DesignBuild } from '../../src/design.ts';
+import type { Duration } from '../../src/duration.ts';
+import { TimeScale } from '../../src/duration.ts';
+import { duration, parseOptions, z } from '../../src/options.ts';
+import type { WorldView } from '../../src/worldView.ts';
+import { device, type DeviceDurable, type PlannedFact } from '../device.ts';
+import { eventLogEvidence, eventLogMachine, factRecords, type EventLogDurable, type StreamRecord } from '../eventLog.ts';
+import { resultSinkEvidence, resultSinkMachine, type SinkDurable, type StoredPost } from '../resultSink.ts';
+import { aggregatorEvidence, aggregatorMachine, restoreOlderCheckpoint, type AggregatorInput, type SchemaAdapter } from '../windowedAggregator.ts';
+
+/** The time scale of every stream scenario: ten seconds a tick, so a ten-minute window is 60 ticks. */
+export const STREAM_TICK: Duration = '10s';
+
+export const StreamPipelineOptions = z.strictObject({
+  /** How many devices (one partition each) upload facts (2). */
+  devices: z.number().int().min(1).max(8).optional(),
+  /** Where results go: an external endpoint, an idempotent store, or a store inside the checkpoint. */
+  sink: z.enum(['external', 'idempotent', 'transactional']),
+  /** The tumbling window (10 minutes). */
+  window: duration.optional(),
+  /** How far behind the latest event time the watermark stays (2 minutes). */
+  watermarkDelay: duration.optional(),
+  /** How long after a window's end its result accepts revisions (15 minutes). */
+  lateness: duration.optional(),
+  /** What a fact later than that becomes (a correction linked to the closed result). */
+  late: z.enum(['correction', 'revise', 'overwrite', 'review', 'drop', 'ignore']).optional(),
+  /** A partition silent this long is left out of the watermark until it sends again (never). */
+  idleAfter: duration.optional(),
+  /** Whether a fact id counted once in its window is not counted again (yes). */
+  dedup: z.boolean().optional(),
+  /** How often a checkpoint completes (5 minutes). */
+  checkpointEvery: duration.optional(),
+  /** How often the aggregator reads the log (30 seconds). */
+  poll: duration.optional(),
+  /** Whether a `restore` fault can set the aggregator back to the checkpoint before its latest (no). */
+  restorable: z.boolean().optional(),
+  /** New code with state schema 2, deployed at `at` after a savepoint; `migrates`: it reads schema 1 checkpoints. */
+  upgrade: z.strictObject({ at: duration, migrates: z.boolean() }).optional(),
+  /** The devices' own options: how long one stays down after a crash, how far a skew moves its clock. */
+  device: z.strictObject({ restartAfter: duration.optional(), skew: duration.optional(), timeout: duration.optional() }).optional(),
+  aggregator: z.strictObject({ ...componentFields, timeout: duration.optional() }).optional(),
+});
+
+export type StreamPipelineOptions = z.input<typeof StreamPipelineOptions>;
+
+/**
+ * The facts device `d` records for a workload of `size` facts each: the k-th occurs at
+ * 200 s + k × 450 s + d × 250 s, so two devices' facts interleave across the first windows.
+ */
+export function streamFacts(d: number, size: number): PlannedFact[] {
+  return Array.from({ length: size }, (_, k) => ({ fact_id: `f${d}-${k + 1}`, occursAt: 20 + 45 * k + 25 * d, value: 10 * (d + 1) + k + 1 }));
+}
+
+/** The stream design: `device0…`, the `log`, the `aggregator` and the `sink`. */
+export function streamPipeline(options: StreamPipelineOptions, facts: (d: number, size: number) => readonly PlannedFact[] = streamFacts, adapters?: Readonly<Record<number, SchemaAdapter>>): DesignBuild {
+  const o = parseOptions('streamPipeline', StreamPipelineOptions, options);
+  const devices = o.devices ?? 2;
+  const deviceBuilders = Array.from({ length: devices }, (_, d) => device({ name: `device${d}`, log: 'log', partition: d, facts: (size) => facts(d, size), timeout: '2m', ...(o.device ?? {}) }));
+  return design(
+    deviceBuilders,
+    () => ({ name: 'log', machine: eventLogMachine, process: false, answersOnly: true, describe: eventLogEvidence, input: { partitions: devices } }),
+    ({ time }) => {
+      const t = (where: string, d: Duration | undefined, fallback: Duration, min = 1) => ticksOf(time, `streamPipeline option ${where}`, d ?? fallback, min)!;
+      const windowTicks = t('window', o.window, '10m');
+      const input: AggregatorInput = {
+        log: 'log',
+        partitions: devices,
+        sink: 'sink',
+        sinkMode: o.sink,
+        windowTicks,
+        watermarkDelayTicks: t('watermarkDelay', o.watermarkDelay, '2m', 0),
+        latenessTicks: t('lateness', o.lateness, '15m', 0),
+        latePolicy: o.late ?? 'correction',
+        ...(o.idleAfter === undefined ? {} : { idleTicks: t('idleAfter', o.idleAfter, '5m') }),
+        dedup: o.dedup ?? true,
+        checkpointEveryTicks: t('checkpointEvery', o.checkpointEvery, '5m'),
+        pollTicks: t('poll', o.poll, '30s'),
+        // Longer than the slowest round trip (two messages of up to 30 s), so a retry means a loss.
+        timeoutTicks: t('aggregator.timeout', o.aggregator?.timeout, '2m'),
+        ...(o.upgrade === undefined ? {} : { upgrade: { atTick: t('upgrade.at', o.upgrade.at, '20m'), schema: 2, migrates: o.upgrade.migrates } }),
+        ...(adapters === undefined ? {} : { adapters }),
+      };
+      return {
+        name: 'aggregator',
+        machine: aggregatorMachine,
+        process: true,
+        peers: ['log', 'sink'],
+        describe: aggregatorEvidence,
+        input: input as unknown as Record<string, unknown>,
+        ...(o.restorable ? { restore: restoreOlderCheckpoint } : {}),
+        ...common(time, 'aggregator', o.aggregator ?? {}),
+      };
+    },
+    () => ({ name: 'sink', machine: resultSinkMachine, process: false, answersOnly: true, describe: resultSinkEvidence, input: { mode: o.sink } }),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the end state.
+
+const sinkOf = (v: WorldView) => v.durable<SinkDurable>('sink');
+const recordsOf = (v: WorldView): StreamRecord[] => factRecords(v.durable<EventLogDurable>('log'));
+
+/** What the claims need to know of the design: how many devices, how long a window. */
+export interface StreamShape {
+  readonly devices?: number;
+  readonly window?: Duration;
+}
+
+const STREAM_TIME = new TimeScale(STREAM_TICK);
+const windowTicksOf = (shape: StreamShape) => STREAM_TIME.ticks('the window', shape.window ?? '10m', 1);
+
+/** Every device's planned facts, by id: the truth results are held to. */
+function plannedFacts(v: WorldView, shape: StreamShape): Map<string, PlannedFact> {
+  const out = new Map<string, PlannedFact>();
+  for (let d = 0; d < (shape.devices ?? 2); d++) for (const f of v.durable<DeviceDurable>(`device${d}`).facts) out.set(f.fact_id, f);
+  return out;
+}
+
+/** The window a tick falls in, for a window of `windowTicks`. */
+const windowAt = (tick: number, windowTicks: number) => Math.floor(tick / windowTicks);
+
+/** Each window's final result: the highest version visible, the last posted among equals. */
+function finalResults(posts: readonly StoredPost[]): Map<number, Extract<StoredPost, { kind: 'result' }>> {
+  const out = new Map<number, Extract<StoredPost, { kind: 'result' }>>();
+  for (const p of posts) {
+    if (p.kind !== 'result') continue;
+    const seen = out.get(p.window);
+    if (seen === undefined || p.version >= seen.version) out.set(p.window, p);
+  }
+  return out;
+}
+
+/**
+ * A window's result, each version of it, reaches the sink once. Every window some record falls
+ * in must get its first result; a result for a window no record falls in is a phantom.
+ */
+export function resultDeliveryClaim(sink: string, shape: StreamShape = {}): Claim {
+  const w = windowTicksOf(shape);
+  return {
+    effect: `a window's result posted to ${sink}`,
+    key: ['window', 'version'],
+    authority: sink,
+    lifetime: 'the retention of the sink',
+    differentIntent: 'is refused: a different result under a window and version it holds changes nothing',
+    outcomes: (v) => sinkOf(v).posts.flatMap((p) => (p.kind === 'result' ? [{ key: `w${p.window}@v${p.version}` }] : [])),
+    conflicts: (v) => {
+      const d = sinkOf(v);
+      const first = new Map<string, string>();
+      const out: { key: string; refused: boolean }[] = [];
+      for (const p of d.posts) {
+        if (p.kind !== 'result') continue;
+        const key = `w${p.window}@v${p.version}`;
+        const content = [...p.facts].sort().join(',');
+        const seen = first.get(key);
+        if (seen === undefined) first.set(key, content);
+        else if (seen !== content) out.push({ key, refused: false });
+      }
+      for (const p of d.conflicts ?? []) if (p.kind === 'result') out.push({ key: `w${p.window}@v${p.version}`, refused: true });
+      return out;
+    },
+    facts: (v) => [...new Set(recordsOf(v).map((r) => `w${windowAt(r.eventTime, w)}@v1`))].sort(),
+    sources: (v) => {
+      const windows = new Set(recordsOf(v).map((r) => windowAt(r.eventTime, w)));
+      return sinkOf(v).posts.flatMap((p) => (p.kind === 'result' && windows.has(p.window) ? [`w${p.window}@v${p.version}`] : []));
+    },
+  };
+}
+
+/**
+ * Each fact is counted once in its true window: by the final result, a correction linked to the
+ * closed result, the correction workflow or a declared and counted drop. A fact counted in a
+ * window its true time is not in (a skewed clock) is a phantom there and lost from its own.
+ */
+export function factCountedOnceClaim(shape: StreamShape = {}): Claim {
+  const w = windowTicksOf(shape);
+  return {
+  effect: "a fact's count in its window's final result",
+  key: ['fact_id', 'window'],
+  namespace: 'the aggregate the sink publishes',
+  authority: "the aggregator's checkpointed state and the sink's results",
+  lifetime: 'the retention of the results',
+  sameIntent: "the result already published for the window's version",
+  outcomes: (v) => {
+    const posts = sinkOf(v).posts;
+    const out: { key: string }[] = [];
+    for (const r of finalResults(posts).values()) for (const f of r.facts) out.push({ key: `${f}@w${r.window}` });
+    const seenSide = new Set<string>();
+    for (const p of posts) {
+      if (p.kind !== 'correction' && p.kind !== 'review' && p.kind !== 'dropped') continue;
+      // An idempotent sink keeps one copy; an external one may hold a repeated post, which
+      // counts the fact twice.
+      const id = `${p.kind} ${p.facts.join(',')}@${p.at}`;
+      if (seenSide.has(id)) continue;
+      seenSide.add(id);
+      for (const f of p.facts) out.push({ key: `${f}@w${p.window}` });
+    }
+    return out;
+  },
+  facts: (v) => {
+    const planned = plannedFacts(v, shape);
+    const ingested = new Set(recordsOf(v).map((r) => r.fact_id));
+    return [...ingested].sort().map((id) => `${id}@w${windowAt(planned.get(id)?.occursAt ?? 0, w)}`);
+  },
+  replies: (v) =>
+    // A window's version published twice (a replay after a restore) must carry the same facts.
+    sinkOf(v).posts.flatMap((p) => (p.kind === 'result' ? [{ intent: `w${p.window}@v${p.version}`, outcome: [...p.facts].sort().join(','), ok: true }] : [])),
+  };
+}
+
+/**
+ * A final result is never revised silently. A ledger: no result after the close, and every
+ * correction linked to the version that closed. A dashboard: a revision after the close must carry
+ * a higher version than the result it replaces.
+ */
+export function closedPeriodClaim(kind: 'ledger' | 'dashboard', shape: StreamShape = {}): Claim {
+  const w = windowTicksOf(shape);
+  return {
+    effect: kind === 'ledger' ? "a closed period's posted total (a ledger)" : "a window's displayed total (a dashboard)",
+    key: ['window'],
+    authority: 'the sink readers read',
+    lifetime: 'the retention of the results',
+    finality:
+      kind === 'ledger'
+        ? 'a closed period is never revised in place, and a late fact becomes one correction linked to the closed result'
+        : 'a revision after the close carries a new version readers can see',
+    outcomes: (v) => [...finalResults(sinkOf(v).posts).values()].map((r) => ({ key: `w${r.window}` })),
+    facts: (v) => [...new Set(recordsOf(v).map((r) => `w${windowAt(r.eventTime, w)}`))].sort(),
+    revisions: (v) => {
+      const out: Revision[] = [];
+      const closedAt = new Map<number, number>();
+      const shown = new Map<number, number>();
+      for (const p of sinkOf(v).posts) {
+        const key = `w${p.window}`;
+        if (p.kind === 'close') {
+          if (!closedAt.has(p.window)) closedAt.set(p.window, p.version);
+          continue;
+        }
+        const closed = closedAt.get(p.window);
+        if (p.kind === 'result') {
+          const before = shown.get(p.window) ?? 0;
+          shown.set(p.window, Math.max(before, p.version));
+          if (closed === undefined) continue;
+          if (kind === 'ledger') out.push({ key, silent: true, how: `revised after it closed (version ${p.version})` });
+          else out.push({ key, silent: p.version <= before, how: p.version <= before ? `overwritten under version ${p.version} after it closed` : `revised as version ${p.version}` });
+        } else if (p.kind === 'correction' && closed !== undefined) {
+          const linked = p.corrects === `${p.window}@v${closed}`;
+          out.push({ key, silent: !linked, how: linked ? `corrected by a linked correction` : `corrected by a correction linked to ${p.corrects}, not to the closed version ${closed}` });
+        }
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * Each window's first result is posted within `bound` of the moment it could be: the window's
+ * end, or the arrival of its first record when that came later (a fact the log did not have yet
+ * is no result's delay), by the world's clock.
+ */
+export function timelyResultClaim(bound: Duration, shape: StreamShape = {}): Claim {
+  const time = STREAM_TIME;
+  const boundTicks = time.ticks('the timely claim’s bound', bound, 1);
+  const w = windowTicksOf(shape);
+  const windows = (v: WorldView) => [...new Set(recordsOf(v).map((r) => `w${windowAt(r.eventTime, w)}`))].sort();
+  return {
+    effect: `a window's first result, posted within ${time.format(boundTicks)} of its end`,
+    key: ['window'],
+    authority: "the sink: the tick each result became visible, against the window's end and its first record's arrival",
+    lifetime: `${time.format(boundTicks)} from the window's end`,
+    guarantee: 'atLeastOnce',
+    outcomes: (v) => {
+      const firstRecord = new Map<number, number>();
+      for (const r of recordsOf(v)) {
+        const win = windowAt(r.eventTime, w);
+        firstRecord.set(win, Math.min(firstRecord.get(win) ?? Infinity, r.ingestedAt));
+      }
+      const first = new Map<number, number>();
+      for (const p of sinkOf(v).posts) if (p.kind === 'result' && !first.has(p.window)) first.set(p.window, p.at);
+      return [...first].filter(([win, at]) => at - Math.max((win + 1) * w, firstRecord.get(win) ?? 0) <= boundTicks).map(([win]) => ({ key: `w${win}` }));
+    },
+    facts: windows,
+    sources: windows,
+  };
+}

@@ -1,0 +1,140 @@
+// Where a stream processor's results go, in the three forms seed 000 sets against each other
+// ("Exactly-once processor state … does not automatically retract an HTTP call, email, file write,
+// or database mutation performed outside the checkpoint transaction"):
+// - `external`: an HTTP endpoint (a partner's webhook, a mail gateway) that keeps every post it
+//   is handed, a repeat as a second post: a replay after a restore posts again;
+// - `idempotent`: a store that keeps each post once by its key (a window's result by window and
+//   version, a correction by the fact it corrects), so a repeat changes nothing; a post under a
+//   key it holds with other content is refused as a conflict (seed 000: "same key, different
+//   intent: reject as conflict"), and the store keeps what it had;
+// - `transactional`: a store the processor writes inside its checkpoint: posts are staged under
+//   the checkpoint's epoch (`sink.prepare`) and become visible only when that checkpoint has
+//   completed and the processor commits the epoch (`sink.commit`, which it repeats after a restore
+//   and which commits an epoch once). A restore discards what was staged after the checkpoint.
+// The sink also keeps the processor's side records: facts routed to review (the correction
+// workflow) and facts dropped under a declared policy, each by its fact id, so a dropped fact is
+// counted and a reviewed one is accounted for. It acknowledges every request; it does not crash
+// here (its storage is taken as durable).
+import { enqueueActions, setup } from 'xstate';
+import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
+import type { EvidencePart } from '../src/scenario.ts';
+
+/** One result as the processor posts it. */
+export type ResultPost =
+  /** A window's aggregate, provisional until its `close`; a later version revises it. */
+  | { readonly kind: 'result'; readonly window: number; readonly version: number; readonly facts: readonly string[]; readonly value: number }
+  /** A window's result is final: its period is closed. `run` names the run that sent it, where its id is part of the message (an alert). */
+  | { readonly kind: 'close'; readonly window: number; readonly version: number; readonly run?: string }
+  /** A late fact's contribution to a closed window, linked to the result it corrects (`window@version`). */
+  | { readonly kind: 'correction'; readonly window: number; readonly corrects: string; readonly facts: readonly string[]; readonly value: number }
+  /** A late fact routed to the correction workflow instead of the result. */
+  | { readonly kind: 'review'; readonly window: number; readonly facts: readonly string[] }
+  /** A late fact dropped under a declared policy, and counted. */
+  | { readonly kind: 'dropped'; readonly window: number; readonly facts: readonly string[] };
+
+/** A post as the sink keeps it: when it became visible. */
+export type StoredPost = ResultPost & { readonly at: number };
+
+export type SinkMode = 'external' | 'idempotent' | 'transactional';
+
+export interface SinkDurable {
+  /** What readers see, in the order it became visible. */
+  readonly posts: readonly StoredPost[];
+  /** Transactional: posts staged per epoch, not yet visible. */
+  readonly staged: Readonly<Record<string, readonly ResultPost[]>>;
+  /** Transactional: the epochs committed, each once. */
+  readonly committed: readonly number[];
+  /** Idempotent: posts refused because their key was held with other content. */
+  readonly conflicts?: readonly StoredPost[];
+}
+
+export type SinkRequest =
+  | ({ type: 'sink.post'; ref: string; post: ResultPost } & FromPeer)
+  | ({ type: 'sink.prepare'; epoch: number; posts: readonly ResultPost[] } & FromPeer)
+  | ({ type: 'sink.commit'; epoch: number } & FromPeer)
+  | ({ type: 'sink.read' } & FromPeer);
+
+export type SinkReply =
+  | ({ type: 'sink.posted'; ref: string } & FromPeer)
+  | ({ type: 'sink.prepared'; epoch: number } & FromPeer)
+  | ({ type: 'sink.committed'; epoch: number } & FromPeer)
+  | ({ type: 'sink.contents'; posts: readonly StoredPost[] } & FromPeer);
+
+/** The key a post is upserted by in an idempotent sink. */
+export function postKey(p: ResultPost): string {
+  switch (p.kind) {
+    case 'result':
+      return `${p.kind} ${p.window}@v${p.version}`;
+    case 'close':
+      return `${p.kind} ${p.window}@v${p.version}${p.run === undefined ? '' : ` by ${p.run}`}`;
+    default:
+      return `${p.kind} ${p.facts.join(',')}`;
+  }
+}
+
+type Ctx = { durable: SinkDurable; mode: SinkMode };
+
+/** Whether two posts under one key say the same thing (their time of arrival aside). */
+function sameContent(a: ResultPost, b: ResultPost): boolean {
+  const { at: _at, ...rest } = a as StoredPost;
+  return JSON.stringify(rest) === JSON.stringify(b);
+}
+
+export const resultSinkMachine = setup({
+  types: { context: {} as Ctx, input: {} as { mode: SinkMode; durable?: SinkDurable }, events: {} as SinkRequest | PeerCrashed, emitted: {} as Emitted },
+}).createMachine({
+  id: 'resultSink',
+  context: ({ input }) => ({ durable: input.durable ?? { posts: [], staged: {}, committed: [] }, mode: input.mode }),
+  initial: 'serving',
+  states: {
+    serving: {
+      tags: ['idle'],
+      on: {
+        'sink.post': {
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const d = context.durable;
+            const key = postKey(event.post);
+            const held = context.mode === 'idempotent' ? d.posts.find((p) => postKey(p) === key) : undefined;
+            if (held === undefined) enqueue.assign({ durable: { ...d, posts: [...d.posts, { ...event.post, at: event.at }] } });
+            else if (sameContent(held, event.post)) enqueue.emit(note('guard', { guard: 'resultKey', key }));
+            else {
+              enqueue.assign({ durable: { ...d, conflicts: [...(d.conflicts ?? []), { ...event.post, at: event.at }] } });
+              enqueue.emit(note('conflict', { key }));
+            }
+            enqueue.emit(send(event.from, { type: 'sink.posted', ref: event.ref }));
+          }),
+        },
+        'sink.prepare': {
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const d = context.durable;
+            // A prepare for an epoch already committed is a zombie's: the commit it would join is done.
+            if (!d.committed.includes(event.epoch)) enqueue.assign({ durable: { ...d, staged: { ...d.staged, [event.epoch]: event.posts } } });
+            enqueue.emit(send(event.from, { type: 'sink.prepared', epoch: event.epoch }));
+          }),
+        },
+        // A reader (a promotion job comparing two runs' results) reads what is visible.
+        'sink.read': { actions: enqueueActions(({ context, event, enqueue }) => enqueue.emit(send(event.from, { type: 'sink.contents', posts: context.durable.posts }))) },
+        'sink.commit': {
+          actions: enqueueActions(({ context, event, enqueue }) => {
+            const d = context.durable;
+            if (d.committed.includes(event.epoch)) enqueue.emit(note('guard', { guard: 'epochCommitted', epoch: event.epoch }));
+            else {
+              const posts = (d.staged[event.epoch] ?? []).map((p) => ({ ...p, at: event.at }));
+              const { [event.epoch]: _done, ...staged } = d.staged;
+              enqueue.assign({ durable: { posts: [...d.posts, ...posts], staged, committed: [...d.committed, event.epoch] } });
+            }
+            enqueue.emit(send(event.from, { type: 'sink.committed', epoch: event.epoch }));
+          }),
+        },
+      },
+    },
+  },
+});
+
+/** Evidence for the sink: what readers see, post by post. */
+export function resultSinkEvidence(durable: unknown): EvidencePart[] {
+  const d = durable as SinkDurable | undefined;
+  const shown = (d?.posts ?? []).map((p) => (p.kind === 'result' ? `w${p.window}@v${p.version}=${p.value}` : p.kind === 'close' ? `w${p.window} closed` : `${p.kind} w${p.window} ${p.facts.join(',')}`));
+  const staged = Object.keys(d?.staged ?? {}).sort();
+  return [{ label: 'visible', items: shown.length > 0 ? shown : ['nothing'] }, ...(staged.length > 0 ? [{ label: 'staged epochs', items: staged }] : [])];
+}

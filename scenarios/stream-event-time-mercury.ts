@@ -1,0 +1,21 @@
+// Seed 000, "Event time makes result meaning explicit": "Mercury sets an operational watermark
+// from the maximum observed event time minus two minutes for a bounded source class. It emits a
+// provisional 10-minute demand aggregate when the watermark passes the window end, accepts
+// corrections for 15 additional minutes, and then routes later facts to a correction workflow."
+// Two devices upload demand facts; a device that crashes stays down for thirty minutes, and a
+// partition silent for five minutes is left out of the watermark, so the other device's facts
+// keep the windows moving and the silent device's facts, uploaded when it is back, arrive late.
+import { defineScenario } from '../src/scenario.ts';
+import { closedPeriodClaim, factCountedOnceClaim, resultDeliveryClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
+
+export default defineScenario({
+  name: 'stream-event-time-mercury',
+  title: "Mercury's event-time policy: 2-minute watermark, 10-minute windows, 15 minutes of corrections, then review",
+  source: '000 · Event time makes result meaning explicit',
+  lesson: 'Every fact is counted once in its own window: on time, as a revision within the fifteen minutes, or in the correction workflow after them; a displayed bucket changes only under a new version.',
+  tick: STREAM_TICK,
+  build: streamPipeline({ sink: 'transactional', watermarkDelay: '2m', window: '10m', lateness: '15m', late: 'review', idleAfter: '5m', device: { restartAfter: '30m' } }),
+  workload: { size: 3 },
+  claims: [factCountedOnceClaim(), closedPeriodClaim('dashboard'), resultDeliveryClaim('the demand dashboard')],
+  expect: { verdict: 'holds' },
+});
