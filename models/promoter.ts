@@ -1,0 +1,122 @@
+// The cutover of a reprocessing run (seed 000, "A safe reprocessing run uses a new consumer
+// identity and isolated output, validates counts and invariants by partition/time/key, compares
+// old and new results, and promotes through an explicit cutover"). It reads the live results and
+// the rebuild's, and once the rebuild has closed every window the live run closed it compares
+// them window by window (the total and how many facts it counts) and promotes the rebuild, or
+// refuses with the windows that differ. Without `compare` it promotes as soon as the rebuild has
+// caught up. Its decision is durable; a crash while it reads only makes it read again.
+//
+// Failure windows: `promoter.waiting`, `promoter.reading`, `promoter.promoted`, `promoter.refused`.
+import { assign, enqueueActions, setup } from 'xstate';
+import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
+import type { EvidencePart } from '../src/scenario.ts';
+import type { SinkReply, StoredPost } from './resultSink.ts';
+
+export interface PromoterDurable {
+  readonly status: 'pending' | 'promoted' | 'refused';
+  /** The windows whose rebuilt result differs from the live one, when refused. */
+  readonly mismatches: readonly string[];
+}
+
+export interface PromoterInput {
+  readonly live: string;
+  readonly rebuild: string;
+  readonly compare: boolean;
+  readonly pollTicks: number;
+  readonly timeoutTicks: number;
+  readonly durable?: PromoterDurable;
+}
+
+type Read = Readonly<Record<string, readonly StoredPost[]>>;
+type Ctx = { durable: PromoterDurable; input: PromoterInput; read: Read };
+
+/** Each window's final result (the highest version, the last posted among equals), with whether it closed. */
+export function finalByWindow(posts: readonly StoredPost[]): Map<number, { value: number; facts: number; closed: boolean }> {
+  const out = new Map<number, { value: number; facts: number; closed: boolean; version: number }>();
+  for (const p of posts) {
+    const seen = out.get(p.window);
+    if (p.kind === 'result' && (seen === undefined || p.version >= seen.version)) out.set(p.window, { value: p.value, facts: p.facts.length, closed: seen?.closed ?? false, version: p.version });
+    if (p.kind === 'close' && seen !== undefined) out.set(p.window, { ...seen, closed: true });
+  }
+  return out;
+}
+
+const bothRead = (ctx: Ctx) => ctx.read[ctx.input.live] !== undefined && ctx.read[ctx.input.rebuild] !== undefined;
+
+/** Whether the rebuild has closed every window the live run closed. */
+function caughtUp(read: Read, input: PromoterInput): boolean {
+  const live = finalByWindow(read[input.live] ?? []);
+  const rebuilt = finalByWindow(read[input.rebuild] ?? []);
+  const closed = [...live].filter(([, r]) => r.closed).map(([w]) => w);
+  return closed.length > 0 && closed.every((w) => rebuilt.get(w)?.closed === true);
+}
+
+/** The windows whose totals or fact counts differ between the two runs, in window order. */
+function mismatchesOf(read: Read, input: PromoterInput): string[] {
+  const live = finalByWindow(read[input.live] ?? []);
+  const rebuilt = finalByWindow(read[input.rebuild] ?? []);
+  const windows = [...new Set([...live.keys(), ...rebuilt.keys()])].sort((a, b) => a - b);
+  return windows.filter((w) => live.get(w)?.value !== rebuilt.get(w)?.value || live.get(w)?.facts !== rebuilt.get(w)?.facts).map((w) => `w${w}`);
+}
+
+export const promoterMachine = setup({
+  types: { context: {} as Ctx, input: {} as PromoterInput, events: {} as SinkReply | PeerCrashed, emitted: {} as Emitted },
+  delays: { poll: ({ context }) => context.input.pollTicks, timeout: ({ context }) => context.input.timeoutTicks },
+  guards: {
+    promoted: ({ context }) => context.durable.status === 'promoted',
+    refused: ({ context }) => context.durable.status === 'refused',
+    bothRead: ({ context }) => bothRead(context),
+    isContents: ({ event }) => event.type === 'sink.contents',
+    readyToPromote: ({ context }) => bothRead(context) && caughtUp(context.read, context.input) && (!context.input.compare || mismatchesOf(context.read, context.input).length === 0),
+    readyToRefuse: ({ context }) => bothRead(context) && caughtUp(context.read, context.input),
+  },
+  actions: {
+    read: enqueueActions(({ context, enqueue }) => {
+      enqueue.assign({ read: {} });
+      enqueue.emit(send(context.input.live, { type: 'sink.read' }));
+      enqueue.emit(send(context.input.rebuild, { type: 'sink.read' }));
+    }),
+    keep: assign(({ context, event }) => (event.type === 'sink.contents' ? { read: { ...context.read, [(event as { from: string }).from]: event.posts } } : {})),
+    promote: enqueueActions(({ context, enqueue }) => {
+      enqueue.assign({ durable: { status: 'promoted', mismatches: [] } });
+      enqueue.emit(note('promoted', { compared: context.input.compare }));
+    }),
+    refuse: enqueueActions(({ context, enqueue }) => {
+      const mismatches = mismatchesOf(context.read, context.input);
+      enqueue.assign({ durable: { status: 'refused', mismatches } });
+      enqueue.emit(note('refused', { mismatches }));
+    }),
+  },
+}).createMachine({
+  id: 'promoter',
+  context: ({ input }) => ({ durable: input.durable ?? { status: 'pending', mismatches: [] }, input, read: {} }),
+  initial: 'waiting',
+  states: {
+    // Nothing decided; the next read is due.
+    waiting: {
+      always: [{ guard: 'promoted', target: 'promoted' }, { guard: 'refused', target: 'refused' }],
+      tags: ['idle'],
+      after: { poll: 'reading' },
+    },
+    // Both result sets asked for, not both read; once both are, the decision is taken or put off.
+    reading: {
+      entry: 'read',
+      on: { 'sink.contents': { guard: 'isContents', actions: 'keep' } },
+      always: [
+        { guard: 'readyToPromote', target: 'promoted', actions: 'promote' },
+        { guard: 'readyToRefuse', target: 'refused', actions: 'refuse' },
+        { guard: 'bothRead', target: 'waiting' },
+      ],
+      after: { timeout: { target: 'reading', reenter: true } },
+    },
+    promoted: { tags: ['idle'] },
+    refused: { tags: ['idle'] },
+  },
+});
+
+/** Evidence for the promoter: its decision. */
+export function promoterEvidence(durable: unknown): EvidencePart[] {
+  const d = durable as PromoterDurable | undefined;
+  if (d === undefined) return [];
+  return [{ label: 'cutover', items: [d.status === 'refused' ? `refused: ${d.mismatches.join(', ')} differ` : d.status] }];
+}
