@@ -84,7 +84,7 @@ export default defineRecord({
     dedup: { eventsPerDay: 20_000_000, window: '7d', entryBytes: 64, scenario: 'consumer-durable-inbox' },
     horizon: { brokerRetention: '3d', approvedReplay: '7d', scenario: 'dedup-horizon-covers-redelivery' },
     retry: { base: '1s', factor: 2, cap: '60s', retries: 8, scenario: 'poison-retry-topic-parking-dead-letter' },
-    checkpoint: { ratePerSec: 18_000, interval: '30s', recoveryRatePerSec: 24_000 },
+    checkpoint: { ratePerSec: 18_000, interval: '30s', recoveryRatePerSec: 24_000, scenario: 'stream-checkpoint-transactional-sink' },
     backfill: { events: 1_200_000_000, envelopePerSec: 25_000, liveReservePerSec: 20_000, varianceReservePerSec: 1_000, capPerSec: 4_000, scenario: 'replay-separate-namespace' },
   },
   rules: [
@@ -130,6 +130,28 @@ export default defineRecord({
       scenario: 'email-confirmation',
     },
     { boundary: 'Consumer calls a payment API with an idempotency key', effectivelyOnce: true, answer: 'Yes, if the API honours the key for the retry window', why: 'Target rejects repeats', scenario: 'payment-capture-intent-key' },
+    // Not in the seed's table: seed 000's checkpointed stream processor and its sinks.
+    {
+      boundary: 'Stream processor checkpoint to an external endpoint',
+      effectivelyOnce: false,
+      answer: 'No, at-least-once',
+      why: 'A restore replays the posts made since the checkpoint; the endpoint keeps both',
+      scenario: 'stream-checkpoint-external-sink',
+    },
+    {
+      boundary: 'Stream processor checkpoint to a sink inside the checkpoint transaction',
+      effectivelyOnce: true,
+      answer: 'Yes, for restores of the latest checkpoint',
+      why: 'Results become visible with the checkpoint that covers them',
+      scenario: 'stream-checkpoint-transactional-sink',
+    },
+    {
+      boundary: 'Stream processor restored from an older checkpoint, transactional sink',
+      effectivelyOnce: false,
+      answer: 'No: results committed after that checkpoint are committed again',
+      why: 'The sink transaction is bound to one checkpoint, not to the results themselves',
+      scenario: 'stream-transactional-sink-older-checkpoint',
+    },
   ],
   saga: {
     name: 'Gift purchase saga (orchestrated)',
@@ -150,6 +172,28 @@ export default defineRecord({
     { signal: 'Duplicate rate (dedup table hits per second)', alert: 'Above 1% of deliveries for 15 minutes', scenario: 'flow-review-posted' },
     { signal: 'End-to-end reconciliation', alert: 'Daily count of `review.posted` events vs new reviews differs by more than 0', scenario: 'mercury-dual-write-commit-first' },
     { signal: 'Saga stuck in a non-final state', alert: 'Older than 30 minutes', scenario: 'gift-saga-email-last' },
+  ],
+  eventTime: [
+    {
+      result: 'Demand per 10-minute window (dashboard)',
+      clock: 'Event time stamped by the device',
+      watermark: 'Maximum observed event time − 2 min; a partition silent 5 min is left out',
+      window: 'Tumbling, 10 min',
+      lateness: '15 min after the window ends, revised under the next version',
+      late: 'To the correction workflow (review), counted',
+      finality: 'A bucket may change only under a version readers can see',
+      scenario: 'stream-event-time-mercury',
+    },
+    {
+      result: 'Sales per 10-minute period (ledger)',
+      clock: 'Event time stamped by the device',
+      watermark: 'Maximum observed event time − 2 min; a partition silent 5 min is left out',
+      window: 'Tumbling, 10 min',
+      lateness: '15 min after the period ends',
+      late: 'One correction entry linked to the closed period',
+      finality: 'A closed period is never revised in place',
+      scenario: 'stream-ledger-corrections',
+    },
   ],
   decisions: [
     { id: 'ED-01', item: 'All business events via transactional outbox', reason: 'No lost or phantom events on crash', owner: '@platform-events-lead', status: 'Decided', scenario: 'mercury-outbox' },

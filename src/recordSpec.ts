@@ -84,6 +84,14 @@ export const RecordSpecSchema = z.strictObject({
     .optional(),
   monitoring: z.array(z.strictObject({ signal: text, alert: text, scenario: scenarioName.optional() })),
   decisions: z.array(z.strictObject({ id: text, item: text, reason: text, owner: text, status: z.enum(['Decided', 'Open']), scenario: scenarioName.optional() })),
+  /**
+   * Seed 000's event-time and finality policy, per result a stream computes: which clock assigns
+   * a fact to its window, the watermark, the window, how long a result stays open to revision,
+   * what becomes of a later fact, and what "final" means to its readers.
+   */
+  eventTime: z
+    .array(z.strictObject({ result: text, clock: text, watermark: text, window: text, lateness: text, late: text, finality: text, scenario: scenarioName }))
+    .optional(),
 });
 
 export type RecordSpec = z.output<typeof RecordSpecSchema>;
@@ -114,6 +122,7 @@ export function backingScenarios(spec: RecordSpec): string[] {
     spec.saga?.counter,
     ...spec.monitoring.map((m) => m.scenario),
     ...spec.decisions.map((d) => d.scenario),
+    ...(spec.eventTime ?? []).map((e) => e.scenario),
   ];
   return [...new Set(names.filter((n): n is string => n !== undefined))];
 }

@@ -111,6 +111,7 @@ const VIOLATION_SIGNALS: Partial<Record<Violation, string>> = {
   'duplicate effect': 'Duplicate rate: one key with more than one committed effect',
   'phantom effect': 'Effects without a committed fact (a compensation that could not undo)',
   'order regression': 'Versions applied out of order (a stored version older than one applied before)',
+  'silent revision': 'Closed-period results changed without a correction or a visible version',
   stuck: 'Work stuck in a non-final state (backlog, parked key, saga not finished)',
 };
 
@@ -439,6 +440,15 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
     ],
   });
 
+  // 10 (seed 000). Event time and finality, each policy backed by a stream run; computed before the
+  // open items, so a run that contradicts its policy is one of them.
+  const eventTimeRows = (spec.eventTime ?? []).map((e) => {
+    const r = run(e.scenario);
+    const bad = !r.judgement.asExpected;
+    if (bad) addOpen('unexpected', `Revisit the event-time policy of ${e.result}`, `${r.name} is ${verdictSummary(r).verdict}, not as expected`, ceOrRun(r));
+    return [{ text: e.result }, { text: e.clock }, { text: e.watermark }, { text: e.window }, { text: e.lateness }, { text: e.late }, { text: e.finality }, verdictCell(e.scenario, bad)];
+  });
+
   // 9. Decisions, then the open items the runs raise.
   const decisionRows = spec.decisions.map((x) => {
     const r = x.scenario === undefined ? undefined : run(x.scenario);
@@ -475,6 +485,17 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
       },
     ],
   });
+
+  if (eventTimeRows.length > 0) {
+    sections.push({
+      id: 'event-time',
+      title: '10. Event time and finality',
+      blocks: [
+        { kind: 'para', cells: [{ text: 'Which clock assigns a fact to its window, when a window counts as complete, how long its result may still change, and what "final" means to the readers of each result (seed 000: "State the event-time, watermark, lateness, correction, and finality policy explicitly").' }] },
+        { kind: 'table', table: { head: ['Result', 'Clock', 'Watermark', 'Window', 'Open to revision', 'Later facts', 'Final means', 'Measured'], rows: eventTimeRows } },
+      ],
+    });
+  }
 
   sections.push({
     id: 'glossary',
