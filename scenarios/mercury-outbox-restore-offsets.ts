@@ -3,6 +3,11 @@
 // recognizes the semantic key." The Mercury outbox pipeline, with the broker's group offsets
 // restorable: a `restore` sets them back to the snapshot taken before the workload, so the
 // inventory consumer reads the whole retained log again.
+//
+// Analysis. A restore of the offsets at any process window holds, under one fault and under two
+// (`windows --pairs`): the broker restarts with no offset committed, the consumer subscribes
+// again, and every record of the retained log is delivered once more; the inbox row of each
+// (committed with its reservation) turns the repeat into a no-op (guard `inboxKey`).
 import { defineScenario } from '../src/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 

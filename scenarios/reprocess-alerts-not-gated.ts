@@ -2,6 +2,11 @@
 // or recapture payments. Side-effect gates, deterministic output identities, versioned
 // transformations, checkpoints, and reconciliation turn replay into controlled repair": the
 // rebuild of reprocess-versioned-adapters with its alert emails left on.
+//
+// Analysis. The violation needs no fault: the rebuild closes every window again and, with its
+// alerts not gated, sends each one's alert under its own run's message id, so the mail gateway
+// cannot recognise it and the planning team gets every alert twice. The totals and the cutover
+// hold. The design is at fault: an irreversible effect needs a gate on replay.
 import { defineScenario } from '../src/scenario.ts';
 import { alertOnceClaim, promotionClaim, reprocessing, servedTotalsClaim } from '../models/designs/reprocessing.ts';
 import { STREAM_TICK } from '../models/designs/streamPipeline.ts';

@@ -2,6 +2,12 @@
 // semantics": the rebuild of reprocess-versioned-adapters, with no adapter for schema 1, whose
 // records have no quantity field (each was one unit); today's code reads the absent field as its
 // default, 0. The promoter still compares before the cutover.
+//
+// Analysis. The violation needs no fault: the rebuild reads every schema-1 order as 0 units, so
+// each window with one is short; the promoter finds those windows different from the live ones and
+// refuses the cutover (the promotion claim's lost effect). The served totals hold (readers keep
+// the live results) and no alert repeats. The comparison did its job; the design's missing
+// adapter is at fault.
 import { defineScenario } from '../src/scenario.ts';
 import { alertOnceClaim, promotionClaim, reprocessing, servedTotalsClaim } from '../models/designs/reprocessing.ts';
 import { STREAM_TICK } from '../models/designs/streamPipeline.ts';

@@ -1,6 +1,11 @@
 // Seed 000, "compares old and new results, and promotes through an explicit cutover": the rebuild
 // of reprocess-current-default (no adapter for schema 1), promoted as soon as it has caught up,
 // without comparing its results with the live ones.
+//
+// Analysis. The violation needs no fault: the promoter cuts over as soon as the rebuild has
+// closed every window, and the windows with a schema-1 order are then served short of the facts
+// they count (replay mismatch: the same facts, a different total). The design is at fault twice
+// over: the missing adapter, and a cutover with no comparison to catch it.
 import { defineScenario } from '../src/scenario.ts';
 import { alertOnceClaim, promotionClaim, reprocessing, servedTotalsClaim } from '../models/designs/reprocessing.ts';
 import { STREAM_TICK } from '../models/designs/streamPipeline.ts';

@@ -11,6 +11,9 @@ import { checkLiveness } from '../../src/checkers/liveness.ts';
 import { checkPhantom } from '../../src/checkers/phantom.ts';
 import { checkDifferentIntent, checkSameIntent, checkUnknownResolved } from '../../src/checkers/replay.ts';
 import { checkVersions } from '../../src/checkers/versions.ts';
+import { checkFinality } from '../../src/checkers/finality.ts';
+import { closedPeriodClaim } from '../../models/designs/streamPipeline.ts';
+import type { SinkDurable, StoredPost } from '../../models/resultSink.ts';
 import type { Claim } from '../../src/claims.ts';
 import type { WorldView } from '../../src/worldView.ts';
 
@@ -146,6 +149,54 @@ describe('replay clauses', () => {
   });
 });
 
+describe('finality', () => {
+  it('finds each silently revised period once, and is not checked without an observer', () => {
+    const c = claim({
+      finality: 'never revised in place',
+      revisions: () => [
+        { key: 'w0', silent: true, how: 'revised in place' },
+        { key: 'w0', silent: true, how: 'revised again' },
+        { key: 'w1', silent: false, how: 'a linked correction' },
+        { key: 'w2', silent: true, how: 'overwritten' },
+      ],
+    });
+    expect(checkFinality(c, quiet)).toEqual({
+      observed: true,
+      judged: 4,
+      findings: [
+        { violation: 'silent revision', effect: 'reservation', key: 'w0', how: 'revised in place' },
+        { violation: 'silent revision', effect: 'reservation', key: 'w2', how: 'overwritten' },
+      ],
+    });
+    expect(checkFinality(claim(), quiet)).toEqual({ observed: false });
+  });
+
+  // The stream claims read the sink's posts; each end state here is one a faulty design leaves.
+  const sinkView = (posts: readonly StoredPost[]): WorldView => ({ ...quiet, durable: <T>() => ({ posts, staged: {}, committed: [] }) as SinkDurable as T });
+  const at = (p: object) => ({ ...p, at: 0 }) as StoredPost;
+  const result = (version: number, facts: string[]) => at({ kind: 'result', window: 0, version, facts, value: facts.length });
+  const close = (version: number) => at({ kind: 'close', window: 0, version });
+  const findings = (kind: 'ledger' | 'dashboard', posts: StoredPost[]) => {
+    const o = checkFinality(closedPeriodClaim(kind), sinkView(posts));
+    return o.observed ? o.findings.map((f) => (f.violation === 'silent revision' ? f.how : f.violation)) : ['not observed'];
+  };
+
+  it('holds a ledger to corrections linked to the version that closed', () => {
+    expect(findings('ledger', [result(1, ['a']), close(1), at({ kind: 'correction', window: 0, corrects: '0@v1', facts: ['b'], value: 1 })])).toEqual([]);
+    expect(findings('ledger', [result(1, ['a']), close(1), result(2, ['a', 'b'])])).toEqual(['revised after it closed (version 2)']);
+    expect(findings('ledger', [result(1, ['a']), result(2, ['a', 'c']), close(2), at({ kind: 'correction', window: 0, corrects: '0@v1', facts: ['b'], value: 1 })])).toEqual([
+      'corrected by a correction linked to 0@v1, not to the closed version 2',
+    ]);
+  });
+
+  it('lets a dashboard revise a closed bucket only under a higher version', () => {
+    expect(findings('dashboard', [result(1, ['a']), close(1), result(2, ['a', 'b'])])).toEqual([]);
+    expect(findings('dashboard', [result(1, ['a']), close(1), result(1, ['a', 'b'])])).toEqual(['overwritten under version 1 after it closed']);
+    // Revisions before the close are the provisional period's business, not finality's.
+    expect(findings('dashboard', [result(1, ['a']), result(1, ['a', 'b']), close(1)])).toEqual([]);
+  });
+});
+
 describe('a claim compiled to its clauses', () => {
   it('makes only the clauses its guarantee and sentence speak of', () => {
     expect(clausesOf(claim()).map(([id]) => id)).toEqual(['atMostOne', 'liveness', 'phantom', 'quiescence']);
@@ -154,7 +205,7 @@ describe('a claim compiled to its clauses', () => {
   });
 
   it('lists a claim\'s clauses in the order every report uses', () => {
-    const full = claim({ facts: () => [], versions: () => ({}), sameIntent: 'x', differentIntent: 'y', unknownCompletion: 'z' });
+    const full = claim({ facts: () => [], versions: () => ({}), sameIntent: 'x', differentIntent: 'y', unknownCompletion: 'z', finality: 'f' });
     expect(clausesOf(full).map(([id]) => id)).toEqual([...CLAUSE_IDS]);
   });
 

@@ -1,0 +1,303 @@
+// The stream machines, each held to what its header promises: the aggregator's watermark, windows,
+// late policies, checkpoints, restore and upgrade; the sink's three modes; the device's clock and
+// resends; the promoter's comparison. Machines are stepped by hand where a single reply decides,
+// and run in a World on a small stream design where the behaviour needs the whole pipeline.
+import { describe, expect, it } from 'vitest';
+import { alertOnceClaim, historicalFacts, reprocessing, servedTotalsClaim } from '../../models/designs/reprocessing.ts';
+import { closedPeriodClaim, factCountedOnceClaim, resultDeliveryClaim, STREAM_TICK, streamPipeline, type StreamPipelineOptions } from '../../models/designs/streamPipeline.ts';
+import { deviceMachine } from '../../models/device.ts';
+import { END_OF_TIME, type EventLogDurable, type StreamRecord } from '../../models/eventLog.ts';
+import { promoterMachine, type PromoterDurable } from '../../models/promoter.ts';
+import { resultSinkMachine, type ResultPost, type SinkDurable } from '../../models/resultSink.ts';
+import { aggregatorMachine, initialAggregatorDurable, restoreOlderCheckpoint, valueOf, type AggregatorDurable, type AggregatorInput } from '../../models/windowedAggregator.ts';
+import { checkClaim } from '../../src/checkers/compose.ts';
+import type { FaultPlan } from '../../src/faults.ts';
+import { runScenario } from '../../src/runScenario.ts';
+import { defineScenario } from '../../src/scenario.ts';
+import { MachineDriver } from './machineDriver.ts';
+
+const scenario = (options: StreamPipelineOptions, name = 'stream-test') =>
+  defineScenario({ name, title: 't', source: 's', lesson: 'l', tick: STREAM_TICK, build: streamPipeline(options), workload: { size: 3 }, claims: [factCountedOnceClaim(), resultDeliveryClaim('the sink'), closedPeriodClaim('ledger')], expect: { verdict: 'holds' } });
+
+const run = (options: StreamPipelineOptions, plan: FaultPlan = []) => runScenario(scenario(options), { seed: 1, plan, keepTrace: true });
+const sinkOf = (r: ReturnType<typeof run>) => r.report.durable['sink'] as SinkDurable;
+const results = (r: ReturnType<typeof run>) => sinkOf(r).posts.filter((p) => p.kind === 'result').map((p) => `w${p.window}@v${(p as { version: number }).version}`);
+
+const record = (partition: number, offset: number, fact_id: string, eventTime: number, extra: Partial<StreamRecord> = {}): StreamRecord => ({ fact_id, eventTime, ingestedAt: 0, value: 1, schema: 1, partition, offset, ...extra });
+const input = (over: Partial<AggregatorInput> = {}): AggregatorInput => ({
+  log: 'log',
+  partitions: 2,
+  sink: 'sink',
+  sinkMode: 'idempotent',
+  windowTicks: 60,
+  watermarkDelayTicks: 12,
+  latenessTicks: 90,
+  latePolicy: 'correction',
+  dedup: true,
+  checkpointEveryTicks: 30,
+  pollTicks: 3,
+  timeoutTicks: 12,
+  ...over,
+});
+
+/** Steps an aggregator through one poll that returns `records` per partition; the posts it sends. */
+function poll(d: MachineDriver, byPartition: readonly (readonly StreamRecord[])[]): ResultPost[] {
+  const before = d.sent.length;
+  byPartition.forEach((records, p) => d.receive({ type: 'log.records', partition: p, offset: d.context.op.positions[p], records }, 'log'));
+  d.advance(0);
+  const posts: ResultPost[] = [];
+  for (;;) {
+    const sent = d.sent.slice(before).filter((m) => m.event.type === 'sink.post');
+    const last = sent[posts.length];
+    if (last === undefined) break;
+    posts.push(last.event['post'] as ResultPost);
+    d.receive({ type: 'sink.posted', ref: last.event['ref'] as string }, 'sink');
+  }
+  return posts;
+}
+
+function aggregator(over: Partial<AggregatorInput> = {}): MachineDriver {
+  const d = new MachineDriver(aggregatorMachine, input(over) as unknown as Record<string, unknown>);
+  d.advance(0);
+  expect(d.state).toBe('polling');
+  return d;
+}
+
+describe('the windowed aggregator', () => {
+  it('posts a window when the slowest partition passes its end plus the allowed delay, and not before', () => {
+    const d = aggregator();
+    // Partition 0 is far ahead; partition 1 is at 40, so the watermark is 40 - 12 = 28 < 60.
+    expect(poll(d, [[record(0, 0, 'a', 20), record(0, 1, 'b', 100)], [record(1, 0, 'c', 40)]])).toEqual([]);
+    expect(d.context.op.watermark).toBe(28);
+    d.advance(3);
+    // Partition 1 reaches 75: the watermark is 63, past window 0's end (60).
+    expect(poll(d, [[], [record(1, 1, 'd', 75)]])).toEqual([{ kind: 'result', window: 0, version: 1, facts: ['a', 'c'], value: 2 }]);
+  });
+
+  it('leaves a silent partition out of the watermark only where idleness is detected', () => {
+    const silent = (idleTicks?: number) => {
+      const d = aggregator(idleTicks === undefined ? {} : { idleTicks });
+      poll(d, [[record(0, 0, 'a', 20)], []]);
+      d.advance(40);
+      return poll(d, [[record(0, 1, 'b', 100)], []]);
+    };
+    expect(silent()).toEqual([]);
+    expect(silent(30)).toEqual([{ kind: 'result', window: 0, version: 1, facts: ['a'], value: 1 }]);
+  });
+
+  it('revises a posted window under the next version within the lateness, then closes it', () => {
+    const d = aggregator();
+    poll(d, [[record(0, 0, 'a', 20), record(0, 1, 'b', 80)], [record(1, 0, 'c', 90)]]);
+    d.advance(3);
+    // A fact of window 0 arriving while the watermark (68) is within 90 of its end.
+    expect(poll(d, [[], [record(1, 1, 'late', 30)]])).toEqual([{ kind: 'result', window: 0, version: 2, facts: ['a', 'late'], value: 2 }]);
+    d.advance(3);
+    expect(poll(d, [[record(0, 2, 'end', END_OF_TIME, { end: true })], [record(1, 2, 'end', END_OF_TIME, { end: true })]]).map((p) => `${p.kind} ${p.window}`)).toEqual(['close 0', 'result 1', 'close 1']);
+  });
+
+  it.each([
+    ['correction', [{ kind: 'correction', window: 0, corrects: '0@v1', facts: ['x'], value: 1 }]],
+    ['revise', [{ kind: 'result', window: 0, version: 2, facts: ['a', 'x'], value: 2 }]],
+    ['overwrite', [{ kind: 'result', window: 0, version: 1, facts: ['a', 'x'], value: 2 }]],
+    ['review', [{ kind: 'review', window: 0, facts: ['x'] }]],
+    ['drop', [{ kind: 'dropped', window: 0, facts: ['x'] }]],
+    ['ignore', []],
+  ] as const)('treats a fact after its window closed by the %s policy', (latePolicy, expected) => {
+    const d = aggregator({ latePolicy });
+    poll(d, [[record(0, 0, 'a', 20), record(0, 1, 'end', END_OF_TIME, { end: true })], [record(1, 0, 'end', END_OF_TIME, { end: true })]]);
+    d.advance(3);
+    expect(poll(d, [[record(0, 2, 'x', 25)], []])).toEqual(expected);
+    // A resent copy of the same late fact is recognised, whatever the policy did with it.
+    d.advance(3);
+    expect(poll(d, [[record(0, 3, 'x', 25)], []])).toEqual([]);
+    expect(d.notes.some((n) => n.kind === 'guard' && n.data?.['guard'] === 'factDedup')).toBe(true);
+  });
+
+  it('counts a resent fact twice without dedup', () => {
+    const d = aggregator({ dedup: false });
+    poll(d, [[record(0, 0, 'a', 20), record(0, 1, 'a', 20)], [record(1, 0, 'end', END_OF_TIME, { end: true })]]);
+    d.advance(3);
+    expect(poll(d, [[record(0, 2, 'end', END_OF_TIME, { end: true })], []])[0]).toEqual({ kind: 'result', window: 0, version: 1, facts: ['a', 'a'], value: 2 });
+  });
+
+  it('ignores a fetch reply for positions it has moved past', () => {
+    const d = aggregator();
+    poll(d, [[record(0, 0, 'a', 20)], []]);
+    d.advance(3);
+    d.receive({ type: 'log.records', partition: 0, offset: 0, records: [record(0, 0, 'a', 20)] }, 'log');
+    expect(d.context.op.windows[0].facts).toEqual(['a']);
+  });
+
+  it('restores the checkpoint before the latest, keeping the id counter and the code', () => {
+    const base = initialAggregatorDurable(2);
+    const second = { ...base.checkpoint, id: 2, tick: 60 };
+    const durable: AggregatorDurable = { checkpoint: { ...base.checkpoint, id: 3, tick: 90 }, previous: second, ids: 3, code: 1 };
+    expect(restoreOlderCheckpoint(durable)).toEqual({ checkpoint: second, ids: 3, code: 1 });
+    expect(restoreOlderCheckpoint({ checkpoint: base.checkpoint, ids: 0, code: 1 }).checkpoint).toEqual(base.checkpoint);
+  });
+
+  it('stops on a checkpoint its code cannot read, and migrates one it can', () => {
+    const deploy = (migrates: boolean) => {
+      const d = aggregator({ upgrade: { atTick: 5, schema: 2, migrates } });
+      poll(d, [[record(0, 0, 'a', 20)], []]);
+      d.advance(6);
+      poll(d, [[], []]);
+      return d;
+    };
+    const stuck = deploy(false);
+    expect(stuck.state).toBe('unreadableCheckpoint');
+    expect(stuck.notes.find((n) => n.kind === 'checkpoint unreadable')?.data).toMatchObject({ schema: 1, code: 2 });
+    const migrated = deploy(true);
+    expect(migrated.state).not.toBe('unreadableCheckpoint');
+    expect((migrated.context.durable as AggregatorDurable).checkpoint.schema).toBe(2);
+    expect(migrated.context.op.windows[0].facts).toEqual(['a']);
+  });
+
+  it('reads an old schema through its adapter, and without one as today\'s code reads the current schema', () => {
+    const old = record(0, 0, 'a', 20, { schema: 2, fields: { qty: 4 } });
+    expect(valueOf({ adapters: { 2: (r) => r.fields!['qty']! } }, old)).toBe(4);
+    expect(valueOf({}, old)).toBe(0);
+    expect(valueOf({}, record(0, 0, 'b', 20, { value: 7 }))).toBe(7);
+  });
+});
+
+describe('the result sink', () => {
+  const post = (d: MachineDriver, p: ResultPost, ref = 'r') => d.receive({ type: 'sink.post', ref, post: p }, 'aggregator');
+  const result: ResultPost = { kind: 'result', window: 0, version: 1, facts: ['a'], value: 1 };
+
+  it('keeps every post at an external endpoint, a repeat too', () => {
+    const d = new MachineDriver(resultSinkMachine, { mode: 'external' });
+    post(d, result);
+    post(d, result);
+    expect((d.context.durable as SinkDurable).posts).toHaveLength(2);
+  });
+
+  it('keeps one post per key in an idempotent store, and refuses another content under it', () => {
+    const d = new MachineDriver(resultSinkMachine, { mode: 'idempotent' });
+    post(d, result);
+    post(d, result);
+    post(d, { ...result, facts: ['a', 'b'], value: 2 });
+    const durable = d.context.durable as SinkDurable;
+    expect(durable.posts.map((p) => p.kind)).toEqual(['result']);
+    expect(durable.conflicts).toHaveLength(1);
+    expect(d.notes.map((n) => n.kind)).toEqual(['guard', 'conflict']);
+    expect(d.sent.filter((m) => m.event.type === 'sink.posted')).toHaveLength(3);
+  });
+
+  it('shows a transactional epoch only when committed, once, and ignores a prepare for a committed epoch', () => {
+    const d = new MachineDriver(resultSinkMachine, { mode: 'transactional' });
+    d.receive({ type: 'sink.prepare', epoch: 1, posts: [result] }, 'aggregator');
+    expect((d.context.durable as SinkDurable).posts).toEqual([]);
+    d.receive({ type: 'sink.commit', epoch: 1 }, 'aggregator');
+    d.receive({ type: 'sink.commit', epoch: 1 }, 'aggregator');
+    d.receive({ type: 'sink.prepare', epoch: 1, posts: [result, result] }, 'aggregator');
+    d.receive({ type: 'sink.commit', epoch: 1 }, 'aggregator');
+    expect((d.context.durable as SinkDurable).posts).toHaveLength(1);
+    expect(d.notes.filter((n) => n.data?.['guard'] === 'epochCommitted')).toHaveLength(2);
+  });
+});
+
+describe('the device', () => {
+  it('stamps facts with its clock, which a skew moves ahead from then on', () => {
+    const d = new MachineDriver(deviceMachine, { log: 'log', partition: 0, facts: [{ fact_id: 'a', occursAt: 5, value: 1 }, { fact_id: 'b', occursAt: 10, value: 1 }] });
+    d.advance(5);
+    const first = d.sent.at(-1)!.event;
+    expect((first['record'] as StreamRecord).eventTime).toBe(5);
+    d.receive({ type: 'sys.clockSkew', ticks: 90 });
+    d.receive({ type: 'log.appended', ref: first['ref'] as string }, 'log');
+    d.advance(5);
+    expect((d.sent.at(-1)!.event['record'] as StreamRecord).eventTime).toBe(100);
+  });
+
+  it('sends a fact again when its acknowledgement does not come, and ends its partition', () => {
+    const d = new MachineDriver(deviceMachine, { log: 'log', partition: 1, facts: [{ fact_id: 'a', occursAt: 0, value: 1 }], timeoutTicks: 4 });
+    d.advance(0);
+    d.advance(4);
+    const appends = d.sent.filter((m) => m.event.type === 'log.append');
+    expect(appends.map((m) => (m.event['record'] as StreamRecord).fact_id)).toEqual(['a', 'a']);
+    d.receive({ type: 'log.appended', ref: appends[1]!.event['ref'] as string }, 'log');
+    d.advance(0);
+    expect((d.sent.at(-1)!.event['record'] as StreamRecord).end).toBe(true);
+  });
+});
+
+describe('the promoter', () => {
+  const contents = (d: MachineDriver, from: string, posts: readonly ResultPost[]) => d.receive({ type: 'sink.contents', posts: posts.map((p) => ({ ...p, at: 0 })) }, from);
+  const closed = (value: number): ResultPost[] => [
+    { kind: 'result', window: 0, version: 1, facts: ['a'], value },
+    { kind: 'close', window: 0, version: 1 },
+  ];
+  const decide = (compare: boolean, rebuilt: number) => {
+    const d = new MachineDriver(promoterMachine, { live: 'sink', rebuild: 'rebuildSink', compare, pollTicks: 6, timeoutTicks: 12 });
+    d.advance(6);
+    contents(d, 'sink', closed(3));
+    contents(d, 'rebuildSink', closed(rebuilt));
+    return d.context.durable as PromoterDurable;
+  };
+
+  it('promotes a rebuild whose results match, and refuses one that differs, naming the window', () => {
+    expect(decide(true, 3)).toEqual({ status: 'promoted', mismatches: [] });
+    expect(decide(true, 2)).toEqual({ status: 'refused', mismatches: ['w0'] });
+    expect(decide(false, 2)).toEqual({ status: 'promoted', mismatches: [] });
+  });
+
+  it('waits while the rebuild has not closed every window the live run closed', () => {
+    const d = new MachineDriver(promoterMachine, { live: 'sink', rebuild: 'rebuildSink', compare: true, pollTicks: 6, timeoutTicks: 12 });
+    d.advance(6);
+    contents(d, 'sink', closed(3));
+    contents(d, 'rebuildSink', []);
+    expect(d.state).toBe('waiting');
+    expect((d.context.durable as PromoterDurable).status).toBe('pending');
+  });
+});
+
+describe('stream designs in a World', () => {
+  it('posts each window once and counts every fact once without faults', () => {
+    const r = run({ sink: 'idempotent' });
+    expect(r.outcome).toBe('holds');
+    expect(results(r)).toEqual(['w0@v1', 'w1@v1', 'w2@v1']);
+    const log = r.report.durable['log'] as EventLogDurable;
+    expect(log.partitions.map((p) => p.filter((x) => !x.end).length)).toEqual([3, 3]);
+  });
+
+  it('posts again after a crash mid-emission to an external endpoint, and not to a transactional store', () => {
+    const crash: FaultPlan = [{ kind: 'crash', window: 'aggregator.emitting', occurrence: 1 }];
+    const external = run({ sink: 'external' }, crash);
+    expect(external.findings.map((f) => f.violation)).toContain('duplicate effect');
+    expect(new Set(results(external)).size).toBeLessThan(results(external).length);
+    const transactional = run({ sink: 'transactional' }, [{ kind: 'crash', window: 'aggregator.preparing', occurrence: 1 }]);
+    expect(transactional.outcome).toBe('holds');
+    expect(new Set(results(transactional)).size).toBe(results(transactional).length);
+  });
+
+  it('makes a crashed device\'s facts late, and a correction carries them to the closed window', () => {
+    const r = run({ sink: 'transactional', late: 'correction', idleAfter: '5m', device: { restartAfter: '30m' } }, [{ kind: 'crash', window: 'device1.waiting', occurrence: 2 }]);
+    expect(r.outcome).toBe('holds');
+    const corrections = sinkOf(r).posts.filter((p) => p.kind === 'correction');
+    expect(corrections.length).toBeGreaterThan(0);
+    expect(r.report.notes.some((n) => n.kind === 'late')).toBe(true);
+  });
+});
+
+describe('the reprocessing design', () => {
+  const reprocess = (adapters: 'perVersion' | 'missingForSchema1', gated: boolean) =>
+    runScenario(defineScenario({ name: 'reprocess-test', title: 't', source: 's', lesson: 'l', tick: STREAM_TICK, build: reprocessing({ adapters, compare: true, gated }), workload: { size: 3 }, claims: [servedTotalsClaim, alertOnceClaim], expect: { verdict: 'holds' } }), { seed: 1, plan: [] });
+
+  it('writes its facts in every historical schema', () => {
+    expect([0, 1].flatMap((d) => historicalFacts(d, 3).map((f) => f.schema)).sort()).toEqual([1, 1, 2, 3, 3, 4]);
+  });
+
+  it('promotes a rebuild read through every adapter, and refuses one missing an adapter', () => {
+    expect((reprocess('perVersion', true).report.durable['promoter'] as PromoterDurable).status).toBe('promoted');
+    const refused = reprocess('missingForSchema1', true).report.durable['promoter'] as PromoterDurable;
+    expect(refused.status).toBe('refused');
+    expect(refused.mismatches.length).toBeGreaterThan(0);
+  });
+
+  it('sends each alert twice when the rebuild is not gated', () => {
+    const r = reprocess('perVersion', false);
+    const alerts = (r.report.durable['alerts'] as SinkDurable).posts;
+    expect(alerts.filter((p) => p.kind === 'close' && p.run === 'rebuild').length).toBeGreaterThan(0);
+    expect(checkClaim(alertOnceClaim, { durable: (n) => r.report.durable[n] as never, result: r.report, notes: r.report.notes }).outcome).toBe('duplicate effect');
+  });
+});
