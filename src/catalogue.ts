@@ -102,6 +102,18 @@ function isEsm(path: string): boolean {
   }
 }
 
+let scoped: Promise<(specifier: string, parent: string) => Promise<unknown>> | undefined;
+
+/**
+ * One tsx namespace for every user file a command loads: the modules they share (the models a
+ * folder of scenarios all import) are transpiled and evaluated once, where a namespace per file
+ * would load them again for each.
+ */
+function tsxImport(): Promise<(specifier: string, parent: string) => Promise<unknown>> {
+  scoped ??= import('tsx/esm/api').then(({ register }) => register({ namespace: 'faultline-scenarios' }).import);
+  return scoped;
+}
+
 /** Imports a user's file: JavaScript natively, TypeScript through tsx, as the file's own module kind. */
 async function importUserFile(path: string): Promise<Record<string, unknown>> {
   const ext = extname(path);
@@ -109,10 +121,7 @@ async function importUserFile(path: string): Promise<Record<string, unknown>> {
   // tsx keeps its hooks to the files loaded through it (a namespace), and maps stack traces back
   // to the TypeScript source. A CommonJS-scoped file goes through its require hook, the one that
   // keeps source maps for such files.
-  if (isEsm(path)) {
-    const { tsImport } = await import('tsx/esm/api');
-    return (await tsImport(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
-  }
+  if (isEsm(path)) return (await (await tsxImport())(pathToFileURL(path).href, import.meta.url)) as Record<string, unknown>;
   const { require: tsxRequire } = await import('tsx/cjs/api');
   return tsxRequire(path, import.meta.url) as Record<string, unknown>;
 }

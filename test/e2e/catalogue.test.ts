@@ -20,10 +20,12 @@ const root = join(import.meta.dirname, '..', '..');
 let entries: CatalogueEntry[] = [];
 const results = new Map<string, WindowsResult>();
 
+// The whole catalogue's single-fault sweep runs here once for every test below; on a busy
+// two-core machine that takes minutes, more than the suite's default hook limit.
 beforeAll(async () => {
   entries = await loadCatalogue();
   for (const { scenario } of entries) results.set(scenario.name, runWindows(scenario));
-});
+}, 600_000);
 
 describe('the scenario catalogue', () => {
   it('has the designs of the seeds', () => {

@@ -79,7 +79,7 @@ beforeAll(() => {
   // A module hook that logs every module Node loads, to see what a command pulls in.
   writeFileSync(join(work, 'log-hooks.mjs'), "export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write(`loaded ${r.url}\\n`); return r; }\n");
   writeFileSync(join(work, 'log-modules.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(`file://${join(work, 'log-hooks.mjs')}`)});\n`);
-});
+}, 300_000);
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
