@@ -17,7 +17,10 @@
 // Local records live in its database: `effect_outcomes` and `effect_intents`, keyed by effect
 // key and intent (a different request under a reused key is not a repeat). The queue, the
 // delivery in hand and the response in hand are volatile; after a restart it subscribes again
-// and the broker redelivers from the committed offset.
+// and the broker redelivers from the committed offset. A broker crash (or restore) ends its
+// session as a dropped connection does: it drops the record in hand and subscribes again, and
+// the broker redelivers from the committed offset, as for the consumer.
+
 // Fault model: its failure windows are `caller.beforeExternalCall` (intent recorded, call not
 // sent), `caller.afterExternalResponse` (response in hand, not committed locally),
 // `caller.afterLocalCommit` (outcome committed, offset not acknowledged) and its waiting states;
@@ -105,6 +108,7 @@ export const callerMachine = setup({
   delays: { timeout: ({ context }) => context.input.timeoutTicks ?? 20 },
   guards: {
     hasWork: ({ context }) => context.queue.length > 0,
+    brokerCrashed: ({ context, event }) => event.type === 'sys.peerCrashed' && event.peer === context.input.broker,
     recordIntent: ({ context }) => context.input.recordIntent,
     gated: ({ context }) => context.input.sideEffects === 'gated',
     localSucceeded: ({ context }) => context.localOp !== undefined,
@@ -120,6 +124,7 @@ export const callerMachine = setup({
   },
   actions: {
     subscribe: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.broker, subscribeRequest(context.input.group)))),
+    forgetSession: assign({ queue: [], current: undefined, attempt: 0, reconcile: false, localOp: undefined, answer: undefined, outcome: undefined }),
     enqueue: assign(({ context, event }) => {
       const queue = event.type === 'broker.deliver' ? withDelivery(context.queue, context.current, event) : undefined;
       return queue === undefined ? {} : { queue };
@@ -210,7 +215,7 @@ export const callerMachine = setup({
     outcome: undefined,
   }),
   initial: 'connecting',
-  on: { 'broker.deliver': { actions: 'enqueue' } },
+  on: { 'broker.deliver': { actions: 'enqueue' }, 'sys.peerCrashed': { guard: 'brokerCrashed', target: '.connecting', actions: 'forgetSession' } },
   states: {
     // Until the broker confirms the subscription nothing arrives; a lost request is sent again.
     connecting: { entry: 'subscribe', on: { 'broker.subscribed': 'idle' }, after: { timeout: { target: 'connecting', reenter: true } } },

@@ -19,14 +19,18 @@ import { enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
 import type { EvidencePart } from '../src/scenario.ts';
 
-/** One result as the processor posts it. */
+/**
+ * One result as the processor posts it. Of seed 003's several clocks, a result carries the
+ * processing time it was computed at (`processedAt`); the sink adds the commit time it became
+ * visible at (`at`); the facts it counts carry their event and ingestion times in the log.
+ */
 export type ResultPost =
   /** A window's aggregate, provisional until its `close`; a later version revises it. */
-  | { readonly kind: 'result'; readonly window: number; readonly version: number; readonly facts: readonly string[]; readonly value: number }
+  | { readonly kind: 'result'; readonly window: number; readonly version: number; readonly facts: readonly string[]; readonly value: number; readonly processedAt?: number }
   /** A window's result is final: its period is closed. `run` names the run that sent it, where its id is part of the message (an alert). */
   | { readonly kind: 'close'; readonly window: number; readonly version: number; readonly run?: string }
   /** A late fact's contribution to a closed window, linked to the result it corrects (`window@version`). */
-  | { readonly kind: 'correction'; readonly window: number; readonly corrects: string; readonly facts: readonly string[]; readonly value: number }
+  | { readonly kind: 'correction'; readonly window: number; readonly corrects: string; readonly facts: readonly string[]; readonly value: number; readonly processedAt?: number }
   /** A late fact routed to the correction workflow instead of the result. */
   | { readonly kind: 'review'; readonly window: number; readonly facts: readonly string[] }
   /** A late fact dropped under a declared policy, and counted. */
@@ -74,10 +78,11 @@ export function postKey(p: ResultPost): string {
 
 type Ctx = { durable: SinkDurable; mode: SinkMode };
 
-/** Whether two posts under one key say the same thing (their time of arrival aside). */
+/** Whether two posts under one key say the same thing: the same content, whenever each was computed or arrived. */
 function sameContent(a: ResultPost, b: ResultPost): boolean {
-  const { at: _at, ...rest } = a as StoredPost;
-  return JSON.stringify(rest) === JSON.stringify(b);
+  const { at: _at, processedAt: _p, ...rest } = a as StoredPost & { processedAt?: number };
+  const { processedAt: _q, ...other } = b as ResultPost & { processedAt?: number };
+  return JSON.stringify(rest) === JSON.stringify(other);
 }
 
 export const resultSinkMachine = setup({

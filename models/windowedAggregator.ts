@@ -223,13 +223,13 @@ function ingest(input: AggregatorInput, s: Step, r: StreamRecord, now: number): 
   s.notes.push({ kind: 'late', data: { fact: r.fact_id, window: w, policy: input.latePolicy } });
   switch (input.latePolicy) {
     case 'correction':
-      s.posts.push({ kind: 'correction', window: w, corrects: `${w}@v${win.version}`, facts: [r.fact_id], value });
+      s.posts.push({ kind: 'correction', window: w, corrects: `${w}@v${win.version}`, facts: [r.fact_id], value, processedAt: now });
       return set({ ...win, late: [...win.late, r.fact_id] });
     case 'revise':
     case 'overwrite': {
       const version = input.latePolicy === 'revise' ? win.version + 1 : win.version;
       const facts = [...win.facts, r.fact_id];
-      s.posts.push({ kind: 'result', window: w, version, facts, value: win.value + value });
+      s.posts.push({ kind: 'result', window: w, version, facts, value: win.value + value, processedAt: now });
       return set({ ...win, facts, value: win.value + value, version });
     }
     case 'review':
@@ -254,10 +254,10 @@ function advance(input: AggregatorInput, s: Step, now: number): boolean {
     let win = before;
     const end = windowEnd(input, w);
     if (win.version === 0 && watermark >= end) {
-      s.posts.push({ kind: 'result', window: w, version: 1, facts: win.facts, value: win.value });
+      s.posts.push({ kind: 'result', window: w, version: 1, facts: win.facts, value: win.value, processedAt: now });
       win = { ...win, version: 1, changed: false };
     } else if (win.changed) {
-      s.posts.push({ kind: 'result', window: w, version: win.version + 1, facts: win.facts, value: win.value });
+      s.posts.push({ kind: 'result', window: w, version: win.version + 1, facts: win.facts, value: win.value, processedAt: now });
       win = { ...win, version: win.version + 1, changed: false };
     }
     if (win.version > 0 && !win.closed && watermark >= end + input.latenessTicks) {

@@ -28,6 +28,8 @@ export interface PaymentCaptureOptions {
   readonly reconciler?: Pick<ReconcilerInput, 'sweep'>;
   /** Whether Payments re-emits pi-1 with an amended amount (default true). */
   readonly amendment?: boolean;
+  /** The servers a `restore` fault can set back (see providerPipeline's `restores`). */
+  readonly restores?: readonly ('callerDb' | 'broker')[];
 }
 
 export function paymentCapture(o: PaymentCaptureOptions) {
@@ -40,6 +42,7 @@ export function paymentCapture(o: PaymentCaptureOptions) {
     caller: { effectKey: PAYMENT_KEY, sendKey: true, statusLookup: true, recordIntent: true, maxAttempts: 1 },
     provider: { idempotency: o.idempotency, statusLookup: 'byKey' },
     reconciler: { ...o.reconciler },
+    ...(o.restores === undefined ? {} : { restores: [...o.restores] }),
   });
 }
 

@@ -16,7 +16,7 @@ import { operator } from '../operator.ts';
 import { operationsOf, provider as providerComponent, type ProviderDurable, type ProviderInput } from '../provider.ts';
 import { publishedFacts, publisher, type PublisherDurable } from '../publisher.ts';
 import { reconciler } from '../reconciler.ts';
-import { databaseComponent } from './databaseComponent.ts';
+import { databaseComponent, restoreBackup } from './databaseComponent.ts';
 import { windowNote as n } from './windowNotes.ts';
 
 /** The pipeline's options: what the caller sends and records, what the provider honours, who reconciles, how a rebuild replays; durations in their units. */
@@ -46,6 +46,14 @@ export const ProviderPipelineOptions = z.strictObject({
    * whose side effects are gated (that group is rewound, the live one is never touched).
    */
   rebuild: z.strictObject({ through: z.enum(['liveConsumer', 'separateNamespace']), after: duration }).optional(),
+  /**
+   * The servers a `restore` fault can set back to their snapshot (none): `callerDb`, the caller's
+   * records, to the backup taken before the workload; `broker`, its group offsets to where they
+   * stood then. Restored at the same moment (a pair of faults), they are one consistent snapshot
+   * of the consumer and its input position, replayed from the start (seed 003: "Restore an old
+   * snapshot and replay the input").
+   */
+  restores: z.array(z.enum(['callerDb', 'broker'])).optional(),
 });
 
 export type ProviderPipelineOptions = z.input<typeof ProviderPipelineOptions>;
@@ -59,8 +67,8 @@ export function providerPipeline(options: ProviderPipelineOptions): DesignBuild 
   const rebuildGroup = `${o.group}${REBUILD_SUFFIX}`;
   return design(
     publisher({ records: o.records, keyField: o.keyField, notes: publisherNotes }),
-    broker({ ...o.broker }),
-    () => databaseComponent('callerDb', CALLER_TABLES, CALLER_ROWS),
+    broker({ ...o.broker, ...(o.restores?.includes('broker') ? { restorable: true } : {}) }),
+    () => databaseComponent('callerDb', CALLER_TABLES, CALLER_ROWS, o.restores?.includes('callerDb') ? { restore: restoreBackup(CALLER_TABLES) } : {}),
     callerComponent({ group: o.group, ...o.caller, notes: callerNotes(callerInput, providerInput) }),
     providerComponent({ ...o.provider, notes: providerNotes(callerInput, providerInput) }),
     o.reconciler ? [reconciler({ recordIntent: o.caller.recordIntent, ...o.reconciler })] : [],

@@ -50,7 +50,11 @@ function poll(d: MachineDriver, byPartition: readonly (readonly StreamRecord[])[
     const sent = d.sent.slice(before).filter((m) => m.event.type === 'sink.post');
     const last = sent[posts.length];
     if (last === undefined) break;
-    posts.push(last.event['post'] as ResultPost);
+    // A result or correction carries the processing time it was computed at, the operator's now.
+    const { processedAt, ...post } = last.event['post'] as ResultPost & { processedAt?: number };
+    if (post.kind === 'result' || post.kind === 'correction') expect(processedAt).toBe(d.now);
+    else expect(processedAt).toBeUndefined();
+    posts.push(post as ResultPost);
     d.receive({ type: 'sink.posted', ref: last.event['ref'] as string }, 'sink');
   }
   return posts;
