@@ -83,7 +83,7 @@ function aggregatorInput(runId: string, sink: string, adapters: Readonly<Record<
     latePolicy: 'correction',
     dedup: true,
     checkpointEveryTicks: TIME.ticks('the checkpoint interval', '5m', 1),
-    pollTicks: TIME.ticks('the poll', '30s', 1),
+    pollTicks: TIME.ticks('the poll', '1m', 1),
     timeoutTicks: TIME.ticks('the timeout', '2m', 1),
     adapters,
     ...(alerts === undefined ? {} : { alerts }),
