@@ -229,14 +229,14 @@ export function factCountedOnceClaim(shape: StreamShape = {}): Claim {
 }
 
 /**
- * A final result is never revised silently. A ledger: no result after the close, and every
- * correction linked to the version that closed. A dashboard: a revision after the close must carry
- * a higher version than the result it replaces.
+ * A period closes once, and its final result is never revised silently. A ledger: no result after
+ * the close, and every correction linked to the version that closed. A dashboard: a revision after
+ * the close must carry a higher version than the result it replaces.
  */
 export function closedPeriodClaim(kind: 'ledger' | 'dashboard', shape: StreamShape = {}): Claim {
   const w = windowTicksOf(shape);
   return {
-    effect: kind === 'ledger' ? "a closed period's posted total (a ledger)" : "a window's displayed total (a dashboard)",
+    effect: kind === 'ledger' ? "a period's closing of its posted total (a ledger)" : "a window's closing of its displayed total (a dashboard)",
     key: ['window'],
     authority: 'the sink readers read',
     lifetime: 'the retention of the results',
@@ -244,7 +244,8 @@ export function closedPeriodClaim(kind: 'ledger' | 'dashboard', shape: StreamSha
       kind === 'ledger'
         ? 'a closed period is never revised in place, and a late fact becomes one correction linked to the closed result'
         : 'a revision after the close carries a new version readers can see',
-    outcomes: (v) => [...finalResults(sinkOf(v).posts).values()].map((r) => ({ key: `w${r.window}` })),
+    // A period is closed once: each `close` post is an outcome, and every window a record falls in must close.
+    outcomes: (v) => sinkOf(v).posts.flatMap((p) => (p.kind === 'close' ? [{ key: `w${p.window}` }] : [])),
     facts: (v) => [...new Set(recordsOf(v).map((r) => `w${windowAt(r.eventTime, w)}`))].sort(),
     revisions: (v) => {
       const out: Revision[] = [];
