@@ -20,7 +20,6 @@
 // and the broker redelivers from the committed offset. A broker crash (or restore) ends its
 // session as a dropped connection does: it drops the record in hand and subscribes again, and
 // the broker redelivers from the committed offset, as for the consumer.
-
 // Fault model: its failure windows are `caller.beforeExternalCall` (intent recorded, call not
 // sent), `caller.afterExternalResponse` (response in hand, not committed locally),
 // `caller.afterLocalCommit` (outcome committed, offset not acknowledged) and its waiting states;

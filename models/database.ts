@@ -190,7 +190,7 @@ interface StoredRow {
   readonly seq: number;
 }
 
-export type Table = Readonly<Record<string, StoredRow>>;
+type Table = Readonly<Record<string, StoredRow>>;
 
 export interface DatabaseDurable {
   readonly tables: Readonly<Record<string, Table>>;
@@ -688,6 +688,13 @@ type Ctx = {
 };
 
 /** The client sessions a crash breaks: every open or waiting transaction (autocommitted batches excepted, as a retry of one is a new request). */
+/** A database with `tables` and nothing in them: what a fresh server starts from, and what a backup taken before the workload restores. */
+export function emptyDatabase(tables: Readonly<Record<string, TableSpec>>): DatabaseDurable {
+  const empty: Record<string, Table> = {};
+  for (const name of Object.keys(tables)) empty[name] = {};
+  return { tables: empty, nextSeq: 1, history: {} };
+}
+
 export function databaseSessions(context: unknown): readonly string[] {
   const c = context as Pick<Ctx, 'txs' | 'waiting'>;
   const keys = new Set<string>();
@@ -927,10 +934,8 @@ export const databaseMachine = setup({
   id: 'database',
   meta: { failureWindows: () => DATABASE_WINDOWS },
   context: ({ input }) => {
-    const empty: Record<string, Table> = {};
-    for (const name of Object.keys(input.tables)) empty[name] = {};
     return {
-      durable: input.durable ?? { tables: empty, nextSeq: 1, history: {} },
+      durable: input.durable ?? emptyDatabase(input.tables),
       engine: new Engine(input.tables),
       idleTxTicks: input.idleTxTicks ?? IDLE_TX_TICKS,
       txs: {},

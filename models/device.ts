@@ -11,11 +11,13 @@
 // idle, and once it restarts it uploads every fact that occurred meanwhile with its original event
 // time, so they reach readers late (the seed's offline phone delivering yesterday's order). Where
 // the design declares a clock skew, a `skew` fault makes its clock read that many ticks ahead from
-// then on: every fact it stamps afterwards carries an event time that far off the truth, and the
-// skew survives a restart, as a wrong clock does.
+// then on: every fact that occurs afterwards is stamped with an event time that far off the
+// truth, and the skew survives a restart, as a wrong clock does. A fact is stamped by the clock of
+// the moment it occurred, so a resend or a late upload carries the stamp it was given then.
 //
-// Failure windows: `device.waiting` (nothing due yet), `device.uploading` (an append sent, not
-// acknowledged), `device.done` (every fact and the end marker acknowledged).
+// Failure windows: `device.starting` (booted, not yet told the time), `device.waiting` (nothing
+// due yet), `device.uploading` (an append sent, not acknowledged), `device.done` (every fact and
+// the end marker acknowledged).
 import { assign, enqueueActions, setup } from 'xstate';
 import { common, componentFields, ticksOf, type ComponentBuilder } from '../src/design.ts';
 import { send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
@@ -42,6 +44,8 @@ export interface DeviceDurable {
   readonly acked: number;
   /** How far ahead its clock reads, in ticks (0 unless a skew struck). */
   readonly skew: number;
+  /** Each skew with the tick it struck at, so a fact is stamped by the clock of its own moment. */
+  readonly skews?: readonly { readonly at: number; readonly ticks: number }[];
 }
 
 export interface DeviceInput {
@@ -61,7 +65,12 @@ export const CURRENT_SCHEMA = 1;
 function upload(ctx: Ctx): Appended {
   const f = ctx.durable.facts[ctx.durable.acked];
   if (f === undefined) return { fact_id: `end-${ctx.input.partition}`, eventTime: END_OF_TIME, value: 0, schema: CURRENT_SCHEMA, end: true };
-  return { fact_id: f.fact_id, eventTime: f.occursAt + ctx.durable.skew, value: f.value, schema: f.schema ?? CURRENT_SCHEMA, ...(f.fields ? { fields: f.fields } : {}) };
+  return { fact_id: f.fact_id, eventTime: f.occursAt + skewAt(ctx.durable, f.occursAt), value: f.value, schema: f.schema ?? CURRENT_SCHEMA, ...(f.fields ? { fields: f.fields } : {}) };
+}
+
+/** How far ahead the device's clock read at tick `t`: the skews that had struck before it. */
+function skewAt(d: DeviceDurable, t: number): number {
+  return (d.skews ?? []).filter((s) => s.at < t).reduce((sum, s) => sum + s.ticks, 0);
 }
 
 const refOf = (ctx: Ctx) => `${ctx.input.partition}/${ctx.durable.acked}/${ctx.attempt}`;
@@ -87,7 +96,9 @@ export const deviceMachine = setup({
     append: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.log, { type: 'log.append', partition: context.input.partition, ref: refOf(context), record: upload(context) }))),
     acknowledged: assign(({ context, event }) => ({ durable: { ...context.durable, acked: context.durable.acked + 1 }, attempt: 0, now: (event as { at?: number }).at ?? context.now })),
     retry: assign(({ context }) => ({ attempt: context.attempt + 1 })),
-    skewClock: assign(({ context, event }) => (event.type === 'sys.clockSkew' ? { durable: { ...context.durable, skew: context.durable.skew + event.ticks } } : {})),
+    skewClock: assign(({ context, event }) =>
+      event.type === 'sys.clockSkew' ? { durable: { ...context.durable, skew: context.durable.skew + event.ticks, skews: [...(context.durable.skews ?? []), { at: event.at, ticks: event.ticks }] } } : {},
+    ),
   },
 }).createMachine({
   id: 'device',

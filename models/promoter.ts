@@ -10,10 +10,12 @@
 import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
 import type { EvidencePart } from '../src/scenario.ts';
-import type { SinkReply, StoredPost } from './resultSink.ts';
+import { finalResults, type SinkReply, type StoredPost } from './resultSink.ts';
 
 export interface PromoterDurable {
   readonly status: 'pending' | 'promoted' | 'refused';
+  /** The results readers are pointed at: the live ones, until a cutover points them at the rebuild's. */
+  readonly served: string;
   /** The windows whose rebuilt result differs from the live one, when refused. */
   readonly mismatches: readonly string[];
 }
@@ -30,33 +32,22 @@ export interface PromoterInput {
 type Read = Readonly<Record<string, readonly StoredPost[]>>;
 type Ctx = { durable: PromoterDurable; input: PromoterInput; read: Read };
 
-/** Each window's final result (the highest version, the last posted among equals), with whether it closed. */
-export function finalByWindow(posts: readonly StoredPost[]): Map<number, { value: number; facts: number; closed: boolean }> {
-  const out = new Map<number, { value: number; facts: number; closed: boolean; version: number }>();
-  for (const p of posts) {
-    const seen = out.get(p.window);
-    if (p.kind === 'result' && (seen === undefined || p.version >= seen.version)) out.set(p.window, { value: p.value, facts: p.facts.length, closed: seen?.closed ?? false, version: p.version });
-    if (p.kind === 'close' && seen !== undefined) out.set(p.window, { ...seen, closed: true });
-  }
-  return out;
-}
-
 const bothRead = (ctx: Ctx) => ctx.read[ctx.input.live] !== undefined && ctx.read[ctx.input.rebuild] !== undefined;
 
 /** Whether the rebuild has closed every window the live run closed. */
 function caughtUp(read: Read, input: PromoterInput): boolean {
-  const live = finalByWindow(read[input.live] ?? []);
-  const rebuilt = finalByWindow(read[input.rebuild] ?? []);
+  const live = finalResults(read[input.live] ?? []);
+  const rebuilt = finalResults(read[input.rebuild] ?? []);
   const closed = [...live].filter(([, r]) => r.closed).map(([w]) => w);
   return closed.length > 0 && closed.every((w) => rebuilt.get(w)?.closed === true);
 }
 
 /** The windows whose totals or fact counts differ between the two runs, in window order. */
 function mismatchesOf(read: Read, input: PromoterInput): string[] {
-  const live = finalByWindow(read[input.live] ?? []);
-  const rebuilt = finalByWindow(read[input.rebuild] ?? []);
+  const live = finalResults(read[input.live] ?? []);
+  const rebuilt = finalResults(read[input.rebuild] ?? []);
   const windows = [...new Set([...live.keys(), ...rebuilt.keys()])].sort((a, b) => a - b);
-  return windows.filter((w) => live.get(w)?.value !== rebuilt.get(w)?.value || live.get(w)?.facts !== rebuilt.get(w)?.facts).map((w) => `w${w}`);
+  return windows.filter((w) => live.get(w)?.value !== rebuilt.get(w)?.value || live.get(w)?.facts.length !== rebuilt.get(w)?.facts.length).map((w) => `w${w}`);
 }
 
 export const promoterMachine = setup({
@@ -78,18 +69,18 @@ export const promoterMachine = setup({
     }),
     keep: assign(({ context, event }) => (event.type === 'sink.contents' ? { read: { ...context.read, [(event as { from: string }).from]: event.posts } } : {})),
     promote: enqueueActions(({ context, enqueue }) => {
-      enqueue.assign({ durable: { status: 'promoted', mismatches: [] } });
+      enqueue.assign({ durable: { status: 'promoted', served: context.input.rebuild, mismatches: [] } });
       enqueue.emit(note('promoted', { compared: context.input.compare }));
     }),
     refuse: enqueueActions(({ context, enqueue }) => {
       const mismatches = mismatchesOf(context.read, context.input);
-      enqueue.assign({ durable: { status: 'refused', mismatches } });
+      enqueue.assign({ durable: { status: 'refused', served: context.input.live, mismatches } });
       enqueue.emit(note('refused', { mismatches }));
     }),
   },
 }).createMachine({
   id: 'promoter',
-  context: ({ input }) => ({ durable: input.durable ?? { status: 'pending', mismatches: [] }, input, read: {} }),
+  context: ({ input }) => ({ durable: input.durable ?? { status: 'pending', served: input.live, mismatches: [] }, input, read: {} }),
   initial: 'waiting',
   states: {
     // Nothing decided; the next read is due.

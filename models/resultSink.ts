@@ -10,13 +10,15 @@
 // - `transactional`: a store the processor writes inside its checkpoint: posts are staged under
 //   the checkpoint's epoch (`sink.prepare`) and become visible only when that checkpoint has
 //   completed and the processor commits the epoch (`sink.commit`, which it repeats after a restore
-//   and which commits an epoch once). A restore discards what was staged after the checkpoint.
+//   and which commits an epoch once). What was staged after the checkpoint a restore goes back to
+//   is never committed: its epoch stays staged, invisible, and the replay stages under new ones.
 // The sink also keeps the processor's side records: facts routed to review (the correction
 // workflow) and facts dropped under a declared policy, each by its fact id, so a dropped fact is
 // counted and a reviewed one is accounted for. It acknowledges every request; it does not crash
 // here (its storage is taken as durable).
 import { enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
+import { stableJson } from '../src/trace.ts';
 import type { EvidencePart } from '../src/scenario.ts';
 
 /**
@@ -82,7 +84,18 @@ type Ctx = { durable: SinkDurable; mode: SinkMode };
 function sameContent(a: ResultPost, b: ResultPost): boolean {
   const { at: _at, processedAt: _p, ...rest } = a as StoredPost & { processedAt?: number };
   const { processedAt: _q, ...other } = b as ResultPost & { processedAt?: number };
-  return JSON.stringify(rest) === JSON.stringify(other);
+  return stableJson(rest) === stableJson(other);
+}
+
+/** Each window's final result among posts: the highest version, the last posted among equals, and whether the window closed. */
+export function finalResults(posts: readonly StoredPost[]): Map<number, Extract<StoredPost, { kind: 'result' }> & { readonly closed: boolean }> {
+  const out = new Map<number, Extract<StoredPost, { kind: 'result' }> & { readonly closed: boolean }>();
+  for (const p of posts) {
+    const seen = out.get(p.window);
+    if (p.kind === 'result' && (seen === undefined || p.version >= seen.version)) out.set(p.window, { ...p, closed: seen?.closed ?? false });
+    if (p.kind === 'close' && seen !== undefined) out.set(p.window, { ...seen, closed: true });
+  }
+  return out;
 }
 
 export const resultSinkMachine = setup({
@@ -126,7 +139,7 @@ export const resultSinkMachine = setup({
             else {
               const posts = (d.staged[event.epoch] ?? []).map((p) => ({ ...p, at: event.at }));
               const { [event.epoch]: _done, ...staged } = d.staged;
-              enqueue.assign({ durable: { posts: [...d.posts, ...posts], staged, committed: [...d.committed, event.epoch] } });
+              enqueue.assign({ durable: { ...d, posts: [...d.posts, ...posts], staged, committed: [...d.committed, event.epoch] } });
             }
             enqueue.emit(send(event.from, { type: 'sink.committed', epoch: event.epoch }));
           }),

@@ -38,8 +38,9 @@
 // deploys new code at a given tick (after a final checkpoint), and code that cannot read the
 // checkpoint's schema stops in `unreadableCheckpoint`, which is where the run ends.
 //
-// Failure windows: `aggregator.restoring`, `polling`, `processing`, `emitting`, `checkpointing`,
-// `afterCheckpoint`, `committing`, `waiting`, `upgrading`, `unreadableCheckpoint`.
+// Failure windows: `aggregator.restoring`, `scheduled`, `scheduledWait`, `polling`, `processing`,
+// `emitting`, `checkpointing`, `preparing`, `committing`, `afterCheckpoint`, `waiting`,
+// `upgrading`, `unreadableCheckpoint`.
 import { assign, enqueueActions, setup, type EventObject } from 'xstate';
 import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
 import type { EvidencePart } from '../src/scenario.ts';
@@ -207,7 +208,7 @@ function ingest(input: AggregatorInput, s: Step, r: StreamRecord, now: number): 
   s.op = { ...op, positions, maxEventTime, lastRecordAt };
   if (r.end === true) return;
   const w = Math.floor(r.eventTime / input.windowTicks);
-  const win = s.op.windows[w] ?? EMPTY_WINDOW;
+  let win = s.op.windows[w] ?? EMPTY_WINDOW;
   if (input.dedup && (win.facts.includes(r.fact_id) || win.late.includes(r.fact_id))) {
     s.notes.push({ kind: 'guard', data: { guard: 'factDedup', fact: r.fact_id } });
     return;
@@ -216,6 +217,14 @@ function ingest(input: AggregatorInput, s: Step, r: StreamRecord, now: number): 
   const set = (next: WindowState): void => {
     s.op = { ...s.op, windows: { ...s.op.windows, [w]: next } };
   };
+  // A window nothing had reached before the watermark passed its end and lateness is closed all
+  // the same: its period ends with nothing counted (an empty result, closed), and this fact is
+  // late like any other, so the late policy, not the on-time path, decides what becomes of it.
+  if (!win.closed && win.version === 0 && s.op.watermark >= windowEnd(input, w) + input.latenessTicks) {
+    s.posts.push({ kind: 'result', window: w, version: 1, facts: [], value: 0, processedAt: now }, { kind: 'close', window: w, version: 1 });
+    win = { ...win, version: 1, closed: true };
+    set(win);
+  }
   if (!win.closed) {
     set({ ...win, facts: [...win.facts, r.fact_id], value: win.value + value, changed: win.version > 0 });
     return;

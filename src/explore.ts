@@ -10,8 +10,8 @@ import type { Finding, RunOutcome } from './checkers/finding.ts';
 import type { Claim } from './claims.ts';
 import { ClauseTally, type Coverage } from './coverage.ts';
 import { FAULT_KINDS, isDeclaredKind, type Fault, type FaultPlan, type MessageFaultKind } from './faults.ts';
-import { parsePoint, parseWindow } from './place.ts';
-import { failureWindows, processWindows } from './failureWindows.ts';
+import { parsePoint } from './place.ts';
+import { failureWindows, processWindows, restorableComponents, skewableWindows } from './failureWindows.ts';
 import type { ReplayRef } from './replayLine.ts';
 import { runScenario } from './runScenario.ts';
 import type { Duration } from './duration.ts';
@@ -98,9 +98,8 @@ export function explorationSpace(scenario: Scenario): ExplorationSpace {
   const reference = runScenario(scenario, { seed: DEFAULT_SEED, plan: [] });
   const windows = failureWindows(reference.components);
   const moments = processWindows(reference.components);
-  const restorable = reference.components.filter((c) => c.restore !== undefined).map((c) => c.name);
-  const skewing = new Set(reference.components.filter((c) => c.skewTicks !== undefined).map((c) => c.name));
-  const skewable = moments.filter((w) => skewing.has(parseWindow(w)!.component));
+  const restorable = restorableComponents(reference.components);
+  const skewable = skewableWindows(reference.components);
   const points = [...reference.report.census.keys()]
     .sort()
     .map((point) => {

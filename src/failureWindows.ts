@@ -46,3 +46,13 @@ export function failureWindows(components: readonly ComponentSpec[]): string[] {
 export function processWindows(components: readonly ComponentSpec[]): string[] {
   return components.flatMap((c) => (c.process ? restingStates(c.machine).map((s) => windowName(c.name, s)) : []));
 }
+
+/** The components a restore can set back: those that declare a snapshot. */
+export function restorableComponents(components: readonly ComponentSpec[]): string[] {
+  return components.filter((c) => c.restore !== undefined).map((c) => c.name);
+}
+
+/** The windows a skew can strike at: every resting state of a process whose clock can jump. */
+export function skewableWindows(components: readonly ComponentSpec[]): string[] {
+  return processWindows(components.filter((c) => c.skewTicks !== undefined));
+}

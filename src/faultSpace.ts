@@ -10,7 +10,7 @@
 // clock can jump at every window of its own, each occurrence up to the bound (at least the first),
 // follow the crashes. Pairs are every two distinct single faults.
 import { FAULT_KINDS, isDeclaredKind, MESSAGE_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from './faults.ts';
-import { failureWindows, processWindows } from './failureWindows.ts';
+import { failureWindows, processWindows, restorableComponents, skewableWindows } from './failureWindows.ts';
 import { parsePoint } from './place.ts';
 import type { RunRecord } from './runScenario.ts';
 import { linkFaults } from './scenario.ts';
@@ -43,17 +43,12 @@ export function faultSpace(reference: RunRecord, options: FaultSpaceOptions): Fa
   const occurrences = (window: string) => Math.max(1, Math.min(counts.get(window) ?? 0, options.maxOccurrence));
   const moments = processWindows(reference.components);
   if (asked.includes('restore')) {
-    for (const c of reference.components) {
-      if (c.restore === undefined) continue;
-      for (const window of moments) for (let occurrence = 1; occurrence <= occurrences(window); occurrence++) singles.push({ kind: 'restore', component: c.name, window, occurrence });
+    for (const component of restorableComponents(reference.components)) {
+      for (const window of moments) for (let occurrence = 1; occurrence <= occurrences(window); occurrence++) singles.push({ kind: 'restore', component, window, occurrence });
     }
   }
   if (asked.includes('skew')) {
-    for (const window of moments) {
-      const owner = reference.components.find((c) => window.startsWith(`${c.name}.`));
-      if (owner?.skewTicks === undefined) continue;
-      for (let occurrence = 1; occurrence <= occurrences(window); occurrence++) singles.push({ kind: 'skew', window, occurrence });
-    }
+    for (const window of skewableWindows(reference.components)) for (let occurrence = 1; occurrence <= occurrences(window); occurrence++) singles.push({ kind: 'skew', window, occurrence });
   }
   for (const point of points) {
     const count = reference.report.census.get(point) ?? 0;

@@ -51,6 +51,7 @@ export function narrowRecord(spec: RecordSpec, name: string): RecordSpec | undef
     ...(saga === undefined ? { saga: undefined } : { saga }),
     monitoring: keep(spec.monitoring),
     decisions: keep(spec.decisions),
+    ...(spec.eventTime === undefined ? {} : { eventTime: keep(spec.eventTime) }),
   };
   return backingScenarios(narrowed).includes(name) ? narrowed : undefined;
 }

@@ -7,7 +7,7 @@ import { common, componentFields, ticksOf, type ComponentBuilder } from '../../s
 import type { MessageFaultKind } from '../../src/faults.ts';
 import { duration, parseOptions, z } from '../../src/options.ts';
 import type { DesignComponent } from '../../src/scenario.ts';
-import { databaseEvidence, databaseMachine, databaseSessions, type DatabaseDurable, type RowFormats, type Table, type TableSpec } from '../database.ts';
+import { databaseEvidence, databaseMachine, databaseSessions, emptyDatabase, type DatabaseDurable, type RowFormats, type TableSpec } from '../database.ts';
 
 /** The message faults a database connection can suffer. */
 export const DATABASE_LINK_FAULTS: readonly MessageFaultKind[] = ['lose', 'delay'];
@@ -65,9 +65,7 @@ export function database(options: z.input<typeof DatabaseOptions>): ComponentBui
  * (empty), and its sequence back where it started, as a restored server's sequence is.
  */
 export function restoreBackup(tables: Readonly<Record<string, TableSpec>>): (durable: unknown) => DatabaseDurable {
-  const empty: Record<string, Table> = {};
-  for (const name of Object.keys(tables)) empty[name] = {};
-  const backup: DatabaseDurable = { tables: empty, nextSeq: 1, history: {} };
+  const backup = emptyDatabase(tables);
   return () => backup;
 }
 

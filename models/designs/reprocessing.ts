@@ -23,8 +23,8 @@ import { parseOptions, z } from '../../src/options.ts';
 import type { WorldView } from '../../src/worldView.ts';
 import { device, type DeviceDurable, type PlannedFact } from '../device.ts';
 import { eventLogEvidence, eventLogMachine, type StreamRecord } from '../eventLog.ts';
-import { finalByWindow, promoterEvidence, promoterMachine, type PromoterDurable } from '../promoter.ts';
-import { resultSinkEvidence, resultSinkMachine, type SinkDurable } from '../resultSink.ts';
+import { promoterEvidence, promoterMachine, type PromoterDurable } from '../promoter.ts';
+import { finalResults, resultSinkEvidence, resultSinkMachine, type SinkDurable } from '../resultSink.ts';
 import { aggregatorEvidence, aggregatorMachine, type AggregatorInput, type SchemaAdapter } from '../windowedAggregator.ts';
 import { STREAM_TICK } from './streamPipeline.ts';
 
@@ -128,16 +128,9 @@ function trueTotals(v: WorldView): Map<number, number> {
   return out;
 }
 
-/** The results readers are served: the live ones until the cutover, the rebuild's after it. */
+/** The results readers are served: where the promoter points them (the live ones until a cutover). */
 function served(v: WorldView): SinkDurable {
-  const promoted = v.durable<PromoterDurable>('promoter').status === 'promoted';
-  if (!promoted) return v.durable<SinkDurable>('sink');
-  try {
-    return v.durable<SinkDurable>('rebuildSink');
-  } catch {
-    // A rebuild writing into the live results has no namespace of its own.
-    return v.durable<SinkDurable>('sink');
-  }
+  return v.durable<SinkDurable>(v.durable<PromoterDurable>('promoter').served);
 }
 
 /** Every window closes with exactly one alert email: the alerts are irreversible, a replay must not send them again. */
@@ -160,12 +153,12 @@ export const servedTotalsClaim: Claim = {
   authority: 'the results readers are pointed at (the live namespace, then the promoted rebuild)',
   lifetime: 'the retention of the results',
   sameIntent: "the total its facts add up to in today's meaning",
-  outcomes: (v) => [...finalByWindow(served(v).posts).keys()].map((w) => ({ key: `w${w}` })),
+  outcomes: (v) => [...finalResults(served(v).posts).keys()].map((w) => ({ key: `w${w}` })),
   facts: (v) => [...trueTotals(v).keys()].sort((a, b) => a - b).map((w) => `w${w}`),
   replies: (v) => {
     const truth = trueTotals(v);
     const out = [];
-    for (const [w, r] of finalByWindow(served(v).posts)) {
+    for (const [w, r] of finalResults(served(v).posts)) {
       out.push({ intent: `w${w}`, outcome: String(truth.get(w) ?? 0), ok: true });
       out.push({ intent: `w${w}`, outcome: String(r.value), ok: true });
     }

@@ -25,7 +25,7 @@ import { duration, parseOptions, z } from '../../src/options.ts';
 import type { WorldView } from '../../src/worldView.ts';
 import { device, type DeviceDurable, type PlannedFact } from '../device.ts';
 import { eventLogEvidence, eventLogMachine, factRecords, type EventLogDurable, type StreamRecord } from '../eventLog.ts';
-import { resultSinkEvidence, resultSinkMachine, type SinkDurable, type StoredPost } from '../resultSink.ts';
+import { finalResults, resultSinkEvidence, resultSinkMachine, type SinkDurable } from '../resultSink.ts';
 import { aggregatorEvidence, aggregatorMachine, restoreOlderCheckpoint, type AggregatorInput, type SchemaAdapter } from '../windowedAggregator.ts';
 
 /** The time scale of every stream scenario: ten seconds a tick, so a ten-minute window is 60 ticks. */
@@ -140,17 +140,6 @@ function plannedFacts(v: WorldView, shape: StreamShape): Map<string, PlannedFact
 /** The window a tick falls in, for a window of `windowTicks`. */
 const windowAt = (tick: number, windowTicks: number) => Math.floor(tick / windowTicks);
 
-/** Each window's final result: the highest version visible, the last posted among equals. */
-function finalResults(posts: readonly StoredPost[]): Map<number, Extract<StoredPost, { kind: 'result' }>> {
-  const out = new Map<number, Extract<StoredPost, { kind: 'result' }>>();
-  for (const p of posts) {
-    if (p.kind !== 'result') continue;
-    const seen = out.get(p.window);
-    if (seen === undefined || p.version >= seen.version) out.set(p.window, p);
-  }
-  return out;
-}
-
 /**
  * A window's result, each version of it, reaches the sink once. Every window some record falls
  * in must get its first result; a result for a window no record falls in is a phantom.
@@ -195,36 +184,29 @@ export function resultDeliveryClaim(sink: string, shape: StreamShape = {}): Clai
 export function factCountedOnceClaim(shape: StreamShape = {}): Claim {
   const w = windowTicksOf(shape);
   return {
-  effect: "a fact's count in its window's final result",
-  key: ['fact_id', 'window'],
-  namespace: 'the aggregate the sink publishes',
-  authority: "the aggregator's checkpointed state and the sink's results",
-  lifetime: 'the retention of the results',
-  sameIntent: "the result already published for the window's version",
-  outcomes: (v) => {
-    const posts = sinkOf(v).posts;
-    const out: { key: string }[] = [];
-    for (const r of finalResults(posts).values()) for (const f of r.facts) out.push({ key: `${f}@w${r.window}` });
-    const seenSide = new Set<string>();
-    for (const p of posts) {
-      if (p.kind !== 'correction' && p.kind !== 'review' && p.kind !== 'dropped') continue;
-      // An idempotent sink keeps one copy; an external one may hold a repeated post, which
-      // counts the fact twice.
-      const id = `${p.kind} ${p.facts.join(',')}@${p.at}`;
-      if (seenSide.has(id)) continue;
-      seenSide.add(id);
-      for (const f of p.facts) out.push({ key: `${f}@w${p.window}` });
-    }
-    return out;
-  },
-  facts: (v) => {
-    const planned = plannedFacts(v, shape);
-    const ingested = new Set(recordsOf(v).map((r) => r.fact_id));
-    return [...ingested].sort().map((id) => `${id}@w${windowAt(planned.get(id)?.occursAt ?? 0, w)}`);
-  },
-  replies: (v) =>
-    // A window's version published twice (a replay after a restore) must carry the same facts.
-    sinkOf(v).posts.flatMap((p) => (p.kind === 'result' ? [{ intent: `w${p.window}@v${p.version}`, outcome: [...p.facts].sort().join(','), ok: true }] : [])),
+    effect: "a fact's count in its window's final result",
+    key: ['fact_id', 'window'],
+    namespace: 'the aggregate the sink publishes',
+    authority: "the aggregator's checkpointed state and the sink's results",
+    lifetime: 'the retention of the results',
+    sameIntent: "the result already published for the window's version",
+    outcomes: (v) => {
+      const posts = sinkOf(v).posts;
+      const out: { key: string }[] = [];
+      for (const r of finalResults(posts).values()) for (const f of r.facts) out.push({ key: `${f}@w${r.window}` });
+      // A correction, a review or a counted drop accounts for its facts once per post: a repeated
+      // post (an endpoint that keeps repeats) counts them twice.
+      for (const p of posts) if (p.kind === 'correction' || p.kind === 'review' || p.kind === 'dropped') for (const f of p.facts) out.push({ key: `${f}@w${p.window}` });
+      return out;
+    },
+    facts: (v) => {
+      const planned = plannedFacts(v, shape);
+      const ingested = new Set(recordsOf(v).map((r) => r.fact_id));
+      return [...ingested].sort().map((id) => `${id}@w${windowAt(planned.get(id)?.occursAt ?? 0, w)}`);
+    },
+    replies: (v) =>
+      // A window's version published twice (a replay after a restore) must carry the same facts.
+      sinkOf(v).posts.flatMap((p) => (p.kind === 'result' ? [{ intent: `w${p.window}@v${p.version}`, outcome: [...p.facts].sort().join(','), ok: true }] : [])),
   };
 }
 

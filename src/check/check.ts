@@ -18,7 +18,7 @@ import type { ClaimVerdict } from '../checkers/compose.ts';
 import { judgeClaims, viewOf } from '../runScenario.ts';
 import { ClauseTally, type Coverage, type SearchBound } from '../coverage.ts';
 import { FAULT_KINDS, faultLabel, faultPlace, faultPlaceName, isWindowFault, MESSAGE_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from '../faults.ts';
-import { failureWindows } from '../failureWindows.ts';
+import { failureWindows, restorableComponents, skewableWindows } from '../failureWindows.ts';
 import { InputError } from '../inputError.ts';
 import { parsePlace, type Place } from '../place.ts';
 import type { ReplayRef } from '../replayLine.ts';
@@ -118,7 +118,7 @@ export function checkSetup(scenario: Scenario, o: SetupOptions): CheckSetup {
   const w = { ...DEFAULT_WORLD_OPTIONS, ...worldOptionsOf(scenario, time) };
   // A restore or a skew is offered only where a component declares it, and only then counted
   // among the kinds the check covers.
-  const offered = (k: FaultKind) => (k === 'restore' ? components.some((c) => c.restore !== undefined) : k === 'skew' ? components.some((c) => c.process && c.skewTicks !== undefined) : true);
+  const offered = (k: FaultKind) => (k === 'restore' ? restorableComponents(components).length > 0 : k === 'skew' ? skewableWindows(components).length > 0 : true);
   const kinds = (o.kinds ?? scenario.windows?.kinds ?? FAULT_KINDS).filter(offered);
   // The timing the search uses, also recorded in a traced path's start event.
   const options = {
@@ -160,7 +160,10 @@ function faultOf(world: CheckWorld, s: CheckState, c: Choice, entered: ReadonlyM
     const window = world.windowOf(s, c.comp);
     return { kind: 'crash', window, occurrence: entered.get(window) ?? 1 };
   }
-  if (c.kind === 'restore') return { kind: 'restore', component: world.names[c.comp]!, window: s.lastWindow, occurrence: entered.get(s.lastWindow) ?? 1 };
+  if (c.kind === 'restore') {
+    const window = world.windowOf(s, c.at);
+    return { kind: 'restore', component: world.names[c.comp]!, window, occurrence: entered.get(window) ?? 1 };
+  }
   if (c.kind === 'skew') {
     const window = world.windowOf(s, c.comp);
     return { kind: 'skew', window, occurrence: entered.get(window) ?? 1 };

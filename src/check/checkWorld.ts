@@ -119,8 +119,6 @@ export interface CheckState {
   readonly nextUnordered: number;
   /** Messages sent so far, by point id: the `n` of the next one; not part of the state's identity. */
   readonly sent: readonly number[];
-  /** The failure window a process entered last: the moment a restore is reported at; not part of the state's identity. */
-  readonly lastWindow: string;
 }
 
 export type Choice =
@@ -130,7 +128,8 @@ export type Choice =
   | { readonly kind: 'advance'; readonly to: number }
   | { readonly kind: 'release'; readonly link: string }
   | { readonly kind: 'crash'; readonly comp: number; readonly at?: ServerWindow }
-  | { readonly kind: 'restore'; readonly comp: number }
+  /** Restore `comp` from its snapshot while process `at` rests in its window (the moment the row names). */
+  | { readonly kind: 'restore'; readonly comp: number; readonly at: number }
   | { readonly kind: 'skew'; readonly comp: number }
   | { readonly kind: MessageFaultKind; readonly link: string };
 
@@ -178,7 +177,6 @@ class Draft {
   lastProgress: number;
   nextUnordered: number;
   sent: readonly number[];
-  lastWindow: string;
   private sentCopied = false;
   constructor(
     s: CheckState,
@@ -189,7 +187,6 @@ class Draft {
     this.lastProgress = s.lastProgress;
     this.nextUnordered = s.nextUnordered;
     this.sent = s.sent;
-    this.lastWindow = s.lastWindow;
   }
 
   /** The next ordinal of a point. */
@@ -247,7 +244,7 @@ export class CheckWorld {
 
   /** Every component booted in order at tick 0. */
   initial(log: StepLog = NO_LOG): CheckState {
-    const empty: CheckState = { now: 0, comps: [], links: [], faults: 0, lastProgress: 0, lastFault: -1, nextUnordered: 0, sent: [], lastWindow: '' };
+    const empty: CheckState = { now: 0, comps: [], links: [], faults: 0, lastProgress: 0, lastFault: -1, nextUnordered: 0, sent: [] };
     const d = new Draft(empty, 0);
     for (let i = 0; i < this.components.length; i++) d.comps.push(undefined as unknown as Comp);
     for (let i = 0; i < this.components.length; i++) this.boot(d, i, undefined, log);
@@ -300,9 +297,16 @@ export class CheckWorld {
         for (let i = 0; i < s.comps.length; i++) if (!s.comps[i]!.down && this.components[i]!.process) out.push({ kind: 'crash', comp: i });
         this.serverCrashes(s, out);
       }
-      // A restore strikes a component with a snapshot whenever it is up; a skew, a resting
-      // process whose clock can jump.
-      if (this.options.restore) for (let i = 0; i < s.comps.length; i++) if (this.components[i]!.restore && !s.comps[i]!.down) out.push({ kind: 'restore', comp: i });
+      // A restore strikes a component with a snapshot at the moment any live process rests in its
+      // window (the World strikes it as a process enters one), whether the component is up or
+      // already down (then it restarts from the snapshot); a skew, a resting process whose clock
+      // can jump.
+      if (this.options.restore) {
+        for (let i = 0; i < s.comps.length; i++) {
+          if (!this.components[i]!.restore) continue;
+          for (let p = 0; p < s.comps.length; p++) if (this.components[p]!.process && !s.comps[p]!.down) out.push({ kind: 'restore', comp: i, at: p });
+        }
+      }
       if (this.options.skew) for (let i = 0; i < s.comps.length; i++) if (this.components[i]!.skewTicks !== undefined && this.components[i]!.process && !s.comps[i]!.down) out.push({ kind: 'skew', comp: i });
       for (const l of s.links) {
         const m = l.msgs[0];
@@ -361,11 +365,11 @@ export class CheckWorld {
       case 'restore': {
         const d = new Draft(s, s.now);
         const comp = d.comps[c.comp]!;
-        const window = s.lastWindow;
+        const window = this.windowOf(s, c.at);
         log.trace(d.now, 'world', 'fault', { kind: 'restore', component: this.names[c.comp], window });
         log.trace(d.now, this.names[c.comp]!, 'restore', { window });
         d.comps[c.comp] = { ...comp, restoreTo: this.components[c.comp]!.restore!(comp.snapshot.context.durable) };
-        this.crash(d, c.comp, window, log, false);
+        if (!comp.down) this.crash(d, c.comp, window, log, false);
         return this.freeze(d, s.faults + 1, s.now);
       }
       case 'skew': {
@@ -662,11 +666,7 @@ export class CheckWorld {
     if (state === comp.state && !reentered) return;
     if (state !== comp.state) d.comps[i] = { ...comp, state };
     log.trace(d.now, name, 'state', state);
-    if (this.components[i]!.process) {
-      const window = windowName(name, state);
-      d.lastWindow = window;
-      log.enter(window);
-    }
+    if (this.components[i]!.process) log.enter(windowName(name, state));
   }
 
   /**
@@ -754,7 +754,7 @@ export class CheckWorld {
   }
 
   private freeze(d: Draft, faults: number, lastFault: number): CheckState {
-    return { now: d.now, comps: d.comps, links: d.links, faults, lastProgress: d.lastProgress, lastFault, nextUnordered: d.nextUnordered, sent: d.sent, lastWindow: d.lastWindow };
+    return { now: d.now, comps: d.comps, links: d.links, faults, lastProgress: d.lastProgress, lastFault, nextUnordered: d.nextUnordered, sent: d.sent };
   }
 }
 

@@ -65,16 +65,23 @@ describe('a restore fault', () => {
     expect(sameFault(a, { kind: 'crash', window: 'sender.acked', occurrence: 1 })).toBe(false);
   });
 
-  it('is a choice of check mode for a restorable component only, with the same effect', () => {
+  it('is a choice of check mode for a restorable component only, at each resting process\'s window, with the same effect', () => {
     const components = restorableDesign(2).map((c) => ({ ...c }));
-    const world = new CheckWorld(components, { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 4000, quietTicks: 60, faults: 1, crash: false, restore: true, skew: true, messageFaults: [], driver: 'compiled' });
+    const options = { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 4000, quietTicks: 60, crash: true, restore: true, skew: true, messageFaults: [], driver: 'compiled' } as const;
+    const world = new CheckWorld(components, { ...options, faults: 2 });
     const s0 = world.initial();
+    const receiver = components.findIndex((c) => c.name === 'receiver');
     const restores = world.choices(s0).filter((c) => c.kind === 'restore');
-    expect(restores).toEqual([{ kind: 'restore', comp: components.findIndex((c) => c.name === 'receiver') }]);
+    // One choice per process resting at that moment: sender and receiver are both processes.
+    expect(restores).toEqual(components.map((_, p) => ({ kind: 'restore', comp: receiver, at: p })));
     const after = world.apply(s0, restores[0]!);
     expect(after.faults).toBe(1);
-    expect(after.comps[restores[0]!.comp]!.down).toBe(true);
-    expect(world.choices(after).some((c) => c.kind === 'restore')).toBe(false);
+    expect(after.comps[receiver]!.down).toBe(true);
+    // A component already down is restored too: it restarts from the snapshot when its restart comes.
+    const crashed = world.apply(s0, { kind: 'crash', comp: receiver });
+    const again = world.apply(crashed, world.choices(crashed).find((c) => c.kind === 'restore')!);
+    expect(again.comps[receiver]!.restoreTo).toEqual({ received: [] });
+    expect(new CheckWorld(components, { ...options, faults: 1 }).choices(after).some((c) => c.kind === 'restore')).toBe(false);
   });
 });
 

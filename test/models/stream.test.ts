@@ -117,6 +117,17 @@ describe('the windowed aggregator', () => {
     expect(d.notes.some((n) => n.kind === 'guard' && n.data?.['guard'] === 'factDedup')).toBe(true);
   });
 
+  it('applies the late policy to a fact whose window nothing reached in time, which closes empty first', () => {
+    const d = aggregator({ latePolicy: 'review' });
+    poll(d, [[record(0, 0, 'a', 20), record(0, 1, 'end', END_OF_TIME, { end: true })], [record(1, 0, 'end', END_OF_TIME, { end: true })]]);
+    d.advance(3);
+    expect(poll(d, [[record(0, 2, 'x', 70)], []])).toEqual([
+      { kind: 'result', window: 1, version: 1, facts: [], value: 0 },
+      { kind: 'close', window: 1, version: 1 },
+      { kind: 'review', window: 1, facts: ['x'] },
+    ]);
+  });
+
   it('counts a resent fact twice without dedup', () => {
     const d = aggregator({ dedup: false });
     poll(d, [[record(0, 0, 'a', 20), record(0, 1, 'a', 20)], [record(1, 0, 'end', END_OF_TIME, { end: true })]]);
@@ -211,6 +222,15 @@ describe('the device', () => {
     d.receive({ type: 'log.appended', ref: first['ref'] as string }, 'log');
     d.advance(5);
     expect((d.sent.at(-1)!.event['record'] as StreamRecord).eventTime).toBe(100);
+  });
+
+  it('stamps a fact by the clock of the moment it occurred, so its resend after a skew keeps that stamp', () => {
+    const d = new MachineDriver(deviceMachine, { log: 'log', partition: 0, facts: [{ fact_id: 'a', occursAt: 5, value: 1 }], timeoutTicks: 4 });
+    d.advance(6);
+    d.receive({ type: 'sys.clockSkew', ticks: 90 });
+    d.advance(4);
+    const appends = d.sent.filter((m) => m.event.type === 'log.append').map((m) => (m.event['record'] as StreamRecord).eventTime);
+    expect(appends).toEqual([5, 5]);
   });
 
   it('sends a fact again when its acknowledgement does not come, and ends its partition', () => {

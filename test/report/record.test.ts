@@ -39,7 +39,7 @@ beforeAll(async () => {
 
 describe('the catalogue record', () => {
   it('has every section of the template, in its order, in both forms', () => {
-    const titles = ['Document control', '1. Flow register', '2. Delivery semantics', '3. Publishing: transactional outbox', '4. Idempotent consumers', '5. Ordering, retries and dead letters', '6. Exactly-once: limits', '7. Sagas for multi-service transactions', '8. Monitoring', '9. Decisions and open items', 'Glossary and references'];
+    const titles = ['Document control', '1. Flow register', '2. Delivery semantics', '3. Publishing: transactional outbox', '4. Idempotent consumers', '5. Ordering, retries and dead letters', '6. Exactly-once: limits', '7. Sagas for multi-service transactions', '8. Monitoring', '9. Decisions and open items', '10. Event time and finality', 'Glossary and references'];
     expect(record.sections.map((s) => s.title)).toEqual(titles);
     const md = renderRecordMarkdown(record);
     const headings = md.split('\n').filter((l) => l.startsWith('## ')).map((l) => l.slice(3));
@@ -200,6 +200,10 @@ describe('a record narrowed to one scenario', () => {
     expect(backingScenarios(n)).toEqual(['flow-review-posted']);
     expect(narrowRecord(catalogueRecord, 'gift-saga-email-first')!.saga?.scenario).toBe('gift-saga-email-last');
     expect(narrowRecord(catalogueRecord, 'carrier-no-key-no-lookup')).toBeUndefined();
+    expect(n.eventTime).toEqual([]);
+    const ledger = narrowRecord(catalogueRecord, 'stream-ledger-corrections')!;
+    expect(ledger.eventTime?.map((e) => e.result)).toEqual(['Sales per 10-minute period (ledger)']);
+    expect(backingScenarios(ledger)).toEqual(['stream-ledger-corrections']);
   });
 });
 
