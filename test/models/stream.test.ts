@@ -260,9 +260,9 @@ describe('the promoter', () => {
   };
 
   it('promotes a rebuild whose results match, and refuses one that differs, naming the window', () => {
-    expect(decide(true, 3)).toEqual({ status: 'promoted', mismatches: [] });
-    expect(decide(true, 2)).toEqual({ status: 'refused', mismatches: ['w0'] });
-    expect(decide(false, 2)).toEqual({ status: 'promoted', mismatches: [] });
+    expect(decide(true, 3)).toEqual({ status: 'promoted', served: 'rebuildSink', mismatches: [] });
+    expect(decide(true, 2)).toEqual({ status: 'refused', served: 'sink', mismatches: ['w0'] });
+    expect(decide(false, 2)).toEqual({ status: 'promoted', served: 'rebuildSink', mismatches: [] });
   });
 
   it('waits while the rebuild has not closed every window the live run closed', () => {
