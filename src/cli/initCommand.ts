@@ -38,16 +38,17 @@ import { explore, replayLine, runWindows } from 'faultline';
 import design from './${name}.js';
 
 describe('${name}', () => {
+  // Both sweeps take seconds, longer than vitest's default five on a busy machine.
   it('has the verdict it expects at every failure window', () => {
     const result = runWindows(design);
     const unexpected = result.counterexamples.filter((c) => result.judgement.unexpected.includes(c.violation));
     expect(unexpected.map((c) => replayLine(c.replay))).toEqual([]);
     expect(result.judgement.asExpected).toBe(true);
-  });
+  }, 60_000);
 
   it('has the same verdict under a random search of fault plans', () => {
     expect(explore(design, { runs: 200 }).judgement.asExpected).toBe(true);
-  });
+  }, 60_000);
 });
 `;
 }

@@ -81,8 +81,8 @@ describe('faultline record', () => {
         `import catalogue from '${join(root, 'scenarios', 'record.ts')}';`,
         `const flow = { ...catalogue.flows[1], scenario: 'ratings' };`,
         `export default { ...base, name: 'ratings', record: { ...catalogue, flows: [flow], outbox: { ...catalogue.outbox, relay: { choice: 'polling' }, eventId: { choice: 'uuid' }, ordering: { choice: 'per key' }, cleanup: { choice: 'after 3 days' } },`,
-        `  figures: { dedup: { eventsPerDay: 1000, window: '1d', entryBytes: 64 }, retry: { ...catalogue.figures.retry, scenario: undefined }, checkpoint: catalogue.figures.checkpoint, backfill: { ...catalogue.figures.backfill, scenario: undefined } },`,
-        `  rules: [], limits: [], saga: undefined, monitoring: [], decisions: [] } };`,
+        `  figures: { dedup: { eventsPerDay: 1000, window: '1d', entryBytes: 64 }, retry: { ...catalogue.figures.retry, scenario: undefined }, checkpoint: { ...catalogue.figures.checkpoint, scenario: undefined }, backfill: { ...catalogue.figures.backfill, scenario: undefined } },`,
+        `  rules: [], limits: [], saga: undefined, monitoring: [], decisions: [], eventTime: [] } };`,
         '',
       ].join('\n'),
     );

@@ -128,6 +128,7 @@ function casesOf(scenario: Scenario): Case[] {
 }
 
 describe('repair queries on PostgreSQL', () => {
+  // A windows sweep of every scenario with tables: minutes on a busy two-core machine.
   it('every query a window row prints finds exactly its damage in the row run end state', async () => {
     const catalogue = await loadCatalogue();
     // A scenario whose claims declare no tables prints no query, so sweeping it would test nothing.
@@ -170,5 +171,5 @@ describe('repair queries on PostgreSQL', () => {
     // Both roles ran, so neither half of the assertion is vacuous.
     expect(executed.repair).toBeGreaterThan(0);
     expect(executed.check).toBeGreaterThan(0);
-  });
+  }, 600_000);
 });
