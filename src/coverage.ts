@@ -61,9 +61,31 @@ export interface Coverage {
   readonly clauses: readonly ClauseCoverage[];
 }
 
+/** A ClauseTally as plain data, in the order its clauses were first seen: what a sweep's part carries. */
+export type ClauseTallyState = readonly { readonly key: string; readonly effect: string; readonly clause: ClauseId; readonly seen: readonly ClauseStatus[]; readonly exercised: number; readonly reason?: string }[];
+
 /** Accumulates clause statuses over the runs of a sweep. */
 export class ClauseTally {
   private readonly entries = new Map<string, { effect: string; clause: ClauseId; seen: Set<ClauseStatus>; exercised: number; reason?: string }>();
+
+  /** The tally as data. */
+  state(): ClauseTallyState {
+    return [...this.entries].map(([key, e]) => ({ key, effect: e.effect, clause: e.clause, seen: [...e.seen], exercised: e.exercised, ...(e.reason === undefined ? {} : { reason: e.reason }) }));
+  }
+
+  /** Adds the tally of later runs: the same as having added those runs here, one by one. */
+  merge(state: ClauseTallyState): void {
+    for (const s of state) {
+      let e = this.entries.get(s.key);
+      if (!e) {
+        e = { effect: s.effect, clause: s.clause, seen: new Set(), exercised: 0 };
+        this.entries.set(s.key, e);
+      }
+      for (const status of s.seen) e.seen.add(status);
+      e.exercised += s.exercised;
+      if (e.reason === undefined && s.reason !== undefined) e.reason = s.reason;
+    }
+  }
 
   add(claims: readonly ClaimVerdict[]): void {
     claims.forEach((c, i) => {

@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import type { Finding, RunOutcome } from './checkers/finding.ts';
 import type { Claim } from './claims.ts';
-import { ClauseTally, type Coverage } from './coverage.ts';
+import { ClauseTally, type ClauseTallyState, type Coverage } from './coverage.ts';
 import { FAULT_KINDS, isDeclaredKind, type Fault, type FaultPlan, type MessageFaultKind } from './faults.ts';
 import { parsePoint } from './place.ts';
 import { failureWindows, processWindows, restorableComponents, skewableWindows } from './failureWindows.ts';
@@ -144,15 +144,34 @@ function scheduleArbitrary(scenario: Scenario): fc.Arbitrary<readonly number[]> 
   });
 }
 
-export function explore(scenario: Scenario, options: ExploreOptions = {}): ExploreResult {
+/**
+ * The tally of a stretch of an explore search: runs [from, from + count) of the sequence its seed
+ * draws, stopped at the first violation, which fast-check then shrinks (the shrinking's runs are
+ * counted too, as one search counts them). Stretches are plain data and merge in order into the
+ * tally of one search over all of them (see mergeExploreParts): the n-th case is the same
+ * wherever it is drawn, since fast-check draws it from the seed and n alone.
+ */
+export interface ExplorePart {
+  readonly scenario: string;
+  readonly from: number;
+  readonly count: number;
+  readonly runs: number;
+  readonly outcomes: Readonly<Partial<Record<RunOutcome, number>>>;
+  readonly clauses: ClauseTallyState;
+  readonly unstruckRuns: number;
+  /** The shrunk counterexample and the path that replays it, when the stretch found a violation. */
+  readonly failed?: { readonly path: string; readonly case: Case };
+}
+
+/** Runs a stretch of the search (or, with `options.path`, replays that one case and its shrinking). */
+export function exploreRange(scenario: Scenario, options: ExploreOptions, from: number, count: number, space: ExplorationSpace = explorationSpace(scenario)): ExplorePart {
   const seed = options.seed ?? DEFAULT_SEED;
-  const ref = options.ref ?? scenario.name;
-  const maxFaults = options.maxFaults ?? 3;
-  const space = explorationSpace(scenario);
   const outcomes: Partial<Record<RunOutcome, number>> = {};
   const clauses = new ClauseTally();
   let runs = 0;
   let unstruckRuns = 0;
+  // An empty stretch (a shard of a search with fewer runs than shards) runs nothing.
+  if (count === 0) return { scenario: scenario.name, from, count, runs, outcomes, clauses: clauses.state(), unstruckRuns };
   // A run that throws is a harness bug, not a counterexample: it is kept and rethrown as is.
   let harnessError: unknown;
   const property = fc.property(caseArbitrary(scenario, options, space), (c) => {
@@ -171,17 +190,57 @@ export function explore(scenario: Scenario, options: ExploreOptions = {}): Explo
     // unknown and makes the verdict unknown, never a counterexample and never a pass.
     return run.findings.length === 0;
   });
-  const details = fc.check(property, {
-    seed,
-    numRuns: options.runs ?? 1_000,
-    ...(options.path === undefined ? {} : { path: options.path }),
-  });
-  let search: ExploreSearch = { status: 'passed' };
+  const path = options.path ?? (from === 0 ? undefined : String(from));
+  const details = fc.check(property, { seed, numRuns: count, ...(path === undefined ? {} : { path }) });
   if (harnessError !== undefined) throw harnessError;
-  if (details.failed && details.counterexample) {
-    const c = details.counterexample[0] as Case;
+  const failed = details.failed && details.counterexample ? { path: details.counterexamplePath ?? '', case: details.counterexample[0] as Case } : undefined;
+  return { scenario: scenario.name, from, count, runs, outcomes, clauses: clauses.state(), unstruckRuns, ...(failed ? { failed } : {}) };
+}
+
+/** Merges stretches given in order and without gaps into one search's tally; none after the first that failed counts. */
+export function mergeExploreParts(parts: readonly ExplorePart[]): ExplorePart {
+  if (parts.length === 0) throw new Error('no parts to merge');
+  const first = parts[0]!;
+  const outcomes: Partial<Record<RunOutcome, number>> = {};
+  const clauses = new ClauseTally();
+  let runs = 0;
+  let unstruckRuns = 0;
+  let failed: ExplorePart['failed'];
+  let expected = first.from;
+  for (const p of parts) {
+    if (p.scenario !== first.scenario) throw new Error(`parts of two searches: ${first.scenario} and ${p.scenario}`);
+    if (p.from !== expected) throw new Error(`${first.scenario}: parts leave runs ${expected} to ${p.from - 1} out`);
+    expected = p.from + p.count;
+    if (failed) continue;
+    runs += p.runs;
+    unstruckRuns += p.unstruckRuns;
+    for (const [o, n] of Object.entries(p.outcomes) as [RunOutcome, number][]) outcomes[o] = (outcomes[o] ?? 0) + n;
+    clauses.merge(p.clauses);
+    failed = p.failed;
+  }
+  return { scenario: first.scenario, from: first.from, count: expected - first.from, runs, outcomes, clauses: clauses.state(), unstruckRuns, ...(failed ? { failed } : {}) };
+}
+
+export function explore(scenario: Scenario, options: ExploreOptions = {}): ExploreResult {
+  const space = explorationSpace(scenario);
+  return finishExplore(scenario, options, exploreRange(scenario, options, 0, options.runs ?? DEFAULT_RUNS, space), space);
+}
+
+/** The number of cases a search tries when not told. */
+export const DEFAULT_RUNS = 1_000;
+
+/** A search's result from the tally of all its runs (one stretch, or stretches merged). */
+export function finishExplore(scenario: Scenario, options: ExploreOptions, part: ExplorePart, space: ExplorationSpace = explorationSpace(scenario)): ExploreResult {
+  const seed = options.seed ?? DEFAULT_SEED;
+  const ref = options.ref ?? scenario.name;
+  const maxFaults = options.maxFaults ?? 3;
+  const { runs, outcomes, unstruckRuns } = part;
+  const clauses = new ClauseTally();
+  clauses.merge(part.clauses);
+  let search: ExploreSearch = { status: 'passed' };
+  if (part.failed) {
+    const { path, case: c } = part.failed;
     const traced = runScenario(scenario, { seed: c.seed, plan: c.plan, size: c.size, latencies: c.latencies, keepTrace: true });
-    const path = details.counterexamplePath ?? '';
     search = {
       status: 'failed',
       path,

@@ -6,18 +6,18 @@
 import type { ClauseId } from './checkers/clause.ts';
 import type { RetryObservation } from './retryObservation.ts';
 import type { RepairQuery } from './repairQuery.ts';
-import { faultGuardsOf, guardsOf, undecidedOf, windowRowOf, type ObservedRun } from './windowRow.ts';
+import { windowRowOf, type ObservedRun } from './windowRow.ts';
 import { VIOLATIONS, type Finding, type RunOutcome, type Violation } from './checkers/finding.ts';
 import type { Claim } from './claims.ts';
 import { ClauseTally, type Coverage } from './coverage.ts';
-import { faultLabel, faultPlace, faultPlaceName, type Fault, type FaultKind, type FaultPlan } from './faults.ts';
-import { faultSpace, plansOf } from './faultSpace.ts';
+import { faultPlace, type FaultKind, type FaultPlan } from './faults.ts';
 import { failureWindows } from './failureWindows.ts';
 import type { Place } from './place.ts';
 import type { ReplayRef } from './replayLine.ts';
 import { runScenario, type RunRecord } from './runScenario.ts';
 import type { Duration, TimeScale } from './duration.ts';
 import { expectedAt, timeScaleOf, type DesignComponent, type EvidencePart, type Scenario, type WindowNote } from './scenario.ts';
+import { ranksAbove, rerun, sweepPlan, sweepWindows, type HeldRuns, type RowPart, type SweepPlan, type SweepSettings, type WindowsPart } from './windowsPart.ts';
 import type { TraceEvent } from './trace.ts';
 import { judge, outcomeRank, verdictOf, type Judgement } from './verdict.ts';
 import type { DriverRefusal, InFlight, Strike } from './world.ts';
@@ -141,8 +141,7 @@ export const DEFAULT_SEED = 1;
 
 /** Whether `a` should represent a row rather than `b`: a worse outcome, or as bad and actually struck. */
 export function representsBetter(a: RunRecord, b: RunRecord): boolean {
-  const d = outcomeRank(a.outcome) - outcomeRank(b.outcome);
-  return d < 0 || (d === 0 && a.report.strikes.length > 0 && b.report.strikes.length === 0);
+  return ranksAbove({ outcome: a.outcome, struck: a.report.strikes.length > 0 }, { outcome: b.outcome, struck: b.report.strikes.length > 0 });
 }
 
 /** A World run as a row reads it. */
@@ -150,84 +149,79 @@ export function observedRunOf(run: RunRecord): ObservedRun {
   return { outcome: run.outcome, findings: run.findings, claims: run.claims, strikes: run.report.strikes, trace: run.report.trace, notes: run.report.notes, components: run.components, plan: run.plan };
 }
 
+/** The settings a sweep of this scenario runs with: the options given, else the scenario's own, else the defaults. */
+export function sweepSettings(scenario: Scenario, options: WindowsOptions = {}): SweepSettings {
+  return {
+    seed: options.seed ?? DEFAULT_SEED,
+    pairs: options.pairs ?? false,
+    maxOccurrence: options.maxOccurrence ?? scenario.windows?.maxOccurrence ?? 2,
+    failFast: options.failFast ?? false,
+  };
+}
+
 export function runWindows(scenario: Scenario, options: WindowsOptions = {}): WindowsResult {
-  const seed = options.seed ?? DEFAULT_SEED;
-  const pairs = options.pairs ?? false;
-  const maxOccurrence = options.maxOccurrence ?? scenario.windows?.maxOccurrence ?? 2;
-  const ref = options.ref ?? scenario.name;
-  const time = timeScaleOf(scenario);
-  const reference = runScenario(scenario, { seed, plan: [], keepTrace: true });
-  const space = faultSpace(reference, { maxOccurrence, ...(scenario.windows?.kinds ? { kinds: scenario.windows.kinds } : {}) });
-  const plans = plansOf(space, pairs);
-  const components = reference.components;
-  const referenceGuards = guardsOf(reference.report.notes);
-  // One accumulator per (place, fault kind), over that place's occurrences; rows are built at the end.
-  type Acc = { fault: Fault; runs: number; struck: number; worst: RunRecord; outcomes: Partial<Record<RunOutcome, number>>; guards: Set<string>; repeat: boolean; undecided: Undecided[] };
-  const rows = new Map<string, Acc>();
-  const firstOf = new Map<Violation, RunRecord>();
-  const outcomes = new Set<RunOutcome>();
-  const reached = new Set<string>(reference.report.windowCounts.keys());
-  const clauses = new ClauseTally();
-  let unstruckRuns = 0;
+  const plan = sweepPlan(scenario, sweepSettings(scenario, options));
+  const held: HeldRuns = new Map();
   let done = 0;
-  let stopped = false;
-  for (const plan of [reference.plan, ...plans]) {
-    if (stopped) break;
-    // A single fault's run keeps its trace: the row it may represent reads the retry from it.
-    const run = plan === reference.plan ? reference : runScenario(scenario, { seed, plan, hashTrace: false, keepTrace: plan.length === 1 });
-    done++;
-    options.onRun?.(done, plans.length + 1);
-    outcomes.add(run.outcome);
-    clauses.add(run.claims);
-    if (run.report.unstruck.length > 0) unstruckRuns++;
-    for (const w of run.report.windowCounts.keys()) reached.add(w);
-    for (const f of run.findings) if (!firstOf.has(f.violation)) firstOf.set(f.violation, run);
-    if (options.failFast && run.findings.length > 0) stopped = true;
-    if (plan.length !== 1) continue;
-    const fault = plan[0]!;
-    const key = `${faultPlaceName(fault)}\u0000${faultLabel(fault)}`;
-    const guards = faultGuardsOf(run.report.notes, referenceGuards);
-    let acc = rows.get(key);
-    if (!acc) {
-      acc = { fault, runs: 0, struck: 0, worst: run, outcomes: {}, guards: new Set<string>(), repeat: false, undecided: [] };
-      rows.set(key, acc);
-    }
-    acc.runs++;
-    if (run.report.strikes.length > 0) acc.struck++;
-    if (representsBetter(run, acc.worst)) acc.worst = run;
-    acc.outcomes[run.outcome] = (acc.outcomes[run.outcome] ?? 0) + 1;
-    for (const g of guards) acc.guards.add(g);
-    acc.repeat ||= guards.length > 0 || run.findings.some((f) => f.violation === 'duplicate effect');
-    if (run.outcome === 'unknown') acc.undecided.push(...undecidedOf(run));
-  }
-  const referenceRun = observedRunOf(reference);
-  const windowRows = [...rows.values()].map((acc): WindowRow =>
+  const onRun = options.onRun;
+  const part = sweepWindows(scenario, plan, 0, plan.total, held, onRun && (() => onRun(++done, plan.total)));
+  return finishWindows(scenario, plan, part, options.ref ?? scenario.name, held);
+}
+
+/** Rows of a sweep's tally, in its order, each built from its representative run (held here, or run again). */
+export function windowRowsOf(scenario: Scenario, plan: SweepPlan, rows: readonly (readonly [string, RowPart])[], held?: HeldRuns): WindowRow[] {
+  const time = timeScaleOf(scenario);
+  const reference = observedRunOf(plan.reference);
+  return rows.map(([, acc]): WindowRow =>
     windowRowOf({
       place: faultPlace(acc.fault)!,
       fault: acc.fault,
-      tally: { runs: acc.runs, struck: acc.struck, outcomes: acc.outcomes, guards: acc.guards, repeat: acc.repeat, undecided: acc.undecided },
-      run: observedRunOf(acc.worst),
-      reference: referenceRun,
+      tally: { runs: acc.runs, struck: acc.struck, outcomes: acc.outcomes, guards: new Set(acc.guards), repeat: acc.repeat, undecided: acc.undecided },
+      run: observedRunOf(rerun(scenario, plan, acc.worst.index, held)),
+      reference,
       claims: scenario.claims,
       time,
     }),
   );
+}
+
+/**
+ * A sweep's result from the tally of all its plans (one part, or parts merged): each row's
+ * representative and each violation's first run are read from `held` where the tally was made
+ * here, and run again where it was made elsewhere.
+ */
+export function finishWindows(scenario: Scenario, plan: SweepPlan, part: WindowsPart, ref: string, held?: HeldRuns, rows: readonly WindowRow[] = windowRowsOf(scenario, plan, part.rows, held)): WindowsResult {
+  const { settings, reference, space } = plan;
+  const { seed, pairs, maxOccurrence } = settings;
+  if (part.from !== 0 || (part.to !== plan.total && !part.stopped)) throw new Error(`${scenario.name}: the tally covers plans ${part.from} to ${part.to - 1} of ${plan.total}`);
+  const time = timeScaleOf(scenario);
+  const components = reference.components;
+  const outcomes = new Set(part.outcomes);
+  const firstOf = new Map(part.firstOf);
+  const stopped = part.stopped;
+  const done = part.done;
+  const unstruckRuns = part.unstruckRuns;
+  const reached = new Set<string>([...reference.report.windowCounts.keys(), ...part.reached]);
+  const clauses = new ClauseTally();
+  clauses.merge(part.clauses);
+  const windowRows = rows;
   const found = VIOLATIONS.filter((v) => firstOf.has(v));
   const verdict = verdictOf(outcomes);
   // A sweep stopped at its first violation cannot be asked for every expected one.
   const judgement = judge(expectedAt(scenario.expect, pairs ? 2 : 1), verdict, found, stopped ? 'sampled' : 'exhaustive');
   const counterexamples = found.map((violation): Counterexample => {
-    const run = firstOf.get(violation)!;
-    const traced = runScenario(scenario, { seed: run.seed, plan: run.plan, size: run.size, keepTrace: true });
+    const faults = plan.plans[firstOf.get(violation)! - 1] ?? reference.plan;
+    const size = scenario.workload.size;
+    const traced = runScenario(scenario, { seed, plan: faults, size, keepTrace: true });
     return {
       violation,
-      seed: run.seed,
-      size: run.size,
-      plan: run.plan,
+      seed,
+      size,
+      plan: faults,
       findings: traced.findings,
       traceHash: traced.report.traceHash,
       trace: traced.report.trace ?? [],
-      replay: { kind: 'plan', scenario: ref, seed: run.seed, plan: run.plan },
+      replay: { kind: 'plan', scenario: ref, seed, plan: faults },
     };
   });
   const all = failureWindows(components);

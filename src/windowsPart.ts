@@ -1,0 +1,226 @@
+// A windows sweep split into parts. A sweep's plans are numbered (0 the fault-free reference run,
+// then every single fault, then every pair), and a part is the tally of one contiguous range of
+// them: outcomes, clauses, rows, the first run of each violation. A part is plain data, so a
+// worker thread can send it back and a shard can write it to a file; parts merge in plan order
+// into exactly the tally one sweep over every plan would have made, because every choice the
+// tally makes (a row's representative, the first run of a violation, the order rows appear in)
+// goes to the earlier plan on a tie. The representative runs themselves stay behind where the
+// part was made; the sweep that finishes the merged tally runs them again, and since a run is a
+// pure function of its scenario, seed and plan, it gets the same run back.
+import type { RunOutcome, Violation } from './checkers/finding.ts';
+import { ClauseTally, type ClauseTallyState } from './coverage.ts';
+import { faultLabel, faultPlaceName, type Fault, type FaultPlan } from './faults.ts';
+import { faultSpace, plansOf, type FaultSpace } from './faultSpace.ts';
+import { runScenario, type RunRecord } from './runScenario.ts';
+import type { Scenario } from './scenario.ts';
+import { outcomeRank } from './verdict.ts';
+import { faultGuardsOf, guardsOf, undecidedOf } from './windowRow.ts';
+import type { Undecided } from './windows.ts';
+
+/** What decides a sweep's plans: the same settings give the same numbered plans everywhere. */
+export interface SweepSettings {
+  readonly seed: number;
+  readonly pairs: boolean;
+  readonly maxOccurrence: number;
+  /** Stop at the first run with a violation, expected or not. */
+  readonly failFast: boolean;
+}
+
+/** A sweep's plans, from its fault-free reference run. */
+export interface SweepPlan {
+  readonly settings: SweepSettings;
+  readonly reference: RunRecord;
+  readonly space: FaultSpace;
+  /** Plan n is `plans[n - 1]`; plan 0 is the reference run's empty plan. */
+  readonly plans: readonly FaultPlan[];
+  /** How many numbered plans there are, the reference run's included. */
+  readonly total: number;
+}
+
+/** The representative a row has so far: the plan's number, and what ranks it. */
+export interface Representative {
+  readonly index: number;
+  readonly outcome: RunOutcome;
+  readonly struck: boolean;
+}
+
+export interface RowPart {
+  /** The row's fault, as its first run had it. */
+  readonly fault: Fault;
+  runs: number;
+  struck: number;
+  worst: Representative;
+  outcomes: Partial<Record<RunOutcome, number>>;
+  guards: string[];
+  repeat: boolean;
+  undecided: Undecided[];
+}
+
+export interface WindowsPart {
+  readonly scenario: string;
+  /** The plans this part was asked for, [from, to). */
+  readonly from: number;
+  readonly to: number;
+  /** Runs done: to - from, unless it stopped at a violation. */
+  done: number;
+  /** It stopped at its first violation (--fail-fast); no later part counts. */
+  stopped: boolean;
+  outcomes: RunOutcome[];
+  clauses: ClauseTallyState;
+  unstruckRuns: number;
+  /** Windows some run entered. */
+  reached: string[];
+  /** The first plan that showed each violation. */
+  firstOf: [Violation, number][];
+  /** Rows keyed by place and fault kind, in the order their first run came. */
+  rows: [string, RowPart][];
+}
+
+/** A part's runs held where it was made, by plan number: rows read them without running them again. */
+export type HeldRuns = Map<number, RunRecord>;
+
+export function sweepPlan(scenario: Scenario, settings: SweepSettings, reference?: RunRecord): SweepPlan {
+  const ref = reference ?? runScenario(scenario, { seed: settings.seed, plan: [], keepTrace: true });
+  const space = faultSpace(ref, { maxOccurrence: settings.maxOccurrence, ...(scenario.windows?.kinds ? { kinds: scenario.windows.kinds } : {}) });
+  const plans = plansOf(space, settings.pairs);
+  return { settings, reference: ref, space, plans, total: plans.length + 1 };
+}
+
+/** Whether `a` should represent a row rather than `b`: a worse outcome, or as bad and actually struck. */
+export function ranksAbove(a: Pick<Representative, 'outcome' | 'struck'>, b: Pick<Representative, 'outcome' | 'struck'>): boolean {
+  const d = outcomeRank(a.outcome) - outcomeRank(b.outcome);
+  return d < 0 || (d === 0 && a.struck && !b.struck);
+}
+
+/** The row key of a single fault: its place and its kind. */
+export function rowKey(fault: Fault): string {
+  return `${faultPlaceName(fault)}\u0000${faultLabel(fault)}`;
+}
+
+function emptyPart(scenario: string, from: number, to: number): WindowsPart {
+  return { scenario, from, to, done: 0, stopped: false, outcomes: [], clauses: new ClauseTally().state(), unstruckRuns: 0, reached: [], firstOf: [], rows: [] };
+}
+
+/**
+ * Runs plans [from, to) of a sweep and tallies them. Single-fault runs that may represent a row
+ * keep their trace, and the part holds on to each row's current representative in `held`, so a
+ * sweep finished where it ran reads them without running them again.
+ */
+export function sweepWindows(scenario: Scenario, plan: SweepPlan, from: number, to: number, held?: HeldRuns, onRun?: () => void): WindowsPart {
+  const { settings, reference } = plan;
+  const referenceGuards = guardsOf(reference.report.notes);
+  const part = emptyPart(scenario.name, from, to);
+  const outcomes = new Set<RunOutcome>();
+  const clauses = new ClauseTally();
+  const reached = new Set<string>();
+  const firstOf = new Map<Violation, number>();
+  const rows = new Map<string, RowPart>();
+  const guardSets = new Map<string, Set<string>>();
+  for (let index = from; index < to; index++) {
+    const faults = index === 0 ? reference.plan : plan.plans[index - 1]!;
+    // A single fault's run keeps its trace: the row it may represent reads the retry from it.
+    const run = index === 0 ? reference : runScenario(scenario, { seed: settings.seed, plan: faults, hashTrace: false, keepTrace: faults.length === 1 });
+    part.done++;
+    onRun?.();
+    outcomes.add(run.outcome);
+    clauses.add(run.claims);
+    if (run.report.unstruck.length > 0) part.unstruckRuns++;
+    for (const w of run.report.windowCounts.keys()) reached.add(w);
+    for (const f of run.findings) if (!firstOf.has(f.violation)) firstOf.set(f.violation, index);
+    const stop = settings.failFast && run.findings.length > 0;
+    if (faults.length === 1) tallyRow(rows, guardSets, index, faults[0]!, run, referenceGuards, held);
+    if (stop) {
+      part.stopped = true;
+      break;
+    }
+  }
+  part.outcomes = [...outcomes];
+  part.clauses = clauses.state();
+  part.reached = [...reached];
+  part.firstOf = [...firstOf];
+  for (const [key, row] of rows) row.guards = [...guardSets.get(key)!];
+  part.rows = [...rows];
+  return part;
+}
+
+function tallyRow(rows: Map<string, RowPart>, guardSets: Map<string, Set<string>>, index: number, fault: Fault, run: RunRecord, referenceGuards: ReadonlySet<string>, held: HeldRuns | undefined): void {
+  const key = rowKey(fault);
+  const guards = faultGuardsOf(run.report.notes, referenceGuards);
+  const rep: Representative = { index, outcome: run.outcome, struck: run.report.strikes.length > 0 };
+  let row = rows.get(key);
+  if (!row) {
+    row = { fault, runs: 0, struck: 0, worst: rep, outcomes: {}, guards: [], repeat: false, undecided: [] };
+    rows.set(key, row);
+    guardSets.set(key, new Set());
+    held?.set(index, run);
+  } else if (ranksAbove(rep, row.worst)) {
+    held?.delete(row.worst.index);
+    row.worst = rep;
+    held?.set(index, run);
+  }
+  row.runs++;
+  if (rep.struck) row.struck++;
+  row.outcomes[run.outcome] = (row.outcomes[run.outcome] ?? 0) + 1;
+  const set = guardSets.get(key)!;
+  for (const g of guards) set.add(g);
+  row.repeat ||= guards.length > 0 || run.findings.some((f) => f.violation === 'duplicate effect');
+  if (run.outcome === 'unknown') row.undecided.push(...undecidedOf(run));
+}
+
+/**
+ * Merges parts of one sweep, given in plan order and covering their ranges without a gap, into the
+ * part one sweep over all of them would have made. Parts after one that stopped do not count.
+ */
+export function mergeWindowsParts(parts: readonly WindowsPart[]): WindowsPart {
+  if (parts.length === 0) throw new Error('no parts to merge');
+  const first = parts[0]!;
+  const out = emptyPart(first.scenario, first.from, parts[parts.length - 1]!.to);
+  const outcomes = new Set<RunOutcome>();
+  const clauses = new ClauseTally();
+  const reached = new Set<string>();
+  const firstOf = new Map<Violation, number>();
+  const rows = new Map<string, RowPart>();
+  let expected = first.from;
+  for (const p of parts) {
+    if (p.scenario !== first.scenario) throw new Error(`parts of two sweeps: ${first.scenario} and ${p.scenario}`);
+    if (p.from !== expected) throw new Error(`${first.scenario}: parts leave plans ${expected} to ${p.from - 1} out`);
+    expected = p.to;
+    if (out.stopped) continue;
+    out.done += p.done;
+    out.unstruckRuns += p.unstruckRuns;
+    for (const o of p.outcomes) outcomes.add(o);
+    clauses.merge(p.clauses);
+    for (const w of p.reached) reached.add(w);
+    for (const [v, i] of p.firstOf) if (!firstOf.has(v)) firstOf.set(v, i);
+    for (const [key, r] of p.rows) {
+      const row = rows.get(key);
+      if (!row) {
+        rows.set(key, { ...r, outcomes: { ...r.outcomes }, guards: [...r.guards], undecided: [...r.undecided] });
+        continue;
+      }
+      row.runs += r.runs;
+      row.struck += r.struck;
+      if (ranksAbove(r.worst, row.worst)) row.worst = r.worst;
+      for (const [o, n] of Object.entries(r.outcomes) as [RunOutcome, number][]) row.outcomes[o] = (row.outcomes[o] ?? 0) + n;
+      for (const g of r.guards) if (!row.guards.includes(g)) row.guards.push(g);
+      row.repeat ||= r.repeat;
+      row.undecided.push(...r.undecided);
+    }
+    out.stopped = p.stopped;
+  }
+  out.outcomes = [...outcomes];
+  out.clauses = clauses.state();
+  out.reached = [...reached];
+  out.firstOf = [...firstOf];
+  out.rows = [...rows];
+  return out;
+}
+
+/** A run of the sweep by its plan number: held where the part was made, or run again traced. */
+export function rerun(scenario: Scenario, plan: SweepPlan, index: number, held?: HeldRuns): RunRecord {
+  if (index === 0) return plan.reference;
+  const kept = held?.get(index);
+  if (kept) return kept;
+  const faults = plan.plans[index - 1]!;
+  return runScenario(scenario, { seed: plan.settings.seed, plan: faults, hashTrace: false, keepTrace: faults.length === 1 });
+}
