@@ -264,6 +264,16 @@ export async function loadScenarios(refs: readonly string[], options: LoadOption
   return out;
 }
 
+/**
+ * How each scenario the references name is named for loading, without loading any: catalogue
+ * names and the paths of scenario files, in the order loadScenarios takes them, each once.
+ */
+export function scenarioRefs(refs: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const { catalogue, files } of refs.map(expand)) for (const r of [...catalogue, ...files.map(([shown]) => shown)]) if (!out.includes(r)) out.push(r);
+  return out;
+}
+
 /** A catalogue scenario by name, or a scenario file by path: exactly one scenario. */
 export async function loadScenario(ref: string, options: LoadOptions = {}): Promise<CatalogueEntry> {
   const entries = await loadScenarios([ref], options);

@@ -8,6 +8,10 @@
 import { performance } from 'node:perf_hooks';
 import { loadScenarios } from '../catalogue.ts';
 import { check, DEFAULT_MAX_STATES, type CheckResult } from '../check/check.ts';
+import { parseShard, shardTakes } from '../shard.ts';
+import { checkOnWorkers } from '../sweepOnWorkers.ts';
+import type { CheckPartFile } from '../sweepParts.ts';
+import type { CheckTaskOptions } from '../sweepTask.ts';
 import { parseArgv } from '../parseArgv.ts';
 import { replayLine } from '../replayLine.ts';
 import { describeClause } from '../report/describeCoverage.ts';
@@ -19,14 +23,17 @@ import { checkReportDir, writeReports } from '../report/writeReports.ts';
 import type { Command } from './command.ts';
 import { deferSignals } from './deferSignals.ts';
 import { kindsFlag, text, wholeNumber } from './flagValues.ts';
+import type { CliIo } from './io.ts';
 import { loadOptions } from './loadOptions.ts';
+import { version } from './main.ts';
+import { refuseWithShard, shardOut, withPool, workersFlag, writePart } from './sweepFlags.ts';
 import { styleFor, table } from './style.ts';
 
 /** The whole folder is replaced by each run, so the default is a name no project uses for anything else, and not windows mode's. */
 export const DEFAULT_OUT = 'faultline-check';
 
 export const command: Command = {
-  usage: 'check <scenario|file|folder|pattern|all>… [--faults K] [--kinds LIST] [--size N] [--max-states N] [--max-depth N] [--dfs] [--fail-fast] [--world-latency] [--json] [--out DIR]',
+  usage: 'check <scenario|file|folder|pattern|all>… [--faults K] [--kinds LIST] [--size N] [--max-states N] [--max-depth N] [--dfs] [--fail-fast] [--world-latency] [--json] [--out DIR] [--workers N] [--shard i/n]',
   spec: {
     command: 'check',
     flags: {
@@ -39,6 +46,8 @@ export const command: Command = {
       'fail-fast': { type: 'boolean', help: 'stop at the first violation' },
       'world-latency': { type: 'boolean', help: "give each message the World's latency window instead of landing before the clock moves (far more states)" },
       out: { type: 'string', value: 'DIR', help: `the folder the report set replaces (default ${DEFAULT_OUT}/): new, empty, or one faultline wrote` },
+      workers: { type: 'string', value: 'N', help: 'search N scenarios at once, each on a thread of its own (default 1); the result is the same as on one' },
+      shard: { type: 'string', value: 'i/n', help: 'search every n-th scenario from the i-th and write the results as a part; faultline merge joins the n parts' },
       json: { type: 'boolean', help: 'print one JSON document, as windows --json does, with each search under "check"' },
     },
     positionals: { min: 1, max: Infinity, name: 'scenario names, files, folders, patterns or "all"' },
@@ -50,70 +59,110 @@ export const command: Command = {
     const size = wholeNumber('--size', values['size'], 1, 10_000);
     const maxStates = wholeNumber('--max-states', values['max-states'], 1, 1_000_000_000);
     const maxDepth = wholeNumber('--max-depth', values['max-depth'], 1, 10_000_000);
-    const outDir = text(values['out']) ?? DEFAULT_OUT;
+    const workers = workersFlag(values['workers']);
+    const shard = parseShard('--shard', values['shard']);
+    refuseWithShard(shard, values, ['json']);
+    const outDir = text(values['out']) ?? (shard ? shardOut(shard) : DEFAULT_OUT);
     // Find out before the searches, not after them, that the reports cannot be written; create nothing yet.
     const entries = await loadScenarios(positionals, { ...loadOptions(), beforeLoad: () => checkReportDir(outDir) });
-    const c = styleFor(io.isTTY);
+    const options: CheckTaskOptions = {
+      faults,
+      ...(kinds === undefined ? {} : { kinds }),
+      ...(size === undefined ? {} : { size }),
+      ...(maxStates === undefined ? {} : { maxStates }),
+      ...(maxDepth === undefined ? {} : { maxDepth }),
+      ...(values['dfs'] ? { dfs: true } : {}),
+      ...(values['fail-fast'] ? { failFast: true } : {}),
+      ...(values['world-latency'] ? { worldLatency: true } : {}),
+    };
     const progress = io.isTTY && !values['json'];
-    const results: { result: CheckResult; seconds: number }[] = [];
-    for (const [i, { scenario, ref }] of entries.entries()) {
-      const started = performance.now();
-      const result = check(scenario, {
-        faults,
-        ...(kinds === undefined ? {} : { kinds }),
-        ref,
-        ...(size === undefined ? {} : { size }),
-        ...(maxStates === undefined ? {} : { maxStates }),
-        ...(maxDepth === undefined ? {} : { maxDepth }),
-        ...(values['dfs'] ? { dfs: true } : {}),
-        ...(values['fail-fast'] ? { failFast: true } : {}),
-        ...(values['world-latency'] ? { worldLatency: true } : {}),
-        ...(progress ? { onProgress: (states: number) => io.progress(`\r[${i + 1}/${entries.length}] ${scenario.name}: ${states.toLocaleString('en-US')} states\u001b[K`) } : {}),
-      });
-      results.push({ result, seconds: (performance.now() - started) / 1000 });
+    // A shard searches every n-th scenario; the rest are other shards' work.
+    const mine = entries.map((e, index) => ({ ...e, index })).filter(({ index }) => !shard || shardTakes(index, shard));
+    const results: TimedCheck[] = [];
+    if (workers > 1) {
+      const started = new Map<string, number>();
+      const done = await withPool(workers, (pool) => checkOnWorkers(mine, options, pool, (ref) => started.set(ref, performance.now())));
+      done.forEach((result, k) => results.push({ result, seconds: (performance.now() - started.get(mine[k]!.ref)!) / 1000 }));
+    } else {
+      for (const [i, { scenario, ref }] of mine.entries()) {
+        const started = performance.now();
+        const result = check(scenario, {
+          ...options,
+          ref,
+          ...(progress ? { onProgress: (states: number) => io.progress(`\r[${i + 1}/${mine.length}] ${scenario.name}: ${states.toLocaleString('en-US')} states\u001b[K`) } : {}),
+        });
+        results.push({ result, seconds: (performance.now() - started) / 1000 });
+      }
     }
     if (progress) io.progress('\r\u001b[K');
-    await deferSignals(() =>
-      writeReports(
-        results.map((r) => r.result),
-        outDir,
-      ),
-    );
-    const ok = results.every((r) => r.result.judgement.asExpected);
-    if (values['json']) {
-      io.out(renderJson(results.map((r) => r.result)));
-      return ok ? 0 : 1;
+    if (shard) {
+      const part: CheckPartFile = {
+        format: 'faultline-part',
+        version: version(),
+        command: 'check',
+        shard,
+        refs: entries.map((e) => e.ref),
+        settings: { ...options },
+        scenarios: results.map(({ result: { claims: _claims, ...result }, seconds }, k) => ({ ref: mine[k]!.ref, index: mine[k]!.index, result, seconds })),
+      };
+      await writePart(part, outDir);
+      io.out(`shard ${shard.index}/${shard.count}: ${mine.length} of ${entries.length} scenarios searched; its part is in ${outDir}/ (faultline merge joins the ${shard.count} parts)`);
+      return 0;
     }
-    const n = (x: number) => x.toLocaleString('en-US');
-    const rows = results.map(({ result: r, seconds }) => {
-      const v = verdictSummary(r);
-      return [r.name, n(r.check.states), n(r.check.transitions), String(r.check.depth), `${seconds.toFixed(1)} s`, n(Math.round(r.check.states / Math.max(seconds, 1e-3))), v.verdict, v.expected, v.asExpected ? 'ok' : 'UNEXPECTED'];
-    });
-    io.out(
-      table([['scenario', 'states', 'transitions', 'depth', 'time', 'states/s', 'verdict', 'expected', ''], ...rows], (ri, ci, t) => {
-        if (ri === 0) return c.bold(t);
-        if (ci === 6) return t.startsWith('holds') ? c.green(t) : t.startsWith('violated') ? c.yellow(t) : c.red(t);
-        if (ci === 8) return t.startsWith('ok') ? c.green(t) : c.red.bold(t);
-        return t;
-      }),
-    );
-    if (results.length === 1) {
-      const r = results[0]!.result;
-      io.out(`\ncovers: ${verdictSummary(r).covers}`);
-      for (const k of r.coverage.clauses) io.out(`  ${r.claims.length > 1 ? `${k.effect}: ` : ''}${describeClause(k, 'end state')}`);
-      for (const w of windowReach(r)) io.out(`${w.text}: ${w.windows.join(', ')}`);
-      for (const ce of r.counterexamples) io.out(`${ce.violation}: ${describePlan(ce.plan)}\n  replay: ${replayLine(ce.replay)}`);
-    }
-    for (const { result: r } of results.filter((x) => !x.result.judgement.asExpected)) {
-      const v = verdictSummary(r);
-      io.out(c.red(`\n${r.name}: expected ${v.expected}, got ${v.verdict}`));
-      for (const p of v.problems) io.out(`  ${p}`);
-      if (results.length > 1) for (const ce of r.counterexamples.filter((x) => r.judgement.unexpected.includes(x.violation))) io.out(`  ${ce.violation}: ${describePlan(ce.plan)}\n  replay: ${replayLine(ce.replay)}`);
-    }
-    const bad = results.filter((r) => !r.result.judgement.asExpected).length;
-    const states = results.reduce((x, r) => x + r.result.check.states, 0);
-    const seconds = results.reduce((x, r) => x + r.seconds, 0);
-    io.out(`\n${results.length} scenario${results.length === 1 ? '' : 's'}, ${n(states)} states in ${seconds.toFixed(1)} s, ${bad === 0 ? c.green('every verdict as expected') : c.red(`${bad} not as expected`)}; reports in ${outDir}/`);
-    return ok ? 0 : 1;
+    return presentCheck(results, { json: values['json'] === true, outDir }, io);
   },
 };
+
+/** A check's result and the seconds its search took here. */
+export interface TimedCheck {
+  readonly result: CheckResult;
+  readonly seconds: number;
+}
+
+/** Prints the searches' summary (or their JSON), writes their report set, and returns the exit code. */
+export async function presentCheck(results: readonly TimedCheck[], flags: { readonly json: boolean; readonly outDir: string }, io: CliIo): Promise<number> {
+  const { outDir } = flags;
+  await deferSignals(() =>
+    writeReports(
+      results.map((r) => r.result),
+      outDir,
+    ),
+  );
+  const ok = results.every((r) => r.result.judgement.asExpected);
+  if (flags.json) {
+    io.out(renderJson(results.map((r) => r.result)));
+    return ok ? 0 : 1;
+  }
+  const c = styleFor(io.isTTY);
+  const n = (x: number) => x.toLocaleString('en-US');
+  const rows = results.map(({ result: r, seconds }) => {
+    const v = verdictSummary(r);
+    return [r.name, n(r.check.states), n(r.check.transitions), String(r.check.depth), `${seconds.toFixed(1)} s`, n(Math.round(r.check.states / Math.max(seconds, 1e-3))), v.verdict, v.expected, v.asExpected ? 'ok' : 'UNEXPECTED'];
+  });
+  io.out(
+    table([['scenario', 'states', 'transitions', 'depth', 'time', 'states/s', 'verdict', 'expected', ''], ...rows], (ri, ci, t) => {
+      if (ri === 0) return c.bold(t);
+      if (ci === 6) return t.startsWith('holds') ? c.green(t) : t.startsWith('violated') ? c.yellow(t) : c.red(t);
+      if (ci === 8) return t.startsWith('ok') ? c.green(t) : c.red.bold(t);
+      return t;
+    }),
+  );
+  if (results.length === 1) {
+    const r = results[0]!.result;
+    io.out(`\ncovers: ${verdictSummary(r).covers}`);
+    for (const k of r.coverage.clauses) io.out(`  ${r.claims.length > 1 ? `${k.effect}: ` : ''}${describeClause(k, 'end state')}`);
+    for (const w of windowReach(r)) io.out(`${w.text}: ${w.windows.join(', ')}`);
+    for (const ce of r.counterexamples) io.out(`${ce.violation}: ${describePlan(ce.plan)}\n  replay: ${replayLine(ce.replay)}`);
+  }
+  for (const { result: r } of results.filter((x) => !x.result.judgement.asExpected)) {
+    const v = verdictSummary(r);
+    io.out(c.red(`\n${r.name}: expected ${v.expected}, got ${v.verdict}`));
+    for (const p of v.problems) io.out(`  ${p}`);
+    if (results.length > 1) for (const ce of r.counterexamples.filter((x) => r.judgement.unexpected.includes(x.violation))) io.out(`  ${ce.violation}: ${describePlan(ce.plan)}\n  replay: ${replayLine(ce.replay)}`);
+  }
+  const bad = results.filter((r) => !r.result.judgement.asExpected).length;
+  const states = results.reduce((x, r) => x + r.result.check.states, 0);
+  const seconds = results.reduce((x, r) => x + r.seconds, 0);
+  io.out(`\n${results.length} scenario${results.length === 1 ? '' : 's'}, ${n(states)} states in ${seconds.toFixed(1)} s, ${bad === 0 ? c.green('every verdict as expected') : c.red(`${bad} not as expected`)}; reports in ${outDir}/`);
+  return ok ? 0 : 1;
+}

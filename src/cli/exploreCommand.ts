@@ -2,19 +2,27 @@
 // interleavings of each scenario named; a violation is shrunk and printed with its trace and
 // the line that replays it.
 import { loadScenarios } from '../catalogue.ts';
-import { explore, type ExploreResult } from '../explore.ts';
+import { DEFAULT_RUNS, explore, exploreRange, type ExploreOptions, type ExploreResult } from '../explore.ts';
+import { InputError } from '../inputError.ts';
+import { checkReportDir } from '../report/writeReports.ts';
+import { parseShard, shardRange } from '../shard.ts';
+import { exploreOnWorkers } from '../sweepOnWorkers.ts';
+import type { ExplorePartFile } from '../sweepParts.ts';
 import { parseArgv } from '../parseArgv.ts';
 import { describeCoverage } from '../report/describeCoverage.ts';
 import { exploreJson } from '../report/runJson.ts';
 import { expectedText } from '../report/verdictSummary.ts';
 import type { Command } from './command.ts';
-import { wholeNumber } from './flagValues.ts';
+import { text, wholeNumber } from './flagValues.ts';
+import type { CliIo } from './io.ts';
+import { version } from './main.ts';
+import { refuseWithShard, shardOut, withPool, workersFlag, writePart } from './sweepFlags.ts';
 import { loadOptions } from './loadOptions.ts';
 import { printRun } from './printRun.ts';
 import { styleFor } from './style.ts';
 
 export const command: Command = {
-  usage: 'explore <scenario|file|folder|pattern>… [--runs N] [--seed S] [--max-faults N] [--max-occurrence N] [--json]',
+  usage: 'explore <scenario|file|folder|pattern>… [--runs N] [--seed S] [--max-faults N] [--max-occurrence N] [--json] [--workers N] [--shard i/n [--out DIR]]',
   spec: {
     command: 'explore',
     flags: {
@@ -22,6 +30,9 @@ export const command: Command = {
       seed: { type: 'string', value: 'S', help: "fast-check's seed (default 1)" },
       'max-faults': { type: 'string', value: 'N', help: 'at most this many faults in one plan (default 3)' },
       'max-occurrence': { type: 'string', value: 'N', help: 'the highest occurrence a fault may target (default 3)' },
+      workers: { type: 'string', value: 'N', help: 'run on N threads (default 1); the result is the same as on one' },
+      shard: { type: 'string', value: 'i/n', help: "run the i-th of n equal stretches of each search's runs and write them as a part; faultline merge joins the n parts" },
+      out: { type: 'string', value: 'DIR', help: 'with --shard: the folder its part goes to (default faultline-shard-i-of-n/)' },
       json: { type: 'boolean', help: 'print one JSON document: {name, verdict, seed, path, traceHash, plan, trace, …}; for several scenarios, {scenarios: [those]}' },
     },
     positionals: { min: 1, max: Infinity, name: 'scenario names, files, folders or patterns' },
@@ -32,33 +43,51 @@ export const command: Command = {
     const seed = wholeNumber('--seed', values['seed'], 0, 0x7fffffff);
     const maxFaults = wholeNumber('--max-faults', values['max-faults'], 1, 64);
     const maxOccurrence = wholeNumber('--max-occurrence', values['max-occurrence'], 1, 1_000);
-    const entries = await loadScenarios(positionals, loadOptions());
-    const results: ExploreResult[] = entries.map(({ scenario, ref }) =>
-      explore(scenario, {
-        ref,
-        ...(maxOccurrence === undefined ? {} : { maxOccurrence }),
-        ...(runs === undefined ? {} : { runs }),
-        ...(seed === undefined ? {} : { seed }),
-        ...(maxFaults === undefined ? {} : { maxFaults }),
-      }),
-    );
-    const ok = results.every((r) => r.judgement.asExpected);
-    if (values['json']) {
-      io.out(results.length === 1 ? exploreJson(results[0]!) : `{"scenarios":[${results.map((r) => exploreJson(r)).join(',')}]}`);
-      return ok ? 0 : 1;
+    const workers = workersFlag(values['workers']);
+    const shard = parseShard('--shard', values['shard']);
+    refuseWithShard(shard, values, ['json']);
+    const outDir = text(values['out']);
+    if (outDir !== undefined && !shard) throw new InputError('--out is where a shard writes its part; give it with --shard');
+    const entries = await loadScenarios(positionals, { ...loadOptions(), ...(shard ? { beforeLoad: () => checkReportDir(outDir ?? shardOut(shard)) } : {}) });
+    const options: ExploreOptions = {
+      ...(maxOccurrence === undefined ? {} : { maxOccurrence }),
+      ...(runs === undefined ? {} : { runs }),
+      ...(seed === undefined ? {} : { seed }),
+      ...(maxFaults === undefined ? {} : { maxFaults }),
+    };
+    if (shard) {
+      const total = runs ?? DEFAULT_RUNS;
+      const [from, to] = shardRange(total, shard);
+      const scenarios = entries.map(({ scenario, ref }) => ({ ref, part: exploreRange(scenario, { ...options, ref }, from, to - from) }));
+      const part: ExplorePartFile = { format: 'faultline-part', version: version(), command: 'explore', shard, refs: entries.map((e) => e.ref), settings: { ...options }, scenarios };
+      const out = outDir ?? shardOut(shard);
+      await writePart(part, out);
+      io.out(`shard ${shard.index}/${shard.count}: ${entries.length} scenario${entries.length === 1 ? '' : 's'}, runs ${from} to ${to - 1} of each; its part is in ${out}/ (faultline merge joins the ${shard.count} parts)`);
+      return 0;
     }
-    const c = styleFor(io.isTTY);
-    for (const [i, result] of results.entries()) {
-      if (i > 0) io.out('');
-      io.out(`${c.bold(result.name)}: ${result.runs} runs from seed ${result.seed}; outcomes ${Object.entries(result.outcomes).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-      if (result.search.status === 'failed') {
-        const ce = result.search.counterexample;
-        io.out(c.red(`${ce.outcome} found and shrunk to a minimal plan and schedule:`));
-        printRun(io.out, c, { ...ce, claims: result.claims, tick: result.tick });
-      }
-      io.out(`covers: ${describeCoverage(result.judgement.verdict, result.coverage)}`);
-      io.out(`verdict ${result.judgement.verdict}, expected ${expectedText(result.judgement.expected)}: ${result.judgement.asExpected ? c.green('as expected') : c.red('NOT as expected')}`);
-    }
-    return ok ? 0 : 1;
+    const results: ExploreResult[] = workers > 1 ? await withPool(workers, (pool) => exploreOnWorkers(entries, options, pool)) : entries.map(({ scenario, ref }) => explore(scenario, { ...options, ref }));
+    return presentExplore(results, { json: values['json'] === true }, io);
   },
 };
+
+/** Prints each search's summary (or one JSON document) and returns the exit code. */
+export function presentExplore(results: readonly ExploreResult[], flags: { readonly json: boolean }, io: CliIo): number {
+  const ok = results.every((r) => r.judgement.asExpected);
+  if (flags.json) {
+    io.out(results.length === 1 ? exploreJson(results[0]!) : `{"scenarios":[${results.map((r) => exploreJson(r)).join(',')}]}`);
+    return ok ? 0 : 1;
+  }
+  const c = styleFor(io.isTTY);
+  for (const [i, result] of results.entries()) {
+    if (i > 0) io.out('');
+    io.out(`${c.bold(result.name)}: ${result.runs} runs from seed ${result.seed}; outcomes ${Object.entries(result.outcomes).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    if (result.search.status === 'failed') {
+      const ce = result.search.counterexample;
+      io.out(c.red(`${ce.outcome} found and shrunk to a minimal plan and schedule:`));
+      printRun(io.out, c, { ...ce, claims: result.claims, tick: result.tick });
+    }
+    io.out(`covers: ${describeCoverage(result.judgement.verdict, result.coverage)}`);
+    io.out(`verdict ${result.judgement.verdict}, expected ${expectedText(result.judgement.expected)}: ${result.judgement.asExpected ? c.green('as expected') : c.red('NOT as expected')}`);
+  }
+  return ok ? 0 : 1;
+}

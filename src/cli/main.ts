@@ -26,6 +26,7 @@ const COMMANDS: Readonly<Record<string, Entry>> = {
   explore: { summary: 'search fault plans and interleavings with fast-check; shrink a failure', load: () => import('./exploreCommand.ts') },
   check: { summary: 'every interleaving with up to K faults, by state-space search; write reports', load: () => import('./checkCommand.ts') },
   replay: { summary: 'rerun one plan or choice path exactly and print its trace', load: () => import('./replayCommand.ts') },
+  merge: { summary: 'join the parts of a sweep run with --shard i/n into its one result', load: () => import('./mergeCommand.ts') },
   record: { summary: 'the decision record of seed 004, filled from scenarios and their verdicts', load: () => import('./recordCommand.ts') },
   calc: { summary: 'capacity arithmetic: checkpoint, dedup, backfill, retry, horizon', load: () => import('./calcCommand.ts') },
   init: { summary: 'write a scenario file and a vitest test for your own design', load: () => import('./initCommand.ts') },
@@ -45,9 +46,10 @@ export const USAGE = `faultline: crash every failure window of an event-delivery
 
 Usage:
   faultline list [<scenario|file|folder|pattern>…] [--json]
-  faultline windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--pairs] [--seed S] [--max-occurrence N] [--fail-fast]
-  faultline explore <scenario|file|folder|pattern>… [--runs N] [--seed S] [--max-faults N] [--max-occurrence N] [--json]
-  faultline check <scenario|file|folder|pattern|all>… [--faults K] [--size N] [--max-states N] [--dfs] [--json] [--out DIR]
+  faultline windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--pairs] [--seed S] [--max-occurrence N] [--fail-fast] [--workers N] [--shard i/n]
+  faultline explore <scenario|file|folder|pattern>… [--runs N] [--seed S] [--max-faults N] [--max-occurrence N] [--json] [--workers N] [--shard i/n]
+  faultline check <scenario|file|folder|pattern|all>… [--faults K] [--size N] [--max-states N] [--dfs] [--json] [--out DIR] [--workers N] [--shard i/n]
+  faultline merge <part folder|part file>… [--out DIR] [--json]
   faultline replay <scenario|file> --seed S [--path P | --plan JSON] [--size N] [--json]
   faultline replay <scenario|file> --faults K --choices PATH [--size N] [--json]
   faultline record <scenario|file|dir|all> [--out DIR]

@@ -3,7 +3,11 @@
 // them written to --out (faultline-reports/ by default), and an exit code CI can gate on: 0 when every
 // verdict is as expected, 1 otherwise. The report folder is checked before the runs and written
 // only once they have all finished, as one set swapped into place.
+//
+// `--workers N` spreads the runs over N threads with the same result; `--shard i/n` runs one
+// stretch of every scenario's plans and writes its tally as a part for `faultline merge`.
 import { loadScenarios } from '../catalogue.ts';
+import { windowsOnWorkers } from '../sweepOnWorkers.ts';
 import { parseArgv } from '../parseArgv.ts';
 import { replayLine } from '../replayLine.ts';
 import { describeClause } from '../report/describeCoverage.ts';
@@ -11,26 +15,34 @@ import { describePlan } from '../report/describePlan.ts';
 import { renderJson } from '../report/json.ts';
 import { verdictSummary } from '../report/verdictSummary.ts';
 import { checkReportDir, writeReports } from '../report/writeReports.ts';
-import { runWindows, type WindowsResult } from '../windows.ts';
+import { parseShard, shardRange } from '../shard.ts';
+import type { WindowsPartFile } from '../sweepParts.ts';
+import { runWindows, sweepSettings, type WindowsOptions, type WindowsResult } from '../windows.ts';
+import { sweepPlan, sweepWindows } from '../windowsPart.ts';
 import type { Command } from './command.ts';
 import { deferSignals } from './deferSignals.ts';
 import { text, wholeNumber } from './flagValues.ts';
+import type { CliIo } from './io.ts';
 import { loadOptions } from './loadOptions.ts';
+import { version } from './main.ts';
+import { refuseWithShard, shardOut, withPool, workersFlag, writePart } from './sweepFlags.ts';
 import { styleFor, table } from './style.ts';
 
 /** The whole folder is replaced by each run, so the default is a name no project uses for anything else. */
 export const DEFAULT_OUT = 'faultline-reports';
 
 export const command: Command = {
-  usage: 'windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--pairs] [--seed S] [--max-occurrence N] [--fail-fast]',
+  usage: 'windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--pairs] [--seed S] [--max-occurrence N] [--fail-fast] [--workers N] [--shard i/n]',
   spec: {
     command: 'windows',
     flags: {
-      out: { type: 'string', value: 'DIR', help: 'the folder the report set replaces (default faultline-reports/): new, empty, or one faultline wrote' },
+      out: { type: 'string', value: 'DIR', help: 'the folder the report set replaces (default faultline-reports/; with --shard, the folder its part goes to, default faultline-shard-i-of-n/): new, empty, or one faultline wrote' },
       pairs: { type: 'boolean', help: 'every pair of faults as well as every single fault' },
       seed: { type: 'string', value: 'S', help: 'the simulation seed: which interleaving each plan runs (default 1)' },
       'max-occurrence': { type: 'string', value: 'N', help: 'strike each place at its first N occurrences (default 2)' },
       'fail-fast': { type: 'boolean', help: 'stop each scenario at its first violation, expected or not (a quicker CI gate; rows for the unrun plans are missing)' },
+      workers: { type: 'string', value: 'N', help: 'run on N threads (default 1); the result is the same as on one' },
+      shard: { type: 'string', value: 'i/n', help: "run the i-th of n equal stretches of every scenario's plans and write them as a part; faultline merge joins the n parts" },
       json: { type: 'boolean', help: 'print one JSON document: {scenarios: [{name, expect, verdict, claims, windows, counterexamples, …}]}' },
     },
     positionals: { min: 1, max: Infinity, name: 'scenario names, files, folders, patterns or "all"' },
@@ -39,59 +51,87 @@ export const command: Command = {
     const { values, positionals } = parseArgv(args, this.spec);
     const seed = wholeNumber('--seed', values['seed'], 0, 0x7fffffff);
     const maxOccurrence = wholeNumber('--max-occurrence', values['max-occurrence'], 1, 1_000);
-    const outDir = text(values['out']) ?? DEFAULT_OUT;
+    const workers = workersFlag(values['workers']);
+    const shard = parseShard('--shard', values['shard']);
+    refuseWithShard(shard, values, ['json']);
+    const outDir = text(values['out']) ?? (shard ? shardOut(shard) : DEFAULT_OUT);
     // Find out before the runs, not after them, that the reports cannot be written; create nothing yet.
     const entries = await loadScenarios(positionals, { ...loadOptions(), beforeLoad: () => checkReportDir(outDir) });
-    const c = styleFor(io.isTTY);
-    const results: WindowsResult[] = [];
+    const options: WindowsOptions = {
+      ...(seed === undefined ? {} : { seed }),
+      ...(maxOccurrence === undefined ? {} : { maxOccurrence }),
+      pairs: values['pairs'] === true,
+      ...(values['fail-fast'] === true ? { failFast: true } : {}),
+    };
     const progress = io.isTTY && !values['json'];
-    for (const [i, { scenario, ref }] of entries.entries()) {
-      const result = runWindows(scenario, {
-        ref,
-        ...(seed === undefined ? {} : { seed }),
-        ...(maxOccurrence === undefined ? {} : { maxOccurrence }),
-        pairs: values['pairs'] === true,
-        ...(values['fail-fast'] === true ? { failFast: true } : {}),
-        ...(progress ? { onRun: (done: number, total: number) => done % 25 === 0 && io.progress(`\r[${i + 1}/${entries.length}] ${scenario.name}: run ${done}/${total}\u001b[K`) } : {}),
+    if (shard) {
+      const scenarios = entries.map(({ scenario, ref }) => {
+        const plan = sweepPlan(scenario, sweepSettings(scenario, options));
+        const [from, to] = shardRange(plan.total, shard);
+        return { ref, total: plan.total, part: sweepWindows(scenario, plan, from, to) };
       });
-      results.push(result);
+      const part: WindowsPartFile = { format: 'faultline-part', version: version(), command: 'windows', shard, refs: entries.map((e) => e.ref), settings: { ...options }, scenarios };
+      const runs = scenarios.reduce((n, s) => n + s.part.done, 0);
+      await writePart(part, outDir);
+      io.out(`shard ${shard.index}/${shard.count}: ${entries.length} scenarios, ${runs} runs; its part is in ${outDir}/ (faultline merge joins the ${shard.count} parts)`);
+      return 0;
     }
+    const results =
+      workers > 1
+        ? await withPool(workers, (pool) => {
+            const total = { done: 0 };
+            return windowsOnWorkers(entries, options, pool, progress ? (runs) => io.progress(`\r${(total.done += runs)} runs\u001b[K`) : undefined);
+          })
+        : entries.map(({ scenario, ref }, i) =>
+            runWindows(scenario, {
+              ...options,
+              ref,
+              ...(progress ? { onRun: (done: number, total: number) => done % 25 === 0 && io.progress(`\r[${i + 1}/${entries.length}] ${scenario.name}: run ${done}/${total}\u001b[K`) } : {}),
+            }),
+          );
     if (progress) io.progress('\r\u001b[K');
-    await deferSignals(() => writeReports(results, outDir));
-    const ok = results.every((r) => r.judgement.asExpected);
-    if (values['json']) {
-      io.out(renderJson(results));
-      return ok ? 0 : 1;
-    }
-    const rows = results.map((r) => {
-      const v = verdictSummary(r);
-      return [r.name, String(r.coverage.windows + r.coverage.points), String(r.coverage.runs), r.distinctOutcomes.join(', '), v.verdict, v.expected, v.asExpected ? 'ok' : 'UNEXPECTED'];
-    });
-    io.out(
-      table([['scenario', 'places', 'runs', 'outcomes', 'verdict', 'expected', ''], ...rows], (ri, ci, t) => {
-        if (ri === 0) return c.bold(t);
-        if (ci === 4) return t.startsWith('holds') ? c.green(t) : t.startsWith('violated') ? c.yellow(t) : c.red(t);
-        if (ci === 6) return t.startsWith('ok') ? c.green(t) : c.red.bold(t);
-        return t;
-      }),
-    );
-    if (results.length === 1) {
-      const r = results[0]!;
-      io.out(`\ncovers: ${verdictSummary(r).covers}`);
-      for (const k of r.coverage.clauses) io.out(`  ${r.claims.length > 1 ? `${k.effect}: ` : ''}${describeClause(k)}`);
-    }
-    for (const r of results) for (const x of r.refusals) io.out(c.yellow(`note: ${r.name}: ${x.component} ran on XState's own step; the compiled driver refused it (${x.reason})`));
-    for (const r of results.filter((x) => !x.judgement.asExpected)) {
-      const v = verdictSummary(r);
-      io.out(c.red(`\n${r.name}: expected ${v.expected}, got ${v.verdict}`));
-      for (const p of v.problems) io.out(`  ${p}`);
-      for (const ce of r.counterexamples.filter((x) => r.judgement.unexpected.includes(x.violation))) {
-        io.out(`  ${ce.violation}: ${describePlan(ce.plan)}\n  replay: ${replayLine(ce.replay)}`);
-      }
-    }
-    const bad = results.filter((r) => !r.judgement.asExpected).length;
-    const runs = results.reduce((n, r) => n + r.coverage.runs, 0);
-    io.out(`\n${results.length} scenarios, ${runs} runs, ${bad === 0 ? c.green('every verdict as expected') : c.red(`${bad} not as expected`)}; reports in ${outDir}/`);
-    return ok ? 0 : 1;
+    return presentWindows(results, { json: values['json'] === true, outDir }, io);
   },
 };
+
+/** Prints a sweep's summary (or its JSON), writes its report set, and returns the exit code. */
+export async function presentWindows(results: readonly WindowsResult[], flags: { readonly json: boolean; readonly outDir: string }, io: CliIo): Promise<number> {
+  const { outDir } = flags;
+  await deferSignals(() => writeReports(results, outDir));
+  const ok = results.every((r) => r.judgement.asExpected);
+  if (flags.json) {
+    io.out(renderJson(results));
+    return ok ? 0 : 1;
+  }
+  const c = styleFor(io.isTTY);
+  const rows = results.map((r) => {
+    const v = verdictSummary(r);
+    return [r.name, String(r.coverage.windows + r.coverage.points), String(r.coverage.runs), r.distinctOutcomes.join(', '), v.verdict, v.expected, v.asExpected ? 'ok' : 'UNEXPECTED'];
+  });
+  io.out(
+    table([['scenario', 'places', 'runs', 'outcomes', 'verdict', 'expected', ''], ...rows], (ri, ci, t) => {
+      if (ri === 0) return c.bold(t);
+      if (ci === 4) return t.startsWith('holds') ? c.green(t) : t.startsWith('violated') ? c.yellow(t) : c.red(t);
+      if (ci === 6) return t.startsWith('ok') ? c.green(t) : c.red.bold(t);
+      return t;
+    }),
+  );
+  if (results.length === 1) {
+    const r = results[0]!;
+    io.out(`\ncovers: ${verdictSummary(r).covers}`);
+    for (const k of r.coverage.clauses) io.out(`  ${r.claims.length > 1 ? `${k.effect}: ` : ''}${describeClause(k)}`);
+  }
+  for (const r of results) for (const x of r.refusals) io.out(c.yellow(`note: ${r.name}: ${x.component} ran on XState's own step; the compiled driver refused it (${x.reason})`));
+  for (const r of results.filter((x) => !x.judgement.asExpected)) {
+    const v = verdictSummary(r);
+    io.out(c.red(`\n${r.name}: expected ${v.expected}, got ${v.verdict}`));
+    for (const p of v.problems) io.out(`  ${p}`);
+    for (const ce of r.counterexamples.filter((x) => r.judgement.unexpected.includes(x.violation))) {
+      io.out(`  ${ce.violation}: ${describePlan(ce.plan)}\n  replay: ${replayLine(ce.replay)}`);
+    }
+  }
+  const bad = results.filter((r) => !r.judgement.asExpected).length;
+  const runs = results.reduce((n, r) => n + r.coverage.runs, 0);
+  io.out(`\n${results.length} scenarios, ${runs} runs, ${bad === 0 ? c.green('every verdict as expected') : c.red(`${bad} not as expected`)}; reports in ${outDir}/`);
+  return ok ? 0 : 1;
+}

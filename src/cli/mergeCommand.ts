@@ -1,0 +1,110 @@
+// `faultline merge <part>…`: joins the parts that `windows`, `explore` or `check` wrote with
+// `--shard i/n` on n machines into the result one unsharded run gives: the same summary, the
+// same report set, byte for byte, and the same exit code. Parts of different sweeps (another
+// command, seed, fault depth or scenario list, another faultline version) or an incomplete set
+// of shards are refused, one line, exit code 2.
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadScenarios, type CatalogueEntry } from '../catalogue.ts';
+import type { CheckResult } from '../check/check.ts';
+import { finishExplore, mergeExploreParts, type ExploreOptions } from '../explore.ts';
+import { describeFsError } from '../fsError.ts';
+import { InputError } from '../inputError.ts';
+import { parseArgv } from '../parseArgv.ts';
+import { checkReportDir } from '../report/writeReports.ts';
+import { PART_FILE, type CheckPartFile, type ExplorePartFile, type PartFile, type WindowsPartFile } from '../sweepParts.ts';
+import { finishWindows, sweepSettings, type WindowsOptions } from '../windows.ts';
+import { mergeWindowsParts, sweepPlan } from '../windowsPart.ts';
+import { DEFAULT_OUT as CHECK_OUT, presentCheck, type TimedCheck } from './checkCommand.ts';
+import type { Command } from './command.ts';
+import { presentExplore } from './exploreCommand.ts';
+import { text } from './flagValues.ts';
+import { loadOptions } from './loadOptions.ts';
+import { version } from './main.ts';
+import { DEFAULT_OUT as WINDOWS_OUT, presentWindows } from './windowsCommand.ts';
+
+export const command: Command = {
+  usage: 'merge <part folder|part file>… [--out DIR] [--json]',
+  spec: {
+    command: 'merge',
+    flags: {
+      out: { type: 'string', value: 'DIR', help: 'the folder the report set replaces (default the command\'s own: faultline-reports/ or faultline-check/)' },
+      json: { type: 'boolean', help: 'print the JSON document the unsharded command prints with --json' },
+    },
+    positionals: { min: 1, max: Infinity, name: 'the folders (or part.json files) the shards wrote' },
+  },
+  async run(args, io) {
+    const { values, positionals } = parseArgv(args, this.spec);
+    const parts = positionals.map(readPart);
+    const first = parts[0]!;
+    for (const [i, p] of parts.entries()) {
+      const where = positionals[i]!;
+      if (p.version !== version()) throw new InputError(`${where} was written by faultline ${p.version}; this is ${version()}, and parts merge only with the version that ran them`);
+      if (p.command !== first.command) throw new InputError(`${where} is a part of ${p.command}, ${positionals[0]} of ${first.command}: parts of one sweep only`);
+      if (p.shard.count !== first.shard.count) throw new InputError(`${where} is shard ${p.shard.index}/${p.shard.count}, ${positionals[0]} shard ${first.shard.index}/${first.shard.count}: parts of one sweep only`);
+      if (JSON.stringify(p.settings) !== JSON.stringify(first.settings)) throw new InputError(`${where} ran with ${JSON.stringify(p.settings)}, ${positionals[0]} with ${JSON.stringify(first.settings)}: parts of one sweep only`);
+      if (JSON.stringify(p.refs) !== JSON.stringify(first.refs)) throw new InputError(`${where} ran other scenarios than ${positionals[0]}: parts of one sweep only`);
+    }
+    const byIndex = new Map<number, PartFile>();
+    for (const [i, p] of parts.entries()) {
+      if (byIndex.has(p.shard.index)) throw new InputError(`shard ${p.shard.index}/${p.shard.count} is given twice (${positionals[i]})`);
+      byIndex.set(p.shard.index, p);
+    }
+    const missing = Array.from({ length: first.shard.count }, (_, k) => k + 1).filter((k) => !byIndex.has(k));
+    if (missing.length > 0) throw new InputError(`shard${missing.length === 1 ? '' : 's'} ${missing.map((k) => `${k}/${first.shard.count}`).join(', ')} missing: a merge needs every part`);
+    const ordered = [...byIndex.keys()].sort((a, b) => a - b).map((k) => byIndex.get(k)!);
+    const json = values['json'] === true;
+    const out = text(values['out']);
+    if (first.command === 'explore' && out !== undefined) throw new InputError('--out: an explore writes no report set');
+    const outDir = out ?? (first.command === 'check' ? CHECK_OUT : WINDOWS_OUT);
+    const entries = await loadScenarios(first.refs, { ...loadOptions(), ...(first.command === 'explore' ? {} : { beforeLoad: () => checkReportDir(outDir) }) });
+    if (first.command === 'windows') return presentWindows(mergeWindows(ordered as WindowsPartFile[], entries), { json, outDir }, io);
+    if (first.command === 'explore') return presentExplore(mergeExplore(ordered as ExplorePartFile[], entries), { json }, io);
+    return presentCheck(mergeCheck(ordered as CheckPartFile[], entries), { json, outDir }, io);
+  },
+};
+
+/** A part, from the folder a shard wrote or the file itself. */
+function readPart(where: string): PartFile {
+  let file = where;
+  let text: string;
+  try {
+    if (statSync(where).isDirectory()) file = join(where, PART_FILE);
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new InputError(`cannot read the part ${where}: ${describeFsError(error) ?? String(error)}`);
+  }
+  let part: Partial<PartFile>;
+  try {
+    part = JSON.parse(text) as Partial<PartFile>;
+  } catch {
+    throw new InputError(`${where} is not a faultline part: it is not JSON`);
+  }
+  if (part?.format !== 'faultline-part' || !['windows', 'explore', 'check'].includes(part.command as string) || typeof part.shard?.index !== 'number' || !Array.isArray(part.refs) || !Array.isArray(part.scenarios)) throw new InputError(`${where} is not a faultline part (one that windows, explore or check wrote with --shard)`);
+  return part as PartFile;
+}
+
+function mergeWindows(parts: readonly WindowsPartFile[], entries: readonly CatalogueEntry[]) {
+  const options = parts[0]!.settings as WindowsOptions;
+  return entries.map(({ scenario, ref }, k) => {
+    const plan = sweepPlan(scenario, sweepSettings(scenario, options));
+    const mine = parts.map((p) => p.scenarios[k]!);
+    if (mine.some((s) => s.ref !== ref || s.total !== plan.total)) throw new InputError(`${ref} has ${plan.total} plans here, but ${mine.find((s) => s.total !== plan.total)?.total ?? '?'} in its parts: the scenario changed since the shards ran`);
+    return finishWindows(scenario, plan, mergeWindowsParts(mine.map((s) => s.part)), ref);
+  });
+}
+
+function mergeExplore(parts: readonly ExplorePartFile[], entries: readonly CatalogueEntry[]) {
+  const options = parts[0]!.settings as ExploreOptions;
+  return entries.map(({ scenario, ref }, k) => finishExplore(scenario, { ...options, ref }, mergeExploreParts(parts.map((p) => p.scenarios[k]!.part))));
+}
+
+function mergeCheck(parts: readonly CheckPartFile[], entries: readonly CatalogueEntry[]): TimedCheck[] {
+  const found = new Map(parts.flatMap((p) => p.scenarios.map((s) => [s.index, s] as const)));
+  return entries.map(({ scenario, ref }, k) => {
+    const s = found.get(k);
+    if (!s || s.ref !== ref) throw new InputError(`no part holds the search of ${ref}`);
+    // The claims stay with the scenario; they take their place in the result.
+    return { result: { ...s.result, claims: scenario.claims } as CheckResult, seconds: s.seconds };
+  });
+}
