@@ -10,6 +10,7 @@ export default defineConfig({
   resolve: {
     alias: [
       { find: /^faultline$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+      { find: /^faultline\/vitest$/, replacement: fileURLToPath(new URL('./src/vitest.ts', import.meta.url)) },
       { find: /^faultline\/models\/(.*)$/, replacement: `${fileURLToPath(new URL('./models/', import.meta.url))}$1` },
     ],
   },
