@@ -6,7 +6,7 @@
 import type { ClauseId } from './checkers/clause.ts';
 import type { RetryObservation } from './retryObservation.ts';
 import type { RepairQuery } from './repairQuery.ts';
-import { faultGuardsOf, guardsOf, undecidedOf, windowRowOf, type ObservedRun } from './windowRow.ts';
+import { undecidedOf, windowRowOf, type ObservedRun } from './windowRow.ts';
 import { VIOLATIONS, type Finding, type RunOutcome, type Violation } from './checkers/finding.ts';
 import type { Claim } from './claims.ts';
 import { ClauseTally, type Coverage } from './coverage.ts';
@@ -51,10 +51,12 @@ export interface WindowRow {
   readonly retry: RetryObservation | undefined;
   /** The query that finds the damage the row's finding points at, or checks for what the window could do. */
   readonly repair: RepairQuery | undefined;
-  /** Whether any run saw a repeat attempt (a guard fired or a duplicate effect committed). */
+  /** Whether the representative run saw a repeat attempt (a guard the fault called on fired, or a duplicate effect committed). */
   readonly repeatSeen: boolean;
-  /** The guards that suppressed repeats in these runs (and not in the fault-free run). */
+  /** The guards that fired more often in the representative run than in the fault-free run: the ones the fault called on. */
   readonly guards: readonly string[];
+  /** Whether the representative run committed a duplicate its fault-free run did not: the guards the fault called on did not suppress it. */
+  readonly duplicated: boolean;
   /** The design's own note for this window, when it declares one. */
   readonly note: WindowNote | undefined;
   /** Why runs here could not be judged: the clause whose checker threw, and its error. */
@@ -160,9 +162,8 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
   const space = faultSpace(reference, { maxOccurrence, ...(scenario.windows?.kinds ? { kinds: scenario.windows.kinds } : {}) });
   const plans = plansOf(space, pairs);
   const components = reference.components;
-  const referenceGuards = guardsOf(reference.report.notes);
   // One accumulator per (place, fault kind), over that place's occurrences; rows are built at the end.
-  type Acc = { fault: Fault; runs: number; struck: number; worst: RunRecord; outcomes: Partial<Record<RunOutcome, number>>; guards: Set<string>; repeat: boolean; undecided: Undecided[] };
+  type Acc = { fault: Fault; runs: number; struck: number; worst: RunRecord; outcomes: Partial<Record<RunOutcome, number>>; undecided: Undecided[] };
   const rows = new Map<string, Acc>();
   const firstOf = new Map<Violation, RunRecord>();
   const outcomes = new Set<RunOutcome>();
@@ -186,18 +187,15 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
     if (plan.length !== 1) continue;
     const fault = plan[0]!;
     const key = `${faultPlaceName(fault)}\u0000${faultLabel(fault)}`;
-    const guards = faultGuardsOf(run.report.notes, referenceGuards);
     let acc = rows.get(key);
     if (!acc) {
-      acc = { fault, runs: 0, struck: 0, worst: run, outcomes: {}, guards: new Set<string>(), repeat: false, undecided: [] };
+      acc = { fault, runs: 0, struck: 0, worst: run, outcomes: {}, undecided: [] };
       rows.set(key, acc);
     }
     acc.runs++;
     if (run.report.strikes.length > 0) acc.struck++;
     if (representsBetter(run, acc.worst)) acc.worst = run;
     acc.outcomes[run.outcome] = (acc.outcomes[run.outcome] ?? 0) + 1;
-    for (const g of guards) acc.guards.add(g);
-    acc.repeat ||= guards.length > 0 || run.findings.some((f) => f.violation === 'duplicate effect');
     if (run.outcome === 'unknown') acc.undecided.push(...undecidedOf(run));
   }
   const referenceRun = observedRunOf(reference);
@@ -205,7 +203,7 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
     windowRowOf({
       place: faultPlace(acc.fault)!,
       fault: acc.fault,
-      tally: { runs: acc.runs, struck: acc.struck, outcomes: acc.outcomes, guards: acc.guards, repeat: acc.repeat, undecided: acc.undecided },
+      tally: { runs: acc.runs, struck: acc.struck, outcomes: acc.outcomes, undecided: acc.undecided },
       run: observedRunOf(acc.worst),
       reference: referenceRun,
       claims: scenario.claims,

@@ -2,9 +2,10 @@
 // and JUnit forms all take their wording from here, so they can never disagree on what a row
 // says (a fault that never struck reads "not reached" in all of them, a missing guard "none").
 // Every cell is read off the row's representative run: the evidence from its strike and end
-// state, the retry owner from its trace, the guard from its notes, the query from the claim's
-// tables and the finding. A design's declared note only adds wording to the retry owner, and
-// only where it does not contradict the run (contradicts() states the rule).
+// state, the retry owner from its trace, the guard from its notes (and whether a duplicate still
+// happened from its findings), the query from the claim's tables and the finding. A design's
+// declared note only adds wording to the retry owner, and only where it does not contradict the
+// run (contradicts() states the rule).
 import { formatPlace, type Place } from '../place.ts';
 import type { RetryObservation } from '../retryObservation.ts';
 import type { Evidence, WindowRow, WindowsResult } from '../windows.ts';
@@ -153,6 +154,17 @@ export function rowFaultLabel(row: Pick<WindowRow, 'fault' | 'restored'>): strin
   return row.restored === undefined ? row.fault : `restore ${row.restored}`;
 }
 
+/**
+ * The guards the fault called on in the row's run. A guard that fired in a run that still
+ * committed a duplicate did not suppress it, and the cell says so rather than naming it as the
+ * guard that suppresses the repeat: `epochCommitted fired, and the duplicate still happened`.
+ */
+export function duplicateGuardText(row: Pick<WindowRow, 'guards' | 'duplicated'>): string {
+  if (row.guards.length === 0) return 'none';
+  const names = row.guards.join(', ');
+  return row.duplicated ? `${names} fired, and the duplicate still happened` : names;
+}
+
 /** A row's cells; `components` are the design's component names, so a declared owner is recognised. */
 export function windowCells(row: WindowRow, components: readonly string[] = []): WindowCells {
   return {
@@ -162,7 +174,7 @@ export function windowCells(row: WindowRow, components: readonly string[] = []):
     evidence: evidenceText(row.evidence),
     retryOwner: retryOwnerText(row, components),
     duplicatePossible: row.repeatSeen ? 'yes' : 'no',
-    duplicateGuard: row.guards.length > 0 ? row.guards.join(', ') : 'none',
+    duplicateGuard: duplicateGuardText(row),
     repairQuery: repairQueryText(row),
   };
 }
