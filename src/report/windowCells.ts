@@ -107,8 +107,12 @@ export function contradicts(row: Pick<WindowRow, 'retry' | 'note'> & { readonly 
   return !(r.kind !== 'resent' && r.idle === true);
 }
 
+/** Where a replay read its input again from, in words. */
+const REPLAY_BASIS = { checkpoint: "its checkpoint's positions", snapshot: "its snapshot's positions", recorded: 'its recorded positions' } as const;
+
 /** What the run showed about the retry, in words. */
 export function observedRetryText(r: RetryObservation): string {
+  if (r.kind === 'resent' && r.replay !== undefined) return `${r.component}: replayed ${r.replay.from} from ${REPLAY_BASIS[r.replay.basis]} (t=${r.replay.tick}) and sent ${r.message} to ${r.to} again (t=${r.tick})`;
   if (r.kind === 'resent') return r.lookup ? `${r.component}: asked ${r.to} after the work with ${r.message} (t=${r.tick})` : `${r.component}: sent ${r.message} to ${r.to} again (t=${r.tick})`;
   if (r.kind === 'nobody') return r.idle ? 'nobody: the crash interrupted no work, and the work lost elsewhere was never sent again' : 'nobody: the lost work was never sent again';
   return r.idle ? 'none needed: the crash interrupted no work' : 'none needed: nothing was lost';

@@ -1,13 +1,13 @@
 // Every cell of a failure-window row is read off the row's representative run: the retry owner
-// shown is the one the run's trace shows re-sending the work, a lost effect is owned by nobody
-// unless a re-send is in the trace, a declared note is shown only where it does not contradict
-// the run, and the guards are the ones that run fired more often than the fault-free run did.
-// The whole catalogue's rows are checked in test/e2e/catalogue.test.ts.
+// shown is the one the run's trace shows re-sending the work (or replaying it from a checkpoint),
+// a lost effect is owned by nobody unless a re-send is in the trace, a declared note is shown only
+// where it does not contradict the run, and the guards are the ones that run fired more often
+// than the fault-free run did. The whole catalogue's rows are checked in test/e2e/catalogue.test.ts.
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../src/catalogue.ts';
 import { check } from '../../src/check/check.ts';
 import { formatPlace } from '../../src/place.ts';
-import { componentNames, contradicts, declaredOwner, duplicateGuardText, retryOwnerText, windowCells } from '../../src/report/windowCells.ts';
+import { componentNames, contradicts, declaredOwner, duplicateGuardText, observedOwner, retryOwnerText, windowCells } from '../../src/report/windowCells.ts';
 import { faultDuplicated, faultGuardsOf } from '../../src/windowRow.ts';
 import { runWindows, type WindowRow } from '../../src/windows.ts';
 import type { Note } from '../../src/world.ts';
@@ -201,5 +201,34 @@ describe('the guard and duplicate cells of a row’s own run', async () => {
     expect(faultDuplicated([{ ...dup(2), key: 'w1' }], [dup(2)])).toBe(true);
     expect(duplicateGuardText({ guards: ['resultKey'], duplicated: false })).toBe('resultKey');
     expect(duplicateGuardText({ guards: [], duplicated: true })).toBe('none');
+  });
+});
+
+describe('a stream operator replaying from its checkpoint', async () => {
+  const catalogue = await loadCatalogue();
+  const rowOf = (name: string, place: string, fault: string) => runWindows(catalogue.find((e) => e.scenario.name === name)!.scenario).rows.find((r) => r.fault === fault && formatPlace(r.place) === place)!;
+
+  it('owns the retry of the posts a crash cut short, re-made from the checkpoint’s positions', () => {
+    // The crash loses the acknowledgement of a post the sink already has; the restart restores
+    // the checkpoint, reads the log again from its positions and posts the window again.
+    const r = rowOf('stream-checkpoint-external-sink', 'aggregator.emitting', 'crash');
+    expect(r.outcome).toBe('duplicate effect');
+    expect(r.retry).toMatchObject({ kind: 'resent', component: 'aggregator', message: 'sink.post', to: 'sink', replay: { from: 'log', basis: 'checkpoint' } });
+    expect(observedOwner(r)).toBe('aggregator');
+    expect(retryOwnerText(r)).toMatch(/^aggregator: replayed log from its checkpoint's positions \(t=\d+\) and sent sink\.post to sink again \(t=\d+\)$/);
+  });
+
+  it('owns the retry after a restore to an older checkpoint, read from the snapshot’s positions', () => {
+    const r = rowOf('stream-transactional-sink-older-checkpoint', 'device1.done', 'restore');
+    expect(r.retry).toMatchObject({ kind: 'resent', component: 'aggregator', message: 'sink.prepare', to: 'sink', replay: { from: 'log', basis: 'snapshot' } });
+    expect(retryOwnerText(r)).toMatch(/^aggregator: replayed log from its snapshot's positions/);
+  });
+
+  it('is not read into a consumer that subscribes again and gets the next record', () => {
+    // The offset was committed before the effect: the broker never redelivers, and the consumer's
+    // next effect statement is for the next record, not the lost one's replay.
+    const r = rowOf('inventory-ack-before-commit', 'consumer.writingEffect', 'crash');
+    expect(r.outcome).toBe('lost effect');
+    expect(r.retry).toEqual({ kind: 'nobody' });
   });
 });
