@@ -2,15 +2,21 @@
 // every failure window "who owns the retry from here"; a declared answer can be wrong for the
 // options a scenario picks, so the report shows what the run itself did: the first component
 // that, after the fault, sent again a message carrying the same work as one the fault lost, held,
-// dropped or cut short. When nothing was re-sent and the run lost an effect, nobody owned it.
+// dropped or cut short; failing that, a restarted component that replayed its input from recorded
+// positions (a stream operator from its checkpoint) and made again what that input had made. When
+// nothing was re-sent and the run lost an effect, nobody owned it.
 import type { Finding } from './checkers/finding.ts';
 import { faultPlace, faultPlaceName, restoredComponent, type Fault } from './faults.ts';
 import { stableJson, type TraceEvent } from './trace.ts';
 
 /** What the run shows about the retry from a fault. */
 export type RetryObservation =
-  /** `component` sent `message` (to `to`) again; the re-sent message arrived (or was dropped) at `tick`. */
-  | { readonly kind: 'resent'; readonly component: string; readonly message: string; readonly to: string; readonly tick: number; readonly lookup?: true }
+  /**
+   * `component` sent `message` (to `to`) again; the re-sent message arrived (or was dropped) at
+   * `tick`. `lookup`: it asked after the work rather than sending it. `replay`: it re-did the work
+   * by reading its input again from where it had recorded it (see Replay).
+   */
+  | { readonly kind: 'resent'; readonly component: string; readonly message: string; readonly to: string; readonly tick: number; readonly lookup?: true; readonly replay?: Replay }
   /**
    * Nothing was re-sent and an effect was lost: the work died with the fault. `idle`: the crash
    * struck a component that held no work, so what was lost was lost elsewhere, not cut short here.
@@ -21,6 +27,17 @@ export type RetryObservation =
    * component that held no work at all, so there was nothing it could have cut short.
    */
   | { readonly kind: 'none needed'; readonly idle?: true };
+
+/**
+ * A component that, after its restart, read again from `from` input it had read before the fault,
+ * arriving at `tick`, from the positions `basis` names: the checkpoint it had noted (a stream
+ * operator's), the snapshot a restore set it back to, or else only what it had recorded.
+ */
+export interface Replay {
+  readonly from: string;
+  readonly tick: number;
+  readonly basis: 'checkpoint' | 'snapshot' | 'recorded';
+}
 
 /**
  * Fields that differ between two sends of the same work (a request reference, a transaction id,
@@ -136,6 +153,61 @@ function sendsOf(trace: readonly TraceEvent[]): Sent[] {
   return out;
 }
 
+/** Whether a value holds anything: an empty list, an empty object or a list of such holds nothing. */
+function holdsSomething(v: unknown): boolean {
+  if (v === null || v === undefined) return false;
+  if (Array.isArray(v)) return v.some(holdsSomething);
+  if (typeof v === 'object') return Object.values(v).some(holdsSomething);
+  return true;
+}
+
+/**
+ * The items a message carries: each element of a list field (a record, a row) on its own, so two
+ * answers that share records are recognised though one holds more (the log grew meanwhile).
+ */
+function itemsOf(s: Sent): string[] {
+  return Object.entries(s.fields).flatMap(([k, v]) => (Array.isArray(v) ? v.filter(holdsSomething).map((x) => `${k}|${stableJson(x)}`) : []));
+}
+
+/** Whether `r` gives again input `p` gave: the same work, or some of the same items. */
+function readsAgain(r: Sent, p: Sent): boolean {
+  if (p.from !== r.from || p.type !== r.type) return false;
+  if (p.work === r.work) return true;
+  const items = new Set(itemsOf(p));
+  return itemsOf(r).some((x) => items.has(x));
+}
+
+/**
+ * A replay from recorded positions, after `component` restarted at `restartSeq`. A stream
+ * operator restoring a checkpoint reads its log again from the checkpoint's positions and makes
+ * again the posts it made since: those carry a new processing time or epoch, so they are not the
+ * same work as the ones the fault cut short, yet the operator re-did that work. The trace shows
+ * it as input read again: after the restart, the component asks a sender for input by position
+ * alone (a request that carries no work: a fetch naming an offset, or a poll naming nothing), and
+ * gets input it had got from that sender before the fault, all of it or some of its records (an
+ * answer with nothing in it, an empty poll, reads nothing); then it sends a message of a kind
+ * (type and receiver) it had sent after that first read and before its restart. A component that
+ * asked for its input by content (a query, a subscription) re-read nothing from a position.
+ * Undefined when the trace shows no replay.
+ */
+function replayOf(trace: readonly TraceEvent[], sends: readonly Sent[], fault: Fault, component: string, faultSeq: number, restartSeq: number): RetryObservation | undefined {
+  const kindOf = (s: Sent) => `${s.type}\u0000${s.to}`;
+  for (const r of sends) {
+    if (r.seq <= restartSeq || r.to !== component || r.work === undefined || !holdsSomething(r.fields)) continue;
+    const request = sends.filter((q) => q.seq > restartSeq && q.seq < r.seq && q.from === component && q.to === r.from).at(-1);
+    if (request === undefined || request.work !== undefined) continue;
+    const first = sends.filter((p) => p.seq < faultSeq && p.to === component && readsAgain(r, p)).at(-1);
+    if (first === undefined) continue;
+    const made = new Set(sends.filter((s) => s.seq > first.seq && s.seq < restartSeq && s.from === component && s.work !== undefined).map(kindOf));
+    const again = sends.find((s) => s.seq > r.seq && s.from === component && s.work !== undefined && made.has(kindOf(s)));
+    if (again === undefined) continue;
+    const checkpointed = trace.some((e) => e.seq < faultSeq && e.kind === 'note' && e.component === component && (e.data as { kind?: unknown } | undefined)?.kind === 'checkpoint');
+    const basis = fault.kind === 'restore' ? 'snapshot' : checkpointed ? 'checkpoint' : 'recorded';
+    return { kind: 'resent', component, message: again.type, to: again.to, tick: again.tick, replay: { from: r.from, tick: r.tick, basis } };
+  }
+  return undefined;
+}
+
 /**
  * Whether a trace's fault event is the strike of `fault`: the same kind at the same place, and the
  * same occurrence where the event names one (a check's path traces its fault without it, since a
@@ -172,6 +244,8 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
   const own = new Set<string>();
   const exact = new Set<string>();
   let crashed: string | undefined;
+  // When the crashed component came back (infinity: it never did).
+  let downUntil = Number.POSITIVE_INFINITY;
   // The sends the work was read from are the interrupted work, not its retry.
   const sources = new Set<number>();
   // Deliveries of the struck message itself that the fault lets through (a delayed or reordered
@@ -208,7 +282,7 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
     if (interrupted !== undefined) exact.add(interrupted);
     // What was on its way to or from it, and what arrived while it was down.
     const restart = trace.findIndex((e, i) => i > at && e.kind === 'restart' && e.component === crashed);
-    const downUntil = restart < 0 ? Number.POSITIVE_INFINITY : trace[restart]!.seq;
+    if (restart >= 0) downUntil = trace[restart]!.seq;
     for (const s of after) {
       if (s.seq >= downUntil || s.work === undefined) continue;
       // Anything it sent that arrives while it is down left before the crash; the first arrival
@@ -218,8 +292,9 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
       else if (s.to === crashed) work.add(s.work);
       if (s.from === crashed || s.to === crashed) held.push(s);
     }
-    // A component that held no work at all when it crashed cut nothing short.
-    if (work.size === 0 && own.size === 0 && exact.size === 0) return lost ? { kind: 'nobody', idle: true } : { kind: 'none needed', idle: true };
+    // A component that held no work at all when it crashed cut nothing short, unless it came
+    // back further behind than it was and replayed what it had already done.
+    if (work.size === 0 && own.size === 0 && exact.size === 0) return (actors.has(crashed) ? replayOf(trace, sends, fault, crashed, faultSeq, downUntil) : undefined) ?? (lost ? { kind: 'nobody', idle: true } : { kind: 'none needed', idle: true });
   } else {
     const struck = [...trace.slice(0, at)].reverse().find((e) => e.kind === fault.kind) ?? trace.slice(at + 1).find((e) => e.kind === fault.kind);
     const event = (struck?.data as { event?: unknown } | undefined)?.event;
@@ -253,7 +328,9 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
     }
     if (held.some((w) => asksAfter(s, w))) return { kind: 'resent', component: s.from, message: s.type, to: s.to, tick: s.tick, lookup: true };
   }
-  return none;
+  // Nothing was sent again as it was: a restarted component may still have re-done the work by
+  // replaying its input from recorded positions.
+  return (crashed !== undefined && actors.has(crashed) ? replayOf(trace, sends, fault, crashed, faultSeq, downUntil) : undefined) ?? none;
 }
 
 /**

@@ -3,8 +3,8 @@
 // the worst: its strike gives the evidence, its end state the end difference, its trace the
 // retry owner and its notes the guards. Building every row here keeps the two modes from reading
 // those cells off different runs, or observing them differently: the work a crash cut short is
-// read from a fault-free run in both, and a guard that fires without any fault (a natural
-// redelivery deduplicated) is left out in both.
+// read from a fault-free run in both, and so are a guard's hits without any fault (a natural
+// redelivery deduplicated): a guard the fault called on is one that fired more often than there.
 import type { ClaimVerdict } from './checkers/compose.ts';
 import type { Finding, RunOutcome } from './checkers/finding.ts';
 import type { Claim } from './claims.ts';
@@ -39,10 +39,6 @@ export interface RowTally {
   readonly runs: number;
   readonly struck: number;
   readonly outcomes: Readonly<Partial<Record<RunOutcome, number>>>;
-  /** Guards other runs of the row showed (the representative's own are read here). */
-  readonly guards?: ReadonlySet<string>;
-  /** Whether another run of the row saw a repeat attempt. */
-  readonly repeat?: boolean;
   /** Why the row's runs could not be judged, over all of them. */
   readonly undecided: readonly Undecided[];
 }
@@ -57,7 +53,7 @@ export interface RowInput {
    * a claim could judge (a check stopped by its bound): the row then shows its tally alone.
    */
   readonly run: ObservedRun | undefined;
-  /** A fault-free run: the work a crash cut short is what it sent next, and its guards are no fault's doing. */
+  /** A fault-free run: the work a crash cut short is what it sent next, and its guards' hits are no fault's doing. */
   readonly reference: ObservedRun;
   readonly claims: readonly Claim[];
   readonly time: TimeScale;
@@ -81,19 +77,37 @@ export function evidenceOf(strike: Strike, components: readonly DesignComponent[
   };
 }
 
-/** The guards a run's notes show suppressing a repeat. */
-export function guardsOf(notes: readonly Note[]): Set<string> {
-  const guards = new Set<string>();
+/** How often each guard a run's notes show fired: each hit is a repeat it suppressed. */
+export function guardHitsOf(notes: readonly Note[]): Map<string, number> {
+  const hits = new Map<string, number>();
   for (const n of notes) {
     const guard = (n.data as { guard?: unknown } | undefined)?.guard;
-    if (n.kind === 'guard' && typeof guard === 'string') guards.add(guard);
+    if (n.kind === 'guard' && typeof guard === 'string') hits.set(guard, (hits.get(guard) ?? 0) + 1);
   }
-  return guards;
+  return hits;
 }
 
-/** The guards a faulted run shows that its fault-free reference does not: the ones the fault called on. */
-export function faultGuardsOf(notes: readonly Note[], reference: ReadonlySet<string>): string[] {
-  return [...guardsOf(notes)].filter((g) => !reference.has(g));
+/**
+ * The guards the fault called on: those a faulted run shows firing more often than its
+ * fault-free reference does, sorted. Comparing names alone would hide every guard that also
+ * fires without a fault (a natural redelivery deduplicated), however often the fault made it fire.
+ */
+export function faultGuardsOf(notes: readonly Note[], reference: readonly Note[]): string[] {
+  const free = guardHitsOf(reference);
+  return [...guardHitsOf(notes)].filter(([g, n]) => n > (free.get(g) ?? 0)).map(([g]) => g).sort();
+}
+
+/**
+ * Whether a faulted run committed a duplicate its fault-free reference did not: an effect's key
+ * with more committed outcomes than there. The notes do not say which effect a guard protects, so
+ * the fault links them: a guard it called on that fired while a duplicate it caused still
+ * committed did not suppress that repeat. A duplicate the reference commits as well (a design
+ * that repeats an effect without any fault) is no fault's doing, and says nothing of its guards.
+ */
+export function faultDuplicated(findings: readonly Finding[], reference: readonly Finding[]): boolean {
+  const key = (f: { effect: string; key: string }) => `${f.effect}\u0000${f.key}`;
+  const free = new Map(reference.flatMap((f) => (f.violation === 'duplicate effect' ? [[key(f), f.count] as const] : [])));
+  return findings.some((f) => f.violation === 'duplicate effect' && f.count > (free.get(key(f)) ?? 0));
 }
 
 /**
@@ -119,14 +133,19 @@ function restoredOf(f: Fault): { restored?: string } {
 export function windowRowOf(input: RowInput): WindowRow {
   const { run, reference, tally, claims, time } = input;
   if (run === undefined) {
-    return { place: input.place, fault: input.fault.kind, ...restoredOf(input.fault), runs: tally.runs, struck: tally.struck, outcome: 'holds', outcomes: tally.outcomes, evidence: undefined, retry: undefined, repair: repairQueryOf(claims, 'holds', [], false), repeatSeen: false, guards: [], note: noteFor(reference.components, input.place, input.fault), undecided: tally.undecided, plan: [input.fault] };
+    return { place: input.place, fault: input.fault.kind, ...restoredOf(input.fault), runs: tally.runs, struck: tally.struck, outcome: 'holds', outcomes: tally.outcomes, evidence: undefined, retry: undefined, repair: repairQueryOf(claims, 'holds', [], false), repeatSeen: false, guards: [], duplicated: false, note: noteFor(reference.components, input.place, input.fault), undecided: tally.undecided, plan: [input.fault] };
   }
   const strike = run.strikes[0];
   const actors = actorsOf(run.components);
   const f = strike?.fault;
   const interrupted = f?.kind === 'crash' && reference.trace ? nextSendOf(reference.trace, f.window, f.occurrence, actors) : undefined;
-  const guards = new Set([...(tally.guards ?? []), ...faultGuardsOf(run.notes, guardsOf(reference.notes))]);
-  const repeatSeen = (tally.repeat ?? false) || guards.size > 0 || run.findings.some((x) => x.violation === 'duplicate effect');
+  // The guard cell is the representative's, as every other cell is: a guard that fired in
+  // another occurrence's run is no evidence about the run whose evidence the row shows. A run that
+  // still committed a duplicate its fault caused shows its guards as having fired, not as having
+  // suppressed it; any duplicate it committed is a repeat it saw.
+  const guards = faultGuardsOf(run.notes, reference.notes);
+  const duplicated = faultDuplicated(run.findings, reference.findings);
+  const repeatSeen = guards.length > 0 || run.findings.some((x) => x.violation === 'duplicate effect');
   const end = endDifferenceOf(run.outcome, run.findings, claims);
   return {
     place: input.place,
@@ -140,7 +159,8 @@ export function windowRowOf(input: RowInput): WindowRow {
     retry: strike && run.trace ? observeRetry(run.trace, strike.fault, run.findings, actors, interrupted) : undefined,
     repair: repairQueryOf(claims, run.outcome, run.findings, repeatSeen),
     repeatSeen,
-    guards: [...guards].sort(),
+    guards,
+    duplicated,
     note: noteFor(run.components, input.place, input.fault),
     undecided: tally.undecided,
     plan: run.plan,

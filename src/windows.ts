@@ -17,7 +17,7 @@ import type { ReplayRef } from './replayLine.ts';
 import { runScenario, type RunRecord } from './runScenario.ts';
 import type { Duration, TimeScale } from './duration.ts';
 import { expectedAt, timeScaleOf, type DesignComponent, type EvidencePart, type Scenario, type WindowNote } from './scenario.ts';
-import { ranksAbove, rerun, sweepPlan, sweepWindows, type HeldRuns, type RowPart, type SweepPlan, type SweepSettings, type WindowsPart } from './windowsPart.ts';
+import { rerun, sweepPlan, sweepWindows, type HeldRuns, type RowPart, type SweepPlan, type SweepSettings, type WindowsPart } from './windowsPart.ts';
 import type { TraceEvent } from './trace.ts';
 import { judge, outcomeRank, verdictOf, type Judgement } from './verdict.ts';
 import type { DriverRefusal, InFlight, Strike } from './world.ts';
@@ -51,10 +51,12 @@ export interface WindowRow {
   readonly retry: RetryObservation | undefined;
   /** The query that finds the damage the row's finding points at, or checks for what the window could do. */
   readonly repair: RepairQuery | undefined;
-  /** Whether any run saw a repeat attempt (a guard fired or a duplicate effect committed). */
+  /** Whether the representative run saw a repeat attempt (a guard the fault called on fired, or a duplicate effect committed). */
   readonly repeatSeen: boolean;
-  /** The guards that suppressed repeats in these runs (and not in the fault-free run). */
+  /** The guards that fired more often in the representative run than in the fault-free run: the ones the fault called on. */
   readonly guards: readonly string[];
+  /** Whether the representative run committed a duplicate its fault-free run did not: the guards the fault called on did not suppress it. */
+  readonly duplicated: boolean;
   /** The design's own note for this window, when it declares one. */
   readonly note: WindowNote | undefined;
   /** Why runs here could not be judged: the clause whose checker threw, and its error. */
@@ -139,10 +141,6 @@ export interface WindowsOptions {
 
 export const DEFAULT_SEED = 1;
 
-/** Whether `a` should represent a row rather than `b`: a worse outcome, or as bad and actually struck. */
-export function representsBetter(a: RunRecord, b: RunRecord): boolean {
-  return ranksAbove({ outcome: a.outcome, struck: a.report.strikes.length > 0 }, { outcome: b.outcome, struck: b.report.strikes.length > 0 });
-}
 
 /** A World run as a row reads it. */
 export function observedRunOf(run: RunRecord): ObservedRun {
@@ -176,7 +174,7 @@ export function windowRowsOf(scenario: Scenario, plan: SweepPlan, rows: readonly
     windowRowOf({
       place: faultPlace(acc.fault)!,
       fault: acc.fault,
-      tally: { runs: acc.runs, struck: acc.struck, outcomes: acc.outcomes, guards: new Set(acc.guards), repeat: acc.repeat, undecided: acc.undecided },
+      tally: { runs: acc.runs, struck: acc.struck, outcomes: acc.outcomes, undecided: acc.undecided },
       run: observedRunOf(rerun(scenario, plan, acc.worst.index, held)),
       reference,
       claims: scenario.claims,

@@ -14,7 +14,7 @@ import { faultSpace, plansOf, type FaultSpace } from './faultSpace.ts';
 import { runScenario, type RunRecord } from './runScenario.ts';
 import type { Scenario } from './scenario.ts';
 import { outcomeRank } from './verdict.ts';
-import { faultGuardsOf, guardsOf, undecidedOf } from './windowRow.ts';
+import { faultGuardsOf, undecidedOf } from './windowRow.ts';
 import type { Undecided } from './windows.ts';
 
 /** What decides a sweep's plans: the same settings give the same numbered plans everywhere. */
@@ -42,6 +42,8 @@ export interface Representative {
   readonly index: number;
   readonly outcome: RunOutcome;
   readonly struck: boolean;
+  /** Whether the run saw a repeat: a guard the fault called on fired, or a duplicate committed. */
+  readonly repeat: boolean;
 }
 
 export interface RowPart {
@@ -51,8 +53,6 @@ export interface RowPart {
   struck: number;
   worst: Representative;
   outcomes: Partial<Record<RunOutcome, number>>;
-  guards: string[];
-  repeat: boolean;
   undecided: Undecided[];
 }
 
@@ -86,10 +86,16 @@ export function sweepPlan(scenario: Scenario, settings: SweepSettings, reference
   return { settings, reference: ref, space, plans, total: plans.length + 1 };
 }
 
-/** Whether `a` should represent a row rather than `b`: a worse outcome, or as bad and actually struck. */
-export function ranksAbove(a: Pick<Representative, 'outcome' | 'struck'>, b: Pick<Representative, 'outcome' | 'struck'>): boolean {
+/**
+ * Whether `a` should represent a row rather than `b`: a worse outcome; as bad and actually struck;
+ * or as bad, as struck, and showing a repeat the other does not. A row's cells are all read off
+ * its representative, so among equal runs it is the one with the most to show.
+ */
+export function ranksAbove(a: Omit<Representative, 'index'>, b: Omit<Representative, 'index'>): boolean {
   const d = outcomeRank(a.outcome) - outcomeRank(b.outcome);
-  return d < 0 || (d === 0 && a.struck && !b.struck);
+  if (d !== 0) return d < 0;
+  if (a.struck !== b.struck) return a.struck;
+  return a.repeat && !b.repeat;
 }
 
 /** The row key of a single fault: its place and its kind. */
@@ -108,14 +114,12 @@ function emptyPart(scenario: string, from: number, to: number): WindowsPart {
  */
 export function sweepWindows(scenario: Scenario, plan: SweepPlan, from: number, to: number, held?: HeldRuns, onRun?: () => void): WindowsPart {
   const { settings, reference } = plan;
-  const referenceGuards = guardsOf(reference.report.notes);
   const part = emptyPart(scenario.name, from, to);
   const outcomes = new Set<RunOutcome>();
   const clauses = new ClauseTally();
   const reached = new Set<string>();
   const firstOf = new Map<Violation, number>();
   const rows = new Map<string, RowPart>();
-  const guardSets = new Map<string, Set<string>>();
   for (let index = from; index < to; index++) {
     const faults = index === 0 ? reference.plan : plan.plans[index - 1]!;
     // A single fault's run keeps its trace: the row it may represent reads the retry from it.
@@ -128,7 +132,7 @@ export function sweepWindows(scenario: Scenario, plan: SweepPlan, from: number, 
     for (const w of run.report.windowCounts.keys()) reached.add(w);
     for (const f of run.findings) if (!firstOf.has(f.violation)) firstOf.set(f.violation, index);
     const stop = settings.failFast && run.findings.length > 0;
-    if (faults.length === 1) tallyRow(rows, guardSets, index, faults[0]!, run, referenceGuards, held);
+    if (faults.length === 1) tallyRow(rows, index, faults[0]!, run, reference, held);
     if (stop) {
       part.stopped = true;
       break;
@@ -138,20 +142,18 @@ export function sweepWindows(scenario: Scenario, plan: SweepPlan, from: number, 
   part.clauses = clauses.state();
   part.reached = [...reached];
   part.firstOf = [...firstOf];
-  for (const [key, row] of rows) row.guards = [...guardSets.get(key)!];
   part.rows = [...rows];
   return part;
 }
 
-function tallyRow(rows: Map<string, RowPart>, guardSets: Map<string, Set<string>>, index: number, fault: Fault, run: RunRecord, referenceGuards: ReadonlySet<string>, held: HeldRuns | undefined): void {
+function tallyRow(rows: Map<string, RowPart>, index: number, fault: Fault, run: RunRecord, reference: RunRecord, held: HeldRuns | undefined): void {
   const key = rowKey(fault);
-  const guards = faultGuardsOf(run.report.notes, referenceGuards);
-  const rep: Representative = { index, outcome: run.outcome, struck: run.report.strikes.length > 0 };
+  const repeat = run.findings.some((f) => f.violation === 'duplicate effect') || faultGuardsOf(run.report.notes, reference.report.notes).length > 0;
+  const rep: Representative = { index, outcome: run.outcome, struck: run.report.strikes.length > 0, repeat };
   let row = rows.get(key);
   if (!row) {
-    row = { fault, runs: 0, struck: 0, worst: rep, outcomes: {}, guards: [], repeat: false, undecided: [] };
+    row = { fault, runs: 0, struck: 0, worst: rep, outcomes: {}, undecided: [] };
     rows.set(key, row);
-    guardSets.set(key, new Set());
     held?.set(index, run);
   } else if (ranksAbove(rep, row.worst)) {
     held?.delete(row.worst.index);
@@ -161,9 +163,6 @@ function tallyRow(rows: Map<string, RowPart>, guardSets: Map<string, Set<string>
   row.runs++;
   if (rep.struck) row.struck++;
   row.outcomes[run.outcome] = (row.outcomes[run.outcome] ?? 0) + 1;
-  const set = guardSets.get(key)!;
-  for (const g of guards) set.add(g);
-  row.repeat ||= guards.length > 0 || run.findings.some((f) => f.violation === 'duplicate effect');
   if (run.outcome === 'unknown') row.undecided.push(...undecidedOf(run));
 }
 
@@ -195,15 +194,13 @@ export function mergeWindowsParts(parts: readonly WindowsPart[]): WindowsPart {
     for (const [key, r] of p.rows) {
       const row = rows.get(key);
       if (!row) {
-        rows.set(key, { ...r, outcomes: { ...r.outcomes }, guards: [...r.guards], undecided: [...r.undecided] });
+        rows.set(key, { ...r, outcomes: { ...r.outcomes }, undecided: [...r.undecided] });
         continue;
       }
       row.runs += r.runs;
       row.struck += r.struck;
       if (ranksAbove(r.worst, row.worst)) row.worst = r.worst;
       for (const [o, n] of Object.entries(r.outcomes) as [RunOutcome, number][]) row.outcomes[o] = (row.outcomes[o] ?? 0) + n;
-      for (const g of r.guards) if (!row.guards.includes(g)) row.guards.push(g);
-      row.repeat ||= r.repeat;
       row.undecided.push(...r.undecided);
     }
     out.stopped = p.stopped;

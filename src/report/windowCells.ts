@@ -2,9 +2,10 @@
 // and JUnit forms all take their wording from here, so they can never disagree on what a row
 // says (a fault that never struck reads "not reached" in all of them, a missing guard "none").
 // Every cell is read off the row's representative run: the evidence from its strike and end
-// state, the retry owner from its trace, the guard from its notes, the query from the claim's
-// tables and the finding. A design's declared note only adds wording to the retry owner, and
-// only where it does not contradict the run (contradicts() states the rule).
+// state, the retry owner from its trace, the guard from its notes (and whether a duplicate still
+// happened from its findings), the query from the claim's tables and the finding. A design's
+// declared note only adds wording to the retry owner, and only where it does not contradict the
+// run (contradicts() states the rule).
 import { formatPlace, type Place } from '../place.ts';
 import type { RetryObservation } from '../retryObservation.ts';
 import type { Evidence, WindowRow, WindowsResult } from '../windows.ts';
@@ -106,8 +107,12 @@ export function contradicts(row: Pick<WindowRow, 'retry' | 'note'> & { readonly 
   return !(r.kind !== 'resent' && r.idle === true);
 }
 
+/** Where a replay read its input again from, in words. */
+const REPLAY_BASIS = { checkpoint: "its checkpoint's positions", snapshot: "its snapshot's positions", recorded: 'its recorded positions' } as const;
+
 /** What the run showed about the retry, in words. */
 export function observedRetryText(r: RetryObservation): string {
+  if (r.kind === 'resent' && r.replay !== undefined) return `${r.component}: replayed ${r.replay.from} from ${REPLAY_BASIS[r.replay.basis]} (t=${r.replay.tick}) and sent ${r.message} to ${r.to} again (t=${r.tick})`;
   if (r.kind === 'resent') return r.lookup ? `${r.component}: asked ${r.to} after the work with ${r.message} (t=${r.tick})` : `${r.component}: sent ${r.message} to ${r.to} again (t=${r.tick})`;
   if (r.kind === 'nobody') return r.idle ? 'nobody: the crash interrupted no work, and the work lost elsewhere was never sent again' : 'nobody: the lost work was never sent again';
   return r.idle ? 'none needed: the crash interrupted no work' : 'none needed: nothing was lost';
@@ -153,6 +158,17 @@ export function rowFaultLabel(row: Pick<WindowRow, 'fault' | 'restored'>): strin
   return row.restored === undefined ? row.fault : `restore ${row.restored}`;
 }
 
+/**
+ * The guards the fault called on in the row's run. A guard that fired in a run that still
+ * committed a duplicate did not suppress it, and the cell says so rather than naming it as the
+ * guard that suppresses the repeat: `epochCommitted fired, and the duplicate still happened`.
+ */
+export function duplicateGuardText(row: Pick<WindowRow, 'guards' | 'duplicated'>): string {
+  if (row.guards.length === 0) return 'none';
+  const names = row.guards.join(', ');
+  return row.duplicated ? `${names} fired, and the duplicate still happened` : names;
+}
+
 /** A row's cells; `components` are the design's component names, so a declared owner is recognised. */
 export function windowCells(row: WindowRow, components: readonly string[] = []): WindowCells {
   return {
@@ -162,7 +178,7 @@ export function windowCells(row: WindowRow, components: readonly string[] = []):
     evidence: evidenceText(row.evidence),
     retryOwner: retryOwnerText(row, components),
     duplicatePossible: row.repeatSeen ? 'yes' : 'no',
-    duplicateGuard: row.guards.length > 0 ? row.guards.join(', ') : 'none',
+    duplicateGuard: duplicateGuardText(row),
     repairQuery: repairQueryText(row),
   };
 }

@@ -1,12 +1,16 @@
 // Every cell of a failure-window row is read off the row's representative run: the retry owner
-// shown is the one the run's trace shows re-sending the work, a lost effect is owned by nobody
-// unless a re-send is in the trace, and a declared note is shown only where it does not
-// contradict the run. The whole catalogue's rows are checked in test/e2e/catalogue.test.ts.
+// shown is the one the run's trace shows re-sending the work (or replaying it from a checkpoint),
+// a lost effect is owned by nobody unless a re-send is in the trace, a declared note is shown only
+// where it does not contradict the run, and the guards are the ones that run fired more often
+// than the fault-free run did. The whole catalogue's rows are checked in test/e2e/catalogue.test.ts.
 import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../src/catalogue.ts';
+import { check } from '../../src/check/check.ts';
 import { formatPlace } from '../../src/place.ts';
-import { componentNames, contradicts, declaredOwner, retryOwnerText, windowCells } from '../../src/report/windowCells.ts';
-import { runWindows } from '../../src/windows.ts';
+import { componentNames, contradicts, declaredOwner, duplicateGuardText, observedOwner, retryOwnerText, windowCells } from '../../src/report/windowCells.ts';
+import { faultDuplicated, faultGuardsOf } from '../../src/windowRow.ts';
+import { runWindows, type WindowRow } from '../../src/windows.ts';
+import type { Note } from '../../src/world.ts';
 import commitFirst from '../../scenarios/mercury-dual-write-commit-first.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
 
@@ -148,5 +152,83 @@ describe('message faults and idle crashes the observer once misread', async () =
     expect(contradicts(r, ['broker', 'consumer'])).toBe(false);
     expect(retryOwnerText(r, ['broker', 'consumer'])).toMatch(/^nobody: the crash interrupted no work/);
     expect(contradicts({ retry: { kind: 'nobody' }, note: r.note }, ['broker', 'consumer'])).toBe(true);
+  });
+});
+
+describe('the guard and duplicate cells of a row’s own run', async () => {
+  const catalogue = await loadCatalogue();
+  const scenarioOf = (name: string) => catalogue.find((e) => e.scenario.name === name)!.scenario;
+  const rowOf = (result: { rows: readonly WindowRow[] }, place: string, fault: string) => result.rows.find((r) => r.fault === fault && formatPlace(r.place) === place)!;
+  const guardNote = (guard: string, seq: number): Note => ({ tick: seq, seq, component: 'consumer', kind: 'guard', data: { guard } });
+
+  it('counts a guard the fault called on by its hits, not by its name', () => {
+    const reference = [guardNote('inboxKey', 1)];
+    expect(faultGuardsOf([guardNote('inboxKey', 1), guardNote('inboxKey', 2)], reference)).toEqual(['inboxKey']);
+    expect(faultGuardsOf([guardNote('inboxKey', 1)], reference)).toEqual([]);
+    expect(faultGuardsOf([guardNote('versionCheck', 1), guardNote('inboxKey', 2)], reference)).toEqual(['versionCheck']);
+  });
+
+  it('shows a guard that fires without a fault where the fault made it fire more often, in windows and check mode', () => {
+    // The partner redelivers once by itself, so the inbox fires once in the fault-free run; the
+    // crash before the effect commits makes the broker redeliver too, and the inbox fires twice.
+    const scenario = scenarioOf('dedup-horizon-covers-redelivery');
+    for (const result of [runWindows(scenario), check(scenario, { faults: 1 })]) {
+      const r = rowOf(result, 'consumer.committingEffect', 'crash');
+      expect(r.guards, result.kind).toEqual(['inboxKey']);
+      const cells = windowCells(r, componentNames(result));
+      expect(cells.duplicatePossible, result.kind).toBe('yes');
+      expect(cells.duplicateGuard, result.kind).toBe('inboxKey');
+    }
+  }, 60_000);
+
+  it('does not name a guard as suppressing a duplicate its run still committed', () => {
+    // Restoring the older checkpoint re-commits the restored epoch, which the sink recognises,
+    // then replays the windows since into new epochs, which it cannot: readers see them twice.
+    const r = rowOf(runWindows(scenarioOf('stream-transactional-sink-older-checkpoint')), 'device1.done', 'restore');
+    expect(r.outcome).toBe('duplicate effect');
+    expect(r.guards).toEqual(['epochCommitted']);
+    expect(r.duplicated).toBe(true);
+    const cells = windowCells(r, []);
+    expect(cells.duplicatePossible).toBe('yes');
+    expect(cells.duplicateGuard).toBe('epochCommitted fired, and the duplicate still happened');
+  });
+
+  it('takes a duplicate the fault-free run commits as well for no fault’s doing', () => {
+    const dup = (count: number) => ({ violation: 'duplicate effect' as const, effect: 'alert', key: 'w0', count });
+    expect(faultDuplicated([dup(2)], [])).toBe(true);
+    expect(faultDuplicated([dup(2)], [dup(2)])).toBe(false);
+    expect(faultDuplicated([dup(3)], [dup(2)])).toBe(true);
+    expect(faultDuplicated([{ ...dup(2), key: 'w1' }], [dup(2)])).toBe(true);
+    expect(duplicateGuardText({ guards: ['resultKey'], duplicated: false })).toBe('resultKey');
+    expect(duplicateGuardText({ guards: [], duplicated: true })).toBe('none');
+  });
+});
+
+describe('a stream operator replaying from its checkpoint', async () => {
+  const catalogue = await loadCatalogue();
+  const rowOf = (name: string, place: string, fault: string) => runWindows(catalogue.find((e) => e.scenario.name === name)!.scenario).rows.find((r) => r.fault === fault && formatPlace(r.place) === place)!;
+
+  it('owns the retry of the posts a crash cut short, re-made from the checkpoint’s positions', () => {
+    // The crash loses the acknowledgement of a post the sink already has; the restart restores
+    // the checkpoint, reads the log again from its positions and posts the window again.
+    const r = rowOf('stream-checkpoint-external-sink', 'aggregator.emitting', 'crash');
+    expect(r.outcome).toBe('duplicate effect');
+    expect(r.retry).toMatchObject({ kind: 'resent', component: 'aggregator', message: 'sink.post', to: 'sink', replay: { from: 'log', basis: 'checkpoint' } });
+    expect(observedOwner(r)).toBe('aggregator');
+    expect(retryOwnerText(r)).toMatch(/^aggregator: replayed log from its checkpoint's positions \(t=\d+\) and sent sink\.post to sink again \(t=\d+\)$/);
+  });
+
+  it('owns the retry after a restore to an older checkpoint, read from the snapshot’s positions', () => {
+    const r = rowOf('stream-transactional-sink-older-checkpoint', 'device1.done', 'restore');
+    expect(r.retry).toMatchObject({ kind: 'resent', component: 'aggregator', message: 'sink.prepare', to: 'sink', replay: { from: 'log', basis: 'snapshot' } });
+    expect(retryOwnerText(r)).toMatch(/^aggregator: replayed log from its snapshot's positions/);
+  });
+
+  it('is not read into a consumer that subscribes again and gets the next record', () => {
+    // The offset was committed before the effect: the broker never redelivers, and the consumer's
+    // next effect statement is for the next record, not the lost one's replay.
+    const r = rowOf('inventory-ack-before-commit', 'consumer.writingEffect', 'crash');
+    expect(r.outcome).toBe('lost effect');
+    expect(r.retry).toEqual({ kind: 'nobody' });
   });
 });
