@@ -82,7 +82,8 @@ beforeAll(async () => {
     console.warn(`browser report test skipped: ${unavailable}`);
     return;
   }
-  const results = (await loadCatalogue()).map(({ scenario }) => runWindows(scenario));
+  const catalogue = await loadCatalogue();
+  const results = catalogue.map(({ scenario }) => runWindows(scenario));
   for (const r of results) {
     r.counterexamples.forEach((ce, i) => {
       const arrows = sequenceSteps(ce.trace).steps.filter((s) => s.kind === 'message' || s.kind === 'lost' || s.kind === 'dropped').length;
@@ -96,7 +97,13 @@ beforeAll(async () => {
   reportUrl = pathToFileURL(file).href;
   // The decision record, from the same runs; it sits beside report.html, which it links to.
   const recordFile = join(ARTIFACTS, 'record.html');
-  writeFileSync(recordFile, renderRecordHtml(buildDecisionRecord(catalogueRecord, backingScenarios(catalogueRecord).map((n) => results.find((r) => r.name === n)!))));
+  const cited = backingScenarios(catalogueRecord);
+  const record = buildDecisionRecord(
+    catalogueRecord,
+    cited.map((n) => results.find((r) => r.name === n)!),
+    { scenarios: catalogue.map(({ scenario }) => scenario).filter((s) => cited.includes(s.name)) },
+  );
+  writeFileSync(recordFile, renderRecordHtml(record));
   recordUrl = pathToFileURL(recordFile).href;
   profile = mkdtempSync(join(tmpdir(), 'faultline-chromium-'));
   // Only the flags given here: no extension, no sync, no update check, no network of its own.
