@@ -1,7 +1,17 @@
 // The catalogue's decision record: seed 004's worked example for Quillmere (document control, the
 // flow register EV-01..EV-04, the outbox and consumer decisions, the gift purchase saga, the
-// monitoring signals and decisions ED-01..ED-04), with the capacity figures of seeds 004 and 000.
-// Each row names the scenario whose measured verdict backs it; `faultline record all` fills it.
+// monitoring signals and decisions ED-01..ED-04), with the capacity figures of seeds 004 and 000
+// and seed 000's event-time policies. Each row names the scenario whose measured verdict backs it,
+// or names none and is an open item; `faultline record all` fills it. The figures give the
+// volumes and rates (the record's own: no run simulates millions of events) and leave their design
+// parameters to the scenario they name: the dedup window is the inbox retention of
+// dedup-horizon-7d-vs-30d (7 days, seed 004's figure), the checkpoint interval the one the stream
+// processor of stream-checkpoint-transactional-sink runs (5 minutes, not seed 000's 30 seconds,
+// which no run uses), the retry waits those of poison-retry-topic-parking-dead-letter, and each
+// event-time policy its stream scenario's watermark, window, lateness and late policy.
+// The dedup horizon (3 days of broker retention, 7 of approved replay) and the backfill are
+// arithmetic no run uses, and say so: the horizon scenarios run a partner that redelivers after
+// 30 days against a 7-, 40- or 50-day inbox, none of them Quillmere's paths.
 import { defineRecord } from '../src/recordSpec.ts';
 
 export default defineRecord({
@@ -81,11 +91,11 @@ export default defineRecord({
     eventsPerDay: 20_000_000,
   },
   figures: {
-    dedup: { eventsPerDay: 20_000_000, window: '7d', entryBytes: 64, scenario: 'consumer-durable-inbox' },
-    horizon: { brokerRetention: '3d', approvedReplay: '7d', scenario: 'dedup-horizon-covers-redelivery' },
+    dedup: { eventsPerDay: 20_000_000, entryBytes: 64, scenario: 'dedup-horizon-7d-vs-30d' },
+    horizon: { brokerRetention: '3d', approvedReplay: '7d' },
     retry: { base: '1s', factor: 2, cap: '60s', retries: 8, scenario: 'poison-retry-topic-parking-dead-letter' },
-    checkpoint: { ratePerSec: 18_000, interval: '30s', recoveryRatePerSec: 24_000, scenario: 'stream-checkpoint-transactional-sink' },
-    backfill: { events: 1_200_000_000, envelopePerSec: 25_000, liveReservePerSec: 20_000, varianceReservePerSec: 1_000, capPerSec: 4_000, scenario: 'replay-separate-namespace' },
+    checkpoint: { ratePerSec: 18_000, recoveryRatePerSec: 24_000, scenario: 'stream-checkpoint-transactional-sink' },
+    backfill: { events: 1_200_000_000, envelopePerSec: 25_000, liveReservePerSec: 20_000, varianceReservePerSec: 1_000, capPerSec: 4_000 },
   },
   rules: [
     { rule: 'Ordering scope', decision: 'Per `book_id` (one partition per key); the consumer still checks versions', scenario: 'ordering-concurrent-relay-version-check' },
@@ -93,6 +103,12 @@ export default defineRecord({
     { rule: 'Poison message', decision: 'After the last retry, move to a dead-letter topic with error, attempt count and original offset', scenario: 'poison-retry-topic-parking-dead-letter' },
     { rule: 'Ordering versus retry', decision: 'Retrying event moves to a retry topic; later events for the same key wait behind it (key is parked)', scenario: 'poison-retry-topic-parking' },
     { rule: 'Dead-letter handling', decision: 'Alert on any message; owning team triages within 1 business day; replay tool re-injects after fix', scenario: 'poison-retry-topic-parking-dead-letter' },
+    // No run backs this rule, so it is an open item. The catalogue's schema scenarios are about
+    // other things: stream-state-schema-changed and -migrated upgrade the code that restores a
+    // checkpoint of the processor's own state, not an event schema; reprocess-versioned-adapters
+    // and reprocess-current-default rebuild results from a log of four event schemas through an
+    // adapter per version (or with one missing), which is about reading history, not about a
+    // live consumer meeting a field it does not know or a breaking change under a new type.
     { rule: 'Schema evolution', decision: 'Consumers ignore unknown fields; breaking changes use a new event type or version' },
   ],
   limits: [
@@ -173,33 +189,33 @@ export default defineRecord({
     { signal: 'End-to-end reconciliation', alert: 'Daily count of `review.posted` events vs new reviews differs by more than 0', scenario: 'mercury-dual-write-commit-first' },
     { signal: 'Saga stuck in a non-final state', alert: 'Older than 30 minutes', scenario: 'gift-saga-email-last' },
   ],
+  // Seed 000's policies per result. The watermark delay, window, lateness, late policy and idle
+  // detection are read from each scenario's design; the clock and what "final" means are stated.
   eventTime: [
+    {
+      result: 'Demand per 10-minute window (Mercury)',
+      clock: 'Event time stamped by the device',
+      finality: 'A bucket changes only under a version readers can see, and not at all once its window closes',
+      scenario: 'stream-event-time-mercury',
+    },
     {
       result: 'Demand per 10-minute window (dashboard)',
       clock: 'Event time stamped by the device',
-      watermark: 'Maximum observed event time − 2 min; a partition silent 5 min is left out',
-      window: 'Tumbling, 10 min',
-      lateness: '15 min after the window ends, revised under the next version',
-      late: 'To the correction workflow (review), counted; or a new version of the bucket',
       finality: 'A bucket may change only under a version readers can see',
-      // The Mercury run routes later facts to review, so nothing revises a closed bucket there;
-      // the dashboard that revises one under a new version backs this row.
       scenario: 'stream-dashboard-versions',
     },
     {
       result: 'Sales per 10-minute period (ledger)',
       clock: 'Event time stamped by the device',
-      watermark: 'Maximum observed event time − 2 min; a partition silent 5 min is left out',
-      window: 'Tumbling, 10 min',
-      lateness: '15 min after the period ends',
-      late: 'One correction entry linked to the closed period',
       finality: 'A closed period is never revised in place',
       scenario: 'stream-ledger-corrections',
     },
   ],
   decisions: [
     { id: 'ED-01', item: 'All business events via transactional outbox', reason: 'No lost or phantom events on crash', owner: '@platform-events-lead', status: 'Decided', scenario: 'mercury-outbox' },
-    { id: 'ED-02', item: 'Consumers keep a 7-day dedup table for additive effects', reason: 'Broker retention is 3 days, replays within 7', owner: '@notifications-lead', status: 'Decided', scenario: 'dedup-horizon-covers-redelivery' },
+    // No run keeps a 7-day table against 3 days of broker retention and 7 of replay (the horizon
+    // scenarios run a 30-day partner), so this decision is an open item until one does.
+    { id: 'ED-02', item: 'Consumers keep a 7-day dedup table for additive effects', reason: 'Broker retention is 3 days, replays within 7', owner: '@notifications-lead', status: 'Decided' },
     { id: 'ED-03', item: 'Gift purchase as orchestrated saga, email last', reason: 'Email cannot be compensated', owner: '@orders-lead', status: 'Decided', scenario: 'gift-saga-email-last' },
     { id: 'ED-04', item: 'Decide whether analytics may drop events under load', reason: 'At-most-once acceptable for page views', owner: '@analytics-lead', status: 'Open', scenario: 'flow-page-viewed' },
   ],

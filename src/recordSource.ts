@@ -1,8 +1,10 @@
 // Finds a decision record's metadata and the scenarios that back it, from what the user named:
 // `all` (the catalogue and its scenarios/record.ts), a folder (its record.ts, or the one scenario
 // in it that carries a `record` field), a scenario file (its own `record` field), or a catalogue
-// scenario's name (the catalogue's record, narrowed to the rows that scenario backs). A scenario
-// the record names and the folder or file does not hold is looked up in the catalogue.
+// scenario's name (the catalogue's record, narrowed to the rows that scenario backs: the rows of
+// its lists it does not back are left out, and the outbox, figure and saga rows other scenarios
+// back stay, naming those scenarios, which are not run). A scenario the record names and the
+// folder or file does not hold is looked up in the catalogue.
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,6 +17,14 @@ export interface RecordSource {
   readonly spec: RecordSpec;
   /** The scenarios to run, each with how replay lines should name it. */
   readonly entries: readonly { readonly entry: CatalogueEntry; readonly ref: string }[];
+  /** Scenarios the record names and leaves out (a record narrowed to one scenario); their rows say so. */
+  readonly outside: readonly string[];
+}
+
+/** The catalogue's record narrowed to one scenario, and the scenarios it names but does not run. */
+export interface NarrowedRecord {
+  readonly spec: RecordSpec;
+  readonly outside: readonly string[];
 }
 
 async function importRecord(url: string, origin: string, userFile: boolean): Promise<RecordSpec> {
@@ -30,35 +40,34 @@ async function importRecord(url: string, origin: string, userFile: boolean): Pro
   return defineRecord(candidate as RecordSpecInput, origin);
 }
 
-/** The catalogue's record keeping only the rows `name` backs; undefined when it backs none. */
-export function narrowRecord(spec: RecordSpec, name: string): RecordSpec | undefined {
+/**
+ * The catalogue's record with only the rows of its lists (flows, rules, limits, monitoring,
+ * decisions, event-time policies) that `name` backs. The outbox decisions, the figures and the
+ * saga stay whole: a row another scenario backs names it, as a scenario not in this record, rather
+ * than reading as unmeasured. A saga needs both its runs, so naming one of them runs the other
+ * too. Undefined when `name` backs no row.
+ */
+export function narrowRecord(spec: RecordSpec, name: string): NarrowedRecord | undefined {
   const keep = <T extends { readonly scenario?: string | undefined }>(rows: readonly T[]): T[] => rows.filter((r) => r.scenario === name);
-  const own = <T extends { readonly scenario?: string | undefined }>(x: T): T => (x.scenario === name ? x : { ...x, scenario: undefined });
-  const saga = spec.saga !== undefined && (spec.saga.scenario === name || spec.saga.counter === name) ? spec.saga : undefined;
   const narrowed: RecordSpec = {
     ...spec,
     flows: keep(spec.flows),
-    outbox: { ...spec.outbox, relay: own(spec.outbox.relay), eventId: own(spec.outbox.eventId), ordering: own(spec.outbox.ordering), cleanup: own(spec.outbox.cleanup) },
-    figures: {
-      dedup: own(spec.figures.dedup),
-      ...(spec.figures.horizon === undefined ? {} : { horizon: own(spec.figures.horizon) }),
-      retry: own(spec.figures.retry),
-      checkpoint: own(spec.figures.checkpoint),
-      backfill: own(spec.figures.backfill),
-    },
     rules: keep(spec.rules),
     limits: keep(spec.limits),
-    ...(saga === undefined ? { saga: undefined } : { saga }),
     monitoring: keep(spec.monitoring),
     decisions: keep(spec.decisions),
     ...(spec.eventTime === undefined ? {} : { eventTime: keep(spec.eventTime) }),
   };
-  return backingScenarios(narrowed).includes(name) ? narrowed : undefined;
+  if (!backingScenarios(narrowed).includes(name)) return undefined;
+  const saga = spec.saga === undefined ? [] : [spec.saga.scenario, spec.saga.counter];
+  const runs = new Set([name, ...(saga.includes(name) ? saga : [])]);
+  return { spec: narrowed, outside: backingScenarios(narrowed).filter((n) => !runs.has(n)) };
 }
 
 /** The record and its scenarios for `ref`: a catalogue name, a scenario file, a folder, or `all`. */
 export async function loadRecordSource(ref: string): Promise<RecordSource> {
   let spec: RecordSpec;
+  let outside: readonly string[] = [];
   let given: { entry: CatalogueEntry; ref: string }[];
   const path = isAbsolute(ref) ? ref : resolve(process.cwd(), ref);
   if (ref === 'all') {
@@ -83,11 +92,12 @@ export async function loadRecordSource(ref: string): Promise<RecordSource> {
       if (narrowed === undefined || entry.ref !== entry.scenario.name) {
         throw new InputError(`scenario ${ref} has no record field and the catalogue's record (scenarios/${RECORD_FILE}) cites it nowhere; add a record field or name a scenario the record cites`);
       }
-      spec = narrowed;
+      spec = narrowed.spec;
+      outside = narrowed.outside;
     }
   }
   const entries: { entry: CatalogueEntry; ref: string }[] = [];
-  for (const name of backingScenarios(spec)) {
+  for (const name of backingScenarios(spec).filter((n) => !outside.includes(n))) {
     const found = given.find((g) => g.entry.scenario.name === name);
     if (found !== undefined) entries.push(found);
     else {
@@ -99,5 +109,5 @@ export async function loadRecordSource(ref: string): Promise<RecordSource> {
       }
     }
   }
-  return { spec, entries };
+  return { spec, entries, outside };
 }

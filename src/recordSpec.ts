@@ -1,14 +1,21 @@
 // The metadata a decision record (seed 004's template) is filled from: document control, the flow
 // register with the semantics each flow chose, the outbox and consumer decisions, the figures the
 // capacity arithmetic runs on, the exactly-once boundaries, the saga and the decisions. Every row
-// that states a property names the scenario whose measured verdict backs it, so the record can
-// say whether the design does what the document claims. A scenario carries it as its `record`
-// field; a folder of scenarios (the catalogue included) keeps it in a `record.ts` beside them.
+// that states a property names the scenario whose measured verdict backs it (one that names none
+// is an open item), so the record can say whether the design does what the document claims. A
+// figure's design parameters (a dedup window, a checkpoint interval, an event-time policy) may be
+// left to the scenario it names, whose design sets them; given in both places, they must agree.
+// A scenario carries it as its `record` field; a folder of scenarios (the catalogue included)
+// keeps it in a `record.ts` beside them.
 import { parseOptions, z } from './options.ts';
 
 /** The three delivery semantics of the template's section 2. */
 export const SEMANTICS = ['at-most-once', 'at-least-once', 'effectively-once'] as const;
 export type Semantics = (typeof SEMANTICS)[number];
+
+/** What a fact later than its window's allowed lateness becomes, in a stream aggregator's words. */
+export const LATE_POLICIES = ['correction', 'revise', 'overwrite', 'review', 'drop', 'ignore'] as const;
+export type LatePolicy = (typeof LATE_POLICIES)[number];
 
 /** The idempotent-consumer techniques of the template's section 4. */
 export const TECHNIQUES = ['natural idempotency', 'dedup table', 'version check', 'idempotency key at the target', 'none'] as const;
@@ -33,13 +40,19 @@ const Flow = z.strictObject({
   scenario: scenarioName,
 });
 
+/**
+ * The capacity figures. Volumes and rates are the record's own (no run simulates millions of
+ * events); a design parameter absent here is read from the design of the figure's scenario.
+ */
 const Figures = z.strictObject({
-  dedup: z.strictObject({ eventsPerDay: z.number().positive(), window: text, entryBytes: z.number().positive(), scenario: scenarioName.optional() }),
+  /** `window`: how long an event id is kept; the scenario's inbox retention when absent. */
+  dedup: z.strictObject({ eventsPerDay: z.number().positive(), window: text.optional(), entryBytes: z.number().positive(), scenario: scenarioName.optional() }),
   horizon: z
     .strictObject({ brokerRetention: text.optional(), producerRetry: text.optional(), deadLetterRedrive: text.optional(), approvedReplay: text.optional(), partnerRedelivery: text.optional(), scenario: scenarioName.optional() })
     .optional(),
   retry: z.strictObject({ base: text, factor: z.number().positive(), cap: text, retries: z.number().int().positive(), scenario: scenarioName.optional() }),
-  checkpoint: z.strictObject({ ratePerSec: z.number().positive(), interval: text, recoveryRatePerSec: z.number().positive(), scenario: scenarioName.optional() }),
+  /** `interval`: how often a checkpoint completes; the scenario's when absent. */
+  checkpoint: z.strictObject({ ratePerSec: z.number().positive(), interval: text.optional(), recoveryRatePerSec: z.number().positive(), scenario: scenarioName.optional() }),
   backfill: z.strictObject({
     events: z.number().positive(),
     envelopePerSec: z.number().positive(),
@@ -86,11 +99,25 @@ export const RecordSpecSchema = z.strictObject({
   decisions: z.array(z.strictObject({ id: text, item: text, reason: text, owner: text, status: z.enum(['Decided', 'Open']), scenario: scenarioName.optional() })),
   /**
    * Seed 000's event-time and finality policy, per result a stream computes: which clock assigns
-   * a fact to its window, the watermark, the window, how long a result stays open to revision,
-   * what becomes of a later fact, and what "final" means to its readers.
+   * a fact to its window and what "final" means to its readers, stated here; the watermark delay,
+   * the window, how long a result stays open to revision, what becomes of a later fact and when
+   * a silent partition is left out, read from the design of the stream scenario that backs it
+   * (given here too, they must agree with it).
    */
   eventTime: z
-    .array(z.strictObject({ result: text, clock: text, watermark: text, window: text, lateness: text, late: text, finality: text, scenario: scenarioName }))
+    .array(
+      z.strictObject({
+        result: text,
+        clock: text,
+        finality: text,
+        scenario: scenarioName,
+        watermarkDelay: text.optional(),
+        window: text.optional(),
+        lateness: text.optional(),
+        late: z.enum(LATE_POLICIES).optional(),
+        idleAfter: text.optional(),
+      }),
+    )
     .optional(),
 });
 

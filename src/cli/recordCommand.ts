@@ -33,7 +33,7 @@ export const command: Command = {
     // Find out before the runs, not after them, that the record cannot be written; create nothing yet.
     checkReportDir(outDir);
     const results = source.entries.map(({ entry, ref: r }) => runWindows(entry.scenario, { ref: r }));
-    const record = buildDecisionRecord(source.spec, results);
+    const record = buildDecisionRecord(source.spec, results, { scenarios: source.entries.map(({ entry }) => entry.scenario), outside: source.outside });
     // The reports first, so the record never links a page that is not there yet.
     await deferSignals(() =>
       writeFileSet(

@@ -2,9 +2,15 @@
 // measured verdicts of the scenarios it names, as data: sections of paragraphs and tables whose
 // cells say which run backs them. A property the document states and its run contradicts (a flow
 // declared effectively-once whose design is violated, a boundary said to be safe that is not) is
-// flagged in its row and becomes an open item, and so does every claim clause no run checked.
-// The capacity figures come from src/capacity/, the same arithmetic `faultline calc` prints.
+// flagged in its row and becomes an open item, and so does every claim clause no run checked and
+// every row that names no scenario. The capacity figures come from src/capacity/, the same
+// arithmetic `faultline calc` prints, with the design parameters (dedup window, retry waits,
+// checkpoint interval) of the scenario each names, and the event-time policies are read from
+// their stream scenarios' designs; a figure the metadata states otherwise than its scenario runs
+// is flagged. A row backed by a scenario the record leaves out (the catalogue's record narrowed to
+// one scenario) names that scenario and prints no figure for it.
 // Nothing here reads a clock, so the same metadata and runs always give the same record.
+import type Big from 'big.js';
 import { backfillDuration } from '../capacity/backfill.ts';
 import { checkpointReplay } from '../capacity/checkpoint.ts';
 import { dedupSizing } from '../capacity/dedup.ts';
@@ -13,11 +19,13 @@ import { retrySchedule } from '../capacity/retry.ts';
 import { dec, parseDuration, render, renderDuration, renderDurationWithSeconds, renderSeconds, HOUR_DECIMALS } from '../capacity/units.ts';
 import type { Violation } from '../checkers/finding.ts';
 import { InputError } from '../inputError.ts';
-import { SEMANTICS, backingScenarios, type RecordSpec, type Semantics } from '../recordSpec.ts';
+import { SEMANTICS, backingScenarios, type LatePolicy, type RecordSpec, type Semantics } from '../recordSpec.ts';
 import { replayLine } from '../replayLine.ts';
+import type { Scenario } from '../scenario.ts';
 import type { WindowsResult } from '../windows.ts';
 import { CLAUSE_TITLES, clauseStatusText } from './describeCoverage.ts';
 import { describePlan } from './describePlan.ts';
+import { designParameters, type DesignParameters, type EventTimePolicy } from './recordDesign.ts';
 import { verdictSummary } from './verdictSummary.ts';
 import { repairQueryText } from './windowCells.ts';
 
@@ -139,19 +147,97 @@ function cap(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsResult[]): DecisionRecord {
+/** What a record is built from besides its metadata and the runs. */
+export interface RecordContext {
+  /** The scenarios run, by name: a figure reads its design parameters from its scenario's design. */
+  readonly scenarios: readonly Scenario[];
+  /**
+   * Scenarios the metadata names that this record leaves out on purpose (the catalogue's record
+   * narrowed to one scenario): their rows name them instead of a measured verdict.
+   */
+  readonly outside?: readonly string[];
+}
+
+/** Where a row stands: measured by a run here, backed by a scenario left out of this record, or backed by none. */
+type Backing = { readonly kind: 'run'; readonly name: string; readonly result: WindowsResult } | { readonly kind: 'outside'; readonly name: string } | { readonly kind: 'none' };
+
+/** What a row backed by a scenario left out of the record says instead of a verdict. */
+function outsideText(names: readonly string[]): string {
+  return names.length === 1 ? `backed by ${names[0]}, a scenario not in this record` : `backed by ${names.join(' and ')}, scenarios not in this record`;
+}
+
+/** What a figure no run uses says where a run would be named. */
+const ARITHMETIC_ONLY = "arithmetic on the record's own figures: no run uses them";
+
+/** A duration as a record cell shows it: `7 d`, `2 m`, `30 s`. */
+function duration(sec: Big): string {
+  return renderDuration(sec).text;
+}
+
+/** What a fact later than its window's lateness becomes, in the record's words. */
+const LATE_TEXT: Readonly<Record<LatePolicy, string>> = {
+  correction: 'One correction entry linked to the closed window',
+  revise: 'A new version of the closed window, which readers can see',
+  overwrite: 'Posted again under the same version: a silent revision',
+  review: 'Routed to the correction workflow (review), counted',
+  drop: 'Dropped, and the drop posted and counted',
+  ignore: 'Dropped without a word',
+};
+
+export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsResult[], context: RecordContext): DecisionRecord {
   const byName = new Map(results.map((r) => [r.name, r]));
-  for (const name of backingScenarios(spec)) if (!byName.has(name)) throw new InputError(`the record names scenario ${name}, which is not among the scenarios given`);
-  const run = (name: string): WindowsResult => byName.get(name)!;
+  const outside = new Set(context.outside ?? []);
+  for (const name of backingScenarios(spec)) if (!byName.has(name) && !outside.has(name)) throw new InputError(`the record names scenario ${name}, which is not among the scenarios given`);
+  const backing = (name: string | undefined): Backing => (name === undefined ? { kind: 'none' } : byName.has(name) ? { kind: 'run', name, result: byName.get(name)! } : { kind: 'outside', name });
+  const run = (name: string): WindowsResult => {
+    const r = byName.get(name);
+    if (r === undefined) throw new InputError(`the record needs the run of scenario ${name}, which it leaves out`);
+    return r;
+  };
+  const designs = new Map<string, DesignParameters>();
+  /** The design parameters of a scenario run here, read once. */
+  const design = (name: string): DesignParameters => {
+    let p = designs.get(name);
+    if (p === undefined) {
+      const scenario = context.scenarios.find((x) => x.name === name);
+      if (scenario === undefined) throw new InputError(`the record reads figures from scenario ${name}, whose design was not given`);
+      p = designParameters(scenario);
+      designs.set(name, p);
+    }
+    return p;
+  };
   const open: OpenItem[] = [];
   let nextId = spec.decisions.length + 1;
   const addOpen = (kind: OpenKind, item: string, reason: string, link?: string) => {
     open.push({ id: `ED-${String(nextId++).padStart(2, '0')}`, kind, item, reason, ...(link === undefined ? {} : { link }) });
   };
+  /** A row that states a property and names no scenario: said in its row, and an open item. */
+  const unmeasured = (item: string, what: string) => addOpen('unmeasured', item, `no scenario backs it, so its ${what} is stated, not measured`);
+
+  /**
+   * A figure's design parameter: the design's where the scenario sets one, else the record's. A
+   * value the record gives that its scenario runs otherwise, or does not have at all, is a
+   * disagreement; the figure then uses the run's value where there is one.
+   */
+  const parameter = (label: string, where: string, typed: string | undefined, fromDesign: Big | undefined, scenario: string | undefined, conflicts: string[]): Big | undefined => {
+    const given = typed === undefined ? undefined : parseDuration(where, typed);
+    if (scenario !== undefined && given !== undefined) {
+      if (fromDesign === undefined) conflicts.push(`the record says ${duration(given)} for ${label}, ${scenario} has none`);
+      else if (!given.eq(fromDesign)) conflicts.push(`the record says ${duration(given)} for ${label}, ${scenario} runs ${duration(fromDesign)}`);
+    }
+    return fromDesign ?? given;
+  };
+  /** Flags a figure that disagrees with its scenario, and opens an item for it. */
+  const disagreement = (figure: string, scenario: string, conflicts: readonly string[]): { readonly suffix: string; readonly flag?: true } => {
+    if (conflicts.length === 0) return { suffix: '' };
+    addOpen('contradicted', `Make the ${figure} agree with ${scenario}`, conflicts.join('; '), runAnchor(scenario));
+    return { suffix: ` DISAGREES with ${scenario}: ${conflicts.join('; ')}.`, flag: true };
+  };
 
   /** The cell of a run's measured verdict, linked to its first counterexample when it has one. */
   const verdictCell = (name: string | undefined, flag = false): RecordCell => {
     if (name === undefined) return { text: 'not measured' };
+    if (!byName.has(name)) return { text: outsideText([name]) };
     const r = run(name);
     const found = r.judgement.found;
     const text = `${name}: ${r.judgement.verdict}${found.length > 0 ? ` (${found.join(', ')})` : ''}`;
@@ -263,6 +349,7 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
           ]
             .map(([k, opts, b]) => {
               const backed = b as { choice: string; scenario?: string };
+              if (backed.scenario === undefined) unmeasured(`Measure the outbox decision "${k as string}"`, 'choice');
               return [{ text: k as string }, { text: opts as string }, { text: backed.choice }, verdictCell(backed.scenario)];
             })
             .concat([[{ text: 'Volume' }, { text: 'Average and peak events per second' }, { text: `${render(o.eventsPerDay).text} per day, about ${perSecond.text} per second on average` }, { text: 'arithmetic: events per day ÷ 86,400 s' }]]),
@@ -271,17 +358,33 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
     ],
   });
 
-  // 4. Idempotent consumers, dedup sizing and horizon.
+  // 4. Idempotent consumers, dedup sizing and horizon. The window is the one the backing
+  // scenario's inbox keeps; the volume is the record's own.
   const f = spec.figures;
-  const windowSec = parseDuration('figures.dedup.window', f.dedup.window);
-  const sizing = dedupSizing({ ratePerDay: f.dedup.eventsPerDay, windowSec, entryBytes: f.dedup.entryBytes });
-  const gb = render(sizing.logicalBytes.div(1e9)).text;
-  const sizingCells: RecordCell[] = [
-    {
-      text: `Dedup table sizing: ${render(f.dedup.eventsPerDay).text} events per day kept for ${renderDurationWithSeconds(windowSec)} is ${render(sizing.entries).text} rows; at about ${render(f.dedup.entryBytes).text} bytes per row including index overhead that is ${gb} GB.`,
-      ...(f.dedup.scenario === undefined ? {} : { link: runAnchor(f.dedup.scenario) }),
-    },
-  ];
+  const dedupBacking = backing(f.dedup.scenario);
+  let dedupWindowSec: Big | undefined;
+  let sizingCells: RecordCell[];
+  if (dedupBacking.kind === 'outside') sizingCells = [{ text: `Dedup table sizing: ${outsideText([dedupBacking.name])}.` }];
+  else {
+    const name = dedupBacking.kind === 'run' ? dedupBacking.name : undefined;
+    const fromDesign = name === undefined ? undefined : design(name).inboxRetentionSec;
+    if (name !== undefined && fromDesign === undefined && f.dedup.window === undefined) throw new InputError(`figures.dedup names scenario ${name}, whose inbox keeps event ids for ever; give figures.dedup.window, or name a scenario whose inbox table has a ttl`);
+    if (name === undefined && f.dedup.window === undefined) throw new InputError('figures.dedup needs a window, or a scenario whose inbox table has a ttl');
+    const conflicts: string[] = [];
+    const windowSec = parameter('the dedup window', 'figures.dedup.window', f.dedup.window, fromDesign, name, conflicts)!;
+    dedupWindowSec = windowSec;
+    const sizing = dedupSizing({ ratePerDay: f.dedup.eventsPerDay, windowSec, entryBytes: f.dedup.entryBytes });
+    const gb = render(sizing.logicalBytes.div(1e9)).text;
+    const off = name === undefined ? undefined : disagreement('dedup sizing', name, conflicts);
+    const source = name === undefined ? ` ${cap(ARITHMETIC_ONLY)}.` : fromDesign === undefined ? '' : ` The window is the inbox retention ${name} runs.`;
+    sizingCells = [
+      {
+        text: `Dedup table sizing: ${render(f.dedup.eventsPerDay).text} events per day kept for ${renderDurationWithSeconds(windowSec)} is ${render(sizing.entries).text} rows; at about ${render(f.dedup.entryBytes).text} bytes per row including index overhead that is ${gb} GB.${source}${off?.suffix ?? ''}`,
+        ...(name === undefined ? {} : { link: runAnchor(name) }),
+        ...(off?.flag ? { flag: true } : {}),
+      },
+    ];
+  }
   const blocks4: RecordBlock[] = [
     {
       kind: 'table',
@@ -292,72 +395,132 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
     },
     { kind: 'para', cells: sizingCells },
   ];
-  if (f.horizon !== undefined) {
-    const h = f.horizon;
+  if (f.horizon !== undefined) blocks4.push({ kind: 'para', cells: [horizonCell(f.horizon)] });
+  sections.push({ id: 'idempotent-consumers', title: '4. Idempotent consumers', blocks: blocks4 });
+
+  /**
+   * The dedup horizon: every redelivery path against the window. Where a scenario backs it, the
+   * paths its design has (partner redelivery, broker retention) and the window its inbox keeps
+   * are the run's; a path only the record states is said to be the record's own.
+   */
+  function horizonCell(h: NonNullable<RecordSpec['figures']['horizon']>): RecordCell {
+    const b = backing(h.scenario);
+    if (b.kind === 'outside') return { text: `Dedup horizon: ${outsideText([b.name])}.` };
+    const name = b.kind === 'run' ? b.name : undefined;
+    const p = name === undefined ? {} : design(name);
+    const conflicts: string[] = [];
+    if (name !== undefined && p.inboxRetentionSec !== undefined && dedupWindowSec !== undefined && !p.inboxRetentionSec.eq(dedupWindowSec)) {
+      conflicts.push(`the record's dedup window is ${duration(dedupWindowSec)}, ${name} keeps its inbox ${duration(p.inboxRetentionSec)}`);
+    }
+    const windowSec = p.inboxRetentionSec ?? dedupWindowSec;
+    if (windowSec === undefined) return { text: `Dedup horizon: its window is ${outsideText([f.dedup.scenario!])}.` };
+    const brokerRetentionSec = parameter('the broker retention', 'figures.horizon.brokerRetention', h.brokerRetention, p.brokerRetentionSec, name, conflicts);
+    const partnerRedeliverySec = parameter('the partner redelivery', 'figures.horizon.partnerRedelivery', h.partnerRedelivery, p.partnerRedeliverySec, name, conflicts);
+    const stated: string[] = [];
+    const typed = (label: string, key: 'producerRetry' | 'deadLetterRedrive' | 'approvedReplay'): Big | undefined => {
+      const raw = h[key];
+      if (raw === undefined) return undefined;
+      stated.push(label);
+      return parseDuration(`figures.horizon.${key}`, raw);
+    };
+    const producerRetrySec = typed('producer-retry', 'producerRetry');
+    const deadLetterRedriveSec = typed('dead-letter-redrive', 'deadLetterRedrive');
+    const approvedReplaySec = typed('approved-replay', 'approvedReplay');
     const input: HorizonInput = {
       windowSec,
-      ...(h.brokerRetention === undefined ? {} : { brokerRetentionSec: parseDuration('figures.horizon.brokerRetention', h.brokerRetention) }),
-      ...(h.producerRetry === undefined ? {} : { producerRetrySec: parseDuration('figures.horizon.producerRetry', h.producerRetry) }),
-      ...(h.deadLetterRedrive === undefined ? {} : { deadLetterRedriveSec: parseDuration('figures.horizon.deadLetterRedrive', h.deadLetterRedrive) }),
-      ...(h.approvedReplay === undefined ? {} : { approvedReplaySec: parseDuration('figures.horizon.approvedReplay', h.approvedReplay) }),
-      ...(h.partnerRedelivery === undefined ? {} : { partnerRedeliverySec: parseDuration('figures.horizon.partnerRedelivery', h.partnerRedelivery) }),
+      ...(brokerRetentionSec === undefined ? {} : { brokerRetentionSec }),
+      ...(producerRetrySec === undefined ? {} : { producerRetrySec }),
+      ...(deadLetterRedriveSec === undefined ? {} : { deadLetterRedriveSec }),
+      ...(approvedReplaySec === undefined ? {} : { approvedReplaySec }),
+      ...(partnerRedeliverySec === undefined ? {} : { partnerRedeliverySec }),
     };
     const horizon = dedupHorizon(input);
     const reqs = horizon.requirements.map((r) => `${r.name} ${renderDuration(r.sec).text}`).join(', ');
     const verdict = horizon.valid
       ? `valid: ${reqs} fit inside the ${renderDuration(windowSec).text} window`
       : `INVALID: ${horizon.exceeding.join(', ')} reach past the ${renderDuration(windowSec).text} window by ${renderDurationWithSeconds(horizon.gapSec!)}, so a late duplicate is applied again`;
-    if (!horizon.valid) addOpen('contradicted', 'Lengthen the dedup retention or shorten the redelivery paths', verdict, linkTo(h.scenario));
-    blocks4.push({ kind: 'para', cells: [{ text: `Dedup horizon: ${verdict}.`, ...(h.scenario === undefined ? {} : { link: runAnchor(h.scenario) }), ...(horizon.valid ? {} : { flag: true }) }] });
+    if (!horizon.valid) addOpen('contradicted', 'Lengthen the dedup retention or shorten the redelivery paths', verdict, name === undefined ? undefined : runAnchor(name));
+    if (name === undefined) {
+      unmeasured(`Measure the dedup horizon: no run keeps a ${duration(windowSec)} window against ${reqs || 'its redelivery paths'}`, 'verdict');
+      return { text: `Dedup horizon: ${verdict} (${ARITHMETIC_ONLY}).`, ...(horizon.valid ? {} : { flag: true }) };
+    }
+    const off = disagreement('dedup horizon', name, conflicts);
+    const own = stated.length === 0 ? '' : ` ${cap(stated.join(', '))} ${stated.length === 1 ? 'is' : 'are'} the record's own: ${name} has no such path.`;
+    return { text: `Dedup horizon, as ${name} runs it: ${verdict}.${own}${off.suffix}`, link: runAnchor(name), ...(horizon.valid && !off.flag ? {} : { flag: true }) };
   }
-  sections.push({ id: 'idempotent-consumers', title: '4. Idempotent consumers', blocks: blocks4 });
 
-  // 5. Ordering, retries and dead letters; the replay and backfill arithmetic.
+  // 5. Ordering, retries and dead letters; the replay and backfill arithmetic. The retry waits and
+  // the checkpoint interval are the backing scenario's; the rates are the record's own.
+  const ruleRows = spec.rules.map((r) => {
+    if (r.scenario === undefined) unmeasured(`Measure the rule "${r.rule}"`, 'decision');
+    return [{ text: r.rule }, { text: r.decision }, verdictCell(r.scenario)];
+  });
+  const blocks5: RecordBlock[] = [{ kind: 'table', table: { head: ['Rule', 'Decision', 'Measured'], rows: ruleRows } }, { kind: 'heading', text: 'Backoff schedule' }];
   const retry = retrySchedule({ baseSec: parseDuration('figures.retry.base', f.retry.base), factor: f.retry.factor, capSec: parseDuration('figures.retry.cap', f.retry.cap), retries: f.retry.retries });
-  const total = retry.cumulativeSec[retry.cumulativeSec.length - 1]!;
-  const cp = checkpointReplay({ ratePerSec: f.checkpoint.ratePerSec, intervalSec: parseDuration('figures.checkpoint.interval', f.checkpoint.interval), recoveryRatePerSec: f.checkpoint.recoveryRatePerSec });
-  const bf = backfillDuration({ events: f.backfill.events, envelopePerSec: f.backfill.envelopePerSec, liveReservePerSec: f.backfill.liveReservePerSec, varianceReservePerSec: f.backfill.varianceReservePerSec, capPerSec: f.backfill.capPerSec });
-  const backed = (text: string, scenario: string | undefined): RecordCell => ({ text, ...(scenario === undefined ? {} : { link: runAnchor(scenario) }) });
-  sections.push({
-    id: 'ordering-retries',
-    title: '5. Ordering, retries and dead letters',
-    blocks: [
-      { kind: 'table', table: { head: ['Rule', 'Decision', 'Measured'], rows: spec.rules.map((r) => [{ text: r.rule }, { text: r.decision }, verdictCell(r.scenario)]) } },
-      { kind: 'heading', text: 'Backoff schedule' },
+  const retryBacking = backing(f.retry.scenario);
+  if (retryBacking.kind === 'outside') blocks5.push({ kind: 'para', cells: [{ text: `Backoff schedule: ${outsideText([retryBacking.name])}.` }] });
+  else {
+    const name = retryBacking.kind === 'run' ? retryBacking.name : undefined;
+    const ran = name === undefined ? undefined : design(name).retryWaitsSec;
+    if (name !== undefined && ran === undefined) throw new InputError(`figures.retry names scenario ${name}, whose design has no retry schedule`);
+    const waits: readonly Big[] = ran ?? retry.waitsSec;
+    const cumulative = waits.reduce<Big[]>((acc, w) => [...acc, (acc[acc.length - 1] ?? dec(0)).plus(w)], []);
+    const same = waits.length === retry.waitsSec.length && waits.every((w, i) => w.eq(retry.waitsSec[i]!));
+    const conflicts = same ? [] : [`the record's schedule waits ${retry.waitsSec.map((w) => render(w, 3).text).join(', ')} s, ${name} waits ${waits.map((w) => render(w, 3).text).join(', ')} s`];
+    const off = name === undefined ? { suffix: '' } : disagreement('retry schedule', name, conflicts);
+    const total = retry.cumulativeSec[retry.cumulativeSec.length - 1]!;
+    blocks5.push(
       {
         kind: 'table',
         table: {
-          head: ['Retry', ...retry.waitsSec.map((_, i) => String(i + 1))],
+          head: ['Retry', ...waits.map((_, i) => String(i + 1))],
           rows: [
-            [{ text: 'Wait before retry (s)' }, ...retry.waitsSec.map((w) => ({ text: render(w, 3).text }))],
-            [{ text: 'Cumulative wait (s)' }, ...retry.cumulativeSec.map((w) => ({ text: render(w, 3).text }))],
+            [{ text: 'Wait before retry (s)' }, ...waits.map((w) => ({ text: render(w, 3).text }))],
+            [{ text: 'Cumulative wait (s)' }, ...cumulative.map((w) => ({ text: render(w, 3).text }))],
           ],
         },
       },
       {
         kind: 'para',
         cells: [
-          backed(
-            `Exponential backoff ${renderSeconds(retry.baseSec).text} × ${render(retry.factor).text}^(n−1), capped at ${renderSeconds(retry.capSec).text}: first attempt plus ${retry.retries} retries, ${renderSeconds(total).text} of waiting in total. Add random jitter to each wait in production.`,
-            f.retry.scenario,
-          ),
+          {
+            text: `Exponential backoff ${renderSeconds(retry.baseSec).text} × ${render(retry.factor).text}^(n−1), capped at ${renderSeconds(retry.capSec).text}: first attempt plus ${retry.retries} retries, ${renderSeconds(total).text} of waiting in total${name === undefined ? ` (${ARITHMETIC_ONLY})` : `, the schedule ${name} runs`}. Add random jitter to each wait in production.${off.suffix}`,
+            ...(name === undefined ? {} : { link: runAnchor(name) }),
+            ...(off.flag ? { flag: true } : {}),
+          },
         ],
       },
-      { kind: 'heading', text: 'Replay after a restore and backfill' },
-      {
-        kind: 'table',
-        table: {
-          head: ['Figure', 'Arithmetic'],
-          rows: [
-            [{ text: 'Replay after a crash (average)' }, backed(`${render(cp.ratePerSec).text}/s × ${render(cp.intervalSec.div(2)).text} s = ${render(cp.averageReplayEvents).text} events, caught up in ${renderSeconds(cp.idealCatchUpAverageSec).text} at ${render(cp.netCatchUpPerSec).text}/s net`, f.checkpoint.scenario)],
-            [{ text: 'Replay after a crash (full interval)' }, backed(`${render(cp.ratePerSec).text}/s × ${render(cp.intervalSec).text} s = ${render(cp.fullReplayEvents).text} events, caught up in ${renderSeconds(cp.idealCatchUpFullSec).text}`, f.checkpoint.scenario)],
-            [{ text: 'Backfill headroom' }, backed(`${render(bf.envelopePerSec).text}/s − ${render(bf.liveReservePerSec).text}/s live − ${render(bf.varianceReservePerSec).text}/s variance = ${render(bf.headroomPerSec).text}/s; cap ${render(bf.capPerSec).text}/s`, f.backfill.scenario)],
-            [{ text: 'Backfill duration' }, backed(`${render(bf.events).text} ÷ ${render(bf.capPerSec).text}/s = ${renderSeconds(bf.durationSec).text} ≈ ${render(bf.durationHours, HOUR_DECIMALS).text} hours`, f.backfill.scenario)],
-          ],
-        },
-      },
-    ],
-  });
+    );
+  }
+
+  // The checkpoint replay: the interval is the one the scenario's processor checkpoints at.
+  const figureRows: RecordCell[][] = [];
+  const checkpointBacking = backing(f.checkpoint.scenario);
+  const backedBy = (b: Backing, flag?: true): RecordCell => (b.kind === 'run' ? { text: b.name, link: runAnchor(b.name), ...(flag ? { flag } : {}) } : b.kind === 'outside' ? { text: outsideText([b.name]) } : { text: ARITHMETIC_ONLY });
+  if (checkpointBacking.kind === 'outside') {
+    for (const figure of ['Replay after a crash (average)', 'Replay after a crash (full interval)']) figureRows.push([{ text: figure }, { text: '—' }, backedBy(checkpointBacking)]);
+  } else {
+    const name = checkpointBacking.kind === 'run' ? checkpointBacking.name : undefined;
+    const fromDesign = name === undefined ? undefined : design(name).checkpointIntervalSec;
+    if (fromDesign === undefined && f.checkpoint.interval === undefined) throw new InputError(name === undefined ? 'figures.checkpoint needs an interval, or a scenario whose design takes checkpoints' : `figures.checkpoint names scenario ${name}, whose design takes no checkpoints; give figures.checkpoint.interval, or name a scenario whose processor checkpoints`);
+    const conflicts: string[] = [];
+    const intervalSec = parameter('the checkpoint interval', 'figures.checkpoint.interval', f.checkpoint.interval, fromDesign, name, conflicts)!;
+    const off = name === undefined ? { suffix: '' } : disagreement('checkpoint replay', name, conflicts);
+    const cp = checkpointReplay({ ratePerSec: f.checkpoint.ratePerSec, intervalSec, recoveryRatePerSec: f.checkpoint.recoveryRatePerSec });
+    figureRows.push(
+      [{ text: 'Replay after a crash (average)' }, { text: `${render(cp.ratePerSec).text}/s × ${render(cp.intervalSec.div(2)).text} s = ${render(cp.averageReplayEvents).text} events, caught up in ${renderSeconds(cp.idealCatchUpAverageSec).text} at ${render(cp.netCatchUpPerSec).text}/s net${off.suffix}` }, backedBy(checkpointBacking, off.flag)],
+      [{ text: 'Replay after a crash (full interval)' }, { text: `${render(cp.ratePerSec).text}/s × ${render(cp.intervalSec).text} s = ${render(cp.fullReplayEvents).text} events, caught up in ${renderSeconds(cp.idealCatchUpFullSec).text}` }, backedBy(checkpointBacking, off.flag)],
+    );
+  }
+  const bf = backfillDuration({ events: f.backfill.events, envelopePerSec: f.backfill.envelopePerSec, liveReservePerSec: f.backfill.liveReservePerSec, varianceReservePerSec: f.backfill.varianceReservePerSec, capPerSec: f.backfill.capPerSec });
+  const backfillBacking = backing(f.backfill.scenario);
+  const backfill = (text: string): RecordCell => ({ text: backfillBacking.kind === 'outside' ? '—' : text });
+  figureRows.push(
+    [{ text: 'Backfill headroom' }, backfill(`${render(bf.envelopePerSec).text}/s − ${render(bf.liveReservePerSec).text}/s live − ${render(bf.varianceReservePerSec).text}/s variance = ${render(bf.headroomPerSec).text}/s; cap ${render(bf.capPerSec).text}/s`), backedBy(backfillBacking)],
+    [{ text: 'Backfill duration' }, backfill(`${render(bf.events).text} ÷ ${render(bf.capPerSec).text}/s = ${renderSeconds(bf.durationSec).text} ≈ ${render(bf.durationHours, HOUR_DECIMALS).text} hours`), backedBy(backfillBacking)],
+  );
+  blocks5.push({ kind: 'heading', text: 'Replay after a restore and backfill' }, { kind: 'table', table: { head: ['Figure', 'Arithmetic', 'Backed by'], rows: figureRows } });
+  sections.push({ id: 'ordering-retries', title: '5. Ordering, retries and dead letters', blocks: blocks5 });
 
   // 6. Exactly-once limits: each boundary's answer measured by a run.
   const limitRows = spec.limits.map((l) => {
@@ -377,7 +540,9 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
 
   // 7. The saga: which steps can be undone, and where the one that cannot goes.
   const blocks7: RecordBlock[] = [];
+  const sagaLeftOut = spec.saga === undefined ? [] : [spec.saga.scenario, spec.saga.counter].filter((n): n is string => n !== undefined && !byName.has(n));
   if (spec.saga === undefined) blocks7.push({ kind: 'para', cells: [{ text: 'No multi-service transaction in this record.' }] });
+  else if (sagaLeftOut.length > 0) blocks7.push({ kind: 'para', cells: [{ text: `${spec.saga.name}: ${outsideText(sagaLeftOut)}.` }] });
   else {
     const s = spec.saga;
     const main = run(s.scenario);
@@ -434,24 +599,56 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
     id: 'monitoring',
     title: '8. Monitoring',
     blocks: [
-      { kind: 'table', table: { head: ['Signal', 'Example alert', 'Measured'], rows: spec.monitoring.map((m) => [{ text: m.signal }, { text: m.alert }, verdictCell(m.scenario)]) } },
+      {
+        kind: 'table',
+        table: {
+          head: ['Signal', 'Example alert', 'Measured'],
+          rows: spec.monitoring.map((m) => {
+            if (m.scenario === undefined) unmeasured(`Measure the signal "${m.signal}"`, 'alert');
+            return [{ text: m.signal }, { text: m.alert }, verdictCell(m.scenario)];
+          }),
+        },
+      },
       { kind: 'heading', text: 'Signals the runs call for' },
       derived.length === 0 ? { kind: 'para', cells: [{ text: 'No run suppressed a repeat or found a violation.' }] } : { kind: 'table', table: { head: ['Signal', 'From the run', 'Repair query or alert'], rows: derived } },
     ],
   });
 
-  // 10 (seed 000). Event time and finality, each policy backed by a stream run; computed before the
-  // open items, so a run that contradicts its policy is one of them.
+  // 10 (seed 000). Event time and finality, each policy backed by a stream run whose design sets
+  // its watermark, window, lateness and late policy; computed before the open items, so a run
+  // that contradicts its policy, or a policy the record states otherwise than its run, is one.
   const eventTimeRows = (spec.eventTime ?? []).map((e) => {
     const r = run(e.scenario);
     const bad = !r.judgement.asExpected;
     if (bad) addOpen('unexpected', `Revisit the event-time policy of ${e.result}`, `${r.name} is ${verdictSummary(r).verdict}, not as expected`, ceOrRun(r));
-    return [{ text: e.result }, { text: e.clock }, { text: e.watermark }, { text: e.window }, { text: e.lateness }, { text: e.late }, { text: e.finality }, verdictCell(e.scenario, bad)];
+    const policy = design(e.scenario).eventTime;
+    if (policy === undefined) throw new InputError(`the event-time row "${e.result}" names scenario ${e.scenario}, whose design has no event-time operator`);
+    const conflicts: string[] = [];
+    parameter('the watermark delay', 'eventTime.watermarkDelay', e.watermarkDelay, policy.watermarkDelaySec, e.scenario, conflicts);
+    parameter('the window', 'eventTime.window', e.window, policy.windowSec, e.scenario, conflicts);
+    parameter('the allowed lateness', 'eventTime.lateness', e.lateness, policy.latenessSec, e.scenario, conflicts);
+    parameter('leaving a silent partition out', 'eventTime.idleAfter', e.idleAfter, policy.idleSec, e.scenario, conflicts);
+    if (e.late !== undefined && e.late !== policy.late) conflicts.push(`the record sends a later fact to ${e.late}, ${e.scenario} to ${policy.late}`);
+    const off = disagreement(`event-time policy of ${e.result}`, e.scenario, conflicts);
+    const text = eventTimeText(policy);
+    const measured = verdictCell(e.scenario, bad || off.flag === true);
+    return [
+      { text: e.result },
+      { text: e.clock },
+      { text: text.watermark },
+      { text: text.window },
+      { text: text.lateness },
+      { text: text.late },
+      { text: e.finality },
+      off.flag ? { ...measured, text: `${measured.text}.${off.suffix}` } : measured,
+    ];
   });
 
   // 9. Decisions, then the open items the runs raise.
   const decisionRows = spec.decisions.map((x) => {
-    const r = x.scenario === undefined ? undefined : run(x.scenario);
+    if (x.scenario === undefined && x.status === 'Decided') unmeasured(`Measure ${x.id}: ${x.item}`, 'decision');
+    const b = backing(x.scenario);
+    const r = b.kind === 'run' ? b.result : undefined;
     const bad = r !== undefined && !r.judgement.asExpected;
     if (bad) addOpen('unexpected', `Revisit ${x.id}: ${x.item}`, `${r!.name} is ${verdictSummary(r!).verdict}, not as expected`, ceOrRun(r!));
     return [{ text: x.id }, { text: x.item }, { text: x.reason }, { text: x.owner }, { text: x.status }, verdictCell(x.scenario, bad)];
@@ -540,6 +737,16 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
     };
   });
   return { title: `Event Delivery Guarantees: ${d.flows ?? spec.flows.map((x) => x.event).join(', ')}`, sections, openItems: open, runs };
+}
+
+/** The cells of an event-time policy, in the words of seed 000's policy statement. */
+export function eventTimeText(p: EventTimePolicy): { readonly watermark: string; readonly window: string; readonly lateness: string; readonly late: string } {
+  return {
+    watermark: `Maximum observed event time − ${duration(p.watermarkDelaySec)}; ${p.idleSec === undefined ? 'a silent partition holds every window open' : `a partition silent ${duration(p.idleSec)} is left out`}`,
+    window: `Tumbling, ${duration(p.windowSec)}`,
+    lateness: p.latenessSec.eq(0) ? 'None: a window closes when the watermark passes its end' : `${duration(p.latenessSec)} after the window ends, revised under the next version`,
+    late: LATE_TEXT[p.late],
+  };
 }
 
 /** A run's first counterexample when it has one, else the run itself. */

@@ -75,7 +75,7 @@ svg.sequence .head { fill: #1f2328; }
 svg.sequence .lost line, svg.sequence .dropped line { stroke: var(--bad); stroke-dasharray: 6 4; }
 svg.sequence .lost text, svg.sequence .dropped text { fill: var(--bad); }
 svg.sequence .msg .cross { stroke: var(--bad); stroke-width: 2.5; }
-/* A label's background hides any lifeline it passes over, so no line ever runs through a word. */
+/* The layout keeps every label off the lifelines; its background keeps the words legible over anything else. */
 svg.sequence .label-bg { fill: #fff; stroke: none; }
 svg.sequence .crash rect { fill: var(--bad); stroke: #82071e; }
 svg.sequence .crash text { fill: #fff; font-weight: 700; }

@@ -1,9 +1,9 @@
 // Renders a filled decision record as ONE self-contained HTML page in the failure-window report's
 // house style: inline CSS, no script, no external asset, no timestamp. Every property links to
 // its run in the Evidence section, which links on to the scenario's section of report.html
-// written beside it and shows the replay line of each counterexample. Tables wrap their words
-// and, on a screen narrower than a table, scroll inside their own box, so the page itself is
-// never wider than the screen.
+// written beside it, shows the replay line of each counterexample and links to its sequence
+// diagram there. Tables wrap their words and, on a screen narrower than a table, scroll inside
+// their own box, so the page itself is never wider than the screen.
 import type { DecisionRecord, RecordBlock, RecordCell } from './decisionRecord.ts';
 import { escapeXml as esc } from './escapeXml.ts';
 
@@ -33,6 +33,11 @@ td.flagged { background: #ffebe9; }
 @media (max-width: 600px) { body { padding: .75rem; } h1 { font-size: 1.5rem; } td { min-width: 8rem; } }
 `;
 
+/** The id report.html gives a scenario's section (and, with a suffix, one of its counterexamples). */
+function reportAnchor(name: string, suffix = ''): string {
+  return `s-${name.replace(/[^A-Za-z0-9_-]/g, '-')}${suffix}`;
+}
+
 function cellHtml(c: RecordCell): string {
   let body = c.code ? `<code>${esc(c.text)}</code>` : esc(c.text);
   if (c.link !== undefined) body = `<a href="#${esc(c.link)}">${body}</a>`;
@@ -54,9 +59,12 @@ export function renderRecordHtml(record: DecisionRecord): string {
     [
       `<div class="evidence" id="${esc(r.anchor)}">`,
       `<h3>${esc(r.title)}</h3>`,
-      `<p>Scenario <code>${esc(r.name)}</code> · verdict <span class="verdict-${r.verdict === 'violated' ? 'violated' : 'holds'}">${esc(r.verdict)}</span> · expected ${esc(r.expected)} · ${r.asExpected ? 'as expected' : '<span class="flag">NOT as expected</span>'} · <a href="report.html#s-${esc(r.name.replace(/[^A-Za-z0-9_-]/g, '-'))}">report</a></p>`,
+      `<p>Scenario <code>${esc(r.name)}</code> · verdict <span class="verdict-${r.verdict === 'violated' ? 'violated' : 'holds'}">${esc(r.verdict)}</span> · expected ${esc(r.expected)} · ${r.asExpected ? 'as expected' : '<span class="flag">NOT as expected</span>'} · <a href="report.html#${esc(reportAnchor(r.name))}">report</a></p>`,
       `<p>Covers: ${esc(r.covers)}.</p>`,
-      ...r.counterexamples.map((ce) => `<div id="${esc(ce.anchor)}"><p><strong>${esc(ce.violation)}</strong> under ${esc(ce.plan)}. Replay:</p>\n<pre><code>${esc(ce.replay)}</code></pre></div>`),
+      ...r.counterexamples.map(
+        (ce, i) =>
+          `<div id="${esc(ce.anchor)}"><p><strong>${esc(ce.violation)}</strong> under ${esc(ce.plan)} (<a href="report.html#${esc(reportAnchor(r.name, `-ce-${i + 1}`))}">sequence diagram</a>). Replay:</p>\n<pre><code>${esc(ce.replay)}</code></pre></div>`,
+      ),
       '</div>',
     ].join('\n'),
   );

@@ -1,13 +1,15 @@
 // Draws a counterexample's steps as an inline SVG sequence diagram, generated here so the HTML
 // report needs no script, no CDN and no network: one lifeline per component, one arrow per
 // delivery, a red box with a cross where a component crashed, and a dashed arrow ending in a
-// cross, marked "lost", where the network lost a message. No lifeline crosses a word: a long
-// label is set on several lines (a taller row, not a wider diagram), the gap between two
-// neighbours is widened until every label of a message between them fits between their
-// lifelines, every label sits on an opaque background (a message that passes over a third
-// component hides that lifeline for the width of its label, not the other way round), and a
-// crash, restart or note box fits between its component's neighbours. Coordinates are integers
-// computed from the steps alone, so the same steps always give the same bytes.
+// cross, marked "lost", where the network lost a message. No word covers a lifeline and no
+// lifeline crosses a word: a long label is set on several lines (a taller row, not a wider
+// diagram), a message's label sits in the gap next to its sender (for a message between
+// neighbours that is the whole arrow; one that passes over a third component keeps its label
+// before the first lifeline it passes), each gap is widened until every label placed in it fits
+// between its two lifelines, and a crash, restart or note box sits on its own lifeline and fits
+// between its neighbours. Labels keep an opaque background all the same, so the words stay
+// legible over anything else. Coordinates are integers computed from the steps alone, so the
+// same steps always give the same bytes.
 import { escapeXml } from './escapeXml.ts';
 import { messageParts, messageText, type SequenceDiagram, type SequenceStep } from './sequenceSteps.ts';
 
@@ -123,12 +125,20 @@ interface Layout {
 }
 
 /**
+ * The gap a message's label sits in: the one next to its sender, on the receiver's side. A
+ * message between neighbours has only that gap; one across several keeps its label where it
+ * starts, before the first lifeline it passes over, so the label covers none of them.
+ */
+function labelGap(from: number, to: number): number {
+  return to > from ? from : from - 1;
+}
+
+/**
  * Where each lifeline goes. Every gap starts at its minimum and grows to fit what must sit inside
- * it: the participant boxes on either side, each label of a message between neighbours (clear of
- * both lifelines and the arrowhead or cross), each label of a message to oneself, and half of each
- * box on either neighbour's side. A message across several gaps needs only its total; what is
- * missing is shared among the gaps it crosses. The outer margins grow for whatever hangs past the
- * first and last lifelines.
+ * it: the participant boxes on either side, each message label placed in it (clear of both
+ * lifelines, and of the arrowhead or cross when the message ends at the gap's far lifeline),
+ * each label of a message to oneself, and half of each box on either neighbour's side. The outer
+ * margins grow for whatever hangs past the first and last lifelines.
  */
 function layout(diagram: SequenceDiagram, words: readonly (Words | undefined)[]): Layout {
   const names = diagram.participants.length > 0 ? diagram.participants : ['world'];
@@ -139,7 +149,6 @@ function layout(diagram: SequenceDiagram, words: readonly (Words | undefined)[])
   const gaps = Array.from({ length: Math.max(0, n - 1) }, (_, i) => Math.max(MIN_GAP, ROUND((heads[i]! + heads[i + 1]!) / 2) + CLEAR));
   let left = ROUND(heads[0]! / 2);
   let right = ROUND(heads[n - 1]! / 2);
-  const wide: { readonly lo: number; readonly hi: number; readonly need: number }[] = [];
   diagram.steps.forEach((s, i) => {
     const w = words[i];
     if (w === undefined) return;
@@ -153,11 +162,10 @@ function layout(diagram: SequenceDiagram, words: readonly (Words | undefined)[])
         else right = Math.max(right, need);
         return;
       }
-      const need = labelWidth + 2 * CLEAR + (s.kind === 'lost' ? LOST_SHORT : 0);
-      const lo = Math.min(a, b);
-      const hi = Math.max(a, b);
-      if (hi - lo === 1) gaps[lo] = Math.max(gaps[lo]!, need);
-      else wide.push({ lo, hi, need });
+      // A lost message stops short of its receiver; between neighbours its label must fit in what is drawn.
+      const short = Math.abs(a - b) === 1 && s.kind === 'lost' ? LOST_SHORT : 0;
+      const g = labelGap(a, b);
+      gaps[g] = Math.max(gaps[g]!, labelWidth + 2 * CLEAR + short);
       return;
     }
     if (s.kind !== 'crash' && s.kind !== 'restart' && s.kind !== 'note') return;
@@ -168,14 +176,6 @@ function layout(diagram: SequenceDiagram, words: readonly (Words | undefined)[])
     if (p < n - 1) gaps[p] = Math.max(gaps[p]!, half);
     else right = Math.max(right, half);
   });
-  // Shorter spans first: their gaps are then as wide as they will get from the spans inside them.
-  wide.sort((x, y) => x.hi - x.lo - (y.hi - y.lo) || x.lo - y.lo);
-  for (const { lo, hi, need } of wide) {
-    const have = gaps.slice(lo, hi).reduce((a, b) => a + b, 0);
-    if (have >= need) continue;
-    const each = Math.ceil((need - have) / (hi - lo));
-    for (let g = lo; g < hi; g++) gaps[g] = gaps[g]! + each;
-  }
   const xs = [MARGIN + left];
   for (const g of gaps) xs.push(xs[xs.length - 1]! + g);
   let width = xs[n - 1]! + right + MARGIN;
@@ -242,7 +242,8 @@ export function svgSequence(diagram: SequenceDiagram, title: string): string {
   const bottom = y + ROW + 12;
   const height = bottom + HEAD + 4;
   const index = new Map(diagram.participants.map((p, i) => [p, i] as const));
-  const x = (name: string) => xs[index.get(name) ?? 0]!;
+  const at = (name: string) => index.get(name) ?? 0;
+  const x = (name: string) => xs[at(name)]!;
   const out: string[] = [
     `<svg class="sequence" role="img" aria-label="${escapeXml(title)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">`,
     `<title>${escapeXml(title)}</title>`,
@@ -271,8 +272,11 @@ export function svgSequence(diagram: SequenceDiagram, title: string): string {
         }
         const dir = x2 > x1 ? 1 : -1;
         const end = s.kind === 'lost' ? x2 - LOST_SHORT * dir : x2 - 2 * dir;
-        // Centred on the drawn part of the line, which the layout made wide enough to hold it.
-        const left = ROUND((x1 + end) / 2 - (widest(lines) + 2 * LABEL_PAD) / 2);
+        // Centred on the drawn part of the line in the gap next to the sender, which the layout
+        // made wide enough to hold it; across several gaps that part ends at the next lifeline.
+        const next = at(s.from) + dir;
+        const stop = next === at(s.to) ? end : xs[next]!;
+        const left = ROUND((x1 + stop) / 2 - (widest(lines) + 2 * LABEL_PAD) / 2);
         out.push(`<g class="${cls}"><title>${escapeXml(tooltip)}</title>${label(lines, left, y - 5)}`);
         out.push(`<line x1="${x1}" y1="${y}" x2="${end}" y2="${y}"/>`);
         out.push(`${s.kind === 'message' ? arrowHead(end, y, dir) : cross(end, y, 5, 'cross')}</g>`);

@@ -1,6 +1,7 @@
 // `faultline record` as a user runs it: the catalogue's record and the reports it cites written
-// as one set, a single scenario's share of it, a folder whose record a run contradicts (exit 1),
-// and bad input as one line on stderr with exit code 2.
+// as one set, a single scenario's share of it (naming the scenarios behind the rows it does not
+// measure), a folder whose record a run contradicts (exit 1), and bad input as one line on
+// stderr with exit code 2.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,6 +52,22 @@ describe('faultline record', () => {
     expect(md).not.toContain('| EV-02 |');
   }, 60_000);
 
+  // The rows the catalogue record measures with other scenarios name them rather than reading as
+  // unmeasured, and no figure those scenarios back is printed.
+  it('names the scenario behind each row one scenario’s share leaves to another', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'faultline-record-'));
+    const r = await cli(['record', 'mercury-outbox', '--out', out]);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^record EVT-REC-001: 0 flows, 1 scenarios, \d+ runs, /);
+    const md = readFileSync(join(out, 'record.md'), 'utf8');
+    expect(md).toMatch(/^\| Ordering \| .* \| backed by ordering-per-aggregate-relay, a scenario not in this record \|$/m);
+    expect(md).toContain('Gift purchase saga (orchestrated): backed by gift-saga-email-last and gift-saga-email-first, scenarios not in this record.');
+    expect(md).toContain('Dedup table sizing: backed by dedup-horizon-7d-vs-30d, a scenario not in this record.');
+    expect(md).not.toMatch(/not measured|No multi-service transaction|140,000,000|2,700,000/);
+    expect(readdirSync(out).filter((f) => f.endsWith('.md')).sort()).toEqual(['index.md', 'mercury-outbox.md', 'record.md']);
+  }, 60_000);
+
   it.each([
     [['record'], /^faultline: record: takes one scenario name, scenario file, folder of scenarios or "all"/],
     [['record', 'nope'], 'faultline: unknown scenario nope (faultline list shows the catalogue)'],
@@ -81,7 +98,7 @@ describe('faultline record', () => {
         `import catalogue from '${join(root, 'scenarios', 'record.ts')}';`,
         `const flow = { ...catalogue.flows[1], scenario: 'ratings' };`,
         `export default { ...base, name: 'ratings', record: { ...catalogue, flows: [flow], outbox: { ...catalogue.outbox, relay: { choice: 'polling' }, eventId: { choice: 'uuid' }, ordering: { choice: 'per key' }, cleanup: { choice: 'after 3 days' } },`,
-        `  figures: { dedup: { eventsPerDay: 1000, window: '1d', entryBytes: 64 }, retry: { ...catalogue.figures.retry, scenario: undefined }, checkpoint: { ...catalogue.figures.checkpoint, scenario: undefined }, backfill: { ...catalogue.figures.backfill, scenario: undefined } },`,
+        `  figures: { dedup: { eventsPerDay: 1000, window: '1d', entryBytes: 64 }, retry: { ...catalogue.figures.retry, scenario: undefined }, checkpoint: { ...catalogue.figures.checkpoint, interval: '30s', scenario: undefined }, backfill: { ...catalogue.figures.backfill, scenario: undefined } },`,
         `  rules: [], limits: [], saga: undefined, monitoring: [], decisions: [], eventTime: [] } };`,
         '',
       ].join('\n'),

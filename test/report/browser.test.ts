@@ -1,9 +1,11 @@
 // The HTML report as a reader's browser shows it: Debian's chromium, started here headless with a
 // fresh profile, opens the report of a windows run of the whole catalogue at a desktop width and
 // at a phone's, and the page must load without a console error or a request for anything outside
-// itself, resolve every in-page link, draw every counterexample with the arrows its trace holds,
-// keep every word of a diagram on an opaque background clear of the lifelines, and fit the
-// screen: nothing wider than the viewport unless it sits in a box that scrolls. Where chromium
+// itself, resolve every link (one into another page of the set, as the decision record's links
+// into report.html, by loading that page and looking the id up), draw every counterexample with
+// the arrows its trace holds, keep every word of a diagram on an opaque background with no
+// message label over any lifeline, and fit the screen: nothing wider than the viewport unless it
+// sits in a box that scrolls. Where chromium
 // is missing the test installs it with apt-get (as root); where it cannot, every test is skipped
 // with the reason, so a machine without a browser never passes this file unnoticed.
 // Screenshots and the page itself are kept in test-artifacts/browser/.
@@ -11,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../src/catalogue.ts';
@@ -54,12 +56,15 @@ interface Seen {
   readonly problems: readonly string[];
   readonly requests: readonly string[];
   readonly brokenLinks: readonly string[];
+  /** Links into another document, as the browser resolved them; checked against that document's ids. */
+  readonly crossLinks: readonly string[];
   readonly diagrams: readonly { readonly id: string; readonly width: number; readonly height: number; readonly arrows: number; readonly drawnArrows: number }[];
   readonly clientWidth: number;
   readonly scrollWidth: number;
   readonly tooWide: readonly string[];
   readonly crossedWords: readonly string[];
   readonly labelsChecked: number;
+  readonly messageLabels: number;
 }
 
 let unavailable: string | undefined;
@@ -77,7 +82,8 @@ beforeAll(async () => {
     console.warn(`browser report test skipped: ${unavailable}`);
     return;
   }
-  const results = (await loadCatalogue()).map(({ scenario }) => runWindows(scenario));
+  const catalogue = await loadCatalogue();
+  const results = catalogue.map(({ scenario }) => runWindows(scenario));
   for (const r of results) {
     r.counterexamples.forEach((ce, i) => {
       const arrows = sequenceSteps(ce.trace).steps.filter((s) => s.kind === 'message' || s.kind === 'lost' || s.kind === 'dropped').length;
@@ -91,7 +97,13 @@ beforeAll(async () => {
   reportUrl = pathToFileURL(file).href;
   // The decision record, from the same runs; it sits beside report.html, which it links to.
   const recordFile = join(ARTIFACTS, 'record.html');
-  writeFileSync(recordFile, renderRecordHtml(buildDecisionRecord(catalogueRecord, backingScenarios(catalogueRecord).map((n) => results.find((r) => r.name === n)!))));
+  const cited = backingScenarios(catalogueRecord);
+  const record = buildDecisionRecord(
+    catalogueRecord,
+    cited.map((n) => results.find((r) => r.name === n)!),
+    { scenarios: catalogue.map(({ scenario }) => scenario).filter((s) => cited.includes(s.name)) },
+  );
+  writeFileSync(recordFile, renderRecordHtml(record));
   recordUrl = pathToFileURL(recordFile).href;
   profile = mkdtempSync(join(tmpdir(), 'faultline-chromium-'));
   // Only the flags given here: no extension, no sync, no update check, no network of its own.
@@ -108,6 +120,7 @@ function measure(): Omit<Seen, 'width' | 'problems' | 'requests'> {
   const brokenLinks = [...document.querySelectorAll('a[href^="#"]')]
     .map((a) => decodeURIComponent(a.getAttribute('href')!.slice(1)))
     .filter((id) => document.getElementById(id) === null);
+  const crossLinks = [...document.querySelectorAll<HTMLAnchorElement>('a[href]')].filter((a) => !a.getAttribute('href')!.startsWith('#')).map((a) => a.href);
   const diagrams = [...document.querySelectorAll<SVGSVGElement>('svg.sequence')].map((svg) => {
     const r = svg.getBoundingClientRect();
     const arrows = [...svg.querySelectorAll<SVGGElement>('g.msg')];
@@ -145,15 +158,17 @@ function measure(): Omit<Seen, 'width' | 'problems' | 'requests'> {
     if (r.right > root.clientWidth + 0.5 || r.left < -0.5) tooWide.push(`${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.getAttribute('class') ? `.${el.getAttribute('class')!.replace(/ /g, '.')}` : ''} spans ${Math.round(r.left)}..${Math.round(r.right)}`);
   }
 
-  // Every word of a diagram sits inside an opaque rectangle painted after the lifelines, and a
-  // label between two neighbouring lifelines does not reach either of them. Measured with the
-  // font the browser really used, not the renderer's estimate.
+  // Every word of a diagram sits inside an opaque rectangle painted after the lifelines; no
+  // message label's rectangle holds the x of any lifeline (its sender's, its receiver's or one it
+  // passes over), and a box drawn on a lifeline (a participant, a crash, a restart, a note) holds
+  // its own and no other. Only a phase or omission bar runs across them all, as a break in the
+  // story. Text is measured with the font the browser really used, not the renderer's estimate.
   const crossedWords: string[] = [];
   let labelsChecked = 0;
+  let messageLabels = 0;
   for (const svg of document.querySelectorAll<SVGSVGElement>('svg.sequence')) {
     const where = svg.closest('article')?.id ?? '?';
     const lifelines = [...svg.querySelectorAll<SVGLineElement>('line.lifeline')];
-    const xs = lifelines.map((l) => l.x1.baseVal.value);
     for (const g of svg.querySelectorAll<SVGGElement>('g')) {
       const rect = g.querySelector<SVGRectElement>('rect');
       const texts = [...g.querySelectorAll<SVGTextElement>('text')];
@@ -178,16 +193,55 @@ function measure(): Omit<Seen, 'width' | 'problems' | 'requests'> {
           crossedWords.push(`${where}: "${t.textContent}" (${b.x.toFixed(1)}..${(b.x + b.width).toFixed(1)}) spills out of its background (${box.x}..${box.x + box.width})`);
         }
       }
-      const line = g.classList.contains('msg') ? g.querySelector<SVGLineElement>('line') : null;
-      if (line !== null) {
-        const lo = Math.min(line.x1.baseVal.value, line.x2.baseVal.value);
-        const hi = Math.max(line.x1.baseVal.value, line.x2.baseVal.value);
-        const neighbours = !xs.some((x) => x > lo + 2 && x < hi - 2);
-        if (neighbours && xs.some((x) => x >= box.x && x <= box.x + box.width)) crossedWords.push(`${where}: the label "${words}" reaches a lifeline of its own arrow`);
+      if (g.classList.contains('phase') || g.classList.contains('omitted')) continue;
+      const covered = lifelines.map((l) => l.x1.baseVal.value).filter((x) => x >= box.x && x <= box.x + box.width);
+      if (g.classList.contains('msg')) {
+        messageLabels++;
+        if (covered.length > 0) crossedWords.push(`${where}: the label "${words}" (${box.x}..${box.x + box.width}) covers the lifeline at x=${covered.join(', ')}`);
+      } else {
+        const centre = box.x + box.width / 2;
+        const others = covered.filter((x) => Math.abs(x - centre) > 1);
+        if (others.length > 0) crossedWords.push(`${where}: the box "${words}" (${box.x}..${box.x + box.width}) covers a neighbour's lifeline at x=${others.join(', ')}`);
       }
     }
   }
-  return { brokenLinks, diagrams, clientWidth: root.clientWidth, scrollWidth: root.scrollWidth, tooWide, crossedWords, labelsChecked };
+  return { brokenLinks, crossLinks, diagrams, clientWidth: root.clientWidth, scrollWidth: root.scrollWidth, tooWide, crossedWords, labelsChecked, messageLabels };
+}
+
+/** The ids each document of the set holds, by its URL without a fragment, loaded once. */
+const documentIds = new Map<string, ReadonlySet<string>>();
+
+/**
+ * The links into another document that do not land: the target is outside the folder the set
+ * was written to, is missing, or holds no element with the link's id.
+ */
+async function unresolvedCrossLinks(links: readonly string[]): Promise<string[]> {
+  const folder = pathToFileURL(ARTIFACTS).href;
+  const broken: string[] = [];
+  for (const link of links) {
+    const url = new URL(link);
+    const id = decodeURIComponent(url.hash.slice(1));
+    url.hash = '';
+    const target = url.href;
+    if (!target.startsWith(`${folder}/`)) {
+      broken.push(`${link} leaves the report set`);
+      continue;
+    }
+    if (!existsSync(fileURLToPath(target))) {
+      broken.push(`${link}: ${fileURLToPath(target)} does not exist`);
+      continue;
+    }
+    let ids = documentIds.get(target);
+    if (ids === undefined) {
+      const page = await browser!.newPage();
+      await page.goto(target, { waitUntil: 'load' });
+      ids = new Set(await page.evaluate(() => [...document.querySelectorAll('[id]')].map((e) => e.id)));
+      await page.close();
+      documentIds.set(target, ids);
+    }
+    if (id !== '' && !ids.has(id)) broken.push(`${link}: no element with id "${id}"`);
+  }
+  return broken;
 }
 
 /** Opens the report at `width`, measures it and keeps screenshots. */
@@ -236,9 +290,10 @@ describe.each(WIDTHS)('the HTML report in chromium at %ipx', (width) => {
     expect(s.requests).toEqual([]);
   });
 
-  it('resolves every in-page link', async ({ skip }) => {
+  it('resolves every link, in the page and into another page of the set', async ({ skip }) => {
     const s = await at(skip);
     expect(s.brokenLinks).toEqual([]);
+    expect(await unresolvedCrossLinks(s.crossLinks)).toEqual([]);
   });
 
   it('draws every counterexample with the arrows its trace holds', async ({ skip }) => {
@@ -252,9 +307,10 @@ describe.each(WIDTHS)('the HTML report in chromium at %ipx', (width) => {
     }
   });
 
-  it('keeps every word of a diagram on an opaque background, clear of its lifelines', async ({ skip }) => {
+  it('keeps every word of a diagram on an opaque background, and no message label over any lifeline', async ({ skip }) => {
     const s = await at(skip);
     expect(s.labelsChecked).toBeGreaterThan(100);
+    expect(s.messageLabels).toBe([...expectedArrows.values()].reduce((a, b) => a + b, 0));
     expect(s.crossedWords).toEqual([]);
   });
 
@@ -306,9 +362,12 @@ describe.each(WIDTHS)('the decision record in chromium at %ipx', (width) => {
     expect(s.requests).toEqual([]);
   });
 
-  it('resolves every in-page link', async ({ skip }) => {
+  it('resolves every link, in the page and into report.html beside it', async ({ skip }) => {
     const s = await at(skip);
     expect(s.brokenLinks).toEqual([]);
+    // Each run of the Evidence section links to its section of report.html, at least.
+    expect(s.crossLinks.filter((l) => new URL(l).pathname.endsWith('/report.html')).length).toBeGreaterThanOrEqual(backingScenarios(catalogueRecord).length);
+    expect(await unresolvedCrossLinks(s.crossLinks)).toEqual([]);
   });
 
   it('fits the viewport: nothing wider than the page unless its box scrolls', async ({ skip }) => {

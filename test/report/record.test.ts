@@ -1,29 +1,39 @@
 // The decision record: the catalogue's record has every section of seed 004's template, each
 // stated property is checked against the verdict of the run that backs it (a flow declared
 // effectively-once over a violated design is flagged, a boundary said to be safe that is not is
-// contradicted), every claim clause no run checked becomes an open item, the capacity figures are
-// the ones `faultline calc` prints, and every link of both forms lands on an anchor of the page.
+// contradicted), every claim clause no run checked and every row no scenario backs becomes an open
+// item, the capacity figures are the ones `faultline calc` prints for the design parameters of
+// the scenarios they name (a figure the record states otherwise than its scenario runs is
+// flagged), the event-time policies are their stream scenarios', a record narrowed to one
+// scenario names the scenarios behind the rows it leaves unmeasured, and every link of both
+// forms lands on an anchor of the page.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCalc } from '../../src/capacity/runCalc.ts';
 import { loadScenario } from '../../src/catalogue.ts';
+import type { Scenario } from '../../src/scenario.ts';
 import { InputError } from '../../src/inputError.ts';
 import { backingScenarios, type RecordSpec } from '../../src/recordSpec.ts';
 import { narrowRecord } from '../../src/recordSource.ts';
 import { defineScenario } from '../../src/scenario.ts';
 import reviewPosted from '../../scenarios/flow-review-posted.ts';
 import { replayLine } from '../../src/replayLine.ts';
-import { buildDecisionRecord, runAnchor, semanticsCheck, type DecisionRecord, type RecordCell } from '../../src/report/decisionRecord.ts';
+import { dec } from '../../src/capacity/units.ts';
+import { buildDecisionRecord, eventTimeText, runAnchor, semanticsCheck, type DecisionRecord, type RecordCell } from '../../src/report/decisionRecord.ts';
+import { designParameters } from '../../src/report/recordDesign.ts';
 import { renderRecordHtml } from '../../src/report/recordHtml.ts';
 import { renderRecordMarkdown } from '../../src/report/recordMarkdown.ts';
 import { runWindows, type WindowsResult } from '../../src/windows.ts';
 import catalogueRecord from '../../scenarios/record.ts';
 
 /** Scenarios the tests cite beyond the catalogue record: designs that break what a row states. */
-const EXTRA = ['flow-rating-changed-fire-and-forget'];
+const EXTRA = ['flow-rating-changed-fire-and-forget', 'dedup-horizon-covers-redelivery'];
 const results = new Map<string, WindowsResult>();
+const scenarios = new Map<string, Scenario>();
 let record: DecisionRecord;
 
 const all = (): WindowsResult[] => [...results.values()];
+/** What every record here is built with: the designs of every scenario run. */
+const context = () => ({ scenarios: [...scenarios.values()] });
 /** The runs of the scenarios the catalogue record cites, as `faultline record all` runs them. */
 const cited = (): WindowsResult[] => backingScenarios(catalogueRecord).map((n) => results.get(n)!);
 const table = (r: DecisionRecord, id: string, index = 0) => r.sections.find((s) => s.id === id)!.blocks.filter((b) => b.kind === 'table')[index]!;
@@ -33,8 +43,12 @@ const rows = (r: DecisionRecord, id: string, index = 0): readonly (readonly Reco
 };
 
 beforeAll(async () => {
-  for (const name of [...backingScenarios(catalogueRecord), ...EXTRA]) results.set(name, runWindows((await loadScenario(name)).scenario));
-  record = buildDecisionRecord(catalogueRecord, cited());
+  for (const name of [...backingScenarios(catalogueRecord), ...EXTRA]) {
+    const { scenario } = await loadScenario(name);
+    scenarios.set(name, scenario);
+    results.set(name, runWindows(scenario));
+  }
+  record = buildDecisionRecord(catalogueRecord, cited(), context());
 }, 300_000);
 
 describe('the catalogue record', () => {
@@ -86,7 +100,24 @@ describe('the catalogue record', () => {
     expect(email2[1]!.flag).toBeUndefined();
     expect(email2[3]!.text).toBe('topic-transactional-read-process-write-email: violated (lost effect, duplicate effect)');
     expect(limits.every((r) => r[3]!.text !== 'not measured')).toBe(true);
-    expect(record.openItems.filter((x) => x.kind === 'unmeasured')).toEqual([]);
+    expect(record.openItems.filter((x) => x.kind === 'unmeasured' && x.item.startsWith('Measure the boundary'))).toEqual([]);
+  });
+
+  it('makes every row that names no scenario an open item, and says "not measured" in it', () => {
+    const unmeasured = record.openItems.filter((x) => x.kind === 'unmeasured');
+    expect(unmeasured.map((x) => x.item)).toEqual([
+      'Measure the dedup horizon: no run keeps a 7 d window against broker-retention 3 d, approved-replay 7 d',
+      'Measure the rule "Schema evolution"',
+      'Measure ED-02: Consumers keep a 7-day dedup table for additive effects',
+    ]);
+    expect(unmeasured[1]!.reason).toBe('no scenario backs it, so its decision is stated, not measured');
+    const schema = rows(record, 'ordering-retries').find((r) => r[0]!.text === 'Schema evolution')!;
+    expect(schema[2]).toEqual({ text: 'not measured' });
+    const decisions = rows(record, 'decisions');
+    for (const x of unmeasured) expect(decisions.find((r) => r[0]!.text === x.id)!.map((c) => c.text)).toEqual([x.id, x.item, x.reason, '@platform-events-lead', 'Open', 'not measured']);
+    // Every other row of the metadata names the scenario whose run backs it.
+    const named = [...catalogueRecord.rules, ...catalogueRecord.limits, ...catalogueRecord.monitoring, ...catalogueRecord.decisions, ...Object.values(catalogueRecord.outbox).filter((v) => typeof v === 'object')];
+    expect(named.filter((r) => r.scenario === undefined).length).toBe(2);
   });
 
   it('puts the step that cannot be undone last, backed by both saga runs', () => {
@@ -98,21 +129,23 @@ describe('the catalogue record', () => {
     expect(md).toContain('With it first: gift-saga-email-first violated (phantom effect).');
   });
 
-  it('computes dedup sizing, the retry schedule, checkpoint replay and backfill as calc does', () => {
+  it('computes dedup sizing, the retry schedule, checkpoint replay and backfill as calc does, with the design parameters of the scenarios they name', () => {
     const md = renderRecordMarkdown(record);
+    // The window is the 7 days dedup-horizon-7d-vs-30d keeps its inbox for: seed 004's figure.
     const dedup = runCalc(['dedup', '--rate', '20000000/d', '--window', '7d', '--entry-bytes', '64']).json as { entries: string; logicalGB: string };
     expect(dedup).toMatchObject({ entries: '140000000', logicalGB: '8.96' });
-    expect(md).toContain(`is ${Number(dedup.entries).toLocaleString('en-US')} rows; at about 64 bytes per row including index overhead that is ${dedup.logicalGB} GB`);
+    expect(md).toContain(`kept for 7 d (604,800 s) is ${Number(dedup.entries).toLocaleString('en-US')} rows; at about 64 bytes per row including index overhead that is ${dedup.logicalGB} GB. The window is the inbox retention dedup-horizon-7d-vs-30d runs.`);
     const retry = runCalc(['retry', '--base', '1s', '--factor', '2', '--cap', '60s', '--retries', '8']).json as { waitsSec: string[]; cumulativeSec: string[]; totalWaitSec: string };
     expect(md).toContain(`| Wait before retry (s) | ${retry.waitsSec.join(' | ')} |`);
     expect(md).toContain(`| Cumulative wait (s) | ${retry.cumulativeSec.join(' | ')} |`);
     expect(md).toContain(`first attempt plus 8 retries, ${retry.totalWaitSec} s of waiting in total`);
-    const cp = runCalc(['checkpoint', '--rate', '18000', '--interval', '30s', '--recovery-rate', '24000']).json as Record<string, string>;
-    expect(cp).toMatchObject({ averageReplayEvents: '270000', fullReplayEvents: '540000' });
-    expect(md).toContain('18,000/s × 15 s = 270,000 events, caught up in 45 s at 6,000/s net');
-    expect(md).toContain('18,000/s × 30 s = 540,000 events, caught up in 90 s');
+    // The interval is the 5 minutes stream-checkpoint-transactional-sink's processor checkpoints at.
+    const cp = runCalc(['checkpoint', '--rate', '18000', '--interval', '5m', '--recovery-rate', '24000']).json as Record<string, string>;
+    expect(cp).toMatchObject({ averageReplayEvents: '2700000', fullReplayEvents: '5400000' });
+    expect(md).toContain('| Replay after a crash (average) | 18,000/s × 150 s = 2,700,000 events, caught up in 450 s at 6,000/s net | [stream-checkpoint-transactional-sink](#run-stream-checkpoint-transactional-sink) |');
+    expect(md).toContain('18,000/s × 300 s = 5,400,000 events, caught up in 900 s');
     const bf = runCalc(['backfill', '--events', '1.2e9', '--envelope', '25000', '--live-reserve', '20000', '--variance-reserve', '1000', '--cap', '4000']).json as { durationSec: string; durationHours: string };
-    expect(md).toContain(`1,200,000,000 ÷ 4,000/s = ${Number(bf.durationSec).toLocaleString('en-US')} s ≈ ${bf.durationHours} hours`);
+    expect(md).toContain(`| Backfill duration | 1,200,000,000 ÷ 4,000/s = ${Number(bf.durationSec).toLocaleString('en-US')} s ≈ ${bf.durationHours} hours | arithmetic on the record's own figures: no run uses them |`);
     expect(md).toContain('20,000,000 per day, about 231.48 per second on average');
   });
 
@@ -146,7 +179,7 @@ describe('a property its run contradicts', () => {
   const withFlow = (patch: Partial<RecordSpec['flows'][number]>): RecordSpec => ({ ...catalogueRecord, flows: catalogueRecord.flows.map((f) => (f.id === 'EV-02' ? { ...f, ...patch } : f)) });
 
   it('flags a flow declared effectively-once whose backing design is violated, and opens an item', () => {
-    const r = buildDecisionRecord(withFlow({ scenario: 'flow-rating-changed-fire-and-forget' }), all());
+    const r = buildDecisionRecord(withFlow({ scenario: 'flow-rating-changed-fire-and-forget' }), all(), context());
     const row = rows(r, 'flow-register')[1]!;
     expect(row[6]).toEqual({
       text: 'Effectively-once, at-least-once delivery, idempotent upsert. NOT MET: declared effectively-once, but the design is violated (order regression)',
@@ -176,7 +209,7 @@ describe('a property its run contradicts', () => {
       limits: catalogueRecord.limits.map((l) => (l.scenario === 'email-confirmation' ? { ...l, effectivelyOnce: true, answer: 'Yes' } : l)),
       saga: { ...catalogueRecord.saga!, scenario: 'gift-saga-email-first', counter: 'gift-saga-email-last' },
     };
-    const r = buildDecisionRecord(spec, all());
+    const r = buildDecisionRecord(spec, all(), context());
     const email = rows(r, 'exactly-once-limits').find((x) => x[0]!.text === 'Consumer sends email or push notification')!;
     expect(email[1]).toMatchObject({ text: 'Yes. CONTRADICTED by the run', flag: true });
     expect(r.openItems.filter((x) => x.kind === 'contradicted').map((x) => x.item)).toEqual([
@@ -186,24 +219,133 @@ describe('a property its run contradicts', () => {
   });
 
   it('refuses a record that names a scenario it was not given', () => {
-    expect(() => buildDecisionRecord(catalogueRecord, cited().filter((r) => r.name !== 'mercury-outbox'))).toThrow(InputError);
-    expect(() => buildDecisionRecord(catalogueRecord, cited().filter((r) => r.name !== 'mercury-outbox'))).toThrow('the record names scenario mercury-outbox, which is not among the scenarios given');
+    expect(() => buildDecisionRecord(catalogueRecord, cited().filter((r) => r.name !== 'mercury-outbox'), context())).toThrow(InputError);
+    expect(() => buildDecisionRecord(catalogueRecord, cited().filter((r) => r.name !== 'mercury-outbox'), context())).toThrow('the record names scenario mercury-outbox, which is not among the scenarios given');
   });
 });
 
 describe('a record narrowed to one scenario', () => {
-  it('keeps only the rows that scenario backs', () => {
+  it('keeps the rows of its lists that scenario backs, and names the scenarios behind the rest', () => {
     const n = narrowRecord(catalogueRecord, 'flow-review-posted')!;
-    expect(n.flows.map((f) => f.id)).toEqual(['EV-01']);
-    expect(n.limits).toEqual([]);
-    expect(n.saga).toBeUndefined();
-    expect(backingScenarios(n)).toEqual(['flow-review-posted']);
-    expect(narrowRecord(catalogueRecord, 'gift-saga-email-first')!.saga?.scenario).toBe('gift-saga-email-last');
+    expect(n.spec.flows.map((f) => f.id)).toEqual(['EV-01']);
+    expect(n.spec.limits).toEqual([]);
+    expect(n.spec.eventTime).toEqual([]);
+    // The outbox, figure and saga rows stay, naming the scenarios that back them, which are not run.
+    expect(n.spec.saga).toEqual(catalogueRecord.saga);
+    expect(n.outside).toEqual(backingScenarios(n.spec).filter((x) => x !== 'flow-review-posted'));
+    expect(n.outside).toContain('gift-saga-email-last');
+    // A saga needs both its runs: naming one runs the other.
+    const saga = narrowRecord(catalogueRecord, 'gift-saga-email-first')!;
+    expect(saga.outside).not.toContain('gift-saga-email-last');
     expect(narrowRecord(catalogueRecord, 'carrier-no-key-no-lookup')).toBeUndefined();
-    expect(n.eventTime).toEqual([]);
     const ledger = narrowRecord(catalogueRecord, 'stream-ledger-corrections')!;
-    expect(ledger.eventTime?.map((e) => e.result)).toEqual(['Sales per 10-minute period (ledger)']);
-    expect(backingScenarios(ledger)).toEqual(['stream-ledger-corrections']);
+    expect(ledger.spec.eventTime?.map((e) => e.result)).toEqual(['Sales per 10-minute period (ledger)']);
+    expect(backingScenarios(ledger.spec).filter((x) => !ledger.outside.includes(x))).toEqual(['stream-ledger-corrections']);
+  });
+
+  it('says "backed by a scenario not in this record", naming it, where the catalogue record measures a row elsewhere', () => {
+    const n = narrowRecord(catalogueRecord, 'mercury-outbox')!;
+    const r = buildDecisionRecord(n.spec, [results.get('mercury-outbox')!], { scenarios: [scenarios.get('mercury-outbox')!], outside: n.outside });
+    const outbox = rows(r, 'outbox');
+    expect(outbox.map((x) => x[3]!.text)).toEqual([
+      'mercury-outbox: holds',
+      'mercury-outbox: holds',
+      'backed by ordering-per-aggregate-relay, a scenario not in this record',
+      'backed by outbox-cleanup-published, a scenario not in this record',
+      'arithmetic: events per day ÷ 86,400 s',
+    ]);
+    const md = renderRecordMarkdown(r);
+    expect(md).toContain('Gift purchase saga (orchestrated): backed by gift-saga-email-last and gift-saga-email-first, scenarios not in this record.');
+    expect(md).toContain('Dedup table sizing: backed by dedup-horizon-7d-vs-30d, a scenario not in this record.');
+    expect(md).toContain('Dedup horizon: its window is backed by dedup-horizon-7d-vs-30d, a scenario not in this record.');
+    expect(md).toContain('Backoff schedule: backed by poison-retry-topic-parking-dead-letter, a scenario not in this record.');
+    expect(md).toContain('| Replay after a crash (average) | — | backed by stream-checkpoint-transactional-sink, a scenario not in this record |');
+    // No figure a given run does not back is printed as if one did, and nothing reads as unmeasured.
+    expect(md).not.toMatch(/not measured|No multi-service transaction|270,000|2,700,000|140,000,000/);
+    expect(r.openItems.filter((x) => x.kind === 'unmeasured' || x.kind === 'contradicted')).toEqual([]);
+    expect(r.runs.map((x) => x.name)).toEqual(['mercury-outbox']);
+  });
+});
+
+describe('figures against the scenarios that back them', () => {
+  it('reads each design parameter from the design the scenario runs', async () => {
+    expect(designParameters((await loadScenario('dedup-horizon-7d-vs-30d')).scenario)).toEqual({ inboxRetentionSec: dec(604800), partnerRedeliverySec: dec(2592000) });
+    expect(designParameters((await loadScenario('dedup-horizon-covers-redelivery')).scenario).inboxRetentionSec).toEqual(dec(40 * 86400));
+    expect(designParameters((await loadScenario('poison-retry-topic-parking-dead-letter')).scenario).retryWaitsSec).toEqual([1, 2, 4, 8, 16, 32, 60, 60].map((w) => dec(w)));
+    expect(designParameters((await loadScenario('stream-checkpoint-transactional-sink')).scenario).checkpointIntervalSec).toEqual(dec(300));
+    expect(designParameters((await loadScenario('consumer-durable-inbox')).scenario)).toEqual({});
+  });
+
+  it('flags a figure the record states otherwise than its scenario runs, and opens an item for it', () => {
+    // The figures as the record once typed them: a 7-day window backed by an inbox that keeps ids
+    // for ever, a horizon backed by a 40-day inbox, a 30-second interval backed by a processor
+    // that checkpoints every 5 minutes; and a retry schedule its scenario does not run.
+    const spec: RecordSpec = {
+      ...catalogueRecord,
+      figures: {
+        ...catalogueRecord.figures,
+        dedup: { ...catalogueRecord.figures.dedup, window: '7d', scenario: 'consumer-durable-inbox' },
+        horizon: { ...catalogueRecord.figures.horizon!, scenario: 'dedup-horizon-covers-redelivery' },
+        checkpoint: { ...catalogueRecord.figures.checkpoint, interval: '30s' },
+        retry: { ...catalogueRecord.figures.retry, base: '2s' },
+      },
+    };
+    const r = buildDecisionRecord(spec, all(), context());
+    expect(r.openItems.filter((x) => x.kind === 'contradicted').map((x) => `${x.item}: ${x.reason}`)).toEqual([
+      'Make the dedup sizing agree with consumer-durable-inbox: the record says 7 d for the dedup window, consumer-durable-inbox has none',
+      "Make the dedup horizon agree with dedup-horizon-covers-redelivery: the record's dedup window is 7 d, dedup-horizon-covers-redelivery keeps its inbox 40 d; the record says 3 d for the broker retention, dedup-horizon-covers-redelivery has none",
+      "Make the retry schedule agree with poison-retry-topic-parking-dead-letter: the record's schedule waits 2, 4, 8, 16, 32, 60, 60, 60 s, poison-retry-topic-parking-dead-letter waits 1, 2, 4, 8, 16, 32, 60, 60 s",
+      'Make the checkpoint replay agree with stream-checkpoint-transactional-sink: the record says 30 s for the checkpoint interval, stream-checkpoint-transactional-sink runs 5 m',
+    ]);
+    const figures = rows(r, 'ordering-retries', 2);
+    expect(figures[0]![2]).toEqual({ text: 'stream-checkpoint-transactional-sink', link: runAnchor('stream-checkpoint-transactional-sink'), flag: true });
+    // The arithmetic is the run's: the interval it really checkpoints at.
+    expect(figures[0]![1]!.text).toMatch(/^18,000\/s × 150 s = 2,700,000 events/);
+    const md = renderRecordMarkdown(r);
+    expect(md).toContain(
+      "⚠ **[Dedup horizon, as dedup-horizon-covers-redelivery runs it: valid: broker-retention 3 d, approved-replay 7 d, partner-redelivery 30 d fit inside the 40 d window. Approved-replay is the record's own: dedup-horizon-covers-redelivery has no such path. DISAGREES with",
+    );
+    // The catalogue record as it stands agrees with every scenario it names.
+    expect(record.openItems.filter((x) => x.kind === 'contradicted')).toEqual([]);
+  });
+
+  it('refuses a figure whose scenario has no such parameter when the record gives none', () => {
+    const spec: RecordSpec = { ...catalogueRecord, figures: { ...catalogueRecord.figures, dedup: { eventsPerDay: 1000, entryBytes: 64, scenario: 'consumer-durable-inbox' } } };
+    expect(() => buildDecisionRecord(spec, all(), context())).toThrow(
+      new InputError('figures.dedup names scenario consumer-durable-inbox, whose inbox keeps event ids for ever; give figures.dedup.window, or name a scenario whose inbox table has a ttl'),
+    );
+  });
+});
+
+describe('the event-time policies', () => {
+  it('back the Mercury policy with stream-event-time-mercury, its watermark, window, lateness and late policy read from that design', () => {
+    const policies = rows(record, 'event-time');
+    expect(policies.map((r) => r[0]!.text)).toEqual(['Demand per 10-minute window (Mercury)', 'Demand per 10-minute window (dashboard)', 'Sales per 10-minute period (ledger)']);
+    // Seed 000: "maximum observed event time minus two minutes ... a provisional 10-minute demand
+    // aggregate ... accepts corrections for 15 additional minutes, and then routes later facts to
+    // a correction workflow"; the scenario's design: watermarkDelay 2m, window 10m, lateness 15m,
+    // late 'review', idleAfter 5m.
+    expect(policies[0]!.slice(2, 6).map((c) => c.text)).toEqual([
+      'Maximum observed event time − 2 m; a partition silent 5 m is left out',
+      'Tumbling, 10 m',
+      '15 m after the window ends, revised under the next version',
+      'Routed to the correction workflow (review), counted',
+    ]);
+    expect(policies[0]![7]).toEqual({ text: 'stream-event-time-mercury: holds', link: runAnchor('stream-event-time-mercury') });
+    expect(policies.map((r) => r[5]!.text)).toEqual(['Routed to the correction workflow (review), counted', 'A new version of the closed window, which readers can see', 'One correction entry linked to the closed window']);
+    for (const [i, e] of (catalogueRecord.eventTime ?? []).entries()) {
+      const text = eventTimeText(designParameters(scenarios.get(e.scenario)!).eventTime!);
+      expect(policies[i]!.slice(2, 6).map((c) => c.text)).toEqual([text.watermark, text.window, text.lateness, text.late]);
+    }
+  });
+
+  it('flags a policy the record states otherwise than its scenario runs', () => {
+    const spec: RecordSpec = { ...catalogueRecord, eventTime: [{ ...catalogueRecord.eventTime![0]!, late: 'correction', lateness: '10m', watermarkDelay: '2m' }] };
+    const r = buildDecisionRecord(spec, all(), context());
+    expect(r.openItems.filter((x) => x.kind === 'contradicted').map((x) => x.reason)).toEqual([
+      'the record says 10 m for the allowed lateness, stream-event-time-mercury runs 15 m; the record sends a later fact to correction, stream-event-time-mercury to review',
+    ]);
+    expect(rows(r, 'event-time')[0]![7]).toMatchObject({ flag: true, text: expect.stringMatching(/^stream-event-time-mercury: holds\. DISAGREES with stream-event-time-mercury: /) });
   });
 });
 

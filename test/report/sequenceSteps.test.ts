@@ -241,8 +241,9 @@ describe('the heal', () => {
 });
 
 describe('SVG layout', () => {
-  // Long labels between neighbours, a message across a third lifeline, a message to oneself,
-  // a lost message and notes on the first and last lifelines: every placement rule at once.
+  // Long labels between neighbours, messages across third lifelines (rightwards, leftwards and
+  // lost), a message to oneself, a lost message and notes on the first and last lifelines: every
+  // placement rule at once.
   const t: TraceEvent[] = [
     ev(0, 'client', 'state', 'idle'),
     ev(0, 'source', 'state', 'idle'),
@@ -255,7 +256,9 @@ describe('SVG layout', () => {
     ev(5, 'db', 'lose', { to: 'source', event: { type: 'db.result', tx: 'cmd-1' } }),
     ev(6, 'client', 'note', { kind: 'guard', data: { guard: 'checkoutKey', key: 'customer-84/cart-19/attempt-1' } }),
     ev(7, 'broker', 'note', { kind: 'effect', data: { table: 'reservations', row: { order_id: 'order-with-a-long-name' } } }),
-    ev(8, 'source', 'crash', { window: 'source.waitingForTheBrokerToAcknowledge' }),
+    deliver(8, 'broker', 'client', 'broker.ack', { ref: 'accept order-with-a-long-name#1' }),
+    ev(9, 'source', 'lose', { to: 'broker', event: { type: 'broker.publish', payload: { event_id: 'evt-order-with-a-long-name-v2' } } }),
+    ev(10, 'source', 'crash', { window: 'source.waitingForTheBrokerToAcknowledge' }),
   ];
   const svg = svgSequence(sequenceSteps(t), 'layout');
   const xs = lifelines(svg);
@@ -264,7 +267,7 @@ describe('SVG layout', () => {
 
   it('puts every message label on an opaque background that holds its text', () => {
     const msgs = groups.filter((g) => g.cls.startsWith('msg'));
-    expect(msgs).toHaveLength(5);
+    expect(msgs).toHaveLength(7);
     for (const g of msgs) {
       expect(svg).toContain(`<rect class="label-bg" x="${g.rect!.x}"`);
       for (const line of g.texts) {
@@ -293,6 +296,19 @@ describe('SVG layout', () => {
     const source = xs[1]!;
     expect(self.rect!.x).toBeGreaterThan(source);
     expect(self.rect!.x + self.rect!.width).toBeLessThan(xs[2]!);
+  });
+
+  it('keeps every message label off every lifeline: one across several gaps sits in the gap next to its sender', () => {
+    const msgs = groups.filter((g) => g.cls.startsWith('msg'));
+    for (const g of msgs) expect(xs.filter((x) => x >= g.rect!.x && x <= g.rect!.x + g.rect!.width), g.title).toEqual([]);
+    const across = msgs.filter((g) => g.lines.length === 1 && xs.some((x) => x > Math.min(g.lines[0]!.x1, g.lines[0]!.x2) + 2 && x < Math.max(g.lines[0]!.x1, g.lines[0]!.x2) - 2));
+    expect(across.map((g) => `${g.cls} ${g.title.split(' ')[0]}`)).toEqual(['msg broker.publish', 'msg broker.ack', 'msg lost broker.publish']);
+    for (const g of across) {
+      const from = g.lines[0]!.x1;
+      const next = xs[xs.indexOf(from) + (g.lines[0]!.x2 > from ? 1 : -1)]!;
+      expect(g.rect!.x, g.title).toBeGreaterThan(Math.min(from, next));
+      expect(g.rect!.x + g.rect!.width, g.title).toBeLessThan(Math.max(from, next));
+    }
   });
 
   it('fits crash and note boxes between the neighbouring lifelines and inside the drawing', () => {
