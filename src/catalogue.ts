@@ -269,9 +269,13 @@ export async function loadScenarios(refs: readonly string[], options: LoadOption
  * names and the paths of scenario files, in the order loadScenarios takes them, each once.
  */
 export function scenarioRefs(refs: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const { catalogue, files } of refs.map(expand)) for (const r of [...catalogue, ...files.map(([shown]) => shown)]) if (!out.includes(r)) out.push(r);
-  return out;
+  // Each once, as loadScenarios takes them: a catalogue name by its name, a file by its absolute path.
+  const seen = new Map<string, string>();
+  for (const { catalogue, files } of refs.map(expand)) {
+    for (const name of catalogue) if (!seen.has(`catalogue:${name}`)) seen.set(`catalogue:${name}`, name);
+    for (const [shown, path] of files) if (!seen.has(path)) seen.set(path, shown);
+  }
+  return [...seen.values()];
 }
 
 /** A catalogue scenario by name, or a scenario file by path: exactly one scenario. */

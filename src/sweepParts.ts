@@ -2,13 +2,31 @@
 // tallied for every scenario, with the settings it ran under and the version that ran it, so
 // parts of different sweeps (another seed, another fault depth, another engine) are refused
 // rather than merged into a result no run would give.
-import type { Shard } from './shard.ts';
+import { createHash } from 'node:crypto';
 import type { ExplorePart } from './explore.ts';
+import { claimSentence } from './report/claimSentence.ts';
+import { runScenario } from './runScenario.ts';
+import type { Scenario } from './scenario.ts';
+import type { Shard } from './shard.ts';
 import type { PortableCheck } from './sweepTask.ts';
+import { DEFAULT_SEED } from './windows.ts';
 import type { WindowsPart } from './windowsPart.ts';
 
 /** The part's file name inside the folder a shard writes. */
 export const PART_FILE = 'part.json';
+
+/**
+ * What a scenario is, as far as a sweep's result goes: the trace of its fault-free run (its
+ * design, options and workload), its claims as sentences and its expectation. Parts of a
+ * scenario changed between two shards do not merge.
+ */
+export function scenarioFingerprint(scenario: Scenario): string {
+  const reference = runScenario(scenario, { seed: DEFAULT_SEED, plan: [] });
+  return createHash('sha256')
+    .update(JSON.stringify([reference.report.traceHash, scenario.name, scenario.claims.map(claimSentence), scenario.expect, scenario.workload]))
+    .digest('hex')
+    .slice(0, 16);
+}
 
 /** What every part says of itself. */
 interface PartHead {
@@ -20,6 +38,8 @@ interface PartHead {
   readonly refs: readonly string[];
   /** The settings that decide the result (flags, defaults filled in): equal in every part of one sweep. */
   readonly settings: Readonly<Record<string, unknown>>;
+  /** Each scenario's fingerprint, in `refs` order. */
+  readonly fingerprints: readonly string[];
 }
 
 export interface WindowsPartFile extends PartHead {

@@ -7,10 +7,10 @@
 // its own, so it registers tsx's before it imports its body. The compiled package needs none.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { InputError } from './inputError.ts';
 import type { SweepTask, TaskResult } from './sweepTask.ts';
 
 const OWN_EXT = extname(fileURLToPath(import.meta.url));
@@ -33,17 +33,14 @@ const { workerData } = require('node:worker_threads');
 })();
 `;
 
-/** The threads a sweep may use when told `--workers auto`: one per core the process may run on. */
-export function defaultWorkers(): number {
-  return availableParallelism();
-}
-
 /** What a task's caller hears as its turn comes. */
 export interface TaskHooks {
   /** Asked when a thread is free for the task: a task no longer wanted is settled as undefined, unrun. */
   readonly skip?: () => boolean;
   /** Told when a thread takes the task. */
   readonly onStart?: () => void;
+  /** Told when its thread has answered. */
+  readonly onEnd?: () => void;
 }
 
 interface Pending {
@@ -60,6 +57,7 @@ export class SweepPool {
   private readonly queue: Pending[] = [];
   private nextId = 0;
   private failure: Error | undefined;
+  private closing = false;
 
   constructor(readonly size: number) {
     for (let i = 0; i < size; i++) this.idle.push(this.start());
@@ -71,9 +69,10 @@ export class SweepPool {
       const p = this.busy.get(worker);
       if (!p || p.id !== m.id) return;
       this.busy.delete(worker);
+      p.hooks.onEnd?.();
       if (m.error) {
-        const e = new Error(m.error.message);
-        e.name = m.error.name;
+        // Bad input stays bad input (one line, exit code 2); anything else keeps its stack.
+        const e = m.error.name === 'InputError' ? new InputError(m.error.message) : Object.assign(new Error(m.error.message), { name: m.error.name });
         if (m.error.stack) e.stack = m.error.stack;
         p.reject(e);
       } else p.resolve(m.result);
@@ -83,15 +82,21 @@ export class SweepPool {
     // A thread that dies takes its task with it, and the pool can no longer promise every task.
     worker.on('error', (error) => this.fail(error));
     worker.on('exit', (code) => {
-      if (code !== 0) this.fail(new Error(`a sweep worker exited with code ${code}`));
+      if (this.closing) return;
+      const ref = this.busy.get(worker)?.task.ref;
+      // Only a scenario's own code ends a thread this way: its build() or an observer called process.exit.
+      this.fail(new InputError(`${ref === undefined ? 'a sweep worker' : `malformed scenario ${ref}: a sweep worker running it`} ended with exit code ${code} (does its code call process.exit?)`));
     });
     return worker;
   }
 
+  /** Stops the pool at its first failure: every task waiting or running is refused with it, and every thread ended. */
   private fail(error: Error): void {
-    this.failure ??= error;
-    for (const p of [...this.busy.values(), ...this.queue.splice(0)]) p.reject(this.failure);
+    if (this.failure) return;
+    this.failure = error;
+    for (const p of [...this.busy.values(), ...this.queue.splice(0)]) p.reject(error);
     this.busy.clear();
+    void this.close();
   }
 
   private dispatch(): void {
@@ -118,12 +123,15 @@ export class SweepPool {
     });
   }
 
-  /** Ends every thread; tasks still queued are refused. */
+  /** Ends every thread; tasks waiting or running are refused. */
   async close(): Promise<void> {
-    for (const p of this.queue.splice(0)) p.reject(new Error('the sweep pool closed'));
-    const all = [...this.idle, ...this.busy.keys()];
-    this.idle.length = 0;
+    if (this.closing) return;
+    this.closing = true;
     this.failure ??= new Error('the sweep pool closed');
+    for (const p of [...this.busy.values(), ...this.queue.splice(0)]) p.reject(this.failure);
+    const all = [...this.idle, ...this.busy.keys()];
+    this.busy.clear();
+    this.idle.length = 0;
     await Promise.all(all.map((w) => w.terminate()));
   }
 }

@@ -103,7 +103,8 @@ export function rowKey(fault: Fault): string {
   return `${faultPlaceName(fault)}\u0000${faultLabel(fault)}`;
 }
 
-function emptyPart(scenario: string, from: number, to: number): WindowsPart {
+/** A part of no runs over [from, to): a stretch that holds no plan, or one about to be run. */
+export function emptyPart(scenario: string, from: number, to = from): WindowsPart {
   return { scenario, from, to, done: 0, stopped: false, outcomes: [], clauses: new ClauseTally().state(), unstruckRuns: 0, reached: [], firstOf: [], rows: [] };
 }
 

@@ -25,8 +25,7 @@ import { deferSignals } from './deferSignals.ts';
 import { kindsFlag, text, wholeNumber } from './flagValues.ts';
 import type { CliIo } from './io.ts';
 import { loadOptions } from './loadOptions.ts';
-import { version } from './main.ts';
-import { refuseWithShard, shardOut, withPool, workersFlag, writePart } from './sweepFlags.ts';
+import { partHead, refuseWithShard, shardOut, withPool, workersFlag, writePart } from './sweepFlags.ts';
 import { styleFor, table } from './style.ts';
 
 /** The whole folder is replaced by each run, so the default is a name no project uses for anything else, and not windows mode's. */
@@ -80,9 +79,14 @@ export const command: Command = {
     const mine = entries.map((e, index) => ({ ...e, index })).filter(({ index }) => !shard || shardTakes(index, shard));
     const results: TimedCheck[] = [];
     if (workers > 1) {
-      const started = new Map<string, number>();
-      const done = await withPool(workers, (pool) => checkOnWorkers(mine, options, pool, (ref) => started.set(ref, performance.now())));
-      done.forEach((result, k) => results.push({ result, seconds: (performance.now() - started.get(mine[k]!.ref)!) / 1000 }));
+      // Each search is timed on its own thread, from the moment a thread takes it to its answer.
+      const seconds = new Map<string, number>();
+      const hooks = (ref: string) => {
+        let started = 0;
+        return { onStart: () => (started = performance.now()), onEnd: () => seconds.set(ref, (performance.now() - started) / 1000) };
+      };
+      const done = await withPool(workers, (pool) => checkOnWorkers(mine, options, pool, hooks));
+      done.forEach((result, k) => results.push({ result, seconds: seconds.get(mine[k]!.ref)! }));
     } else {
       for (const [i, { scenario, ref }] of mine.entries()) {
         const started = performance.now();
@@ -97,12 +101,7 @@ export const command: Command = {
     if (progress) io.progress('\r\u001b[K');
     if (shard) {
       const part: CheckPartFile = {
-        format: 'faultline-part',
-        version: version(),
-        command: 'check',
-        shard,
-        refs: entries.map((e) => e.ref),
-        settings: { ...options },
+        ...partHead('check', shard, entries, options),
         scenarios: results.map(({ result: { claims: _claims, ...result }, seconds }, k) => ({ ref: mine[k]!.ref, index: mine[k]!.index, result, seconds })),
       };
       await writePart(part, outDir);

@@ -6,7 +6,7 @@ import { DEFAULT_RUNS, explore, exploreRange, type ExploreOptions, type ExploreR
 import { InputError } from '../inputError.ts';
 import { checkReportDir } from '../report/writeReports.ts';
 import { parseShard, shardRange } from '../shard.ts';
-import { exploreOnWorkers } from '../sweepOnWorkers.ts';
+import { exploreOnWorkers, explorePartsOnWorkers } from '../sweepOnWorkers.ts';
 import type { ExplorePartFile } from '../sweepParts.ts';
 import { parseArgv } from '../parseArgv.ts';
 import { describeCoverage } from '../report/describeCoverage.ts';
@@ -15,8 +15,7 @@ import { expectedText } from '../report/verdictSummary.ts';
 import type { Command } from './command.ts';
 import { text, wholeNumber } from './flagValues.ts';
 import type { CliIo } from './io.ts';
-import { version } from './main.ts';
-import { refuseWithShard, shardOut, withPool, workersFlag, writePart } from './sweepFlags.ts';
+import { partHead, refuseWithShard, shardOut, withPool, workersFlag, writePart } from './sweepFlags.ts';
 import { loadOptions } from './loadOptions.ts';
 import { printRun } from './printRun.ts';
 import { styleFor } from './style.ts';
@@ -56,10 +55,9 @@ export const command: Command = {
       ...(maxFaults === undefined ? {} : { maxFaults }),
     };
     if (shard) {
-      const total = runs ?? DEFAULT_RUNS;
-      const [from, to] = shardRange(total, shard);
-      const scenarios = entries.map(({ scenario, ref }) => ({ ref, part: exploreRange(scenario, { ...options, ref }, from, to - from) }));
-      const part: ExplorePartFile = { format: 'faultline-part', version: version(), command: 'explore', shard, refs: entries.map((e) => e.ref), settings: { ...options }, scenarios };
+      const [from, to] = shardRange(runs ?? DEFAULT_RUNS, shard);
+      const parts = workers > 1 ? await withPool(workers, (pool) => explorePartsOnWorkers(entries, options, pool, from, to)) : entries.map(({ scenario, ref }) => exploreRange(scenario, { ...options, ref }, from, to - from));
+      const part: ExplorePartFile = { ...partHead('explore', shard, entries, options), scenarios: parts.map((p, k) => ({ ref: entries[k]!.ref, part: p })) };
       const out = outDir ?? shardOut(shard);
       await writePart(part, out);
       io.out(`shard ${shard.index}/${shard.count}: ${entries.length} scenario${entries.length === 1 ? '' : 's'}, runs ${from} to ${to - 1} of each; its part is in ${out}/ (faultline merge joins the ${shard.count} parts)`);

@@ -12,7 +12,7 @@ import { describeFsError } from '../fsError.ts';
 import { InputError } from '../inputError.ts';
 import { parseArgv } from '../parseArgv.ts';
 import { checkReportDir } from '../report/writeReports.ts';
-import { PART_FILE, type CheckPartFile, type ExplorePartFile, type PartFile, type WindowsPartFile } from '../sweepParts.ts';
+import { PART_FILE, scenarioFingerprint, type CheckPartFile, type ExplorePartFile, type PartFile, type WindowsPartFile } from '../sweepParts.ts';
 import { finishWindows, sweepSettings, type WindowsOptions } from '../windows.ts';
 import { mergeWindowsParts, sweepPlan } from '../windowsPart.ts';
 import { DEFAULT_OUT as CHECK_OUT, presentCheck, type TimedCheck } from './checkCommand.ts';
@@ -44,6 +44,8 @@ export const command: Command = {
       if (p.shard.count !== first.shard.count) throw new InputError(`${where} is shard ${p.shard.index}/${p.shard.count}, ${positionals[0]} shard ${first.shard.index}/${first.shard.count}: parts of one sweep only`);
       if (JSON.stringify(p.settings) !== JSON.stringify(first.settings)) throw new InputError(`${where} ran with ${JSON.stringify(p.settings)}, ${positionals[0]} with ${JSON.stringify(first.settings)}: parts of one sweep only`);
       if (JSON.stringify(p.refs) !== JSON.stringify(first.refs)) throw new InputError(`${where} ran other scenarios than ${positionals[0]}: parts of one sweep only`);
+      const changed = p.refs.find((_, k) => p.fingerprints[k] !== first.fingerprints[k]);
+      if (changed !== undefined) throw new InputError(`${changed} changed between the shards that wrote ${positionals[0]} and ${where}: parts of one sweep only`);
     }
     const byIndex = new Map<number, PartFile>();
     for (const [i, p] of parts.entries()) {
@@ -58,8 +60,10 @@ export const command: Command = {
     if (first.command === 'explore' && out !== undefined) throw new InputError('--out: an explore writes no report set');
     const outDir = out ?? (first.command === 'check' ? CHECK_OUT : WINDOWS_OUT);
     const entries = await loadScenarios(first.refs, { ...loadOptions(), ...(first.command === 'explore' ? {} : { beforeLoad: () => checkReportDir(outDir) }) });
-    if (first.command === 'windows') return presentWindows(mergeWindows(ordered as WindowsPartFile[], entries), { json, outDir }, io);
-    if (first.command === 'explore') return presentExplore(mergeExplore(ordered as ExplorePartFile[], entries), { json }, io);
+    // The scenarios as they are now must be the ones the shards ran.
+    for (const [k, { scenario, ref }] of entries.entries()) if (scenarioFingerprint(scenario) !== first.fingerprints[k]) throw new InputError(`${ref} changed since the shards ran: merge parts of the scenarios as they are, or run the shards again`);
+    if (first.command === 'windows') return presentWindows(asInput(() => mergeWindows(ordered as WindowsPartFile[], entries)), { json, outDir }, io);
+    if (first.command === 'explore') return presentExplore(asInput(() => mergeExplore(ordered as ExplorePartFile[], entries)), { json }, io);
     return presentCheck(mergeCheck(ordered as CheckPartFile[], entries), { json, outDir }, io);
   },
 };
@@ -80,8 +84,28 @@ function readPart(where: string): PartFile {
   } catch {
     throw new InputError(`${where} is not a faultline part: it is not JSON`);
   }
-  if (part?.format !== 'faultline-part' || !['windows', 'explore', 'check'].includes(part.command as string) || typeof part.shard?.index !== 'number' || !Array.isArray(part.refs) || !Array.isArray(part.scenarios)) throw new InputError(`${where} is not a faultline part (one that windows, explore or check wrote with --shard)`);
+  const not = (why: string) => new InputError(`${where} is not a faultline part (one that windows, explore or check wrote with --shard): ${why}`);
+  if (part === null || typeof part !== 'object' || part.format !== 'faultline-part') throw not('it does not say it is one');
+  if (!['windows', 'explore', 'check'].includes(part.command as string)) throw not(`no command ${JSON.stringify(part.command)}`);
+  const { shard, refs, fingerprints, scenarios } = part;
+  if (typeof part.version !== 'string' || typeof part.settings !== 'object' || part.settings === null) throw not('its version or settings are missing');
+  if (!shard || !Number.isSafeInteger(shard.index) || !Number.isSafeInteger(shard.count) || shard.index < 1 || shard.index > shard.count) throw not('its shard is not i/n');
+  if (!Array.isArray(refs) || !refs.every((r) => typeof r === 'string') || !Array.isArray(fingerprints) || fingerprints.length !== refs.length) throw not('its scenario list is broken');
+  if (!Array.isArray(scenarios) || !scenarios.every((x) => x !== null && typeof x === 'object' && typeof x.ref === 'string')) throw not('its scenarios are broken');
+  // Windows and explore parts hold every scenario, a check part the ones its shard searched.
+  if (part.command !== 'check' && (scenarios.length !== refs.length || scenarios.some((x, k) => x.ref !== refs[k] || typeof (x as { part?: unknown }).part !== 'object'))) throw not('its scenarios do not match its scenario list');
+  if (part.command === 'check' && scenarios.some((x) => !Number.isSafeInteger((x as { index?: unknown }).index) || refs[(x as { index: number }).index] !== x.ref || typeof (x as { result?: unknown }).result !== 'object')) throw not('its searches do not match its scenario list');
   return part as PartFile;
+}
+
+/** Runs a merge, reporting a tally the parts cannot make (a gap, a damaged part) as bad input. */
+function asInput<T>(merge: () => T): T {
+  try {
+    return merge();
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    throw new InputError(`the parts do not make one sweep: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 function mergeWindows(parts: readonly WindowsPartFile[], entries: readonly CatalogueEntry[]) {
@@ -89,7 +113,7 @@ function mergeWindows(parts: readonly WindowsPartFile[], entries: readonly Catal
   return entries.map(({ scenario, ref }, k) => {
     const plan = sweepPlan(scenario, sweepSettings(scenario, options));
     const mine = parts.map((p) => p.scenarios[k]!);
-    if (mine.some((s) => s.ref !== ref || s.total !== plan.total)) throw new InputError(`${ref} has ${plan.total} plans here, but ${mine.find((s) => s.total !== plan.total)?.total ?? '?'} in its parts: the scenario changed since the shards ran`);
+    if (mine.some((s) => s.total !== plan.total)) throw new InputError(`${ref} has ${plan.total} plans here, but not in its parts: the scenario changed since the shards ran`);
     return finishWindows(scenario, plan, mergeWindowsParts(mine.map((s) => s.part)), ref);
   });
 }

@@ -2,10 +2,12 @@
 // of n machines), shared by windows, explore and check, and the part a shard writes.
 import { InputError } from '../inputError.ts';
 import type { Shard } from '../shard.ts';
-import { PART_FILE, type PartFile } from '../sweepParts.ts';
+import type { CatalogueEntry } from '../catalogue.ts';
+import { PART_FILE, scenarioFingerprint, type PartFile } from '../sweepParts.ts';
 import { SweepPool } from '../sweepPool.ts';
 import { writeFileSet } from '../report/writeReports.ts';
 import { wholeNumber } from './flagValues.ts';
+import { version } from './main.ts';
 
 /** `--workers N`, 1 to 256; 1 (the default) runs in this thread and starts none. */
 export function workersFlag(value: string | true | undefined): number {
@@ -25,6 +27,19 @@ export async function withPool<T>(workers: number, body: (pool: SweepPool) => Pr
   } finally {
     await pool.close();
   }
+}
+
+/** What every part a shard writes says of itself: which sweep it is a part of, and which part. */
+export function partHead<C extends PartFile['command']>(command: C, shard: Shard, entries: readonly Pick<CatalogueEntry, 'scenario' | 'ref'>[], settings: object) {
+  return {
+    format: 'faultline-part' as const,
+    version: version(),
+    command,
+    shard,
+    refs: entries.map((e) => e.ref),
+    settings: { ...settings },
+    fingerprints: entries.map((e) => scenarioFingerprint(e.scenario)),
+  };
 }
 
 /** Writes a shard's part as a set of one file, replacing `outDir` as report sets do. */

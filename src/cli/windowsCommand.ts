@@ -7,7 +7,7 @@
 // `--workers N` spreads the runs over N threads with the same result; `--shard i/n` runs one
 // stretch of every scenario's plans and writes its tally as a part for `faultline merge`.
 import { loadScenarios } from '../catalogue.ts';
-import { windowsOnWorkers } from '../sweepOnWorkers.ts';
+import { windowsOnWorkers, windowsPartsOnWorkers } from '../sweepOnWorkers.ts';
 import { parseArgv } from '../parseArgv.ts';
 import { replayLine } from '../replayLine.ts';
 import { describeClause } from '../report/describeCoverage.ts';
@@ -24,8 +24,7 @@ import { deferSignals } from './deferSignals.ts';
 import { text, wholeNumber } from './flagValues.ts';
 import type { CliIo } from './io.ts';
 import { loadOptions } from './loadOptions.ts';
-import { version } from './main.ts';
-import { refuseWithShard, shardOut, withPool, workersFlag, writePart } from './sweepFlags.ts';
+import { partHead, refuseWithShard, shardOut, withPool, workersFlag, writePart } from './sweepFlags.ts';
 import { styleFor, table } from './style.ts';
 
 /** The whole folder is replaced by each run, so the default is a name no project uses for anything else. */
@@ -65,13 +64,16 @@ export const command: Command = {
     };
     const progress = io.isTTY && !values['json'];
     if (shard) {
-      const scenarios = entries.map(({ scenario, ref }) => {
-        const plan = sweepPlan(scenario, sweepSettings(scenario, options));
-        const [from, to] = shardRange(plan.total, shard);
-        return { ref, total: plan.total, part: sweepWindows(scenario, plan, from, to) };
-      });
-      const part: WindowsPartFile = { format: 'faultline-part', version: version(), command: 'windows', shard, refs: entries.map((e) => e.ref), settings: { ...options }, scenarios };
-      const runs = scenarios.reduce((n, s) => n + s.part.done, 0);
+      const stretch = (total: number) => shardRange(total, shard);
+      const tallies =
+        workers > 1
+          ? await withPool(workers, (pool) => windowsPartsOnWorkers(entries, options, pool, stretch))
+          : entries.map((entry) => {
+              const plan = sweepPlan(entry.scenario, sweepSettings(entry.scenario, options));
+              return { entry, plan, part: sweepWindows(entry.scenario, plan, ...stretch(plan.total)) };
+            });
+      const part: WindowsPartFile = { ...partHead('windows', shard, entries, options), scenarios: tallies.map(({ entry, plan, part }) => ({ ref: entry.ref, total: plan.total, part })) };
+      const runs = tallies.reduce((n, t) => n + t.part.done, 0);
       await writePart(part, outDir);
       io.out(`shard ${shard.index}/${shard.count}: ${entries.length} scenarios, ${runs} runs; its part is in ${outDir}/ (faultline merge joins the ${shard.count} parts)`);
       return 0;
