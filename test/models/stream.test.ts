@@ -311,6 +311,24 @@ describe('the promoter', () => {
     expect(decide(false, 2)).toEqual({ status: 'promoted', served: 'rebuildSink', mismatches: [] });
   });
 
+  it('waits while either run has a result the other has not closed, rather than compare a result with none', () => {
+    const d = new MachineDriver(promoterMachine, { live: 'sink', rebuild: 'rebuildSink', compare: true, pollTicks: 6, timeoutTicks: 12 });
+    d.advance(6);
+    const later: ResultPost[] = [...closed(3), { kind: 'result', window: 1, version: 1, facts: ['b'], value: 1 }, { kind: 'close', window: 1, version: 1 }];
+    contents(d, 'sink', closed(3));
+    contents(d, 'rebuildSink', later);
+    expect(d.state).toBe('waiting');
+    // The same windows closed, but the live run has a result for window 1 the rebuild has not yet.
+    d.advance(6);
+    contents(d, 'sink', [...closed(3), { kind: 'result', window: 1, version: 1, facts: ['b'], value: 1 }]);
+    contents(d, 'rebuildSink', closed(3));
+    expect(d.state).toBe('waiting');
+    d.advance(6);
+    contents(d, 'sink', later);
+    contents(d, 'rebuildSink', later);
+    expect(d.context.durable).toEqual({ status: 'promoted', served: 'rebuildSink', mismatches: [] });
+  });
+
   it('waits while the rebuild has not closed every window the live run closed', () => {
     const d = new MachineDriver(promoterMachine, { live: 'sink', rebuild: 'rebuildSink', compare: true, pollTicks: 6, timeoutTicks: 12 });
     d.advance(6);
