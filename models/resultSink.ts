@@ -14,8 +14,10 @@
 //   is never committed: its epoch stays staged, invisible, and the replay stages under new ones.
 // The sink also keeps the processor's side records: facts routed to review (the correction
 // workflow) and facts dropped under a declared policy, each by its fact id, so a dropped fact is
-// counted and a reviewed one is accounted for, and retractions of a version readers held. It
-// acknowledges every request; it does not crash here (its storage is taken as durable).
+// counted and a reviewed one is accounted for, and retractions of a version readers held. The
+// same machine stands for the endpoints of irreversible effects (a mail gateway for alerts, a
+// payment provider for settlement captures), which keep one post per key in `idempotent` mode.
+// It acknowledges every request; it does not crash here (its storage is taken as durable).
 import { enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
 import { stableJson } from '../src/trace.ts';
@@ -40,7 +42,9 @@ export type ResultPost =
   /** A late fact routed to the correction workflow instead of the result. */
   | { readonly kind: 'review'; readonly window: number; readonly facts: readonly string[]; readonly times?: readonly FactTimes[] }
   /** A late fact dropped under a declared policy, and counted. */
-  | { readonly kind: 'dropped'; readonly window: number; readonly facts: readonly string[]; readonly times?: readonly FactTimes[] };
+  | { readonly kind: 'dropped'; readonly window: number; readonly facts: readonly string[]; readonly times?: readonly FactTimes[] }
+  /** A closed window's total charged through a payment provider, under an idempotency key that names the window and the run. */
+  | { readonly kind: 'capture'; readonly window: number; readonly version: number; readonly value: number; readonly run: string };
 
 /** A post as the sink keeps it: when it became visible. */
 export type StoredPost = ResultPost & { readonly at: number };
@@ -79,6 +83,9 @@ export function postKey(p: ResultPost): string {
       return `${p.kind} ${p.window}@v${p.version}${p.run === undefined ? '' : ` by ${p.run}`}`;
     case 'retraction':
       return `${p.kind} ${p.window}@v${p.version}`;
+    // A payment provider's idempotency key: a run charges a window once, whatever version closed it.
+    case 'capture':
+      return `${p.kind} ${p.window} by ${p.run}`;
     default:
       return `${p.kind} ${p.facts.join(',')}`;
   }
@@ -189,6 +196,8 @@ export function resultSinkEvidence(durable: unknown): EvidencePart[] {
         return `w${p.window} closed`;
       case 'retraction':
         return `w${p.window}@v${p.version} retracted`;
+      case 'capture':
+        return `w${p.window} charged ${p.value} by ${p.run}`;
       default:
         return `${p.kind} w${p.window} ${p.facts.join(',')}`;
     }

@@ -139,6 +139,12 @@ export interface AggregatorInput {
    * recognise a resend of the same run's alert but not another run's. None when absent.
    */
   readonly alerts?: string;
+  /**
+   * A payment provider that charges each window's total when it closes (a settlement capture):
+   * another irreversible effect. Its idempotency key names the window and `runId`, so the
+   * provider recognises a resend of the same run's capture but not another run's. None when absent.
+   */
+  readonly captures?: string;
   readonly runId?: string;
   /** The operator starts reading at this tick (a rebuild started later than the live run). */
   readonly startAtTick?: number;
@@ -317,15 +323,18 @@ const postRef = (ctx: Ctx, n: number) => `c${ctx.durable.checkpoint.id}.${n}`;
 
 /**
  * Where new posts go: straight to the sink, acknowledged one by one, or (transactional) into this
- * epoch's stage; a close also goes to the alerts endpoint, outside any transaction.
+ * epoch's stage; a close also goes to the alerts endpoint and, as a charge of the window's total
+ * in `op`, to the payment provider, both outside any transaction.
  */
-function queued(ctx: Ctx, posts: readonly ResultPost[]): Partial<Ctx> {
+function queued(ctx: Ctx, posts: readonly ResultPost[], op: OperatorState): Partial<Ctx> {
   if (posts.length === 0) return {};
-  const { sink, alerts, sinkMode } = ctx.input;
+  const { sink, alerts, captures, sinkMode } = ctx.input;
+  const run = ctx.input.runId ?? 'live';
   const direct: { to: string; post: ResultPost }[] = [];
   for (const post of posts) {
     if (sinkMode !== 'transactional') direct.push({ to: sink, post });
-    if (alerts !== undefined && post.kind === 'close') direct.push({ to: alerts, post: { ...post, run: ctx.input.runId ?? 'live' } });
+    if (alerts !== undefined && post.kind === 'close') direct.push({ to: alerts, post: { ...post, run } });
+    if (captures !== undefined && post.kind === 'close') direct.push({ to: captures, post: { kind: 'capture', window: post.window, version: post.version, value: op.windows[post.window]?.value ?? 0, run } });
   }
   return {
     ...(sinkMode === 'transactional' ? { buffer: [...ctx.buffer, ...posts] } : {}),
@@ -367,12 +376,12 @@ export const aggregatorMachine = setup({
       const s: Step = { op: context.op, posts: [], notes: [] };
       for (const r of event.records) ingest(context.input, s, r, now);
       for (const n of s.notes) enqueue.emit(note(n.kind, n.data));
-      enqueue.assign({ op: s.op, now, answered: [...context.answered, event.partition], dirty: context.dirty || s.op !== context.op, ...queued(context, s.posts), ...held(context, s.op) });
+      enqueue.assign({ op: s.op, now, answered: [...context.answered, event.partition], dirty: context.dirty || s.op !== context.op, ...queued(context, s.posts, s.op), ...held(context, s.op) });
     }),
     advance: enqueueActions(({ context, enqueue }) => {
       const s: Step = { op: context.op, posts: [], notes: [] };
       const changed = advance(context.input, s, context.now);
-      if (changed) enqueue.assign({ op: s.op, dirty: true, ...queued(context, s.posts), ...held(context, s.op) });
+      if (changed) enqueue.assign({ op: s.op, dirty: true, ...queued(context, s.posts, s.op), ...held(context, s.op) });
     }),
     // Posts go out one at a time, in order, each once the one before is acknowledged, as a writer
     // with one request in flight: a window's close never overtakes its result.

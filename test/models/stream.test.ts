@@ -3,7 +3,7 @@
 // resends; the promoter's comparison. Machines are stepped by hand where a single reply decides,
 // and run in a World on a small stream design where the behaviour needs the whole pipeline.
 import { describe, expect, it } from 'vitest';
-import { alertOnceClaim, historicalFacts, reprocessing, servedTotalsClaim } from '../../models/designs/reprocessing.ts';
+import { alertOnceClaim, captureOnceClaim, historicalFacts, reprocessing, servedTotalsClaim, type ReprocessingOptions } from '../../models/designs/reprocessing.ts';
 import { closedPeriodClaim, factCountedOnceClaim, resultDeliveryClaim, STREAM_TICK, streamPipeline, type StreamPipelineOptions } from '../../models/designs/streamPipeline.ts';
 import { deviceMachine, type DeviceDurable } from '../../models/device.ts';
 import { END_OF_TIME, type EventLogDurable, type StreamRecord } from '../../models/eventLog.ts';
@@ -447,7 +447,7 @@ describe("a fact's four times", () => {
 });
 
 describe('the reprocessing design', () => {
-  const reprocess = (adapters: 'perVersion' | 'missingForSchema1', gated: boolean) =>
+  const reprocess = (adapters: ReprocessingOptions['adapters'], gated: boolean) =>
     runScenario(defineScenario({ name: 'reprocess-test', title: 't', source: 's', lesson: 'l', tick: STREAM_TICK, build: reprocessing({ adapters, compare: true, gated }), workload: { size: 3 }, claims: [servedTotalsClaim, alertOnceClaim], expect: { verdict: 'holds' } }), { seed: 1, plan: [] });
 
   it('writes its facts in every historical schema', () => {
@@ -459,6 +459,25 @@ describe('the reprocessing design', () => {
     const refused = reprocess('missingForSchema1', true).report.durable['promoter'] as PromoterDurable;
     expect(refused.status).toBe('refused');
     expect(refused.mismatches.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a rebuild missing the adapter of a renamed field or of a changed meaning, naming the windows with such records', () => {
+    const refused = (adapters: 'missingForSchema2' | 'missingForSchema3') => (reprocess(adapters, true).report.durable['promoter'] as PromoterDurable).mismatches;
+    // f0-2 is device0's one schema-2 record (window 1); f1-1 and f0-3 are the schema-3 ones (windows 0 and 1).
+    expect(refused('missingForSchema2')).toEqual(['w1']);
+    expect(refused('missingForSchema3')).toEqual(['w0', 'w1']);
+  });
+
+  it('charges each window once with captures gated, and twice, under two run ids, without', () => {
+    const captures = (mode: 'gated' | 'notGated') => {
+      const scenario = defineScenario({ name: 'reprocess-test', title: 't', source: 's', lesson: 'l', tick: STREAM_TICK, build: reprocessing({ adapters: 'perVersion', compare: true, gated: true, captures: mode }), workload: { size: 3 }, claims: [captureOnceClaim], expect: { verdict: 'holds' } });
+      const r = runScenario(scenario, { seed: 1, plan: [] });
+      return { outcome: r.outcome, charged: (r.report.durable['payments'] as SinkDurable).posts.map((p) => (p.kind === 'capture' ? `w${p.window} ${p.value} ${p.run}` : p.kind)) };
+    };
+    expect(captures('gated')).toEqual({ outcome: 'holds', charged: ['w0 25 live', 'w1 21 live', 'w2 1 live'] });
+    const twice = captures('notGated');
+    expect(twice.outcome).toBe('duplicate effect');
+    expect(twice.charged.filter((c) => c.endsWith('rebuild'))).toEqual(['w0 25 rebuild', 'w1 21 rebuild', 'w2 1 rebuild']);
   });
 
   it('sends each alert twice when the rebuild is not gated', () => {
