@@ -11,7 +11,12 @@ import { enqueueActions, setup } from 'xstate';
 import { send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
 import type { EvidencePart } from '../src/scenario.ts';
 
-/** One record of the log, as a device sent it plus where and when the log put it. */
+/**
+ * One record of the log, as a device sent it plus where and when the log put it. It carries the
+ * two times known when it is appended, event and ingestion; the operator adds the processing
+ * time when it counts the record and the sink the commit time when its result becomes visible,
+ * each in a fact's own record of times (factTimes.ts), since a replay processes it again.
+ */
 export interface StreamRecord {
   readonly fact_id: string;
   /** The event time the device stamped: its clock at the fact, in ticks. */

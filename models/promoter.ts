@@ -1,10 +1,11 @@
 // The cutover of a reprocessing run (seed 000, "A safe reprocessing run uses a new consumer
 // identity and isolated output, validates counts and invariants by partition/time/key, compares
 // old and new results, and promotes through an explicit cutover"). It reads the live results and
-// the rebuild's, and once the rebuild has closed every window the live run closed it compares
+// the rebuild's, and once both have closed the same windows and have no other result, it compares
 // them window by window (the total and how many facts it counts) and promotes the rebuild, or
-// refuses with the windows that differ. Without `compare` it promotes as soon as the rebuild has
-// caught up. Its decision is durable; a crash while it reads only makes it read again.
+// refuses with the windows that differ. Without `compare` it promotes as soon as the two have
+// caught up with each other. Its decision is durable; a crash while it reads only makes it read
+// again.
 //
 // Failure windows: `promoter.waiting`, `promoter.reading`, `promoter.promoted`, `promoter.refused`.
 import { assign, enqueueActions, setup } from 'xstate';
@@ -34,12 +35,19 @@ type Ctx = { durable: PromoterDurable; input: PromoterInput; read: Read };
 
 const bothRead = (ctx: Ctx) => ctx.read[ctx.input.live] !== undefined && ctx.read[ctx.input.rebuild] !== undefined;
 
-/** Whether the rebuild has closed every window the live run closed. */
+/**
+ * Whether the two runs have reached the same point: results for the same windows, at least one,
+ * and every one of them closed in both. A window only one run has a result for, or one still open
+ * to revision in either, would compare a final result with a provisional one (or with none), so
+ * the promoter waits for the run that is behind, whichever it is.
+ */
 function caughtUp(read: Read, input: PromoterInput): boolean {
-  const live = finalResults(read[input.live] ?? []);
-  const rebuilt = finalResults(read[input.rebuild] ?? []);
-  const closed = [...live].filter(([, r]) => r.closed).map(([w]) => w);
-  return closed.length > 0 && closed.every((w) => rebuilt.get(w)?.closed === true);
+  const settled = (posts: readonly StoredPost[] | undefined): string | undefined => {
+    const results = [...finalResults(posts ?? [])];
+    return results.every(([, r]) => r.closed) ? results.map(([w]) => w).sort((a, b) => a - b).join(',') : undefined;
+  };
+  const live = settled(read[input.live]);
+  return live !== undefined && live !== '' && live === settled(read[input.rebuild]);
 }
 
 /** The windows whose totals or fact counts differ between the two runs, in window order. */

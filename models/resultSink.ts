@@ -14,29 +14,37 @@
 //   is never committed: its epoch stays staged, invisible, and the replay stages under new ones.
 // The sink also keeps the processor's side records: facts routed to review (the correction
 // workflow) and facts dropped under a declared policy, each by its fact id, so a dropped fact is
-// counted and a reviewed one is accounted for. It acknowledges every request; it does not crash
-// here (its storage is taken as durable).
+// counted and a reviewed one is accounted for, and retractions of a version readers held. The
+// same machine stands for the endpoints of irreversible effects (a mail gateway for alerts, a
+// payment provider for settlement captures), which keep one post per key in `idempotent` mode.
+// It acknowledges every request; it does not crash here (its storage is taken as durable).
 import { enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
 import { stableJson } from '../src/trace.ts';
 import type { EvidencePart } from '../src/scenario.ts';
+import type { CommittedFactTimes, FactTimes } from './factTimes.ts';
 
 /**
  * One result as the processor posts it. Of seed 003's several clocks, a result carries the
- * processing time it was computed at (`processedAt`); the sink adds the commit time it became
- * visible at (`at`); the facts it counts carry their event and ingestion times in the log.
+ * processing time it was computed at (`processedAt`) and, for each fact it counts, that fact's
+ * event, ingestion and processing times (`times`, in the order of `facts`); the sink adds the
+ * commit time it became visible at (`at`), so `factTimeline` can give every fact all four.
  */
 export type ResultPost =
   /** A window's aggregate, provisional until its `close`; a later version revises it. */
-  | { readonly kind: 'result'; readonly window: number; readonly version: number; readonly facts: readonly string[]; readonly value: number; readonly processedAt?: number }
+  | { readonly kind: 'result'; readonly window: number; readonly version: number; readonly facts: readonly string[]; readonly value: number; readonly processedAt?: number; readonly times?: readonly FactTimes[] }
   /** A window's result is final: its period is closed. `run` names the run that sent it, where its id is part of the message (an alert). */
   | { readonly kind: 'close'; readonly window: number; readonly version: number; readonly run?: string }
   /** A late fact's contribution to a closed window, linked to the result it corrects (`window@version`). */
-  | { readonly kind: 'correction'; readonly window: number; readonly corrects: string; readonly facts: readonly string[]; readonly value: number; readonly processedAt?: number }
+  | { readonly kind: 'correction'; readonly window: number; readonly corrects: string; readonly facts: readonly string[]; readonly value: number; readonly processedAt?: number; readonly times?: readonly FactTimes[] }
+  /** A window's result `version` is withdrawn; the replacement follows under the next version. */
+  | { readonly kind: 'retraction'; readonly window: number; readonly version: number; readonly processedAt?: number }
   /** A late fact routed to the correction workflow instead of the result. */
-  | { readonly kind: 'review'; readonly window: number; readonly facts: readonly string[] }
+  | { readonly kind: 'review'; readonly window: number; readonly facts: readonly string[]; readonly times?: readonly FactTimes[] }
   /** A late fact dropped under a declared policy, and counted. */
-  | { readonly kind: 'dropped'; readonly window: number; readonly facts: readonly string[] };
+  | { readonly kind: 'dropped'; readonly window: number; readonly facts: readonly string[]; readonly times?: readonly FactTimes[] }
+  /** A closed window's total charged through a payment provider, under an idempotency key that names the window and the run. */
+  | { readonly kind: 'capture'; readonly window: number; readonly version: number; readonly value: number; readonly run: string };
 
 /** A post as the sink keeps it: when it became visible. */
 export type StoredPost = ResultPost & { readonly at: number };
@@ -73,6 +81,11 @@ export function postKey(p: ResultPost): string {
       return `${p.kind} ${p.window}@v${p.version}`;
     case 'close':
       return `${p.kind} ${p.window}@v${p.version}${p.run === undefined ? '' : ` by ${p.run}`}`;
+    case 'retraction':
+      return `${p.kind} ${p.window}@v${p.version}`;
+    // A payment provider's idempotency key: a run charges a window once, whatever version closed it.
+    case 'capture':
+      return `${p.kind} ${p.window} by ${p.run}`;
     default:
       return `${p.kind} ${p.facts.join(',')}`;
   }
@@ -82,18 +95,41 @@ type Ctx = { durable: SinkDurable; mode: SinkMode };
 
 /** Whether two posts under one key say the same thing: the same content, whenever each was computed or arrived. */
 function sameContent(a: ResultPost, b: ResultPost): boolean {
-  const { at: _at, processedAt: _p, ...rest } = a as StoredPost & { processedAt?: number };
-  const { processedAt: _q, ...other } = b as ResultPost & { processedAt?: number };
+  const { at: _at, processedAt: _p, times: _t, ...rest } = a as StoredPost & { processedAt?: number; times?: unknown };
+  const { processedAt: _q, times: _u, ...other } = b as ResultPost & { processedAt?: number; times?: unknown };
   return stableJson(rest) === stableJson(other);
 }
 
-/** Each window's final result among posts: the highest version, the last posted among equals, and whether the window closed. */
+/**
+ * Each window's final result among posts: the highest version, the last posted among equals, and
+ * whether the window closed. A retraction of the version readers hold withdraws it, and the
+ * replacement that follows takes its place; the window stays closed through both.
+ */
 export function finalResults(posts: readonly StoredPost[]): Map<number, Extract<StoredPost, { kind: 'result' }> & { readonly closed: boolean }> {
   const out = new Map<number, Extract<StoredPost, { kind: 'result' }> & { readonly closed: boolean }>();
+  const closed = new Set<number>();
   for (const p of posts) {
     const seen = out.get(p.window);
-    if (p.kind === 'result' && (seen === undefined || p.version >= seen.version)) out.set(p.window, { ...p, closed: seen?.closed ?? false });
-    if (p.kind === 'close' && seen !== undefined) out.set(p.window, { ...seen, closed: true });
+    if (p.kind === 'result' && (seen === undefined || p.version >= seen.version)) out.set(p.window, { ...p, closed: closed.has(p.window) });
+    if (p.kind === 'close' && seen !== undefined) {
+      closed.add(p.window);
+      out.set(p.window, { ...seen, closed: true });
+    }
+    if (p.kind === 'retraction' && seen?.version === p.version) out.delete(p.window);
+  }
+  return out;
+}
+
+/**
+ * Every fact's four times, from the first visible post that counts it (a result, a correction, a
+ * review or a counted drop): the event, ingestion and processing times the operator sent with
+ * it, and the commit time the sink made it visible at.
+ */
+export function factTimeline(posts: readonly StoredPost[]): Map<string, CommittedFactTimes> {
+  const out = new Map<string, CommittedFactTimes>();
+  for (const p of posts) {
+    if (!('times' in p) || p.times === undefined) continue;
+    for (const t of p.times) if (!out.has(t.fact_id)) out.set(t.fact_id, { ...t, committedAt: p.at });
   }
   return out;
 }
@@ -152,7 +188,20 @@ export const resultSinkMachine = setup({
 /** Evidence for the sink: what readers see, post by post. */
 export function resultSinkEvidence(durable: unknown): EvidencePart[] {
   const d = durable as SinkDurable | undefined;
-  const shown = (d?.posts ?? []).map((p) => (p.kind === 'result' ? `w${p.window}@v${p.version}=${p.value}` : p.kind === 'close' ? `w${p.window} closed` : `${p.kind} w${p.window} ${p.facts.join(',')}`));
+  const shown = (d?.posts ?? []).map((p) => {
+    switch (p.kind) {
+      case 'result':
+        return `w${p.window}@v${p.version}=${p.value}`;
+      case 'close':
+        return `w${p.window} closed`;
+      case 'retraction':
+        return `w${p.window}@v${p.version} retracted`;
+      case 'capture':
+        return `w${p.window} charged ${p.value} by ${p.run}`;
+      default:
+        return `${p.kind} w${p.window} ${p.facts.join(',')}`;
+    }
+  });
   const staged = Object.keys(d?.staged ?? {}).sort();
   return [{ label: 'visible', items: shown.length > 0 ? shown : ['nothing'] }, ...(staged.length > 0 ? [{ label: 'staged epochs', items: staged }] : [])];
 }

@@ -15,9 +15,18 @@
 //   window is closed, and a `close` post makes the last version final;
 // - a fact that arrives after its window closed follows the late policy: `correction` posts one
 //   correction linked to the closed result; `revise` posts a new version of the closed result;
-//   `overwrite` posts it again under the same version (a silent revision); `review` routes it to
-//   the correction workflow; `drop` drops it and posts that it did, so it is counted; `ignore`
-//   drops it without a word.
+//   `retract` withdraws the version readers hold and posts its replacement under the next one
+//   (and revises within the lateness the same way); `overwrite` posts it again under the same
+//   version (a silent revision); `review` routes it to the correction workflow; `drop` drops it
+//   and posts that it did, so it is counted; `ignore` drops it without a word;
+// - `wait` is the seed's "wait longer": no provisional result, the window's one result waits
+//   until the watermark has passed its end plus the lateness and is final at once, so a fact
+//   that late is counted in it; a fact later still is routed to review. Its cost is later
+//   results and state held longer, which the operator measures: the most windows it held open
+//   at once (`peakOpen`).
+//
+// Each fact the operator counts carries its event, ingestion and processing times (factTimes.ts)
+// into the window state, the checkpoint and every post that counts it.
 // With `dedup` a fact id already counted in its window (a device resent it, so the log holds it
 // twice) is not counted again.
 //
@@ -45,13 +54,16 @@ import { assign, enqueueActions, setup, type EventObject } from 'xstate';
 import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
 import type { EvidencePart } from '../src/scenario.ts';
 import { END_OF_TIME, type EventLogReply, type StreamRecord } from './eventLog.ts';
+import { factTimes, type FactTimes } from './factTimes.ts';
 import type { ResultPost, SinkMode, SinkReply } from './resultSink.ts';
 
-export type LatePolicy = 'correction' | 'revise' | 'overwrite' | 'review' | 'drop' | 'ignore';
+export type LatePolicy = 'correction' | 'revise' | 'retract' | 'overwrite' | 'review' | 'drop' | 'ignore' | 'wait';
 
 /** A window's state in the operator. */
 export interface WindowState {
   readonly facts: readonly string[];
+  /** Each counted fact's event, ingestion and processing times, in the order of `facts`. */
+  readonly times: readonly FactTimes[];
   readonly value: number;
   /** The last version posted (0: not yet posted). */
   readonly version: number;
@@ -92,6 +104,8 @@ export interface AggregatorDurable {
   readonly ids: number;
   /** The state schema of the code running (1 until an upgrade). */
   readonly code: number;
+  /** The most windows held open at once (counted, not yet closed): the state a longer wait retains. */
+  readonly peakOpen?: number;
 }
 
 /** How a value is read from a record of an older event schema (reprocessing). */
@@ -125,6 +139,12 @@ export interface AggregatorInput {
    * recognise a resend of the same run's alert but not another run's. None when absent.
    */
   readonly alerts?: string;
+  /**
+   * A payment provider that charges each window's total when it closes (a settlement capture):
+   * another irreversible effect. Its idempotency key names the window and `runId`, so the
+   * provider recognises a resend of the same run's capture but not another run's. None when absent.
+   */
+  readonly captures?: string;
   readonly runId?: string;
   /** The operator starts reading at this tick (a rebuild started later than the live run). */
   readonly startAtTick?: number;
@@ -151,7 +171,7 @@ type Ctx = {
   readonly preparing: number;
 };
 
-const EMPTY_WINDOW: WindowState = { facts: [], value: 0, version: 0, closed: false, changed: false, late: [] };
+const EMPTY_WINDOW: WindowState = { facts: [], times: [], value: 0, version: 0, closed: false, changed: false, late: [] };
 
 function emptyState(partitions: number): OperatorState {
   return {
@@ -214,6 +234,7 @@ function ingest(input: AggregatorInput, s: Step, r: StreamRecord, now: number): 
     return;
   }
   const value = valueOf(input, r);
+  const times = factTimes(r, now);
   const set = (next: WindowState): void => {
     s.op = { ...s.op, windows: { ...s.op.windows, [w]: next } };
   };
@@ -221,31 +242,35 @@ function ingest(input: AggregatorInput, s: Step, r: StreamRecord, now: number): 
   // the same: its period ends with nothing counted (an empty result, closed), and this fact is
   // late like any other, so the late policy, not the on-time path, decides what becomes of it.
   if (!win.closed && win.version === 0 && s.op.watermark >= windowEnd(input, w) + input.latenessTicks) {
-    s.posts.push({ kind: 'result', window: w, version: 1, facts: [], value: 0, processedAt: now }, { kind: 'close', window: w, version: 1 });
+    s.posts.push({ kind: 'result', window: w, version: 1, facts: [], value: 0, processedAt: now, times: [] }, { kind: 'close', window: w, version: 1 });
     win = { ...win, version: 1, closed: true };
     set(win);
   }
   if (!win.closed) {
-    set({ ...win, facts: [...win.facts, r.fact_id], value: win.value + value, changed: win.version > 0 });
+    set({ ...win, facts: [...win.facts, r.fact_id], times: [...win.times, times], value: win.value + value, changed: win.version > 0 });
     return;
   }
   s.notes.push({ kind: 'late', data: { fact: r.fact_id, window: w, policy: input.latePolicy } });
   switch (input.latePolicy) {
     case 'correction':
-      s.posts.push({ kind: 'correction', window: w, corrects: `${w}@v${win.version}`, facts: [r.fact_id], value, processedAt: now });
+      s.posts.push({ kind: 'correction', window: w, corrects: `${w}@v${win.version}`, facts: [r.fact_id], value, processedAt: now, times: [times] });
       return set({ ...win, late: [...win.late, r.fact_id] });
     case 'revise':
+    case 'retract':
     case 'overwrite': {
-      const version = input.latePolicy === 'revise' ? win.version + 1 : win.version;
-      const facts = [...win.facts, r.fact_id];
-      s.posts.push({ kind: 'result', window: w, version, facts, value: win.value + value, processedAt: now });
-      return set({ ...win, facts, value: win.value + value, version });
+      const version = input.latePolicy === 'overwrite' ? win.version : win.version + 1;
+      const next = { ...win, facts: [...win.facts, r.fact_id], times: [...win.times, times], value: win.value + value, version };
+      if (input.latePolicy === 'retract') s.posts.push({ kind: 'retraction', window: w, version: win.version, processedAt: now });
+      s.posts.push({ kind: 'result', window: w, version, facts: next.facts, value: next.value, processedAt: now, times: next.times });
+      return set(next);
     }
+    // Waiting longer has a limit too: what comes after it goes to the correction workflow.
+    case 'wait':
     case 'review':
-      s.posts.push({ kind: 'review', window: w, facts: [r.fact_id] });
+      s.posts.push({ kind: 'review', window: w, facts: [r.fact_id], times: [times] });
       return set({ ...win, late: [...win.late, r.fact_id] });
     case 'drop':
-      s.posts.push({ kind: 'dropped', window: w, facts: [r.fact_id] });
+      s.posts.push({ kind: 'dropped', window: w, facts: [r.fact_id], times: [times] });
       return set({ ...win, late: [...win.late, r.fact_id] });
     case 'ignore':
       return set({ ...win, late: [...win.late, r.fact_id] });
@@ -262,11 +287,14 @@ function advance(input: AggregatorInput, s: Step, now: number): boolean {
     const before = windows[key]!;
     let win = before;
     const end = windowEnd(input, w);
-    if (win.version === 0 && watermark >= end) {
-      s.posts.push({ kind: 'result', window: w, version: 1, facts: win.facts, value: win.value, processedAt: now });
+    // Waiting longer posts nothing provisional: the first result is due only once the lateness has passed.
+    const due = input.latePolicy === 'wait' ? end + input.latenessTicks : end;
+    if (win.version === 0 && watermark >= due) {
+      s.posts.push({ kind: 'result', window: w, version: 1, facts: win.facts, value: win.value, processedAt: now, times: win.times });
       win = { ...win, version: 1, changed: false };
     } else if (win.changed) {
-      s.posts.push({ kind: 'result', window: w, version: win.version + 1, facts: win.facts, value: win.value, processedAt: now });
+      if (input.latePolicy === 'retract') s.posts.push({ kind: 'retraction', window: w, version: win.version, processedAt: now });
+      s.posts.push({ kind: 'result', window: w, version: win.version + 1, facts: win.facts, value: win.value, processedAt: now, times: win.times });
       win = { ...win, version: win.version + 1, changed: false };
     }
     if (win.version > 0 && !win.closed && watermark >= end + input.latenessTicks) {
@@ -285,19 +313,28 @@ function restored(durable: AggregatorDurable): Omit<Ctx, 'input' | 'durable'> {
   return { op: durable.checkpoint.state, now: durable.checkpoint.tick, answered: [], pending: [], buffer: [], posts: 0, dirty: false, lastCheckpointAt: durable.checkpoint.tick, preparing: 0 };
 }
 
+/** The durable measure of retained state, raised when `op` holds more windows open than ever before. */
+function held(ctx: Ctx, op: OperatorState): Partial<Ctx> {
+  const open = Object.values(op.windows).filter((w) => !w.closed).length;
+  return open > (ctx.durable.peakOpen ?? 0) ? { durable: { ...ctx.durable, peakOpen: open } } : {};
+}
+
 const postRef = (ctx: Ctx, n: number) => `c${ctx.durable.checkpoint.id}.${n}`;
 
 /**
  * Where new posts go: straight to the sink, acknowledged one by one, or (transactional) into this
- * epoch's stage; a close also goes to the alerts endpoint, outside any transaction.
+ * epoch's stage; a close also goes to the alerts endpoint and, as a charge of the window's total
+ * in `op`, to the payment provider, both outside any transaction.
  */
-function queued(ctx: Ctx, posts: readonly ResultPost[]): Partial<Ctx> {
+function queued(ctx: Ctx, posts: readonly ResultPost[], op: OperatorState): Partial<Ctx> {
   if (posts.length === 0) return {};
-  const { sink, alerts, sinkMode } = ctx.input;
+  const { sink, alerts, captures, sinkMode } = ctx.input;
+  const run = ctx.input.runId ?? 'live';
   const direct: { to: string; post: ResultPost }[] = [];
   for (const post of posts) {
     if (sinkMode !== 'transactional') direct.push({ to: sink, post });
-    if (alerts !== undefined && post.kind === 'close') direct.push({ to: alerts, post: { ...post, run: ctx.input.runId ?? 'live' } });
+    if (alerts !== undefined && post.kind === 'close') direct.push({ to: alerts, post: { ...post, run } });
+    if (captures !== undefined && post.kind === 'close') direct.push({ to: captures, post: { kind: 'capture', window: post.window, version: post.version, value: op.windows[post.window]?.value ?? 0, run } });
   }
   return {
     ...(sinkMode === 'transactional' ? { buffer: [...ctx.buffer, ...posts] } : {}),
@@ -339,12 +376,12 @@ export const aggregatorMachine = setup({
       const s: Step = { op: context.op, posts: [], notes: [] };
       for (const r of event.records) ingest(context.input, s, r, now);
       for (const n of s.notes) enqueue.emit(note(n.kind, n.data));
-      enqueue.assign({ op: s.op, now, answered: [...context.answered, event.partition], dirty: context.dirty || s.op !== context.op, ...queued(context, s.posts) });
+      enqueue.assign({ op: s.op, now, answered: [...context.answered, event.partition], dirty: context.dirty || s.op !== context.op, ...queued(context, s.posts, s.op), ...held(context, s.op) });
     }),
     advance: enqueueActions(({ context, enqueue }) => {
       const s: Step = { op: context.op, posts: [], notes: [] };
       const changed = advance(context.input, s, context.now);
-      if (changed) enqueue.assign({ op: s.op, dirty: true, ...queued(context, s.posts) });
+      if (changed) enqueue.assign({ op: s.op, dirty: true, ...queued(context, s.posts, s.op), ...held(context, s.op) });
     }),
     // Posts go out one at a time, in order, each once the one before is acknowledged, as a writer
     // with one request in flight: a window's close never overtakes its result.
@@ -465,18 +502,21 @@ export const aggregatorMachine = setup({
   },
 });
 
-/** A restore goes back to the checkpoint before the latest (the empty one when there is none), keeping the id counter and the code. */
+/** A restore goes back to the checkpoint before the latest (the empty one when there is none), keeping the id counter, the code and the measure of held state. */
 export function restoreOlderCheckpoint(durable: unknown): AggregatorDurable {
   const d = durable as AggregatorDurable;
   const previous = d.previous ?? initialAggregatorDurable(d.checkpoint.state.positions.length).checkpoint;
-  return { checkpoint: previous, ids: d.ids, code: d.code };
+  return { checkpoint: previous, ids: d.ids, code: d.code, ...(d.peakOpen === undefined ? {} : { peakOpen: d.peakOpen }) };
 }
 
-/** Evidence for the operator: its last completed checkpoint, the positions and watermark it binds. */
+/** Evidence for the operator: its last completed checkpoint, the positions and watermark it binds, and the most windows it held open. */
 export function aggregatorEvidence(durable: unknown): EvidencePart[] {
   const d = durable as AggregatorDurable | undefined;
   if (d === undefined) return [];
   const c = d.checkpoint;
   const wm = c.state.watermark === END_OF_TIME ? 'end' : String(c.state.watermark);
-  return [{ label: 'checkpoint', items: [`#${c.id} at t=${c.tick}`, `positions ${c.state.positions.join('/')}`, `watermark ${wm}`, ...(c.schema === d.code ? [] : [`schema ${c.schema}, code ${d.code}`])] }];
+  return [
+    { label: 'checkpoint', items: [`#${c.id} at t=${c.tick}`, `positions ${c.state.positions.join('/')}`, `watermark ${wm}`, ...(c.schema === d.code ? [] : [`schema ${c.schema}, code ${d.code}`])] },
+    ...(d.peakOpen === undefined ? [] : [{ label: 'held open', items: [`at most ${d.peakOpen} window${d.peakOpen === 1 ? '' : 's'}`] }]),
+  ];
 }

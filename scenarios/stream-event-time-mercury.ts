@@ -5,6 +5,13 @@
 // Two devices upload demand facts; a device that crashes stays down for thirty minutes, and a
 // partition silent for five minutes is left out of the watermark, so the other device's facts
 // keep the windows moving and the silent device's facts, uploaded when it is back, arrive late.
+//
+// Analysis. It holds under every single fault and every pair, and its finality clause is judged
+// in most runs, the fault-free one included: device1 is silent long enough before f1-3 (45 ticks
+// against five minutes) that its partition is left out, device0's end marker carries the
+// watermark to the end, window 2 closes empty, and f1-3 comes after it; the policy routes it to
+// review and the closed bucket stands, which the finality clause judges. Restoring the aggregator
+// to an older checkpoint breaks it: stream-event-time-mercury-restored.
 import { defineScenario } from '../src/scenario.ts';
 import { closedPeriodClaim, factCountedOnceClaim, resultDeliveryClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 

@@ -1,7 +1,8 @@
 // Seed 000, "'Final' is a product policy. A financial ledger may never silently revise a closed
 // period; it posts an adjusting entry", and "emit an explicit correction fact linked to the prior
 // result": a late fact, after its window closed, becomes one correction linked to the closed
-// result, posted to a store keyed by the fact it corrects.
+// result, posted to a store keyed by the fact it corrects. Restoring the aggregator to an older
+// checkpoint breaks it: stream-ledger-corrections-restored.
 import { defineScenario } from '../src/scenario.ts';
 import { closedPeriodClaim, factCountedOnceClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 

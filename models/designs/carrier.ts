@@ -15,8 +15,9 @@ export function pickupRequests(size: number): Payload[] {
 
 type CallerDesign = Pick<CallerInput, 'sendKey' | 'statusLookup' | 'recordIntent'> & Partial<Pick<CallerInput, 'maxAttempts'>>;
 
-export function carrierPipeline(caller: CallerDesign, provider: ProviderPipelineOptions['provider']) {
-  return providerPipeline({ records: pickupRequests, keyField: 'order_id', group: 'fulfillment', caller: { effectKey: [...PICKUP_KEY], ...caller }, provider });
+/** The fulfilment consumer and the carrier; `restores` names the servers a `restore` fault can set back (see providerPipeline). */
+export function carrierPipeline(caller: CallerDesign, provider: ProviderPipelineOptions['provider'], restores?: ProviderPipelineOptions['restores']) {
+  return providerPipeline({ records: pickupRequests, keyField: 'order_id', group: 'fulfillment', caller: { effectKey: [...PICKUP_KEY], ...caller }, provider, ...(restores === undefined ? {} : { restores }) });
 }
 
 /** What a carrier without a key does with a repeat, in the claim sentence's words. */

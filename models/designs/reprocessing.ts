@@ -11,11 +11,13 @@
 // The live aggregator ran with the code of each era, which read its own schema correctly; its
 // results are the recorded history, and each window that closes sends an alert email (an
 // irreversible effect, sent to a mail gateway that recognises a resend of one run's message by
-// its id). The rebuild is a second aggregator with its own identity (its own
-// positions, from the start of the log), started later, running today's code with the adapters
-// the design gives it, writing to its own namespace (`rebuildSink`) unless the design points it at
-// the live one, and sending alerts only if the design forgot to gate them. A promoter compares the
-// two runs' results and cuts over to the rebuild, or refuses.
+// its id) and, where the design says so, charges the window's total to the partner through a
+// payment provider (a settlement capture, a second irreversible effect, keyed by window and run).
+// The rebuild is a second aggregator with its own identity (its own positions, from the start of
+// the log), started later, running today's code with the adapters the design gives it, writing
+// to its own namespace (`rebuildSink`) unless the design points it at the live one, and sending
+// alerts and captures only if the design forgot to gate them. A promoter compares the two runs'
+// results and cuts over to the rebuild, or refuses.
 import type { Claim } from '../../src/claims.ts';
 import { design, ticksOf, type DesignBuild } from '../../src/design.ts';
 import { TimeScale } from '../../src/duration.ts';
@@ -58,19 +60,25 @@ export function historicalFacts(d: number, size: number): PlannedFact[] {
 }
 
 export const ReprocessingOptions = z.strictObject({
-  /** Which adapters today's code has: one per historical schema, or every one but schema 1's (an absent quantity read as today's default). */
-  adapters: z.enum(['perVersion', 'missingForSchema1']),
+  /**
+   * Which adapters today's code has: one per historical schema, or every one but one: schema 1's
+   * (an absent quantity read as today's default, 0), schema 2's (the renamed `qty` not found, so
+   * read as 0 too) or schema 3's (a quantity in dozens read as units).
+   */
+  adapters: z.enum(['perVersion', 'missingForSchema1', 'missingForSchema2', 'missingForSchema3']),
   /** Whether the promoter compares the two runs' results before the cutover. */
   compare: z.boolean(),
   /** Whether the rebuild's alert emails are gated off. */
   gated: z.boolean(),
   /** Where the rebuild writes: its own namespace, or the live results. */
   output: z.enum(['isolated', 'live']).optional(),
+  /** The live run charges each closed window's total through the payment provider; the rebuild's charges are gated off, or not. No charges when absent. */
+  captures: z.enum(['gated', 'notGated']).optional(),
 });
 
 export type ReprocessingOptions = z.input<typeof ReprocessingOptions>;
 
-function aggregatorInput(runId: string, sink: string, adapters: Readonly<Record<number, SchemaAdapter>>, alerts: string | undefined, startAtTick?: number): AggregatorInput {
+function aggregatorInput(runId: string, sink: string, adapters: Readonly<Record<number, SchemaAdapter>>, effects: { readonly alerts?: string; readonly captures?: string }, startAtTick?: number): AggregatorInput {
   return {
     runId,
     log: 'log',
@@ -86,26 +94,38 @@ function aggregatorInput(runId: string, sink: string, adapters: Readonly<Record<
     pollTicks: TIME.ticks('the poll', '1m', 1),
     timeoutTicks: TIME.ticks('the timeout', '2m', 1),
     adapters,
-    ...(alerts === undefined ? {} : { alerts }),
+    ...effects,
     ...(startAtTick === undefined ? {} : { startAtTick }),
   };
 }
 
-/** The live run, the rebuild, their results and alerts, and the promoter. */
+/** The live run, the rebuild, their results, alerts and captures, and the promoter. */
 export function reprocessing(options: ReprocessingOptions): DesignBuild {
   const o = parseOptions('reprocessing', ReprocessingOptions, options);
   const rebuildOut = o.output === 'live' ? 'sink' : 'rebuildSink';
-  const today: Record<number, SchemaAdapter> = o.adapters === 'perVersion' ? { ...ERA_ADAPTERS } : { 2: ERA_ADAPTERS[2]!, 3: ERA_ADAPTERS[3]! };
-  // The mail gateway keeps one message per message id, so a run's resent alert is recognised.
+  const missing = { perVersion: undefined, missingForSchema1: 1, missingForSchema2: 2, missingForSchema3: 3 }[o.adapters];
+  const today = Object.fromEntries(Object.entries(ERA_ADAPTERS).filter(([schema]) => Number(schema) !== missing));
+  const live = { alerts: 'alerts', ...(o.captures === undefined ? {} : { captures: 'payments' }) };
+  const rebuilt = { ...(o.gated ? {} : { alerts: 'alerts' }), ...(o.captures === 'notGated' ? { captures: 'payments' } : {}) };
+  // The mail gateway keeps one message per message id, and the payment provider one capture per
+  // idempotency key, so a run's resent alert or capture is recognised.
   const sink = (name: string) => () => ({ name, machine: resultSinkMachine, process: false, answersOnly: true, describe: resultSinkEvidence, input: { mode: 'idempotent' } });
-  const operator = (name: string, input: AggregatorInput) => () => ({ name, machine: aggregatorMachine, process: true, peers: ['log', input.sink, ...(input.alerts ? [input.alerts] : [])], describe: aggregatorEvidence, input: input as unknown as Record<string, unknown> });
+  const operator = (name: string, input: AggregatorInput) => () => ({
+    name,
+    machine: aggregatorMachine,
+    process: true,
+    peers: ['log', input.sink, ...(input.alerts ? [input.alerts] : []), ...(input.captures ? [input.captures] : [])],
+    describe: aggregatorEvidence,
+    input: input as unknown as Record<string, unknown>,
+  });
   return design(
     [0, 1].map((d) => device({ name: `device${d}`, log: 'log', partition: d, facts: (size) => historicalFacts(d, size), timeout: '2m' })),
     () => ({ name: 'log', machine: eventLogMachine, process: false, answersOnly: true, describe: eventLogEvidence, input: { partitions: 2 } }),
-    operator('aggregator', aggregatorInput('live', 'sink', ERA_ADAPTERS, 'alerts')),
-    ({ time }) => operator('rebuild', aggregatorInput('rebuild', rebuildOut, today, o.gated ? undefined : 'alerts', ticksOf(time, 'the rebuild start', '40m')))(),
+    operator('aggregator', aggregatorInput('live', 'sink', ERA_ADAPTERS, live)),
+    ({ time }) => operator('rebuild', aggregatorInput('rebuild', rebuildOut, today, rebuilt, ticksOf(time, 'the rebuild start', '40m')))(),
     sink('sink'),
     sink('alerts'),
+    o.captures === undefined ? [] : [sink('payments')],
     o.output === 'live' ? [] : [sink('rebuildSink')],
     () => ({
       name: 'promoter',
@@ -140,6 +160,19 @@ export const alertOnceClaim: Claim = {
   authority: 'the mail gateway, which recognises a resent message by its id, while each run gives its messages ids of its own',
   lifetime: 'for ever: an email cannot be taken back',
   outcomes: (v) => v.durable<SinkDurable>('alerts').posts.flatMap((p) => (p.kind === 'close' ? [{ key: `w${p.window}` }] : [])),
+  facts: (v) => [...new Set(facts(v).map((f) => `w${windowOf(f)}`))].sort(),
+};
+
+/**
+ * Every window closes with exactly one settlement capture: a charge cannot be taken back (only
+ * refunded, which is a second effect), so a replay must not capture again.
+ */
+export const captureOnceClaim: Claim = {
+  effect: "a closed window's settlement capture",
+  key: ['window'],
+  authority: 'the payment provider, which recognises a resent capture by its idempotency key, while each run keys its captures by its own run id',
+  lifetime: 'for ever: a captured payment can only be refunded',
+  outcomes: (v) => v.durable<SinkDurable>('payments').posts.flatMap((p) => (p.kind === 'capture' ? [{ key: `w${p.window}` }] : [])),
   facts: (v) => [...new Set(facts(v).map((f) => `w${windowOf(f)}`))].sort(),
 };
 

@@ -42,8 +42,8 @@ export const StreamPipelineOptions = z.strictObject({
   watermarkDelay: duration.optional(),
   /** How long after a window's end its result accepts revisions (15 minutes). */
   lateness: duration.optional(),
-  /** What a fact later than that becomes (a correction linked to the closed result). */
-  late: z.enum(['correction', 'revise', 'overwrite', 'review', 'drop', 'ignore']).optional(),
+  /** What a fact later than that becomes (a correction linked to the closed result); `wait` posts nothing before the lateness has passed. */
+  late: z.enum(['correction', 'revise', 'retract', 'overwrite', 'review', 'drop', 'ignore', 'wait']).optional(),
   /** A partition silent this long is left out of the watermark until it sends again (never). */
   idleAfter: duration.optional(),
   /** Whether a fact id counted once in its window is not counted again (yes). */
@@ -249,6 +249,14 @@ export function closedPeriodClaim(kind: 'ledger' | 'dashboard', shape: StreamSha
         } else if (p.kind === 'correction' && closed !== undefined) {
           const linked = p.corrects === `${p.window}@v${closed}`;
           out.push({ key, silent: !linked, how: linked ? `corrected by a linked correction` : `corrected by a correction linked to ${p.corrects}, not to the closed version ${closed}` });
+        } else if (p.kind === 'retraction' && closed !== undefined && kind === 'dashboard') {
+          // A retraction after the close is visible when it withdraws the version readers hold.
+          const held = shown.get(p.window) ?? 0;
+          out.push({ key, silent: p.version !== held, how: p.version === held ? `version ${p.version} retracted` : `version ${p.version} retracted while readers held version ${held}` });
+        } else if ((p.kind === 'review' || p.kind === 'dropped') && closed !== undefined) {
+          // A late fact that reaches a closed period and leaves its result as it was puts finality
+          // to the test too: the result stands, and the fact is accounted for in the open.
+          out.push({ key, silent: false, how: p.kind === 'review' ? 'a late fact routed to the correction workflow; the closed result stands' : 'a late fact dropped and counted; the closed result stands' });
         }
       }
       return out;

@@ -1,5 +1,6 @@
 // Cross-check by simulation: the processor model, crashed through the World's own fault
-// path at every tick of one checkpoint interval, replays what `checkpointReplay` says it should.
+// path at every tick of one checkpoint interval, replays what `checkpointReplay` says it should,
+// and recovers, slowed by a hot key, when either reading of the slowdown says it does.
 // One tick stands for one second, so 18 events per tick and a checkpoint every 30 ticks are the
 // formula's 18/s and 30 s scaled down; recovery at 24 per tick mirrors 24,000/s.
 //
@@ -112,56 +113,110 @@ describe('checkpoint replay: simulation against the formula', () => {
   });
 });
 
-// Reading (b) of a hot-key slowdown by simulation: the processor recovers at the recovery rate
-// reduced by the slowdown while live input keeps its full rate. Here one tick is one second and
-// one event stands for a hundred, so 180 a tick and recovery at 240 a tick are the seed's
-// 18,000/s and 24,000/s; the scale is a hundred rather than a thousand because 10% off 24 a tick
-// would be 21.6, and the model processes whole records. The World keeps a crashed processor down
-// 20 ticks, the seed drill's 20 s restore, so 3,600 live events (the formula's 360,000) join the
-// backlog before it restarts.
+// A hot-key slowdown by simulation, both readings `calc checkpoint` prints. Here one tick is one
+// second and one event stands for a hundred, so 180 a tick and recovery at 240 a tick are the
+// seed's 18,000/s and 24,000/s; the scale is a hundred rather than a thousand because 10% off 24 a
+// tick would be 21.6, and the model processes whole records. The World keeps a crashed processor
+// down 20 ticks, the seed drill's 20 s restore, so 3,600 live events (the formula's 360,000) join
+// the backlog before it restarts.
+const LIVE = 180;
+const RECOVERY = 240;
+const RESTORE = 20;
+// The source stays live past the latest catch-up below (tick 330), so every figure is read while
+// input still arrives; the run itself is bounded because the source then stops.
+const TOTAL = 360;
+
+function adjustedFor(slowdown: string) {
+  const adjusted = checkpointReplay({
+    ratePerSec: LIVE,
+    intervalSec: INTERVAL,
+    recoveryRatePerSec: RECOVERY,
+    restoreSec: RESTORE,
+    hotKeySlowdown: slowdown,
+  }).adjusted;
+  if (adjusted === null) throw new Error('a slowdown always gives adjusted figures');
+  return adjusted;
+}
+
+// Crashes the processor once at the given window occurrence and reads, from the checkpoints it
+// completes after restarting, how far behind the live edge it was at each: the records that had
+// arrived by then minus the position the checkpoint records.
+function recover(recoveryEventsPerTick: number, window: string, occurrence: number) {
+  const slowInput = { eventsPerTick: LIVE, recoveryEventsPerTick, checkpointEveryTicks: INTERVAL, totalTicks: TOTAL };
+  const world = new World([processorComponent(slowInput)], {
+    seed: 7,
+    plan: [{ kind: 'crash', window: `processor.${window}`, occurrence }],
+    restartDelayTicks: RESTORE,
+  });
+  const result = world.run();
+  expect(result.ending).toEqual({ kind: 'quiescent' });
+  const durable = world.durable<ProcessorDurable>('processor');
+  // However the catch-up went, each source record is reflected in the state exactly once.
+  expect(durable.checkpoint.state).toEqual(expectedState(TOTAL * LIVE));
+  const notes = result.notes.map((n) => ({ tick: n.tick, kind: n.kind, data: n.data as { tick?: number; position?: number } }));
+  const restartTick = notes.filter((n) => n.kind === 'restore').at(-1)!.tick;
+  const crashTick = result.strikes[0]!.tick;
+  const backlogs = notes
+    .filter((n) => n.kind === 'checkpoint' && n.tick > restartTick)
+    .map((n) => [n.tick, Math.min(n.tick, TOTAL) * LIVE - n.data.position!] as const);
+  return { crashTick, restartTick, backlogs, finalTick: backlogs.at(-1)![0], traceHash: result.traceHash };
+}
+
+// Reading (a): the catch-up takes s% longer, after the restore backlog has joined it, and the
+// restore itself does not. A processor whose catch-up takes 1 + s times as long clears its
+// backlog at the unslowed margin divided by 1 + s, so the simulation runs the processor at the
+// live rate plus that: at 25%, 180 + 60 ÷ 1.25 = 228 a tick, a margin of 48.
+describe('hot-key slowdown on catch-up time: simulation against the formula', () => {
+  const a = adjustedFor('0.25');
+  const net = (RECOVERY - LIVE) / a.slowdownFactor.toNumber();
+
+  it('the formula side: 25% makes 131.25 s and 187.5 s of catch-up, and the restore stays 20 s', () => {
+    // (2,700 + 3,600) × 1.25 ÷ 60 = 131.25 and (5,400 + 3,600) × 1.25 ÷ 60 = 187.5.
+    expect(a.catchUpAverageSec.toFixed()).toBe('131.25');
+    expect(a.catchUpFullSec.toFixed()).toBe('187.5');
+    expect(a.recoveryAverageSec.toFixed()).toBe('151.25');
+    expect(a.recoveryFullSec.toFixed()).toBe('207.5');
+    expect(net).toBe(48);
+  });
+
+  it('at 25% the backlog shrinks by 48 a tick, and its line reaches zero when reading (a) says, for the average and the full interval', () => {
+    for (const [window, occurrence, crashTick, replay, catchUp, recovery] of [
+      ['waiting', FIRST + 16, 45, 2700, a.catchUpAverageSec, a.recoveryAverageSec],
+      ['checkpointing', 2, 60, 5400, a.catchUpFullSec, a.recoveryFullSec],
+    ] as const) {
+      const run = recover(LIVE + net, window, occurrence);
+      expect(run.crashTick).toBe(crashTick);
+      // The processor is down for the whole restore, slowed or not.
+      expect(run.restartTick).toBe(crashTick + RESTORE);
+      const atRestart = replay + LIVE * RESTORE;
+      for (const [tick, backlog] of run.backlogs) {
+        expect(backlog).toBe(Math.max(0, atRestart - net * (tick - run.restartTick)));
+      }
+      // The catch-up's length read off the run: the last checkpoint still behind, and the margin
+      // the run showed between two checkpoints, give where the backlog's line reaches zero. The
+      // model works in whole ticks, so it catches up within the tick after that, by the next
+      // checkpoint; the line itself lands on the formula's figure, fractions and all.
+      const behind = run.backlogs.filter(([, backlog]) => backlog > 0);
+      expect(behind.length).toBeGreaterThanOrEqual(2);
+      const [[t1, b1], [t2, b2]] = [behind.at(-2)!, behind.at(-1)!];
+      const margin = (b1 - b2) / (t2 - t1);
+      expect(margin).toBe(48);
+      const crossing = t2 + b2 / margin;
+      expect(catchUp.eq(crossing - run.restartTick)).toBe(true);
+      expect(recovery.eq(crossing - run.crashTick)).toBe(true);
+      const caughtUp = run.backlogs.find(([, backlog]) => backlog === 0)![0];
+      expect(caughtUp).toBe(Math.ceil(crossing / INTERVAL) * INTERVAL);
+      // Slowing the restore as well would have put recovery 20 s × 25% = 5 s later than the run shows.
+      expect(recovery.plus(RESTORE * 0.25).eq(crossing - run.crashTick)).toBe(false);
+      expect(caughtUp).toBeLessThan(TOTAL);
+    }
+  });
+});
+
+// Reading (b): the processor recovers at the recovery rate reduced by the slowdown while live
+// input keeps its full rate.
 describe('hot-key slowdown on the recovery rate: simulation against the formula', () => {
-  const LIVE = 180;
-  const RECOVERY = 240;
-  const RESTORE = 20;
-  // The source stays live past the latest catch-up below (tick 330), so every figure is read while
-  // input still arrives; the run itself is bounded because the source then stops.
-  const TOTAL = 360;
-
-  function slowed(slowdown: string) {
-    const adjusted = checkpointReplay({
-      ratePerSec: LIVE,
-      intervalSec: INTERVAL,
-      recoveryRatePerSec: RECOVERY,
-      restoreSec: RESTORE,
-      hotKeySlowdown: slowdown,
-    }).adjusted;
-    if (adjusted === null) throw new Error('a slowdown always gives adjusted figures');
-    return adjusted.slowdownOnRecoveryRate;
-  }
-
-  // Crashes the processor once at the given window occurrence and reads, from the checkpoints it
-  // completes after restarting, how far behind the live edge it was at each: the records that had
-  // arrived by then minus the position the checkpoint records.
-  function recover(recoveryEventsPerTick: number, window: string, occurrence: number) {
-    const slowInput = { eventsPerTick: LIVE, recoveryEventsPerTick, checkpointEveryTicks: INTERVAL, totalTicks: TOTAL };
-    const world = new World([processorComponent(slowInput)], {
-      seed: 7,
-      plan: [{ kind: 'crash', window: `processor.${window}`, occurrence }],
-      restartDelayTicks: RESTORE,
-    });
-    const result = world.run();
-    expect(result.ending).toEqual({ kind: 'quiescent' });
-    const durable = world.durable<ProcessorDurable>('processor');
-    // However the catch-up went, each source record is reflected in the state exactly once.
-    expect(durable.checkpoint.state).toEqual(expectedState(TOTAL * LIVE));
-    const notes = result.notes.map((n) => ({ tick: n.tick, kind: n.kind, data: n.data as { tick?: number; position?: number } }));
-    const restartTick = notes.filter((n) => n.kind === 'restore').at(-1)!.tick;
-    const crashTick = result.strikes[0]!.tick;
-    const backlogs = notes
-      .filter((n) => n.kind === 'checkpoint' && n.tick > restartTick)
-      .map((n) => [n.tick, Math.min(n.tick, TOTAL) * LIVE - n.data.position!] as const);
-    return { crashTick, restartTick, backlogs, finalTick: backlogs.at(-1)![0], traceHash: result.traceHash };
-  }
+  const slowed = (slowdown: string) => adjustedFor(slowdown).slowdownOnRecoveryRate;
 
   it('the formula side: 10% leaves 216 a tick and 175 s / 250 s of catch-up, 25% leaves 180 a tick and none', () => {
     // 240 × 0.9 = 216, 36 above the live 180: (2,700 + 3,600) ÷ 36 = 175 and (5,400 + 3,600) ÷ 36 = 250.

@@ -3,14 +3,17 @@
 // resends; the promoter's comparison. Machines are stepped by hand where a single reply decides,
 // and run in a World on a small stream design where the behaviour needs the whole pipeline.
 import { describe, expect, it } from 'vitest';
-import { alertOnceClaim, historicalFacts, reprocessing, servedTotalsClaim } from '../../models/designs/reprocessing.ts';
+import { alertOnceClaim, captureOnceClaim, historicalFacts, reprocessing, servedTotalsClaim, type ReprocessingOptions } from '../../models/designs/reprocessing.ts';
 import { closedPeriodClaim, factCountedOnceClaim, resultDeliveryClaim, STREAM_TICK, streamPipeline, type StreamPipelineOptions } from '../../models/designs/streamPipeline.ts';
-import { deviceMachine } from '../../models/device.ts';
+import { deviceMachine, type DeviceDurable } from '../../models/device.ts';
 import { END_OF_TIME, type EventLogDurable, type StreamRecord } from '../../models/eventLog.ts';
+import type { FactTimes } from '../../models/factTimes.ts';
 import { promoterMachine, type PromoterDurable } from '../../models/promoter.ts';
-import { resultSinkMachine, type ResultPost, type SinkDurable } from '../../models/resultSink.ts';
-import { aggregatorMachine, initialAggregatorDurable, restoreOlderCheckpoint, valueOf, type AggregatorDurable, type AggregatorInput } from '../../models/windowedAggregator.ts';
+import { factTimeline, finalResults, resultSinkMachine, type ResultPost, type SinkDurable, type StoredPost } from '../../models/resultSink.ts';
+import { aggregatorMachine, initialAggregatorDurable, restoreOlderCheckpoint, valueOf, type AggregatorDurable, type AggregatorInput, type WindowState } from '../../models/windowedAggregator.ts';
 import { checkClaim } from '../../src/checkers/compose.ts';
+import { checkFinality } from '../../src/checkers/finality.ts';
+import type { WorldView } from '../../src/worldView.ts';
 import type { FaultPlan } from '../../src/faults.ts';
 import { runScenario } from '../../src/runScenario.ts';
 import { defineScenario } from '../../src/scenario.ts';
@@ -50,10 +53,14 @@ function poll(d: MachineDriver, byPartition: readonly (readonly StreamRecord[])[
     const sent = d.sent.slice(before).filter((m) => m.event.type === 'sink.post');
     const last = sent[posts.length];
     if (last === undefined) break;
-    // A result or correction carries the processing time it was computed at, the operator's now.
-    const { processedAt, ...post } = last.event['post'] as ResultPost & { processedAt?: number };
-    if (post.kind === 'result' || post.kind === 'correction') expect(processedAt).toBe(d.now);
+    // A result, correction or retraction carries the processing time it was computed at, the
+    // operator's now; each fact it counts carries its own times, in the order of its facts.
+    const { processedAt, times, ...post } = last.event['post'] as ResultPost & { processedAt?: number; times?: readonly FactTimes[] };
+    if (post.kind === 'result' || post.kind === 'correction' || post.kind === 'retraction') expect(processedAt).toBe(d.now);
     else expect(processedAt).toBeUndefined();
+    if ('facts' in post) expect(times?.map((t) => t.fact_id)).toEqual(post.facts);
+    else expect(times).toBeUndefined();
+    for (const t of times ?? []) expect(t.processedAt).toBeLessThanOrEqual(d.now);
     posts.push(post as ResultPost);
     d.receive({ type: 'sink.posted', ref: last.event['ref'] as string }, 'sink');
   }
@@ -102,6 +109,8 @@ describe('the windowed aggregator', () => {
   it.each([
     ['correction', [{ kind: 'correction', window: 0, corrects: '0@v1', facts: ['x'], value: 1 }]],
     ['revise', [{ kind: 'result', window: 0, version: 2, facts: ['a', 'x'], value: 2 }]],
+    ['retract', [{ kind: 'retraction', window: 0, version: 1 }, { kind: 'result', window: 0, version: 2, facts: ['a', 'x'], value: 2 }]],
+    ['wait', [{ kind: 'review', window: 0, facts: ['x'] }]],
     ['overwrite', [{ kind: 'result', window: 0, version: 1, facts: ['a', 'x'], value: 2 }]],
     ['review', [{ kind: 'review', window: 0, facts: ['x'] }]],
     ['drop', [{ kind: 'dropped', window: 0, facts: ['x'] }]],
@@ -115,6 +124,43 @@ describe('the windowed aggregator', () => {
     d.advance(3);
     expect(poll(d, [[record(0, 3, 'x', 25)], []])).toEqual([]);
     expect(d.notes.some((n) => n.kind === 'guard' && n.data?.['guard'] === 'factDedup')).toBe(true);
+  });
+
+  it('retracts the version readers hold before each revision under `retract`, within the lateness too', () => {
+    const d = aggregator({ latePolicy: 'retract' });
+    poll(d, [[record(0, 0, 'a', 20), record(0, 1, 'b', 80)], [record(1, 0, 'c', 90)]]);
+    d.advance(3);
+    expect(poll(d, [[], [record(1, 1, 'late', 30)]])).toEqual([
+      { kind: 'retraction', window: 0, version: 1 },
+      { kind: 'result', window: 0, version: 2, facts: ['a', 'late'], value: 2 },
+    ]);
+  });
+
+  it('posts nothing provisional under `wait`: one result once the lateness has passed, final at once, with the facts that came within it', () => {
+    const d = aggregator({ latePolicy: 'wait' });
+    // The watermark (78) passes window 0's end (60) but not its end plus the lateness (150).
+    expect(poll(d, [[record(0, 0, 'a', 20), record(0, 1, 'b', 80)], [record(1, 0, 'c', 90)]])).toEqual([]);
+    d.advance(3);
+    expect(poll(d, [[], [record(1, 1, 'late', 30)]])).toEqual([]);
+    d.advance(3);
+    expect(poll(d, [[record(0, 2, 'd', 175)], [record(1, 2, 'e', 170)]])).toEqual([
+      { kind: 'result', window: 0, version: 1, facts: ['a', 'late'], value: 2 },
+      { kind: 'close', window: 0, version: 1 },
+    ]);
+    // Windows 0, 1 (b, c) and 2 (d, e) were all held open before window 0's result: measured.
+    expect((d.context.durable as AggregatorDurable).peakOpen).toBe(3);
+    expect(d.context.op.windows[1].version).toBe(0);
+  });
+
+  it('measures the most windows held open at once, and the measure outlives a restore', () => {
+    const d = aggregator();
+    poll(d, [[record(0, 0, 'a', 20), record(0, 1, 'b', 80), record(0, 2, 'c', 130)], []]);
+    expect((d.context.durable as AggregatorDurable).peakOpen).toBe(3);
+    d.advance(3);
+    poll(d, [[record(0, 3, 'end', END_OF_TIME, { end: true })], [record(1, 0, 'end', END_OF_TIME, { end: true })]]);
+    expect(Object.values(d.context.op.windows).every((w) => (w as WindowState).closed)).toBe(true);
+    expect((d.context.durable as AggregatorDurable).peakOpen).toBe(3);
+    expect(restoreOlderCheckpoint(d.context.durable).peakOpen).toBe(3);
   });
 
   it('applies the late policy to a fact whose window nothing reached in time, which closes empty first', () => {
@@ -265,6 +311,24 @@ describe('the promoter', () => {
     expect(decide(false, 2)).toEqual({ status: 'promoted', served: 'rebuildSink', mismatches: [] });
   });
 
+  it('waits while either run has a result the other has not closed, rather than compare a result with none', () => {
+    const d = new MachineDriver(promoterMachine, { live: 'sink', rebuild: 'rebuildSink', compare: true, pollTicks: 6, timeoutTicks: 12 });
+    d.advance(6);
+    const later: ResultPost[] = [...closed(3), { kind: 'result', window: 1, version: 1, facts: ['b'], value: 1 }, { kind: 'close', window: 1, version: 1 }];
+    contents(d, 'sink', closed(3));
+    contents(d, 'rebuildSink', later);
+    expect(d.state).toBe('waiting');
+    // The same windows closed, but the live run has a result for window 1 the rebuild has not yet.
+    d.advance(6);
+    contents(d, 'sink', [...closed(3), { kind: 'result', window: 1, version: 1, facts: ['b'], value: 1 }]);
+    contents(d, 'rebuildSink', closed(3));
+    expect(d.state).toBe('waiting');
+    d.advance(6);
+    contents(d, 'sink', later);
+    contents(d, 'rebuildSink', later);
+    expect(d.context.durable).toEqual({ status: 'promoted', served: 'rebuildSink', mismatches: [] });
+  });
+
   it('waits while the rebuild has not closed every window the live run closed', () => {
     const d = new MachineDriver(promoterMachine, { live: 'sink', rebuild: 'rebuildSink', compare: true, pollTicks: 6, timeoutTicks: 12 });
     d.advance(6);
@@ -303,8 +367,87 @@ describe('stream designs in a World', () => {
   });
 });
 
+describe('the closed-period claim', () => {
+  const at = (p: object) => ({ ...p, at: 0 }) as StoredPost;
+  const result = (version: number, facts: string[]) => at({ kind: 'result', window: 0, version, facts, value: facts.length });
+  const close = (version: number) => at({ kind: 'close', window: 0, version });
+  const finality = (kind: 'ledger' | 'dashboard', posts: StoredPost[]) => {
+    const view = { durable: <T>() => ({ posts, staged: {}, committed: [] }) as SinkDurable as T, result: { ending: { kind: 'quiescent' } }, notes: [] } as unknown as WorldView;
+    return checkFinality(closedPeriodClaim(kind), view);
+  };
+
+  it('lets a dashboard retract the version readers hold and replace it, and finds a retraction of another version', () => {
+    expect(finality('dashboard', [result(1, ['a']), close(1), at({ kind: 'retraction', window: 0, version: 1 }), result(2, ['a', 'b'])])).toEqual({ observed: true, judged: 2, findings: [] });
+    const wrong = finality('dashboard', [result(1, ['a']), result(2, ['a', 'c']), close(2), at({ kind: 'retraction', window: 0, version: 1 }), result(3, ['a', 'c', 'b'])]);
+    expect(wrong.observed && wrong.findings.map((f) => (f.violation === 'silent revision' ? f.how : f.violation))).toEqual(['version 1 retracted while readers held version 2']);
+  });
+
+  it('judges a late fact routed to review or a counted drop after the close: the closed result stands', () => {
+    for (const kind of ['ledger', 'dashboard'] as const) {
+      expect(finality(kind, [result(1, ['a']), close(1), at({ kind: 'review', window: 0, facts: ['b'] })])).toEqual({ observed: true, judged: 1, findings: [] });
+      expect(finality(kind, [result(1, ['a']), close(1), at({ kind: 'dropped', window: 0, facts: ['b'] })])).toEqual({ observed: true, judged: 1, findings: [] });
+      // Before the close a review is the provisional period's business: nothing to judge.
+      expect(finality(kind, [result(1, ['a']), at({ kind: 'review', window: 0, facts: ['b'] }), close(1)])).toEqual({ observed: true, judged: 0, findings: [] });
+    }
+  });
+
+  it('takes a retracted final version out of the final results, and its replacement in, the window still closed', () => {
+    const posts = [result(1, ['a']), close(1), at({ kind: 'retraction', window: 0, version: 1 })];
+    expect(finalResults(posts).has(0)).toBe(false);
+    expect(finalResults([...posts, result(2, ['a', 'b'])]).get(0)).toMatchObject({ version: 2, facts: ['a', 'b'], closed: true });
+  });
+});
+
+describe("a fact's four times", () => {
+  // A device one minute fast (its skew strikes before device1's second fact), a transactional
+  // sink that commits a while after it stages: every clock reads differently, so a time taken
+  // from the wrong one would show.
+  const r = run({ sink: 'transactional', device: { skew: '1m' } }, [{ kind: 'skew', window: 'device1.waiting', occurrence: 2 }]);
+  const trace = r.report.trace!;
+  const delivered = (to: string, type: string) =>
+    trace.filter((e) => e.component === to && e.kind === 'deliver').map((e) => ({ tick: e.tick, event: (e.data as { event: Record<string, unknown> }).event })).filter((d) => d.event['type'] === type);
+  const records = (r.report.durable['log'] as EventLogDurable).partitions.flat().filter((x) => x.end !== true);
+  const timeline = factTimeline(sinkOf(r).posts);
+
+  it('are all there: every fact the log holds has its times once its result committed', () => {
+    expect(r.outcome).toBe('holds');
+    expect([...timeline.keys()].sort()).toEqual(records.map((x) => x.fact_id).sort());
+  });
+
+  it('take event time from the device clock, skewed where the device was', () => {
+    for (const x of records) {
+      const planned = (r.report.durable[`device${x.partition}`] as DeviceDurable).facts.find((f) => f.fact_id === x.fact_id)!;
+      // device1's facts after its first are stamped six ticks (one minute) after they occurred.
+      const skew = x.partition === 1 && x.fact_id !== 'f1-1' ? 6 : 0;
+      expect(timeline.get(x.fact_id)!.eventTime).toBe(planned.occursAt + skew);
+    }
+  });
+
+  it('take ingestion time from the log, processing time from the operator and commit time from the sink', () => {
+    const appends = delivered('log', 'log.append');
+    const reads = delivered('aggregator', 'log.records');
+    const commits = delivered('sink', 'sink.commit');
+    const prepares = delivered('sink', 'sink.prepare');
+    for (const [fact, t] of timeline) {
+      expect(t.ingestedAt, fact).toBe(appends.find((d) => (d.event['record'] as StreamRecord).fact_id === fact)!.tick);
+      expect(t.processedAt, fact).toBe(reads.find((d) => (d.event['records'] as StreamRecord[]).some((x) => x.fact_id === fact))!.tick);
+      const epoch = prepares.find((d) => (d.event['posts'] as ResultPost[]).some((p) => 'facts' in p && p.facts.includes(fact)))!.event['epoch'];
+      expect(t.committedAt, fact).toBe(commits.find((d) => d.event['epoch'] === epoch)!.tick);
+      // The system's own clocks are read one after the other, and none of them coincide here.
+      expect(t.ingestedAt).toBeLessThan(t.processedAt);
+      expect(t.processedAt).toBeLessThan(t.committedAt);
+    }
+  });
+
+  it('keep a fast device clock apart from the others: one fact is stamped after the log received it', () => {
+    const stampedLate = [...timeline.values()].filter((t) => t.eventTime > t.ingestedAt).map((t) => t.fact_id);
+    expect(stampedLate.length).toBeGreaterThan(0);
+    expect(stampedLate.every((f) => f.startsWith('f1-'))).toBe(true);
+  });
+});
+
 describe('the reprocessing design', () => {
-  const reprocess = (adapters: 'perVersion' | 'missingForSchema1', gated: boolean) =>
+  const reprocess = (adapters: ReprocessingOptions['adapters'], gated: boolean) =>
     runScenario(defineScenario({ name: 'reprocess-test', title: 't', source: 's', lesson: 'l', tick: STREAM_TICK, build: reprocessing({ adapters, compare: true, gated }), workload: { size: 3 }, claims: [servedTotalsClaim, alertOnceClaim], expect: { verdict: 'holds' } }), { seed: 1, plan: [] });
 
   it('writes its facts in every historical schema', () => {
@@ -316,6 +459,25 @@ describe('the reprocessing design', () => {
     const refused = reprocess('missingForSchema1', true).report.durable['promoter'] as PromoterDurable;
     expect(refused.status).toBe('refused');
     expect(refused.mismatches.length).toBeGreaterThan(0);
+  });
+
+  it('refuses a rebuild missing the adapter of a renamed field or of a changed meaning, naming the windows with such records', () => {
+    const refused = (adapters: 'missingForSchema2' | 'missingForSchema3') => (reprocess(adapters, true).report.durable['promoter'] as PromoterDurable).mismatches;
+    // f0-2 is device0's one schema-2 record (window 1); f1-1 and f0-3 are the schema-3 ones (windows 0 and 1).
+    expect(refused('missingForSchema2')).toEqual(['w1']);
+    expect(refused('missingForSchema3')).toEqual(['w0', 'w1']);
+  });
+
+  it('charges each window once with captures gated, and twice, under two run ids, without', () => {
+    const captures = (mode: 'gated' | 'notGated') => {
+      const scenario = defineScenario({ name: 'reprocess-test', title: 't', source: 's', lesson: 'l', tick: STREAM_TICK, build: reprocessing({ adapters: 'perVersion', compare: true, gated: true, captures: mode }), workload: { size: 3 }, claims: [captureOnceClaim], expect: { verdict: 'holds' } });
+      const r = runScenario(scenario, { seed: 1, plan: [] });
+      return { outcome: r.outcome, charged: (r.report.durable['payments'] as SinkDurable).posts.map((p) => (p.kind === 'capture' ? `w${p.window} ${p.value} ${p.run}` : p.kind)) };
+    };
+    expect(captures('gated')).toEqual({ outcome: 'holds', charged: ['w0 25 live', 'w1 21 live', 'w2 1 live'] });
+    const twice = captures('notGated');
+    expect(twice.outcome).toBe('duplicate effect');
+    expect(twice.charged.filter((c) => c.endsWith('rebuild'))).toEqual(['w0 25 rebuild', 'w1 21 rebuild', 'w2 1 rebuild']);
   });
 
   it('sends each alert twice when the rebuild is not gated', () => {
