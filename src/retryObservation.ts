@@ -235,7 +235,10 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
   const sends = sendsOf(trace);
   const before = sends.filter((s) => s.seq < faultSeq);
   const after = sends.filter((s) => s.seq > faultSeq);
+  // The work in hand, by sender: two components can send messages of the same content (two
+  // participants' replies naming the same operation id), and only the one that sent it sends it again.
   const work = new Set<string>();
+  const from = (sender: string, w: string) => `${sender}\u0000${w}`;
   // The messages the work was read from, for a later message that asks after it (asksAfter).
   const held: Sent[] = [];
   // What the crashed component itself had sent or was about to send (the latter with the request
@@ -267,7 +270,7 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
     // same answer to its next request after a restart is no re-send.
     for (const s of heardFrom) if (s.work !== undefined && !echoesRequest(s, before)) lastFrom.set(s.from, s);
     for (const s of lastFrom.values()) {
-      work.add(s.work!);
+      work.add(from(s.from, s.work!));
       held.push(s);
     }
     // When the last thing it heard answered an exchange it had started and not yet finished (a
@@ -287,9 +290,9 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
       if (s.seq >= downUntil || s.work === undefined) continue;
       // Anything it sent that arrives while it is down left before the crash; the first arrival
       // of each work meant for it is what the crash cut short, and a later one is a re-send.
-      if (s.from === crashed || (s.to === crashed && !work.has(s.work))) sources.add(s.seq);
+      if (s.from === crashed || (s.to === crashed && !work.has(from(s.from, s.work)))) sources.add(s.seq);
       if (s.from === crashed) own.add(s.work);
-      else if (s.to === crashed) work.add(s.work);
+      else if (s.to === crashed) work.add(from(s.from, s.work));
       if (s.from === crashed || s.to === crashed) held.push(s);
     }
     // A component that held no work at all when it crashed cut nothing short, unless it came
@@ -299,7 +302,7 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
     const struck = [...trace.slice(0, at)].reverse().find((e) => e.kind === fault.kind) ?? trace.slice(at + 1).find((e) => e.kind === fault.kind);
     const event = (struck?.data as { event?: unknown } | undefined)?.event;
     const w = workOf(event);
-    if (w !== undefined) work.add(w);
+    if (w !== undefined && struck !== undefined) work.add(from(struck.component, w));
     // A reply answers one request: the same outcome sent later in answer to another request (the
     // next command's reply, accepted like the lost one) is that request's answer, not a re-send.
     // A re-send answers a request carrying the same work (the same command sent again).
@@ -318,8 +321,9 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
     // member subscribing too) is answered for itself: the answer is not the crashed one's work.
     const askedBy = s.to !== crashed ? after.filter((a) => a.seq < s.seq && a.from === s.to && a.to === s.from).at(-1) : undefined;
     if (askedBy?.work !== undefined && own.has(askedBy.work)) continue;
-    if (answers !== undefined && work.has(s.work) && requestAnswered(s.ref, s.from, s.to, s.seq, sends)?.work !== answers.work) continue;
-    if (work.has(s.work) || (s.from === crashed && (own.has(s.work) || exact.has(requestWorkOf(s)!)))) {
+    const handed = work.has(from(s.from, s.work));
+    if (answers !== undefined && handed && requestAnswered(s.ref, s.from, s.to, s.seq, sends)?.work !== answers.work) continue;
+    if (handed || (s.from === crashed && (own.has(s.work) || exact.has(requestWorkOf(s)!)))) {
       if (passThrough > 0) {
         passThrough--;
         continue;

@@ -119,6 +119,14 @@ describe('what a run shows about the retry', async () => {
   it('a crash that struck a provider holding no call interrupted no work', () => {
     expect(crashRow('carrier-key-and-lookup', 'provider.serving').retry).toEqual({ kind: 'none needed', idle: true });
   });
+
+  it('a reply from one participant is no re-send of another participant’s reply of the same content', () => {
+    // The orchestrator crashed waiting on Payments; Payments' answer (op-1, as Notifications'
+    // had been) was dropped at it, and after its restart the orchestrator asked again.
+    const r = crashRow('gift-saga-email-first', 'orchestrator.awaitingStep');
+    expect(r.plan).toEqual([{ kind: 'crash', window: 'orchestrator.awaitingStep', occurrence: 2 }]);
+    expect(r.retry).toMatchObject({ kind: 'resent', component: 'orchestrator', message: 'saga.request', to: 'payments' });
+  });
 });
 
 describe('message faults and idle crashes the observer once misread', async () => {
