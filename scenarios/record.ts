@@ -6,8 +6,8 @@
 // volumes and rates (the record's own: no run simulates millions of events) and leave their design
 // parameters to the scenario they name: the dedup window is the inbox retention of
 // dedup-horizon-7d-vs-30d (7 days, seed 004's figure), the checkpoint interval the one the stream
-// processor of stream-checkpoint-transactional-sink runs (5 minutes, not seed 000's 30 seconds,
-// which no run uses), the retry waits those of poison-retry-topic-parking-dead-letter, and each
+// processor of stream-checkpoint-transactional-sink runs (seed 000's 30 seconds), the retry
+// waits those of poison-retry-topic-parking-dead-letter, and each
 // event-time policy its stream scenario's watermark, window, lateness and late policy.
 // The dedup horizon (3 days of broker retention, 7 of approved replay) and the backfill are
 // arithmetic no run uses, and say so: the horizon scenarios run a partner that redelivers after

@@ -2,7 +2,10 @@
 // participates": the windowed aggregator stages its results in the sink under the epoch of the
 // checkpoint that covers them, and commits the epoch once the checkpoint has completed; a restart
 // commits its checkpoint's epoch again (a commit that is already done changes nothing) and
-// discards what was staged after it.
+// discards what was staged after it. The processor checkpoints every 30 seconds, as Mercury's does
+// in seed 000 ("completes a checkpoint every 30 seconds"), so the decision record's replay figures
+// (270,000 events on average, 540,000 at worst) are this run's interval; with the preset's 5
+// minutes the verdict was the same (holds for every single fault and every pair).
 import { defineScenario } from '../src/scenario.ts';
 import { factCountedOnceClaim, resultDeliveryClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 
@@ -12,7 +15,7 @@ export default defineScenario({
   source: '000 · Stateful processors recover from positions plus consistent state (the sink participates)',
   lesson: 'Results become visible only with the checkpoint that covers them, so a crash anywhere replays nothing readers have seen.',
   tick: STREAM_TICK,
-  build: streamPipeline({ sink: 'transactional' }),
+  build: streamPipeline({ sink: 'transactional', checkpointEvery: '30s' }),
   workload: { size: 3 },
   claims: [resultDeliveryClaim('the transactional results store'), factCountedOnceClaim()],
   expect: { verdict: 'holds' },

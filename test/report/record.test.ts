@@ -139,11 +139,11 @@ describe('the catalogue record', () => {
     expect(md).toContain(`| Wait before retry (s) | ${retry.waitsSec.join(' | ')} |`);
     expect(md).toContain(`| Cumulative wait (s) | ${retry.cumulativeSec.join(' | ')} |`);
     expect(md).toContain(`first attempt plus 8 retries, ${retry.totalWaitSec} s of waiting in total`);
-    // The interval is the 5 minutes stream-checkpoint-transactional-sink's processor checkpoints at.
-    const cp = runCalc(['checkpoint', '--rate', '18000', '--interval', '5m', '--recovery-rate', '24000']).json as Record<string, string>;
-    expect(cp).toMatchObject({ averageReplayEvents: '2700000', fullReplayEvents: '5400000' });
-    expect(md).toContain('| Replay after a crash (average) | 18,000/s × 150 s = 2,700,000 events, caught up in 450 s at 6,000/s net | [stream-checkpoint-transactional-sink](#run-stream-checkpoint-transactional-sink) |');
-    expect(md).toContain('18,000/s × 300 s = 5,400,000 events, caught up in 900 s');
+    // The interval is the 30 seconds stream-checkpoint-transactional-sink's processor checkpoints at, seed 000's.
+    const cp = runCalc(['checkpoint', '--rate', '18000', '--interval', '30s', '--recovery-rate', '24000']).json as Record<string, string>;
+    expect(cp).toMatchObject({ averageReplayEvents: '270000', fullReplayEvents: '540000' });
+    expect(md).toContain('| Replay after a crash (average) | 18,000/s × 15 s = 270,000 events, caught up in 45 s at 6,000/s net | [stream-checkpoint-transactional-sink](#run-stream-checkpoint-transactional-sink) |');
+    expect(md).toContain('18,000/s × 30 s = 540,000 events, caught up in 90 s');
     const bf = runCalc(['backfill', '--events', '1.2e9', '--envelope', '25000', '--live-reserve', '20000', '--variance-reserve', '1000', '--cap', '4000']).json as { durationSec: string; durationHours: string };
     expect(md).toContain(`| Backfill duration | 1,200,000,000 ÷ 4,000/s = ${Number(bf.durationSec).toLocaleString('en-US')} s ≈ ${bf.durationHours} hours | arithmetic on the record's own figures: no run uses them |`);
     expect(md).toContain('20,000,000 per day, about 231.48 per second on average');
@@ -272,21 +272,21 @@ describe('figures against the scenarios that back them', () => {
     expect(designParameters((await loadScenario('dedup-horizon-7d-vs-30d')).scenario)).toEqual({ inboxRetentionSec: dec(604800), partnerRedeliverySec: dec(2592000) });
     expect(designParameters((await loadScenario('dedup-horizon-covers-redelivery')).scenario).inboxRetentionSec).toEqual(dec(40 * 86400));
     expect(designParameters((await loadScenario('poison-retry-topic-parking-dead-letter')).scenario).retryWaitsSec).toEqual([1, 2, 4, 8, 16, 32, 60, 60].map((w) => dec(w)));
-    expect(designParameters((await loadScenario('stream-checkpoint-transactional-sink')).scenario).checkpointIntervalSec).toEqual(dec(300));
+    expect(designParameters((await loadScenario('stream-checkpoint-transactional-sink')).scenario).checkpointIntervalSec).toEqual(dec(30));
     expect(designParameters((await loadScenario('consumer-durable-inbox')).scenario)).toEqual({});
   });
 
   it('flags a figure the record states otherwise than its scenario runs, and opens an item for it', () => {
     // The figures as the record once typed them: a 7-day window backed by an inbox that keeps ids
-    // for ever, a horizon backed by a 40-day inbox, a 30-second interval backed by a processor
-    // that checkpoints every 5 minutes; and a retry schedule its scenario does not run.
+    // for ever, a horizon backed by a 40-day inbox; a 5-minute interval backed by a processor that
+    // checkpoints every 30 seconds, and a retry schedule its scenario does not run.
     const spec: RecordSpec = {
       ...catalogueRecord,
       figures: {
         ...catalogueRecord.figures,
         dedup: { ...catalogueRecord.figures.dedup, window: '7d', scenario: 'consumer-durable-inbox' },
         horizon: { ...catalogueRecord.figures.horizon!, scenario: 'dedup-horizon-covers-redelivery' },
-        checkpoint: { ...catalogueRecord.figures.checkpoint, interval: '30s' },
+        checkpoint: { ...catalogueRecord.figures.checkpoint, interval: '5m' },
         retry: { ...catalogueRecord.figures.retry, base: '2s' },
       },
     };
@@ -295,12 +295,12 @@ describe('figures against the scenarios that back them', () => {
       'Make the dedup sizing agree with consumer-durable-inbox: the record says 7 d for the dedup window, consumer-durable-inbox has none',
       "Make the dedup horizon agree with dedup-horizon-covers-redelivery: the record's dedup window is 7 d, dedup-horizon-covers-redelivery keeps its inbox 40 d; the record says 3 d for the broker retention, dedup-horizon-covers-redelivery has none",
       "Make the retry schedule agree with poison-retry-topic-parking-dead-letter: the record's schedule waits 2, 4, 8, 16, 32, 60, 60, 60 s, poison-retry-topic-parking-dead-letter waits 1, 2, 4, 8, 16, 32, 60, 60 s",
-      'Make the checkpoint replay agree with stream-checkpoint-transactional-sink: the record says 30 s for the checkpoint interval, stream-checkpoint-transactional-sink runs 5 m',
+      'Make the checkpoint replay agree with stream-checkpoint-transactional-sink: the record says 5 m for the checkpoint interval, stream-checkpoint-transactional-sink runs 30 s',
     ]);
     const figures = rows(r, 'ordering-retries', 2);
     expect(figures[0]![2]).toEqual({ text: 'stream-checkpoint-transactional-sink', link: runAnchor('stream-checkpoint-transactional-sink'), flag: true });
     // The arithmetic is the run's: the interval it really checkpoints at.
-    expect(figures[0]![1]!.text).toMatch(/^18,000\/s × 150 s = 2,700,000 events/);
+    expect(figures[0]![1]!.text).toMatch(/^18,000\/s × 15 s = 270,000 events/);
     const md = renderRecordMarkdown(r);
     expect(md).toContain(
       "⚠ **[Dedup horizon, as dedup-horizon-covers-redelivery runs it: valid: broker-retention 3 d, approved-replay 7 d, partner-redelivery 30 d fit inside the 40 d window. Approved-replay is the record's own: dedup-horizon-covers-redelivery has no such path. DISAGREES with",
