@@ -23,9 +23,10 @@
 //   states, transitions and states/s beside SPIN's own figures and times, and the peak memory of
 //   one long search.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { PerformanceObserver } from 'node:perf_hooks';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AnyStateMachine } from 'xstate';
 import { loadCatalogue } from '../src/catalogue.ts';
@@ -61,6 +62,8 @@ const TIMED_SEEDS = value('--timed-seeds', 3);
 const MEMORY = !flag('--no-memory');
 const CHECK = !flag('--no-check');
 const CHECK_MEMORY_STATES = value('--check-memory-states', quick ? 200_000 : 1_000_000);
+/** The whole catalogue with every pair on two threads: about ten minutes, so not in --quick. */
+const ALL_PAIRS = !quick && !flag('--no-all-pairs');
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MERCURY = ['mercury-outbox', 'mercury-dual-write-commit-first', 'mercury-dual-write-publish-first', 'inventory-ack-before-commit', 'inventory-inbox-separate-tx'];
@@ -510,6 +513,29 @@ else {
     } else line(`  check memory (${how}) not measured: ${big.reason ?? small.reason ?? 'no figure'}`);
   }
 }
+
+// Section 7: a sweep spread over threads, as the command runs it.
+
+heading('7. windows --pairs on threads (the command, from a cold start)');
+/** Runs `faultline windows … --out <tmp>` as a child and reads its closing line. */
+function sweepCommand(args: readonly string[]): { ms: number; runs: number | undefined; ok: boolean; out: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'faultline-bench-'));
+  const start = now();
+  const child = spawnSync(process.execPath, ['bin/faultline.js', 'windows', ...args, '--out', join(dir, 'reports')], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  const ms = now() - start;
+  rmSync(dir, { recursive: true, force: true });
+  const m = /(\d+) scenarios?, (\d+) runs, (every verdict as expected|\d+ not as expected)/.exec(child.stdout);
+  return { ms, runs: m ? Number(m[2]) : undefined, ok: child.status === 0 && m?.[3] === 'every verdict as expected', out: child.stdout.slice(-300) + child.stderr.slice(0, 300) };
+}
+const mercuryPairs = [...MERCURY, '--pairs'];
+const oneThread = sweepCommand(mercuryPairs);
+const twoThreads = sweepCommand([...mercuryPairs, '--workers', '2']);
+line(`  the five Mercury designs, every pair: ${int(oneThread.runs ?? 0)} runs; one thread ${sec(oneThread.ms)}, --workers 2 ${sec(twoThreads.ms)} (${(oneThread.ms / twoThreads.ms).toFixed(2)}x)${oneThread.ok && twoThreads.ok ? '' : ' — NOT as expected: ' + oneThread.out + twoThreads.out}`);
+if (ALL_PAIRS) {
+  const all = sweepCommand(['all', '--pairs', '--workers', '2']);
+  line(`  windows all --pairs --workers 2: ${int(all.runs ?? 0)} runs in ${sec(all.ms)} (${int((all.runs ?? 0) / (all.ms / 1000))} runs/s)${all.ok ? ', every verdict as expected' : ' — NOT as expected: ' + all.out}`);
+  target('windows all --pairs with two workers', sec(all.ms), '< 60 s', all.ok && all.ms < 60_000, `${(all.ms / 60_000).toFixed(1)}x the time`);
+} else line('  (windows all --pairs not timed: --quick or --no-all-pairs)');
 
 // The summary: every target with its figure and verdict.
 
