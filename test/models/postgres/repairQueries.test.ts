@@ -1,5 +1,5 @@
 // Every repair query a report can print, run on PostgreSQL against the damage it repairs. Each
-// catalogue scenario whose claims declare tables is swept in windows mode, and every row's representative run is replayed
+// catalogue scenario is swept in windows mode, and every row's representative run is replayed
 // from its plan. Each distinct durable end state is loaded into PGlite: every table of every
 // database component, and every table the claims declare as a view of a record kept outside a
 // database (a provider's ledger, a topic, a results store, an audit history). There every query
@@ -8,15 +8,20 @@
 // the keys of that claim's findings of that kind in the run, none where it found none; and the
 // query each row prints must return its finding's keys (a repair) or nothing (a check). A query
 // that names a wrong table or column, or finds the wrong rows, fails here rather than in an
-// operator's terminal.
+// operator's terminal. One scenario of this file's own adds the unresolved outcome the
+// catalogue's single faults never leave: a payment capture with no reconciler, whose lost
+// response leaves its outcome UNKNOWN.
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseMachine, rowsOf, type DatabaseDurable, type Row } from '../../../models/database.ts';
+import { captures, PAYMENT_KEY, paymentCaptureClaim } from '../../../models/designs/paymentCapture.ts';
+import { providerPipeline } from '../../../models/designs/providerPipeline.ts';
 import { loadCatalogue } from '../../../src/catalogue.ts';
 import type { Violation } from '../../../src/checkers/finding.ts';
 import type { Claim, TableView } from '../../../src/claims.ts';
 import { queryForms, repairQueryOf } from '../../../src/repairQuery.ts';
 import { runScenario, viewOf, type RunRecord } from '../../../src/runScenario.ts';
+import { defineScenario } from '../../../src/scenario.ts';
 import { runWindows } from '../../../src/windows.ts';
 
 let db: PGlite;
@@ -108,18 +113,41 @@ async function withEndState<T>(tables: Map<string, Table>, use: (query: (sql: st
   }
 }
 
+/**
+ * A payment capture with one call per delivery and no reconciler: a lost response, or a crash
+ * of the provider after its effect, leaves the caller's outcome UNKNOWN with nobody to resolve
+ * it. Not in the catalogue; here so the unresolved outcome's query meets the damage it finds.
+ */
+const unreconciledCapture = defineScenario({
+  name: 'payment-capture-no-reconciler',
+  title: 'Payment capture with no reconciler',
+  source: '003 · Follow the checkout across the commit boundary (payment capture, unknown outcomes left unresolved)',
+  lesson: 'A capture the consumer could not settle stays UNKNOWN when nobody reconciles it.',
+  build: providerPipeline({
+    records: captures,
+    keyField: 'order_id',
+    group: 'payments',
+    caller: { effectKey: PAYMENT_KEY, sendKey: true, statusLookup: true, recordIntent: true, maxAttempts: 1 },
+    provider: { idempotency: 'intentBound', statusLookup: 'byKey' },
+  }),
+  workload: { size: 2 },
+  claims: [paymentCaptureClaim],
+  expect: { verdict: 'violated', violations: ['unresolved unknown outcome'] },
+});
+
 describe('repair queries on PostgreSQL', () => {
-  // A windows sweep of every scenario with tables, and a replay of each row: minutes on a busy two-core machine.
+  // A windows sweep of every scenario, and a replay of each row: minutes on a busy two-core machine.
   it('every query the claims give finds exactly its findings in each run end state, and each row prints one of them', async () => {
     const catalogue = await loadCatalogue();
-    // A scenario whose claims declare no tables prints no query, so sweeping it would test nothing.
-    const scenarios = catalogue.map((e) => e.scenario).filter((s) => s.claims.some((c) => c.tables !== undefined));
+    const scenarios = [...catalogue.map((e) => e.scenario), unreconciledCapture];
     const printed = { repair: 0, check: 0 };
     let endStates = 0;
     // Per violation kind: how often its query found damage, and how often it rightly found none.
     const met = new Map<Violation, { found: number; clean: number }>();
     const failures: string[] = [];
     for (const scenario of scenarios) {
+      // Every claim of the catalogue declares its tables, so every violating row prints a query.
+      for (const c of scenario.claims) if (c.tables === undefined) failures.push(`${scenario.name}: the claim on ${c.effect} declares no tables`);
       const shape = runScenario(scenario, { seed: 1, plan: [], hashTrace: false });
       const forms = scenario.claims.flatMap((claim) => queryForms(claim).map((form) => ({ claim, form })));
       const result = runWindows(scenario);
@@ -133,8 +161,10 @@ describe('repair queries on PostgreSQL', () => {
         // The replay must be the row's own run: the same outcome and the same query from its findings.
         expect(run.outcome, where).toBe(row.outcome);
         expect(repairQueryOf(scenario.claims, run.outcome, run.findings, row.repeatSeen), where).toEqual(q);
-        // A claim without the tables its finding needs says so in words: there is no query to run.
-        if (q.role === 'none') continue;
+        if (q.role === 'none') {
+          failures.push(`${where}\n  a violating row of the catalogue prints no query`);
+          continue;
+        }
         const state = JSON.stringify([run.report.durable, run.findings]);
         let found = answers.get(state);
         if (found === undefined) {
@@ -185,5 +215,10 @@ describe('repair queries on PostgreSQL', () => {
     // Both roles ran, so neither half of the assertion is vacuous.
     expect(printed.repair).toBeGreaterThan(0);
     expect(printed.check).toBeGreaterThan(0);
+    // Every query form met both an end state it finds damage in and one it must find nothing in.
+    for (const v of ['phantom effect', 'lost effect', 'duplicate effect', 'order regression', 'conflict mishandled', 'replay mismatch', 'unresolved unknown outcome', 'silent revision'] as const) {
+      expect(met.get(v)?.found ?? 0, `${v} on a violating end state`).toBeGreaterThan(0);
+      expect(met.get(v)?.clean ?? 0, `${v} on a holding end state`).toBeGreaterThan(0);
+    }
   }, 1_800_000);
 });
