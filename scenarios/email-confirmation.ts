@@ -6,6 +6,8 @@
 import { defineScenario } from '../src/scenario.ts';
 import { rowsOf, type DatabaseDurable } from '../models/database.ts';
 import { providerClaim, providerPipeline, publishedKeys } from '../models/designs/providerPipeline.ts';
+import { CONFIRMATION_TABLES } from '../models/designs/confirmations.ts';
+import { publishedView } from '../models/designs/tableViews.ts';
 
 const KEY = ['order_id'];
 
@@ -32,7 +34,11 @@ export default defineScenario({
       sameIntent: 'the recorded intent and its state',
       differentIntent: 'is a separate intent row (another template, another message)',
       unknownCompletion: 'nothing external: the intent is a local row',
-      tables: { effect: { table: 'effect_intents', key: ['key'] } },
+      tables: {
+        effect: { table: 'effect_intents', key: ['key'] },
+        source: { table: 'order_accepted_events', key: ['order_id'] },
+        views: [publishedView('order_accepted_events', { event_id: 'text', order_id: 'text', template: 'text' })],
+      },
       outcomes: (v) => rowsOf(v.durable<DatabaseDurable>('callerDb'), 'effect_intents').map((r) => ({ key: String(r['key']) })),
       facts: publishedKeys(KEY),
     },
@@ -43,7 +49,7 @@ export default defineScenario({
       sameIntent: 'a second accepted message, not the first',
       differentIntent: 'is accepted as another message',
       unknownCompletion: 'nothing: the notifier cannot ask the provider, so it sends again',
-    }),
+    }, CONFIRMATION_TABLES),
   ],
   expect: { verdict: 'violated', violations: ['duplicate effect'] },
 });

@@ -49,22 +49,66 @@ export interface Revision {
   readonly how: string;
 }
 
-/** A table the claim reads, with the columns that hold the effect key, in the claim's key order (a number or quoted string stands for a constant). */
+/** A column type of a table a claim declares as a view. */
+export type SqlType = 'text' | 'bigint' | 'boolean' | 'jsonb';
+
+/**
+ * A table that is no database's: the authority's own records (a provider's ledger, a topic, a
+ * results store) as the table a production team would query them in (the provider's export, a
+ * topic's sink-connector table), or a history a team must keep to see the past (an audit table).
+ * Its rows are read off the end state, so a query written over it can be run on a run's end state.
+ */
+export interface TableView {
+  readonly table: string;
+  readonly columns: Readonly<Record<string, SqlType>>;
+  readonly rows: (view: WorldView) => readonly Readonly<Record<string, unknown>>[];
+}
+
+/**
+ * A table the claim reads, with the entries that hold the key, in the claim's key order: a column,
+ * a constant the table implies (a number or a quoted string: every order's reservation is version
+ * 1), or an SQL expression over the row, its columns written `$column`.
+ */
 export interface ClaimTable {
   readonly table: string;
   readonly key: readonly string[];
   /** The condition that makes a row count (a source row that is a committed fact), in SQL, its columns written `$column`. */
   readonly where?: string;
+  /** How a finding names the key, `{0}`, `{1}`… for its entries (`w{0}@v{1}`); the entries joined by `|` when absent. */
+  readonly format?: string;
+}
+
+/** A table of applied versions in the order they were applied: an effect's history. */
+export interface VersionHistory extends ClaimTable {
+  /** The column holding the applied version. */
+  readonly version: string;
+  /** The column that orders the history (a commit sequence). */
+  readonly order: string;
 }
 
 /**
  * Where the claim's effect and its source facts live, so a report can write the query that finds
  * the damage a finding points at: a fact with no effect, a key with two effects, an effect with
- * no fact.
+ * no fact, a version applied after a later one, and the rows that record the other findings.
  */
 export interface ClaimTables {
   readonly effect: ClaimTable;
+  /** The committed facts that must each yield the effect (the claim's `facts`). */
   readonly source?: ClaimTable;
+  /** What an effect may answer to, when that is more than `source` (the claim's `sources`). */
+  readonly causes?: ClaimTable;
+  /** The effect's applied versions in commit order (the claim's `versions`). */
+  readonly history?: VersionHistory;
+  /** The rows whose key got two different results for one intent (the claim's `replies`). */
+  readonly replays?: ClaimTable;
+  /** The rows of a different intent accepted under a key bound to another (the claim's `conflicts`). */
+  readonly conflicts?: ClaimTable;
+  /** The rows that still say an outcome is not known (the claim's `unresolved`); several are one union, named by the first's format. */
+  readonly unresolved?: readonly ClaimTable[];
+  /** The rows that revised a final result silently (the claim's `revisions`). */
+  readonly revisions?: ClaimTable;
+  /** The tables above that are no database's, with how each reads off the end state. */
+  readonly views?: readonly TableView[];
 }
 
 export interface Claim {

@@ -4,7 +4,7 @@
 // scenario file states only its design.
 import type { Payload } from '../broker.ts';
 import type { CallerInput } from '../caller.ts';
-import { providerClaim, providerPipeline, type ProviderPipelineOptions } from './providerPipeline.ts';
+import { providerClaim, providerPipeline, type ProviderPipelineOptions, type ProviderTableNames } from './providerPipeline.ts';
 
 export const PICKUP_KEY = ['order_id', 'pickup_version'] as const;
 
@@ -20,6 +20,9 @@ export function carrierPipeline(caller: CallerDesign, provider: ProviderPipeline
   return providerPipeline({ records: pickupRequests, keyField: 'order_id', group: 'fulfillment', caller: { effectKey: [...PICKUP_KEY], ...caller }, provider, ...(restores === undefined ? {} : { restores }) });
 }
 
+/** The carrier's bookings, as the export of its ledger, and fulfilment's pickup requests, as their outbox of events. */
+export const PICKUP_TABLES: ProviderTableNames = { ledger: 'carrier_pickups', facts: 'pickup_requests', columns: { pickup_version: 'bigint' } };
+
 /** What a carrier without a key does with a repeat, in the claim sentence's words. */
 export const NO_KEY_REPLAY = { sameIntent: 'another booking (the carrier cannot recognise a repeat)', differentIntent: 'books another pickup' } as const;
 
@@ -31,7 +34,7 @@ export const pickupAttemptClaim = providerClaim([...PICKUP_KEY], {
   lifetime: 'the lifetime of the order',
   ...NO_KEY_REPLAY,
   unknownCompletion: 'a blind retry, so a unique pickup is not guaranteed under ambiguous completion; repair is manual reconciliation against the carrier',
-});
+}, PICKUP_TABLES);
 
 /** The contract the business wants: one booked pickup per (order_id, pickup_version). */
 export function uniquePickupClaim(o: { readonly authority: string; readonly unknownCompletion: string; readonly sameIntent?: string; readonly differentIntent?: string }) {
@@ -41,5 +44,5 @@ export function uniquePickupClaim(o: { readonly authority: string; readonly unkn
     sameIntent: 'the carrier operation already booked',
     differentIntent: 'is refused by the carrier as a conflict',
     ...o,
-  });
+  }, PICKUP_TABLES);
 }

@@ -5,7 +5,8 @@
 // scenarios compare is how an operator's rebuild, 300 ticks later, replays the log.
 import { rowsOf, type DatabaseDurable } from '../database.ts';
 import type { Payload } from '../broker.ts';
-import { providerClaim, providerPipeline, publishedKeys, REBUILD_SUFFIX } from './providerPipeline.ts';
+import { providerClaim, providerPipeline, publishedKeys, REBUILD_SUFFIX, type ProviderTableNames } from './providerPipeline.ts';
+import { publishedView } from './tableViews.ts';
 import type { Claim } from '../../src/claims.ts';
 
 export const CONFIRMATION_KEY = ['order_id'];
@@ -27,6 +28,9 @@ export function confirmationsPipeline(through: 'liveConsumer' | 'separateNamespa
   });
 }
 
+/** The email provider's messages, as the export of its ledger, and the accepted orders, as their outbox of events. */
+export const CONFIRMATION_TABLES: ProviderTableNames = { ledger: 'email_messages', facts: 'order_accepted_events', columns: { template: 'text' } };
+
 export const confirmationSentClaim: Claim = providerClaim(CONFIRMATION_KEY, {
   effect: 'order confirmation sent',
   authority: `the consumer's local sent-marker and the email provider's key (kept ${PROVIDER_KEY_RETENTION})`,
@@ -34,7 +38,7 @@ export const confirmationSentClaim: Claim = providerClaim(CONFIRMATION_KEY, {
   sameIntent: 'the message already accepted',
   differentIntent: 'is refused by the provider as a conflict',
   unknownCompletion: 'a status lookup by key',
-});
+}, CONFIRMATION_TABLES);
 
 /** The rebuild run's own output: one gated record per order in its namespace. */
 export const rebuildOutputClaim: Claim = {
@@ -44,6 +48,12 @@ export const rebuildOutputClaim: Claim = {
   authority: "the rebuild database's primary key",
   lifetime: 'the rebuild run',
   sameIntent: 'the stored record',
+  // The rebuild's records are the only GATED ones: the live caller calls the provider.
+  tables: {
+    effect: { table: 'effect_outcomes', key: ['key'], where: "$state = 'GATED'" },
+    source: { table: 'order_accepted_events', key: ['order_id'] },
+    views: [publishedView('order_accepted_events', { event_id: 'text', order_id: 'text', template: 'text' })],
+  },
   outcomes: (v) =>
     rowsOf(v.durable<DatabaseDurable>('rebuildDb'), 'effect_outcomes')
       .filter((r) => r['state'] === 'GATED')

@@ -23,6 +23,7 @@ import { consumer, ConsumerOptions, type EffectSpec } from '../consumer.ts';
 import { rowsOf, versionsOf, type DatabaseDurable } from '../database.ts';
 import { publishedFacts, publisher, type PublisherDurable } from '../publisher.ts';
 import { database, DatabaseOptions } from './databaseComponent.ts';
+import { historyView, publishedView } from './tableViews.ts';
 
 /** One flow of the register: what is published, how, and how the consuming service applies it. */
 export const FlowDesign = z.strictObject({
@@ -81,8 +82,12 @@ export const reviewNotificationClaim: Claim = {
   authority: "the notifications database: the inbox (consumer_name, event_id) committed with the notification, and the notification's unique causing event_id",
   lifetime: 'the inbox retention (7 days, beyond broker retention and replays)',
   sameIntent: 'nothing new: the inbox row says it was handled',
-  // The facts are the published events, not a table, so only the effect table is declared.
-  tables: { effect: { table: 'notifications', key: ['review_id'] } },
+  // The facts are the producer's committed events, read as its outbox.
+  tables: {
+    effect: { table: 'notifications', key: ['review_id'] },
+    source: { table: 'review_posted_events', key: ['review_id'] },
+    views: [publishedView('review_posted_events', { event_id: 'text', review_id: 'text', book_id: 'text', author_id: 'text' })],
+  },
   outcomes: (v) => rows(v, 'notificationsDb', 'notifications').map((r) => ({ key: String(r['review_id']) })),
   facts: (v) => distinct(facts(v).map((p) => String(p['review_id']))),
 };
@@ -135,7 +140,18 @@ export const ratingFeatureClaim: Claim = {
   authority: 'the feature row keyed by rating_id, written by a version-checked upsert',
   lifetime: 'the lifetime of the rating',
   sameIntent: 'the same row, unchanged',
-  tables: { effect: { table: 'rating_features', key: ['rating_id', 'version'] } },
+  // The facts are each rating's latest published change; any published change may be the one a
+  // row stands at; the feature table's audit history shows a version applied after a later one.
+  tables: {
+    effect: { table: 'rating_features', key: ['rating_id', 'version'], format: '{0}@v{1}' },
+    source: { table: 'rating_changed_events', key: ['rating_id', 'version'], where: '$version = (SELECT max(l.version) FROM rating_changed_events l WHERE l.rating_id = $rating_id)', format: '{0}@v{1}' },
+    causes: { table: 'rating_changed_events', key: ['rating_id', 'version'] },
+    history: { table: 'rating_features_history', key: ['rating_id'], version: 'version', order: 'seq' },
+    views: [
+      publishedView('rating_changed_events', { event_id: 'text', rating_id: 'text', user_id: 'text', book_id: 'text', stars: 'bigint', version: 'bigint' }),
+      historyView('rating_features_history', 'recommendationsDb', 'rating_features', { rating_id: 'text', book_id: 'text', stars: 'bigint', version: 'bigint' }),
+    ],
+  },
   outcomes: (v) => rows(v, 'recommendationsDb', 'rating_features').map((r) => ({ key: `${r['rating_id']}@v${r['version']}` })),
   facts: (v) => {
     const latest = new Map<string, number>();
@@ -172,7 +188,11 @@ export const pageViewClaim: Claim = {
   lifetime: 'the reporting period',
   sameIntent: 'nothing new: the view is already counted',
   guarantee: 'atMostOnce',
-  tables: { effect: { table: 'page_views', key: ['view_id'] } },
+  tables: {
+    effect: { table: 'page_views', key: ['view_id'] },
+    source: { table: 'page_viewed_events', key: ['view_id'] },
+    views: [publishedView('page_viewed_events', { event_id: 'text', view_id: 'text', page: 'text' })],
+  },
   outcomes: (v) => rows(v, 'analyticsDb', 'page_views').map((r) => ({ key: String(r['view_id']) })),
   facts: (v) => distinct(facts(v).map((p) => String(p['view_id']))),
 };
@@ -205,7 +225,11 @@ export const giftDispatchClaim: Claim = {
   authority: "the orders database's primary key on gift_dispatches.payment_id",
   lifetime: 'the lifetime of the gift order',
   sameIntent: 'the recorded dispatch',
-  tables: { effect: { table: 'gift_dispatches', key: ['payment_id'] } },
+  tables: {
+    effect: { table: 'gift_dispatches', key: ['payment_id'] },
+    source: { table: 'gift_payment_captured_events', key: ['payment_id'] },
+    views: [publishedView('gift_payment_captured_events', { event_id: 'text', payment_id: 'text', gift_order_id: 'text', amount: 'bigint' })],
+  },
   outcomes: (v) => rows(v, 'ordersDb', 'gift_dispatches').map((r) => ({ key: String(r['payment_id']) })),
   facts: (v) => distinct(facts(v).map((p) => String(p['payment_id']))),
 };

@@ -3,7 +3,7 @@
 // the workload, and what the saga promises about each effect. Design option `emailStep`: `last`
 // (the template's decision) or `first`. Workload input: per purchase, whether Payments declines
 // the capture.
-import type { Claim, Outcome } from '../../src/claims.ts';
+import type { Claim, ClaimTable, ClaimTables, Outcome, TableView } from '../../src/claims.ts';
 import { design, type DesignBuild } from '../../src/design.ts';
 import { parseOptions, z } from '../../src/options.ts';
 import type { WindowNote } from '../../src/scenario.ts';
@@ -93,6 +93,40 @@ const sagaClaim = {
   lifetime: 'the lifetime of the gift order',
 } as const;
 
+/**
+ * The saga's records as the tables a team would query: the orchestrator's gift orders, and each
+ * participant's operations as the export of its own ledger, in the order it performed them.
+ */
+const OPERATION_COLUMNS = { seq: 'bigint', op_id: 'text', gift_order_id: 'text', action: 'text', ok: 'boolean', performed_at: 'bigint' } as const;
+const operationsView = (table: string, participant: string): TableView => ({
+  table,
+  columns: OPERATION_COLUMNS,
+  rows: (v) => ops(v, participant).map((op, i) => ({ seq: i + 1, op_id: op.op_id, gift_order_id: op.saga, action: op.action, ok: op.ok, performed_at: op.at })),
+});
+const GIFT_ORDERS: TableView = {
+  table: 'gift_orders',
+  columns: { gift_order_id: 'text', state: 'text', status: 'text' },
+  rows: (v) => Object.entries(v.durable<OrchestratorDurable>('orchestrator').sagas).map(([id, r]) => ({ gift_order_id: id, state: r.order, status: r.status })),
+};
+/** Committed purchases: the facts every effect answers to. */
+const CONFIRMED: ClaimTable = { table: 'gift_orders', key: ['gift_order_id'], where: "$state = 'CONFIRMED'" };
+
+/**
+ * A participant's successful `action` operations that no successful `undo` took back, as netOutcomes
+ * counts them: the first as many of a gift order's actions as it has undos are the ones undone.
+ */
+function netTables(table: string, participant: string, action: RemoteAction, undo: RemoteAction): ClaimTables {
+  return {
+    effect: {
+      table,
+      key: ['gift_order_id'],
+      where: `$ok AND $action = '${action}' AND (SELECT count(*) FROM ${table} b WHERE b.gift_order_id = $gift_order_id AND b.ok AND b.action = '${action}' AND b.seq < $seq) >= (SELECT count(*) FROM ${table} u WHERE u.gift_order_id = $gift_order_id AND u.ok AND u.action = '${undo}')`,
+    },
+    source: CONFIRMED,
+    views: [operationsView(table, participant), GIFT_ORDERS],
+  };
+}
+
 /** No gift-code email without a committed purchase, and one for every committed purchase. */
 export const giftEmailClaim: Claim = {
   ...sagaClaim,
@@ -101,6 +135,7 @@ export const giftEmailClaim: Claim = {
   guarantee: 'atLeastOnce',
   sameIntent: 'another email (the provider has no key)',
   unknownCompletion: 'a repeated send: a second email is accepted, an email for a cancelled purchase is not',
+  tables: { effect: { table: 'notification_operations', key: ['gift_order_id'], where: "$ok AND $action = 'email'" }, source: CONFIRMED, views: [operationsView('notification_operations', 'notifications'), GIFT_ORDERS] },
   outcomes: (v) =>
     ops(v, 'notifications')
       .filter((op) => op.ok && op.action === 'email')
@@ -115,6 +150,7 @@ export const giftCaptureClaim: Claim = {
   authority: 'Payments, keyed by (gift order, action),',
   sameIntent: 'the recorded capture',
   unknownCompletion: 'the orchestrator repeating the request under the same key',
+  tables: netTables('payment_operations', 'payments', 'capture', 'refund'),
   outcomes: (v) => netOutcomes(v, 'payments', 'capture', 'refund'),
   facts: confirmedPurchases,
 };
@@ -126,6 +162,7 @@ export const giftLicenceClaim: Claim = {
   authority: 'Inventory, keyed by (gift order, action),',
   sameIntent: 'the recorded reservation',
   unknownCompletion: 'the orchestrator repeating the request under the same key',
+  tables: netTables('inventory_operations', 'inventory', 'reserve', 'release'),
   outcomes: (v) => netOutcomes(v, 'inventory', 'reserve', 'release'),
   facts: confirmedPurchases,
 };

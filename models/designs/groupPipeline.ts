@@ -20,6 +20,7 @@ import { consumerGroup, type ConsumerInput, type EffectSpec } from '../consumer.
 import { rowsOf, type DatabaseDurable } from '../database.ts';
 import { publishedFacts, publisher, type PublisherDurable } from '../publisher.ts';
 import { database } from './databaseComponent.ts';
+import { publishedView } from './tableViews.ts';
 import { consumerNotes, handlerNotes } from './windowNotes.ts';
 
 export const GroupPipelineOptions = z.strictObject({
@@ -77,8 +78,12 @@ export const groupReservationClaim: Claim = {
   authority: "the inventory database: the reservation's unique key, or the inbox in the reservation's transaction",
   lifetime: 'the lifetime of the order',
   sameIntent: 'the stored reservation',
-  // The facts are the publisher's records, not a table, so only the effect table is declared.
-  tables: { effect: { table: 'reservations', key: ['order_id', 'reservation_version'] } },
+  // The facts are the producer's committed requests, read as its outbox of events.
+  tables: {
+    effect: { table: 'reservations', key: ['order_id', 'reservation_version'] },
+    source: { table: 'reservation_requests', key: ['order_id', 'reservation_version'] },
+    views: [publishedView('reservation_requests', { event_id: 'text', order_id: 'text', reservation_version: 'bigint' })],
+  },
   outcomes: (v: WorldView) => rowsOf(v.durable<DatabaseDurable>('inventoryDb'), 'reservations').map((r) => ({ key: `${r['order_id']}|${r['reservation_version']}` })),
   facts: (v: WorldView) => publishedFacts(v.durable<PublisherDurable>('publisher')).map((p) => `${p['order_id']}|${p['reservation_version']}`),
 };

@@ -2,7 +2,7 @@
 // orders, the order service and its database, an optional outbox relay, the broker, and the
 // inventory consumer with its database. Each design option of the seeds is one field here, so a
 // scenario file states a design in a few lines.
-import type { Claim } from '../../src/claims.ts';
+import type { Claim, TableView } from '../../src/claims.ts';
 import { design, type DesignBuild } from '../../src/design.ts';
 import { duration, parseOptions, z } from '../../src/options.ts';
 import { broker, recordsOf, type BrokerDurable } from '../broker.ts';
@@ -15,6 +15,7 @@ import { outboxCleaner } from '../outboxCleaner.ts';
 import { relay } from '../relay.ts';
 import { source } from '../source.ts';
 import { database } from './databaseComponent.ts';
+import { historyView, pick, topicView } from './tableViews.ts';
 import { agedOutNotes, cdcNotes, claimingRelayNotes, cleanerNotes, consumerNotes, relayNotes, sourceNotes } from './windowNotes.ts';
 
 /** The pipeline's options: each design option of the seeds is one field; durations in their units. */
@@ -215,6 +216,12 @@ export const publishedEventClaim: Claim = {
   key: ['event_id'],
   authority: "the broker's idempotent producer, by event_id within the partition",
   lifetime: "the topic's retention",
+  // The topic is read as the table its sink connector fills (order_events); the outbox is a table.
+  tables: {
+    effect: { table: 'order_events', key: ['event_id'] },
+    source: { table: 'outbox', key: ['event_id'] },
+    views: [topicView('order_events', { event_id: 'text', aggregate_id: 'text', event_type: 'text' })],
+  },
   outcomes: (v) => recordsOf(v.durable<BrokerDurable>('broker')).map((r) => ({ key: String(r.payload['event_id']) })),
   facts: (v) => rowsOf(db(v, 'ordersDb'), 'outbox').map((r) => String(r['event_id'])),
 };
@@ -258,6 +265,20 @@ export const requestedReservationClaim: Claim = {
 
 const client = (v: { durable<T>(n: string): T }) => v.durable<ClientDurable>('client');
 
+/**
+ * What the checkout client sent and what it was told, as the request log of the checkout API a
+ * team would query (an access log loaded into a table): one row per attempt sent
+ * (`checkout_requests`) and one per reply, in the order they came (`checkout_replies`).
+ */
+const REPLY_COLUMNS = { seq: 'bigint', intent: 'text', checkout_key: 'text', ok: 'boolean', outcome: 'text', replayed: 'boolean' } as const;
+const CHECKOUT_VIEWS: readonly TableView[] = [
+  { table: 'checkout_requests', columns: { intent: 'text' }, rows: (v) => client(v).attempted.map((intent) => ({ intent })) },
+  { table: 'checkout_replies', columns: REPLY_COLUMNS, rows: (v) => client(v).replies.map((r, i) => pick({ ...r, seq: i + 1, checkout_key: r.key }, REPLY_COLUMNS)) },
+];
+
+/** The last reply an attempt got, as SQL over a row naming its `$intent`. */
+const lastReply = (column: string) => `(SELECT r.${column} FROM checkout_replies r WHERE r.intent = $intent ORDER BY r.seq DESC LIMIT 1)`;
+
 /** The last reply the client got for each intent, by intent. */
 function lastReplies(v: { durable<T>(n: string): T }): Map<string, ClientReplyRecord> {
   const last = new Map<string, ClientReplyRecord>();
@@ -283,6 +304,30 @@ export const checkoutClaim: Claim = {
   sameIntent: 'the recorded order',
   differentIntent: 'is refused as a conflict, not answered with the recorded order',
   unknownCompletion: 'the client retrying with the same key, which returns the recorded order',
+  tables: {
+    effect: { table: 'orders', key: ['intent'] },
+    source: { table: 'checkout_replies', key: ['intent'], where: '$ok' },
+    causes: { table: 'checkout_requests', key: ['intent'] },
+    // An attempt told two different orders.
+    replays: { table: 'checkout_replies', key: ['intent'], where: '$ok AND EXISTS (SELECT 1 FROM checkout_replies o WHERE o.intent = $intent AND o.ok AND o.outcome <> $outcome)' },
+    // An attempt answered with the order of another intent its key is bound to.
+    conflicts: {
+      table: 'checkout_replies',
+      key: ['checkout_key', 'intent'],
+      where: "$ok AND $outcome <> 'conflict' AND EXISTS (SELECT 1 FROM checkout_keys k WHERE k.checkout_key = $checkout_key AND k.intent <> $intent)",
+      format: '{0} ({1})',
+    },
+    // An attempt whose order committed while the last thing the client heard was a failure.
+    unresolved: [
+      {
+        table: 'checkout_requests',
+        key: ['intent', `coalesce(${lastReply('outcome')}, 'nothing')`],
+        where: `EXISTS (SELECT 1 FROM orders o WHERE o.intent = $intent) AND coalesce(${lastReply('ok')}, false) = false`,
+        format: '{0} (order committed, client last told {1})',
+      },
+    ],
+    views: CHECKOUT_VIEWS,
+  },
   outcomes: (v) => rowsOf(db(v, 'ordersDb'), 'orders').map((r) => ({ key: String(r['intent']), intent: String(r['intent']) })),
   facts: (v) => [...new Set(client(v).replies.filter((r) => r.ok).map((r) => r.intent))],
   sources: (v) => [...client(v).attempted],
@@ -311,7 +356,13 @@ export const projectionClaim: Claim = {
   lifetime: 'the lifetime of the order',
   sameIntent: 'the stored status',
   guarantee: 'atLeastOnce',
-  tables: { effect: { table: 'order_status', key: ['order_id'] }, source: { table: 'orders', key: ['order_id'] } },
+  // Where the row stands shows no regression that was later overtaken: its audit history does.
+  tables: {
+    effect: { table: 'order_status', key: ['order_id'] },
+    source: { table: 'orders', key: ['order_id'] },
+    history: { table: 'order_status_history', key: ['order_id'], version: 'version', order: 'seq' },
+    views: [historyView('order_status_history', 'inventoryDb', 'order_status', { order_id: 'text', status: 'text', version: 'bigint' })],
+  },
   outcomes: (v) => rowsOf(db(v, 'inventoryDb'), 'order_status').map((r) => ({ key: String(r['order_id']) })),
   facts: (v) => rowsOf(db(v, 'ordersDb'), 'orders').map((r) => String(r['order_id'])),
   versions: (v) => versionsOf(db(v, 'inventoryDb'), 'order_status', 'order_id'),

@@ -82,8 +82,13 @@ export const loyaltyCreditClaim: Claim = {
   authority: "the loyalty consumer's inbox, in the credit's transaction",
   lifetime: 'as long as the partner may redeliver (30 days)',
   sameIntent: 'nothing new: the repeat is suppressed',
-  // The facts are what the partner published, not a table, so only the effect table is declared.
-  tables: { effect: { table: 'loyalty_credits', key: ['fact_id'] } },
+  // The facts are the events the partner published, as the feed's log of first deliveries a team
+  // would query (the broker's record of what the partner sent), one row per event.
+  tables: {
+    effect: { table: 'loyalty_credits', key: ['fact_id'] },
+    source: { table: 'partner_events', key: ['event_id'] },
+    views: [{ table: 'partner_events', columns: { event_id: 'text' }, rows: (v) => v.durable<PartnerDurable>('partner').published.map((event_id) => ({ event_id })) }],
+  },
   outcomes: (v) => rowsOf(v.durable<DatabaseDurable>('loyaltyDb'), 'loyalty_credits').map((r) => ({ key: String(r['fact_id']) })),
   facts: (v) => [...v.durable<PartnerDurable>('partner').published],
 };

@@ -8,7 +8,7 @@ import type { Claim } from '../../src/claims.ts';
 import type { Payload } from '../broker.ts';
 import type { ProviderInput } from '../provider.ts';
 import type { ReconcilerInput } from '../reconciler.ts';
-import { providerClaim, providerPipeline, unresolvedOutcomes } from './providerPipeline.ts';
+import { providerClaim, providerPipeline, unresolvedOutcomes, type ProviderTableNames } from './providerPipeline.ts';
 
 export const PAYMENT_KEY = ['payment_intent_id'];
 
@@ -46,6 +46,9 @@ export function paymentCapture(o: PaymentCaptureOptions) {
   });
 }
 
+/** The payment provider's captures, as the export of its ledger, and Payments' capture requests, as their outbox of events. */
+export const PAYMENT_TABLES: ProviderTableNames = { ledger: 'payment_captures', facts: 'capture_requests', columns: { order_id: 'text', amount: 'bigint' } };
+
 /** One capture per payment intent, the amendment refused, and no capture left unknown. */
 export const paymentCaptureClaim: Claim = {
   ...providerClaim(PAYMENT_KEY, {
@@ -55,6 +58,6 @@ export const paymentCaptureClaim: Claim = {
     sameIntent: 'the recorded capture',
     differentIntent: 'is refused as a conflict; nothing is captured',
     unknownCompletion: 'a status lookup by key, and a reconciler that resolves PENDING and UNKNOWN outcomes',
-  }),
+  }, PAYMENT_TABLES),
   unresolved: unresolvedOutcomes(),
 };

@@ -13,7 +13,7 @@
 // Three claims watch it: per-book versions never move backwards, every record is applied or
 // dead-lettered with an owner, and the books without a bad record are applied within a bound of
 // their publication.
-import type { Claim } from '../../src/claims.ts';
+import type { Claim, ClaimTable, TableView } from '../../src/claims.ts';
 import { design, type DesignBuild } from '../../src/design.ts';
 import { TimeScale, type Duration } from '../../src/duration.ts';
 import { duration, parseOptions, z } from '../../src/options.ts';
@@ -24,6 +24,7 @@ import { historyOf, versionsOf, type DatabaseDurable } from '../database.ts';
 import { publishedFacts, publisher, type PublisherDurable } from '../publisher.ts';
 import { SEED_BACKOFF } from '../retryPolicy.ts';
 import { database } from './databaseComponent.ts';
+import { historyView, publishedView, topicView } from './tableViews.ts';
 import { handlerNotes } from './windowNotes.ts';
 
 export const PoisonPipelineOptions = z.strictObject({
@@ -116,6 +117,21 @@ const recordKey = (p: Payload) => `${p['book_id']}@v${p['version']}`;
 const stats = (v: WorldView) => v.durable<DatabaseDurable>('statsDb');
 const isBad = (p: Payload) => p['poison'] === true || Number(p['failures'] ?? 0) > 0;
 
+/**
+ * The tables the claims read: Reviews' committed rating changes as its outbox of events, the
+ * stats table's audit history (every version applied, in commit order), the ratings topic and
+ * the dead-letter topic as the tables their sink connectors fill.
+ */
+const RATING_EVENTS = publishedView('rating_change_events', { event_id: 'text', book_id: 'text', version: 'bigint', stars: 'bigint', poison: 'boolean', failures: 'bigint' });
+const STATS_HISTORY = historyView('book_stats_history', 'statsDb', 'book_stats', { book_id: 'text', stars: 'bigint', version: 'bigint', applied_at: 'bigint' });
+const RATINGS_TOPIC = topicView('ratings_topic', { event_id: 'text', book_id: 'text', version: 'bigint' });
+const DEAD_LETTERS = topicView('dead_letters', { event_id: 'text', book_id: 'text', version: 'bigint', error: 'text', attempts: 'bigint', owner: 'text' }, 'deadLetters');
+const POISON_VIEWS: readonly TableView[] = [RATING_EVENTS, STATS_HISTORY, RATINGS_TOPIC, DEAD_LETTERS];
+/** A record's key, `b-1@v2`, from its book and version. */
+const RECORD_FORMAT = '{0}@v{1}';
+const PUBLISHED: ClaimTable = { table: 'rating_change_events', key: ['book_id', 'version'], format: RECORD_FORMAT };
+const APPLIED: ClaimTable = { table: 'book_stats_history', key: ['book_id', 'version'], format: RECORD_FORMAT };
+
 /** Per-book order (seed 004: "ordering scope per book_id"): the applied versions never move backwards. */
 export const bookOrderClaim: Claim = {
   effect: "a book's rating statistics",
@@ -124,6 +140,12 @@ export const bookOrderClaim: Claim = {
   lifetime: 'the lifetime of the book',
   sameIntent: 'the same row',
   guarantee: 'atLeastOnce',
+  tables: {
+    effect: { table: 'book_stats_history', key: ['book_id'] },
+    source: { table: 'rating_change_events', key: ['book_id'] },
+    history: { table: 'book_stats_history', key: ['book_id'], version: 'version', order: 'seq' },
+    views: POISON_VIEWS,
+  },
   outcomes: (v) => [...new Set(historyOf(stats(v), 'book_stats').map((r) => String(r['book_id'])))].map((key) => ({ key })),
   facts: (v) => [...new Set(records(v).map((p) => String(p['book_id'])))],
   versions: (v) => versionsOf(stats(v), 'book_stats', 'book_id'),
@@ -139,6 +161,14 @@ export const recordAccountedClaim: Claim = {
   authority: "the stats table's history, and the dead-letter topic",
   lifetime: 'until the dead-letter topic is triaged',
   guarantee: 'atLeastOnce',
+  // A record dead-lettered with an owner is accounted for, so it owes no applied version. A dead
+  // letter is a copy of a published record, never a phantom, so only the applied ones are judged.
+  tables: {
+    effect: APPLIED,
+    source: { ...PUBLISHED, where: "NOT EXISTS (SELECT 1 FROM dead_letters d WHERE d.book_id = $book_id AND d.version = $version AND d.owner <> '')" },
+    causes: PUBLISHED,
+    views: POISON_VIEWS,
+  },
   outcomes: (v) => {
     const applied = historyOf(stats(v), 'book_stats').map((r) => ({ key: `${r['book_id']}@v${r['version']}` }));
     const dead = recordsOf(deadLetters(v))
@@ -172,6 +202,13 @@ export function otherBooksTimelyClaim(bound: Duration, tick: Duration): Claim {
     authority: 'the stats table: the tick each version was applied, against the tick the broker appended it',
     lifetime: `${time.format(boundTicks)} from publication`,
     guarantee: 'atLeastOnce',
+    // Times are ticks of the scenario's clock; a book with a bad record owes nothing on time.
+    tables: {
+      effect: { ...APPLIED, where: `$applied_at - (SELECT min(t.appended_at) FROM ratings_topic t WHERE t.book_id = $book_id AND t.version = $version) <= ${boundTicks} /* ${time.format(boundTicks)} */` },
+      source: { ...PUBLISHED, where: 'NOT EXISTS (SELECT 1 FROM rating_change_events b WHERE b.book_id = $book_id AND (coalesce(b.poison, false) OR coalesce(b.failures, 0) > 0))' },
+      causes: PUBLISHED,
+      views: POISON_VIEWS,
+    },
     outcomes: (v) => {
       const published = new Map<string, number>();
       for (const r of recordsOf(v.durable<BrokerDurable>('broker'))) if (!published.has(recordKey(r.payload))) published.set(recordKey(r.payload), r.at);

@@ -4,7 +4,7 @@
 // option of the seeds is one field: what the caller sends and records, what the provider
 // honours, whether a reconciler owns unknown outcomes, and how an operator's rebuild replays the
 // log. The claims observe the provider's own records, since that is where the effect happens.
-import type { Claim, Outcome } from '../../src/claims.ts';
+import type { Claim, ClaimTable, ClaimTables, Outcome, SqlType } from '../../src/claims.ts';
 import { design, type DesignBuild } from '../../src/design.ts';
 import { duration, parseOptions, z } from '../../src/options.ts';
 import type { WindowNote } from '../../src/scenario.ts';
@@ -17,6 +17,7 @@ import { operationsOf, provider as providerComponent, type ProviderDurable, type
 import { publishedFacts, publisher, type PublisherDurable } from '../publisher.ts';
 import { reconciler } from '../reconciler.ts';
 import { databaseComponent, restoreBackup } from './databaseComponent.ts';
+import { ledgerView, publishedView } from './tableViews.ts';
 import { windowNote as n } from './windowNotes.ts';
 
 /** The pipeline's options: what the caller sends and records, what the provider honours, who reconciles, how a rebuild replays; durations in their units. */
@@ -142,9 +143,53 @@ export function keyConflicts(db = 'callerDb'): (v: WorldView) => { key: string; 
   };
 }
 
+/** The caller's records that still say an outcome is not known (what unresolvedOutcomes reads), as one union. */
+export const UNRESOLVED_TABLES: readonly ClaimTable[] = [
+  { table: 'effect_intents', key: ['key', "'intent PENDING'"], where: "$state = 'PENDING'", format: '{0} ({1})' },
+  { table: 'effect_outcomes', key: ['key', "'outcome UNKNOWN'"], where: "$state = 'UNKNOWN'" },
+];
+
+/** What a provider claim's tables are called: the provider's ledger and the producer's events. */
+export interface ProviderTableNames {
+  /** The provider's operations, as the export of its ledger a team would query (`carrier_pickups`). */
+  readonly ledger: string;
+  /** The producer's committed facts, as its outbox of events (`pickup_requests`). */
+  readonly facts: string;
+  /** The facts' payload fields and their types, the effect key's among them (all text unless given). */
+  readonly columns?: Readonly<Record<string, SqlType>>;
+}
+
+/**
+ * Where a provider claim's effect and facts live: the provider's ledger keyed by the request's
+ * fields (the operation's intent), the producer's events keyed by the same fields, the caller's
+ * outcome of a different intent accepted under a key the provider first bound to another, and
+ * the caller's records that still say PENDING or UNKNOWN. A key of several fields is written
+ * with `/` between them, as the caller writes its effect key.
+ */
+export function providerTables(fields: readonly string[], names: ProviderTableNames): ClaimTables {
+  const columns: Record<string, SqlType> = { event_id: 'text', ...Object.fromEntries(fields.map((f) => [f, 'text' as const])), ...names.columns };
+  const format = fields.map((_, i) => `{${i}}`).join('/');
+  return {
+    effect: { table: names.ledger, key: fields, format },
+    source: { table: names.facts, key: fields, format },
+    conflicts: {
+      table: 'effect_outcomes',
+      key: ['key', 'intent'],
+      where: `$state = 'SUCCEEDED' AND $intent <> (SELECT p.intent FROM ${names.ledger} p WHERE p.idempotency_key = $key ORDER BY p.seq LIMIT 1)`,
+      format: '{0} ({1})',
+    },
+    unresolved: UNRESOLVED_TABLES,
+    views: [ledgerView(names.ledger, fields, columns), publishedView(names.facts, columns)],
+  };
+}
+
 /** A claim whose outcomes are the provider's operations and whose facts are the producer's. */
-export function providerClaim(fields: readonly string[], c: Omit<Claim, 'outcomes' | 'facts' | 'key'> & Partial<Pick<Claim, 'key'>>): Claim {
-  return { key: fields, ...c, outcomes: providerOutcomes(fields), facts: publishedKeys(fields), ...(c.differentIntent === undefined ? {} : { conflicts: keyConflicts() }) };
+export function providerClaim(
+  fields: readonly string[],
+  c: Omit<Claim, 'outcomes' | 'facts' | 'key'> & Partial<Pick<Claim, 'key'>>,
+  names: ProviderTableNames = { ledger: 'provider_operations', facts: 'published_events' },
+): Claim {
+  return { key: fields, tables: providerTables(fields, names), ...c, outcomes: providerOutcomes(fields), facts: publishedKeys(fields), ...(c.differentIntent === undefined ? {} : { conflicts: keyConflicts() }) };
 }
 
 /** How a caller's local records read in evidence: `o-1 SUCCEEDED op-2`. */

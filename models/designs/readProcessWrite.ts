@@ -26,7 +26,7 @@
 // transaction, so a repeat of the record after a crash sends it again and a lost request loses
 // it, while the result on `out` is still written once.
 import { assign, enqueueActions, setup } from 'xstate';
-import type { Claim } from '../../src/claims.ts';
+import type { Claim, TableView } from '../../src/claims.ts';
 import { common, componentFields, design, given, ticksOf, type ComponentBuilder, type DesignBuild } from '../../src/design.ts';
 import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../../src/emitted.ts';
 import { duration, parseOptions, z } from '../../src/options.ts';
@@ -254,6 +254,26 @@ export function readProcessWrite(options: z.input<typeof ReadProcessWriteOptions
 
 const topicsOf = (v: WorldView) => v.durable<TopicsDurable>('topics');
 
+/**
+ * The cluster's topics as the tables their sink connectors fill, and the mail gateway's log of
+ * what it was handed: one row per record or message, in the order written (`offset`, `seq`).
+ */
+const TOPIC_IN: TableView = {
+  table: 'topic_in',
+  columns: { offset: 'bigint', event_id: 'text', payment_id: 'text', amount: 'bigint' },
+  rows: (v) => topicsOf(v).input.map((p, offset) => ({ offset, event_id: p['event_id'], payment_id: p['payment_id'], amount: p['amount'] })),
+};
+const TOPIC_OUT: TableView = {
+  table: 'topic_out',
+  columns: { offset: 'bigint', event_id: 'text', total: 'bigint' },
+  rows: (v) => topicsOf(v).output.map((p, offset) => ({ offset, event_id: p['event_id'], total: p['total'] })),
+};
+const MAIL_LOG: TableView = {
+  table: 'mail_gateway_log',
+  columns: { seq: 'bigint', event_id: 'text', payment_id: 'text' },
+  rows: (v) => v.durable<MailerDurable>('mailer').sent.map((p, i) => ({ seq: i + 1, event_id: p['event_id'], payment_id: p['payment_id'] })),
+};
+
 /** Every record of `in` has its result in `out` exactly once. */
 export const topicResultClaim: Claim = {
   effect: "a payment's result on topic out",
@@ -261,6 +281,7 @@ export const topicResultClaim: Claim = {
   authority: "the cluster: topic out, and the group's offset on topic in",
   lifetime: 'the retention of topic out',
   sameIntent: 'nothing new: the offset already moved past the record',
+  tables: { effect: { table: 'topic_out', key: ['event_id'] }, source: { table: 'topic_in', key: ['event_id'] }, views: [TOPIC_OUT, TOPIC_IN] },
   outcomes: (v) => topicsOf(v).output.map((p) => ({ key: String(p['event_id']) })),
   facts: (v) => topicsOf(v).input.map((p) => String(p['event_id'])),
 };
@@ -272,6 +293,7 @@ export const paymentEmailClaim: Claim = {
   authority: 'the mail gateway, which keeps no record of what it was sent before',
   lifetime: 'for ever: an email cannot be taken back',
   sameIntent: 'nothing the gateway can tell: the same email is sent again',
+  tables: { effect: { table: 'mail_gateway_log', key: ['event_id'] }, source: { table: 'topic_in', key: ['event_id'] }, views: [MAIL_LOG, TOPIC_IN] },
   outcomes: (v) => v.durable<MailerDurable>('mailer').sent.map((p) => ({ key: String(p['event_id']) })),
   facts: (v) => topicsOf(v).input.map((p) => String(p['event_id'])),
 };

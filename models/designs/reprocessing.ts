@@ -29,6 +29,7 @@ import { promoterEvidence, promoterMachine, type PromoterDurable } from '../prom
 import { finalResults, resultSinkEvidence, resultSinkMachine, type SinkDurable } from '../resultSink.ts';
 import { aggregatorEvidence, aggregatorMachine, type AggregatorInput, type SchemaAdapter } from '../windowedAggregator.ts';
 import { STREAM_TICK } from './streamPipeline.ts';
+import { deviceFactsView, isFinalResult, resultViews, type StreamClock } from './streamTables.ts';
 
 const TIME = new TimeScale(STREAM_TICK);
 const WINDOW_TICKS = TIME.ticks('the window', '10m', 1);
@@ -153,12 +154,26 @@ function served(v: WorldView): SinkDurable {
   return v.durable<SinkDurable>(v.durable<PromoterDurable>('promoter').served);
 }
 
+/**
+ * The claims' tables: the devices' facts with their true quantities, the mail gateway's alerts,
+ * and the results readers are served (the view the cutover points at the live results or the
+ * rebuild's), each as a table of posts in the order they became visible.
+ */
+const CLOCK: StreamClock = { time: TIME, windowTicks: WINDOW_TICKS, devices: 2 };
+const DEVICE_FACTS = deviceFactsView(CLOCK);
+const TRUE_WINDOWS = { table: 'device_facts', key: ['window_id'], format: 'w{0}' };
+
 /** Every window closes with exactly one alert email: the alerts are irreversible, a replay must not send them again. */
 export const alertOnceClaim: Claim = {
   effect: "a closed window's demand alert email",
   key: ['window'],
   authority: 'the mail gateway, which recognises a resent message by its id, while each run gives its messages ids of its own',
   lifetime: 'for ever: an email cannot be taken back',
+  tables: {
+    effect: { table: 'alert_emails', key: ['window_id'], where: "$kind = 'close'", format: 'w{0}' },
+    source: TRUE_WINDOWS,
+    views: [...resultViews('alert_emails', (v) => v.durable<SinkDurable>('alerts'), CLOCK), DEVICE_FACTS],
+  },
   outcomes: (v) => v.durable<SinkDurable>('alerts').posts.flatMap((p) => (p.kind === 'close' ? [{ key: `w${p.window}` }] : [])),
   facts: (v) => [...new Set(facts(v).map((f) => `w${windowOf(f)}`))].sort(),
 };
@@ -172,6 +187,12 @@ export const captureOnceClaim: Claim = {
   key: ['window'],
   authority: 'the payment provider, which recognises a resent capture by its idempotency key, while each run keys its captures by its own run id',
   lifetime: 'for ever: a captured payment can only be refunded',
+  // The payment provider's captures, as the export of its ledger: one row per capture it kept.
+  tables: {
+    effect: { table: 'settlement_captures', key: ['window_id'], where: "$kind = 'capture'", format: 'w{0}' },
+    source: TRUE_WINDOWS,
+    views: [...resultViews('settlement_captures', (v) => v.durable<SinkDurable>('payments'), CLOCK), DEVICE_FACTS],
+  },
   outcomes: (v) => v.durable<SinkDurable>('payments').posts.flatMap((p) => (p.kind === 'capture' ? [{ key: `w${p.window}` }] : [])),
   facts: (v) => [...new Set(facts(v).map((f) => `w${windowOf(f)}`))].sort(),
 };
@@ -186,6 +207,18 @@ export const servedTotalsClaim: Claim = {
   authority: 'the results readers are pointed at (the live namespace, then the promoted rebuild)',
   lifetime: 'the retention of the results',
   sameIntent: "the total its facts add up to in today's meaning",
+  // A window is served its final result; the total it should be is the sum of its facts' true quantities.
+  tables: {
+    effect: { table: 'served_results', key: ['window_id'], where: isFinalResult('served_results'), format: 'w{0}' },
+    source: TRUE_WINDOWS,
+    replays: {
+      table: 'served_results',
+      key: ['window_id'],
+      where: `${isFinalResult('served_results')} AND $value <> coalesce((SELECT sum(d.value) FROM device_facts d WHERE d.window_id = $window_id), 0)`,
+      format: 'w{0}',
+    },
+    views: [...resultViews('served_results', served, CLOCK), DEVICE_FACTS],
+  },
   outcomes: (v) => [...finalResults(served(v).posts).keys()].map((w) => ({ key: `w${w}` })),
   facts: (v) => [...trueTotals(v).keys()].sort((a, b) => a - b).map((w) => `w${w}`),
   replies: (v) => {
@@ -206,6 +239,21 @@ export const promotionClaim: Claim = {
   authority: 'the promoter, after comparing the two runs',
   lifetime: 'the reprocessing run',
   guarantee: 'atLeastOnce',
+  // The promoter's decision, as the deployment record a team would query: one row for the rebuild.
+  tables: {
+    effect: { table: 'reprocessing_runs', key: ['run'], where: "$status = 'promoted'" },
+    source: { table: 'reprocessing_runs', key: ['run'] },
+    views: [
+      {
+        table: 'reprocessing_runs',
+        columns: { run: 'text', status: 'text', served: 'text' },
+        rows: (v) => {
+          const p = v.durable<PromoterDurable>('promoter');
+          return [{ run: 'rebuild', status: p.status, served: p.served }];
+        },
+      },
+    ],
+  },
   outcomes: (v) => (v.durable<PromoterDurable>('promoter').status === 'promoted' ? [{ key: 'rebuild' }] : []),
   facts: () => ['rebuild'],
 };

@@ -27,6 +27,7 @@ import { device, type DeviceDurable, type PlannedFact } from '../device.ts';
 import { eventLogEvidence, eventLogMachine, factRecords, type EventLogDurable, type StreamRecord } from '../eventLog.ts';
 import { finalResults, resultSinkEvidence, resultSinkMachine, type SinkDurable } from '../resultSink.ts';
 import { aggregatorEvidence, aggregatorMachine, restoreOlderCheckpoint, type AggregatorInput, type SchemaAdapter } from '../windowedAggregator.ts';
+import { deviceFactsView, differingResults, factRecordsView, isFinalResult, resultViews, type StreamClock } from './streamTables.ts';
 
 /** The time scale of every stream scenario: ten seconds a tick, so a ten-minute window is 60 ticks. */
 export const STREAM_TICK: Duration = '10s';
@@ -137,6 +138,12 @@ function plannedFacts(v: WorldView, shape: StreamShape): Map<string, PlannedFact
   return out;
 }
 
+/** How the claims' tables reckon time and windows. */
+const clockOf = (shape: StreamShape): StreamClock => ({ time: STREAM_TIME, windowTicks: windowTicksOf(shape), devices: shape.devices ?? 2 });
+
+/** The sink's posts as the results table readers query (`window_results`, its facts in `window_results_facts`), and the log's records. */
+const resultTables = (shape: StreamShape) => [...resultViews('window_results', sinkOf, clockOf(shape)), factRecordsView(clockOf(shape))];
+
 /** The window a tick falls in, for a window of `windowTicks`. */
 const windowAt = (tick: number, windowTicks: number) => Math.floor(tick / windowTicks);
 
@@ -152,6 +159,14 @@ export function resultDeliveryClaim(sink: string, shape: StreamShape = {}): Clai
     authority: sink,
     lifetime: 'the retention of the sink',
     differentIntent: 'is refused: a different result under a window and version it holds changes nothing',
+    tables: {
+      effect: { table: 'window_results', key: ['window_id', 'version'], where: "$kind = 'result'", format: 'w{0}@v{1}' },
+      source: { table: 'fact_records', key: ['window_id', '1'], format: 'w{0}@v{1}' },
+      // A result answers to a window some record falls in, whatever its version.
+      causes: { table: 'window_results', key: ['window_id', 'version'], where: "$kind = 'result' AND EXISTS (SELECT 1 FROM fact_records r WHERE r.window_id = $window_id)" },
+      conflicts: differingResults('window_results'),
+      views: resultTables(shape),
+    },
     outcomes: (v) => sinkOf(v).posts.flatMap((p) => (p.kind === 'result' ? [{ key: `w${p.window}@v${p.version}` }] : [])),
     conflicts: (v) => {
       const d = sinkOf(v);
@@ -190,6 +205,14 @@ export function factCountedOnceClaim(shape: StreamShape = {}): Claim {
     authority: "the aggregator's checkpointed state and the sink's results",
     lifetime: 'the retention of the results',
     sameIntent: "the result already published for the window's version",
+    // A fact is counted by its window's final result, or by a correction, review or counted drop;
+    // it is owed once for every fact the log took in, in the window it truly occurred in.
+    tables: {
+      effect: { table: 'window_results_facts', key: ['fact_id', 'window_id'], where: `$kind IN ('correction', 'review', 'dropped') OR (${isFinalResult('window_results')})`, format: '{0}@w{1}' },
+      source: { table: 'device_facts', key: ['fact_id', 'window_id'], where: 'EXISTS (SELECT 1 FROM fact_records r WHERE r.fact_id = $fact_id)', format: '{0}@w{1}' },
+      replays: differingResults('window_results'),
+      views: [...resultTables(shape), deviceFactsView(clockOf(shape))],
+    },
     outcomes: (v) => {
       const posts = sinkOf(v).posts;
       const out: { key: string }[] = [];
@@ -226,6 +249,22 @@ export function closedPeriodClaim(kind: 'ledger' | 'dashboard', shape: StreamSha
       kind === 'ledger'
         ? 'a closed period is never revised in place, and a late fact becomes one correction linked to the closed result'
         : 'a revision after the close carries a new version readers can see',
+    tables: {
+      effect: { table: 'window_results', key: ['window_id'], where: "$kind = 'close'", format: 'w{0}' },
+      source: { table: 'fact_records', key: ['window_id'], format: 'w{0}' },
+      // A post after the window's first close: for a ledger any result, for a dashboard one whose
+      // version is no higher than one shown before; for both a correction linked to anything but
+      // the version that closed.
+      revisions: {
+        table: 'window_results',
+        key: ['window_id'],
+        where: `EXISTS (SELECT 1 FROM window_results c WHERE c.kind = 'close' AND c.window_id = $window_id AND c.seq < $seq) AND (${
+          kind === 'ledger' ? "$kind = 'result'" : "($kind = 'result' AND $version <= coalesce((SELECT max(p.version) FROM window_results p WHERE p.kind = 'result' AND p.window_id = $window_id AND p.seq < $seq), 0))"
+        } OR ($kind = 'correction' AND $corrects IS DISTINCT FROM ($window_id || '@v' || (SELECT c.version FROM window_results c WHERE c.kind = 'close' AND c.window_id = $window_id ORDER BY c.seq LIMIT 1))))`,
+        format: 'w{0}',
+      },
+      views: resultTables(shape),
+    },
     // A period is closed once: each `close` post is an outcome, and every window a record falls in must close.
     outcomes: (v) => sinkOf(v).posts.flatMap((p) => (p.kind === 'close' ? [{ key: `w${p.window}` }] : [])),
     facts: (v) => [...new Set(recordsOf(v).map((r) => `w${windowAt(r.eventTime, w)}`))].sort(),
@@ -280,6 +319,18 @@ export function timelyResultClaim(bound: Duration, shape: StreamShape = {}): Cla
     authority: "the sink: the tick each result became visible, against the window's end and its first record's arrival",
     lifetime: `${time.format(boundTicks)} from the window's end`,
     guarantee: 'atLeastOnce',
+    // A window's first result counts when it became visible within the bound of its end, or of its
+    // first record's arrival when that came later.
+    tables: {
+      effect: {
+        table: 'window_results',
+        key: ['window_id'],
+        where: `$kind = 'result' AND $seq = (SELECT min(earliest.seq) FROM window_results earliest WHERE earliest.kind = 'result' AND earliest.window_id = $window_id) AND $visible_at - greatest(($window_id + 1) * ${time.tickSeconds.times(w).toNumber()}, (SELECT min(r.ingested_at) FROM fact_records r WHERE r.window_id = $window_id)) <= ${time.tickSeconds.times(boundTicks).toNumber()}`,
+        format: 'w{0}',
+      },
+      source: { table: 'fact_records', key: ['window_id'], format: 'w{0}' },
+      views: resultTables(shape),
+    },
     outcomes: (v) => {
       const firstRecord = new Map<number, number>();
       for (const r of recordsOf(v)) {

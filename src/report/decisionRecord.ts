@@ -27,7 +27,7 @@ import { CLAUSE_TITLES, clauseStatusText } from './describeCoverage.ts';
 import { describePlan } from './describePlan.ts';
 import { designParameters, type DesignParameters, type EventTimePolicy } from './recordDesign.ts';
 import { verdictSummary } from './verdictSummary.ts';
-import { repairQueryText } from './windowCells.ts';
+import { repairIsSql, repairQueryText } from './windowCells.ts';
 
 /** One cell: its words, the in-page anchor of the run that backs it, and whether the run contradicts it. */
 export interface RecordCell {
@@ -591,7 +591,7 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
       derived.push([
         { text: VIOLATION_SIGNALS[ce.violation] ?? cap(ce.violation) },
         { text: `${r.name}: ${ce.violation}`, link: ceAnchor(r.name, i) },
-        row === undefined ? { text: 'no repair query: the claim declares no tables' } : { text: repairQueryText(row), code: true },
+        row === undefined ? { text: 'no repair query: the claim declares no tables' } : { text: repairQueryText(row), code: repairIsSql(row) },
       ]);
     });
   }

@@ -15,7 +15,7 @@ import { escapeXml as esc } from './escapeXml.ts';
 import { sequenceSteps } from './sequenceSteps.ts';
 import { svgSequence } from './svgSequence.ts';
 import { runTally, verdictSummary, type VerdictSummary } from './verdictSummary.ts';
-import { WINDOW_COLUMNS, windowCells, windowTables, componentNames } from './windowCells.ts';
+import { WINDOW_COLUMNS, windowCells, windowTables, componentNames, repairIsSql } from './windowCells.ts';
 
 const STYLE = `
 :root { color-scheme: light; --ok: #1a7f37; --bad: #cf222e; --warn: #9a6700; --muted: #57606a; --line: #d0d7de; }
@@ -115,7 +115,7 @@ function windowTable(result: WindowsResult, rows: readonly WindowRow[]): string 
       `<td>${esc(c.retryOwner)}</td>`,
       `<td>${esc(c.duplicatePossible)}</td>`,
       `<td>${esc(c.duplicateGuard)}</td>`,
-      `<td class="query">${c.repairQuery === '' ? '—' : `<code>${esc(c.repairQuery)}</code>`}</td>`,
+      `<td class="query">${c.repairQuery === '' ? '—' : repairIsSql(row) ? `<code>${esc(c.repairQuery)}</code>` : esc(c.repairQuery)}</td>`,
     ];
     return `<tr${cls === '' ? '' : ` class="${cls}"`}>${cells.join('')}</tr>`;
   });

@@ -14,7 +14,7 @@ import { counterexampleRun, searchLine, sweepHeader, windowReach } from './descr
 import { mermaidSequence } from './mermaidSequence.ts';
 import { sequenceSteps } from './sequenceSteps.ts';
 import { runTally, verdictSummary } from './verdictSummary.ts';
-import { WINDOW_COLUMNS, windowCells, windowTables, componentNames } from './windowCells.ts';
+import { WINDOW_COLUMNS, windowCells, windowTables, componentNames, repairIsSql } from './windowCells.ts';
 
 /**
  * Prose from scenario files: `<` could open an HTML tag on a code host, so it is written as an
@@ -68,7 +68,7 @@ function windowTable(result: WindowsResult, rows: readonly WindowRow[]): string[
       cell(c.retryOwner),
       cell(c.duplicatePossible),
       cell(c.duplicateGuard),
-      c.repairQuery === '' ? '—' : code(c.repairQuery, true),
+      c.repairQuery === '' ? '—' : repairIsSql(row) ? code(c.repairQuery, true) : cell(c.repairQuery),
     ];
     lines.push(`| ${cells.join(' | ')} |`);
   }

@@ -18,7 +18,7 @@ export interface WindowCells {
   readonly retryOwner: string;
   readonly duplicatePossible: string;
   readonly duplicateGuard: string;
-  /** Empty when the claim declares no tables for this finding; renderers show a dash then. */
+  /** Empty only when the row held and its claims declare no tables; renderers show a dash then. */
   readonly repairQuery: string;
 }
 
@@ -128,12 +128,21 @@ export function retryOwnerText(row: Pick<WindowRow, 'retry' | 'note'> & { readon
   return `${seen} · ${wording}`;
 }
 
-/** The repair query, or for a row that held the check for the damage it could do; empty when the claim declares no tables. */
+/**
+ * The repair query, or for a row that held the check for the damage it could do; for damage no
+ * query finds, the reason in words; empty only for a row that held under a claim with no tables.
+ */
 export function repairQueryText(row: Pick<WindowRow, 'repair'>): string {
   const q = row.repair;
   if (q === undefined) return '';
   const keys = q.keys.length > 0 ? ` -- finds ${q.keys.join(', ')}` : '';
+  if (q.role === 'none') return `no query finds this in the data: ${q.why}${q.keys.length > 0 ? ` (keys ${q.keys.join(', ')})` : ''}`;
   return q.role === 'check' ? `check: ${q.sql}` : `${q.sql}${keys}`;
+}
+
+/** Whether the repair cell holds SQL (shown as code) rather than the reason there is none. */
+export function repairIsSql(row: Pick<WindowRow, 'repair'>): boolean {
+  return row.repair !== undefined && row.repair.role !== 'none';
 }
 
 /** A scenario's rows as the tables every form shows, crashes first, each with its heading; empty tables are left out. */

@@ -29,7 +29,7 @@ describe('read-process-write between two topics', () => {
     const crash = row(r.rows, 'processor.afterOutputWritten', 'crash');
     expect(crash.outcome).toBe('duplicate effect');
     expect(crash.guards).toEqual([]);
-    expect(crash.evidence?.end).toEqual(["2 outcomes of a payment's result on topic out for evt-pay-1"]);
+    expect(crash.evidence?.end).toEqual(['2 rows for evt-pay-1 in topic_out']);
   });
 
   it('ends at the cluster: the result stays exactly once while an email the processor sends is repeated', () => {

@@ -24,7 +24,7 @@ describe('mercury rows', () => {
     expect(r.retry).toEqual({ kind: 'nobody' });
     const cells = windowCells(r, componentNames(result));
     expect(cells.evidence).toContain('at the end: o-1|1 committed in orders, missing from reservations');
-    expect(cells.repairQuery).toBe("SELECT s.order_id FROM orders s WHERE NOT EXISTS (SELECT 1 FROM reservations e WHERE e.order_id = s.order_id AND e.reservation_version = 1) AND s.status = 'ACCEPTED'; -- finds o-1|1");
+    expect(cells.repairQuery).toBe("SELECT DISTINCT s.order_id FROM orders s WHERE NOT EXISTS (SELECT 1 FROM reservations e WHERE e.order_id = s.order_id AND e.reservation_version = 1) AND s.status = 'ACCEPTED'; -- finds o-1|1");
     // The crash while committing loses the order's event too: the client here makes one attempt.
     const committing = row(result, 'source.committing');
     expect(committing.outcome).toBe('lost effect');
