@@ -2,7 +2,8 @@
 // predict, every expected violation must still be found, every state of every process
 // machine must be entered by some run (path coverage from the machine definitions, reported),
 // and every row's cells must be read off its run: no design's declared note may contradict the
-// retry owner the run shows, on any row of any scenario.
+// retry owner the run shows, and no violated row may go without the query that finds its damage,
+// on any row of any scenario.
 import { timeScaleOf } from '../../src/scenario.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
@@ -10,7 +11,8 @@ import { loadCatalogue, type CatalogueEntry } from '../../src/catalogue.ts';
 import { restingStates } from '../../src/failureWindows.ts';
 import { replayLine } from '../../src/replayLine.ts';
 import { expectedText } from '../../src/report/verdictSummary.ts';
-import { componentNames, contradicts, observedOwner, windowCells } from '../../src/report/windowCells.ts';
+import { componentNames, contradicts, observedOwner, repairIsSql, repairQueryText, windowCells } from '../../src/report/windowCells.ts';
+import { VIOLATIONS } from '../../src/checkers/finding.ts';
 import { formatPlace } from '../../src/place.ts';
 import { runWindows, type WindowsResult } from '../../src/windows.ts';
 import { readFileSync } from 'node:fs';
@@ -90,6 +92,22 @@ describe('the failure-window rows of the catalogue', () => {
     expect(contradictions).toEqual([]);
     // The rows with a note that struck: a catalogue that lost its notes would check nothing.
     expect(checked).toBeGreaterThan(500);
+  });
+
+  it('give every row whose run violated a claim a repair query: none is left empty', () => {
+    const empty: string[] = [];
+    let violating = 0;
+    for (const result of results.values()) {
+      for (const row of result.rows) {
+        if (!(VIOLATIONS as readonly string[]).includes(row.outcome)) continue;
+        violating++;
+        const text = repairQueryText(row);
+        // Every claim of the catalogue declares its tables, so only a run that never went quiet may go without SQL.
+        if (text === '' || (!repairIsSql(row) && row.outcome !== 'stuck')) empty.push(`${result.name} ${formatPlace(row.place)} ${row.fault} (${row.outcome}): ${text || 'empty'}`);
+      }
+    }
+    expect(empty, empty.join('\n')).toEqual([]);
+    expect(violating).toBeGreaterThan(1000);
   });
 
   it('read every cell off the row’s run', () => {

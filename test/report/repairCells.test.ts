@@ -2,16 +2,14 @@
 // query that finds the damage, built from the claim's declared tables and the finding's kind, or
 // says in words why no query finds it (a run that never went quiet, a claim that declares no
 // tables), never a bare dash. The query texts of each form are pinned here; whether they find
-// exactly the finding's keys is run on PostgreSQL in test/models/postgres/repairQueries.test.ts.
+// exactly the finding's keys is run on PostgreSQL in test/models/postgres/repairQueries.test.ts;
+// that no violated row of the catalogue goes without one is asserted by test/e2e/catalogue.test.ts,
+// over the sweep it runs anyway.
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/checkers/finding.ts';
-import { VIOLATIONS } from '../../src/checkers/finding.ts';
 import type { Claim } from '../../src/claims.ts';
-import { loadCatalogue } from '../../src/catalogue.ts';
-import { formatPlace } from '../../src/place.ts';
 import { queryForms, repairQueryOf } from '../../src/repairQuery.ts';
 import { repairIsSql, repairQueryText } from '../../src/report/windowCells.ts';
-import { runWindows } from '../../src/windows.ts';
 
 const base: Claim = { effect: 'stats row', key: ['book_id'], authority: 'the stats table', lifetime: 'for ever', outcomes: () => [], facts: () => [] };
 
@@ -113,24 +111,4 @@ describe('a violated row with no query', () => {
   it('leaves a held row of a claim without tables empty: there is no damage to look for', () => {
     expect(repairQueryOf([base], 'holds', [], false)).toBeUndefined();
   });
-});
-
-describe('the catalogue', () => {
-  // The whole catalogue's single-fault sweep: minutes on a busy two-core machine.
-  it('gives every row whose run violated a claim a repair query: none is left empty', async () => {
-    const entries = await loadCatalogue();
-    const empty: string[] = [];
-    let violating = 0;
-    for (const { scenario } of entries) {
-      for (const row of runWindows(scenario).rows) {
-        if (!(VIOLATIONS as readonly string[]).includes(row.outcome)) continue;
-        violating++;
-        const text = repairQueryText(row);
-        // Every claim of the catalogue declares its tables, so only a run that never went quiet may go without SQL.
-        if (text === '' || (!repairIsSql(row) && row.outcome !== 'stuck')) empty.push(`${scenario.name} ${formatPlace(row.place)} ${row.fault} (${row.outcome}): ${text || 'empty'}`);
-      }
-    }
-    expect(empty, empty.join('\n')).toEqual([]);
-    expect(violating).toBeGreaterThan(0);
-  }, 900_000);
 });
