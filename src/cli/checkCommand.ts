@@ -37,7 +37,7 @@ export const command: Command = {
     command: 'check',
     flags: {
       faults: { type: 'string', value: 'K', help: 'at most K faults in one path (default 1)' },
-      kinds: { type: 'string', value: 'LIST', help: "the fault kinds that may strike, joined by commas (default the scenario's own: all of crash,lose,duplicate,delay,reorder unless it says)" },
+      kinds: { type: 'string', value: 'LIST', help: "the fault kinds that may strike, joined by commas (default the scenario's own: crash,lose,duplicate,delay,reorder, and rebalance, restore and skew where its design declares them, unless it says)" },
       size: { type: 'string', value: 'N', help: "the workload size (default the scenario's own)" },
       'max-states': { type: 'string', value: 'N', help: `stop after N distinct states (default ${DEFAULT_MAX_STATES.toLocaleString('en-US')}); the verdict is then "holds within bound"` },
       'max-depth': { type: 'string', value: 'N', help: 'extend no path past N steps; the verdict is then "holds within bound"' },

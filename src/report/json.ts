@@ -66,6 +66,8 @@ function windowRow(row: WindowRow, components: readonly string[]) {
     reached: row.struck > 0,
     runs: row.runs,
     struck: row.struck,
+    // The row's run committed a duplicate its fault caused: the guards it names fired and did not suppress it.
+    duplicated: row.duplicated,
     outcomes,
     plan: planJson(row.plan),
     place: { ...row.place },

@@ -28,6 +28,10 @@ beforeAll(async () => {
   sandbox = mkdtempSync(join(tmpdir(), 'faultline-bad-'));
   specs = Object.fromEntries(await Promise.all(COMMAND_NAMES.map(async (n) => [n, (await loadCommand(n)).spec] as const)));
   mkdirSync(join(sandbox, 'empty-folder'));
+  // A whole sweep's one part, so a merge starts from a valid command line as the others do.
+  const part = join(sandbox, 'part');
+  expect(await main(['windows', 'mercury-dual-write-commit-first', '--shard', '1/1', '--out', part], bufferIo())).toBe(0);
+  BASE['merge'] = [part, '--out', join(sandbox, 'merged')];
   mkdirSync(join(sandbox, 'not-faultlines'));
   writeFileSync(join(sandbox, 'not-faultlines', 'notes.txt'), 'mine');
   writeFileSync(join(sandbox, 'a-file.txt'), 'x');
@@ -86,7 +90,7 @@ const badPlan = fc.oneof(
 
 type Tokens = readonly string[];
 /** A valid start for each command, so that every case fails on what was added to it. */
-const BASE: Readonly<Record<string, Tokens>> = { list: [], windows: ['mercury-outbox'], explore: ['mercury-outbox'], check: ['mercury-outbox'], record: ['all'], replay: ['mercury-outbox', '--seed', '1'], calc: ['dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96'], init: [] };
+const BASE: Record<string, Tokens> = { list: [], windows: ['mercury-outbox'], explore: ['mercury-outbox'], check: ['mercury-outbox'], record: ['all'], replay: ['mercury-outbox', '--seed', '1'], calc: ['dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96'], init: [] };
 
 /** One mistake that the command refuses before it runs anything, as tokens and where they go. */
 function poison(command: string): fc.Arbitrary<{ readonly tokens: Tokens; readonly last?: boolean }> {

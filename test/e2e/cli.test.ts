@@ -81,11 +81,12 @@ describe('faultline with no command', () => {
 describe('each command’s --help lists that command’s flags and no other', () => {
   const flags: Record<string, readonly string[]> = {
     list: ['--json'],
-    windows: ['--out DIR', '--pairs', '--seed S', '--max-occurrence N', '--fail-fast', '--json'],
-    explore: ['--runs N', '--seed S', '--max-faults N', '--max-occurrence N', '--json'],
-    check: ['--faults K', '--kinds LIST', '--size N', '--max-states N', '--max-depth N', '--dfs', '--fail-fast', '--world-latency', '--out DIR', '--json'],
+    windows: ['--out DIR', '--pairs', '--seed S', '--max-occurrence N', '--fail-fast', '--workers N', '--shard i/n', '--json'],
+    explore: ['--runs N', '--seed S', '--max-faults N', '--max-occurrence N', '--workers N', '--shard i/n', '--out DIR', '--json'],
+    check: ['--faults K', '--kinds LIST', '--size N', '--max-states N', '--max-depth N', '--dfs', '--fail-fast', '--world-latency', '--out DIR', '--workers N', '--shard i/n', '--json'],
     replay: ['--seed S', '--choices PATH', '--faults K', '--kinds LIST', '--world-latency', '--plan JSON', '--path P', '--size N', '--max-faults N', '--max-occurrence N', '--json'],
     record: ['--out DIR'],
+    merge: ['--out DIR', '--json'],
     calc: ['--json'],
   };
   const every = [...new Set(Object.values(flags).flat().map((f) => f.split(' ')[0]!))];
@@ -126,9 +127,9 @@ describe('each command’s --help lists that command’s flags and no other', ()
 describe('the argument parser refuses, for every command alike', () => {
   it.each([
     // An unknown flag, with the nearest known one, or the list of known ones.
-    [['windows', 'mercury-outbox', '--pair'], 'faultline: windows: unknown flag --pair (did you mean --pairs?); known flags: --out, --pairs, --seed, --max-occurrence, --fail-fast, --json'],
-    [['windows', 'mercury-outbox', '--frobnicate'], 'faultline: windows: unknown flag --frobnicate; known flags: --out, --pairs, --seed, --max-occurrence, --fail-fast, --json'],
-    [['explore', 'mercury-outbox', '--run', '5'], 'faultline: explore: unknown flag --run (did you mean --runs?); known flags: --runs, --seed, --max-faults, --max-occurrence, --json'],
+    [['windows', 'mercury-outbox', '--pair'], 'faultline: windows: unknown flag --pair (did you mean --pairs?); known flags: --out, --pairs, --seed, --max-occurrence, --fail-fast, --workers, --shard, --json'],
+    [['windows', 'mercury-outbox', '--frobnicate'], 'faultline: windows: unknown flag --frobnicate; known flags: --out, --pairs, --seed, --max-occurrence, --fail-fast, --workers, --shard, --json'],
+    [['explore', 'mercury-outbox', '--run', '5'], 'faultline: explore: unknown flag --run (did you mean --runs?); known flags: --runs, --seed, --max-faults, --max-occurrence, --workers, --shard, --out, --json'],
     [['list', '--jsno'], 'faultline: list: unknown flag --jsno (did you mean --json?); known flags: --json'],
     [['replay', 'mercury-outbox', '-s', '1'], 'faultline: replay: unknown flag -s'],
     [['replay', 'mercury-outbox', '-seed', '1'], 'faultline: replay: unknown flag -seed (did you mean --seed?)'],

@@ -41,6 +41,7 @@ const FIRST: Readonly<Record<string, readonly string[]>> = {
   check: ['mercury-outbox'],
   replay: ['mercury-outbox'],
   record: ['all'],
+  merge: ['no-such-part'],
   calc: ['dedup'],
   init: ['x'],
 };

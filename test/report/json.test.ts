@@ -56,6 +56,7 @@ describe('renderJson', () => {
           retry: w.retry === undefined ? null : w.retry,
           duplicateGuard: w.guards,
           duplicatePossible: w.repeatSeen,
+          duplicated: w.duplicated,
           repairQuery: repairQueryText(w),
           reached: w.struck > 0,
           runs: w.runs,
