@@ -1,9 +1,11 @@
 // The suites a mutation run (`npm run mutants`) uses: every suite that runs the checkers, the
 // World or the models in this process and judges what they produced. Left out, because they
 // cannot kill a planted bug the suites kept here would not, and cost time on two shared cores:
-// - the suites that run the command line or a script in a child process (bad input, the CLI and
-//   its contract, the package, the record command, the report set's interrupted writes): the
-//   child loads the code without Stryker's switch, so the planted bug is never active there;
+// - the suites that run the command line or a script in a child process or a worker thread (bad
+//   input, the CLI and its contract, the package, the record command, the report set's
+//   interrupted writes, sweeps spread over threads and shards, the vitest entry): the child or
+//   thread loads the code without Stryker's switch, so the planted bug is never active there, and
+//   a test comparing a thread's answer with this process's would count a difference as a kill;
 // - the browser suite and the Postgres conformance suites: they judge the HTML page and the
 //   database model and repair queries against real engines, none of which is mutated;
 // - the SPIN benchmark: it compares an external model with the scenarios' declared expectations;
@@ -58,7 +60,7 @@ export default mergeConfig(
     test: {
       exclude: [
         '**/node_modules/**',
-        'test/e2e/{badInput,cli,cliContract,package,recordCli}.test.ts',
+        'test/e2e/{badInput,cli,cliContract,package,recordCli,spread,vitestEntry}.test.ts',
         'test/report/{reportSet,browser}.test.ts',
         'test/models/databasePostgres.test.ts',
         'test/models/postgres/**',
