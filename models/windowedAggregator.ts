@@ -52,12 +52,13 @@
 // `upgrading`, `unreadableCheckpoint`.
 import { assign, enqueueActions, setup, type EventObject } from 'xstate';
 import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
+import type { LatePolicy } from '../src/latePolicy.ts';
 import type { EvidencePart } from '../src/scenario.ts';
 import { END_OF_TIME, type EventLogReply, type StreamRecord } from './eventLog.ts';
 import { factTimes, type FactTimes } from './factTimes.ts';
 import type { ResultPost, SinkMode, SinkReply } from './resultSink.ts';
 
-export type LatePolicy = 'correction' | 'revise' | 'retract' | 'overwrite' | 'review' | 'drop' | 'ignore' | 'wait';
+export type { LatePolicy } from '../src/latePolicy.ts';
 
 /** A window's state in the operator. */
 export interface WindowState {

@@ -26,5 +26,7 @@ export default defineScenario({
   // occurrence of each window and message only.
   windows: { maxOccurrence: 1 },
   claims: [servedTotalsClaim, alertOnceClaim, captureOnceClaim, promotionClaim],
-  expect: { verdict: 'violated', violations: ['duplicate effect'] },
+  // Only the captures repeat: the alert gate, the served totals and the cutover must still hold,
+  // so a broken alert gate would not hide behind the duplicate charges this design shows.
+  expect: { verdict: 'violated', violations: ['duplicate effect'], claims: ["a closed window's settlement capture"] },
 });

@@ -26,7 +26,7 @@
 // counted.
 import { defineScenario } from '../src/scenario.ts';
 import { STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
-import mercury from './stream-event-time-mercury.ts';
+import mercury, { mercuryPolicy } from './stream-event-time-mercury.ts';
 
 export default defineScenario({
   name: 'stream-event-time-mercury-restored',
@@ -34,7 +34,7 @@ export default defineScenario({
   source: '000 · Restore processor state (verify timers, watermark, sink transactions after restore); Event time makes result meaning explicit',
   lesson: 'Restoring an older checkpoint commits every bucket again and brings back a watermark under which the replay decides lateness anew: a fact already routed to review is counted a second time, in a bucket readers took as closed.',
   tick: STREAM_TICK,
-  build: streamPipeline({ sink: 'transactional', restorable: true, watermarkDelay: '2m', window: '10m', lateness: '15m', late: 'review', idleAfter: '5m', device: { restartAfter: '30m' } }),
+  build: streamPipeline({ ...mercuryPolicy, restorable: true }),
   workload: mercury.workload,
   claims: mercury.claims,
   expect: { verdict: 'violated', violations: ['duplicate effect', 'conflict mishandled', 'replay mismatch', 'silent revision'] },

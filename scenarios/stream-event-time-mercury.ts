@@ -13,7 +13,10 @@
 // review and the closed bucket stands, which the finality clause judges. Restoring the aggregator
 // to an older checkpoint breaks it: stream-event-time-mercury-restored.
 import { defineScenario } from '../src/scenario.ts';
-import { closedPeriodClaim, factCountedOnceClaim, resultDeliveryClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
+import { closedPeriodClaim, factCountedOnceClaim, resultDeliveryClaim, STREAM_TICK, streamPipeline, type StreamPipelineOptions } from '../models/designs/streamPipeline.ts';
+
+/** The design's options, which its restore drill (stream-event-time-mercury-restored) runs too. */
+export const mercuryPolicy: StreamPipelineOptions = { sink: 'transactional', watermarkDelay: '2m', window: '10m', lateness: '15m', late: 'review', idleAfter: '5m', device: { restartAfter: '30m' } };
 
 export default defineScenario({
   name: 'stream-event-time-mercury',
@@ -21,7 +24,7 @@ export default defineScenario({
   source: '000 · Event time makes result meaning explicit',
   lesson: 'Every fact is counted once in its own window: on time, as a revision within the fifteen minutes, or in the correction workflow after them; a displayed bucket changes only under a new version.',
   tick: STREAM_TICK,
-  build: streamPipeline({ sink: 'transactional', watermarkDelay: '2m', window: '10m', lateness: '15m', late: 'review', idleAfter: '5m', device: { restartAfter: '30m' } }),
+  build: streamPipeline(mercuryPolicy),
   workload: { size: 3 },
   claims: [factCountedOnceClaim(), closedPeriodClaim('dashboard'), resultDeliveryClaim('the demand dashboard')],
   expect: { verdict: 'holds' },

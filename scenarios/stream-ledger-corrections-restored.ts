@@ -19,7 +19,7 @@
 // entries it writes are not the ones it repeats.
 import { defineScenario } from '../src/scenario.ts';
 import { STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
-import ledger from './stream-ledger-corrections.ts';
+import ledger, { ledgerPolicy } from './stream-ledger-corrections.ts';
 
 export default defineScenario({
   name: 'stream-ledger-corrections-restored',
@@ -27,7 +27,7 @@ export default defineScenario({
   source: '000 · Restore processor state (verify timers, watermark, sink transactions after restore); Event time makes result meaning explicit (finality)',
   lesson: 'Restoring an older checkpoint posts every closed period again, and the replay counts a fact that was already a correction on time, in place: the ledger revises closed periods and counts one fact twice.',
   tick: STREAM_TICK,
-  build: streamPipeline({ sink: 'transactional', restorable: true, late: 'correction', idleAfter: '5m', device: { restartAfter: '30m' } }),
+  build: streamPipeline({ ...ledgerPolicy, restorable: true }),
   workload: ledger.workload,
   claims: ledger.claims,
   expect: { verdict: 'violated', violations: ['duplicate effect', 'replay mismatch', 'silent revision'] },

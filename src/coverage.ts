@@ -61,6 +61,11 @@ export interface Coverage {
   readonly clauses: readonly ClauseCoverage[];
 }
 
+/** The claims (by effect) some clause of which was violated in some run. */
+export function violatedClaims(clauses: readonly ClauseCoverage[]): string[] {
+  return [...new Set(clauses.filter((c) => c.status === 'violated').map((c) => c.effect))];
+}
+
 /** A ClauseTally as plain data, in the order its clauses were first seen: what a sweep's part carries. */
 export type ClauseTallyState = readonly { readonly key: string; readonly effect: string; readonly clause: ClauseId; readonly seen: readonly ClauseStatus[]; readonly exercised: number; readonly reason?: string }[];
 

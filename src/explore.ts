@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import type { Finding, RunOutcome } from './checkers/finding.ts';
 import type { Claim } from './claims.ts';
-import { ClauseTally, type ClauseTallyState, type Coverage } from './coverage.ts';
+import { ClauseTally, violatedClaims, type ClauseTallyState, type Coverage } from './coverage.ts';
 import { FAULT_KINDS, isDeclaredKind, type Fault, type FaultPlan, type MessageFaultKind } from './faults.ts';
 import { parsePoint } from './place.ts';
 import { failureWindows, processWindows, restorableComponents, skewableWindows } from './failureWindows.ts';
@@ -287,7 +287,7 @@ export function finishExplore(scenario: Scenario, options: ExploreOptions, part:
     runs,
     outcomes,
     search,
-    judgement: judge(expectedAt(scenario.expect, maxFaults), verdict, found, 'sampled'),
+    judgement: judge(expectedAt(scenario.expect, maxFaults), verdict, found, 'sampled', violatedClaims(coverage.clauses)),
     coverage,
   };
 }

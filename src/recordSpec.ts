@@ -14,8 +14,8 @@ export const SEMANTICS = ['at-most-once', 'at-least-once', 'effectively-once'] a
 export type Semantics = (typeof SEMANTICS)[number];
 
 /** What a fact later than its window's allowed lateness becomes, in a stream aggregator's words. */
-export const LATE_POLICIES = ['correction', 'revise', 'overwrite', 'review', 'drop', 'ignore'] as const;
-export type LatePolicy = (typeof LATE_POLICIES)[number];
+import { LATE_POLICIES } from './latePolicy.ts';
+export { LATE_POLICIES, type LatePolicy } from './latePolicy.ts';
 
 /** The idempotent-consumer techniques of the template's section 4. */
 export const TECHNIQUES = ['natural idempotency', 'dedup table', 'version check', 'idempotency key at the target', 'none'] as const;

@@ -208,7 +208,8 @@ export function repairQueryOf(claims: readonly Claim[], outcome: RunOutcome, fin
     }
     return undefined;
   }
-  if (outcome === 'unknown') return undefined;
+  // An undecided run names no damage: a checker could not judge it, and the row says why.
+  if (outcome === 'unknown') return { role: 'none', why: "the run could not be judged (a checker failed; the row's undecided clauses give the reason), so it names no damage to find", keys: [] };
   const about = findings.filter((f) => f.violation === outcome);
   const keysOf = (fs: readonly Finding[]) => [...new Set(fs.map((f) => ('key' in f ? f.key : '')).filter((k) => k !== ''))].sort();
   let first: RepairQuery | undefined;

@@ -185,6 +185,11 @@ export function defineScenario(s: Scenario, origin = s?.name ?? 'scenario'): Sce
     unknownKeys(`claim ${JSON.stringify(c.effect)}`, c, CLAIM_KEYS);
   }
   checkExpectation(s.expect, fail);
+  // The claims a violated expectation names must be claims of this scenario.
+  const effects = s.claims.map((c) => c.effect);
+  for (const e of 'verdict' in s.expect ? [s.expect] : [s.expect.single, s.expect.pairs]) {
+    for (const name of e.verdict === 'violated' ? (e.claims ?? []) : []) if (!effects.includes(name)) fail(`expect.claims names no claim of this scenario: ${JSON.stringify(name)}${didYouMean(name, effects)}`);
+  }
   let time: TimeScale = SECONDS;
   try {
     time = timeScaleOf(s);
@@ -237,12 +242,15 @@ function checkExpectation(e: unknown, fail: (what: string) => never): void {
 function checkVerdict(where: string, v: unknown, fail: (what: string) => never): void {
   if (typeof v !== 'object' || v === null) fail(`${where} must be { verdict: 'holds' } or { verdict: 'violated', violations: [...] }`);
   const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!['verdict', 'violations'].includes(k)) fail(`${where} has no field ${k}${didYouMean(k, ['verdict', 'violations'])}`);
+  for (const k of Object.keys(o)) if (!['verdict', 'violations', 'claims'].includes(k)) fail(`${where} has no field ${k}${didYouMean(k, ['verdict', 'violations', 'claims'])}`);
   if (o['verdict'] !== 'holds' && o['verdict'] !== 'violated') fail(`${where}.verdict must be 'holds' or 'violated', got ${JSON.stringify(o['verdict'])}${didYouMean(String(o['verdict']), ['holds', 'violated'])}`);
   if (o['verdict'] === 'holds') {
     if (o['violations'] !== undefined) fail(`${where} holds, so it names no violations`);
+    if (o['claims'] !== undefined) fail(`${where} holds, so it names no claims expected to fail`);
     return;
   }
+  const claims = o['claims'];
+  if (claims !== undefined && (!Array.isArray(claims) || claims.length === 0 || !claims.every((c) => typeof c === 'string'))) fail(`${where}.claims must name, by their effect, the claims the violations are expected of`);
   const list = o['violations'];
   if (!Array.isArray(list) || list.length === 0) fail(`${where}.violations must name the violations expected`);
   for (const name of list as unknown[]) {

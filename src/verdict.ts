@@ -50,8 +50,12 @@ export function verdictOf(outcomes: Iterable<RunOutcome>, bounded = false): Verd
   return verdict;
 }
 
-/** What a scenario expects at one fault depth. */
-export type ExpectedVerdict = { readonly verdict: 'holds' } | { readonly verdict: 'violated'; readonly violations: readonly Violation[] };
+/**
+ * What a scenario expects at one fault depth. A violated expectation may name the claims (by
+ * their effect) the violations are expected of: every other claim must then hold, so a claim that
+ * fails on purpose in every run cannot hide a regression in the claims beside it.
+ */
+export type ExpectedVerdict = { readonly verdict: 'holds' } | { readonly verdict: 'violated'; readonly violations: readonly Violation[]; readonly claims?: readonly string[] };
 
 /** How completely a mode searched: every plan of its space, or a sample of it. */
 export type Search = 'exhaustive' | 'sampled';
@@ -66,6 +70,8 @@ export interface Judgement {
   readonly missing: readonly Violation[];
   /** Violations found that the scenario does not expect. */
   readonly unexpected: readonly Violation[];
+  /** Claims (by effect) found violated that the expectation names as holding: every claim it does not name, when it names some. */
+  readonly unexpectedClaims: readonly string[];
 }
 
 /**
@@ -75,15 +81,17 @@ export interface Judgement {
  * find every expected violation; a sampled one (explore) stops at its first counterexample, so
  * it cannot be asked to show them all. An unknown verdict is never as expected.
  */
-export function judge(expected: ExpectedVerdict, verdict: Verdict, found: Iterable<Violation>, search: Search): Judgement {
+export function judge(expected: ExpectedVerdict, verdict: Verdict, found: Iterable<Violation>, search: Search, violatedClaims: Iterable<string> = []): Judgement {
   const foundSet = new Set(found);
+  const named = expected.verdict === 'violated' ? expected.claims : undefined;
+  const unexpectedClaims = named === undefined ? [] : [...new Set(violatedClaims)].filter((c) => !named.includes(c));
   const ordered = VIOLATIONS.filter((v) => foundSet.has(v));
   const expectedViolations = expected.verdict === 'violated' ? expected.violations : [];
   const missing = search === 'exhaustive' ? expectedViolations.filter((v) => !foundSet.has(v)) : [];
   const unexpected = ordered.filter((v) => !expectedViolations.includes(v));
   const holds = verdict === 'holds' || verdict === 'holds within bound';
   const verdictMatches = expected.verdict === 'holds' ? holds : verdict === 'violated';
-  return { verdict, expected, asExpected: verdictMatches && missing.length === 0 && unexpected.length === 0, found: ordered, missing, unexpected };
+  return { verdict, expected, asExpected: verdictMatches && missing.length === 0 && unexpected.length === 0 && unexpectedClaims.length === 0, found: ordered, missing, unexpected, unexpectedClaims };
 }
 
 /** Whether an outcome is a violation the expectation does not declare (any violation, when it expects holds). */

@@ -110,6 +110,11 @@ export function faultDuplicated(findings: readonly Finding[], reference: readonl
   return findings.some((f) => f.violation === 'duplicate effect' && f.count > (free.get(key(f)) ?? 0));
 }
 
+/** Whether a run saw a repeat: a guard its fault called on fired, or a duplicate committed. */
+export function sawRepeat(findings: readonly Finding[], faultGuards: readonly string[]): boolean {
+  return faultGuards.length > 0 || findings.some((x) => x.violation === 'duplicate effect');
+}
+
 /**
  * The design's declared note for a failure window; a message point has none, and neither has a
  * restore or a skew: a window's note speaks of a crash of the component resting there.
@@ -145,7 +150,7 @@ export function windowRowOf(input: RowInput): WindowRow {
   // suppressed it; any duplicate it committed is a repeat it saw.
   const guards = faultGuardsOf(run.notes, reference.notes);
   const duplicated = faultDuplicated(run.findings, reference.findings);
-  const repeatSeen = guards.length > 0 || run.findings.some((x) => x.violation === 'duplicate effect');
+  const repeatSeen = sawRepeat(run.findings, guards);
   const end = endDifferenceOf(run.outcome, run.findings, claims);
   return {
     place: input.place,

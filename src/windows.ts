@@ -9,7 +9,7 @@ import type { RepairQuery } from './repairQuery.ts';
 import { windowRowOf, type ObservedRun } from './windowRow.ts';
 import { VIOLATIONS, type Finding, type RunOutcome, type Violation } from './checkers/finding.ts';
 import type { Claim } from './claims.ts';
-import { ClauseTally, type Coverage } from './coverage.ts';
+import { ClauseTally, violatedClaims, type Coverage } from './coverage.ts';
 import { faultPlace, type FaultKind, type FaultPlan } from './faults.ts';
 import { failureWindows } from './failureWindows.ts';
 import type { Place } from './place.ts';
@@ -206,7 +206,7 @@ export function finishWindows(scenario: Scenario, plan: SweepPlan, part: Windows
   const found = VIOLATIONS.filter((v) => firstOf.has(v));
   const verdict = verdictOf(outcomes);
   // A sweep stopped at its first violation cannot be asked for every expected one.
-  const judgement = judge(expectedAt(scenario.expect, pairs ? 2 : 1), verdict, found, stopped ? 'sampled' : 'exhaustive');
+  const judgement = judge(expectedAt(scenario.expect, pairs ? 2 : 1), verdict, found, stopped ? 'sampled' : 'exhaustive', violatedClaims(clauses.result()));
   const counterexamples = found.map((violation): Counterexample => {
     const faults = plan.plans[firstOf.get(violation)! - 1] ?? reference.plan;
     const size = scenario.workload.size;

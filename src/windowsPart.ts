@@ -14,7 +14,7 @@ import { faultSpace, plansOf, type FaultSpace } from './faultSpace.ts';
 import { runScenario, type RunRecord } from './runScenario.ts';
 import type { Scenario } from './scenario.ts';
 import { outcomeRank } from './verdict.ts';
-import { faultGuardsOf, undecidedOf } from './windowRow.ts';
+import { faultGuardsOf, sawRepeat, undecidedOf } from './windowRow.ts';
 import type { Undecided } from './windows.ts';
 
 /** What decides a sweep's plans: the same settings give the same numbered plans everywhere. */
@@ -149,7 +149,7 @@ export function sweepWindows(scenario: Scenario, plan: SweepPlan, from: number, 
 
 function tallyRow(rows: Map<string, RowPart>, index: number, fault: Fault, run: RunRecord, reference: RunRecord, held: HeldRuns | undefined): void {
   const key = rowKey(fault);
-  const repeat = run.findings.some((f) => f.violation === 'duplicate effect') || faultGuardsOf(run.report.notes, reference.report.notes).length > 0;
+  const repeat = sawRepeat(run.findings, faultGuardsOf(run.report.notes, reference.report.notes));
   const rep: Representative = { index, outcome: run.outcome, struck: run.report.strikes.length > 0, repeat };
   let row = rows.get(key);
   if (!row) {

@@ -125,7 +125,7 @@ const isBad = (p: Payload) => p['poison'] === true || Number(p['failures'] ?? 0)
 const RATING_EVENTS = publishedView('rating_change_events', { event_id: 'text', book_id: 'text', version: 'bigint', stars: 'bigint', poison: 'boolean', failures: 'bigint' });
 const STATS_HISTORY = historyView('book_stats_history', 'statsDb', 'book_stats', { book_id: 'text', stars: 'bigint', version: 'bigint', applied_at: 'bigint' });
 const RATINGS_TOPIC = topicView('ratings_topic', { event_id: 'text', book_id: 'text', version: 'bigint' });
-const DEAD_LETTERS = topicView('dead_letters', { event_id: 'text', book_id: 'text', version: 'bigint', error: 'text', attempts: 'bigint', owner: 'text' }, 'deadLetters');
+const DEAD_LETTERS = topicView('dead_letters', { event_id: 'text', book_id: 'text', version: 'bigint', error: 'text', attempts: 'bigint', owner: 'text' }, 'deadLetters', true);
 const POISON_VIEWS: readonly TableView[] = [RATING_EVENTS, STATS_HISTORY, RATINGS_TOPIC, DEAD_LETTERS];
 /** A record's key, `b-1@v2`, from its book and version. */
 const RECORD_FORMAT = '{0}@v{1}';

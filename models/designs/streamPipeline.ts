@@ -20,6 +20,7 @@
 import type { Claim, Revision } from '../../src/claims.ts';
 import { common, componentFields, design, ticksOf, type DesignBuild } from '../../src/design.ts';
 import type { Duration } from '../../src/duration.ts';
+import { LATE_POLICIES } from '../../src/latePolicy.ts';
 import { TimeScale } from '../../src/duration.ts';
 import { duration, parseOptions, z } from '../../src/options.ts';
 import type { WorldView } from '../../src/worldView.ts';
@@ -44,7 +45,7 @@ export const StreamPipelineOptions = z.strictObject({
   /** How long after a window's end its result accepts revisions (15 minutes). */
   lateness: duration.optional(),
   /** What a fact later than that becomes (a correction linked to the closed result); `wait` posts nothing before the lateness has passed. */
-  late: z.enum(['correction', 'revise', 'retract', 'overwrite', 'review', 'drop', 'ignore', 'wait']).optional(),
+  late: z.enum(LATE_POLICIES).optional(),
   /** A partition silent this long is left out of the watermark until it sends again (never). */
   idleAfter: duration.optional(),
   /** Whether a fact id counted once in its window is not counted again (yes). */
@@ -120,6 +121,8 @@ export function streamPipeline(options: StreamPipelineOptions, facts: (d: number
 // Reading the end state.
 
 const sinkOf = (v: WorldView) => v.durable<SinkDurable>('sink');
+/** In a revisions condition: the highest version of the window readers were shown before this post (0: none). */
+const SHOWN_BEFORE = "coalesce((SELECT max(p.version) FROM window_results p WHERE p.kind = 'result' AND p.window_id = $window_id AND p.seq < $seq), 0)";
 const recordsOf = (v: WorldView): StreamRecord[] => factRecords(v.durable<EventLogDurable>('log'));
 
 /** What the claims need to know of the design: how many devices, how long a window. */
@@ -252,14 +255,16 @@ export function closedPeriodClaim(kind: 'ledger' | 'dashboard', shape: StreamSha
     tables: {
       effect: { table: 'window_results', key: ['window_id'], where: "$kind = 'close'", format: 'w{0}' },
       source: { table: 'fact_records', key: ['window_id'], format: 'w{0}' },
-      // A post after the window's first close: for a ledger any result, for a dashboard one whose
-      // version is no higher than one shown before; for both a correction linked to anything but
-      // the version that closed.
+      // A post after the window's first close: for a ledger any result; for a dashboard a result
+      // whose version is no higher than one shown before, or a retraction of any version but the
+      // one readers hold; for both a correction linked to anything but the version that closed.
       revisions: {
         table: 'window_results',
         key: ['window_id'],
         where: `EXISTS (SELECT 1 FROM window_results c WHERE c.kind = 'close' AND c.window_id = $window_id AND c.seq < $seq) AND (${
-          kind === 'ledger' ? "$kind = 'result'" : "($kind = 'result' AND $version <= coalesce((SELECT max(p.version) FROM window_results p WHERE p.kind = 'result' AND p.window_id = $window_id AND p.seq < $seq), 0))"
+          kind === 'ledger'
+            ? "$kind = 'result'"
+            : `($kind = 'result' AND $version <= ${SHOWN_BEFORE}) OR ($kind = 'retraction' AND $version <> ${SHOWN_BEFORE})`
         } OR ($kind = 'correction' AND $corrects IS DISTINCT FROM ($window_id || '@v' || (SELECT c.version FROM window_results c WHERE c.kind = 'close' AND c.window_id = $window_id ORDER BY c.seq LIMIT 1))))`,
         format: 'w{0}',
       },

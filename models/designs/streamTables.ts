@@ -81,9 +81,12 @@ export function resultViews(table: string, sink: (v: WorldView) => SinkDurable, 
   ];
 }
 
-/** A result post of `table` that is its window's final result: the highest version, the latest of them (as finalResults reads it). */
+/**
+ * A result post of `table` that is its window's final result, as finalResults reads it: the
+ * highest version, the latest of them, unless a later retraction withdrew that version.
+ */
 export const isFinalResult = (table: string) =>
-  `$kind = 'result' AND $seq = (SELECT latest.seq FROM ${table} latest WHERE latest.kind = 'result' AND latest.window_id = $window_id ORDER BY latest.version DESC, latest.seq DESC LIMIT 1)`;
+  `$kind = 'result' AND $seq = (SELECT latest.seq FROM ${table} latest WHERE latest.kind = 'result' AND latest.window_id = $window_id ORDER BY latest.version DESC, latest.seq DESC LIMIT 1) AND NOT EXISTS (SELECT 1 FROM ${table} r WHERE r.kind = 'retraction' AND r.window_id = $window_id AND r.version = $version AND r.seq > $seq)`;
 
 /** The facts a post counts, as one sorted list, to compare two posts' contents. */
 const sortedFacts = (table: string, post: string) => `ARRAY(SELECT x.fact_id FROM ${table}_facts x WHERE x.seq = ${post} ORDER BY x.fact_id)`;

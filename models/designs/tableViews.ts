@@ -23,18 +23,23 @@ export function publishedView(table: string, columns: Columns, publisher = 'publ
   return { table, columns, rows: (v) => publishedFacts(v.durable<PublisherDurable>(publisher)).map((p) => pick(p, columns)) };
 }
 
-/** A broker's log as the table a sink connector fills: one row per record, with its partition, offset, append time and payload fields. */
-export function topicView(table: string, payload: Columns, broker = 'broker'): TableView {
+/**
+ * A broker's log as the table a sink connector fills: one row per record, with its partition,
+ * offset, append time and payload fields. An `optional` broker (a dead-letter topic some variants
+ * of a design do not declare) is an empty table where the design has none; any other must exist.
+ */
+export function topicView(table: string, payload: Columns, broker = 'broker', optional = false): TableView {
   const columns: Columns = { partition: 'bigint', offset: 'bigint', appended_at: 'bigint', ...payload };
   return {
     table,
     columns,
-    rows: (v) => (brokerOf(v, broker)?.partitions ?? []).flatMap((log, partition) => log.map((r) => pick({ ...r.payload, partition, offset: r.offset, appended_at: r.at }, columns))),
+    rows: (v) => (brokerOf(v, broker, optional)?.partitions ?? []).flatMap((log, partition) => log.map((r) => pick({ ...r.payload, partition, offset: r.offset, appended_at: r.at }, columns))),
   };
 }
 
-/** A broker's durable state, or none when the design has no such broker (a dead-letter topic it does not declare): an empty table. */
-function brokerOf(v: WorldView, broker: string): BrokerDurable | undefined {
+/** A broker's durable state; none for an optional broker the design does not declare. */
+function brokerOf(v: WorldView, broker: string, optional: boolean): BrokerDurable | undefined {
+  if (!optional) return v.durable<BrokerDurable>(broker);
   try {
     return v.durable<BrokerDurable>(broker);
   } catch {

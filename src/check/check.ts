@@ -16,7 +16,7 @@
 import type { Finding, RunOutcome, Violation } from '../checkers/finding.ts';
 import type { ClaimVerdict } from '../checkers/compose.ts';
 import { judgeClaims, viewOf } from '../runScenario.ts';
-import { ClauseTally, type Coverage, type SearchBound } from '../coverage.ts';
+import { ClauseTally, violatedClaims, type Coverage, type SearchBound } from '../coverage.ts';
 import { FAULT_KINDS, faultLabel, faultPlace, faultPlaceName, isWindowFault, MESSAGE_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from '../faults.ts';
 import { failureWindows, restorableComponents, skewableWindows } from '../failureWindows.ts';
 import { InputError } from '../inputError.ts';
@@ -484,7 +484,7 @@ export function check(scenario: Scenario, options: CheckOptions = {}): CheckResu
   // A search cut short (by a bound, or by --fail-fast at its first violation) cannot be asked to
   // show every expected violation, as a sampling search cannot.
   const complete = bound === undefined && !stopped;
-  const judgement = judge(expectedAt(scenario.expect, faults), verdictOf(ordered, bound !== undefined), found, complete ? 'exhaustive' : 'sampled');
+  const judgement = judge(expectedAt(scenario.expect, faults), verdictOf(ordered, bound !== undefined), found, complete ? 'exhaustive' : 'sampled', violatedClaims(tally.result()));
   const coverage: Coverage = {
     mode: 'check',
     faultDepth: faults,

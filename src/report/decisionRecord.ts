@@ -182,6 +182,8 @@ const LATE_TEXT: Readonly<Record<LatePolicy, string>> = {
   review: 'Routed to the correction workflow (review), counted',
   drop: 'Dropped, and the drop posted and counted',
   ignore: 'Dropped without a word',
+  retract: 'The version readers hold retracted, then a new version posted',
+  wait: 'Routed to the correction workflow (review), counted: the one result was already final',
 };
 
 export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsResult[], context: RecordContext): DecisionRecord {
@@ -744,7 +746,11 @@ export function eventTimeText(p: EventTimePolicy): { readonly watermark: string;
   return {
     watermark: `Maximum observed event time − ${duration(p.watermarkDelaySec)}; ${p.idleSec === undefined ? 'a silent partition holds every window open' : `a partition silent ${duration(p.idleSec)} is left out`}`,
     window: `Tumbling, ${duration(p.windowSec)}`,
-    lateness: p.latenessSec.eq(0) ? 'None: a window closes when the watermark passes its end' : `${duration(p.latenessSec)} after the window ends, revised under the next version`,
+    lateness: p.latenessSec.eq(0)
+      ? 'None: a window closes when the watermark passes its end'
+      : p.late === 'wait'
+        ? `${duration(p.latenessSec)} after the window ends, before which nothing is posted; then one result, final at once`
+        : `${duration(p.latenessSec)} after the window ends, ${p.late === 'retract' ? 'each revision retracting the version before it' : 'revised under the next version'}`,
     late: LATE_TEXT[p.late],
   };
 }

@@ -86,8 +86,8 @@ svg.sequence .omitted rect { fill: #fff; stroke: #8c959f; stroke-dasharray: 3 3;
 svg.sequence .omitted text { fill: var(--muted); font-style: italic; }
 `;
 
-/** An id for a scenario's section, safe in an attribute and a fragment link. */
-function anchor(name: string, suffix = ''): string {
+/** An id for a scenario's section (with a suffix, one of its counterexamples), safe in an attribute and a fragment link. */
+export function anchor(name: string, suffix = ''): string {
   return `s-${name.replace(/[^A-Za-z0-9_-]/g, '-')}${suffix}`;
 }
 

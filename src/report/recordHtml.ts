@@ -6,6 +6,7 @@
 // their own box, so the page itself is never wider than the screen.
 import type { DecisionRecord, RecordBlock, RecordCell } from './decisionRecord.ts';
 import { escapeXml as esc } from './escapeXml.ts';
+import { anchor as reportAnchor } from './html.ts';
 
 const STYLE = `
 :root { color-scheme: light; --ok: #1a7f37; --bad: #cf222e; --muted: #57606a; --line: #d0d7de; }
@@ -32,11 +33,6 @@ td.flagged { background: #ffebe9; }
 /* On a phone the page gives its width to the tables rather than to margins and a large title. */
 @media (max-width: 600px) { body { padding: .75rem; } h1 { font-size: 1.5rem; } td { min-width: 8rem; } }
 `;
-
-/** The id report.html gives a scenario's section (and, with a suffix, one of its counterexamples). */
-function reportAnchor(name: string, suffix = ''): string {
-  return `s-${name.replace(/[^A-Za-z0-9_-]/g, '-')}${suffix}`;
-}
 
 function cellHtml(c: RecordCell): string {
   let body = c.code ? `<code>${esc(c.text)}</code>` : esc(c.text);

@@ -28,6 +28,7 @@ export function verdictSummary(result: { readonly judgement: Judgement; readonly
   if (j.expected.verdict === 'holds' ? !holds : j.verdict !== 'violated') problems.push(`the verdict is ${j.verdict} but ${j.expected.verdict} was expected`);
   if (j.missing.length > 0) problems.push(`missing expected violations: ${j.missing.join(', ')}`);
   if (j.unexpected.length > 0) problems.push(`unexpected violations: ${j.unexpected.join(', ')}`);
+  if (j.unexpectedClaims.length > 0) problems.push(`violated claims expected to hold: ${j.unexpectedClaims.join('; ')}`);
   if (!j.asExpected && problems.length === 0) problems.push('the run did not end as expected');
   return {
     verdict: j.verdict,

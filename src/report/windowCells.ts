@@ -18,7 +18,7 @@ export interface WindowCells {
   readonly retryOwner: string;
   readonly duplicatePossible: string;
   readonly duplicateGuard: string;
-  /** Empty only when the row held and its claims declare no tables; renderers show a dash then. */
+  /** Empty only when the row held and its claims declare no tables; renderers show a dash then. A row no query serves says why in words. */
   readonly repairQuery: string;
 }
 

@@ -100,3 +100,17 @@ describe('scenario validation', () => {
     expect(() => defineScenario({ ...outbox, evidence: () => '' } as never)).toThrow(/a scenario has no field evidence/);
   });
 });
+
+describe('an expectation that names the claims it expects to fail', () => {
+  it('judges a violation of any other claim as not expected, though its kind is the one expected', async () => {
+    const { default: notGated } = await import('../../scenarios/reprocess-captures-not-gated.ts');
+    const capture = "a closed window's settlement capture";
+    expect(runWindows(notGated).judgement.asExpected).toBe(true);
+    // The same design, its expectation moved to another claim: the captures' duplicates are now a regression.
+    const elsewhere: Scenario = { ...notGated, expect: { verdict: 'violated', violations: ['duplicate effect'], claims: [notGated.claims.find((c) => c.effect !== capture)!.effect] } };
+    const r = runWindows(elsewhere);
+    expect(r.judgement.asExpected).toBe(false);
+    expect(r.judgement.unexpectedClaims).toEqual([capture]);
+    expect(r.judgement.unexpected).toEqual([]);
+  });
+});

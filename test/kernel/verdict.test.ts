@@ -83,8 +83,18 @@ describe('judge', () => {
   const violatedLost = { verdict: 'violated', violations: ['lost effect'] } as const;
 
   it('accepts holds, and holds within bound, for a scenario that expects to hold', () => {
-    expect(judge(holds, 'holds', [], 'exhaustive')).toEqual({ verdict: 'holds', expected: holds, asExpected: true, found: [], missing: [], unexpected: [] });
+    expect(judge(holds, 'holds', [], 'exhaustive')).toEqual({ verdict: 'holds', expected: holds, asExpected: true, found: [], missing: [], unexpected: [], unexpectedClaims: [] });
     expect(judge(holds, 'holds within bound', [], 'sampled').asExpected).toBe(true);
+  });
+
+  it('holds a violation to the claims the expectation names: another claim violated is not as expected', () => {
+    const ofCapture = { verdict: 'violated' as const, violations: ['lost effect' as const], claims: ['capture'] };
+    expect(judge(ofCapture, 'violated', ['lost effect'], 'exhaustive', ['capture']).asExpected).toBe(true);
+    const other = judge(ofCapture, 'violated', ['lost effect'], 'exhaustive', ['capture', 'alert']);
+    expect(other.asExpected).toBe(false);
+    expect(other.unexpectedClaims).toEqual(['alert']);
+    // Without named claims, any claim may carry the expected violation.
+    expect(judge(violatedLost, 'violated', ['lost effect'], 'exhaustive', ['capture', 'alert']).asExpected).toBe(true);
   });
 
   it('never accepts unknown, whatever was expected', () => {

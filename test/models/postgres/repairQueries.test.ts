@@ -16,6 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseMachine, rowsOf, type DatabaseDurable, type Row } from '../../../models/database.ts';
 import { captures, PAYMENT_KEY, paymentCaptureClaim } from '../../../models/designs/paymentCapture.ts';
 import { providerPipeline } from '../../../models/designs/providerPipeline.ts';
+import { closedPeriodClaim } from '../../../models/designs/streamPipeline.ts';
+import type { StoredPost } from '../../../models/resultSink.ts';
 import { loadCatalogue } from '../../../src/catalogue.ts';
 import type { Violation } from '../../../src/checkers/finding.ts';
 import type { Claim, TableView } from '../../../src/claims.ts';
@@ -221,4 +223,34 @@ describe('repair queries on PostgreSQL', () => {
       expect(met.get(v)?.clean ?? 0, `${v} on a holding end state`).toBeGreaterThan(0);
     }
   }, 1_800_000);
+});
+
+describe('a dashboard revision no catalogue run makes', () => {
+  // Window 0 is revised to version 2 after it closed, and then version 1 is withdrawn: readers hold
+  // version 2, so that retraction changes nothing they can tell (a silent revision). Window 1's
+  // retraction withdraws the version readers hold, and its replacement follows: visible.
+  const posts: StoredPost[] = [
+    { kind: 'result', window: 0, version: 1, facts: ['f0-1'], value: 1, at: 10 },
+    { kind: 'close', window: 0, version: 1, at: 11 },
+    { kind: 'result', window: 0, version: 2, facts: ['f0-1', 'f1-1'], value: 2, at: 20 },
+    { kind: 'retraction', window: 0, version: 1, at: 21 },
+    { kind: 'result', window: 1, version: 1, facts: ['f0-2'], value: 1, at: 30 },
+    { kind: 'close', window: 1, version: 1, at: 31 },
+    { kind: 'retraction', window: 1, version: 1, at: 40 },
+    { kind: 'result', window: 1, version: 2, facts: ['f0-2', 'f1-2'], value: 2, at: 40 },
+  ];
+
+  it('finds the retraction of a version readers no longer held, as the finality clause does, and not the one they did', async () => {
+    const claim = closedPeriodClaim('dashboard');
+    const view = viewOf({ durable: { sink: { posts, staged: {}, committed: [] } }, ending: { kind: 'quiescent' }, notes: [] });
+    const silent = claim.revisions!(view).filter((r) => r.silent);
+    expect(silent.map((r) => r.key)).toEqual(['w0']);
+    const form = queryForms(claim).find((f) => f.violation === 'silent revision')!;
+    const tables = new Map<string, Table>();
+    for (const v of claim.tables!.views!.filter((x) => x.table.startsWith('window_results'))) {
+      tables.set(v.table, { rows: v.rows(view).map((r) => ({ ...r })), columns: new Map(Object.keys(v.columns).map((c) => [c, []])), types: new Map(Object.entries(v.columns)) });
+    }
+    const keys = await withEndState(tables, async (query) => [...new Set((await query(form.sql)).map(form.keyOf))].sort());
+    expect(keys).toEqual(['w0']);
+  });
 });
