@@ -2,11 +2,12 @@
 // phase strikes faults until the world is quiet or hits its bound; the heal restarts whoever is
 // still down and strikes nothing more; the liveness phase gives every timer one full turn after
 // the heal and ends quiescent, or stuck with the reason as data.
-import { assign, setup } from 'xstate';
+import { assign, emit, setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
+import { send, type Emitted } from '../../src/emitted.ts';
 import type { FaultPlan } from '../../src/faults.ts';
 import { World, type ComponentSpec, type WorldOptions } from '../../src/world.ts';
-import { senderReceiver } from '../example/senderReceiver.ts';
+import { receiverMachine, senderReceiver } from '../example/senderReceiver.ts';
 
 type PollerDurable = { readonly fired: boolean };
 
@@ -180,5 +181,26 @@ describe('how a run ends', () => {
     const liveness = run(senderReceiver(3), { stepsMax: 3, safetyTicksMax: 0 }).result;
     expect(liveness.ending).toEqual({ kind: 'stuck', reason: { kind: 'steps', bound: 3, phase: 'liveness' } });
     expect(liveness.steps).toBe(3);
+  });
+});
+
+/** Sends one message on boot and is idle at once: it awaits no reply and sets no timer. */
+const fireAndForgetMachine = setup({ types: { emitted: {} as Emitted } }).createMachine({
+  id: 'notifier',
+  initial: 'sent',
+  states: { sent: { tags: ['idle'], entry: emit(() => send('receiver', { type: 'msg', n: 1 })) } },
+});
+
+describe('the quiet rule and messages in flight', () => {
+  it('is never reached while a message is in flight, though every process is idle and nothing else waits for it', () => {
+    // The message takes 1,000 ticks; the poll keeps the clock moving and the world is otherwise
+    // still from tick 0. Only the message in flight keeps the run from ending before it lands.
+    const { world, result } = run(
+      [{ name: 'notifier', machine: fireAndForgetMachine, process: true }, { name: 'receiver', machine: receiverMachine, input: {}, process: true }, poller(50, Infinity)],
+      { latencyTicksMin: 1_000, latencyTicksMax: 1_000 },
+    );
+    expect(result.ending).toEqual({ kind: 'quiescent' });
+    expect(world.durable<{ received: number[] }>('receiver').received).toEqual([1]);
+    expect(result.ticks).toBeGreaterThan(1_000);
   });
 });
