@@ -25,7 +25,7 @@ export type SearchBound =
   /** An exhaustive search stopped at its state or depth bound. */
   | { readonly kind: 'states'; readonly max: number }
   | { readonly kind: 'depth'; readonly max: number }
-  /** --fail-fast stopped the search at its first violation, after this many runs or end states. */
+  /** The search stopped at its first violation (check by default, windows with --fail-fast), after this many runs or end states. */
   | { readonly kind: 'firstViolation'; readonly after: number };
 
 export interface ClauseCoverage {

@@ -25,7 +25,11 @@ export interface ScenarioTestOptions {
   readonly seed?: number;
   /** windows: strike each place at its first N occurrences. */
   readonly maxOccurrence?: number;
-  /** windows and check: stop at the first violation. */
+  /**
+   * windows and check: stop a scenario at its first violation (the default, since a test only
+   * passes or fails); false runs the whole sweep, so every expected violation must turn up and
+   * no unexpected one can hide behind an expected one found first.
+   */
   readonly failFast?: boolean;
   /** check: at most K faults in one path. */
   readonly faults?: number;
@@ -61,10 +65,11 @@ export function scenarioTests(refs: string | readonly string[], options: Scenari
             const ce = r.search.status === 'failed' ? [{ violation: r.search.counterexample.outcome, text: describePlan(r.search.counterexample.plan), replay: replayLine(r.search.counterexample.replay) }] : [];
             throw new Error(failure(scenario.name, r, ce));
           }
+          const failFast = options.failFast ?? true;
           const r =
             mode === 'check'
-              ? check(scenario, { ref, ...(options.faults === undefined ? {} : { faults: options.faults }), ...(options.maxStates === undefined ? {} : { maxStates: options.maxStates }), ...(options.failFast ? { failFast: true } : {}) })
-              : runWindows(scenario, { ref, ...(options.pairs ? { pairs: true } : {}), ...(options.seed === undefined ? {} : { seed: options.seed }), ...(options.maxOccurrence === undefined ? {} : { maxOccurrence: options.maxOccurrence }), ...(options.failFast ? { failFast: true } : {}) });
+              ? check(scenario, { ref, ...(options.faults === undefined ? {} : { faults: options.faults }), ...(options.maxStates === undefined ? {} : { maxStates: options.maxStates }), ...(failFast ? { failFast: true } : {}) })
+              : runWindows(scenario, { ref, ...(options.pairs ? { pairs: true } : {}), ...(options.seed === undefined ? {} : { seed: options.seed }), ...(options.maxOccurrence === undefined ? {} : { maxOccurrence: options.maxOccurrence }), ...(failFast ? { failFast: true } : {}) });
           if (r.judgement.asExpected) return;
           const unexpected = r.counterexamples.filter((c) => r.judgement.unexpected.includes(c.violation));
           throw new Error(failure(scenario.name, r, unexpected.map((c) => ({ violation: c.violation, text: describePlan(c.plan), replay: replayLine(c.replay) }))));

@@ -1,5 +1,6 @@
 // `faultline check <scenario|file|folder|pattern|all>…`: every interleaving and every
-// combination of up to K faults, by explicit-state search, for every scenario named; a summary
+// combination of up to K faults, by explicit-state search, for every scenario named (each search
+// stops at its first violation unless --full asks for the whole bounded space); a summary
 // table with each search's size and speed, one report set for all of them in the same forms as
 // windows mode, and the exit code CI gates on (0 every verdict as expected, 1 otherwise). The
 // report folder is checked before the searches and written only once they have all finished, as
@@ -9,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { loadScenarios } from '../catalogue.ts';
 import { check, DEFAULT_MAX_STATES, type CheckResult } from '../check/check.ts';
 import { parseShard, shardTakes } from '../shard.ts';
+import { InputError } from '../inputError.ts';
 import { checkOnWorkers } from '../sweepOnWorkers.ts';
 import type { CheckPartFile } from '../sweepParts.ts';
 import type { CheckTaskOptions } from '../sweepTask.ts';
@@ -32,7 +34,7 @@ import { styleFor, table } from './style.ts';
 export const DEFAULT_OUT = 'faultline-check';
 
 export const command: Command = {
-  usage: 'check <scenario|file|folder|pattern|all>… [--faults K] [--kinds LIST] [--size N] [--max-states N] [--max-depth N] [--dfs] [--fail-fast] [--world-latency] [--json] [--out DIR] [--workers N] [--shard i/n]',
+  usage: 'check <scenario|file|folder|pattern|all>… [--faults K] [--kinds LIST] [--size N] [--max-states N] [--max-depth N] [--dfs] [--full] [--world-latency] [--json] [--out DIR] [--workers N] [--shard i/n]',
   spec: {
     command: 'check',
     flags: {
@@ -42,7 +44,8 @@ export const command: Command = {
       'max-states': { type: 'string', value: 'N', help: `stop after N distinct states (default ${DEFAULT_MAX_STATES.toLocaleString('en-US')}); the verdict is then "holds within bound"` },
       'max-depth': { type: 'string', value: 'N', help: 'extend no path past N steps; the verdict is then "holds within bound"' },
       dfs: { type: 'boolean', help: 'search depth-first (default breadth-first, whose counterexamples are shortest)' },
-      'fail-fast': { type: 'boolean', help: 'stop at the first violation' },
+      full: { type: 'boolean', help: "search on after the first violation, to the bound: every expected violation found and every window's reach known (default: stop at the first violation)" },
+      'fail-fast': { type: 'boolean', help: 'stop at the first violation (the default; kept so that scripts which name it still run)' },
       'world-latency': { type: 'boolean', help: "give each message the World's latency window instead of landing before the clock moves (far more states)" },
       out: { type: 'string', value: 'DIR', help: `the folder the report set replaces (default ${DEFAULT_OUT}/): new, empty, or one faultline wrote` },
       workers: { type: 'string', value: 'N', help: 'search N scenarios at once, each on a thread of its own (default 1); the result is the same as on one' },
@@ -61,6 +64,7 @@ export const command: Command = {
     const workers = workersFlag(values['workers']);
     const shard = parseShard('--shard', values['shard']);
     refuseWithShard(shard, values, ['json']);
+    if (values['full'] && values['fail-fast']) throw new InputError('--full and --fail-fast contradict each other: --full searches on after the first violation, --fail-fast stops there');
     const outDir = text(values['out']) ?? (shard ? shardOut(shard) : DEFAULT_OUT);
     // Find out before the searches, not after them, that the reports cannot be written; create nothing yet.
     const entries = await loadScenarios(positionals, { ...loadOptions(), beforeLoad: () => checkReportDir(outDir) });
@@ -71,7 +75,8 @@ export const command: Command = {
       ...(maxStates === undefined ? {} : { maxStates }),
       ...(maxDepth === undefined ? {} : { maxDepth }),
       ...(values['dfs'] ? { dfs: true } : {}),
-      ...(values['fail-fast'] ? { failFast: true } : {}),
+      // A gate wants a yes or no and the first counterexample; the whole bounded space is asked for.
+      ...(values['full'] ? {} : { failFast: true }),
       ...(values['world-latency'] ? { worldLatency: true } : {}),
     };
     const progress = io.isTTY && !values['json'];

@@ -53,7 +53,8 @@ function bound(c: Coverage): string {
   if (b === undefined) return '';
   if (b.kind === 'samples') return `; the search stopped after ${count(b.runs, 'sample')}`;
   if (b.kind === 'states') return `; the search stopped at its bound of ${count(b.max, 'state')}`;
-  if (b.kind === 'firstViolation') return `; --fail-fast stopped the search at its first violation`;
+  // check stops there unless told otherwise; windows only when --fail-fast asks.
+  if (b.kind === 'firstViolation') return c.mode === 'check' ? '; the search stopped at its first violation (check --full searches the whole bound)' : '; --fail-fast stopped the sweep at its first violation';
   return `; the search stopped at its depth bound of ${b.max}`;
 }
 

@@ -23,7 +23,7 @@ export function windowReach(r: WindowsResult): { text: string; windows: readonly
   const out: { text: string; windows: readonly string[] }[] = [];
   if (r.check) {
     const b = r.coverage.bound;
-    const within = b === undefined ? '' : b.kind === 'firstViolation' ? ' before --fail-fast stopped the search' : ' within the search bound';
+    const within = b === undefined ? '' : b.kind === 'firstViolation' ? ' before the search stopped at its first violation' : ' within the search bound';
     if (r.unreachedWindows.length > 0) out.push({ text: `Failure windows no interleaving with at most ${count(r.check.faults, 'fault')} reaches${within}`, windows: r.unreachedWindows });
     if (r.check.unstruckWindows.length > 0) out.push({ text: `Failure windows reached only after every fault of the budget was spent, so never struck (a check with --faults ${r.check.faults + 1} strikes them)`, windows: r.check.unstruckWindows });
   } else if (r.unreachedWindows.length > 0 && r.coverage.bound?.kind === 'firstViolation') {

@@ -83,7 +83,7 @@ describe('each command’s --help lists that command’s flags and no other', ()
     list: ['--json'],
     windows: ['--out DIR', '--pairs', '--seed S', '--max-occurrence N', '--fail-fast', '--workers N', '--shard i/n', '--json'],
     explore: ['--runs N', '--seed S', '--max-faults N', '--max-occurrence N', '--workers N', '--shard i/n', '--out DIR', '--json'],
-    check: ['--faults K', '--kinds LIST', '--size N', '--max-states N', '--max-depth N', '--dfs', '--fail-fast', '--world-latency', '--out DIR', '--workers N', '--shard i/n', '--json'],
+    check: ['--faults K', '--kinds LIST', '--size N', '--max-states N', '--max-depth N', '--dfs', '--full', '--fail-fast', '--world-latency', '--out DIR', '--workers N', '--shard i/n', '--json'],
     replay: ['--seed S', '--choices PATH', '--faults K', '--kinds LIST', '--world-latency', '--plan JSON', '--path P', '--size N', '--max-faults N', '--max-occurrence N', '--json'],
     record: ['--out DIR'],
     merge: ['--out DIR', '--json'],
@@ -346,8 +346,23 @@ describe('check', () => {
     expect(readdirSync(parent).sort()).toEqual(['broken.ts', 'theirs']);
   });
 
+  it('stops each search at its first violation unless --full asks for the whole bound, and refuses both at once', async () => {
+    type Doc = { scenarios: { verdict: string; coverage: { covers: string }; check: { states: number }; counterexamples: unknown[] }[] };
+    const args = ['check', 'mercury-dual-write-commit-first', '--kinds', 'crash', '--json', '--out', out];
+    const gate = JSON.parse((await cli(args)).out) as Doc;
+    const whole = JSON.parse((await cli([...args, '--full'])).out) as Doc;
+    const explicit = JSON.parse((await cli([...args, '--fail-fast'])).out) as Doc;
+    expect(gate.scenarios[0]!.verdict).toBe('violated');
+    expect(gate.scenarios[0]!.counterexamples).toHaveLength(1);
+    expect(gate.scenarios[0]!.coverage.covers).toContain('the search stopped at its first violation (check --full searches the whole bound)');
+    expect(whole.scenarios[0]!.coverage.covers).not.toContain('first violation');
+    expect(whole.scenarios[0]!.check.states).toBeGreaterThan(gate.scenarios[0]!.check.states);
+    expect(explicit).toEqual(gate);
+    expect(await refused([...args, '--full', '--fail-fast'])).toBe('faultline: --full and --fail-fast contradict each other: --full searches on after the first violation, --fail-fast stops there');
+  });
+
   it('prints one JSON document with each search under "check", and a replay line per counterexample that reruns it', async () => {
-    const r = await cli(['check', 'mercury-dual-write-commit-first', '--kinds', 'crash', '--json', '--out', out]);
+    const r = await cli(['check', 'mercury-dual-write-commit-first', '--kinds', 'crash', '--full', '--json', '--out', out]);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.out) as { scenarios: { name: string; verdict: string; check: { states: number }; counterexamples: { violation: string; traceHash: string; replay: string }[] }[] };
     expect(doc.scenarios.map((s) => [s.name, s.verdict])).toEqual([['mercury-dual-write-commit-first', 'violated']]);

@@ -18,7 +18,7 @@ describe('--fail-fast', () => {
     expect(fast.coverage.runs).toBeLessThan(full.coverage.runs);
     expect(fast.coverage.bound).toEqual({ kind: 'firstViolation', after: fast.coverage.runs });
     expect(fast.counterexamples).toHaveLength(1);
-    expect(describeCoverage(fast.judgement.verdict, fast.coverage)).toContain('--fail-fast stopped the search at its first violation');
+    expect(describeCoverage(fast.judgement.verdict, fast.coverage)).toContain('--fail-fast stopped the sweep at its first violation');
     expect(full.coverage.bound).toBeUndefined();
   });
 
