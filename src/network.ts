@@ -15,7 +15,7 @@ import type { EventObject } from 'xstate';
 import type { Rebalance } from './emitted.ts';
 import type { MessageFault } from './faults.ts';
 import { pointName } from './place.ts';
-import type { Prng } from './prng.ts';
+import { Prng, type PrngState } from './prng.ts';
 
 export interface Envelope {
   readonly id: number;
@@ -48,18 +48,31 @@ export interface NetworkSink {
   record(fault: MessageFault, envelope: Envelope): void;
 }
 
+/** The network as it stood at one moment, faults aside, for `Network.load`. */
+export interface NetworkState {
+  readonly nextId: number;
+  readonly sent: number;
+  readonly linkTail: readonly (readonly [string, number])[];
+  readonly counts: readonly (readonly [string, number])[];
+  readonly held: readonly (readonly [string, readonly Envelope[]])[];
+  readonly healed: boolean;
+  readonly prng: PrngState | undefined;
+}
+
 export class Network {
   private nextId = 1;
   /** Messages sent so far: the next one's place in a schedule. */
   private sent = 0;
-  private readonly linkTail = new Map<string, number>();
-  private readonly counts = new Map<string, number>();
-  private readonly held = new Map<string, Envelope[]>();
+  private linkTail = new Map<string, number>();
+  private counts = new Map<string, number>();
+  private held = new Map<string, Envelope[]>();
   private faults: Map<string, MessageFault[]>;
   private healed = false;
+  /** Called with each counted send's point and its occurrence, before any fault is looked up. */
+  onCount: ((point: string, n: number) => void) | undefined;
 
   constructor(
-    private readonly prng: Prng,
+    private prng: Prng,
     private readonly options: NetworkOptions,
     faults: readonly MessageFault[],
     private readonly sink: NetworkSink,
@@ -91,6 +104,7 @@ export class Network {
     if (!system) {
       const n = (this.counts.get(point) ?? 0) + 1;
       this.counts.set(point, n);
+      this.onCount?.(point, n);
       // One message suffers at most one fault: the plan's first for this point and occurrence.
       fault = this.healed ? undefined : this.faults.get(point)?.find((f) => f.occurrence === n);
       if (fault) this.sink.record(fault, envelope);
@@ -123,6 +137,34 @@ export class Network {
       this.linkTail.set(link, release);
       for (const h of overtaken) this.sink.schedule(release, h);
     }
+  }
+
+  /**
+   * What `load` needs to put the network back as it is now (its faults aside: a network loaded
+   * with this state keeps the faults it was made with). The draws are saved only when the
+   * stream can say where it stands, which a schedule of latencies never reads anyway.
+   */
+  save(): NetworkState {
+    return {
+      nextId: this.nextId,
+      sent: this.sent,
+      linkTail: [...this.linkTail],
+      counts: [...this.counts],
+      held: [...this.held].map(([link, list]) => [link, [...list]] as const),
+      healed: this.healed,
+      prng: this.options.latencies ? undefined : this.prng.state(),
+    };
+  }
+
+  /** Becomes the network `save` saw, keeping its own faults. */
+  load(state: NetworkState): void {
+    this.nextId = state.nextId;
+    this.sent = state.sent;
+    this.linkTail = new Map(state.linkTail);
+    this.counts = new Map(state.counts);
+    this.held = new Map(state.held.map(([link, list]) => [link, [...list]]));
+    this.healed = state.healed;
+    if (state.prng) this.prng = new Prng(this.prng.seed, state.prng);
   }
 
   /** Ends the fault phase: no further faults apply and held messages are released. */

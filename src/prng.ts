@@ -4,15 +4,24 @@
 // change elsewhere in the world).
 import seedrandom from 'seedrandom';
 
+/** Where a stream stands: enough to go on drawing from there, as `Prng.at` does. */
+export type PrngState = seedrandom.State.Alea;
+
 export class Prng {
   readonly seed: string;
-  private readonly next: () => number;
+  private readonly next: seedrandom.StatefulPRNG<PrngState>;
 
-  constructor(seed: number | string) {
+  /** A stream from its seed, or from a position `state` some stream of that seed reached. */
+  constructor(seed: number | string, state?: PrngState) {
     this.seed = String(seed);
     // Alea is seedrandom's fastest generator with a 2^116 period; it is fully determined by the
     // seed string, so the same seed gives the same stream in every process.
-    this.next = seedrandom.alea(this.seed);
+    this.next = seedrandom.alea(this.seed, { state: state ?? true });
+  }
+
+  /** Where this stream stands now; a Prng made from it draws what this one would draw next. */
+  state(): PrngState {
+    return this.next.state();
   }
 
   /** A fresh independent stream whose seed derives from this stream's seed and the label only. */

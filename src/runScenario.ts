@@ -6,6 +6,7 @@ import { checkClaim, type ClaimVerdict } from './checkers/compose.ts';
 import type { Finding, RunOutcome } from './checkers/finding.ts';
 import type { FaultPlan } from './faults.ts';
 import { timeScaleOf, worldOptionsOf, type DesignComponent, type Scenario } from './scenario.ts';
+import { resumeIndex } from './resumePoints.ts';
 import { runOutcome } from './verdict.ts';
 import { World, type Driver, type RunReport } from './world.ts';
 import type { WorldView } from './worldView.ts';
@@ -25,9 +26,14 @@ export interface RunSpec {
   readonly hashTrace?: boolean;
   /** How machines are stepped; the World's default when absent. */
   readonly driver?: Driver;
+  /** Save where faulted runs can start (a fault-free reference run only; src/resumePoints.ts). */
+  readonly capture?: boolean;
 }
 
 export interface RunRecord {
+  /** The scenario run, and the driver asked for (undefined: the World's default). */
+  readonly scenario: Scenario;
+  readonly driver: Driver | undefined;
   readonly seed: number;
   readonly plan: FaultPlan;
   readonly size: number;
@@ -52,10 +58,19 @@ export function viewOf(report: Pick<RunReport, 'durable' | 'ending' | 'notes'>):
   };
 }
 
-export function runScenario(scenario: Scenario, spec: RunSpec): RunRecord {
+/**
+ * One run. Given `reference`, a captured fault-free run of the same scenario, seed and size, the
+ * run starts where its first fault strikes in the reference run instead of from the beginning,
+ * with the same result (src/resumePoints.ts); a run the reference cannot serve (a schedule of
+ * latencies, another driver, a fault that strikes at boot) runs whole.
+ */
+export function runScenario(scenario: Scenario, spec: RunSpec, reference?: RunRecord): RunRecord {
   const size = spec.size ?? scenario.workload.size;
   const time = timeScaleOf(scenario);
-  const components = scenario.build({ size }, time);
+  const points = reference?.report.resume;
+  const index = points && reference.scenario === scenario && reference.seed === spec.seed && reference.size === size && reference.driver === spec.driver && spec.latencies === undefined ? resumeIndex(points, spec.plan) : undefined;
+  const from = index === undefined ? undefined : { points: points!, index };
+  const components = from ? (reference!.components as DesignComponent[]) : scenario.build({ size }, time);
   const world = new World(components, {
     ...worldOptionsOf(scenario, time),
     seed: spec.seed,
@@ -64,10 +79,11 @@ export function runScenario(scenario: Scenario, spec: RunSpec): RunRecord {
     keepTrace: spec.keepTrace ?? false,
     hashTrace: spec.hashTrace ?? true,
     ...(spec.driver === undefined ? {} : { driver: spec.driver }),
-  });
+    ...(spec.capture ? { capture: true } : {}),
+  }, from);
   const report = world.run();
   const { outcome, findings, claims } = judgeClaims(scenario, viewOf(report));
-  return { seed: spec.seed, plan: spec.plan, size, report, outcome, findings, claims, components };
+  return { scenario, seed: spec.seed, plan: spec.plan, size, driver: spec.driver, report, outcome, findings, claims, components };
 }
 
 /** Every claim of a scenario judged on one end state, and the run's outcome from them. */

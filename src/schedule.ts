@@ -8,6 +8,14 @@ export interface Scheduled<T> {
   readonly item: T;
 }
 
+/** A schedule as it stood at one moment, for `Schedule.load`; its entries are never changed. */
+export interface ScheduleState<T> {
+  readonly heap: readonly Scheduled<T>[];
+  readonly nextSeq: number;
+  readonly cancelled: readonly number[];
+  readonly live: readonly number[];
+}
+
 export class Schedule<T> {
   private heap: Scheduled<T>[] = [];
   private nextSeq = 0;
@@ -58,6 +66,19 @@ export class Schedule<T> {
     this.live = new Set(kept.map((e) => e.seq));
     this.heap = [];
     for (const e of kept.sort(compare)) this.heap.push(e);
+  }
+
+  /** What `load` needs to put this schedule back as it is now. */
+  save(): ScheduleState<T> {
+    return { heap: [...this.heap], nextSeq: this.nextSeq, cancelled: [...this.cancelled], live: [...this.live] };
+  }
+
+  /** Becomes the schedule `save` saw: the same entries in the same heap order, the same next seq. */
+  load(state: ScheduleState<T>): void {
+    this.heap = [...state.heap];
+    this.nextSeq = state.nextSeq;
+    this.cancelled = new Set(state.cancelled);
+    this.live = new Set(state.live);
   }
 
   /** Every live entry, in delivery order; for inspection and reports, not the hot path. */

@@ -15,9 +15,18 @@ export interface TraceEvent {
   readonly data?: unknown;
 }
 
+/** A finished trace kept whole, for runs that resume part-way through its run: its events and their hashed lines. */
+export interface TraceLog {
+  readonly events: readonly TraceEvent[];
+  readonly lines: readonly string[];
+}
+
 export class Trace {
   readonly events: TraceEvent[] = [];
-  private readonly hasher: Hash = createHash('sha256');
+  /** Made on the first line hashed, so a run that hashes nothing never makes one. */
+  private hasher: Hash | undefined;
+  /** Every event's hashed line, when the trace is logged for resuming (`log`). */
+  private readonly lines: string[] | undefined;
   /**
    * Event lines not yet fed to the hasher. Hashing them in batches gives the same digest as one
    * `update` per event (sha-256 is a stream), at a fraction of the per-call cost.
@@ -34,7 +43,33 @@ export class Trace {
   constructor(
     readonly keep: boolean = true,
     readonly hashed: boolean = true,
-  ) {}
+    log = false,
+  ) {
+    if (log && !keep) throw new Error('a trace logged for resuming keeps its events');
+    this.lines = log ? [] : undefined;
+  }
+
+  /** The events and lines of a trace made with `log`, for `continueFrom`. */
+  get log(): TraceLog | undefined {
+    return this.lines === undefined ? undefined : { events: this.events, lines: this.lines };
+  }
+
+  /**
+   * Takes on events 1 to `upTo` - 1 of a logged trace after this trace's own first event (its
+   * start, which names its own plan): the hash and the events are those the run would have
+   * made had it performed those events itself.
+   */
+  continueFrom(log: TraceLog, upTo: number): void {
+    if (this.count !== 1) throw new Error('a trace continues from a log right after its start event');
+    if (this.digest !== undefined) throw new Error('Trace is sealed: its hash was already read');
+    if (this.hashed) {
+      this.flush();
+      this.hasherNow().update(log.lines.slice(1, upTo).join(''));
+    }
+    if (this.keep) for (let i = 1; i < upTo; i++) this.events.push(log.events[i]!);
+    if (this.lines) for (let i = 1; i < upTo; i++) this.lines.push(log.lines[i]!);
+    this.count = upTo;
+  }
 
   get length(): number {
     return this.count;
@@ -44,8 +79,12 @@ export class Trace {
     if (this.digest !== undefined) throw new Error('Trace is sealed: its hash was already read');
     const seq = this.count++;
     if (!this.hashed && !this.keep) return;
-    if (this.hashed) this.pending += `${tick}|${seq}|${component}|${kind}|${data === undefined ? '' : stableJson(data)}\n`;
-    if (this.pending.length >= PENDING_MAX) this.flush();
+    if (this.hashed || this.lines) {
+      const line = `${tick}|${seq}|${component}|${kind}|${data === undefined ? '' : stableJson(data)}\n`;
+      this.lines?.push(line);
+      if (this.hashed) this.pending += line;
+      if (this.pending.length >= PENDING_MAX) this.flush();
+    }
     if (this.keep) this.events.push(data === undefined ? { tick, seq, component, kind } : { tick, seq, component, kind, data });
   }
 
@@ -57,15 +96,19 @@ export class Trace {
     if (!this.hashed) return '';
     if (this.digest === undefined) {
       this.flush();
-      this.digest = this.hasher.digest('hex');
+      this.digest = this.hasherNow().digest('hex');
     }
     return this.digest;
   }
 
   private flush(): void {
     if (this.pending.length === 0) return;
-    this.hasher.update(this.pending);
+    this.hasherNow().update(this.pending);
     this.pending = '';
+  }
+
+  private hasherNow(): Hash {
+    return (this.hasher ??= createHash('sha256'));
   }
 }
 

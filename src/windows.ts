@@ -210,7 +210,7 @@ export function finishWindows(scenario: Scenario, plan: SweepPlan, part: Windows
   const counterexamples = found.map((violation): Counterexample => {
     const faults = plan.plans[firstOf.get(violation)! - 1] ?? reference.plan;
     const size = scenario.workload.size;
-    const traced = runScenario(scenario, { seed, plan: faults, size, keepTrace: true });
+    const traced = runScenario(scenario, { seed, plan: faults, size, keepTrace: true }, reference);
     return {
       violation,
       seed,

@@ -80,7 +80,7 @@ export interface WindowsPart {
 export type HeldRuns = Map<number, RunRecord>;
 
 export function sweepPlan(scenario: Scenario, settings: SweepSettings, reference?: RunRecord): SweepPlan {
-  const ref = reference ?? runScenario(scenario, { seed: settings.seed, plan: [], keepTrace: true });
+  const ref = reference ?? runScenario(scenario, { seed: settings.seed, plan: [], keepTrace: true, capture: true });
   const space = faultSpace(ref, { maxOccurrence: settings.maxOccurrence, ...(scenario.windows?.kinds ? { kinds: scenario.windows.kinds } : {}) });
   const plans = plansOf(space, settings.pairs);
   return { settings, reference: ref, space, plans, total: plans.length + 1 };
@@ -124,7 +124,7 @@ export function sweepWindows(scenario: Scenario, plan: SweepPlan, from: number, 
   for (let index = from; index < to; index++) {
     const faults = index === 0 ? reference.plan : plan.plans[index - 1]!;
     // A single fault's run keeps its trace: the row it may represent reads the retry from it.
-    const run = index === 0 ? reference : runScenario(scenario, { seed: settings.seed, plan: faults, hashTrace: false, keepTrace: faults.length === 1 });
+    const run = index === 0 ? reference : runScenario(scenario, { seed: settings.seed, plan: faults, hashTrace: false, keepTrace: faults.length === 1 }, reference);
     part.done++;
     onRun?.();
     outcomes.add(run.outcome);
@@ -220,5 +220,5 @@ export function rerun(scenario: Scenario, plan: SweepPlan, index: number, held?:
   const kept = held?.get(index);
   if (kept) return kept;
   const faults = plan.plans[index - 1]!;
-  return runScenario(scenario, { seed: plan.settings.seed, plan: faults, hashTrace: false, keepTrace: faults.length === 1 });
+  return runScenario(scenario, { seed: plan.settings.seed, plan: faults, hashTrace: false, keepTrace: faults.length === 1 }, plan.reference);
 }

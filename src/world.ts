@@ -23,13 +23,14 @@
 //   `{ type: 'window', state }` before the replies that step sends.
 import type { AnyStateMachine, EventObject, StateValue } from 'xstate';
 import type { StuckReason } from './checkers/finding.ts';
-import { SimClock, type TimerTask } from './clock.ts';
+import { SimClock } from './clock.ts';
 import type { ExecutedAction } from './compiledMachine.ts';
 import { windowMarkOf } from './emitted.ts';
 import { isWindowFault, sameFault, type Fault, type FaultPlan, type MessageFault, type WindowFault } from './faults.ts';
 import { Network, type Envelope, type NetworkOptions } from './network.ts';
 import { windowName } from './place.ts';
 import { Prng } from './prng.ts';
+import { pointKey, windowKey, type ResumeFrom, type ResumePoints, type SavedWorld } from './resumePoints.ts';
 import { Schedule } from './schedule.ts';
 import { stepperFor, type Driver, type MachineSnapshot, type Stepper } from './stepper.ts';
 import { Trace, type TraceEvent } from './trace.ts';
@@ -104,6 +105,12 @@ export interface WorldOptions extends NetworkOptions {
    * step, and the run reports why). Both give the same runs, trace for trace.
    */
   readonly driver: Driver;
+  /**
+   * Save the World before every step of the safety phase at which a fault could strike, so that
+   * faulted runs can start where their first fault strikes (src/resumePoints.ts). For a
+   * fault-free reference run; its report then carries the points.
+   */
+  readonly capture: boolean;
 }
 
 export const DEFAULT_WORLD_OPTIONS: Omit<WorldOptions, 'seed' | 'plan'> = {
@@ -118,6 +125,7 @@ export const DEFAULT_WORLD_OPTIONS: Omit<WorldOptions, 'seed' | 'plan'> = {
   keepTrace: true,
   hashTrace: true,
   driver: 'compiled',
+  capture: false,
 };
 
 /** How a run ended: quiescent after healing, or stuck (no quiescence within the bounds). */
@@ -173,11 +181,16 @@ export interface RunReport {
   /** The trace's events, when the run kept them. */
   readonly trace: readonly TraceEvent[] | undefined;
   readonly refusals: readonly DriverRefusal[];
+  /** Where faulted runs of the same seed can start, when the run was made with `capture`. */
+  readonly resume?: ResumePoints;
 }
 
 type MessageItem = { readonly kind: 'message'; readonly envelope: Envelope };
 type RestartItem = { readonly kind: 'restart'; readonly component: string };
-type WorldItem = TimerTask | MessageItem | RestartItem;
+/** A timer a component set: data rather than a callback, so a saved schedule can be taken up by another World. */
+type TimerItem = { readonly kind: 'timer'; readonly component: string; key: string; readonly event: EventObject };
+/** What the World's schedule holds. */
+export type WorldItem = TimerItem | MessageItem | RestartItem;
 
 interface Host {
   readonly spec: ComponentSpec;
@@ -230,12 +243,25 @@ export class World {
   private inFlight = 0;
   private steps = 0;
   private lastProgressTick = 0;
+  /** While a captured run's safety phase lasts: the strike keys counted since the last save. */
+  private keyLog: string[] | undefined;
+  private readonly captured: { saved: SavedWorld[]; at: Map<string, number> } | undefined;
+  private readonly from: ResumeFrom | undefined;
 
-  constructor(components: readonly ComponentSpec[], options: Partial<WorldOptions> & Pick<WorldOptions, 'seed' | 'plan'>) {
+  /**
+   * A World of these components under these options; `from` starts it where a captured
+   * reference run of the same components and seed stood before one of its steps.
+   */
+  constructor(components: readonly ComponentSpec[], options: Partial<WorldOptions> & Pick<WorldOptions, 'seed' | 'plan'>, from?: ResumeFrom) {
     this.options = { ...DEFAULT_WORLD_OPTIONS, ...options };
     this.prng = new Prng(this.options.seed);
     this.clock = new SimClock(this.schedule);
-    this.trace = new Trace(this.options.keepTrace, this.options.hashTrace);
+    if (from && (from.points.seed !== String(this.options.seed) || from.points.components.length !== components.length || components.some((c, i) => c !== from.points.components[i]))) throw new Error('a run resumes only from a reference run of its own components and seed');
+    if (this.options.capture && this.options.plan.length > 0) throw new Error('only a fault-free run is captured for resuming');
+    this.from = from;
+    this.captured = this.options.capture ? { saved: [], at: new Map() } : undefined;
+    this.keyLog = this.options.capture ? [] : undefined;
+    this.trace = new Trace(this.options.keepTrace || this.options.capture, this.options.hashTrace, this.options.capture);
     const messageFaults: MessageFault[] = [];
     for (const f of this.options.plan) {
       if (isWindowFault(f)) {
@@ -256,15 +282,19 @@ export class World {
         this.strike(fault);
       },
     });
-    for (const spec of components) {
+    if (this.keyLog) this.network.onCount = (point, n) => this.keyLog?.push(pointKey(point, n));
+    for (const [i, spec] of components.entries()) {
       if (this.hosts.has(spec.name)) throw new Error(`two components are named ${spec.name}`);
       let stepper: Stepper;
-      if (spec.stepper) stepper = spec.stepper();
+      // A resumed run steps its machines with the reference run's steppers, which hold nothing of a run.
+      if (from) stepper = from.points.steppers[i]!;
+      else if (spec.stepper) stepper = spec.stepper();
       else {
         const chosen = stepperFor(spec.machine, spec.name, spec.input, this.options.driver);
         stepper = chosen.stepper;
         if (chosen.refused !== undefined) this.refusals.push({ component: spec.name, reason: chosen.refused });
       }
+      if (from) this.refusals.push(...from.points.refusals.filter((r) => r.component === spec.name));
       const host: Host = { spec, stepper, actions: [], snapshot: undefined as unknown as MachineSnapshot, state: '', down: false, timers: new Map(), woke: -1, restoreTo: undefined };
       this.hosts.set(spec.name, host);
       this.order.push(host);
@@ -277,7 +307,10 @@ export class World {
     // (the driver is left out: both drivers give the same trace, and tests hold them to it).
     const { latencies } = this.options;
     this.trace.add(0, 'world', 'start', { seed: this.prng.seed, plan: this.options.plan, options: behaviourOf(this.options), ...(latencies ? { latencies } : {}) });
-    for (const host of this.order) this.boot(host, undefined);
+    if (this.from) this.load(this.from);
+    else for (const host of this.order) this.boot(host, undefined);
+    // What the boot counted can strike only a run started from the beginning.
+    if (this.captured) for (const key of this.keyLog!.splice(0)) this.captured.at.set(key, -1);
     const safetyEnd = this.runPhase(this.options.safetyTicksMax);
     if (safetyEnd === 'steps') return this.finish({ kind: 'stuck', reason: { kind: 'steps', bound: this.options.stepsMax, phase: 'safety' } });
     this.heal();
@@ -405,8 +438,59 @@ export class World {
         return this.isQuiet() ? 'quiet' : 'bound';
       }
       if (this.steps >= this.options.stepsMax) return 'steps';
-      this.step();
+      if (this.captured && !this.healed) this.capturedStep(this.captured);
+      else this.step();
     }
+  }
+
+  /** One step of a captured run's safety phase, saved first when a fault could strike in it. */
+  private capturedStep(captured: { saved: SavedWorld[]; at: Map<string, number> }): void {
+    const saved = this.save();
+    this.step();
+    const keys = this.keyLog!;
+    if (keys.length === 0) return;
+    const index = captured.saved.push(saved) - 1;
+    for (const key of keys) captured.at.set(key, index);
+    keys.length = 0;
+  }
+
+  /** The World between two steps, for a run that starts here (src/resumePoints.ts). */
+  private save(): SavedWorld {
+    return {
+      now: this.clock.now,
+      steps: this.steps,
+      inFlight: this.inFlight,
+      lastProgressTick: this.lastProgressTick,
+      hosts: this.order.map((h) => ({ snapshot: h.snapshot, state: h.state, down: h.down, timers: [...h.timers], woke: h.woke, restoreTo: h.restoreTo })),
+      schedule: this.schedule.save(),
+      network: this.network.save(),
+      windowCounts: [...this.windowCounts],
+      traceLength: this.trace.length,
+      notesLength: this.notes.length,
+    };
+  }
+
+  /** Becomes the World a captured reference run saved, keeping this run's own plan. */
+  private load({ points, index }: ResumeFrom): void {
+    const saved = points.saved[index]!;
+    this.clock.advanceTo(saved.now);
+    this.steps = saved.steps;
+    this.inFlight = saved.inFlight;
+    this.lastProgressTick = saved.lastProgressTick;
+    saved.hosts.forEach((s, i) => {
+      const h = this.order[i]!;
+      h.snapshot = s.snapshot;
+      h.state = s.state;
+      h.down = s.down;
+      for (const [key, t] of s.timers) h.timers.set(key, t);
+      h.woke = s.woke;
+      h.restoreTo = s.restoreTo;
+    });
+    this.schedule.load(saved.schedule);
+    this.network.load(saved.network);
+    for (const [w, n] of saved.windowCounts) this.windowCounts.set(w, n);
+    this.notes.push(...points.notes.slice(0, saved.notesLength));
+    this.trace.continueFrom(points.trace, saved.traceLength);
   }
 
   /**
@@ -455,9 +539,14 @@ export class World {
         this.deliver(host, { ...envelope.event, from: envelope.from, at: this.clock.now } as EventObject);
         return;
       }
-      case 'timer':
-        item.run();
+      case 'timer': {
+        const host = this.host(item.component);
+        host.timers.delete(item.key);
+        host.woke = this.clock.now;
+        this.trace.add(this.clock.now, item.component, 'timer', item.event.type);
+        this.deliver(host, { ...item.event, at: this.clock.now } as EventObject);
         return;
+      }
       case 'restart': {
         const host = this.host(item.component);
         if (!host.down) return;
@@ -498,6 +587,7 @@ export class World {
     const n = (this.windowCounts.get(window) ?? 0) + 1;
     this.windowCounts.set(window, n);
     if (this.healed) return;
+    this.keyLog?.push(windowKey(window, n));
     const faults = this.windowFaults.get(window)?.filter((f) => f.occurrence === n);
     if (faults === undefined || faults.length === 0) return;
     // A skew and a restore strike before a crash at the same moment, so a plan that pairs them
@@ -539,6 +629,7 @@ export class World {
       const window = windowName(host.spec.name, marked.state);
       const n = (this.windowCounts.get(window) ?? 0) + 1;
       this.windowCounts.set(window, n);
+      if (!this.healed) this.keyLog?.push(windowKey(window, n));
       const fault = this.healed ? undefined : this.windowFaults.get(window)?.find((f) => f.kind === 'crash' && f.occurrence === n);
       if (!fault) continue;
       for (const before of actions.slice(0, at)) this.perform(host, before);
@@ -569,18 +660,11 @@ export class World {
       case 'xstate.raise': {
         const { event, id, delay } = action.params as { event: EventObject; id?: string; delay?: number };
         if (delay === undefined) return;
-        let key = id;
-        const seq = this.clock.setTimer(
-          () => {
-            host.timers.delete(key!);
-            host.woke = this.clock.now;
-            this.trace.add(this.clock.now, name, 'timer', event.type);
-            this.deliver(host, { ...event, at: this.clock.now } as EventObject);
-          },
-          delay,
-        );
-        key ??= `#${seq}`;
-        host.timers.set(key, { seq, delay });
+        const item: TimerItem = { kind: 'timer', component: name, key: id ?? '', event };
+        const seq = this.schedule.push(this.clock.now + Math.max(0, Math.ceil(delay)), item);
+        // An unnamed timer is known by its seq, which only the push gives.
+        if (id === undefined) item.key = `#${seq}`;
+        host.timers.set(item.key, { seq, delay });
         return;
       }
       case 'xstate.cancel': {
@@ -613,6 +697,7 @@ export class World {
 
   private heal(): void {
     this.healed = true;
+    this.keyLog = undefined;
     this.healTick = this.clock.now;
     this.trace.add(this.clock.now, 'world', 'phase', 'liveness');
     this.network.heal(this.clock.now);
@@ -638,8 +723,22 @@ export class World {
       windowCounts: this.windowCounts,
       notes: this.notes,
       durable: this.durableState(),
-      trace: this.trace.keep ? this.trace.events : undefined,
+      trace: this.options.keepTrace ? this.trace.events : undefined,
       refusals: this.refusals,
+      ...(this.captured ? { resume: this.resumePoints(this.captured) } : {}),
+    };
+  }
+
+  private resumePoints(captured: { saved: SavedWorld[]; at: Map<string, number> }): ResumePoints {
+    return {
+      seed: this.prng.seed,
+      components: this.order.map((h) => h.spec),
+      steppers: this.order.map((h) => h.stepper),
+      refusals: this.refusals,
+      saved: captured.saved,
+      at: captured.at,
+      trace: this.trace.log!,
+      notes: this.notes,
     };
   }
 }

@@ -1,0 +1,95 @@
+// Prefix sharing: a faulted run is the fault-free reference run up to the moment its first fault
+// strikes, so it need not perform that prefix again. A reference run made with `capture` saves
+// the World before every step of its safety phase that entered a failure window or counted a
+// message (the only moments a fault can strike), and notes, for each (window or message point,
+// occurrence), the step it happened in. A run whose plan strikes first at step k is then started
+// from the World as it stood before step k, with its own plan: its trace, its hash and its end
+// are those of the run performed from the start (test/kernel/resume.test.ts holds every plan of
+// a catalogue sweep to that).
+//
+// What makes that sound: before its first strike a faulted run takes every step the reference
+// run took, since a plan changes nothing until one of its faults strikes (faults are looked up
+// at a window entry or a counted send, and only while the safety phase lasts); machine snapshots
+// are immutable, so the saved ones are shared rather than copied; and the one event that names
+// the plan, the trace's first, is the run's own.
+import { isWindowFault, type Fault, type FaultPlan } from './faults.ts';
+import type { NetworkState } from './network.ts';
+import type { ScheduleState } from './schedule.ts';
+import type { MachineSnapshot, Stepper } from './stepper.ts';
+import type { TraceLog } from './trace.ts';
+import type { ComponentSpec, DriverRefusal, Note, WorldItem } from './world.ts';
+
+/** One component as it stood before a saved step; its snapshot is shared, never changed. */
+export interface SavedHost {
+  readonly snapshot: MachineSnapshot;
+  readonly state: string;
+  readonly down: boolean;
+  readonly timers: readonly (readonly [string, { readonly seq: number; readonly delay: number }])[];
+  readonly woke: number;
+  readonly restoreTo: unknown;
+}
+
+/** The World before one step of the reference run's safety phase. */
+export interface SavedWorld {
+  readonly now: number;
+  readonly steps: number;
+  readonly inFlight: number;
+  readonly lastProgressTick: number;
+  readonly hosts: readonly SavedHost[];
+  readonly schedule: ScheduleState<WorldItem>;
+  readonly network: NetworkState;
+  readonly windowCounts: readonly (readonly [string, number])[];
+  /** How many trace events and notes the run had made by then. */
+  readonly traceLength: number;
+  readonly notesLength: number;
+}
+
+/** What a captured reference run leaves for the runs that resume from it. */
+export interface ResumePoints {
+  /** The seed, components and steppers every resumed run must share with the reference. */
+  readonly seed: string;
+  readonly components: readonly ComponentSpec[];
+  readonly steppers: readonly Stepper[];
+  readonly refusals: readonly DriverRefusal[];
+  readonly saved: readonly SavedWorld[];
+  /** Strike key → the saved step it happened in; -1 when it happened while the components booted. */
+  readonly at: ReadonlyMap<string, number>;
+  readonly trace: TraceLog;
+  readonly notes: readonly Note[];
+}
+
+/** Where a resumed run starts: the points and the saved step. */
+export interface ResumeFrom {
+  readonly points: ResumePoints;
+  readonly index: number;
+}
+
+/** The key of a window's n-th entry. */
+export function windowKey(window: string, n: number): string {
+  return `w${window}#${n}`;
+}
+
+/** The key of a message point's n-th counted send. */
+export function pointKey(point: string, n: number): string {
+  return `m${point}#${n}`;
+}
+
+/** The key of the moment a fault would strike. */
+export function strikeKey(f: Fault): string {
+  return isWindowFault(f) ? windowKey(f.window, f.occurrence) : pointKey(f.point, f.occurrence);
+}
+
+/**
+ * The saved step a plan's run can start from: the earliest at which one of its faults strikes.
+ * None when a fault strikes while the components boot (the run starts from the beginning) or
+ * none of them strikes in the reference run's safety phase (nor then in this run, which stays
+ * the reference run throughout: it is run whole, and reports its faults as not struck).
+ */
+export function resumeIndex(points: ResumePoints, plan: FaultPlan): number | undefined {
+  let first = Infinity;
+  for (const f of plan) {
+    const at = points.at.get(strikeKey(f));
+    if (at !== undefined && at < first) first = at;
+  }
+  return first === Infinity || first < 0 ? undefined : first;
+}
