@@ -35,6 +35,7 @@ import { runScenario } from '../src/runScenario.ts';
 import { timeScaleOf } from '../src/scenario.ts';
 import { Trace } from '../src/trace.ts';
 import { runWindows, type WindowsResult } from '../src/windows.ts';
+import { sweepPlan, sweepWindows, type SweepSettings } from '../src/windowsPart.ts';
 import { CompiledMachine } from '../src/compiledMachine.ts';
 import { World } from '../src/world.ts';
 import { comparePlainOutbox, plainComparisonCases, runSpecOf, type ComparisonCase } from './plainComparison.ts';
@@ -88,13 +89,16 @@ const spread = (xs: readonly number[], f: (n: number) => string) => `median ${f(
 const line = (s = '') => console.log(s);
 const heading = (s: string) => line(`\n== ${s} ${'='.repeat(Math.max(0, 88 - s.length))}`);
 
-/** Every World.run is counted, so runs and simulated steps can be read around any block. */
+/**
+ * Every World.run is counted, so runs and simulated steps can be read around any block. A run
+ * that resumed from its reference run counts only the steps it performed.
+ */
 const counter = { runs: 0, steps: 0 };
 const worldRun = World.prototype.run;
 World.prototype.run = function (this: World) {
   const result = worldRun.call(this);
   counter.runs++;
-  counter.steps += result.steps;
+  counter.steps += result.steps - (result.sharedSteps ?? 0);
   return result;
 };
 
@@ -259,6 +263,29 @@ const allMs = median(allTimes);
   line(`  cold, \`faultline windows all\` as a command, reports written: ${spread(coldAll, sec)}`);
 }
 target('windows all over the catalogue', sec(allMs), '< 10 s', allMs < 10_000, `${sec(allMs - 10_000)}`);
+{
+  // Prefix sharing: every single-fault sweep of the catalogue, each faulted run started where its
+  // first fault strikes in the captured reference run, against the same sweeps run from the start.
+  const settings: SweepSettings = { seed: 1, pairs: false, maxOccurrence: 2, failFast: false };
+  const shared: number[] = [];
+  const whole: number[] = [];
+  let performed = { shared: 0, whole: 0 };
+  for (let r = 0; r < REPEATS; r++) {
+    for (const capture of [true, false]) {
+      const m = measure(() => {
+        for (const { scenario } of catalogue) {
+          const reference = runScenario(scenario, { seed: settings.seed, plan: [], keepTrace: true, capture });
+          const plan = sweepPlan(scenario, settings, reference);
+          sweepWindows(scenario, plan, 0, plan.total);
+        }
+      });
+      (capture ? shared : whole).push(m.ms);
+      performed = capture ? { ...performed, shared: m.steps } : { ...performed, whole: m.steps };
+    }
+  }
+  line(`  prefix sharing, every single-fault sweep: runs from the start ${spread(whole, sec)}; started where their first fault strikes ${spread(shared, sec)}`);
+  line(`    ${int(performed.whole)} steps performed from the start, ${int(performed.shared)} shared (${((1 - performed.shared / performed.whole) * 100).toFixed(1)}% of the steps taken over from the reference runs); ${(median(whole) / median(shared)).toFixed(2)}x`);
+}
 
 // Section 3: simulated steps and runs per second.
 

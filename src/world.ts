@@ -183,6 +183,8 @@ export interface RunReport {
   readonly refusals: readonly DriverRefusal[];
   /** Where faulted runs of the same seed can start, when the run was made with `capture`. */
   readonly resume?: ResumePoints;
+  /** Of `steps`, those a resumed run took over from its reference run rather than performing them. */
+  readonly sharedSteps?: number;
 }
 
 type MessageItem = { readonly kind: 'message'; readonly envelope: Envelope };
@@ -726,6 +728,7 @@ export class World {
       trace: this.options.keepTrace ? this.trace.events : undefined,
       refusals: this.refusals,
       ...(this.captured ? { resume: this.resumePoints(this.captured) } : {}),
+      ...(this.from ? { sharedSteps: this.from.points.saved[this.from.index]!.steps } : {}),
     };
   }
 

@@ -44,6 +44,9 @@ function compare(scenario: Scenario, plans: readonly FaultPlan[]): { resumed: nu
     const part = runScenario(scenario, { seed: SEED, plan, keepTrace: true }, reference);
     expect(essence(part), `${scenario.name} ${JSON.stringify(plan)}`).toEqual(essence(whole));
     const index = resumeIndex(points, plan);
+    // The report says how many of its steps it took over, so speeds count only those performed.
+    expect(part.report.sharedSteps).toBe(index === undefined ? undefined : points.saved[index]!.steps);
+    expect(whole.report.sharedSteps).toBeUndefined();
     if (index !== undefined) {
       resumed++;
       skippedSteps += points.saved[index]!.steps;
