@@ -4,14 +4,22 @@
 // change elsewhere in the world).
 import seedrandom from 'seedrandom';
 
-/** Where a stream stands: enough to go on drawing from there, as `Prng.at` does. */
-export type PrngState = seedrandom.State.Alea;
+/**
+ * Where a stream stands: Alea's three seeds and its carry, enough to go on drawing from there
+ * (written out rather than taken from seedrandom's types, which a user's project may not have).
+ */
+export interface PrngState {
+  readonly c: number;
+  readonly s0: number;
+  readonly s1: number;
+  readonly s2: number;
+}
 
 export class Prng {
   readonly seed: string;
-  private readonly next: seedrandom.StatefulPRNG<PrngState>;
+  private readonly next: seedrandom.StatefulPRNG<seedrandom.State.Alea>;
 
-  /** A stream from its seed, or from a position `state` some stream of that seed reached. */
+  /** A stream from its seed, or from the position `state` a stream of that seed reached. */
   constructor(seed: number | string, state?: PrngState) {
     this.seed = String(seed);
     // Alea is seedrandom's fastest generator with a 2^116 period; it is fully determined by the
@@ -21,7 +29,8 @@ export class Prng {
 
   /** Where this stream stands now; a Prng made from it draws what this one would draw next. */
   state(): PrngState {
-    return this.next.state();
+    const { c, s0, s1, s2 } = this.next.state();
+    return { c, s0, s1, s2 };
   }
 
   /** A fresh independent stream whose seed derives from this stream's seed and the label only. */
