@@ -18,7 +18,11 @@
 //   planted bug in the World or a guard is the same code under both;
 // - the report suites that render two Mercury results and compare each form with those same
 //   results: a bug in the engine changes the results and the rendering alike, and every fact
-//   they assert outright is in the golden reports, which the golden suite compares byte for byte.
+//   they assert outright is in the golden reports, which the golden suite compares byte for byte;
+// - the check of the mutation run's own list (test/mutation): it reads the source text, which in
+//   the run's sandbox is Stryker's instrumented copy (a machine's `guards: {…}` becomes a choice
+//   between `{}` and the block), so it fails there before any mutant is tested, and it runs none
+//   of the mutated code.
 // Files run cheapest first, so a planted bug is usually caught by a unit test before the
 // catalogue's whole-scenario runs start (the runner stops at the first failing test).
 import type { TestSpecification } from 'vitest/node';
@@ -68,6 +72,7 @@ export default mergeConfig(
         'test/capacity/!(crossCheck).test.ts',
         'test/kernel/compiledMachine.test.ts',
         'test/report/{forms,html,json,junit,markdown,writeReports}.test.ts',
+        'test/mutation/**',
       ],
       coverage: { enabled: false },
       sequence: { sequencer: CheapestFirst },

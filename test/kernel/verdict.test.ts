@@ -93,6 +93,8 @@ describe('judge', () => {
     const other = judge(ofCapture, 'violated', ['lost effect'], 'exhaustive', ['capture', 'alert']);
     expect(other.asExpected).toBe(false);
     expect(other.unexpectedClaims).toEqual(['alert']);
+    // A caller that names no violated claims (the argument is optional) has none held against it.
+    expect(judge(ofCapture, 'violated', ['lost effect'], 'exhaustive')).toMatchObject({ asExpected: true, unexpectedClaims: [] });
     // Without named claims, any claim may carry the expected violation.
     expect(judge(violatedLost, 'violated', ['lost effect'], 'exhaustive', ['capture', 'alert']).asExpected).toBe(true);
   });

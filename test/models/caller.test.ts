@@ -82,3 +82,30 @@ describe('caller: each wait moves on for its own reply only', () => {
     expect(d.sentSince(before).map((s) => s.event.type)).toEqual(['provider.call']);
   });
 });
+
+describe('caller: its broker session and its gate', () => {
+  it("drops the delivery in hand and subscribes again when its broker crashes, and only its broker's crash", () => {
+    const d = calling();
+    d.receive({ type: 'sys.peerCrashed', peer: 'db' }, 'world');
+    expect(d.state).toBe('awaitingExternalResponse');
+    const before = d.sent.length;
+    d.receive({ type: 'sys.peerCrashed', peer: 'broker' }, 'world');
+    expect(d.state).toBe('connecting');
+    expect(d.context['current']).toBeUndefined();
+    expect(d.sentSince(before)).toEqual([{ to: 'broker', event: { type: 'broker.subscribe', group: 'fulfillment' } }]);
+  });
+
+  it('a gated caller records its outcome GATED and never calls the provider', () => {
+    const d = new MachineDriver(callerMachine, { ...INPUT, sideEffects: 'gated' });
+    d.receive({ type: 'broker.subscribed', group: 'fulfillment' }, 'broker');
+    d.receive({ type: 'broker.deliver', partition: 0, offset: 0, key: 'o-1', payload }, 'broker');
+    d.advance(1);
+    d.receive(ran('0.0.local'), 'db');
+    d.receive(ran('0.0.intent', [{ written: true }]), 'db');
+    expect(d.state).toBe('committingOutcome');
+    expect(d.notes.filter((n) => n.kind === 'guard').map((n) => n.data?.['guard'])).toEqual(['sideEffectGate']);
+    expect(d.sent.at(-1)).toMatchObject({ to: 'db', event: { ref: '0.0.outcome', ops: [{ row: { state: 'GATED', op_id: null } }, { row: { state: 'GATED' } }] } });
+    d.advance(100);
+    expect(d.sent.some((s) => s.to === 'provider')).toBe(false);
+  });
+});

@@ -41,6 +41,14 @@ describe('claimSentence', () => {
     expect(claimSentence({ ...base, unknownCompletion: 'a reconciler' })).toMatch(/ On replay, unknown external completion is resolved by a reconciler\.$/);
   });
 
+  it('ends with the finality the claim states, after the replay clauses, and says nothing of finality otherwise', () => {
+    expect(claimSentence({ ...base, finality: 'a window result is never revised in place' })).toBe(
+      "For payment capture, identified by payment_intent_id, the provider's idempotency key enforces at most one committed outcome for 24 hours. Transport and processing may retry. Once final, a window result is never revised in place.",
+    );
+    expect(claimSentence({ ...base, sameIntent: 'the stored row', finality: 'never revised' })).toMatch(/ On replay, the same intent returns the stored row\. Once final, never revised\.$/);
+    expect(claimSentence(base)).not.toMatch(/final/);
+  });
+
   it('says what each weaker guarantee gives up', () => {
     expect(claimSentence({ ...base, guarantee: 'atMostOnce' })).toBe(
       "For payment capture, identified by payment_intent_id, the provider's idempotency key enforces at most one committed outcome, and losing one is accepted, for 24 hours. Transport and processing may retry.",
