@@ -13,7 +13,6 @@ export interface ScheduleState<T> {
   readonly heap: readonly Scheduled<T>[];
   readonly nextSeq: number;
   readonly cancelled: readonly number[];
-  readonly live: readonly number[];
 }
 
 export class Schedule<T> {
@@ -70,7 +69,7 @@ export class Schedule<T> {
 
   /** What `load` needs to put this schedule back as it is now. */
   save(): ScheduleState<T> {
-    return { heap: [...this.heap], nextSeq: this.nextSeq, cancelled: [...this.cancelled], live: [...this.live] };
+    return { heap: [...this.heap], nextSeq: this.nextSeq, cancelled: [...this.cancelled] };
   }
 
   /** Becomes the schedule `save` saw: the same entries in the same heap order, the same next seq. */
@@ -78,7 +77,8 @@ export class Schedule<T> {
     this.heap = [...state.heap];
     this.nextSeq = state.nextSeq;
     this.cancelled = new Set(state.cancelled);
-    this.live = new Set(state.live);
+    // Every seq still in the heap is live, cancelled or not: the set is the heap's, not saved apart.
+    this.live = new Set(state.heap.map((e) => e.seq));
   }
 
   /** Every live entry, in delivery order; for inspection and reports, not the hot path. */
