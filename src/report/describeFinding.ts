@@ -18,7 +18,8 @@ export function describeFinding(f: Finding): string {
     case 'duplicate effect':
       return `${f.count} committed outcomes for key ${f.key}`;
     case 'lost effect':
-      return `committed fact ${f.key} has no ${f.effect}`;
+      // An effect named with its article ("a counted page view") reads without it after "no".
+      return `committed fact ${f.key} has no ${f.effect.replace(/^(a|an|the) /, '')}`;
     case 'phantom effect':
       return `${f.effect} ${f.key} has no committed source fact`;
     case 'order regression':

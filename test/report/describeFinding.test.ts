@@ -8,6 +8,9 @@ describe('describeFinding', () => {
   it.each<[Finding, string]>([
     [{ violation: 'duplicate effect', effect: 'reservation', key: 'o-1|1', count: 3 }, '3 committed outcomes for key o-1|1'],
     [{ violation: 'lost effect', effect: 'inventory reservation', key: 'o-1|1' }, 'committed fact o-1|1 has no inventory reservation'],
+    [{ violation: 'lost effect', effect: "a window's first result, posted within 15 m of its end", key: 'w0' }, "committed fact w0 has no window's first result, posted within 15 m of its end"],
+    [{ violation: 'lost effect', effect: 'the cutover to the rebuilt results', key: 'v2' }, 'committed fact v2 has no cutover to the rebuilt results'],
+    [{ violation: 'lost effect', effect: 'another book', key: 'b1' }, 'committed fact b1 has no another book'],
     [{ violation: 'phantom effect', effect: 'capture', key: 'pay-7' }, 'capture pay-7 has no committed source fact'],
     [{ violation: 'order regression', effect: 'projection', key: 'o-2', from: 3, to: 2 }, 'o-2 moved from version 3 back to 2'],
     [{ violation: 'conflict mishandled', effect: 'capture', key: 'k-1' }, 'a different intent under key k-1 was not refused'],
