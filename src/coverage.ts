@@ -18,6 +18,22 @@ export type Interleavings =
   /** Every interleaving of enabled steps, within the search's bounds. */
   | { readonly kind: 'all'; readonly states: number; readonly transitions: number; readonly depth: number };
 
+/**
+ * The other order of an exhaustive search, where check ran both: a breadth-first search that
+ * reached its state bound without deciding is followed by a depth-first one within the same
+ * bound, which reaches the end of long paths a level-by-level search never gets to.
+ */
+export interface OtherSearch {
+  /**
+   * The order of that other search, which found no violation: `breadth-first` when this result
+   * is the depth-first pass that followed it, `depth-first` when this is the breadth-first result
+   * and the depth-first pass found nothing either.
+   */
+  readonly order: 'breadth-first' | 'depth-first';
+  readonly states: number;
+  readonly depth: number;
+}
+
 /** What cut a search short. */
 export type SearchBound =
   /** A sampling search looked at this many plans of a space it did not enumerate. */
@@ -58,6 +74,8 @@ export interface Coverage {
   readonly interleavings: Interleavings;
   /** A bound that stopped the search before it covered its whole space. */
   readonly bound?: SearchBound;
+  /** Check mode: the search in the other order that was also run (see OtherSearch). */
+  readonly otherSearch?: OtherSearch;
   readonly clauses: readonly ClauseCoverage[];
 }
 

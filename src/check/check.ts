@@ -16,7 +16,7 @@
 import type { Finding, RunOutcome, Violation } from '../checkers/finding.ts';
 import type { ClaimVerdict } from '../checkers/compose.ts';
 import { judgeClaims, viewOf } from '../runScenario.ts';
-import { ClauseTally, violatedClaims, type Coverage, type SearchBound } from '../coverage.ts';
+import { ClauseTally, violatedClaims, type Coverage, type OtherSearch, type SearchBound } from '../coverage.ts';
 import { FAULT_KINDS, faultLabel, faultPlace, faultPlaceName, isWindowFault, MESSAGE_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from '../faults.ts';
 import { failureWindows, restorableComponents, skewableWindows } from '../failureWindows.ts';
 import { InputError } from '../inputError.ts';
@@ -313,7 +313,25 @@ interface Item {
 const MANY = -1;
 const PROGRESS_EVERY = 100_000;
 
+/**
+ * The search, in the order asked for. A breadth-first search that stops at its state bound
+ * without a violation has not reached the end of any path longer than the levels it finished,
+ * and a design whose runs are long (a stream reprocessed, hundreds of steps) can be violated on
+ * the first path a depth-first search walks to its end. So such a search is followed by a
+ * depth-first one within the same bound: a violation it finds is the verdict (its path not a
+ * shortest one, and the coverage says so); if it finds none, the breadth-first result stands,
+ * holding within bound, and says the depth-first search found nothing either.
+ */
 export function check(scenario: Scenario, options: CheckOptions = {}): CheckResult {
+  const first = search(scenario, options);
+  if (options.dfs || first.coverage.bound?.kind !== 'states' || first.counterexamples.length > 0) return first;
+  const deep = search(scenario, { ...options, dfs: true });
+  const other = (r: CheckResult, order: OtherSearch['order']): OtherSearch => ({ order, states: r.check.states, depth: r.check.depth });
+  if (deep.counterexamples.length > 0) return { ...deep, coverage: { ...deep.coverage, otherSearch: other(first, 'breadth-first') } };
+  return { ...first, coverage: { ...first.coverage, otherSearch: other(deep, 'depth-first') } };
+}
+
+function search(scenario: Scenario, options: CheckOptions): CheckResult {
   const faults = options.faults ?? 1;
   const maxStates = options.maxStates ?? DEFAULT_MAX_STATES;
   const maxDepth = options.maxDepth ?? Infinity;

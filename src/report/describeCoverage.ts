@@ -58,11 +58,20 @@ function bound(c: Coverage): string {
   return `; the search stopped at its depth bound of ${b.max}`;
 }
 
+function otherSearch(c: Coverage): string {
+  const o = c.otherSearch;
+  if (o === undefined) return '';
+  const at = `${count(o.states, 'state')}, depth ${o.depth}`;
+  // The depth-first pass found what the breadth-first one could not reach: its path is not a shortest one.
+  if (o.order === 'breadth-first') return `; found depth-first after a breadth-first search stopped at its bound without a violation (${at}), so the path is not a shortest one`;
+  return `; a depth-first search within the same bound found no violation either (${at})`;
+}
+
 /** One sentence: what the verdict holds (or failed) for. */
 export function describeCoverage(verdict: Verdict, c: Coverage): string {
   const unstruck = c.unstruckRuns === 0 ? '' : `; in ${count(c.unstruckRuns, 'run')} a planned fault never struck`;
   const runs = c.mode === 'check' ? count(c.runs, 'end state') : count(c.runs, 'run');
-  return `${verdict} for ${depth(c)}: ${space(c)}, ${runs}, ${interleavings(c)}${bound(c)}${unstruck}`;
+  return `${verdict} for ${depth(c)}: ${space(c)}, ${runs}, ${interleavings(c)}${bound(c)}${otherSearch(c)}${unstruck}`;
 }
 
 export function clauseStatusText(status: ClauseStatus): string {

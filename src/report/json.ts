@@ -44,6 +44,7 @@ export function coverageJson(verdict: Parameters<typeof describeCoverage>[0], c:
     unstruckRuns: c.unstruckRuns,
     interleavings: { ...c.interleavings },
     ...(c.bound === undefined ? {} : { bound: { ...c.bound } }),
+    ...(c.otherSearch === undefined ? {} : { otherSearch: { ...c.otherSearch } }),
     clauses: c.clauses.map((k) => ({ effect: k.effect, clause: k.clause, status: k.status, exercised: k.exercised, text: describeClause(k, c.interleavings.kind === 'chosen' ? 'end state' : 'run'), ...(k.reason === undefined ? {} : { reason: k.reason }) })),
   };
 }

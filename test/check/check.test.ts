@@ -7,6 +7,7 @@ import { check, checkSetup, runChoices } from '../../src/check/check.ts';
 import { decodeChoices } from '../../src/check/choicePath.ts';
 import { loadScenario } from '../../src/catalogue.ts';
 import { formatPlace } from '../../src/place.ts';
+import { describeCoverage } from '../../src/report/describeCoverage.ts';
 
 const load = async (name: string) => (await loadScenario(name)).scenario;
 
@@ -60,11 +61,33 @@ describe('check', () => {
     expect(states.judgement.asExpected).toBe(true);
     expect(states.coverage.bound).toEqual({ kind: 'states', max: 500 });
     expect(states.check.states).toBe(500);
+    // The breadth-first search that stopped at its bound was followed by a depth-first one, which found nothing either.
+    expect(states.coverage.otherSearch).toMatchObject({ order: 'depth-first', states: 500 });
+    expect(describeCoverage(states.judgement.verdict, states.coverage)).toMatch(/; a depth-first search within the same bound found no violation either \(500 states, depth \d+\)$/);
     const depth = check(scenario, { faults: 1, maxDepth: 30 });
     expect(depth.judgement.verdict).toBe('holds within bound');
     expect(depth.coverage.bound).toEqual({ kind: 'depth', max: 30 });
     expect(depth.check.depth).toBeLessThanOrEqual(30);
   }, 60_000);
+
+  it('follows a breadth-first search that stopped at its bound with a depth-first one, which reaches the end of long paths', async () => {
+    // A reprocessing run is over 700 steps long: breadth-first, 20,000 states are a few dozen
+    // levels, and no path has ended; the first path depth-first ends in the violation.
+    const scenario = await load('reprocess-current-default');
+    const r = check(scenario, { faults: 1, maxStates: 20_000 });
+    expect(r.judgement.verdict).toBe('violated');
+    expect(r.judgement.found).toEqual(['lost effect']);
+    expect(r.coverage.otherSearch).toEqual({ order: 'breadth-first', states: 20_000, depth: expect.any(Number) });
+    expect(r.coverage.otherSearch!.depth).toBeLessThan(100);
+    expect(r.check.depth).toBeGreaterThan(500);
+    expect(describeCoverage(r.judgement.verdict, r.coverage)).toContain('; found depth-first after a breadth-first search stopped at its bound without a violation (20,000 states, depth');
+    // Its path replays like any other.
+    const ce = r.counterexamples[0]!;
+    const again = runChoices(scenario, checkSetup(scenario, { faults: 1 }), decodeChoices(ce.replay.kind === 'choices' ? ce.replay.choices : ''));
+    expect(again.traceHash).toBe(ce.traceHash);
+    // Asked for depth-first, the search runs once and names no other.
+    expect(check(scenario, { faults: 1, maxStates: 20_000, dfs: true }).coverage.otherSearch).toBeUndefined();
+  }, 120_000);
 
   it('with --fail-fast stops at its first violation and asks for no other', async () => {
     const scenario = await load('checkout-key-not-bound');
