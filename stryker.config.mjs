@@ -23,7 +23,12 @@ export default {
   // A re-run after a test is added re-tests only the mutants whose file or covering tests changed.
   incremental: true,
   incrementalFile: 'reports/mutation/stryker-incremental.json',
-  reporters: ['clear-text', 'progress', 'html', 'json'],
+  // The progress bar draws only on a terminal; a run whose output goes to a log (a long run left
+  // in the background) prints a progress line every ten seconds instead. The HTML and JSON reports
+  // are written only when the run ends, so the event recorder also writes each mutant's result to
+  // reports/mutation/events as it is tested: a run stopped part way still leaves what it measured.
+  reporters: ['clear-text', process.stdout.isTTY ? 'progress' : 'progress-append-only', 'html', 'json', 'event-recorder'],
+  eventReporter: { baseDir: 'reports/mutation/events' },
   clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true, reportMutants: false },
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },

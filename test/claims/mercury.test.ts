@@ -61,14 +61,18 @@ describe('the Mercury pipeline with 2 orders, one fault per run', () => {
 });
 
 describe('the shrunk counterexample for dual write commit-then-publish', () => {
-  const r = explore(commitFirst, { runs: 500, seed: 11 });
-  const ce = counterexampleOf(r);
+  // Each test makes the search itself (it takes milliseconds): a mutation run
+  // (stryker.config.mjs) records which test ran which code, and a search made while the suite is
+  // collected would be recorded against no test.
+  const shrunk = () => counterexampleOf(explore(commitFirst, { runs: 500, seed: 11 }));
 
   it('fails as found', () => {
+    const ce = shrunk();
     expect(runScenario(commitFirst, { seed: ce.seed, plan: ce.plan, size: ce.size }).outcome).toBe('lost effect');
   });
 
   it('has no fault that can be removed while it still fails', () => {
+    const ce = shrunk();
     expect(ce.plan.length).toBeGreaterThan(0);
     for (let i = 0; i < ce.plan.length; i++) {
       const smaller = ce.plan.filter((_, j) => j !== i);
@@ -77,10 +81,12 @@ describe('the shrunk counterexample for dual write commit-then-publish', () => {
   });
 
   it('has no workload step that can be removed while it still fails', () => {
+    const ce = shrunk();
     expect(ce.size).toBe(1);
   });
 
   it('replays from the printed seed and path to the identical trace hash', () => {
+    const ce = shrunk();
     const [, , , , seedFlag, seed, pathFlag, path] = replayLine(ce.replay).split(' ');
     expect([seedFlag, pathFlag]).toEqual(['--seed', '--path']);
     const again = explore(commitFirst, { seed: Number(seed), path: path!, runs: 1 });

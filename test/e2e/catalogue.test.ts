@@ -4,45 +4,53 @@
 // and every row's cells must be read off its run: no design's declared note may contradict the
 // retry owner the run shows, and no violated row may go without the query that finds its damage,
 // on any row of any scenario.
+//
+// Each scenario's sweep runs inside the one test that judges it, and that test makes every
+// assertion about the scenario's own result. A mutation run (stryker.config.mjs) records which
+// test ran which code; a sweep run in a hook, or shared between tests, would be recorded against
+// no test or the wrong one, and every planted bug it reached would need the whole suite.
 import { timeScaleOf } from '../../src/scenario.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
-import { loadCatalogue, type CatalogueEntry } from '../../src/catalogue.ts';
+import { loadCatalogue } from '../../src/catalogue.ts';
 import { restingStates } from '../../src/failureWindows.ts';
 import { replayLine } from '../../src/replayLine.ts';
 import { expectedText } from '../../src/report/verdictSummary.ts';
 import { componentNames, contradicts, observedOwner, repairIsSql, repairQueryText, windowCells } from '../../src/report/windowCells.ts';
 import { VIOLATIONS } from '../../src/checkers/finding.ts';
 import { formatPlace } from '../../src/place.ts';
-import { runWindows, type WindowsResult } from '../../src/windows.ts';
+import { runWindows } from '../../src/windows.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
-let entries: CatalogueEntry[] = [];
-const results = new Map<string, WindowsResult>();
+// Loading imports the scenario modules and runs none of them.
+const entries = await loadCatalogue();
 
-// The whole catalogue's single-fault sweep runs here once for every test below; on a busy
-// two-core machine that takes minutes, more than the suite's default hook limit.
-beforeAll(async () => {
-  entries = await loadCatalogue();
-  for (const { scenario } of entries) results.set(scenario.name, runWindows(scenario));
-}, 600_000);
+/**
+ * What one scenario's test measured that only the whole catalogue can be judged on: the states
+ * each process machine entered, how many rows with a note struck, how many rows violated a claim.
+ * The tests that judge the totals read these, and judge only once every scenario's test has added
+ * its own (a filtered run that skipped some scenarios cannot judge the catalogue). They run none of
+ * the mutated code themselves, so a mutation run starts them only when it runs the whole suite: a
+ * planted bug that changed these totals and nothing any scenario's test asserts would survive it.
+ */
+interface Tally {
+  readonly runs: number;
+  readonly notesChecked: number;
+  readonly violatingRows: number;
+  readonly machines: readonly { readonly machine: AnyStateMachine; readonly id: string; readonly reached: readonly string[] }[];
+}
+const tallies = new Map<string, Tally>();
+
+function everyScenarioRan(skip: (condition: boolean, note?: string) => void): Tally[] {
+  skip(tallies.size < entries.length, `only ${tallies.size} of the ${entries.length} scenarios ran`);
+  return entries.map(({ scenario }) => tallies.get(scenario.name)!);
+}
 
 describe('the scenario catalogue', () => {
   it('has the designs of the seeds', () => {
     expect(entries.length).toBeGreaterThanOrEqual(5);
-  });
-
-  it('gives every scenario its expected verdict and finds every expected violation', () => {
-    const wrong = [...results.values()]
-      .filter((r) => !r.judgement.asExpected)
-      .map(
-        (r) =>
-          `${r.name}: expected ${expectedText(r.judgement.expected)}, got ${r.judgement.verdict}; missing [${r.judgement.missing.join(', ')}], unexpected [${r.judgement.unexpected.join(', ')}]` +
-          r.counterexamples.filter((c) => r.judgement.unexpected.includes(c.violation)).map((c) => `\n  replay: ${replayLine(c.replay)}`).join(''),
-      );
-    expect(wrong).toEqual([]);
   });
 
   it('opens every scenario file with a comment naming the seed passage it models', () => {
@@ -52,17 +60,73 @@ describe('the scenario catalogue', () => {
       expect(text.split('\n')[0], file).toMatch(/[Ss]eed|00[0-4]/);
     }
   });
+});
 
-  it('enters every resting state of every process machine in some run', () => {
-    const machines = new Map<AnyStateMachine, { id: string; reached: Set<string> }>();
-    for (const { scenario } of entries) {
-      const result = results.get(scenario.name)!;
-      const reached = new Set(result.failureWindows.filter((w) => !result.unreachedWindows.includes(w)));
+describe('each scenario of the catalogue', () => {
+  it.each(entries.map((e) => [e.scenario.name, e] as const))(
+    '%s: gets its expected verdict, and every row agrees with its run (cells, note, repair query)',
+    (_name, { scenario }) => {
+      const r = runWindows(scenario);
+      const names = componentNames(r);
+
+      // Its share of what the catalogue is judged on as a whole, kept before any assertion below
+      // can stop the test.
+      const reached = new Set(r.failureWindows.filter((w) => !r.unreachedWindows.includes(w)));
+      const machines: Tally['machines'][number][] = [];
       for (const c of scenario.build(scenario.workload, timeScaleOf(scenario))) {
         if (!c.process) continue;
-        const entry = machines.get(c.machine) ?? { id: c.machine.id, reached: new Set<string>() };
-        for (const s of restingStates(c.machine)) if (reached.has(`${c.name}.${s}`)) entry.reached.add(s);
-        machines.set(c.machine, entry);
+        machines.push({ machine: c.machine, id: c.machine.id, reached: restingStates(c.machine).filter((s) => reached.has(`${c.name}.${s}`)) });
+      }
+      const noted = r.rows.filter((row) => row.note !== undefined && row.struck !== 0);
+      const violating = r.rows.filter((row) => (VIOLATIONS as readonly string[]).includes(row.outcome));
+      tallies.set(scenario.name, { runs: r.coverage.runs, notesChecked: noted.length, violatingRows: violating.length, machines });
+
+      // Its verdict is the one the seeds predict, and every expected violation is found.
+      const wrong = r.judgement.asExpected
+        ? []
+        : [
+            `${r.name}: expected ${expectedText(r.judgement.expected)}, got ${r.judgement.verdict}; missing [${r.judgement.missing.join(', ')}], unexpected [${r.judgement.unexpected.join(', ')}]` +
+              r.counterexamples.filter((c) => r.judgement.unexpected.includes(c.violation)).map((c) => `\n  replay: ${replayLine(c.replay)}`).join(''),
+          ];
+      expect(wrong).toEqual([]);
+
+      // No declared note contradicts the retry owner its run shows.
+      const contradictions = noted
+        .filter((row) => contradicts(row, names))
+        .map((row) => `${r.name} ${formatPlace(row.place)} ${row.fault}: the note says "${row.note!.retryOwner}", the run shows ${JSON.stringify(row.retry)}`);
+      expect(contradictions).toEqual([]);
+
+      // Every row whose run violated a claim has a repair query: every claim of the catalogue
+      // declares its tables, so only a run that never went quiet may go without SQL.
+      const empty: string[] = [];
+      for (const row of violating) {
+        const text = repairQueryText(row);
+        if (text === '' || (!repairIsSql(row) && row.outcome !== 'stuck')) empty.push(`${r.name} ${formatPlace(row.place)} ${row.fault} (${row.outcome}): ${text || 'empty'}`);
+      }
+      expect(empty, empty.join('\n')).toEqual([]);
+
+      // Every cell is read off the row's run.
+      for (const row of r.rows) {
+        const cells = windowCells(row, names);
+        expect(cells.evidence, r.name).not.toMatch(/^\s*[·;,]/);
+        if (row.struck === 0) continue;
+        const owner = observedOwner(row);
+        expect(cells.retryOwner.startsWith(owner === 'nobody' ? (row.retry?.kind === 'nobody' ? 'nobody' : 'none needed') : `${owner}:`), `${r.name} ${formatPlace(row.place)}`).toBe(true);
+        if (row.outcome === 'lost effect' && row.retry?.kind !== 'resent') expect(cells.retryOwner).toMatch(/^nobody/);
+        if (row.retry?.kind === 'resent') expect(names).toContain(row.retry.component);
+      }
+    },
+  );
+});
+
+describe('the catalogue as a whole', () => {
+  it('enters every resting state of every process machine in some run', ({ skip }) => {
+    const machines = new Map<AnyStateMachine, { id: string; reached: Set<string> }>();
+    for (const tally of everyScenarioRan(skip)) {
+      for (const { machine, id, reached } of tally.machines) {
+        const entry = machines.get(machine) ?? { id, reached: new Set<string>() };
+        for (const s of reached) entry.reached.add(s);
+        machines.set(machine, entry);
       }
     }
     const report: string[] = [];
@@ -75,58 +139,19 @@ describe('the scenario catalogue', () => {
     console.log(`state coverage from the machine graphs:\n  ${report.join('\n  ')}`);
     expect(missing).toEqual([]);
   });
-});
 
-describe('the failure-window rows of the catalogue', () => {
-  it('show no declared note that contradicts the retry owner its run shows', () => {
-    const contradictions: string[] = [];
-    let checked = 0;
-    for (const result of results.values()) {
-      const names = componentNames(result);
-      for (const row of result.rows) {
-        if (row.note === undefined || row.struck === 0) continue;
-        checked++;
-        if (contradicts(row, names)) contradictions.push(`${result.name} ${formatPlace(row.place)} ${row.fault}: the note says "${row.note.retryOwner}", the run shows ${JSON.stringify(row.retry)}`);
-      }
-    }
-    expect(contradictions).toEqual([]);
-    // The rows with a note that struck: a catalogue that lost its notes would check nothing.
+  it('checks the notes of its rows that struck: a catalogue that lost its notes would check nothing', ({ skip }) => {
+    const checked = everyScenarioRan(skip).reduce((n, t) => n + t.notesChecked, 0);
     expect(checked).toBeGreaterThan(500);
   });
 
-  it('give every row whose run violated a claim a repair query: none is left empty', () => {
-    const empty: string[] = [];
-    let violating = 0;
-    for (const result of results.values()) {
-      for (const row of result.rows) {
-        if (!(VIOLATIONS as readonly string[]).includes(row.outcome)) continue;
-        violating++;
-        const text = repairQueryText(row);
-        // Every claim of the catalogue declares its tables, so only a run that never went quiet may go without SQL.
-        if (text === '' || (!repairIsSql(row) && row.outcome !== 'stuck')) empty.push(`${result.name} ${formatPlace(row.place)} ${row.fault} (${row.outcome}): ${text || 'empty'}`);
-      }
-    }
-    expect(empty, empty.join('\n')).toEqual([]);
+  it('holds the rows whose run violated a claim to their repair query: more than a thousand of them', ({ skip }) => {
+    const violating = everyScenarioRan(skip).reduce((n, t) => n + t.violatingRows, 0);
     expect(violating).toBeGreaterThan(1000);
-  });
-
-  it('read every cell off the row’s run', () => {
-    for (const result of results.values()) {
-      const names = componentNames(result);
-      for (const row of result.rows) {
-        const cells = windowCells(row, names);
-        expect(cells.evidence, result.name).not.toMatch(/^\s*[·;,]/);
-        if (row.struck === 0) continue;
-        const owner = observedOwner(row);
-        expect(cells.retryOwner.startsWith(owner === 'nobody' ? (row.retry?.kind === 'nobody' ? 'nobody' : 'none needed') : `${owner}:`), `${result.name} ${formatPlace(row.place)}`).toBe(true);
-        if (row.outcome === 'lost effect' && row.retry?.kind !== 'resent') expect(cells.retryOwner).toMatch(/^nobody/);
-        if (row.retry?.kind === 'resent') expect(names).toContain(row.retry.component);
-      }
-    }
   });
 });
 
 afterAll(() => {
-  const runs = [...results.values()].reduce((n, r) => n + r.coverage.runs, 0);
-  console.log(`catalogue: ${results.size} scenarios, ${runs} runs`);
+  const runs = [...tallies.values()].reduce((n, t) => n + t.runs, 0);
+  console.log(`catalogue: ${tallies.size} scenarios, ${runs} runs`);
 });

@@ -20,10 +20,12 @@ function run(plan: FaultPlan, seed = 1) {
   return { world, result, durable: world.durable<ProcessorDurable>('processor'), notes };
 }
 
+// Each test that compares with the fault-free run makes it itself (it takes milliseconds): a
+// mutation run (stryker.config.mjs) records which test ran which code, and a run made while the
+// suite is collected would be recorded against no test.
 describe('processor model', () => {
-  const clean = run([]);
-
   it('processes every record once without faults, checkpointing every 30 ticks, and ends idle', () => {
+    const clean = run([]);
     expect(clean.result.ending).toEqual({ kind: 'quiescent' });
     expect(clean.world.stateOf('processor')).toBe('done');
     expect(clean.durable).toEqual({
@@ -37,6 +39,7 @@ describe('processor model', () => {
   });
 
   it('reaches every state of the machine, each one a failure window the World counts', () => {
+    const clean = run([]);
     expect(STATES).toEqual(['restoring', 'waiting', 'processing', 'checkpointing', 'afterCheckpoint', 'done']);
     for (const state of STATES) expect(clean.result.windowCounts.get(`processor.${state}`) ?? 0).toBeGreaterThan(0);
     // One wait and one processing step per tick of the source, one checkpoint per interval.
@@ -45,6 +48,7 @@ describe('processor model', () => {
   });
 
   it('a crash loses the volatile progress and keeps the durable checkpoint and output counters', () => {
+    const clean = run([]);
     // processing occurrence 45 is tick 45: 45 ticks of records processed, checkpoint at tick 30.
     const { result, durable, notes } = run([{ kind: 'crash', window: 'processor.processing', occurrence: 45 }]);
     const strike = result.strikes[0]!;
@@ -76,6 +80,7 @@ describe('processor model', () => {
   });
 
   it('restores to the fault-free state after a crash in any window, replaying what the window implies', () => {
+    const clean = run([]);
     // waiting and processing strike early, at ticks 1 and 2, when the last checkpoint is the
     // empty state at tick 0; checkpointing and afterCheckpoint strike at the tick-60 checkpoint.
     const cases: Array<[state: string, occurrence: number, replayed: number]> = [
@@ -98,6 +103,7 @@ describe('processor model', () => {
   });
 
   it('survives a second crash during catch-up and still counts each record once', () => {
+    const clean = run([]);
     // The first crash at tick 45 replays from 540; the second strikes during the replay, before
     // the processor is back at 810 and before the tick-60 checkpoint, so it falls back to the
     // same checkpoint.

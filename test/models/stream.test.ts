@@ -401,20 +401,26 @@ describe('the closed-period claim', () => {
 describe("a fact's four times", () => {
   // A device one minute fast (its skew strikes before device1's second fact), a transactional
   // sink that commits a while after it stages: every clock reads differently, so a time taken
-  // from the wrong one would show.
-  const r = run({ sink: 'transactional', device: { skew: '1m' } }, [{ kind: 'skew', window: 'device1.waiting', occurrence: 2 }]);
-  const trace = r.report.trace!;
-  const delivered = (to: string, type: string) =>
-    trace.filter((e) => e.component === to && e.kind === 'deliver').map((e) => ({ tick: e.tick, event: (e.data as { event: Record<string, unknown> }).event })).filter((d) => d.event['type'] === type);
-  const records = (r.report.durable['log'] as EventLogDurable).partitions.flat().filter((x) => x.end !== true);
-  const timeline = factTimeline(sinkOf(r).posts);
+  // from the wrong one would show. Each test makes the run itself (it takes milliseconds): a
+  // mutation run (stryker.config.mjs) records which test ran which code, and a run made while
+  // the suite is collected would be recorded against no test.
+  const fourTimes = () => {
+    const r = run({ sink: 'transactional', device: { skew: '1m' } }, [{ kind: 'skew', window: 'device1.waiting', occurrence: 2 }]);
+    const trace = r.report.trace!;
+    const delivered = (to: string, type: string) =>
+      trace.filter((e) => e.component === to && e.kind === 'deliver').map((e) => ({ tick: e.tick, event: (e.data as { event: Record<string, unknown> }).event })).filter((d) => d.event['type'] === type);
+    const records = (r.report.durable['log'] as EventLogDurable).partitions.flat().filter((x) => x.end !== true);
+    return { r, delivered, records, timeline: factTimeline(sinkOf(r).posts) };
+  };
 
   it('are all there: every fact the log holds has its times once its result committed', () => {
+    const { r, records, timeline } = fourTimes();
     expect(r.outcome).toBe('holds');
     expect([...timeline.keys()].sort()).toEqual(records.map((x) => x.fact_id).sort());
   });
 
   it('take event time from the device clock, skewed where the device was', () => {
+    const { r, records, timeline } = fourTimes();
     for (const x of records) {
       const planned = (r.report.durable[`device${x.partition}`] as DeviceDurable).facts.find((f) => f.fact_id === x.fact_id)!;
       // device1's facts after its first are stamped six ticks (one minute) after they occurred.
@@ -424,6 +430,7 @@ describe("a fact's four times", () => {
   });
 
   it('take ingestion time from the log, processing time from the operator and commit time from the sink', () => {
+    const { delivered, timeline } = fourTimes();
     const appends = delivered('log', 'log.append');
     const reads = delivered('aggregator', 'log.records');
     const commits = delivered('sink', 'sink.commit');
@@ -440,6 +447,7 @@ describe("a fact's four times", () => {
   });
 
   it('keep a fast device clock apart from the others: one fact is stamped after the log received it', () => {
+    const { timeline } = fourTimes();
     const stampedLate = [...timeline.values()].filter((t) => t.eventTime > t.ingestedAt).map((t) => t.fact_id);
     expect(stampedLate.length).toBeGreaterThan(0);
     expect(stampedLate.every((f) => f.startsWith('f1-'))).toBe(true);

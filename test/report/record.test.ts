@@ -7,7 +7,7 @@
 // flagged), the event-time policies are their stream scenarios', a record narrowed to one
 // scenario names the scenarios behind the rows it leaves unmeasured, and every link of both
 // forms lands on an anchor of the page.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCalc } from '../../src/capacity/runCalc.ts';
 import { loadScenario } from '../../src/catalogue.ts';
 import type { Scenario } from '../../src/scenario.ts';
@@ -27,32 +27,64 @@ import catalogueRecord from '../../scenarios/record.ts';
 
 /** Scenarios the tests cite beyond the catalogue record: designs that break what a row states. */
 const EXTRA = ['flow-rating-changed-fire-and-forget', 'dedup-horizon-covers-redelivery'];
-const results = new Map<string, WindowsResult>();
-const scenarios = new Map<string, Scenario>();
-let record: DecisionRecord;
 
-const all = (): WindowsResult[] => [...results.values()];
-/** What every record here is built with: the designs of every scenario run. */
-const context = () => ({ scenarios: [...scenarios.values()] });
-/** The runs of the scenarios the catalogue record cites, as `faultline record all` runs them. */
-const cited = (): WindowsResult[] => backingScenarios(catalogueRecord).map((n) => results.get(n)!);
+/** What the checks below judge: the runs of the scenarios the record names, and the record built from them. */
+interface Runs {
+  readonly results: ReadonlyMap<string, WindowsResult>;
+  readonly scenarios: ReadonlyMap<string, Scenario>;
+  /** The catalogue's record, as `faultline record all` builds it. */
+  readonly record: DecisionRecord;
+  readonly all: () => WindowsResult[];
+  /** What every record here is built with: the designs of every scenario run. */
+  readonly context: () => { scenarios: Scenario[] };
+  /** The runs of the scenarios the catalogue record cites, as `faultline record all` runs them. */
+  readonly cited: () => WindowsResult[];
+}
+
+/** Every check of the runs, titled by its section and what it asserts, in the order they are made. */
+const checks: { readonly title: string; readonly check: (runs: Runs) => void }[] = [];
+
+function judge(section: string, titled: Record<string, (runs: Runs) => void>): void {
+  for (const [title, check] of Object.entries(titled)) checks.push({ title: `${section} ${title}`, check });
+}
+
 const table = (r: DecisionRecord, id: string, index = 0) => r.sections.find((s) => s.id === id)!.blocks.filter((b) => b.kind === 'table')[index]!;
 const rows = (r: DecisionRecord, id: string, index = 0): readonly (readonly RecordCell[])[] => {
   const t = table(r, id, index);
   return t.kind === 'table' ? t.table.rows : [];
 };
 
-beforeAll(async () => {
-  for (const name of [...backingScenarios(catalogueRecord), ...EXTRA]) {
-    const { scenario } = await loadScenario(name);
-    scenarios.set(name, scenario);
-    results.set(name, runWindows(scenario));
-  }
-  record = buildDecisionRecord(catalogueRecord, cited(), context());
-}, 300_000);
+// Nearly every check needs the runs of all the scenarios the record names, so one test makes the
+// runs and then every check, each scenario run once. A mutation run (stryker.config.mjs) records
+// which test ran which code: runs made in a hook would be recorded against no test, and runs kept
+// for later tests against the first test only. A failed check is named in the failure.
+describe('the decision record over the runs of the scenarios it names', () => {
+  it('passes every check below', async () => {
+    const results = new Map<string, WindowsResult>();
+    const scenarios = new Map<string, Scenario>();
+    for (const name of [...backingScenarios(catalogueRecord), ...EXTRA]) {
+      const { scenario } = await loadScenario(name);
+      scenarios.set(name, scenario);
+      results.set(name, runWindows(scenario));
+    }
+    const context = () => ({ scenarios: [...scenarios.values()] });
+    const cited = (): WindowsResult[] => backingScenarios(catalogueRecord).map((n) => results.get(n)!);
+    const runs: Runs = { results, scenarios, record: buildDecisionRecord(catalogueRecord, cited(), context()), all: () => [...results.values()], context, cited };
+    // The sections below register 17 checks; fewer would mean some were lost.
+    expect(checks.length).toBeGreaterThanOrEqual(17);
+    for (const { title, check } of checks) {
+      try {
+        check(runs);
+      } catch (e) {
+        if (e instanceof Error) e.message = `${title}:\n${e.message}`;
+        throw e;
+      }
+    }
+  }, 300_000);
+});
 
-describe('the catalogue record', () => {
-  it('has every section of the template, in its order, in both forms', () => {
+judge('the catalogue record', {
+  'has every section of the template, in its order, in both forms': ({ record }) => {
     const titles = ['Document control', '1. Flow register', '2. Delivery semantics', '3. Publishing: transactional outbox', '4. Idempotent consumers', '5. Ordering, retries and dead letters', '6. Exactly-once: limits', '7. Sagas for multi-service transactions', '8. Monitoring', '9. Decisions and open items', '10. Event time and finality', 'Glossary and references'];
     expect(record.sections.map((s) => s.title)).toEqual(titles);
     const md = renderRecordMarkdown(record);
@@ -61,9 +93,9 @@ describe('the catalogue record', () => {
     for (const sub of ['### Approvals', '### Revision history', '### Backoff schedule']) expect(md).toContain(sub);
     const html = renderRecordHtml(record);
     for (const s of record.sections) expect(html).toContain(`<section id="${s.id}">\n<h2>${s.title.replace(/&/g, '&amp;')}</h2>`);
-  });
+  },
 
-  it('registers the four flows of the seed with the semantics chosen, each met by its run', () => {
+  'registers the four flows of the seed with the semantics chosen, each met by its run': ({ record }) => {
     const register = rows(record, 'flow-register');
     expect(register.map((r) => r[0]!.text)).toEqual(['EV-01', 'EV-02', 'EV-03', 'EV-04']);
     expect(register.map((r) => r[1]!.text)).toEqual(['review.posted', 'rating.changed', 'page.viewed', 'gift.payment.captured']);
@@ -73,9 +105,9 @@ describe('the catalogue record', () => {
     }
     expect(register[0]![6]).toEqual({ text: 'Effectively-once, at-least-once delivery, dedup by event ID', link: runAnchor('flow-review-posted') });
     expect(record.openItems.filter((x) => x.kind === 'contradicted' || x.kind === 'unexpected')).toEqual([]);
-  });
+  },
 
-  it('answers each exactly-once boundary from its run, with the replay line of its counterexample', () => {
+  'answers each exactly-once boundary from its run, with the replay line of its counterexample': ({ record, results }) => {
     const limits = rows(record, 'exactly-once-limits');
     const email = limits.find((r) => r[0]!.text === 'Consumer sends email or push notification')!;
     const ce = results.get('email-confirmation')!.counterexamples[0]!;
@@ -101,9 +133,9 @@ describe('the catalogue record', () => {
     expect(email2[3]!.text).toBe('topic-transactional-read-process-write-email: violated (lost effect, duplicate effect)');
     expect(limits.every((r) => r[3]!.text !== 'not measured')).toBe(true);
     expect(record.openItems.filter((x) => x.kind === 'unmeasured' && x.item.startsWith('Measure the boundary'))).toEqual([]);
-  });
+  },
 
-  it('makes every row that names no scenario an open item, and says "not measured" in it', () => {
+  'makes every row that names no scenario an open item, and says "not measured" in it': ({ record }) => {
     const unmeasured = record.openItems.filter((x) => x.kind === 'unmeasured');
     expect(unmeasured.map((x) => x.item)).toEqual([
       'Measure the dedup horizon: no run keeps a 7 d window against broker-retention 3 d, approved-replay 7 d',
@@ -118,18 +150,18 @@ describe('the catalogue record', () => {
     // Every other row of the metadata names the scenario whose run backs it.
     const named = [...catalogueRecord.rules, ...catalogueRecord.limits, ...catalogueRecord.monitoring, ...catalogueRecord.decisions, ...Object.values(catalogueRecord.outbox).filter((v) => typeof v === 'object')];
     expect(named.filter((r) => r.scenario === undefined).length).toBe(2);
-  });
+  },
 
-  it('puts the step that cannot be undone last, backed by both saga runs', () => {
+  'puts the step that cannot be undone last, backed by both saga runs': ({ record }) => {
     const steps = rows(record, 'sagas');
     expect(steps.map((s) => s[4]!.text)).toEqual(['Yes', 'Yes', 'Yes', 'Yes, with fees', 'No, so it runs last']);
     expect(steps[4]![4]!.link).toBe('run-gift-saga-email-first-ce-1');
     const md = renderRecordMarkdown(record);
     expect(md).toContain('Pivot: step 5 (Email gift code to recipient) cannot be undone');
     expect(md).toContain('With it first: gift-saga-email-first violated (phantom effect).');
-  });
+  },
 
-  it('computes dedup sizing, the retry schedule, checkpoint replay and backfill as calc does, with the design parameters of the scenarios they name', () => {
+  'computes dedup sizing, the retry schedule, checkpoint replay and backfill as calc does, with the design parameters of the scenarios they name': ({ record }) => {
     const md = renderRecordMarkdown(record);
     // The window is the 7 days dedup-horizon-7d-vs-30d keeps its inbox for: seed 004's figure.
     const dedup = runCalc(['dedup', '--rate', '20000000/d', '--window', '7d', '--entry-bytes', '64']).json as { entries: string; logicalGB: string };
@@ -147,9 +179,9 @@ describe('the catalogue record', () => {
     const bf = runCalc(['backfill', '--events', '1.2e9', '--envelope', '25000', '--live-reserve', '20000', '--variance-reserve', '1000', '--cap', '4000']).json as { durationSec: string; durationHours: string };
     expect(md).toContain(`| Backfill duration | 1,200,000,000 ÷ 4,000/s = ${Number(bf.durationSec).toLocaleString('en-US')} s ≈ ${bf.durationHours} hours | arithmetic on the record's own figures: no run uses them |`);
     expect(md).toContain('20,000,000 per day, about 231.48 per second on average');
-  });
+  },
 
-  it('turns every claim clause no run checked into an open item naming the clause and the run', () => {
+  'turns every claim clause no run checked into an open item naming the clause and the run': ({ record, cited }) => {
     const expected = cited().flatMap((r) => r.claims.filter((c) => r.coverage.clauses.some((k) => k.effect === c.effect && k.status !== 'holds' && k.status !== 'violated')).map((c) => `${c.effect} (${r.name})`));
     const unchecked = record.openItems.filter((x) => x.kind === 'unchecked');
     expect(unchecked.map((x) => x.item.replace(/^Check ("[^"]*", )*"[^"]*" for /, ''))).toEqual(expected);
@@ -159,9 +191,9 @@ describe('the catalogue record', () => {
     expect(review.link).toBe('run-flow-review-posted');
     const decisions = rows(record, 'decisions');
     expect(decisions.find((r) => r[0]!.text === review.id)!.map((c) => c.text)).toEqual([review.id, review.item, review.reason, '@platform-events-lead', 'Open', 'see run']);
-  });
+  },
 
-  it('links every cell of both forms to an anchor the page holds', () => {
+  'links every cell of both forms to an anchor the page holds': ({ record }) => {
     const md = renderRecordMarkdown(record);
     const mdAnchors = new Set([...md.matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1]));
     const mdLinks = [...md.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]);
@@ -172,13 +204,13 @@ describe('the catalogue record', () => {
     const hrefs = [...html.matchAll(/href="#([^"]+)"/g)].map((m) => m[1]);
     expect(hrefs.filter((h) => !ids.has(h))).toEqual([]);
     expect(html).not.toMatch(/<script|<link|src=|url\(/);
-  });
+  },
 });
 
-describe('a property its run contradicts', () => {
-  const withFlow = (patch: Partial<RecordSpec['flows'][number]>): RecordSpec => ({ ...catalogueRecord, flows: catalogueRecord.flows.map((f) => (f.id === 'EV-02' ? { ...f, ...patch } : f)) });
+const withFlow = (patch: Partial<RecordSpec['flows'][number]>): RecordSpec => ({ ...catalogueRecord, flows: catalogueRecord.flows.map((f) => (f.id === 'EV-02' ? { ...f, ...patch } : f)) });
 
-  it('flags a flow declared effectively-once whose backing design is violated, and opens an item', () => {
+judge('a property its run contradicts', {
+  'flags a flow declared effectively-once whose backing design is violated, and opens an item': ({ all, context }) => {
     const r = buildDecisionRecord(withFlow({ scenario: 'flow-rating-changed-fire-and-forget' }), all(), context());
     const row = rows(r, 'flow-register')[1]!;
     expect(row[6]).toEqual({
@@ -189,9 +221,9 @@ describe('a property its run contradicts', () => {
     expect(row[7]).toMatchObject({ text: 'flow-rating-changed-fire-and-forget: violated (order regression)', flag: true });
     expect(r.openItems.filter((x) => x.kind === 'contradicted').map((x) => x.item)).toEqual(['Repair flow EV-02 rating.changed or change its semantics']);
     expect(renderRecordMarkdown(r)).toContain('| ⚠ **[Effectively-once, at-least-once delivery, idempotent upsert. NOT MET:');
-  });
+  },
 
-  it('judges each semantics by what it may lose or repeat', () => {
+  'judges each semantics by what it may lose or repeat': ({ results }) => {
     const fireAndForget = results.get('flow-rating-changed-fire-and-forget')!;
     const pageViewed = results.get('flow-page-viewed')!;
     const email = results.get('email-confirmation')!;
@@ -201,9 +233,9 @@ describe('a property its run contradicts', () => {
     expect(semanticsCheck('at-most-once', pageViewed).ok).toBe(true);
     // The page-view design holds only because its claim accepts loss: it is not effectively-once.
     expect(semanticsCheck('effectively-once', pageViewed)).toEqual({ ok: false, reason: 'declared effectively-once, but the claim of a counted page view promises only atMostOnce' });
-  });
+  },
 
-  it('contradicts a boundary said to be safe whose run is violated, and a saga whose irreversible step is not last', () => {
+  'contradicts a boundary said to be safe whose run is violated, and a saga whose irreversible step is not last': ({ all, context }) => {
     const spec: RecordSpec = {
       ...catalogueRecord,
       limits: catalogueRecord.limits.map((l) => (l.scenario === 'email-confirmation' ? { ...l, effectivelyOnce: true, answer: 'Yes' } : l)),
@@ -216,34 +248,16 @@ describe('a property its run contradicts', () => {
       'Revisit the boundary "Consumer sends email or push notification"',
       'Move the step that cannot be undone in Gift purchase saga (orchestrated) after the last step that can fail',
     ]);
-  });
+  },
 
-  it('refuses a record that names a scenario it was not given', () => {
+  'refuses a record that names a scenario it was not given': ({ cited, context }) => {
     expect(() => buildDecisionRecord(catalogueRecord, cited().filter((r) => r.name !== 'mercury-outbox'), context())).toThrow(InputError);
     expect(() => buildDecisionRecord(catalogueRecord, cited().filter((r) => r.name !== 'mercury-outbox'), context())).toThrow('the record names scenario mercury-outbox, which is not among the scenarios given');
-  });
+  },
 });
 
-describe('a record narrowed to one scenario', () => {
-  it('keeps the rows of its lists that scenario backs, and names the scenarios behind the rest', () => {
-    const n = narrowRecord(catalogueRecord, 'flow-review-posted')!;
-    expect(n.spec.flows.map((f) => f.id)).toEqual(['EV-01']);
-    expect(n.spec.limits).toEqual([]);
-    expect(n.spec.eventTime).toEqual([]);
-    // The outbox, figure and saga rows stay, naming the scenarios that back them, which are not run.
-    expect(n.spec.saga).toEqual(catalogueRecord.saga);
-    expect(n.outside).toEqual(backingScenarios(n.spec).filter((x) => x !== 'flow-review-posted'));
-    expect(n.outside).toContain('gift-saga-email-last');
-    // A saga needs both its runs: naming one runs the other.
-    const saga = narrowRecord(catalogueRecord, 'gift-saga-email-first')!;
-    expect(saga.outside).not.toContain('gift-saga-email-last');
-    expect(narrowRecord(catalogueRecord, 'carrier-no-key-no-lookup')).toBeUndefined();
-    const ledger = narrowRecord(catalogueRecord, 'stream-ledger-corrections')!;
-    expect(ledger.spec.eventTime?.map((e) => e.result)).toEqual(['Sales per 10-minute period (ledger)']);
-    expect(backingScenarios(ledger.spec).filter((x) => !ledger.outside.includes(x))).toEqual(['stream-ledger-corrections']);
-  });
-
-  it('says "backed by a scenario not in this record", naming it, where the catalogue record measures a row elsewhere', () => {
+judge('a record narrowed to one scenario', {
+  'says "backed by a scenario not in this record", naming it, where the catalogue record measures a row elsewhere': ({ results, scenarios }) => {
     const n = narrowRecord(catalogueRecord, 'mercury-outbox')!;
     const r = buildDecisionRecord(n.spec, [results.get('mercury-outbox')!], { scenarios: [scenarios.get('mercury-outbox')!], outside: n.outside });
     const outbox = rows(r, 'outbox');
@@ -264,19 +278,11 @@ describe('a record narrowed to one scenario', () => {
     expect(md).not.toMatch(/not measured|No multi-service transaction|270,000|2,700,000|140,000,000/);
     expect(r.openItems.filter((x) => x.kind === 'unmeasured' || x.kind === 'contradicted')).toEqual([]);
     expect(r.runs.map((x) => x.name)).toEqual(['mercury-outbox']);
-  });
+  },
 });
 
-describe('figures against the scenarios that back them', () => {
-  it('reads each design parameter from the design the scenario runs', async () => {
-    expect(designParameters((await loadScenario('dedup-horizon-7d-vs-30d')).scenario)).toEqual({ inboxRetentionSec: dec(604800), partnerRedeliverySec: dec(2592000) });
-    expect(designParameters((await loadScenario('dedup-horizon-covers-redelivery')).scenario).inboxRetentionSec).toEqual(dec(40 * 86400));
-    expect(designParameters((await loadScenario('poison-retry-topic-parking-dead-letter')).scenario).retryWaitsSec).toEqual([1, 2, 4, 8, 16, 32, 60, 60].map((w) => dec(w)));
-    expect(designParameters((await loadScenario('stream-checkpoint-transactional-sink')).scenario).checkpointIntervalSec).toEqual(dec(30));
-    expect(designParameters((await loadScenario('consumer-durable-inbox')).scenario)).toEqual({});
-  });
-
-  it('flags a figure the record states otherwise than its scenario runs, and opens an item for it', () => {
+judge('figures against the scenarios that back them', {
+  'flags a figure the record states otherwise than its scenario runs, and opens an item for it': ({ record, all, context }) => {
     // The figures as the record once typed them: a 7-day window backed by an inbox that keeps ids
     // for ever, a horizon backed by a 40-day inbox; a 5-minute interval backed by a processor that
     // checkpoints every 30 seconds, and a retry schedule its scenario does not run.
@@ -307,18 +313,18 @@ describe('figures against the scenarios that back them', () => {
     );
     // The catalogue record as it stands agrees with every scenario it names.
     expect(record.openItems.filter((x) => x.kind === 'contradicted')).toEqual([]);
-  });
+  },
 
-  it('refuses a figure whose scenario has no such parameter when the record gives none', () => {
+  'refuses a figure whose scenario has no such parameter when the record gives none': ({ all, context }) => {
     const spec: RecordSpec = { ...catalogueRecord, figures: { ...catalogueRecord.figures, dedup: { eventsPerDay: 1000, entryBytes: 64, scenario: 'consumer-durable-inbox' } } };
     expect(() => buildDecisionRecord(spec, all(), context())).toThrow(
       new InputError('figures.dedup names scenario consumer-durable-inbox, whose inbox keeps event ids for ever; give figures.dedup.window, or name a scenario whose inbox table has a ttl'),
     );
-  });
+  },
 });
 
-describe('the event-time policies', () => {
-  it('back the Mercury policy with stream-event-time-mercury, its watermark, window, lateness and late policy read from that design', () => {
+judge('the event-time policies', {
+  'back the Mercury policy with stream-event-time-mercury, its watermark, window, lateness and late policy read from that design': ({ record, scenarios }) => {
     const policies = rows(record, 'event-time');
     expect(policies.map((r) => r[0]!.text)).toEqual(['Demand per 10-minute window (Mercury)', 'Demand per 10-minute window (dashboard)', 'Sales per 10-minute period (ledger)']);
     // Seed 000: "maximum observed event time minus two minutes ... a provisional 10-minute demand
@@ -337,15 +343,45 @@ describe('the event-time policies', () => {
       const text = eventTimeText(designParameters(scenarios.get(e.scenario)!).eventTime!);
       expect(policies[i]!.slice(2, 6).map((c) => c.text)).toEqual([text.watermark, text.window, text.lateness, text.late]);
     }
-  });
+  },
 
-  it('flags a policy the record states otherwise than its scenario runs', () => {
+  'flags a policy the record states otherwise than its scenario runs': ({ all, context }) => {
     const spec: RecordSpec = { ...catalogueRecord, eventTime: [{ ...catalogueRecord.eventTime![0]!, late: 'correction', lateness: '10m', watermarkDelay: '2m' }] };
     const r = buildDecisionRecord(spec, all(), context());
     expect(r.openItems.filter((x) => x.kind === 'contradicted').map((x) => x.reason)).toEqual([
       'the record says 10 m for the allowed lateness, stream-event-time-mercury runs 15 m; the record sends a later fact to correction, stream-event-time-mercury to review',
     ]);
     expect(rows(r, 'event-time')[0]![7]).toMatchObject({ flag: true, text: expect.stringMatching(/^stream-event-time-mercury: holds\. DISAGREES with stream-event-time-mercury: /) });
+  },
+});
+
+describe('a record narrowed to one scenario', () => {
+  it('keeps the rows of its lists that scenario backs, and names the scenarios behind the rest', () => {
+    const n = narrowRecord(catalogueRecord, 'flow-review-posted')!;
+    expect(n.spec.flows.map((f) => f.id)).toEqual(['EV-01']);
+    expect(n.spec.limits).toEqual([]);
+    expect(n.spec.eventTime).toEqual([]);
+    // The outbox, figure and saga rows stay, naming the scenarios that back them, which are not run.
+    expect(n.spec.saga).toEqual(catalogueRecord.saga);
+    expect(n.outside).toEqual(backingScenarios(n.spec).filter((x) => x !== 'flow-review-posted'));
+    expect(n.outside).toContain('gift-saga-email-last');
+    // A saga needs both its runs: naming one runs the other.
+    const saga = narrowRecord(catalogueRecord, 'gift-saga-email-first')!;
+    expect(saga.outside).not.toContain('gift-saga-email-last');
+    expect(narrowRecord(catalogueRecord, 'carrier-no-key-no-lookup')).toBeUndefined();
+    const ledger = narrowRecord(catalogueRecord, 'stream-ledger-corrections')!;
+    expect(ledger.spec.eventTime?.map((e) => e.result)).toEqual(['Sales per 10-minute period (ledger)']);
+    expect(backingScenarios(ledger.spec).filter((x) => !ledger.outside.includes(x))).toEqual(['stream-ledger-corrections']);
+  });
+});
+
+describe('figures against the scenarios that back them', () => {
+  it('reads each design parameter from the design the scenario runs', async () => {
+    expect(designParameters((await loadScenario('dedup-horizon-7d-vs-30d')).scenario)).toEqual({ inboxRetentionSec: dec(604800), partnerRedeliverySec: dec(2592000) });
+    expect(designParameters((await loadScenario('dedup-horizon-covers-redelivery')).scenario).inboxRetentionSec).toEqual(dec(40 * 86400));
+    expect(designParameters((await loadScenario('poison-retry-topic-parking-dead-letter')).scenario).retryWaitsSec).toEqual([1, 2, 4, 8, 16, 32, 60, 60].map((w) => dec(w)));
+    expect(designParameters((await loadScenario('stream-checkpoint-transactional-sink')).scenario).checkpointIntervalSec).toEqual(dec(30));
+    expect(designParameters((await loadScenario('consumer-durable-inbox')).scenario)).toEqual({});
   });
 });
 

@@ -25,10 +25,12 @@ const undecided: Scenario = {
   windows: { maxOccurrence: 1, kinds: ['crash'] },
 };
 
+// Each test sweeps the scenario itself (it takes milliseconds): a mutation run
+// (stryker.config.mjs) records which test ran which code, and a sweep made while the suite is
+// collected would be recorded against no test.
 describe('an undecided clause in every report form', () => {
-  const result = runWindows(undecided);
-
   it('makes every run unknown and the verdict unknown, never holds, and not as expected', () => {
+    const result = runWindows(undecided);
     expect(result.distinctOutcomes).toEqual(['unknown']);
     expect(result.judgement).toMatchObject({ verdict: 'unknown', asExpected: false });
     const versions = result.coverage.clauses.find((k) => k.clause === 'versions');
@@ -39,12 +41,14 @@ describe('an undecided clause in every report form', () => {
   });
 
   it('is skipped in JUnit with its reason, and fails the verdict testcase', () => {
+    const result = runWindows(undecided);
     const xml = renderJunit([result]);
     expect(xml).toContain('unknown: the checkers could not decide this run (inventory reservation: versions: no table projections)');
     expect(xml).toMatch(/<testcase name="verdict"[^>]*>\s*<failure message="outbox-undecided is NOT as expected: the verdict is unknown but holds was expected"/);
   });
 
   it('carries the reason in the JSON rows and words it in the Markdown', () => {
+    const result = runWindows(undecided);
     const doc = JSON.parse(renderJson([result])) as { scenarios: { verdict: string; windows: { outcome: string; undecided?: unknown[] }[] }[] };
     expect(doc.scenarios[0]!.verdict).toBe('unknown');
     expect(doc.scenarios[0]!.windows.every((w) => w.outcome === 'unknown')).toBe(true);
