@@ -2,20 +2,54 @@
 // surviving mutants, and names any survivor test/mutation/survivors.md does not account for.
 // The score counts a mutant no test covers as surviving, as Stryker does. It exits 1 when the
 // checkers and claims score below 90%, the bar that group is held to.
-import { existsSync, readFileSync } from 'node:fs';
+//
+// With --partial it reads instead what the event-recorder reporter wrote as each mutant was
+// tested (reports/mutation/events/), for a run stopped before its end, when Stryker wrote no
+// report: the scores are then over the mutants tested so far, say how many of the planned ones
+// that is, and are judged against no bar (it exits 1: a partial run proves nothing whole).
+// `--events DIR` reads another events folder (and implies --partial).
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { mutateGroups } from './mutateList.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 const reportFile = join(root, 'reports/mutation/mutation.json');
+const eventsAt = process.argv.indexOf('--events');
+const eventsDir = eventsAt > 0 ? process.argv[eventsAt + 1] : join(root, 'reports/mutation/events');
 const survivorsFile = join(root, 'test/mutation/survivors.md');
 const REQUIRED = { 'checkers and claims': 90 };
+const partial = process.argv.includes('--partial') || eventsAt > 0;
 
-if (!existsSync(reportFile)) {
-  console.error(`mutants: no report at ${reportFile}; run \`npm run mutants\` first`);
+/** The events of the latest run: those written since its dry run's (older files are an earlier run's). */
+function fromEvents() {
+  const files = existsSync(eventsDir) ? readdirSync(eventsDir).sort() : [];
+  const start = files.find((f) => f.endsWith('-onDryRunCompleted.json'));
+  const planFile = files.find((f) => f.endsWith('-onMutationTestingPlanReady.json'));
+  if (start === undefined || planFile === undefined) {
+    console.error(`mutants: no events of a run in ${eventsDir}; run \`npm run mutants\` first`);
+    process.exit(2);
+  }
+  const since = statSync(join(eventsDir, start)).mtimeMs;
+  const plan = JSON.parse(readFileSync(join(eventsDir, planFile), 'utf8'));
+  const planned = plan.mutantPlans.length;
+  const byFile = {};
+  let tested = 0;
+  for (const f of files) {
+    if (!f.endsWith('-onMutantTested.json') || statSync(join(eventsDir, f)).mtimeMs < since) continue;
+    const m = JSON.parse(readFileSync(join(eventsDir, f), 'utf8'));
+    const file = m.fileName.startsWith(root) ? m.fileName.slice(root.length).replace(/^\//, '') : m.fileName;
+    (byFile[file] ??= { mutants: [] }).mutants.push(m);
+    tested++;
+  }
+  console.log(`partial run: ${tested} of ${planned} planned mutants tested; the scores below are over those alone`);
+  return { files: byFile };
+}
+
+if (!partial && !existsSync(reportFile)) {
+  console.error(`mutants: no report at ${reportFile}; run \`npm run mutants\` first (or, for a run stopped before its end, node test/mutation/scores.mjs --partial)`);
   process.exit(2);
 }
-const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+const report = partial ? fromEvents() : JSON.parse(readFileSync(reportFile, 'utf8'));
 const groups = mutateGroups(root).map((g) => ({ ...g, paths: new Set(g.entries.map((e) => e.replace(/:\d+-\d+$/, ''))) }));
 
 const DETECTED = new Set(['Killed', 'Timeout']);
@@ -66,6 +100,10 @@ if (survivors.length > 0) {
     console.log(`  ${id}  ${m.mutatorName}  ${JSON.stringify(m.replacement ?? '')}${m.status === 'NoCoverage' ? '  (no test covers it)' : ''}${known ? '' : '  NOT IN survivors.md'}`);
   }
   if (unexplained.length > 0) console.log(`\n${unexplained.length} survivors are not accounted for in test/mutation/survivors.md`);
+}
+if (partial) {
+  console.error('mutants: a partial run; the bar is judged on a whole run only');
+  process.exit(1);
 }
 for (const s of short) console.error(`mutants: ${s}`);
 process.exit(short.length > 0 ? 1 : 0);
