@@ -141,7 +141,9 @@ export async function presentCheck(results: readonly TimedCheck[], flags: { read
   const n = (x: number) => x.toLocaleString('en-US');
   const rows = results.map(({ result: r, seconds }) => {
     const v = verdictSummary(r);
-    return [r.name, n(r.check.states), n(r.check.transitions), String(r.check.depth), `${seconds.toFixed(1)} s`, n(Math.round(r.check.states / Math.max(seconds, 1e-3))), v.verdict, v.expected, v.asExpected ? 'ok' : 'UNEXPECTED'];
+    // The time covers both searches where a depth-first one followed a breadth-first one, so the rate counts both searches' states.
+    const rate = (r.check.states + (r.coverage.otherSearch?.states ?? 0)) / Math.max(seconds, 1e-3);
+    return [r.name, n(r.check.states), n(r.check.transitions), String(r.check.depth), `${seconds.toFixed(1)} s`, n(Math.round(rate)), v.verdict, v.expected, v.asExpected ? 'ok' : 'UNEXPECTED'];
   });
   io.out(
     table([['scenario', 'states', 'transitions', 'depth', 'time', 'states/s', 'verdict', 'expected', ''], ...rows], (ri, ci, t) => {
@@ -165,7 +167,7 @@ export async function presentCheck(results: readonly TimedCheck[], flags: { read
     if (results.length > 1) for (const ce of r.counterexamples.filter((x) => r.judgement.unexpected.includes(x.violation))) io.out(`  ${ce.violation}: ${describePlan(ce.plan)}\n  replay: ${replayLine(ce.replay)}`);
   }
   const bad = results.filter((r) => !r.result.judgement.asExpected).length;
-  const states = results.reduce((x, r) => x + r.result.check.states, 0);
+  const states = results.reduce((x, r) => x + r.result.check.states + (r.result.coverage.otherSearch?.states ?? 0), 0);
   const seconds = results.reduce((x, r) => x + r.seconds, 0);
   io.out(`\n${results.length} scenario${results.length === 1 ? '' : 's'}, ${n(states)} states in ${seconds.toFixed(1)} s, ${bad === 0 ? c.green('every verdict as expected') : c.red(`${bad} not as expected`)}; reports in ${outDir}/`);
   return ok ? 0 : 1;
