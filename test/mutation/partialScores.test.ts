@@ -1,8 +1,8 @@
 // A mutation run stopped before its end writes no report, only the events its event-recorder
 // reporter wrote as each mutant was tested. The score printer reads those with --partial: it
 // must count the latest run's mutants alone (an earlier run's files stay in the folder under
-// numbers the new run has not reached), say how many of the planned ones were tested, and never
-// pass a bar on part of a run.
+// numbers the new run has not reached), say how many of the planned ones were tested, give a group
+// it never reached no score, and never pass a bar on part of a run.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,6 +49,8 @@ describe('node test/mutation/scores.mjs --partial', () => {
     const r = spawnSync(process.execPath, ['test/mutation/scores.mjs', '--events', events()], { cwd: root, encoding: 'utf8' });
     expect(r.stdout).toContain('partial run: 2 of 5 planned mutants tested');
     expect(r.stdout).toMatch(/checkers and claims\s+2\s+1\s+1\s+0\s+50\.00%/);
+    // A group none of whose mutants was tested has no score, never a perfect one.
+    expect(r.stdout).toMatch(/model guards\s+0\s+0\s+0\s+0\s+not run/);
     expect(r.stdout).toContain('src/checkers/atMostOne.ts:11:5');
     expect(r.stdout).not.toContain('src/checkers/atMostOne.ts:3:5');
     expect(r.stderr).toContain('a partial run; the bar is judged on a whole run only');

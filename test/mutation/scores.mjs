@@ -79,7 +79,13 @@ for (const g of groups) {
     }
   }
   const total = detected + undetected;
-  const score = total === 0 ? 100 : (100 * detected) / total;
+  // A group with no mutant tested (left out with MUTANTS_GROUPS, or not reached by a stopped run) has no score, not a perfect one.
+  if (total === 0) {
+    rows.push([g.name, '0', '0', '0', String(other), 'not run']);
+    if (REQUIRED[g.name] !== undefined) short.push(`the ${g.name} group was not run`);
+    continue;
+  }
+  const score = (100 * detected) / total;
   rows.push([g.name, String(total), String(detected), String(undetected), String(other), `${score.toFixed(2)}%`]);
   if (REQUIRED[g.name] !== undefined && score < REQUIRED[g.name]) short.push(`the ${g.name} score is below ${REQUIRED[g.name]}%`);
 }
