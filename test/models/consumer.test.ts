@@ -210,6 +210,23 @@ describe('consumer: each wait moves on for the reply of its own attempt only', (
     expect(d.state).toBe('afterEffectCommit');
   });
 
+  it('in one transaction: ignores a repeated answer to the inbox statement while the effect statement waits', () => {
+    // A duplicated inbox statement is answered twice (the database repeats its first answer), and
+    // the repeat can arrive after the effect statement went out: it says nothing about the effect.
+    const d = secondAttempt('sameTx');
+    d.receive({ type: 'db.result', tx: 'd0.0.2', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
+    d.advance(1);
+    expect(d.state).toBe('writingEffect');
+    const before = d.sent.length;
+    d.receive({ type: 'db.result', tx: 'd0.0.2', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
+    expect(d.state).toBe('writingEffect');
+    expect(d.sentSince(before)).toEqual([]);
+    d.receive({ type: 'db.result', tx: 'd0.0.2', stmt: 'effect', results: [{ inserted: false }] }, 'db');
+    expect(d.state).toBe('committingEffect');
+    expect(d.sentSince(before).map((s) => s.event.type)).toEqual(['db.commit']);
+    expect(d.notes.filter((n) => n.kind === 'guard').map((n) => n.data?.['guard'])).toEqual(['effectKey']);
+  });
+
   it('counts a commit the database refused as no effect: nothing committed, nothing noted', () => {
     const d = secondAttempt('sameTx');
     d.receive({ type: 'db.result', tx: 'd0.0.2', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
