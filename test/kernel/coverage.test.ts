@@ -44,6 +44,8 @@ describe('ClauseTally', () => {
     const tally = new ClauseTally();
     tally.add([claim('e', clause('atMostOne', 'holds'), clause('liveness', 'violated'))]);
     for (const c of tally.result()) expect(c).not.toHaveProperty('reason');
+    // The tally as data (what a shard's part carries) has no reason field for them either.
+    for (const c of tally.state()) expect(c).not.toHaveProperty('reason');
   });
 
   it('keeps the clauses of each claim apart, even two claims about the same effect, in first-seen order', () => {
