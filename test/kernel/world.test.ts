@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { FaultPlan } from '../../src/faults.ts';
 import { World, type WorldOptions } from '../../src/world.ts';
 import { senderReceiver } from '../example/senderReceiver.ts';
+import { loadScenario } from '../../src/catalogue.ts';
+import { runScenario } from '../../src/runScenario.ts';
 
 type Received = { received: number[] };
 type Acked = { acked: number[] };
@@ -154,5 +156,24 @@ describe('World with the sender/receiver example', () => {
   it('reports a fault whose window is never reached as not struck', () => {
     const { result } = run([{ kind: 'crash', window: 'receiver.got', occurrence: 9 }]);
     expect(result.strikes).toHaveLength(0);
+  });
+});
+
+describe('the trace of a fault-free run of the outbox design', () => {
+  // A delivery that leaves a component in its state (a server answering, a process ignoring a
+  // stale reply) is no state change: the trace records a state only when it changes or is
+  // entered again by a transition that says so, and the window counts follow the same rule.
+  it('records a state line only when the state changes: no component has the same state twice in a row', async () => {
+    const { scenario } = await loadScenario('mercury-outbox');
+    const { report } = runScenario(scenario, { seed: 1, plan: [], keepTrace: true });
+    const last = new Map<string, unknown>();
+    const repeats: string[] = [];
+    for (const e of report.trace!) {
+      if (e.kind !== 'state') continue;
+      if (last.get(e.component) === e.data) repeats.push(`${e.component} ${String(e.data)} at #${e.seq}`);
+      last.set(e.component, e.data);
+    }
+    expect(repeats).toEqual([]);
+    expect(last.size).toBeGreaterThan(3);
   });
 });
