@@ -19,7 +19,7 @@ describe('outcomes', () => {
   });
 
   it('rank the violations in the severity order reports show them: a phantom first, a stuck run last', () => {
-    const severity: RunOutcome[] = ['phantom effect', 'lost effect', 'duplicate effect', 'order regression', 'conflict mishandled', 'replay mismatch', 'unresolved unknown outcome', 'stuck', 'unknown', 'holds'];
+    const severity: RunOutcome[] = ['phantom effect', 'lost effect', 'duplicate effect', 'order regression', 'conflict mishandled', 'replay mismatch', 'unresolved unknown outcome', 'silent revision', 'stuck', 'unknown', 'holds'];
     for (let i = 1; i < severity.length; i++) {
       expect(worseOutcome(severity[i - 1]!, severity[i]!), `${severity[i - 1]} against ${severity[i]}`).toBe(severity[i - 1]);
       expect(worseOutcome(severity[i]!, severity[i - 1]!), `${severity[i]} against ${severity[i - 1]}`).toBe(severity[i - 1]);
