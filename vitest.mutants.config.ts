@@ -23,6 +23,11 @@
 //   the run's sandbox is Stryker's instrumented copy (a machine's `guards: {…}` becomes a choice
 //   between `{}` and the block), so it fails there before any mutant is tested, and it runs none
 //   of the mutated code.
+// A suite kept here runs its scenarios inside the tests that judge them, never in a hook or while
+// the file is collected, and never shares one test's run with later tests: Stryker records which
+// test ran which code (coverage per test), a run outside a test is recorded against none (so each
+// mutant it reaches runs the whole suite), and a run kept for later tests is recorded against the
+// first only (so the test whose assertion would kill a mutant is never run for it).
 // Files run cheapest first, so a planted bug is usually caught by a unit test before the
 // catalogue's whole-scenario runs start (the runner stops at the first failing test).
 import type { TestSpecification } from 'vitest/node';

@@ -26,8 +26,7 @@ const SAME = [
   ['broker->consumer:broker.deliver', 'lose', 'broker', []],
 ] as const;
 
-// Both runs happen inside the one test that judges them: a mutation run (stryker.config.mjs)
-// records which test ran which code, and a run made in a hook would be recorded against none.
+// Both runs happen inside the one test that judges them (vitest.mutants.config.ts says why).
 describe('a check row and the windows row for the same fault', () => {
   it('show the same retry owner and the same guards, and every check row takes its evidence and end difference from the path its replay line names', () => {
     const checked = check(outbox, { faults: 1 });

@@ -61,9 +61,7 @@ describe('the Mercury pipeline with 2 orders, one fault per run', () => {
 });
 
 describe('the shrunk counterexample for dual write commit-then-publish', () => {
-  // Each test makes the search itself (it takes milliseconds): a mutation run
-  // (stryker.config.mjs) records which test ran which code, and a search made while the suite is
-  // collected would be recorded against no test.
+  // Each test makes the search itself (vitest.mutants.config.ts says why).
   const shrunk = () => counterexampleOf(explore(commitFirst, { runs: 500, seed: 11 }));
 
   it('fails as found', () => {

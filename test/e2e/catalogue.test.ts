@@ -6,9 +6,7 @@
 // on any row of any scenario.
 //
 // Each scenario's sweep runs inside the one test that judges it, and that test makes every
-// assertion about the scenario's own result. A mutation run (stryker.config.mjs) records which
-// test ran which code; a sweep run in a hook, or shared between tests, would be recorded against
-// no test or the wrong one, and every planted bug it reached would need the whole suite.
+// assertion about the scenario's own result (vitest.mutants.config.ts says why).
 import { timeScaleOf } from '../../src/scenario.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';

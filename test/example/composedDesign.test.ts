@@ -7,9 +7,7 @@ import { runWindows } from 'faultline';
 import composed from './composedDesign.ts';
 import { readmeSection } from './readmeSection.ts';
 
-// Each test that judges the sweep makes it itself (it takes a fraction of a second): a mutation
-// run (stryker.config.mjs) records which test ran which code, and a sweep made while the suite is
-// collected would be recorded against no test.
+// Each test that judges the sweep makes it itself (vitest.mutants.config.ts says why).
 describe('the composed design of the README', () => {
   it('is violated as it expects, and only by the unguarded credit', () => {
     const result = runWindows(composed);

@@ -20,9 +20,7 @@ function run(plan: FaultPlan, seed = 1) {
   return { world, result, durable: world.durable<ProcessorDurable>('processor'), notes };
 }
 
-// Each test that compares with the fault-free run makes it itself (it takes milliseconds): a
-// mutation run (stryker.config.mjs) records which test ran which code, and a run made while the
-// suite is collected would be recorded against no test.
+// Each test that compares with the fault-free run makes it itself (vitest.mutants.config.ts says why).
 describe('processor model', () => {
   it('processes every record once without faults, checkpointing every 30 ticks, and ends idle', () => {
     const clean = run([]);

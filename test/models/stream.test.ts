@@ -401,9 +401,7 @@ describe('the closed-period claim', () => {
 describe("a fact's four times", () => {
   // A device one minute fast (its skew strikes before device1's second fact), a transactional
   // sink that commits a while after it stages: every clock reads differently, so a time taken
-  // from the wrong one would show. Each test makes the run itself (it takes milliseconds): a
-  // mutation run (stryker.config.mjs) records which test ran which code, and a run made while
-  // the suite is collected would be recorded against no test.
+  // from the wrong one would show. Each test makes the run itself (vitest.mutants.config.ts says why).
   const fourTimes = () => {
     const r = run({ sink: 'transactional', device: { skew: '1m' } }, [{ kind: 'skew', window: 'device1.waiting', occurrence: 2 }]);
     const trace = r.report.trace!;

@@ -55,9 +55,8 @@ const rows = (r: DecisionRecord, id: string, index = 0): readonly (readonly Reco
 };
 
 // Nearly every check needs the runs of all the scenarios the record names, so one test makes the
-// runs and then every check, each scenario run once. A mutation run (stryker.config.mjs) records
-// which test ran which code: runs made in a hook would be recorded against no test, and runs kept
-// for later tests against the first test only. A failed check is named in the failure.
+// runs and then every check, each scenario run once (vitest.mutants.config.ts says why not in a
+// hook, nor kept for later tests). A failed check is named in the failure.
 describe('the decision record over the runs of the scenarios it names', () => {
   it('passes every check below', async () => {
     const results = new Map<string, WindowsResult>();

@@ -25,9 +25,7 @@ const undecided: Scenario = {
   windows: { maxOccurrence: 1, kinds: ['crash'] },
 };
 
-// Each test sweeps the scenario itself (it takes milliseconds): a mutation run
-// (stryker.config.mjs) records which test ran which code, and a sweep made while the suite is
-// collected would be recorded against no test.
+// Each test sweeps the scenario itself (vitest.mutants.config.ts says why).
 describe('an undecided clause in every report form', () => {
   it('makes every run unknown and the verdict unknown, never holds, and not as expected', () => {
     const result = runWindows(undecided);
