@@ -24,7 +24,10 @@
 // fourth (and up to the eighth, tried once), in check mode over every interleaving with one
 // fault, and under explore.
 import { defineScenario } from '../src/scenario.ts';
-import { factCountedOnceClaim, STREAM_TICK, streamPipeline, timelyResultClaim } from '../models/designs/streamPipeline.ts';
+import { factCountedOnceClaim, STREAM_TICK, streamPipeline, timelyResultClaim, type StreamPipelineOptions } from '../models/designs/streamPipeline.ts';
+
+/** The design, shared with stream-idle-partition-tight-budget, which holds it to fifteen minutes. */
+export const idleDetected: StreamPipelineOptions = { sink: 'transactional', late: 'review', idleAfter: '5m', device: { restartAfter: '30m' } };
 
 export default defineScenario({
   name: 'stream-idle-partition-detected',
@@ -32,7 +35,7 @@ export default defineScenario({
   source: '000 · Event time makes result meaning explicit (an idle partition can stall all windows)',
   lesson: 'Windows keep closing on time while a device is down; its facts arrive late and go to the correction workflow, still counted once.',
   tick: STREAM_TICK,
-  build: streamPipeline({ sink: 'transactional', late: 'review', idleAfter: '5m', device: { restartAfter: '30m' } }),
+  build: streamPipeline(idleDetected),
   workload: { size: 3 },
   claims: [timelyResultClaim('25m'), factCountedOnceClaim()],
   // Up to the fourth occurrence, so the checkpoint that carries window 0's result is struck too.

@@ -28,6 +28,7 @@
 // covers the fault-free 13.8 minutes plus one held link.
 import { defineScenario } from '../src/scenario.ts';
 import { factCountedOnceClaim, STREAM_TICK, streamPipeline, timelyResultClaim } from '../models/designs/streamPipeline.ts';
+import { idleDetected } from './stream-idle-partition-detected.ts';
 
 export default defineScenario({
   name: 'stream-idle-partition-tight-budget',
@@ -35,7 +36,7 @@ export default defineScenario({
   source: '000 · Event time makes result meaning explicit (an idle partition can stall all windows)',
   lesson: 'A timeliness promise must cover the fault-free latency plus what one fault costs: here one held link on the checkpoint path makes the first window’s result late.',
   tick: STREAM_TICK,
-  build: streamPipeline({ sink: 'transactional', late: 'review', idleAfter: '5m', device: { restartAfter: '30m' } }),
+  build: streamPipeline(idleDetected),
   workload: { size: 3 },
   claims: [timelyResultClaim('15m'), factCountedOnceClaim()],
   windows: { maxOccurrence: 4 },
