@@ -30,6 +30,7 @@ import type { CheckSummary, Counterexample, WindowRow, WindowsResult } from '../
 import { undecidedOf, windowRowOf, type ObservedRun } from '../windowRow.ts';
 import { encodeChoices } from './choicePath.ts';
 import { CheckWorld, isFault, type CheckState, type Choice, type PathEnd, type StepLog } from './checkWorld.ts';
+import { Frontier } from './frontier.ts';
 import { VisitedSet } from './visitedSet.ts';
 
 export interface CheckOptions {
@@ -359,9 +360,7 @@ function search(scenario: Scenario, options: CheckOptions): CheckResult {
   const s0 = world.initial(log);
   const h0 = world.hash(s0, 0);
   visited.add(h0[0], h0[1]);
-  let frontier: Item[] = [{ s: s0, id: tree.add(-1, 0), depth: 0, tag: 0 }];
-  const RELEASED = frontier[0]!;
-  let next: Item[] = [];
+  const root: Item = { s: s0, id: tree.add(-1, 0), depth: 0, tag: 0 };
 
   const rowOf = (s: CheckState, c: Choice): RowAcc => {
     const f = faultOf(world, s, c, new Map())!;
@@ -438,19 +437,20 @@ function search(scenario: Scenario, options: CheckOptions): CheckResult {
   };
 
   if (options.dfs) {
-    const stack = frontier;
+    const stack = [root];
     while (stack.length > 0 && !stopped) expand(stack.pop()!, (i) => stack.push(i));
   } else {
-    while (frontier.length > 0 && !stopped) {
-      // Each state of the level is let go once expanded, so the level being built and the rest
-      // of the one being read are all that is held at once.
-      for (let k = 0; k < frontier.length && !stopped; k++) {
-        const item = frontier[k]!;
-        frontier[k] = RELEASED;
-        expand(item, (i) => next.push(i));
+    // A level is held as rows of part indices (src/check/frontier.ts): the level being read and
+    // the one being built are all that is held at once.
+    let level = new Frontier<CheckState['comps'][number], CheckState['links'][number]>(world);
+    level.push(root.s, root.id, root.tag);
+    for (let depth = 0; level.length > 0 && !stopped; depth++) {
+      const next = new Frontier<CheckState['comps'][number], CheckState['links'][number]>(world);
+      for (let k = 0; k < level.length && !stopped; k++) {
+        const { s, id, tag } = level.get(k);
+        expand({ s, id, depth, tag }, (i) => next.push(i.s, i.id, i.tag));
       }
-      frontier = next;
-      next = [];
+      level = next;
     }
   }
   options.onProgress?.(visited.size, transitions);

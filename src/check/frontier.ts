@@ -1,0 +1,167 @@
+// One level of the breadth-first search, held compactly. A search holds the level it reads and
+// the level it builds, and held as objects each state costs several hundred bytes of its own (the
+// state, its component and link arrays, its send counts, the search's item), even though its
+// components' snapshots are shared with its neighbours'; a garbage-collected heap then grows well
+// past what is live. Here a state is a row of numbers: its clock and budget fields, and for each
+// component, for its link list and for its send counts the index of that part in a table of the
+// level's distinct parts, as SPIN's collapse compression keeps each process's local state once and
+// a global state as indices. A level draws on far fewer distinct parts than it has states (a
+// global state is a product of local ones: mercury-outbox with two faults, at its widest level of
+// 69,271 states, has at most 183 distinct states of any one component and 35,837 link lists),
+// and the parts die with the level.
+//
+// A component is taken for an earlier one of the same level when the search's state hash of the
+// two (src/check/checkWorld.ts) is equal in all 64 bits, the identity the visited set already
+// relies on; link lists and send counts are taken for earlier ones only when equal in every
+// field, the `n` of each message included, so a state comes back as it was pushed.
+import type { Hash64 } from './stateHash.ts';
+
+/** The state fields a level row keeps; the rest are parts. */
+interface Parts<C, L> {
+  readonly now: number;
+  readonly comps: readonly C[];
+  readonly links: readonly L[];
+  readonly faults: number;
+  readonly lastProgress: number;
+  readonly lastFault: number;
+  readonly nextUnordered: number;
+  readonly sent: readonly number[];
+}
+
+/** What the level asks of the world: the hashes that name a component and a link list. */
+export interface PartHashes<C, L> {
+  compHash(c: C): Hash64;
+  /** Every field of the list, each message's ordinal included. */
+  linksKey(links: readonly L[]): Hash64;
+}
+
+/** Distinct values by 64-bit hash: the first of each hash stands for the rest. */
+class Interner<T> {
+  readonly items: T[] = [];
+  private readonly his: number[] = [];
+  private readonly byLo = new Map<number, number>();
+  /** Values whose low lane matched an earlier one's and whose high lane did not. */
+  private readonly rest = new Map<string, number>();
+
+  id(item: T, h: Hash64): number {
+    const i = this.byLo.get(h[1]);
+    if (i === undefined) {
+      const j = this.add(item, h[0]);
+      this.byLo.set(h[1], j);
+      return j;
+    }
+    if (this.his[i] === h[0]) return i;
+    const key = `${h[0]}:${h[1]}`;
+    let j = this.rest.get(key);
+    if (j === undefined) {
+      j = this.add(item, h[0]);
+      this.rest.set(key, j);
+    }
+    return j;
+  }
+
+  private add(item: T, hi: number): number {
+    this.items.push(item);
+    this.his.push(hi);
+    return this.items.length - 1;
+  }
+}
+
+/** Send counts by their content; the same array object is found first by identity. */
+class SentTable {
+  readonly items: (readonly number[])[] = [];
+  private readonly byObject = new Map<readonly number[], number>();
+  private readonly byText = new Map<string, number>();
+
+  id(sent: readonly number[]): number {
+    let i = this.byObject.get(sent);
+    if (i !== undefined) return i;
+    const text = sent.join(',');
+    i = this.byText.get(text);
+    if (i === undefined) {
+      i = this.items.length;
+      this.items.push(sent);
+      this.byText.set(text, i);
+    }
+    this.byObject.set(sent, i);
+    return i;
+  }
+}
+
+const SCALARS = 5;
+
+/** The states of one breadth-first level, each with the search's node id and fault tag. */
+export class Frontier<C, L> {
+  private scalars: Float64Array;
+  private ids: Int32Array;
+  private comps: Interner<C>[] = [];
+  private links = new Interner<readonly L[]>();
+  private sent = new SentTable();
+  private count = 0;
+  /** Int32 fields a row has: node id, tag, links, sent, then one per component. */
+  private width = 0;
+
+  constructor(private readonly hashes: PartHashes<C, L>, capacity = 1 << 10) {
+    this.scalars = new Float64Array(capacity * SCALARS);
+    this.ids = new Int32Array(0);
+  }
+
+  get length(): number {
+    return this.count;
+  }
+
+  /** Bytes the level's rows take (its parts are shared objects, counted nowhere). */
+  get bytes(): number {
+    return this.scalars.byteLength + this.ids.byteLength;
+  }
+
+  push(s: Parts<C, L>, id: number, tag: number): void {
+    if (this.width === 0) {
+      this.width = 4 + s.comps.length;
+      this.ids = new Int32Array((this.scalars.length / SCALARS) * this.width);
+      for (let k = 0; k < s.comps.length; k++) this.comps.push(new Interner<C>());
+    }
+    if (this.count * SCALARS === this.scalars.length) this.grow();
+    const f = this.count * SCALARS;
+    this.scalars[f] = s.now;
+    this.scalars[f + 1] = s.faults;
+    this.scalars[f + 2] = s.lastProgress;
+    this.scalars[f + 3] = s.lastFault;
+    this.scalars[f + 4] = s.nextUnordered;
+    const r = this.count * this.width;
+    this.ids[r] = id;
+    this.ids[r + 1] = tag;
+    this.ids[r + 2] = this.links.id(s.links, this.hashes.linksKey(s.links));
+    this.ids[r + 3] = this.sent.id(s.sent);
+    for (let k = 0; k < s.comps.length; k++) this.ids[r + 4 + k] = this.comps[k]!.id(s.comps[k]!, this.hashes.compHash(s.comps[k]!));
+    this.count++;
+  }
+
+  /** Row `i`: its state rebuilt from the level's parts, its node id and its tag. */
+  get(i: number): { s: Parts<C, L>; id: number; tag: number } {
+    const f = i * SCALARS;
+    const r = i * this.width;
+    const comps: C[] = new Array(this.width - 4);
+    for (let k = 0; k < comps.length; k++) comps[k] = this.comps[k]!.items[this.ids[r + 4 + k]!]!;
+    const s = {
+      now: this.scalars[f]!,
+      comps,
+      links: this.links.items[this.ids[r + 2]!]!,
+      faults: this.scalars[f + 1]!,
+      lastProgress: this.scalars[f + 2]!,
+      lastFault: this.scalars[f + 3]!,
+      nextUnordered: this.scalars[f + 4]!,
+      sent: this.sent.items[this.ids[r + 3]!]!,
+    };
+    return { s, id: this.ids[r]!, tag: this.ids[r + 1]! };
+  }
+
+  private grow(): void {
+    const scalars = new Float64Array(this.scalars.length * 2);
+    scalars.set(this.scalars);
+    this.scalars = scalars;
+    const ids = new Int32Array(this.ids.length * 2);
+    ids.set(this.ids);
+    this.ids = ids;
+  }
+}
