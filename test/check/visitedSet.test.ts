@@ -22,11 +22,27 @@ describe('VisitedSet', () => {
     );
   });
 
-  it('keeps eight bytes and a flag a slot, at most half full', () => {
+  it('keeps eight bytes a slot, at most three quarters full', () => {
     const v = new VisitedSet(16);
-    for (let i = 0; i < 1000; i++) v.add(i, i * 7);
-    expect(v.size).toBe(1000);
-    expect(v.bytes).toBe(2048 * 9);
-    expect(v.has(1000, 7000)).toBe(false);
+    for (let i = 0; i < 1536; i++) v.add(i, i * 7);
+    expect(v.size).toBe(1536);
+    expect(v.bytes).toBe(2048 * 8);
+    v.add(1536, 1536 * 7);
+    expect(v.bytes).toBe(4096 * 8);
+    expect(v.has(5000, 7000)).toBe(false);
+  });
+
+  it('keeps the hash that is 0 in both lanes, which marks an empty slot, apart from every other', () => {
+    const v = new VisitedSet(4);
+    expect(v.has(0, 0)).toBe(false);
+    expect(v.add(0, 1)).toBe(true);
+    expect(v.has(0, 0)).toBe(false);
+    expect(v.add(0, 0)).toBe(true);
+    expect(v.add(0, 0)).toBe(false);
+    expect(v.has(0, 0)).toBe(true);
+    expect(v.size).toBe(2);
+    for (let i = 1; i < 100; i++) v.add(i, 0);
+    expect(v.has(0, 0)).toBe(true);
+    expect(v.size).toBe(101);
   });
 });
