@@ -9,7 +9,7 @@ import { World } from '../../src/world.ts';
 import type { BrokerDurable } from '../../models/broker.ts';
 import { historyOf, rowsOf, type DatabaseDurable } from '../../models/database.ts';
 import { orderLifecycle, orderPipeline, type OrderPipelineOptions } from '../../models/designs/orderPipeline.ts';
-import { consumerMachine, type ConsumerInput } from '../../models/consumer.ts';
+import { consumerMachine, consumerMachineFor, featuresOf, type ConsumerInput } from '../../models/consumer.ts';
 import { MachineDriver } from './machineDriver.ts';
 
 function run(options: Partial<OrderPipelineOptions>, plan: FaultPlan, size = 1) {
@@ -235,5 +235,57 @@ describe('consumer: each wait moves on for the reply of its own attempt only', (
     d.receive({ type: 'db.committed', tx: 'd0.0.2', ok: false, conflict: 'inbox (inventory, e-1)' }, 'db');
     expect(d.state).toBe('duplicateSeen');
     expect(d.notes.filter((n) => n.kind === 'effect')).toEqual([]);
+  });
+});
+
+describe('consumer with a retry topic and parked keys: each wait moves on for its own answer only', () => {
+  // A main consumer that parks a key behind an earlier record of it and forwards the record to
+  // the retry topic. A late or repeated answer to another of its requests (a duplicated lookup,
+  // the ack of an earlier hand-over) must not move a wait that is for a different one.
+  const input: ConsumerInput = {
+    broker: 'broker',
+    group: 'inventory',
+    db: 'db',
+    inbox: 'sameTx',
+    effect: { op: 'insert', table: 'reservations', columns: { order_id: 'order_id' } },
+    retry: { mode: 'retryTopic', backoffTicks: [5], topic: 'retries', parkKeys: true },
+  };
+  const tx = 'd0.0.t1.1';
+  const parked = [{ rows: [{ park_key: 'o-1', event_id: 'e-0', origin_offset: 0 }] }];
+
+  /** The consumer with record e-1 of key o-1 in hand, asking whether o-1 is parked. */
+  function lookingUp(): MachineDriver {
+    const d = new MachineDriver(consumerMachineFor(featuresOf(input)), { ...input });
+    d.receive({ type: 'broker.subscribed', group: 'inventory' }, 'broker');
+    d.receive({ type: 'broker.deliver', partition: 0, offset: 0, key: 'o-1', payload: { event_id: 'e-1', order_id: 'o-1' } }, 'broker');
+    d.advance(1);
+    expect(d.state).toBe('checkingParked');
+    expect(d.sent.at(-1)!.event).toMatchObject({ type: 'db.run', ref: `${tx}.park` });
+    return d;
+  }
+
+  it('the parked-key lookup waits for its own answer: another statement\'s answer naming a parked row is not it', () => {
+    const d = lookingUp();
+    d.receive({ type: 'db.ran', ref: `${tx}.parking`, ok: true, results: parked }, 'db');
+    expect(d.state).toBe('checkingParked');
+    d.receive({ type: 'db.ran', ref: `${tx}.park`, ok: true, results: [{ rows: [] }] }, 'db');
+    expect(d.state).toBe('insertingInbox');
+  });
+
+  it('the parking row\'s write waits for its own answer, and the forward waits for its own ack', () => {
+    const d = lookingUp();
+    d.receive({ type: 'db.ran', ref: `${tx}.park`, ok: true, results: parked }, 'db');
+    expect(d.state).toBe('parking');
+    // The lookup's answer again (a duplicated statement answered twice) says nothing of the write.
+    d.receive({ type: 'db.ran', ref: `${tx}.park`, ok: true, results: parked }, 'db');
+    expect(d.state).toBe('parking');
+    d.receive({ type: 'db.ran', ref: `${tx}.parking`, ok: true, results: [{ inserted: true }] }, 'db');
+    expect(d.state).toBe('handingOver');
+    expect(d.sent.at(-1)).toMatchObject({ to: 'retries', event: { type: 'broker.publish', ref: `${tx}.forward` } });
+    // An ack of something else this consumer published is not the forward's.
+    d.receive({ type: 'broker.ack', ref: `${tx}.retry`, partition: 0, offset: 3 }, 'retries');
+    expect(d.state).toBe('handingOver');
+    d.receive({ type: 'broker.ack', ref: `${tx}.forward`, partition: 0, offset: 4 }, 'retries');
+    expect(d.state).toBe('afterHandOver');
   });
 });
