@@ -146,3 +146,22 @@ describe('source: publish first waits for the ack of its own publication', () =>
     expect(d.state).toBe('afterBrokerAccept');
   });
 });
+
+describe('source: checkout keys claim only a key the command carries', () => {
+  it('writes a keyless command at once, with no key claimed, though the design records keys', () => {
+    const d = new MachineDriver(sourceMachine, { design: 'outbox', db: 'ordersDb', broker: 'broker', checkoutKeys: true });
+    const command = { intent: 'i-1', aggregate_id: 'o-1', version: 1, status: 'PLACED', event_type: 'OrderPlaced' };
+    d.receive({ type: 'cmd', ref: 'i-1#1', command }, 'client');
+    expect(d.state).toBe('writingSource');
+    const ops = (d.sent.at(-1)!.event['ops'] as { table: string }[]).map((o) => o.table);
+    expect(ops).not.toContain('checkout_keys');
+  });
+
+  it('claims the key a keyed command carries first', () => {
+    const d = new MachineDriver(sourceMachine, { design: 'outbox', db: 'ordersDb', broker: 'broker', checkoutKeys: true });
+    const command = { intent: 'i-1', aggregate_id: 'o-1', version: 1, status: 'PLACED', event_type: 'OrderPlaced' };
+    d.receive({ type: 'cmd', ref: 'i-1#1', key: 'k-1', command }, 'client');
+    expect(d.state).toBe('claimingKey');
+    expect((d.sent.at(-1)!.event['ops'] as { table: string }[]).map((o) => o.table)).toEqual(['checkout_keys', 'checkout_keys']);
+  });
+});
