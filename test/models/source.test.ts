@@ -165,3 +165,24 @@ describe('source: checkout keys claim only a key the command carries', () => {
     expect((d.sent.at(-1)!.event['ops'] as { table: string }[]).map((o) => o.table)).toEqual(['checkout_keys', 'checkout_keys']);
   });
 });
+
+describe('source: each wait takes the reply of its own command\'s transaction', () => {
+  it('a late commit reply of an earlier command, which timed out, is not this command\'s', () => {
+    const d = new MachineDriver(sourceMachine, { design: 'outbox', db: 'ordersDb', broker: 'broker', timeoutTicks: 20 });
+    const command = (n: number) => ({ intent: `i-${n}`, aggregate_id: `o-${n}`, version: 1, status: 'PLACED', event_type: 'OrderPlaced' });
+    const writeAndCommit = (n: number) => {
+      d.receive({ type: 'cmd', ref: `i-${n}#1`, command: command(n) }, 'client');
+      d.receive({ type: 'db.result', tx: `cmd-${n}`, results: [{ inserted: true }, { inserted: true }] }, 'ordersDb');
+      d.advance(1);
+      expect(d.state).toBe('committing');
+    };
+    writeAndCommit(1);
+    d.advance(20);
+    expect(d.state).toBe('idle');
+    writeAndCommit(2);
+    d.receive({ type: 'db.committed', tx: 'cmd-1', ok: true }, 'ordersDb');
+    expect(d.state).toBe('committing');
+    d.receive({ type: 'db.committed', tx: 'cmd-2', ok: true }, 'ordersDb');
+    expect(d.state).toBe('afterSourceCommit');
+  });
+});

@@ -85,6 +85,18 @@ describe('the windowed aggregator', () => {
     expect(poll(d, [[], [record(1, 1, 'd', 75)]])).toEqual([{ kind: 'result', window: 0, version: 1, facts: ['a', 'c'], value: 2 }]);
   });
 
+  it('takes each partition\'s answer to a poll once: a repeated answer does not stand for the partition still to answer', () => {
+    const d = aggregator();
+    // Partition 0 has nothing new; its answer comes twice (a duplicated reply), partition 1's not yet.
+    d.receive({ type: 'log.records', partition: 0, offset: 0, records: [] }, 'log');
+    d.receive({ type: 'log.records', partition: 0, offset: 0, records: [] }, 'log');
+    expect(d.state).toBe('polling');
+    expect(d.context.answered).toEqual([0]);
+    d.receive({ type: 'log.records', partition: 1, offset: 0, records: [record(1, 0, 'c', 40)] }, 'log');
+    expect(d.state).not.toBe('polling');
+    expect(d.context.answered).toEqual([0, 1]);
+  });
+
   it('leaves a silent partition out of the watermark only where idleness is detected', () => {
     const silent = (idleTicks?: number) => {
       const d = aggregator(idleTicks === undefined ? {} : { idleTicks });
