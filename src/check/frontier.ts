@@ -14,19 +14,11 @@
 // two (src/check/checkWorld.ts) is equal in all 64 bits, the identity the visited set already
 // relies on; link lists and send counts are taken for earlier ones only when equal in every
 // field, the `n` of each message included, so a state comes back as it was pushed.
+import type { CheckState } from './checkWorld.ts';
 import type { Hash64 } from './stateHash.ts';
 
-/** The state fields a level row keeps; the rest are parts. */
-interface Parts<C, L> {
-  readonly now: number;
-  readonly comps: readonly C[];
-  readonly links: readonly L[];
-  readonly faults: number;
-  readonly lastProgress: number;
-  readonly lastFault: number;
-  readonly nextUnordered: number;
-  readonly sent: readonly number[];
-}
+/** A search state with its components and links of any type (the search's, or a test's). */
+type Parts<C, L> = Omit<CheckState, 'comps' | 'links'> & { readonly comps: readonly C[]; readonly links: readonly L[] };
 
 /** What the level asks of the world: the hashes that name a component and a link list. */
 export interface PartHashes<C, L> {
