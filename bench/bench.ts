@@ -64,8 +64,8 @@ const PLAIN_EXPLORE = value('--plain-explore', 300);
 const TIMED_SEEDS = value('--timed-seeds', 3);
 const MEMORY = !flag('--no-memory');
 const CHECK = !flag('--no-check');
-// The memory target is stated at ten million states, so a whole bench searches that far (about
-// ten minutes for both orders) and reads the peak; --quick stops at a million and extrapolates.
+// The memory target is stated at ten million states, so a whole bench searches that far, in
+// both orders, and reads the peak; --quick stops at a million and extrapolates.
 const CHECK_MEMORY_STATES = value('--check-memory-states', quick ? 1_000_000 : 10_000_000);
 const TARGET_STATES = 10_000_000;
 /** The whole catalogue with every pair on two threads: about ten minutes, so not in --quick. */

@@ -456,8 +456,8 @@ export class CheckWorld {
   }
 
   /**
-   * A link list in every field, each message's ordinal too (which `hash` leaves out), so a
-   * breadth-first level that takes two lists with equal keys for one loses nothing.
+   * A 64-bit key over every field of a link list, each message's ordinal too (which `hash`
+   * leaves out): a breadth-first level takes two lists with equal keys for one.
    */
   linksKey(links: readonly Link[]): Hash64 {
     const x = new Hasher().word(links.length);

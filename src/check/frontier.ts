@@ -12,8 +12,10 @@
 //
 // A component is taken for an earlier one of the same level when the search's state hash of the
 // two (src/check/checkWorld.ts) is equal in all 64 bits, the identity the visited set already
-// relies on; link lists and send counts are taken for earlier ones only when equal in every
-// field, the `n` of each message included, so a state comes back as it was pushed.
+// relies on. A link list is taken for an earlier one when a 64-bit key over every one of its
+// fields, the `n` of each message included, is equal (a chance of a wrong merge as small as the
+// visited set's), and send counts only when equal in every number, so a state comes back as it
+// was pushed.
 import type { CheckState } from './checkWorld.ts';
 import type { Hash64 } from './stateHash.ts';
 

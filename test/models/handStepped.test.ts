@@ -91,6 +91,18 @@ describe('partner', () => {
   });
 });
 
+describe('partner, restarted once its redelivery is due', () => {
+  it('redelivers straight from reading the schedule, never resting in the wait it no longer has', () => {
+    const durable = { published: ['e-1', 'e-2'], redelivered: [], redeliveryDue: false, redeliverAt: 1 };
+    const d = new MachineDriver(partnerMachine, { broker: 'broker', facts: [{ event_id: 'e-1' }, { event_id: 'e-2' }], redeliverAfterTicks: 50, durable });
+    expect(d.state).toBe('scheduling');
+    d.advance(1);
+    expect(d.state).toBe('redelivering');
+    expect(d.states).not.toContain('waitingToRedeliver');
+    expect(d.sent.at(-1)!.event).toMatchObject({ type: 'broker.publish', ref: 'e-1#redelivery' });
+  });
+});
+
 describe('promoter', () => {
   const input = { live: 'live', rebuild: 'rebuild', compare: true, pollTicks: 5, timeoutTicks: 5 };
 

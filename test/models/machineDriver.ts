@@ -21,6 +21,8 @@ export class MachineDriver {
   snapshot: MachineSnapshot;
   /** Every message the machine sent, in order. */
   readonly sent: { readonly to: string; readonly event: EventObject & Record<string, unknown> }[] = [];
+  /** The state after every step, in order: a resting state passed through shows here. */
+  readonly states: string[] = [];
   /** Every note the machine wrote, in order. */
   readonly notes: { readonly kind: string; readonly data?: Record<string, unknown> }[] = [];
   private timers: Timer[] = [];
@@ -71,6 +73,7 @@ export class MachineDriver {
     const actions: ExecutedAction[] = [];
     this.snapshot = this.stepper.transition(this.snapshot, event, actions);
     if (this.snapshot.status === 'error') throw new Error(`failed on ${event.type}: ${String(this.snapshot.error)}`);
+    this.states.push(this.state);
     this.perform(actions);
   }
 
