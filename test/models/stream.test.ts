@@ -97,6 +97,85 @@ describe('the windowed aggregator', () => {
     expect(d.context.answered).toEqual([0, 1]);
   });
 
+  it('ignores a late answer for a position it has read past', () => {
+    const d = aggregator();
+    poll(d, [[record(0, 0, 'a', 20)], []]);
+    d.advance(3);
+    expect(d.state).toBe('polling');
+    // The first poll's answer for partition 0 again: its records are already counted.
+    d.receive({ type: 'log.records', partition: 0, offset: 0, records: [record(0, 0, 'a', 20)] }, 'log');
+    expect(d.context.answered).toEqual([]);
+    expect(d.state).toBe('polling');
+  });
+
+  it('sends the next post on the head post\'s own ack only: an ack of another post neither sends it again nor moves on', () => {
+    const d = aggregator();
+    poll(d, [[record(0, 0, 'a', 20), record(0, 1, 'b', 100)], [record(1, 0, 'c', 40)]]);
+    d.advance(3);
+    d.receive({ type: 'log.records', partition: 0, offset: 2, records: [] }, 'log');
+    d.receive({ type: 'log.records', partition: 1, offset: 1, records: [record(1, 1, 'd', 75)] }, 'log');
+    d.advance(0);
+    expect(d.state).toBe('emitting');
+    const head = d.sent.at(-1)!.event;
+    expect(head.type).toBe('sink.post');
+    const before = d.sent.length;
+    d.receive({ type: 'sink.posted', ref: `${String(head['ref'])}-other` }, 'sink');
+    expect(d.state).toBe('emitting');
+    expect(d.sentSince(before)).toEqual([]);
+    d.receive({ type: 'sink.posted', ref: head['ref'] as string }, 'sink');
+    expect(d.state).not.toBe('emitting');
+  });
+
+  /** An aggregator that read a record at tick 0 and polled every 3 ticks up to tick 30, its checkpoint interval. */
+  function throughFirstInterval(over: Partial<AggregatorInput> = {}): MachineDriver {
+    const d = aggregator(over);
+    poll(d, [[record(0, 0, 'a', 20)], []]);
+    for (let t = 3; t <= 30; t += 3) {
+      d.advance(3);
+      poll(d, [[], []]);
+    }
+    return d;
+  }
+
+  it('checkpoints at the tick its interval ends, and an idempotent sink\'s checkpoint stages nothing', () => {
+    const d = throughFirstInterval();
+    expect(d.notes.filter((n) => n.kind === 'checkpoint').map((n) => n.data?.['tick'])).toEqual([30]);
+    expect(d.sent.filter((m) => m.event.type === 'sink.prepare')).toEqual([]);
+  });
+
+  it('transactional: completes the checkpoint on its own epoch\'s prepared answer, and moves on on its own commit answer', () => {
+    const d = throughFirstInterval({ sinkMode: 'transactional' });
+    expect(d.state).toBe('preparing');
+    const epoch = d.sent.at(-1)!.event['epoch'] as number;
+    expect(d.sent.at(-1)!.event.type).toBe('sink.prepare');
+    d.receive({ type: 'sink.prepared', epoch: epoch + 1 }, 'sink');
+    expect(d.state).toBe('preparing');
+    d.receive({ type: 'sink.prepared', epoch }, 'sink');
+    expect(d.state).toBe('committing');
+    d.receive({ type: 'sink.committed', epoch: epoch + 1 }, 'sink');
+    expect(d.state).toBe('committing');
+    d.receive({ type: 'sink.committed', epoch }, 'sink');
+    expect(d.state).toBe('afterCheckpoint');
+  });
+
+  it('with no start tick, or one already reached, polls at once, never resting in the wait for it', () => {
+    for (const over of [{}, { startAtTick: 0 }]) expect(aggregator(over).states).not.toContain('scheduledWait');
+  });
+
+  it('deploys an upgrade at the first moment at or after its tick, not before', () => {
+    const d = aggregator({ upgrade: { atTick: 6, schema: 2, migrates: true } });
+    const codeAt = () => (d.context.durable as AggregatorDurable).code;
+    poll(d, [[record(0, 0, 'a', 20)], []]);
+    expect(codeAt()).toBe(1);
+    d.advance(3);
+    poll(d, [[], []]);
+    expect(codeAt()).toBe(1);
+    d.advance(3);
+    poll(d, [[], []]);
+    expect(codeAt()).toBe(2);
+    expect(d.notes.find((n) => n.kind === 'upgrade')?.data).toMatchObject({ from: 1, to: 2 });
+  });
+
   it('leaves a silent partition out of the watermark only where idleness is detected', () => {
     const silent = (idleTicks?: number) => {
       const d = aggregator(idleTicks === undefined ? {} : { idleTicks });
