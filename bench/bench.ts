@@ -41,7 +41,7 @@ import { CompiledMachine } from '../src/compiledMachine.ts';
 import { World } from '../src/world.ts';
 import { comparePlainOutbox, plainComparisonCases, runSpecOf, type ComparisonCase } from './plainComparison.ts';
 import { runPlainOutbox } from './plainOutbox.ts';
-import { checkMemory, checkVsSpin } from './checkVsSpin.ts';
+import { CHECK_MEMORY_SEARCH, checkMemory, checkVsSpin } from './checkVsSpin.ts';
 import { COMPILED_BIN, ensureBuilt } from './compiledCommand.ts';
 import { spinReference } from './spinReference.ts';
 
@@ -561,7 +561,7 @@ else {
   // catalogue's fixed share, carries it to ten million: an estimate, and printed as one.
   for (const dfs of [false, true]) {
     const how = dfs ? 'depth-first' : 'breadth-first';
-    const flags = `--size 3 --faults 2${dfs ? ' --dfs' : ''}`;
+    const search = `${CHECK_MEMORY_SEARCH.join(' ')}${dfs ? ' --dfs' : ''}`;
     const big = checkMemory(CHECK_MEMORY_STATES, dfs);
     if (big.peakMB === undefined || big.states === undefined) {
       line(`  check memory (${how}) not measured: ${big.reason ?? 'no figure'}`);
@@ -569,18 +569,18 @@ else {
     }
     const measured = `${int(big.states)} states peak RSS ${big.peakMB.toFixed(0)} MB in ${big.seconds!.toFixed(1)} s (${int(big.states / big.seconds!)} states/s)`;
     if (big.states >= TARGET_STATES) {
-      line(`  check mercury-outbox ${flags}: ${measured}`);
+      line(`  check ${search}: ${measured}`);
       target(`check memory at ${int(big.states)} states, ${how} (measured)`, `${int(big.peakMB)} MB`, '<= 1,024 MB', big.peakMB <= 1024, `${int(big.peakMB - 1024)} MB`);
       continue;
     }
     const small = checkMemory(Math.round(CHECK_MEMORY_STATES / 5), dfs);
     if (small.peakMB === undefined || small.states === undefined || small.states >= big.states) {
-      line(`  check mercury-outbox ${flags}: ${measured}; no smaller search to extrapolate from: ${small.reason ?? 'the search ended before its bound'}`);
+      line(`  check ${search}: ${measured}; no smaller search to extrapolate from: ${small.reason ?? 'the search ended before its bound'}`);
       continue;
     }
     const perState = (big.peakMB - small.peakMB) / (big.states - small.states);
     const at10M = big.peakMB + perState * (TARGET_STATES - big.states);
-    line(`  check mercury-outbox ${flags}: ${int(small.states)} states peak RSS ${small.peakMB.toFixed(0)} MB, ${measured}: about ${int(perState * 2 ** 20)} bytes a state`);
+    line(`  check ${search}: ${int(small.states)} states peak RSS ${small.peakMB.toFixed(0)} MB, ${measured}: about ${int(perState * 2 ** 20)} bytes a state`);
     target(`check memory at 10 M states, ${how} (extrapolated)`, `~${int(at10M)} MB`, '<= 1,024 MB', at10M <= 1024, `${int(at10M - 1024)} MB`);
   }
 }

@@ -75,10 +75,13 @@ export interface CheckMemory {
  * levels of states) or depth-first (which keeps one path). The child's figure includes node
  * itself and the loaded catalogue (about 100 MB).
  */
+/** The search `checkMemory` runs, as its command line gives it. */
+export const CHECK_MEMORY_SEARCH = ['mercury-outbox', '--size', '3', '--faults', '2'] as const;
+
 export function checkMemory(maxStates: number, dfs = false): CheckMemory {
   if (!existsSync('/usr/bin/time')) return { reason: 'no /usr/bin/time to read the peak from' };
   const started = performance.now();
-  const child = spawnSync('/usr/bin/time', ['-v', process.execPath, 'bin/faultline.js', 'check', 'mercury-outbox', '--size', '3', '--faults', '2', '--max-states', String(maxStates), ...(dfs ? ['--dfs'] : []), '--json', '--out', '/tmp/faultline-bench-check'], {
+  const child = spawnSync('/usr/bin/time', ['-v', process.execPath, 'bin/faultline.js', 'check', ...CHECK_MEMORY_SEARCH, '--max-states', String(maxStates), ...(dfs ? ['--dfs'] : []), '--json', '--out', '/tmp/faultline-bench-check'], {
     cwd: ROOT,
     encoding: 'utf8',
     maxBuffer: 512 * 2 ** 20,

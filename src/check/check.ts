@@ -442,13 +442,15 @@ function search(scenario: Scenario, options: CheckOptions): CheckResult {
   } else {
     // A level is held as rows of part indices (src/check/frontier.ts): the level being read and
     // the one being built are all that is held at once.
-    let level = new Frontier<CheckState['comps'][number], CheckState['links'][number]>(world);
+    const newLevel = () => new Frontier<CheckState['comps'][number], CheckState['links'][number]>(world);
+    let level = newLevel();
     level.push(root.s, root.id, root.tag);
     for (let depth = 0; level.length > 0 && !stopped; depth++) {
-      const next = new Frontier<CheckState['comps'][number], CheckState['links'][number]>(world);
+      const next = newLevel();
+      const push = (i: Item) => next.push(i.s, i.id, i.tag);
       for (let k = 0; k < level.length && !stopped; k++) {
         const { s, id, tag } = level.get(k);
-        expand({ s, id, depth, tag }, (i) => next.push(i.s, i.id, i.tag));
+        expand({ s, id, depth, tag }, push);
       }
       level = next;
     }
