@@ -135,6 +135,17 @@ const eventIdOf = (ctx: Ctx) => String(ctx.current!.payload['event_id']);
 const originOffset = (ctx: Ctx) => Number(ctx.current!.payload['origin_offset'] ?? ctx.current!.offset);
 const parkedRows = (event: Event): readonly Row[] => (event.type === 'db.ran' ? (event.results[0]?.rows ?? []) : []);
 
+/** Why a transaction fails that another attempt can get past, as the database reports it. */
+const TRANSIENT_FAILURES: ReadonlySet<string> = new Set(['deadlock', 'idle in transaction timeout']);
+
+/** A reply saying the attempt failed for such a reason: a statement that did not run, or a commit that rolled back. */
+function failedTransiently(event: Event): boolean {
+  if (event.type === 'db.result') return event.results.some((r) => r.error !== undefined);
+  if (event.type === 'db.ran') return !event.ok && (event.results.some((r) => r.error !== undefined) || TRANSIENT_FAILURES.has(event.conflict ?? ''));
+  if (event.type === 'db.committed') return !event.ok && TRANSIENT_FAILURES.has(event.conflict ?? '');
+  return false;
+}
+
 /**
  * The options that decide which states the machine has. The catalogue's consumer (none of the
  * newer options) keeps every state it always had; a consumer with a newer option has only the
@@ -186,6 +197,10 @@ const consumerSetup = setup({
     separateTx: ({ context }) => context.input.inbox === 'separateTx',
     inserted: ({ event }) => (event.type === 'db.result' || event.type === 'db.ran') && event.results[0]?.inserted === true,
     committed: ({ event }) => (event.type === 'db.committed' || event.type === 'db.ran') && event.ok,
+    // A statement or commit that failed for a reason a new attempt cures (a deadlock, the idle
+    // timeout rolled the transaction back) is an error to the handler, not a duplicate: it rolls
+    // back and handles the record again, unacknowledged.
+    failedTransiently: ({ event }) => failedTransiently(event),
     // A reply for an earlier attempt's transaction (it arrived after that attempt timed out) is
     // not this attempt's: each attempt runs on its own connection in a real consumer.
     staleReply: ({ context, event }) =>
@@ -376,6 +391,7 @@ function configFor(f: ConsumerFeatures) {
                 'db.result': [
                   { guard: 'staleReply' as const },
                   { guard: { type: 'otherStmt' as const, params: { stmt: 'check' as const } } },
+                  { guard: 'failedTransiently' as const, target: 'received', actions: ['abort' as const, 'retry' as const] },
                   { guard: 'effectFound' as const, target: 'duplicateSeen', actions: ['noteEffectFound' as const, 'abort' as const] },
                   { target: 'afterEffectCheck' },
                 ],
@@ -389,15 +405,32 @@ function configFor(f: ConsumerFeatures) {
       ...(writesInTx
         ? {
             writingEffect: {
-              on: { 'db.result': [{ guard: 'staleReply' as const }, { guard: { type: 'otherStmt' as const, params: { stmt: 'effect' as const } } }, { target: 'committingEffect', actions: ['noteEffectWrite' as const, 'commit' as const] }] },
+              on: {
+                'db.result': [
+                  { guard: 'staleReply' as const },
+                  { guard: { type: 'otherStmt' as const, params: { stmt: 'effect' as const } } },
+                  { guard: 'failedTransiently' as const, target: 'received', actions: ['abort' as const, 'retry' as const] },
+                  { target: 'committingEffect', actions: ['noteEffectWrite' as const, 'commit' as const] },
+                ],
+              },
               after: { timeout: { target: 'received', actions: ['abort' as const, 'retry' as const] } },
             },
           }
         : {}),
       committingEffect: {
         on: {
-          'db.committed': [{ guard: 'staleReply' as const }, { guard: 'committed' as const, target: 'afterEffectCommit', actions: 'noteEffect' as const }, { target: 'duplicateSeen' }],
-          'db.ran': [{ guard: 'staleReply' as const }, { guard: 'committed' as const, target: 'afterEffectCommit', actions: ['noteEffectWrite' as const, 'noteEffect' as const] }, { target: 'duplicateSeen' }],
+          'db.committed': [
+            { guard: 'staleReply' as const },
+            { guard: 'committed' as const, target: 'afterEffectCommit', actions: 'noteEffect' as const },
+            { guard: 'failedTransiently' as const, target: 'received', actions: 'retry' as const },
+            { target: 'duplicateSeen' },
+          ],
+          'db.ran': [
+            { guard: 'staleReply' as const },
+            { guard: 'committed' as const, target: 'afterEffectCommit', actions: ['noteEffectWrite' as const, 'noteEffect' as const] },
+            { guard: 'failedTransiently' as const, target: 'received', actions: 'retry' as const },
+            { target: 'duplicateSeen' },
+          ],
         },
         after: { timeout: { target: 'received', actions: 'retry' as const } },
       },
@@ -417,8 +450,19 @@ function inboxStates(effectStep: { target: string; actions: 'lookUpEffect' } | u
   return {
     insertingInbox: {
       on: {
-        'db.result': [{ guard: 'staleReply' as const }, { guard: { type: 'otherStmt' as const, params: { stmt: 'inbox' as const } } }, { guard: 'inserted' as const, target: 'afterInboxInsert' }, { target: 'duplicateSeen', actions: ['noteInboxHit' as const, 'abort' as const] }],
-        'db.ran': [{ guard: 'staleReply' as const }, { guard: 'inserted' as const, target: 'afterInboxInsert' }, { target: 'duplicateSeen', actions: 'noteInboxHit' as const }],
+        'db.result': [
+          { guard: 'staleReply' as const },
+          { guard: { type: 'otherStmt' as const, params: { stmt: 'inbox' as const } } },
+          { guard: 'inserted' as const, target: 'afterInboxInsert' },
+          { guard: 'failedTransiently' as const, target: 'received', actions: ['abort' as const, 'retry' as const] },
+          { target: 'duplicateSeen', actions: ['noteInboxHit' as const, 'abort' as const] },
+        ],
+        'db.ran': [
+          { guard: 'staleReply' as const },
+          { guard: 'inserted' as const, target: 'afterInboxInsert' },
+          { guard: 'failedTransiently' as const, target: 'received', actions: 'retry' as const },
+          { target: 'duplicateSeen', actions: 'noteInboxHit' as const },
+        ],
       },
       after: { timeout: { target: 'received', actions: ['abort' as const, 'retry' as const] } },
     },

@@ -238,6 +238,108 @@ describe('consumer: each wait moves on for the reply of its own attempt only', (
   });
 });
 
+describe('consumer: a deadlock or the idle timeout is an error it handles again, not a duplicate', () => {
+  // A real handler meets SQLSTATE 40P01 or a connection its transaction was rolled back on as an
+  // error: it rolls back and handles the record again, and the offset does not move. Taking either
+  // for a repeat would acknowledge a record whose effect was never written.
+  const input = (inbox: ConsumerInput['inbox'], handler?: 'checkThenInsert'): ConsumerInput => ({
+    broker: 'broker',
+    group: 'inventory',
+    db: 'db',
+    inbox,
+    ...(handler ? { handler } : {}),
+    effect: { op: 'insert', table: 'reservations', columns: { order_id: 'order_id' } },
+  });
+  const payload = { event_id: 'e-1', order_id: 'o-1' };
+
+  /** A consumer that has taken the record and sent its first statement. */
+  function firstAttempt(i: ConsumerInput): MachineDriver {
+    const d = new MachineDriver(consumerMachineFor(featuresOf(i)), { ...i });
+    d.receive({ type: 'broker.subscribed', group: 'inventory' }, 'broker');
+    d.receive({ type: 'broker.deliver', partition: 0, offset: 0, key: 'o-1', payload }, 'broker');
+    d.advance(1);
+    return d;
+  }
+
+  /** It went back to the record in hand, sent no acknowledgement and noted no guard, then tried again under a new attempt. */
+  function triesAgain(d: MachineDriver, before: number, rolledBack: boolean): void {
+    expect(d.state).toBe('received');
+    expect(d.sentSince(before).map((s) => `${s.event.type} ${String(s.event['tx'] ?? '')}`)).toEqual(rolledBack ? ['db.abort d0.0.1'] : []);
+    expect(d.notes.filter((n) => n.kind === 'guard')).toEqual([]);
+    d.advance(1);
+    const again = d.sentSince(before).filter((s) => s.event.type !== 'db.abort');
+    expect(again.map((s) => String(s.event['tx'] ?? s.event['ref']))).toEqual(['d0.0.2']);
+    expect(d.sent.filter((s) => s.to === 'broker' && s.event.type !== 'broker.subscribe')).toEqual([]);
+  }
+
+  it('in one transaction: the inbox statement chosen as a deadlock victim', () => {
+    const d = firstAttempt(input('sameTx'));
+    expect(d.state).toBe('insertingInbox');
+    const before = d.sent.length;
+    d.receive({ type: 'db.result', tx: 'd0.0.1', stmt: 'inbox', results: [{ error: 'deadlock' }] }, 'db');
+    triesAgain(d, before, true);
+  });
+
+  it('in one transaction: the effect statement chosen as a deadlock victim', () => {
+    const d = firstAttempt(input('sameTx'));
+    d.receive({ type: 'db.result', tx: 'd0.0.1', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
+    d.advance(1);
+    expect(d.state).toBe('writingEffect');
+    const before = d.sent.length;
+    d.receive({ type: 'db.result', tx: 'd0.0.1', stmt: 'effect', results: [{ error: 'deadlock' }] }, 'db');
+    triesAgain(d, before, true);
+  });
+
+  it('in one transaction: a commit the idle timeout refused', () => {
+    const d = firstAttempt(input('sameTx'));
+    d.receive({ type: 'db.result', tx: 'd0.0.1', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
+    d.advance(1);
+    d.receive({ type: 'db.result', tx: 'd0.0.1', stmt: 'effect', results: [{ inserted: true }] }, 'db');
+    expect(d.state).toBe('committingEffect');
+    const before = d.sent.length;
+    d.receive({ type: 'db.committed', tx: 'd0.0.1', ok: false, conflict: 'idle in transaction timeout' }, 'db');
+    triesAgain(d, before, false);
+    expect(d.notes.filter((n) => n.kind === 'effect')).toEqual([]);
+  });
+
+  it('with a separate inbox: the inbox insert chosen as a deadlock victim', () => {
+    const d = firstAttempt(input('separateTx'));
+    expect(d.state).toBe('insertingInbox');
+    const before = d.sent.length;
+    d.receive({ type: 'db.ran', ref: 'd0.0.1', ok: false, conflict: 'deadlock', results: [{ error: 'deadlock' }] }, 'db');
+    triesAgain(d, before, false);
+  });
+
+  it('without an inbox: the effect write chosen as a deadlock victim', () => {
+    const d = firstAttempt(input('none'));
+    expect(d.state).toBe('committingEffect');
+    const before = d.sent.length;
+    d.receive({ type: 'db.ran', ref: 'd0.0.1', ok: false, conflict: 'deadlock', results: [{ error: 'deadlock' }] }, 'db');
+    triesAgain(d, before, false);
+  });
+
+  it('check then insert: the lookup chosen as a deadlock victim', () => {
+    const d = firstAttempt(input('none', 'checkThenInsert'));
+    expect(d.state).toBe('checkingEffect');
+    const before = d.sent.length;
+    const tx = String(d.sent.at(-1)!.event['tx']);
+    d.receive({ type: 'db.result', tx, stmt: 'check', results: [{ error: 'deadlock' }] }, 'db');
+    expect(d.state).toBe('received');
+    expect(d.sentSince(before).map((s) => s.event.type)).toEqual(['db.abort']);
+    expect(d.notes.filter((n) => n.kind === 'guard')).toEqual([]);
+  });
+
+  it('a repeat is still a repeat: an inbox row already there, a refused commit naming the inbox key', () => {
+    const d = firstAttempt(input('sameTx'));
+    d.receive({ type: 'db.result', tx: 'd0.0.1', stmt: 'inbox', results: [{ inserted: false }] }, 'db');
+    expect(d.state).toBe('duplicateSeen');
+    expect(d.notes.filter((n) => n.kind === 'guard').map((n) => n.data?.['guard'])).toEqual(['inboxKey']);
+    const e = firstAttempt(input('separateTx'));
+    e.receive({ type: 'db.ran', ref: 'd0.0.1', ok: true, results: [{ inserted: false }] }, 'db');
+    expect(e.state).toBe('duplicateSeen');
+  });
+});
+
 describe('consumer with a retry topic and parked keys: each wait moves on for its own answer only', () => {
   // A main consumer that parks a key behind an earlier record of it and forwards the record to
   // the retry topic. A late or repeated answer to another of its requests (a duplicated lookup,
