@@ -23,6 +23,10 @@
 //   count and original offset, or, without one, is retried for ever at the last wait.
 // - `reads: 'retries'`: the consumer of a retry topic, which waits until a record is due, runs
 //   the same handler, and (with parking) handles a parked key's records strictly in order.
+// A statement or commit the database fails for a reason another attempt gets past (a deadlock,
+// a transaction the idle timeout rolled back) is an error to the handler: it rolls back and
+// handles the record again without acknowledging it. Only an inbox row or effect already there,
+// or a commit refused on its key, is a repeat.
 // Its durable state is in its databases; the queue of received deliveries, the record in hand,
 // its handler attempts, open transactions and a local cache are volatile. After a restart it
 // subscribes again and the broker redelivers from the committed offset.
