@@ -139,16 +139,8 @@ const eventIdOf = (ctx: Ctx) => String(ctx.current!.payload['event_id']);
 const originOffset = (ctx: Ctx) => Number(ctx.current!.payload['origin_offset'] ?? ctx.current!.offset);
 const parkedRows = (event: Event): readonly Row[] => (event.type === 'db.ran' ? (event.results[0]?.rows ?? []) : []);
 
-/** Why a transaction fails that another attempt can get past, as the database reports it. */
+/** Why a transaction fails that another attempt can get past, as the database reports it in a refused commit or run. */
 const TRANSIENT_FAILURES: ReadonlySet<string> = new Set(['deadlock', 'idle in transaction timeout']);
-
-/** A reply saying the attempt failed for such a reason: a statement that did not run, or a commit that rolled back. */
-function failedTransiently(event: Event): boolean {
-  if (event.type === 'db.result') return event.results.some((r) => r.error !== undefined);
-  if (event.type === 'db.ran') return !event.ok && (event.results.some((r) => r.error !== undefined) || TRANSIENT_FAILURES.has(event.conflict ?? ''));
-  if (event.type === 'db.committed') return !event.ok && TRANSIENT_FAILURES.has(event.conflict ?? '');
-  return false;
-}
 
 /**
  * The options that decide which states the machine has. The catalogue's consumer (none of the
@@ -204,7 +196,10 @@ const consumerSetup = setup({
     // A statement or commit that failed for a reason a new attempt cures (a deadlock, the idle
     // timeout rolled the transaction back) is an error to the handler, not a duplicate: it rolls
     // back and handles the record again, unacknowledged.
-    failedTransiently: ({ event }) => failedTransiently(event),
+    failedTransiently: ({ event }) =>
+      event.type === 'db.result'
+        ? event.results.some((r) => r.error !== undefined)
+        : (event.type === 'db.ran' || event.type === 'db.committed') && !event.ok && TRANSIENT_FAILURES.has(event.conflict ?? ''),
     // A reply for an earlier attempt's transaction (it arrived after that attempt timed out) is
     // not this attempt's: each attempt runs on its own connection in a real consumer.
     staleReply: ({ context, event }) =>
