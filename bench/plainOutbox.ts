@@ -749,11 +749,9 @@ class DatabaseReducer extends Reducer<DbCtx> {
         if (reaped.length > 0 && reaped.includes(key)) {
           reaped = reaped.filter((k) => k !== key);
           // The idle timeout rolled this transaction back: its commit, arriving at last, fails;
-          // any other request starts it anew.
-          if (e.type === 'db.commit') {
-            this.send(from, { type: 'db.committed', tx: e['tx'], ok: false, conflict: 'idle in transaction timeout' });
-            return new Snapshot('serving', { ...ctx, reaped }, true);
-          }
+          // any other request gets no answer, as on a closed session.
+          if (e.type === 'db.commit') this.send(from, { type: 'db.committed', tx: e['tx'], ok: false, conflict: 'idle in transaction timeout' });
+          return new Snapshot('serving', { ...ctx, reaped }, true);
         }
         this.load(ctx);
         this.serve({ key, event: e, results: NO_RESULTS }, e['at']);
@@ -762,6 +760,7 @@ class DatabaseReducer extends Reducer<DbCtx> {
       case 'db.abort': {
         // A rollback, which also cancels the transaction's waiting statement.
         const key = `${from}/${e['tx']}`;
+        if (ctx.reaped.includes(key)) return new Snapshot('serving', { ...ctx, reaped: ctx.reaped.filter((k) => k !== key) }, true);
         this.load(ctx);
         delete this.txs[key];
         this.dropWaiting(key);
@@ -780,7 +779,7 @@ class DatabaseReducer extends Reducer<DbCtx> {
         }
         this.dropWaiting(undefined, peer);
         this.serve(undefined, e['at']);
-        return this.store(ctx.idle, ctx.reaped, e['at']);
+        return this.store(ctx.idle, ctx.reaped.filter((k) => !k.startsWith(`${peer}/`)), e['at']);
       }
       case 'db.idleTimeout': {
         const key = e['key'] as string;

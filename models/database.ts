@@ -108,10 +108,10 @@
 //   once the others have waited longer than that timeout (the test waits so before such a step).
 //   [regression: two transactions writing two rows in opposite orders both went on]
 // - idle in transaction: a transaction with no statement for `idleTxTicks` (100 by default) is
-//   rolled back, and a commit of it that still arrives fails, as with PostgreSQL's
-//   idle_in_transaction_session_timeout. The simulated network can lose a commit, or deliver a
-//   statement after its transaction's abort, without dropping the connection, which TCP never
-//   does; the timeout is the server noticing such an abandoned connection, so its locks do not
+//   rolled back, and a commit of it that still arrives fails; any other statement on it gets no
+//   answer, as on the session PostgreSQL's idle_in_transaction_session_timeout closes. The
+//   simulated network can lose a commit, or deliver a statement after its transaction's abort,
+//   without dropping the connection, which TCP never does; the timeout is the server noticing such an abandoned connection, so its locks do not
 //   block every retry forever. Held by test/models/database.test.ts only: it is counted in ticks.
 //
 // Not SQL, and so not held to PostgreSQL (the differential test lists each with its reason):
@@ -886,7 +886,12 @@ function refuseBroken(context: Ctx, key: string): Partial<Ctx> | undefined {
   return { replies: [], timers: [], broken: context.broken.filter((k) => k !== key) };
 }
 
-/** Serves a request for a transaction: one the idle timeout rolled back fails its commit; any other request starts it anew. */
+/**
+ * Serves a request for a transaction. On one the idle timeout rolled back, the first request
+ * fails: a commit answers `ok: false`, a statement gets no answer (the server closed that
+ * session), as after a crash. Served as a new transaction instead, a statement would run with
+ * its transaction's earlier statements missing, and a commit after it would report success.
+ */
 function serveRequest(context: Ctx, request: Request, now: number) {
   // A request on a connection the crash broke is never answered: the caller times out. Having
   // met the closed connection, the caller's next request under that name is a new one.
@@ -895,7 +900,7 @@ function serveRequest(context: Ctx, request: Request, now: number) {
   if (!context.reaped.includes(request.key)) return withTimers(context, serve(context.engine, context, request, now), now);
   const reaped = context.reaped.filter((k) => k !== request.key);
   const e = request.event;
-  if (e.type !== 'db.commit') return { ...withTimers(context, serve(context.engine, context, request, now), now), reaped };
+  if (e.type !== 'db.commit') return { reaped, timers: [], replies: [] };
   return { reaped, timers: [], replies: [{ to: e.from, event: { type: 'db.committed', tx: e.tx, ok: false, conflict: 'idle in transaction timeout' } }] };
 }
 
@@ -968,6 +973,8 @@ export const databaseMachine = setup({
               const key = `${event.from}/${event.tx}`;
               const refused = refuseBroken(context, key);
               if (refused) return refused;
+              // Rolling back a transaction the idle timeout already rolled back ends it all the same.
+              if (context.reaped.includes(key)) return { reaped: context.reaped.filter((k) => k !== key), timers: [], replies: [] };
               const { ended, ...rest } = end(context, (k) => k === key);
               return withTimers(context, serve(context.engine, rest, undefined, event.at, [key, ...ended]), event.at);
             }),
@@ -980,8 +987,10 @@ export const databaseMachine = setup({
             assign(({ context, event }) => {
               const { ended, ...rest } = end(context, (key, tx) => (tx?.owner ?? key.slice(0, key.indexOf('/'))) === event.peer);
               const served = withTimers(context, serve(context.engine, rest, undefined, event.at, ended), event.at);
-              // A restarted peer opens new connections: none of its names is broken any more.
-              return context.broken === undefined ? served : { ...served, broken: context.broken.filter((k) => !k.startsWith(`${event.peer}/`)) };
+              // A restarted peer opens new connections: none of its names is broken or timed out any more.
+              const mine = (k: string) => k.startsWith(`${event.peer}/`);
+              const reaped = context.reaped.some(mine) ? { reaped: context.reaped.filter((k) => !mine(k)) } : {};
+              return context.broken === undefined ? { ...served, ...reaped } : { ...served, ...reaped, broken: context.broken.filter((k) => !mine(k)) };
             }),
             'reply',
           ],

@@ -509,6 +509,43 @@ describe('database: idle transactions', () => {
     // The name is free again: a new transaction under it runs as any other.
     expect(db.exec('a', 'tx', [{ op: 'select', table: 't' }])).toEqual([{ rows: [{ id: 1, by: 'b' }] }]);
   });
+
+  it('answers nothing to a statement on a transaction the idle timeout rolled back, so no commit can report half of it', () => {
+    const db = database(tables);
+    db.exec('a', 'tx', [{ op: 'insert', table: 't', row: { id: 1, by: 'a' } }]);
+    db.idleTimeout('a/tx', IDLE_TX_TICKS);
+    expect(db.openTxs).toEqual([]);
+    // Served as a new transaction, this insert would commit below without the first one.
+    expect(db.exec('a', 'tx', [{ op: 'insert', table: 't', row: { id: 2, by: 'a' } }], IDLE_TX_TICKS + 5)).toBeUndefined();
+    expect(db.sent).toEqual([]);
+    expect(db.openTxs).toEqual([]);
+    expect(rowsOf(db.durable, 't')).toEqual([]);
+    // Having met the closed session, the caller's next request under the name is a new transaction.
+    expect(db.exec('a', 'tx', [{ op: 'insert', table: 't', row: { id: 3, by: 'a' } }], IDLE_TX_TICKS + 30)).toEqual([{ inserted: true }]);
+    expect(db.commit('a', 'tx', IDLE_TX_TICKS + 31).ok).toBe(true);
+    expect(rowsOf(db.durable, 't')).toEqual([{ id: 3, by: 'a' }]);
+  });
+
+  it('a rollback of a transaction the idle timeout rolled back ends it: the name is free again', () => {
+    const db = database(tables);
+    db.exec('a', 'tx', [{ op: 'insert', table: 't', row: { id: 1, by: 'a' } }]);
+    db.idleTimeout('a/tx', IDLE_TX_TICKS);
+    db.abort('a', 'tx', IDLE_TX_TICKS + 1);
+    expect(db.sent).toEqual([]);
+    expect(db.exec('a', 'tx', [{ op: 'insert', table: 't', row: { id: 2, by: 'a' } }], IDLE_TX_TICKS + 2)).toEqual([{ inserted: true }]);
+  });
+
+  it('a peer that crashed and came back opens new sessions: its timed-out names are free again', () => {
+    const db = database(tables);
+    db.exec('a', 'tx', [{ op: 'insert', table: 't', row: { id: 1, by: 'a' } }]);
+    db.exec('b', 'tx', [{ op: 'insert', table: 't', row: { id: 2, by: 'b' } }]);
+    db.idleTimeout('a/tx', IDLE_TX_TICKS);
+    db.idleTimeout('b/tx', IDLE_TX_TICKS);
+    db.peerCrashed('a', IDLE_TX_TICKS + 1);
+    expect(db.exec('a', 'tx', [{ op: 'insert', table: 't', row: { id: 3, by: 'a' } }], IDLE_TX_TICKS + 2)).toEqual([{ inserted: true }]);
+    // b did not crash: its name is still the one the timeout closed.
+    expect(db.exec('b', 'tx', [{ op: 'insert', table: 't', row: { id: 4, by: 'b' } }], IDLE_TX_TICKS + 2)).toBeUndefined();
+  });
 });
 
 describe('database: SQL details', () => {
