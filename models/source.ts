@@ -90,6 +90,9 @@ export const sourceMachine = setup({
     publishAfter: ({ context }) => context.input.design === 'dualWriteCommitFirst',
     writesOk: ({ event }) => event.type === 'db.result' && event.results.every((r) => r.inserted !== false && r.updated !== 0),
     committed: ({ event }) => event.type === 'db.committed' && event.ok,
+    // A statement the database did not run (a deadlock, or after one): the service's request
+    // fails, as an SQL error turns into a failed reply, and says nothing about the key.
+    statementFailed: ({ event }) => event.type === 'db.result' && event.results.some((r) => r.error !== undefined),
     // A reply for an earlier command's transaction (it arrived after that command timed out)
     // is not this command's: each request runs on its own connection in a real service.
     staleReply: ({ context, event }) => (event.type === 'db.result' || event.type === 'db.committed') && event.tx !== `cmd-${context.pending?.n}`,
@@ -175,6 +178,7 @@ export const sourceMachine = setup({
         'db.result': [
           { guard: 'staleReply' },
           { guard: ({ event }) => event.results[0]?.inserted === true, target: 'writingSource', actions: 'writeState' },
+          { guard: 'statementFailed', target: 'idle', actions: ['abort', 'replyFailed'] },
           {
             guard: ({ context, event }) => context.input.checkoutKeys !== 'honoured' && String(event.results[1]?.rows?.[0]?.['intent']) !== context.pending!.cmd.command.intent,
             target: 'idle',

@@ -166,6 +166,26 @@ describe('source: checkout keys claim only a key the command carries', () => {
   });
 });
 
+describe('source: a key claim the database did not run is a failed request, not a conflict or a replay', () => {
+  // The claim is the first statement of a new transaction, so today's designs cannot deadlock it;
+  // a service whose claim did fail would answer with an error, and its client would ask again.
+  it.each([true, 'intentBound', 'honoured'] as const)('with checkoutKeys %s', (checkoutKeys) => {
+    const d = new MachineDriver(sourceMachine, { design: 'outbox', db: 'ordersDb', broker: 'broker', checkoutKeys });
+    const command = { intent: 'i-1', aggregate_id: 'o-1', version: 1, status: 'PLACED', event_type: 'OrderPlaced' };
+    d.receive({ type: 'cmd', ref: 'i-1#1', key: 'k-1', command }, 'client');
+    expect(d.state).toBe('claimingKey');
+    const before = d.sent.length;
+    d.receive({ type: 'db.result', tx: 'cmd-1', results: [{ error: 'deadlock' }, { error: 'aborted' }] }, 'ordersDb');
+    expect(d.state).toBe('idle');
+    const sent = d.sentSince(before);
+    expect(sent.map((s) => `${s.to} ${s.event.type}`)).toEqual(['ordersDb db.abort', 'client cmd.reply']);
+    expect(sent[1]!.event).toMatchObject({ ok: false });
+    expect(sent[1]!.event['outcome']).not.toBe('conflict');
+    expect(sent[1]!.event['replayed'] ?? false).toBe(false);
+    expect(d.notes.filter((n) => n.kind === 'guard')).toEqual([]);
+  });
+});
+
 describe('source: each wait takes the reply of its own command\'s transaction', () => {
   it('a late commit reply of an earlier command, which timed out, is not this command\'s', () => {
     const d = new MachineDriver(sourceMachine, { design: 'outbox', db: 'ordersDb', broker: 'broker', timeoutTicks: 20 });
