@@ -166,13 +166,21 @@ export const orchestratorMachine = setup({
     }),
     rememberReply: assign(({ event }) => (event.type === 'saga.reply' ? { reply: { ok: event.ok, op_id: event.op_id } } : {})),
     // The reply becomes part of the saga log in one step: a step done, a step refused (and the
-    // saga turns to compensation), or a compensation done.
+    // saga turns to compensation), or a compensation done. A refused compensation is not done:
+    // the log keeps it pending and it is asked for again, as a workflow engine retries a
+    // compensation until it succeeds; a participant that refuses it for ever leaves the run stuck.
     recordReply: enqueueActions(({ context, enqueue }) => {
       const id = sagaOf(context);
       const rec = context.durable.sagas[id]!;
       const task = context.task!;
       let next: SagaRecord;
-      if (task.kind === 'compensation') next = { ...rec, undone: [...rec.undone, task.action] };
+      if (task.kind === 'compensation') {
+        if (context.reply!.ok) next = { ...rec, undone: [...rec.undone, task.action] };
+        else {
+          next = rec;
+          enqueue.emit(note('saga.compensationRefused', { saga: id, action: task.action }));
+        }
+      }
       else if (context.reply!.ok) next = { ...rec, done: [...rec.done, task.action] };
       else {
         next = { ...rec, status: 'compensating', failed: task.action };

@@ -10,6 +10,7 @@ import { World } from '../../src/world.ts';
 import { giftPurchases, giftSaga } from '../../models/designs/giftSaga.ts';
 import { orchestratorMachine, sagaPlan, type EmailStep, type GiftPurchase, type OrchestratorDurable } from '../../models/orchestrator.ts';
 import { participantMachine, participantOperations, type ParticipantDurable } from '../../models/participant.ts';
+import { MachineDriver } from './machineDriver.ts';
 
 interface Setup {
   readonly emailStep?: EmailStep;
@@ -128,5 +129,30 @@ describe('gift purchase saga', () => {
     for (const s of restingStates(participantMachine)) {
       expect(['payments', 'inventory', 'notifications'].some((p) => entered.has(`${p}.${s}`)), s).toBe(true);
     }
+  });
+});
+
+describe('orchestrator: a refused compensation is not done', () => {
+  // No participant of today's designs refuses a compensation; an orchestrator that logged a
+  // refused refund as done would end the saga compensated with the capture standing.
+  it('keeps a refused compensation pending in the saga log and asks for it again', () => {
+    const durable: OrchestratorDurable = { next: 0, sagas: { 'g-1': { order: 'PENDING', status: 'compensating', done: ['authorise'], failed: 'reserve', undone: [] } } };
+    const d = new MachineDriver(orchestratorMachine, { purchases: DECLINED, emailStep: 'last', durable });
+    d.advance(1);
+    expect(d.state).toBe('awaitingCompensation');
+    const ask = d.sent.at(-1)!;
+    expect(`${ask.to} ${String(ask.event['action'])}`).toBe('payments void');
+    d.receive({ type: 'saga.reply', ref: String(ask.event['ref']), ok: false, op_id: 'op-1' }, 'payments');
+    d.advance(1);
+    const log = () => (d.snapshot.context as { durable: OrchestratorDurable }).durable.sagas['g-1']!;
+    expect(log().undone).toEqual([]);
+    expect(log().status).toBe('compensating');
+    expect(d.notes.map((n) => n.kind)).toContain('saga.compensationRefused');
+    d.advance(1);
+    expect(d.state).toBe('awaitingCompensation');
+    expect(String(d.sent.at(-1)!.event['action'])).toBe('void');
+    d.receive({ type: 'saga.reply', ref: String(d.sent.at(-1)!.event['ref']), ok: true, op_id: 'op-1' }, 'payments');
+    d.advance(1);
+    expect(log().undone).toEqual(['void']);
   });
 });
