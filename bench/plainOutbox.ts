@@ -912,10 +912,10 @@ class RelayReducer extends Reducer<RelayCtx> {
         return this.enter('recordingProgress', ctx);
       }
       case 'recordingProgress':
-        // As in the model, only the reply to this mark ends the wait.
+        // As in the model, only the reply to this mark ends the wait; a refused mark marked nothing.
         if (e.type === 'db.ran' && e['ref'] === `mark-${String(ctx.batch[0]!['event_id'])}`) {
           this.exit('recordingProgress');
-          return this.enter('afterRelayProgress', ctx);
+          return this.enter(e['ok'] === false ? 'idle' : 'afterRelayProgress', ctx);
         }
         if (!this.fired('recordingProgress', e)) return snapshot;
         this.exit('recordingProgress');

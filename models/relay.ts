@@ -72,6 +72,8 @@ export const relayMachine = setup({
     // A reply to an earlier poll or mark (one that outlived its timeout) answers nothing now.
     pollAnswer: ({ context, event }) => answersPoll(context, event),
     markAnswer: ({ context, event }) => event.type === 'db.ran' && event.ref === markRef(context),
+    // The mark's update failed: the rows are not marked, so nothing may be sent on its strength.
+    markRefused: ({ context, event }) => event.type === 'db.ran' && event.ref === markRef(context) && !event.ok,
   },
   actions: {
     poll: enqueueActions(({ context, enqueue }) => {
@@ -160,7 +162,7 @@ export const relayMachine = setup({
     },
     recordingProgress: {
       entry: 'markProgress',
-      on: { 'db.ran': { guard: 'markAnswer', target: 'afterRelayProgress' } },
+      on: { 'db.ran': [{ guard: 'markRefused', target: 'idle' }, { guard: 'markAnswer', target: 'afterRelayProgress' }] },
       after: { timeout: 'idle' },
     },
     // The row is marked published.

@@ -159,4 +159,17 @@ describe('relay', () => {
     d.advance(2);
     expect(d.sentSince(before).map((m) => [m.event.type, m.event['ref']])).toEqual([['broker.publish', 'e-2']]);
   });
+
+  it('marking before it sends, publishes nothing on a mark the database refused: the row stays unmarked for the next poll', () => {
+    const d = new MachineDriver(relayMachine, { db: 'db', broker: 'broker', pollTicks: 8, timeoutTicks: 20, mark: 'beforeSend' });
+    d.advance(8);
+    d.receive({ type: 'db.ran', ref: 'poll-1', ok: true, results: [{ rows: [{ event_id: 'e-1', aggregate_id: 'o-1', published: false }] }] }, 'db');
+    expect(d.state).toBe('recordingProgress');
+    expect(d.sent.at(-1)!.event).toMatchObject({ type: 'db.run', ref: 'mark-e-1' });
+    const before = d.sent.length;
+    d.receive({ type: 'db.ran', ref: 'mark-e-1', ok: false, conflict: 'deadlock', results: [{ error: 'deadlock' }] }, 'db');
+    expect(d.state).toBe('idle');
+    d.advance(8);
+    expect(d.sentSince(before).map((m) => [m.event.type, m.event['ref']])).toEqual([['db.run', 'poll-2']]);
+  });
 });
