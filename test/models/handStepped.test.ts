@@ -167,6 +167,9 @@ describe('relay', () => {
     expect(d.state).toBe('recordingProgress');
     expect(d.sent.at(-1)!.event).toMatchObject({ type: 'db.run', ref: 'mark-e-1' });
     const before = d.sent.length;
+    // The refusal of another row's mark (one that timed out before) is not this mark's.
+    d.receive({ type: 'db.ran', ref: 'mark-e-0', ok: false, conflict: 'deadlock', results: [{ error: 'deadlock' }] }, 'db');
+    expect(d.state).toBe('recordingProgress');
     d.receive({ type: 'db.ran', ref: 'mark-e-1', ok: false, conflict: 'deadlock', results: [{ error: 'deadlock' }] }, 'db');
     expect(d.state).toBe('idle');
     d.advance(8);
