@@ -95,5 +95,11 @@ describe('claiming relay: a claim published one row at a time', () => {
     expect(d.state).toBe('committingClaim');
     expect(d.sent.filter((s) => s.to === 'broker').map((s) => s.event['ref'])).toEqual(['e-1', 'e-2']);
     expect(d.sent.filter((s) => s.to === 'db').map((s) => s.event['stmt'] ?? s.event['type'])).toEqual(['claim', 'mark-e-1', 'mark-e-2', 'db.commit']);
+    // The commit's own answer, not another round's, ends the round: the next claim goes out at once.
+    d.receive({ type: 'db.committed', tx: 'claim-0', ok: true }, 'db');
+    expect(d.state).toBe('committingClaim');
+    d.receive({ type: 'db.committed', tx: 'claim-1', ok: true }, 'db');
+    expect(d.state).toBe('claiming');
+    expect(d.sent.at(-1)!.event).toMatchObject({ tx: 'claim-2', stmt: 'claim' });
   });
 });

@@ -205,4 +205,15 @@ describe('source: each wait takes the reply of its own command\'s transaction', 
     d.receive({ type: 'db.committed', tx: 'cmd-2', ok: true }, 'ordersDb');
     expect(d.state).toBe('afterSourceCommit');
   });
+
+  it('a commit the database refused (the idle timeout rolled the transaction back) is answered as a failure', () => {
+    const d = new MachineDriver(sourceMachine, { design: 'outbox', db: 'ordersDb', broker: 'broker', timeoutTicks: 20 });
+    d.receive({ type: 'cmd', ref: 'i-1#1', command: { intent: 'i-1', aggregate_id: 'o-1', version: 1, status: 'PLACED', event_type: 'OrderPlaced' } }, 'client');
+    d.receive({ type: 'db.result', tx: 'cmd-1', results: [{ inserted: true }, { inserted: true }] }, 'ordersDb');
+    d.advance(1);
+    expect(d.state).toBe('committing');
+    d.receive({ type: 'db.committed', tx: 'cmd-1', ok: false, conflict: 'idle in transaction timeout' }, 'ordersDb');
+    expect(d.state).toBe('idle');
+    expect(d.sent.at(-1)).toMatchObject({ to: 'client', event: { type: 'cmd.reply', ok: false } });
+  });
 });
