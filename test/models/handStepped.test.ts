@@ -44,6 +44,18 @@ describe('operator', () => {
     expect(d.state).toBe('beforeReset');
     expect(d.context['durable'].truncated).toBe(true);
   });
+
+  it('a restart resumes the runbook at its first unticked line: a done rewind is not sent again, a done truncation not repeated', () => {
+    const input = { broker: 'broker', group: 'g', afterTicks: 2, truncate: { db: 'db', tables: ['reservations'] }, timeoutTicks: 5 };
+    const finished = new MachineDriver(operatorMachine, { ...input, durable: { truncated: true, reset: true } });
+    expect(finished.state).toBe('done');
+    finished.advance(30);
+    expect(finished.sent).toEqual([]);
+    const truncated = new MachineDriver(operatorMachine, { ...input, durable: { truncated: true, reset: false } });
+    expect(truncated.state).toBe('beforeReset');
+    truncated.advance(30);
+    expect(truncated.sent.map((s) => s.event.type)).toEqual(['broker.resetOffsets']);
+  });
 });
 
 describe('outbox cleaner', () => {
