@@ -28,7 +28,9 @@ export default {
   // Type errors a mutant causes are not checked (vitest strips types): such a mutant is run like
   // any other and must be killed by a test.
   disableTypeChecks: false,
-  // A re-run after a test is added re-tests only the mutants whose file or covering tests changed.
+  // A re-run re-tests only the mutants whose file or covering tests changed; a survivor's result
+  // is reused even when a new test would now kill it, so such a test is proved by a run over its
+  // lines with a fresh incremental file.
   incremental: true,
   incrementalFile: 'reports/mutation/stryker-incremental.json',
   // The progress bar draws only on a terminal; a run whose output goes to a log (a long run left
