@@ -30,8 +30,10 @@ describe('device', () => {
 });
 
 describe('operator', () => {
+  const input = { broker: 'broker', group: 'g', afterTicks: 2, truncate: { db: 'db', tables: ['reservations'] }, timeoutTicks: 5 };
+
   it('ticks off the truncation only when the database ran it: a refused delete is sent again', () => {
-    const d = new MachineDriver(operatorMachine, { broker: 'broker', group: 'g', afterTicks: 2, truncate: { db: 'db', tables: ['reservations'] }, timeoutTicks: 5 });
+    const d = new MachineDriver(operatorMachine, input);
     d.advance(2);
     expect(d.state).toBe('truncating');
     d.receive({ type: 'db.ran', ref: 'rebuild-truncate', ok: false, results: [{ error: 'deadlock' }] }, 'db');
@@ -46,7 +48,6 @@ describe('operator', () => {
   });
 
   it('a restart resumes the runbook at its first unticked line: a done rewind is not sent again, a done truncation not repeated', () => {
-    const input = { broker: 'broker', group: 'g', afterTicks: 2, truncate: { db: 'db', tables: ['reservations'] }, timeoutTicks: 5 };
     const finished = new MachineDriver(operatorMachine, { ...input, durable: { truncated: true, reset: true } });
     expect(finished.state).toBe('done');
     finished.advance(30);
