@@ -23,6 +23,8 @@ export interface CheckRow {
   readonly verdict: string;
   readonly states: number;
   readonly transitions: number;
+  /** Transitions sleep sets skipped as commuting with one taken. */
+  readonly slept: number;
   readonly depth: number;
   readonly seconds: number;
 }
@@ -47,7 +49,8 @@ export async function checkVsSpin(): Promise<CheckVsSpin> {
     const { scenario } = await loadScenario(name);
     const t = performance.now();
     const r: CheckResult = check(scenario, { faults: 1, kinds: ['crash'], failFast: true });
-    rows.push({ name, verdict: r.judgement.verdict, states: r.check.states, transitions: r.check.transitions, depth: r.check.depth, seconds: (performance.now() - t) / 1000 });
+    const slept = r.coverage.interleavings.kind === 'all' ? (r.coverage.interleavings.slept ?? 0) : 0;
+    rows.push({ name, verdict: r.judgement.verdict, states: r.check.states, transitions: r.check.transitions, slept, depth: r.check.depth, seconds: (performance.now() - t) / 1000 });
   }
   const seconds = (performance.now() - start) / 1000;
   const coldStart = performance.now();

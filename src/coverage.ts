@@ -15,8 +15,12 @@ export type Interleavings =
   | { readonly kind: 'chosen' }
   /** One given schedule of message latencies (the replay of an explore case). */
   | { readonly kind: 'scheduled' }
-  /** Every interleaving of enabled steps, within the search's bounds. */
-  | { readonly kind: 'all'; readonly states: number; readonly transitions: number; readonly depth: number };
+  /**
+   * Every interleaving of enabled steps, within the search's bounds. `slept` counts the
+   * transitions sleep sets skipped, each of which commutes with one taken and leads to a state
+   * the search reaches anyway; absent when the search took every transition (`--no-reduction`).
+   */
+  | { readonly kind: 'all'; readonly states: number; readonly transitions: number; readonly depth: number; readonly slept?: number };
 
 /**
  * The other order of an exhaustive search, where check ran both: a breadth-first search that

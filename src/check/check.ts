@@ -1,7 +1,9 @@
 // Check mode: every interleaving and every combination of up to K faults, by explicit-state
 // search over CheckWorld (src/check/checkWorld.ts). Breadth-first by default, so the first
 // counterexample of each violation is a shortest one; depth-first on request. A state seen
-// before (by its 64-bit hash, src/check/visitedSet.ts) is not explored again.
+// before (by its 64-bit hash, src/check/visitedSet.ts) is not explored again, and a step that
+// commutes with one already taken is skipped where sleep sets (src/check/sleepSets.ts) show that
+// its state is reached anyway: fewer transitions, the same states.
 //
 // The result has the shape of a windows sweep (src/windows.ts), so every report form renders it:
 // - a row per fault place and kind that struck, judged over the end states of every path whose
@@ -31,6 +33,8 @@ import { undecidedOf, windowRowOf, type ObservedRun } from '../windowRow.ts';
 import { encodeChoices } from './choicePath.ts';
 import { CheckWorld, isFault, type CheckState, type Choice, type PathEnd, type StepLog } from './checkWorld.ts';
 import { Frontier } from './frontier.ts';
+import { SleepSets } from './sleepSets.ts';
+import type { Hash64 } from './stateHash.ts';
 import { VisitedSet } from './visitedSet.ts';
 
 export interface CheckOptions {
@@ -56,6 +60,10 @@ export interface CheckOptions {
    * faster than the clock; every tick a message may take is then a branch of its own.
    */
   readonly worldLatency?: boolean;
+  /** Skip transitions that commute with one already taken (sleep sets); default true. */
+  readonly reduction?: boolean;
+  /** Steps the low lane of a sleep set holds (default and most 31): a test lowers it to run the high lane. */
+  readonly sleepLowSteps?: number;
   /** Called every so many states, for progress indicators. */
   readonly onProgress?: (states: number, transitions: number) => void;
 }
@@ -305,11 +313,25 @@ interface RowAcc {
 
 interface Item {
   readonly s: CheckState;
+  /** The state's key in the visited set. */
+  readonly h: Hash64;
   readonly id: number;
   readonly depth: number;
   /** 0: no fault yet; r + 1: row r's fault alone; MANY: more than one fault. */
   readonly tag: number;
+  /**
+   * A state expanded before and reached again with fewer steps asleep: the steps its first
+   * expansion skipped that it now takes, and its sleep set now, each as its two lanes.
+   */
+  readonly again?: { readonly stepsLow: number; readonly stepsHigh: number; readonly sleepLow: number; readonly sleepHigh: number };
 }
+
+/**
+ * With sleep sets, the visited set keeps beside each state its sleep set (the meet of those it
+ * arrived with): the low lane shifted left by one, whose lowest bit says whether the state has
+ * been expanded, and the high lane once a design numbers that many steps.
+ */
+const EXPANDED = 1;
 
 const MANY = -1;
 const PROGRESS_EVERY = 100_000;
@@ -342,7 +364,8 @@ function search(scenario: Scenario, options: CheckOptions): CheckResult {
   const time = timeScaleOf(scenario);
   const entered = new Set<string>();
   const log: StepLog = { trace: () => {}, enter: (w) => entered.add(w) };
-  const visited = new VisitedSet(1 << 16);
+  const sleeps = options.reduction === false ? undefined : new SleepSets(options.sleepLowSteps);
+  const visited = new VisitedSet(1 << 16, sleeps !== undefined);
   const tree = new Tree();
   const rows: RowAcc[] = [];
   const rowIndex = new Map<string, RowAcc>();
@@ -351,6 +374,8 @@ function search(scenario: Scenario, options: CheckOptions): CheckResult {
   const outcomes = new Map<RunOutcome, number>();
   const firstOf = new Map<Violation, number>();
   let transitions = 0;
+  // Transitions sleep sets skipped: each commutes with one taken, so its state is reached anyway.
+  let slept = 0;
   let ends = 0;
   let maxSeen = 0;
   let bound: SearchBound | undefined;
@@ -360,7 +385,7 @@ function search(scenario: Scenario, options: CheckOptions): CheckResult {
   const s0 = world.initial(log);
   const h0 = world.hash(s0, 0);
   visited.add(h0[0], h0[1]);
-  const root: Item = { s: s0, id: tree.add(-1, 0), depth: 0, tag: 0 };
+  const root: Item = { s: s0, h: h0, id: tree.add(-1, 0), depth: 0, tag: 0 };
 
   const rowOf = (s: CheckState, c: Choice): RowAcc => {
     const f = faultOf(world, s, c, new Map())!;
@@ -398,17 +423,46 @@ function search(scenario: Scenario, options: CheckOptions): CheckResult {
     if (options.failFast && j.findings.length > 0) stopped = true;
   };
 
-  const expand = (item: Item, push: (i: Item) => void) => {
-    const { s } = item;
+  const expand = (item: Item, push: (i: Item) => void, pushAgain: (i: Item) => void) => {
+    const { s, h: key, again } = item;
     const offered = world.choices(s);
     const end = world.end(s, offered);
-    if (end !== undefined) return judgeAt(item, end);
+    if (end !== undefined) {
+      // An end is judged once, at its first arrival, and never expanded: nothing is asleep in it,
+      // so no later arrival asks for more.
+      if (sleeps) {
+        const slot = visited.slot(key[0], key[1]);
+        visited.setValue(slot, EXPANDED);
+        if (visited.wide) visited.setValue2(slot, 0);
+      }
+      if (again === undefined) judgeAt(item, end);
+      return;
+    }
     if (item.depth >= maxDepth) {
       bound ??= { kind: 'depth', max: maxDepth };
       return;
     }
+    let asleepLow = 0;
+    let asleepHigh = 0;
+    if (sleeps) {
+      const slot = visited.slot(key[0], key[1]);
+      const value = visited.value(slot);
+      asleepLow = again?.sleepLow ?? value >>> 1;
+      asleepHigh = again?.sleepHigh ?? visited.value2(slot);
+      visited.setValue(slot, value | EXPANDED);
+    }
+    let takenLow = 0;
+    let takenHigh = 0;
     for (let i = 0; i < offered.length && !stopped; i++) {
       const c = offered[i]!;
+      const step = sleeps ? sleeps.stepOf(s, c) : -1;
+      if (step >= 0 && step >= sleeps!.lowSteps && !visited.wide) visited.widen();
+      // A second expansion takes only the steps the first one skipped (no fault is ever among them).
+      if (again !== undefined && (step < 0 || !sleeps!.has(again.stepsLow, again.stepsHigh, step))) continue;
+      if (step >= 0 && sleeps!.has(asleepLow, asleepHigh, step)) {
+        slept++;
+        continue;
+      }
       let tag = item.tag;
       if (isFault(c)) {
         const row = rowOf(s, c);
@@ -417,18 +471,50 @@ function search(scenario: Scenario, options: CheckOptions): CheckResult {
       }
       const t = world.apply(s, c, log);
       transitions++;
+      // The successor's sleep set: the steps asleep here or taken here before this one that commute with it.
+      let sleepLow = 0;
+      let sleepHigh = 0;
+      if (step >= 0) {
+        if (t.nextUnordered !== s.nextUnordered) sleeps!.sentUnordered(step);
+        sleepLow = (asleepLow | takenLow) & sleeps!.commutingLowOf(step);
+        sleepHigh = (asleepHigh | takenHigh) & sleeps!.commutingHighOf(step);
+        if (step < sleeps!.lowSteps) takenLow |= 1 << step;
+        else takenHigh |= 1 << (step - sleeps!.lowSteps);
+      }
       const h = world.hash(t, tag);
       // One probe of the table for a state seen before or new; the bound is asked only when full.
-      if (visited.size >= maxStates) {
-        if (visited.has(h[0], h[1])) continue;
+      if (visited.size >= maxStates && !visited.has(h[0], h[1])) {
         bound = { kind: 'states', max: maxStates };
         stopped = true;
         return;
       }
-      if (!visited.add(h[0], h[1])) continue;
       const depth = item.depth + 1;
+      if (!sleeps) {
+        if (!visited.add(h[0], h[1])) continue;
+      } else {
+        const slot = visited.put(h[0], h[1]);
+        if (slot < 0) {
+          visited.setValue(~slot, sleepLow << 1);
+          if (visited.wide) visited.setValue2(~slot, sleepHigh);
+        } else {
+          // Reached again with fewer steps asleep: its expansion is to take the ones it now
+          // lacks, at once if it is still waiting to be expanded, or in an expansion of its own.
+          const value = visited.value(slot);
+          const beforeLow = value >>> 1;
+          const beforeHigh = visited.value2(slot);
+          const wokenLow = beforeLow & ~sleepLow;
+          const wokenHigh = beforeHigh & ~sleepHigh;
+          if ((wokenLow | wokenHigh) === 0) continue;
+          const nowLow = beforeLow & sleepLow;
+          const nowHigh = beforeHigh & sleepHigh;
+          visited.setValue(slot, (nowLow << 1) | (value & EXPANDED));
+          if (visited.wide) visited.setValue2(slot, nowHigh);
+          if (value & EXPANDED) pushAgain({ s: t, h, id: tree.add(item.id, i), depth, tag, again: { stepsLow: wokenLow, stepsHigh: wokenHigh, sleepLow: nowLow, sleepHigh: nowHigh } });
+          continue;
+        }
+      }
       if (depth > maxSeen) maxSeen = depth;
-      push({ s: t, id: tree.add(item.id, i), depth, tag });
+      push({ s: t, h, id: tree.add(item.id, i), depth, tag });
     }
     if (options.onProgress && visited.size >= nextProgress) {
       nextProgress = visited.size + PROGRESS_EVERY;
@@ -438,21 +524,28 @@ function search(scenario: Scenario, options: CheckOptions): CheckResult {
 
   if (options.dfs) {
     const stack = [root];
-    while (stack.length > 0 && !stopped) expand(stack.pop()!, (i) => stack.push(i));
+    const push = (i: Item) => stack.push(i);
+    while (stack.length > 0 && !stopped) expand(stack.pop()!, push, push);
   } else {
     // A level is held as rows of part indices (src/check/frontier.ts): the level being read and
     // the one being built are all that is held at once.
     const newLevel = () => new Frontier<CheckState['comps'][number], CheckState['links'][number]>(world);
     let level = newLevel();
-    level.push(root.s, root.id, root.tag);
-    for (let depth = 0; level.length > 0 && !stopped; depth++) {
+    level.push(root.s, root.h, root.id, root.tag);
+    // Second expansions are few, and wait beside the level as items.
+    let agains: Item[] = [];
+    for (let depth = 0; (level.length > 0 || agains.length > 0) && !stopped; depth++) {
       const next = newLevel();
-      const push = (i: Item) => next.push(i.s, i.id, i.tag);
+      const nextAgains: Item[] = [];
+      const push = (i: Item) => next.push(i.s, i.h, i.id, i.tag);
+      const pushAgain = (i: Item) => nextAgains.push(i);
       for (let k = 0; k < level.length && !stopped; k++) {
-        const { s, id, tag } = level.get(k);
-        expand({ s, id, depth, tag }, push);
+        const { s, h, id, tag } = level.get(k);
+        expand({ s, h, id, depth, tag }, push, pushAgain);
       }
+      for (let k = 0; k < agains.length && !stopped; k++) expand(agains[k]!, push, pushAgain);
       level = next;
+      agains = nextAgains;
     }
   }
   options.onProgress?.(visited.size, transitions);
@@ -513,7 +606,7 @@ function search(scenario: Scenario, options: CheckOptions): CheckResult {
     points: new Set(rows.flatMap((r) => (isWindowFault(r.fault) ? [] : [r.fault.point]))).size,
     runs: ends,
     unstruckRuns: 0,
-    interleavings: { kind: 'all', states: visited.size, transitions, depth: maxSeen },
+    interleavings: { kind: 'all', states: visited.size, transitions, depth: maxSeen, ...(sleeps ? { slept } : {}) },
     ...(bound ? { bound } : stopped ? { bound: { kind: 'firstViolation' as const, after: ends } } : {}),
     clauses: tally.result(),
   };

@@ -83,8 +83,10 @@ class SentTable {
 }
 
 const SCALARS = 5;
+/** Int32 fields of a row before its components'. */
+const ROW = 6;
 
-/** The states of one breadth-first level, each with the search's node id and fault tag. */
+/** The states of one breadth-first level, each with its hash in the visited set, the search's node id and fault tag. */
 export class Frontier<C, L> {
   private scalars: Float64Array;
   private ids: Int32Array;
@@ -92,7 +94,7 @@ export class Frontier<C, L> {
   private links = new Interner<readonly L[]>();
   private sent = new SentTable();
   private count = 0;
-  /** Int32 fields a row has: node id, tag, links, sent, then one per component. */
+  /** Int32 fields a row has: node id, tag, links, sent, the hash's two lanes, then one per component. */
   private width = 0;
 
   constructor(private readonly hashes: PartHashes<C, L>, capacity = 1 << 10) {
@@ -109,9 +111,9 @@ export class Frontier<C, L> {
     return this.scalars.byteLength + this.ids.byteLength;
   }
 
-  push(s: Parts<C, L>, id: number, tag: number): void {
+  push(s: Parts<C, L>, h: Hash64, id: number, tag: number): void {
     if (this.width === 0) {
-      this.width = 4 + s.comps.length;
+      this.width = ROW + s.comps.length;
       this.ids = new Int32Array((this.scalars.length / SCALARS) * this.width);
       for (let k = 0; k < s.comps.length; k++) this.comps.push(new Interner<C>());
     }
@@ -127,16 +129,18 @@ export class Frontier<C, L> {
     this.ids[r + 1] = tag;
     this.ids[r + 2] = this.links.id(s.links, this.hashes.linksKey(s.links));
     this.ids[r + 3] = this.sent.id(s.sent);
-    for (let k = 0; k < s.comps.length; k++) this.ids[r + 4 + k] = this.comps[k]!.id(s.comps[k]!, this.hashes.compHash(s.comps[k]!));
+    this.ids[r + 4] = h[0];
+    this.ids[r + 5] = h[1];
+    for (let k = 0; k < s.comps.length; k++) this.ids[r + ROW + k] = this.comps[k]!.id(s.comps[k]!, this.hashes.compHash(s.comps[k]!));
     this.count++;
   }
 
-  /** Row `i`: its state rebuilt from the level's parts, its node id and its tag. */
-  get(i: number): { s: Parts<C, L>; id: number; tag: number } {
+  /** Row `i`: its state rebuilt from the level's parts, its hash, its node id and its tag. */
+  get(i: number): { s: Parts<C, L>; h: Hash64; id: number; tag: number } {
     const f = i * SCALARS;
     const r = i * this.width;
-    const comps: C[] = new Array(this.width - 4);
-    for (let k = 0; k < comps.length; k++) comps[k] = this.comps[k]!.items[this.ids[r + 4 + k]!]!;
+    const comps: C[] = new Array(this.width - ROW);
+    for (let k = 0; k < comps.length; k++) comps[k] = this.comps[k]!.items[this.ids[r + ROW + k]!]!;
     const s = {
       now: this.scalars[f]!,
       comps,
@@ -147,7 +151,7 @@ export class Frontier<C, L> {
       nextUnordered: this.scalars[f + 4]!,
       sent: this.sent.items[this.ids[r + 3]!]!,
     };
-    return { s, id: this.ids[r]!, tag: this.ids[r + 1]! };
+    return { s, h: [this.ids[r + 4]!, this.ids[r + 5]!], id: this.ids[r]!, tag: this.ids[r + 1]! };
   }
 
   private grow(): void {

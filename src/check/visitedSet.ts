@@ -1,22 +1,32 @@
 // The states the exhaustive search has seen, by 64-bit hash, in an open-addressing table of two
 // Uint32Arrays kept at most three quarters full: eight bytes a slot, where a JavaScript Set of
-// strings would take well over a hundred a state. A slot holding 0 in both lanes is empty, so the
-// one hash that is 0 in both is kept in a flag of its own. Two different states with the same
-// 64-bit hash would be taken for one (hash compaction, as SPIN's -DHC); at ten million states the
-// chance of any such omission is about 10^14 / 2^65, under one in three hundred thousand.
+// strings would take well over a hundred a state. A table made with values keeps one Int32 beside
+// each slot for the search's own use (its sleep sets, src/check/sleepSets.ts): twelve bytes a
+// slot, and sixteen once it is widened to a second Int32, which only a design with many steps
+// asks for. A slot holding 0 in both lanes is empty, so the one hash that is 0 in both is kept
+// past the last slot, in a place of its own. Two different states with the same 64-bit hash would
+// be taken for one (hash compaction, as SPIN's -DHC); at ten million states the chance of any
+// such omission is about 10^14 / 2^65, under one in three hundred thousand.
 
 export class VisitedSet {
   private hi: Uint32Array;
   private lo: Uint32Array;
+  /** Values by slot, the all-zero hash's at index `mask + 1`; empty in a table without values. */
+  private first: Int32Array;
+  private second: Int32Array | undefined;
   private mask: number;
   private count = 0;
   private zero = false;
 
-  constructor(initialCapacity = 1 << 16) {
+  constructor(
+    initialCapacity = 1 << 16,
+    private readonly withValues = false,
+  ) {
     let cap = 1;
     while (cap < initialCapacity) cap <<= 1;
     this.hi = new Uint32Array(cap);
     this.lo = new Uint32Array(cap);
+    this.first = new Int32Array(withValues ? cap + 1 : 0);
     this.mask = cap - 1;
   }
 
@@ -26,38 +36,37 @@ export class VisitedSet {
 
   /** Bytes the table holds. */
   get bytes(): number {
-    return this.hi.byteLength + this.lo.byteLength;
+    return this.hi.byteLength + this.lo.byteLength + this.first.byteLength + (this.second?.byteLength ?? 0);
+  }
+
+  /** Whether each slot has a second value. */
+  get wide(): boolean {
+    return this.second !== undefined;
   }
 
   /** Adds a hash; false when it was already there. */
   add(hi: number, lo: number): boolean {
-    hi >>>= 0;
-    lo >>>= 0;
-    if ((hi | lo) === 0) {
-      if (this.zero) return false;
-      this.zero = true;
-      this.count++;
-      return true;
-    }
-    if ((this.count + 1) * 4 > (this.mask + 1) * 3) this.grow();
-    return this.insert(hi, lo);
+    return this.put(hi, lo) < 0;
   }
 
   has(hi: number, lo: number): boolean {
-    hi >>>= 0;
-    lo >>>= 0;
-    if ((hi | lo) === 0) return this.zero;
-    let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & this.mask;
-    for (;;) {
-      const h = this.hi[i]!;
-      const l = this.lo[i]!;
-      if ((h | l) === 0) return false;
-      if (h === hi && l === lo) return true;
-      i = (i + 1) & this.mask;
-    }
+    return this.slot(hi, lo) >= 0;
   }
 
-  private insert(hi: number, lo: number): boolean {
+  /**
+   * Adds a hash and returns `~slot` (a negative number) where it is new, or returns the slot it
+   * already has. A slot stays valid until the next hash is added.
+   */
+  put(hi: number, lo: number): number {
+    hi >>>= 0;
+    lo >>>= 0;
+    if ((hi | lo) === 0) {
+      if (this.zero) return this.mask + 1;
+      this.zero = true;
+      this.count++;
+      return ~(this.mask + 1);
+    }
+    if ((this.count + 1) * 4 > (this.mask + 1) * 3) this.grow();
     let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & this.mask;
     for (;;) {
       const h = this.hi[i]!;
@@ -66,20 +75,81 @@ export class VisitedSet {
         this.hi[i] = hi;
         this.lo[i] = lo;
         this.count++;
-        return true;
+        return ~i;
       }
-      if (h === hi && l === lo) return false;
+      if (h === hi && l === lo) return i;
       i = (i + 1) & this.mask;
     }
   }
 
+  /** The slot holding a hash, or -1 when it is not there. */
+  slot(hi: number, lo: number): number {
+    hi >>>= 0;
+    lo >>>= 0;
+    if ((hi | lo) === 0) return this.zero ? this.mask + 1 : -1;
+    let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & this.mask;
+    for (;;) {
+      const h = this.hi[i]!;
+      const l = this.lo[i]!;
+      if (h === hi && l === lo) return i;
+      if ((h | l) === 0) return -1;
+      i = (i + 1) & this.mask;
+    }
+  }
+
+  /** A slot's first value (0 until set). */
+  value(slot: number): number {
+    return this.first[slot]!;
+  }
+
+  /** A slot's second value (0 until set, and in a table not widened). */
+  value2(slot: number): number {
+    return this.second === undefined ? 0 : this.second[slot]!;
+  }
+
+  setValue(slot: number, value: number): void {
+    if (!this.withValues) throw new Error('the visited set was made without values');
+    this.first[slot] = value;
+  }
+
+  setValue2(slot: number, value: number): void {
+    if (this.second === undefined) throw new Error('the visited set has no second value until it is widened');
+    this.second[slot] = value;
+  }
+
+  /** Gives every slot a second value, 0 for the hashes already there. */
+  widen(): void {
+    if (!this.withValues) throw new Error('the visited set was made without values');
+    this.second ??= new Int32Array(this.first.length);
+  }
+
   private grow(): void {
-    const { hi, lo } = this;
-    const cap = (this.mask + 1) * 2;
+    const { hi, lo, first, second } = this;
+    const old = this.mask + 1;
+    const cap = old * 2;
     this.hi = new Uint32Array(cap);
     this.lo = new Uint32Array(cap);
     this.mask = cap - 1;
-    this.count = this.zero ? 1 : 0;
-    for (let i = 0; i < hi.length; i++) if ((hi[i]! | lo[i]!) !== 0) this.insert(hi[i]!, lo[i]!);
+    if (this.withValues) {
+      this.first = new Int32Array(cap + 1);
+      this.first[cap] = first[old]!;
+      if (second !== undefined) {
+        this.second = new Int32Array(cap + 1);
+        this.second[cap] = second[old]!;
+      }
+    }
+    for (let i = 0; i < old; i++) {
+      const h = hi[i]!;
+      const l = lo[i]!;
+      if ((h | l) === 0) continue;
+      let j = (l ^ Math.imul(h, 0x9e3779b1)) & this.mask;
+      while ((this.hi[j]! | this.lo[j]!) !== 0) j = (j + 1) & this.mask;
+      this.hi[j] = h;
+      this.lo[j] = l;
+      if (this.withValues) {
+        this.first[j] = first[i]!;
+        if (second !== undefined) this.second![j] = second[i]!;
+      }
+    }
   }
 }

@@ -34,7 +34,7 @@ import { styleFor, table } from './style.ts';
 export const DEFAULT_OUT = 'faultline-check';
 
 export const command: Command = {
-  usage: 'check <scenario|file|folder|pattern|all>… [--faults K] [--kinds LIST] [--size N] [--max-states N] [--max-depth N] [--dfs] [--full] [--world-latency] [--json] [--out DIR] [--workers N] [--shard i/n]',
+  usage: 'check <scenario|file|folder|pattern|all>… [--faults K] [--kinds LIST] [--size N] [--max-states N] [--max-depth N] [--dfs] [--no-reduction] [--full] [--world-latency] [--json] [--out DIR] [--workers N] [--shard i/n]',
   spec: {
     command: 'check',
     flags: {
@@ -44,6 +44,7 @@ export const command: Command = {
       'max-states': { type: 'string', value: 'N', help: `stop after N distinct states (default ${DEFAULT_MAX_STATES.toLocaleString('en-US')}); the verdict is then "holds within bound"` },
       'max-depth': { type: 'string', value: 'N', help: 'extend no path past N steps; the verdict is then "holds within bound"' },
       dfs: { type: 'boolean', help: 'search depth-first (default breadth-first, whose counterexamples are shortest)' },
+      'no-reduction': { type: 'boolean', help: 'take every transition, also those sleep sets skip as commuting with one already taken (same states and verdicts, more transitions)' },
       full: { type: 'boolean', help: "search on after the first violation, to the bound: every expected violation found and every window's reach known (default: stop at the first violation)" },
       'fail-fast': { type: 'boolean', help: 'stop at the first violation (the default; kept so that scripts which name it still run)' },
       'world-latency': { type: 'boolean', help: "give each message the World's latency window instead of landing before the clock moves (far more states)" },
@@ -75,6 +76,7 @@ export const command: Command = {
       ...(maxStates === undefined ? {} : { maxStates }),
       ...(maxDepth === undefined ? {} : { maxDepth }),
       ...(values['dfs'] ? { dfs: true } : {}),
+      ...(values['no-reduction'] ? { reduction: false } : {}),
       // A gate wants a yes or no and the first counterexample; the whole bounded space is asked for.
       ...(values['full'] ? {} : { failFast: true }),
       ...(values['world-latency'] ? { worldLatency: true } : {}),

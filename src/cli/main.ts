@@ -48,7 +48,7 @@ Usage:
   faultline list [<scenario|file|folder|pattern>…] [--json]
   faultline windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--pairs] [--seed S] [--max-occurrence N] [--fail-fast] [--workers N] [--shard i/n]
   faultline explore <scenario|file|folder|pattern>… [--runs N] [--seed S] [--max-faults N] [--max-occurrence N] [--json] [--workers N] [--shard i/n]
-  faultline check <scenario|file|folder|pattern|all>… [--faults K] [--size N] [--max-states N] [--dfs] [--full] [--json] [--out DIR] [--workers N] [--shard i/n]
+  faultline check <scenario|file|folder|pattern|all>… [--faults K] [--size N] [--max-states N] [--dfs] [--no-reduction] [--full] [--json] [--out DIR] [--workers N] [--shard i/n]
   faultline merge <part folder|part file>… [--out DIR] [--json]
   faultline replay <scenario|file> --seed S [--path P | --plan JSON] [--size N] [--json]
   faultline replay <scenario|file> --faults K --choices PATH [--size N] [--json]

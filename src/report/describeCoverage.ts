@@ -45,7 +45,8 @@ function interleavings(c: Coverage): string {
   if (i.kind === 'sampled') return 'interleavings sampled with the plans';
   if (i.kind === 'chosen') return 'the interleaving its choice path names';
   if (i.kind === 'scheduled') return 'one interleaving (the schedule of message latencies the search shrank)';
-  return `${count(i.states, 'state')}, ${count(i.transitions, 'transition')}, depth ${i.depth}`;
+  const slept = i.slept === undefined ? '' : ` (and ${count(i.slept, 'commuting transition')} skipped by sleep sets)`;
+  return `${count(i.states, 'state')}, ${count(i.transitions, 'transition')}${slept}, depth ${i.depth}`;
 }
 
 function bound(c: Coverage): string {

@@ -1,5 +1,5 @@
 // A breadth-first level gives back each state it was given: every clock and budget field, its
-// node id and tag, components equal to the ones pushed (one object per distinct hash), and link
+// hash, node id and tag, components equal to the ones pushed (one object per distinct hash), and link
 // lists and send counts equal to the ones pushed, even where two differ only in a message's
 // ordinal or share one lane of their key.
 import fc from 'fast-check';
@@ -36,15 +36,20 @@ const state = fc.record({
   sent: fc.array(fc.nat({ max: 9 }), { maxLength: 4 }),
 });
 
+// Hash lanes as the search gives them: unsigned 32-bit numbers, the extremes among them.
+const lane = fc.oneof(fc.constantFrom(0, 1, 0xffffffff, 0x80000000), fc.nat({ max: 0xffffffff }));
+
 describe('Frontier', () => {
   it('gives back every state pushed, through growth', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(state, fc.nat(), fc.integer({ min: -1, max: 40 })), { maxLength: 300 }), (rows) => {
+      fc.property(fc.array(fc.tuple(state, fc.tuple(lane, lane), fc.nat(), fc.integer({ min: -1, max: 40 })), { maxLength: 300 }), (rows) => {
         const level = new Frontier(fake, 4);
-        for (const [s, id, tag] of rows) level.push(s, id, tag);
+        for (const [s, h, id, tag] of rows) level.push(s, h, id, tag);
         expect(level.length).toBe(rows.length);
-        rows.forEach(([s, id, tag], i) => {
+        rows.forEach(([s, h, id, tag], i) => {
           const got = level.get(i);
+          // A lane comes back as the same 32 bits, which is all the visited set reads of it.
+          expect(got.h.map((x) => x >>> 0)).toEqual(h.map((x) => x >>> 0));
           expect(got.id).toBe(id);
           expect(got.tag).toBe(tag);
           expect(got.s).toEqual(s);
@@ -58,8 +63,8 @@ describe('Frontier', () => {
     const a = { v: 5 };
     const twin = { v: 5 };
     const base = { now: 1, faults: 0, lastProgress: 0, lastFault: -1, nextUnordered: 0, sent: [1, 2] };
-    level.push({ ...base, comps: [a], links: [{ key: 'a->b', n: 1 }] }, 0, 0);
-    level.push({ ...base, comps: [twin], links: [{ key: 'a->b', n: 2 }] }, 1, 0);
+    level.push({ ...base, comps: [a], links: [{ key: 'a->b', n: 1 }] }, [1, 2], 0, 0);
+    level.push({ ...base, comps: [twin], links: [{ key: 'a->b', n: 2 }] }, [3, 4], 1, 0);
     expect(level.get(1).s.comps[0]).toBe(a);
     expect(level.get(0).s.links).toEqual([{ key: 'a->b', n: 1 }]);
     expect(level.get(1).s.links).toEqual([{ key: 'a->b', n: 2 }]);
@@ -72,7 +77,7 @@ describe('Frontier', () => {
     // Three levels of every choice: deliveries, timers, crashes and message faults.
     for (let depth = 0; depth < 3; depth++) states = states.flatMap((s) => world.choices(s).map((c) => world.apply(s, c)));
     const level = new Frontier(world);
-    states.forEach((s, i) => level.push(s, i, i % 3));
+    states.forEach((s, i) => level.push(s, world.hash(s, i % 3), i, i % 3));
     expect(level.length).toBe(states.length);
     states.forEach((s, i) => {
       const back = level.get(i).s as typeof s;

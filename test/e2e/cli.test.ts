@@ -83,7 +83,7 @@ describe('each command’s --help lists that command’s flags and no other', ()
     list: ['--json'],
     windows: ['--out DIR', '--pairs', '--seed S', '--max-occurrence N', '--fail-fast', '--workers N', '--shard i/n', '--json'],
     explore: ['--runs N', '--seed S', '--max-faults N', '--max-occurrence N', '--workers N', '--shard i/n', '--out DIR', '--json'],
-    check: ['--faults K', '--kinds LIST', '--size N', '--max-states N', '--max-depth N', '--dfs', '--full', '--fail-fast', '--world-latency', '--out DIR', '--workers N', '--shard i/n', '--json'],
+    check: ['--faults K', '--kinds LIST', '--size N', '--max-states N', '--max-depth N', '--dfs', '--no-reduction', '--full', '--fail-fast', '--world-latency', '--out DIR', '--workers N', '--shard i/n', '--json'],
     replay: ['--seed S', '--choices PATH', '--faults K', '--kinds LIST', '--world-latency', '--plan JSON', '--path P', '--size N', '--max-faults N', '--max-occurrence N', '--json'],
     record: ['--out DIR'],
     merge: ['--out DIR', '--json'],
@@ -359,6 +359,20 @@ describe('check', () => {
     expect(whole.scenarios[0]!.check.states).toBeGreaterThan(gate.scenarios[0]!.check.states);
     expect(explicit).toEqual(gate);
     expect(await refused([...args, '--full', '--fail-fast'])).toBe('faultline: --full and --fail-fast contradict each other: --full searches on after the first violation, --fail-fast stops there');
+  });
+
+  it('skips commuting transitions by sleep sets and says how many, unless --no-reduction takes them all, to the same states and verdict', async () => {
+    type Doc = { scenarios: { verdict: string; coverage: { covers: string; interleavings: { states: number; transitions: number; slept?: number } } }[] };
+    const args = ['check', 'flow-page-viewed', '--json', '--out', out];
+    const reduced = (JSON.parse((await cli(args)).out) as Doc).scenarios[0]!;
+    const whole = (JSON.parse((await cli([...args, '--no-reduction'])).out) as Doc).scenarios[0]!;
+    expect(whole.verdict).toBe(reduced.verdict);
+    expect(whole.coverage.interleavings.states).toBe(reduced.coverage.interleavings.states);
+    expect(reduced.coverage.interleavings.slept).toBeGreaterThan(0);
+    expect(whole.coverage.interleavings).not.toHaveProperty('slept');
+    expect(reduced.coverage.interleavings.transitions).toBeLessThan(whole.coverage.interleavings.transitions);
+    expect(reduced.coverage.covers).toMatch(/ transitions \(and [\d,]+ commuting transitions? skipped by sleep sets\), depth \d+/);
+    expect(whole.coverage.covers).not.toContain('sleep sets');
   });
 
   it('prints one JSON document with each search under "check", and a replay line per counterexample that reruns it', async () => {

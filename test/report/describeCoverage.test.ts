@@ -57,6 +57,9 @@ describe('describeCoverage', () => {
       'holds for every interleaving with at most 1 fault: 26 windows and 18 message points (crash, lose, duplicate, delay, reorder), 7 end states, 12,345 states, 1 transition, depth 40',
     );
     expect(describeCoverage('holds', { ...all, faultDepth: 0 })).toContain('holds for every fault-free interleaving:');
+    // Sleep sets: the transitions they skipped are counted beside the ones taken, and only where they ran.
+    expect(describeCoverage('holds', { ...all, interleavings: { kind: 'all', states: 9, transitions: 20, depth: 4, slept: 1 } })).toMatch(/, 9 states, 20 transitions \(and 1 commuting transition skipped by sleep sets\), depth 4$/);
+    expect(describeCoverage('holds', { ...all, interleavings: { kind: 'all', states: 9, transitions: 20, depth: 4, slept: 0 } })).toContain('(and 0 commuting transitions skipped by sleep sets)');
     expect(describeCoverage('holds within bound', { ...all, bound: { kind: 'states', max: 100000 } })).toMatch(/; the search stopped at its bound of 100,000 states$/);
     expect(describeCoverage('holds within bound', { ...all, bound: { kind: 'depth', max: 60 } })).toMatch(/; the search stopped at its depth bound of 60$/);
   });
