@@ -55,7 +55,7 @@ export class VisitedSet {
 
   /**
    * Adds a hash and returns `~slot` (a negative number) where it is new, or returns the slot it
-   * already has. A slot stays valid until the next hash is added.
+   * already has. A slot stays valid until a hash is added: only adding one can grow the table.
    */
   put(hi: number, lo: number): number {
     hi >>>= 0;
@@ -66,20 +66,16 @@ export class VisitedSet {
       this.count++;
       return ~(this.mask + 1);
     }
-    if ((this.count + 1) * 4 > (this.mask + 1) * 3) this.grow();
-    let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & this.mask;
-    for (;;) {
-      const h = this.hi[i]!;
-      const l = this.lo[i]!;
-      if ((h | l) === 0) {
-        this.hi[i] = hi;
-        this.lo[i] = lo;
-        this.count++;
-        return ~i;
-      }
-      if (h === hi && l === lo) return i;
-      i = (i + 1) & this.mask;
+    let i = this.probe(hi, lo);
+    if ((this.hi[i]! | this.lo[i]!) !== 0) return i;
+    if ((this.count + 1) * 4 > (this.mask + 1) * 3) {
+      this.grow();
+      i = this.probe(hi, lo);
     }
+    this.hi[i] = hi;
+    this.lo[i] = lo;
+    this.count++;
+    return ~i;
   }
 
   /** The slot holding a hash, or -1 when it is not there. */
@@ -87,12 +83,17 @@ export class VisitedSet {
     hi >>>= 0;
     lo >>>= 0;
     if ((hi | lo) === 0) return this.zero ? this.mask + 1 : -1;
+    const i = this.probe(hi, lo);
+    return (this.hi[i]! | this.lo[i]!) === 0 ? -1 : i;
+  }
+
+  /** The slot holding a hash that is not all zero, or the empty slot where it would go. */
+  private probe(hi: number, lo: number): number {
     let i = (lo ^ Math.imul(hi, 0x9e3779b1)) & this.mask;
     for (;;) {
       const h = this.hi[i]!;
       const l = this.lo[i]!;
-      if (h === hi && l === lo) return i;
-      if ((h | l) === 0) return -1;
+      if ((h === hi && l === lo) || (h | l) === 0) return i;
       i = (i + 1) & this.mask;
     }
   }

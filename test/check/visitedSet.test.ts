@@ -82,6 +82,11 @@ describe('VisitedSet', () => {
     for (let i = 1; i <= 12; i++) v.add(i, i);
     // One place past the slots for the hash that is 0 in both lanes.
     expect(v.bytes).toBe(16 * 8 + 17 * 4);
+    // At the load limit, asking for a hash that is there neither grows the table nor moves it.
+    const slot = v.slot(5, 5);
+    expect(v.put(5, 5)).toBe(slot);
+    expect(v.bytes).toBe(16 * 8 + 17 * 4);
+    expect(v.slot(5, 5)).toBe(slot);
     expect(() => v.setValue2(v.slot(1, 1), 1)).toThrow(/widened/);
     v.widen();
     expect(v.bytes).toBe(16 * 8 + 17 * 8);
