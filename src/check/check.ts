@@ -3,7 +3,8 @@
 // counterexample of each violation is a shortest one; depth-first on request. A state seen
 // before (by its 64-bit hash, src/check/visitedSet.ts) is not explored again, and a step that
 // commutes with one already taken is skipped where sleep sets (src/check/sleepSets.ts) show that
-// its state is reached anyway: fewer transitions, the same states.
+// its state is reached anyway: fewer transitions, the same states. Each component's steps are
+// remembered (src/check/transitionCache.ts), since a search asks for the same one again and again.
 //
 // The result has the shape of a windows sweep (src/windows.ts), so every report form renders it:
 // - a row per fault place and kind that struck, judged over the end states of every path whose
@@ -55,6 +56,8 @@ export interface CheckOptions {
   /** How the user named the scenario, for replay lines. */
   readonly ref?: string;
   readonly driver?: Driver;
+  /** Remember each component's steps (src/check/transitionCache.ts); default true. Off, a test compares. */
+  readonly transitionCache?: boolean;
   /**
    * Take the World's latency window (the scenario's, 1 to 3 ticks by default) instead of a network
    * faster than the clock; every tick a message may take is then a branch of its own.
@@ -111,6 +114,7 @@ export interface SetupOptions {
   readonly size?: number;
   readonly worldLatency?: boolean;
   readonly driver?: Driver;
+  readonly transitionCache?: boolean;
 }
 
 /**
@@ -120,7 +124,7 @@ export interface SetupOptions {
  * TTLs and retention keep their exact durations. `worldLatency` takes the World's own window.
  */
 export function checkSetup(scenario: Scenario, o: SetupOptions): CheckSetup {
-  const { faults, worldLatency = false, driver = 'compiled' } = o;
+  const { faults, worldLatency = false, driver = 'compiled', transitionCache = true } = o;
   const size = o.size ?? scenario.workload.size;
   const time = timeScaleOf(scenario);
   const components = scenario.build({ size }, time);
@@ -146,6 +150,7 @@ export function checkSetup(scenario: Scenario, o: SetupOptions): CheckSetup {
     skew: kinds.includes('skew'),
     messageFaults: MESSAGE_FAULT_KINDS.filter((k) => kinds.includes(k)),
     driver,
+    transitionCache,
   });
   return { world, components, faults, kinds, size, worldLatency, options };
 }
@@ -359,7 +364,7 @@ function search(scenario: Scenario, options: CheckOptions): CheckResult {
   const maxStates = options.maxStates ?? DEFAULT_MAX_STATES;
   const maxDepth = options.maxDepth ?? Infinity;
   const ref = options.ref ?? scenario.name;
-  const setup = checkSetup(scenario, { faults, ...(options.kinds ? { kinds: options.kinds } : {}), ...(options.size === undefined ? {} : { size: options.size }), ...(options.worldLatency ? { worldLatency: true } : {}), ...(options.driver ? { driver: options.driver } : {}) });
+  const setup = checkSetup(scenario, { faults, ...(options.kinds ? { kinds: options.kinds } : {}), ...(options.size === undefined ? {} : { size: options.size }), ...(options.worldLatency ? { worldLatency: true } : {}), ...(options.driver ? { driver: options.driver } : {}), ...(options.transitionCache === false ? { transitionCache: false } : {}) });
   const { world, components } = setup;
   const time = timeScaleOf(scenario);
   const entered = new Set<string>();

@@ -45,6 +45,7 @@ import { windowMarkOf, type WindowEmitted } from '../emitted.ts';
 import { brokenSessions, stateKey } from '../world.ts';
 import { MESSAGE_FAULT_KINDS, type MessageFaultKind } from '../faults.ts';
 import { Hasher, type Hash64 } from './stateHash.ts';
+import { TransitionCache } from './transitionCache.ts';
 
 export interface CheckWorldOptions {
   readonly latencyTicksMin: number;
@@ -61,6 +62,8 @@ export interface CheckWorldOptions {
   readonly skew: boolean;
   readonly messageFaults: readonly MessageFaultKind[];
   readonly driver: Driver;
+  /** Remember each component's steps (default true); off, every step is worked out anew. */
+  readonly transitionCache?: boolean;
 }
 
 interface Timer {
@@ -229,6 +232,8 @@ class Draft {
 export class CheckWorld {
   readonly names: readonly string[];
   private readonly steppers: readonly Stepper[];
+  /** Each component's steps, remembered: a search meets one snapshot and event again and again. */
+  private readonly cache: readonly TransitionCache[];
   private readonly faultsOf = new Map<string, readonly MessageFaultKind[]>();
   private readonly actions: ExecutedAction[] = [];
   /** Point ids by sender, receiver and message type. */
@@ -240,6 +245,7 @@ export class CheckWorld {
   ) {
     this.names = components.map((c) => c.name);
     this.steppers = components.map((c) => (c.stepper ? c.stepper() : stepperFor(c.machine, c.name, c.input, options.driver).stepper));
+    this.cache = components.map(() => (options.transitionCache === false ? new TransitionCache(0) : new TransitionCache()));
   }
 
   /** Every component booted in order at tick 0. */
@@ -336,7 +342,7 @@ export class CheckWorld {
         const t = comp.timers.find((x) => x.id === c.id)!;
         d.comps[c.comp] = { ...comp, timers: comp.timers.filter((x) => x !== t), woke: s.now };
         log.trace(s.now, this.names[c.comp]!, 'timer', t.event.type);
-        this.deliverTo(d, c.comp, { ...t.event, at: s.now } as EventObject, log);
+        this.deliverTo(d, c.comp, t.event, undefined, log);
         return this.freeze(d, s.faults, s.lastFault);
       }
       case 'restart': {
@@ -357,8 +363,8 @@ export class CheckWorld {
       case 'crash': {
         const d = new Draft(s, s.now);
         if (c.at !== undefined) {
-          const event = this.takeStep(d, c.comp, c.at.step, log);
-          this.deliverTo(d, c.comp, event, log, c.at);
+          const { event, from } = this.takeStep(d, c.comp, c.at.step, log);
+          this.deliverTo(d, c.comp, event, from, log, c.at);
         } else this.crash(d, c.comp, windowName(this.names[c.comp]!, d.comps[c.comp]!.state), log);
         return this.freeze(d, s.faults + 1, s.now);
       }
@@ -377,7 +383,7 @@ export class CheckWorld {
         const ticks = this.components[c.comp]!.skewTicks!;
         log.trace(d.now, 'world', 'fault', { kind: 'skew', window: windowName(this.names[c.comp]!, d.comps[c.comp]!.state) });
         log.trace(d.now, this.names[c.comp]!, 'skew', { ticks });
-        this.deliverTo(d, c.comp, { type: 'sys.clockSkew', ticks, at: d.now } as EventObject, log);
+        this.deliverTo(d, c.comp, { type: 'sys.clockSkew', ticks } as EventObject, undefined, log);
         return this.freeze(d, s.faults + 1, s.now);
       }
       default:
@@ -486,8 +492,8 @@ export class CheckWorld {
    * heads that may land now, then its due timers. The step is run once to find its marks.
    */
   private serverCrashes(s: CheckState, out: Choice[]): void {
-    const offer = (comp: number, step: ServerWindow['step'], event: EventObject) => {
-      const marks = this.marksOf(s.comps[comp]!.snapshot, comp, event);
+    const offer = (comp: number, step: ServerWindow['step'], event: EventObject, from: string | undefined) => {
+      const marks = this.marksOf(s.comps[comp]!.snapshot, comp, event, from, s.now);
       const seen = new Map<string, number>();
       marks.forEach((mark, k) => {
         const window = windowName(this.names[comp]!, mark.state);
@@ -499,12 +505,12 @@ export class CheckWorld {
     for (const l of s.links) {
       const m = l.msgs[0];
       if (m === undefined || m.earliest > s.now || !this.crashingServer(m.to) || s.comps[m.to]!.down) continue;
-      offer(m.to, { kind: 'deliver', link: l.key }, { ...m.event, from: this.names[m.from]!, at: s.now } as EventObject);
+      offer(m.to, { kind: 'deliver', link: l.key }, m.event, this.names[m.from]!);
     }
     for (let i = 0; i < s.comps.length; i++) {
       const c = s.comps[i]!;
       if (!this.crashingServer(i) || c.down) continue;
-      for (const t of c.timers) if (t.due <= s.now) offer(i, { kind: 'timer', id: t.id }, { ...t.event, at: s.now } as EventObject);
+      for (const t of c.timers) if (t.due <= s.now) offer(i, { kind: 'timer', id: t.id }, t.event, undefined);
     }
   }
 
@@ -514,10 +520,10 @@ export class CheckWorld {
   }
 
   /** The window marks a server's step reaches, in order; the step itself is thrown away. */
-  private marksOf(snapshot: MachineSnapshot, i: number, event: EventObject): WindowEmitted[] {
+  private marksOf(snapshot: MachineSnapshot, i: number, event: EventObject, from: string | undefined, at: number): WindowEmitted[] {
     const actions = this.actions;
     actions.length = 0;
-    this.steppers[i]!.transition(snapshot, event, actions);
+    this.cache[i]!.step(this.steppers[i]!, snapshot, event, from, at, actions);
     const marks: WindowEmitted[] = [];
     for (const a of actions.splice(0)) {
       const e = windowMarkOf(a);
@@ -526,19 +532,19 @@ export class CheckWorld {
     return marks;
   }
 
-  /** Takes a delivery's message off its link, or a due timer off its component, as the plain step does; the event it delivers. */
-  private takeStep(d: Draft, i: number, step: ServerWindow['step'], log: StepLog): EventObject {
+  /** Takes a delivery's message off its link, or a due timer off its component, as the plain step does; the event it delivers, and its sender. */
+  private takeStep(d: Draft, i: number, step: ServerWindow['step'], log: StepLog): { event: EventObject; from: string | undefined } {
     if (step.kind === 'deliver') {
       const m = this.shift(d, step.link);
       const from = this.names[m.from]!;
       log.trace(d.now, this.names[i]!, 'deliver', { from, event: m.event });
-      return { ...m.event, from, at: d.now } as EventObject;
+      return { event: m.event, from };
     }
     const comp = d.comps[i]!;
     const t = comp.timers.find((x) => x.id === step.id)!;
     d.comps[i] = { ...comp, timers: comp.timers.filter((x) => x !== t), woke: d.now };
     log.trace(d.now, this.names[i]!, 'timer', t.event.type);
-    return { ...t.event, at: d.now } as EventObject;
+    return { event: t.event, from: undefined };
   }
 
   /**
@@ -643,7 +649,7 @@ export class CheckWorld {
       return;
     }
     log.trace(d.now, to, 'deliver', { from, event: m.event });
-    this.deliverTo(d, m.to, { ...m.event, from, at: d.now } as EventObject, log);
+    this.deliverTo(d, m.to, m.event, from, log);
   }
 
   private boot(d: Draft, i: number, durable: unknown, log: StepLog, broken?: readonly string[]): void {
@@ -658,15 +664,16 @@ export class CheckWorld {
     this.afterStep(d, i, undefined, stateKey(snapshot.value), false, log);
   }
 
-  private deliverTo(d: Draft, i: number, event: EventObject, log: StepLog, crashAt?: ServerWindow): void {
+  /** Steps component `i` on `event`, stamped with the clock and, for a message, its sender. */
+  private deliverTo(d: Draft, i: number, event: EventObject, from: string | undefined, log: StepLog, crashAt?: ServerWindow): void {
     const comp = d.comps[i]!;
     const actions = this.actions;
     actions.length = 0;
-    const stepper = this.steppers[i]!;
-    const next = stepper.transition(comp.snapshot, event, actions);
+    const step = this.cache[i]!.step(this.steppers[i]!, comp.snapshot, event, from, d.now, actions);
+    const next = step.next;
     if (next.status === 'error') throw new Error(`${this.names[i]} failed on ${event.type} in state ${comp.state}: ${String(next.error)}`);
     const state = stateKey(next.value);
-    const reentered = this.components[i]!.process && state === comp.state && stepper.lastReentered;
+    const reentered = this.components[i]!.process && state === comp.state && step.reentered;
     d.comps[i] = { ...comp, snapshot: next };
     this.afterStep(d, i, comp.snapshot, state, reentered, log, crashAt);
   }
