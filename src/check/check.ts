@@ -462,7 +462,8 @@ function search(scenario: Scenario, options: CheckOptions): CheckResult {
     for (let i = 0; i < offered.length && !stopped; i++) {
       const c = offered[i]!;
       const step = sleeps ? sleeps.stepOf(s, c) : -1;
-      if (step >= 0 && step >= sleeps!.lowSteps && !visited.wide) visited.widen();
+      // The first step past the low lane gives every state a high lane, 0 for those already seen.
+      if (sleeps && step >= sleeps.lowSteps && !visited.wide) visited.widen();
       // A second expansion takes only the steps the first one skipped (no fault is ever among them).
       if (again !== undefined) {
         if (step < 0 || !sleeps!.has(again.stepsLow, again.stepsHigh, step)) continue;
