@@ -143,8 +143,8 @@ export class VisitedSet {
       const h = hi[i]!;
       const l = lo[i]!;
       if ((h | l) === 0) continue;
-      let j = (l ^ Math.imul(h, 0x9e3779b1)) & this.mask;
-      while ((this.hi[j]! | this.lo[j]!) !== 0) j = (j + 1) & this.mask;
+      // Each hash is in the old table once, so the probe ends at an empty slot.
+      const j = this.probe(h, l);
       this.hi[j] = h;
       this.lo[j] = l;
       if (this.withValues) {
