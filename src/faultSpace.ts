@@ -65,10 +65,30 @@ export function faultSpace(reference: RunRecord, options: FaultSpaceOptions): Fa
   return { singles, windows, points, kinds };
 }
 
-/** Every plan of one fault, then (with `pairs`) every plan of two distinct faults, in a fixed order. */
-export function plansOf(space: FaultSpace, pairs: boolean): FaultPlan[] {
+/**
+ * Every plan of one fault, then (with `pairs`) every plan of two distinct faults, in a fixed order.
+ * Given `strikesAt`, the step of the reference run at which each single fault would strike
+ * (Infinity for one whose place the reference run never reaches), pairs are grouped by the one
+ * of their two faults that strikes first, groups in the order they strike: a pair's run is the
+ * run of that fault alone until the other strikes, so a sweep captures that run once for its
+ * whole group (src/windowsPart.ts). A pair names its faults in the order of the singles either way.
+ */
+export function plansOf(space: FaultSpace, pairs: boolean, strikesAt?: (f: Fault) => number): FaultPlan[] {
   const singles = space.singles;
   const plans: FaultPlan[] = singles.map((f) => [f]);
-  if (pairs) for (let i = 0; i < singles.length; i++) for (let j = i + 1; j < singles.length; j++) plans.push([singles[i]!, singles[j]!]);
+  if (!pairs) return plans;
+  const order = singles.map((_, i) => i);
+  if (strikesAt !== undefined) {
+    const at = singles.map(strikesAt);
+    // A stable sort: faults that strike in the same step keep the singles' order.
+    order.sort((a, b) => at[a]! - at[b]! || a - b);
+  }
+  for (let p = 0; p < order.length; p++) {
+    for (let q = p + 1; q < order.length; q++) {
+      const i = Math.min(order[p]!, order[q]!);
+      const j = Math.max(order[p]!, order[q]!);
+      plans.push([singles[i]!, singles[j]!]);
+    }
+  }
   return plans;
 }

@@ -119,3 +119,8 @@ export function faultLabel(f: Fault): string {
 export function sameFault(a: Fault, b: Fault): boolean {
   return a.kind === b.kind && a.occurrence === b.occurrence && faultPlaceName(a) === faultPlaceName(b) && restoredComponent(a) === restoredComponent(b);
 }
+
+/** Whether every fault of `part` is in `plan`. */
+export function includesPlan(plan: FaultPlan, part: FaultPlan): boolean {
+  return part.every((f) => plan.some((g) => sameFault(f, g)));
+}

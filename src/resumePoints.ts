@@ -12,12 +12,12 @@
 // at a window entry or a counted send, and only while the safety phase lasts); machine snapshots
 // are immutable, so the saved ones are shared rather than copied; and the one event that names
 // the plan, the trace's first, is the run's own.
-import { isWindowFault, type Fault, type FaultPlan } from './faults.ts';
+import { includesPlan, isWindowFault, type Fault, type FaultPlan } from './faults.ts';
 import type { NetworkState } from './network.ts';
 import type { ScheduleState } from './schedule.ts';
 import type { MachineSnapshot, Stepper } from './stepper.ts';
 import type { TraceLog } from './trace.ts';
-import type { ComponentSpec, DriverRefusal, Note, WorldItem } from './world.ts';
+import type { ComponentSpec, DriverRefusal, Note, Strike, WorldItem } from './world.ts';
 
 /** One component as it stood before a saved step; its snapshot is shared, never changed. */
 export interface SavedHost {
@@ -39,6 +39,8 @@ export interface SavedWorld {
   readonly schedule: ScheduleState<WorldItem>;
   readonly network: NetworkState;
   readonly windowCounts: readonly (readonly [string, number])[];
+  /** How many faults had struck by then (none in a fault-free run). */
+  readonly strikes: number;
   /** How many trace events and notes the run had made by then. */
   readonly traceLength: number;
   readonly notesLength: number;
@@ -48,6 +50,8 @@ export interface SavedWorld {
 export interface ResumePoints {
   /** The seed, components and steppers every resumed run must share with the reference. */
   readonly seed: string;
+  /** The captured run's own plan, empty for a reference run; a run resuming from it has every one of these faults. */
+  readonly plan: FaultPlan;
   readonly components: readonly ComponentSpec[];
   readonly steppers: readonly Stepper[];
   readonly refusals: readonly DriverRefusal[];
@@ -56,6 +60,8 @@ export interface ResumePoints {
   readonly at: ReadonlyMap<string, number>;
   readonly trace: TraceLog;
   readonly notes: readonly Note[];
+  /** The faults that struck in the captured run, in order. */
+  readonly strikes: readonly Strike[];
 }
 
 /** Where a resumed run starts: the points and the saved step. */
@@ -80,16 +86,31 @@ export function strikeKey(f: Fault): string {
 }
 
 /**
- * The saved step a plan's run can start from: the earliest at which one of its faults strikes.
- * None when a fault strikes while the components boot (the run starts from the beginning) or
- * none of them strikes in the reference run's safety phase (nor then in this run, which stays
- * the reference run throughout: it is run whole, and reports its faults as not struck).
+ * The saved step a plan's run can start from: the earliest at which one of its faults that the
+ * captured run lacks strikes there (every fault, for a fault-free reference run). None when the
+ * captured run has a fault the plan lacks, when one of the plan's own faults strikes while the
+ * components boot (the run starts from the beginning), or when none of them strikes in the
+ * captured run's safety phase (nor then in this run, which stays the captured run throughout:
+ * see `sameRunAs`).
  */
 export function resumeIndex(points: ResumePoints, plan: FaultPlan): number | undefined {
+  if (!includesPlan(plan, points.plan)) return undefined;
   let first = Infinity;
   for (const f of plan) {
+    if (includesPlan(points.plan, [f])) continue;
     const at = points.at.get(strikeKey(f));
     if (at !== undefined && at < first) first = at;
   }
   return first === Infinity || first < 0 ? undefined : first;
+}
+
+/**
+ * Whether a plan's run is the captured run itself, its extra faults never struck: it has every
+ * fault the captured run had, and none of the others has its place reached in the captured run's
+ * safety phase. A fault changes nothing until it strikes, so the two runs take the same steps to
+ * the same end; only the plan, and so the trace's first event, differ.
+ */
+export function sameRunAs(points: ResumePoints, plan: FaultPlan): boolean {
+  if (!includesPlan(plan, points.plan)) return false;
+  return plan.every((f) => includesPlan(points.plan, [f]) || !points.at.has(strikeKey(f)));
 }

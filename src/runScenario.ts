@@ -4,9 +4,9 @@
 // together with the components the run was built from, so no caller builds the design again.
 import { checkClaim, type ClaimVerdict } from './checkers/compose.ts';
 import type { Finding, RunOutcome } from './checkers/finding.ts';
-import type { FaultPlan } from './faults.ts';
+import { sameFault, type FaultPlan } from './faults.ts';
 import { timeScaleOf, worldOptionsOf, type DesignComponent, type Scenario } from './scenario.ts';
-import { resumeIndex } from './resumePoints.ts';
+import { resumeIndex, sameRunAs } from './resumePoints.ts';
 import { runOutcome } from './verdict.ts';
 import { World, type Driver, type RunReport } from './world.ts';
 import type { WorldView } from './worldView.ts';
@@ -59,18 +59,23 @@ export function viewOf(report: Pick<RunReport, 'durable' | 'ending' | 'notes'>):
 }
 
 /**
- * One run. Given `reference`, a captured fault-free run of the same scenario, seed and size, the
- * run starts where its first fault strikes in the reference run instead of from the beginning,
- * with the same result (src/resumePoints.ts); a run the reference cannot serve (a schedule of
- * latencies, another driver, a fault that strikes at boot) runs whole.
+ * One run. Given `reference`, a captured run of the same scenario, seed and size (the fault-free
+ * reference run, or a run of some of this plan's faults), the run starts where the first of its
+ * other faults strikes in the captured run instead of from the beginning, with the same result
+ * (src/resumePoints.ts); a run the captured one cannot serve (a schedule of latencies, another
+ * driver, a fault that strikes at boot, a captured fault this plan lacks) runs whole.
  */
 export function runScenario(scenario: Scenario, spec: RunSpec, reference?: RunRecord): RunRecord {
   const size = spec.size ?? scenario.workload.size;
   const time = timeScaleOf(scenario);
   const points = reference?.report.resume;
-  const index = points && reference.scenario === scenario && reference.seed === spec.seed && reference.size === size && reference.driver === spec.driver && spec.latencies === undefined ? resumeIndex(points, spec.plan) : undefined;
+  const serves = points !== undefined && reference!.scenario === scenario && reference!.seed === spec.seed && reference!.size === size && reference!.driver === spec.driver && spec.latencies === undefined;
+  // A run that keeps neither its trace nor its hash and whose extra faults never strike is the
+  // captured run itself, so it is not performed again.
+  if (serves && !spec.keepTrace && spec.hashTrace === false && !spec.capture && sameRunAs(points, spec.plan)) return asSameRun(reference!, spec.plan);
+  const index = serves ? resumeIndex(points, spec.plan) : undefined;
   const from = index === undefined ? undefined : { points: points!, index };
-  const components = from ? (reference!.components as DesignComponent[]) : scenario.build({ size }, time);
+  const components = from ? (reference!.components as DesignComponent[]) : builtOnce(scenario, size);
   const world = new World(components, {
     ...worldOptionsOf(scenario, time),
     seed: spec.seed,
@@ -84,6 +89,32 @@ export function runScenario(scenario: Scenario, spec: RunSpec, reference?: RunRe
   const report = world.run();
   const { outcome, findings, claims } = judgeClaims(scenario, viewOf(report));
   return { scenario, seed: spec.seed, plan: spec.plan, size, driver: spec.driver, report, outcome, findings, claims, components };
+}
+
+/**
+ * The record of a run that is `captured` with more faults in its plan, none of which struck: the
+ * same steps, end state and findings, every step taken over, and the extra faults unstruck. Its
+ * trace was neither kept nor hashed, so nothing names the other plan.
+ */
+function asSameRun(captured: RunRecord, plan: FaultPlan): RunRecord {
+  const { resume: _points, sharedSteps: _shared, trace: _trace, ...report } = captured.report;
+  const unstruck = plan.filter((f) => !report.strikes.some((s) => sameFault(s.fault, f)));
+  return { ...captured, plan, report: { ...report, trace: undefined, traceHash: '', unstruck, sharedSteps: report.steps } };
+}
+
+/**
+ * A scenario's components at a size, built once per process: a design is data, and runs that
+ * share its component objects share their inputs, so their boots and steps are remembered
+ * (src/stepMemo.ts) from one run to the next.
+ */
+const built = new WeakMap<Scenario, Map<number, readonly DesignComponent[]>>();
+
+export function builtOnce(scenario: Scenario, size: number): readonly DesignComponent[] {
+  let bySize = built.get(scenario);
+  if (bySize === undefined) built.set(scenario, (bySize = new Map()));
+  let components = bySize.get(size);
+  if (components === undefined) bySize.set(size, (components = scenario.build({ size }, timeScaleOf(scenario))));
+  return components;
 }
 
 /** Every claim of a scenario judged on one end state, and the run's outcome from them. */

@@ -11,6 +11,7 @@ import type { RunOutcome, Violation } from './checkers/finding.ts';
 import { ClauseTally, type ClauseTallyState } from './coverage.ts';
 import { faultLabel, faultPlaceName, type Fault, type FaultPlan } from './faults.ts';
 import { faultSpace, plansOf, type FaultSpace } from './faultSpace.ts';
+import { strikeKey } from './resumePoints.ts';
 import { runScenario, type RunRecord } from './runScenario.ts';
 import type { Scenario } from './scenario.ts';
 import { outcomeRank } from './verdict.ts';
@@ -35,6 +36,8 @@ export interface SweepPlan {
   readonly plans: readonly FaultPlan[];
   /** How many numbered plans there are, the reference run's included. */
   readonly total: number;
+  /** The step of the reference run at which a single fault strikes (Infinity: never), when the reference was captured. */
+  readonly strikesAt?: (f: Fault) => number;
 }
 
 /** The representative a row has so far: the plan's number, and what ranks it. */
@@ -82,8 +85,20 @@ export type HeldRuns = Map<number, RunRecord>;
 export function sweepPlan(scenario: Scenario, settings: SweepSettings, reference?: RunRecord): SweepPlan {
   const ref = reference ?? runScenario(scenario, { seed: settings.seed, plan: [], keepTrace: true, capture: true });
   const space = faultSpace(ref, { maxOccurrence: settings.maxOccurrence, ...(scenario.windows?.kinds ? { kinds: scenario.windows.kinds } : {}) });
-  const plans = plansOf(space, settings.pairs);
-  return { settings, reference: ref, space, plans, total: plans.length + 1 };
+  const points = ref.report.resume;
+  const strikesAt = points === undefined ? undefined : (f: Fault) => points.at.get(strikeKey(f)) ?? Infinity;
+  const plans = plansOf(space, settings.pairs, strikesAt);
+  return { settings, reference: ref, space, plans, total: plans.length + 1, ...(strikesAt === undefined ? {} : { strikesAt }) };
+}
+
+/**
+ * The fault of a pair whose run, captured, the pair's run resumes from: the one that strikes
+ * first in the reference run (the earlier in the plan on a tie), as `plansOf` grouped them.
+ */
+export function pairBase(plan: SweepPlan, faults: FaultPlan): Fault {
+  const [a, b] = faults as readonly [Fault, Fault];
+  if (plan.strikesAt === undefined) return a;
+  return plan.strikesAt(b) < plan.strikesAt(a) ? b : a;
 }
 
 /**
@@ -121,10 +136,17 @@ export function sweepWindows(scenario: Scenario, plan: SweepPlan, from: number, 
   const reached = new Set<string>();
   const firstOf = new Map<Violation, number>();
   const rows = new Map<string, RowPart>();
+  // A pair's run is the run of the fault that strikes first alone until the other strikes, and
+  // pairs come grouped by that fault: its run, captured once, serves its whole group.
+  let base: RunRecord | undefined;
   for (let index = from; index < to; index++) {
     const faults = index === 0 ? reference.plan : plan.plans[index - 1]!;
+    if (faults.length === 2) {
+      const first = pairBase(plan, faults);
+      if (base?.plan[0] !== first) base = runScenario(scenario, { seed: settings.seed, plan: [first], hashTrace: false, keepTrace: true, capture: true }, reference);
+    }
     // A single fault's run keeps its trace: the row it may represent reads the retry from it.
-    const run = index === 0 ? reference : runScenario(scenario, { seed: settings.seed, plan: faults, hashTrace: false, keepTrace: faults.length === 1 }, reference);
+    const run = index === 0 ? reference : runScenario(scenario, { seed: settings.seed, plan: faults, hashTrace: false, keepTrace: faults.length === 1 }, faults.length === 2 ? base : reference);
     part.done++;
     onRun?.();
     outcomes.add(run.outcome);

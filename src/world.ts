@@ -26,7 +26,7 @@ import type { StuckReason } from './checkers/finding.ts';
 import { SimClock } from './clock.ts';
 import type { ExecutedAction } from './compiledMachine.ts';
 import { windowMarkOf } from './emitted.ts';
-import { isWindowFault, sameFault, type Fault, type FaultPlan, type MessageFault, type WindowFault } from './faults.ts';
+import { includesPlan, isWindowFault, sameFault, type Fault, type FaultPlan, type MessageFault, type WindowFault } from './faults.ts';
 import { Network, type Envelope, type NetworkOptions } from './network.ts';
 import { windowName } from './place.ts';
 import { Prng } from './prng.ts';
@@ -259,9 +259,9 @@ export class World {
     this.prng = new Prng(this.options.seed);
     this.clock = new SimClock(this.schedule);
     if (from && (from.points.seed !== String(this.options.seed) || from.points.components.length !== components.length || components.some((c, i) => c !== from.points.components[i]))) throw new Error('a run resumes only from a reference run of its own components and seed');
-    if (this.options.capture && this.options.plan.length > 0) throw new Error('only a fault-free run is captured for resuming');
+    if (from && !includesPlan(this.options.plan, from.points.plan)) throw new Error('a run resumes only from a run whose faults are all in its own plan');
     this.from = from;
-    this.captured = this.options.capture ? { saved: [], at: new Map() } : undefined;
+    this.captured = this.options.capture ? capturedSoFar(from) : undefined;
     this.keyLog = this.options.capture ? [] : undefined;
     this.trace = new Trace(this.options.keepTrace || this.options.capture, this.options.hashTrace, this.options.capture);
     const messageFaults: MessageFault[] = [];
@@ -467,6 +467,7 @@ export class World {
       schedule: this.schedule.save(),
       network: this.network.save(),
       windowCounts: [...this.windowCounts],
+      strikes: this.strikes.length,
       traceLength: this.trace.length,
       notesLength: this.notes.length,
     };
@@ -491,6 +492,7 @@ export class World {
     this.schedule.load(saved.schedule);
     this.network.load(saved.network);
     for (const [w, n] of saved.windowCounts) this.windowCounts.set(w, n);
+    this.strikes.push(...points.strikes.slice(0, saved.strikes));
     this.notes.push(...points.notes.slice(0, saved.notesLength));
     this.trace.continueFrom(points.trace, saved.traceLength);
   }
@@ -735,6 +737,7 @@ export class World {
   private resumePoints(captured: { saved: SavedWorld[]; at: Map<string, number> }): ResumePoints {
     return {
       seed: this.prng.seed,
+      plan: this.options.plan,
       components: this.order.map((h) => h.spec),
       steppers: this.order.map((h) => h.stepper),
       refusals: this.refusals,
@@ -742,8 +745,21 @@ export class World {
       at: captured.at,
       trace: this.trace.log!,
       notes: this.notes,
+      strikes: this.strikes,
     };
   }
+}
+
+/**
+ * What a captured run has saved before its first step: nothing for a run from the start; for a
+ * run resumed at step k of another captured run, that run's saved steps before k and the keys
+ * they counted, which were this run's too.
+ */
+function capturedSoFar(from: ResumeFrom | undefined): { saved: SavedWorld[]; at: Map<string, number> } {
+  if (from === undefined) return { saved: [], at: new Map() };
+  const at = new Map<string, number>();
+  for (const [key, index] of from.points.at) if (index < from.index) at.set(key, index);
+  return { saved: from.points.saved.slice(0, from.index), at };
 }
 
 /** The options that decide what happens in a run, as the trace's start event records them. */
