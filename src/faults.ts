@@ -120,7 +120,12 @@ export function sameFault(a: Fault, b: Fault): boolean {
   return a.kind === b.kind && a.occurrence === b.occurrence && faultPlaceName(a) === faultPlaceName(b) && restoredComponent(a) === restoredComponent(b);
 }
 
+/** Whether `plan` has the fault `f`. */
+export function hasFault(plan: FaultPlan, f: Fault): boolean {
+  return plan.some((g) => sameFault(f, g));
+}
+
 /** Whether every fault of `part` is in `plan`. */
 export function includesPlan(plan: FaultPlan, part: FaultPlan): boolean {
-  return part.every((f) => plan.some((g) => sameFault(f, g)));
+  return part.every((f) => hasFault(plan, f));
 }

@@ -12,7 +12,7 @@
 // at a window entry or a counted send, and only while the safety phase lasts); machine snapshots
 // are immutable, so the saved ones are shared rather than copied; and the one event that names
 // the plan, the trace's first, is the run's own.
-import { includesPlan, isWindowFault, type Fault, type FaultPlan } from './faults.ts';
+import { hasFault, includesPlan, isWindowFault, type Fault, type FaultPlan } from './faults.ts';
 import type { NetworkState } from './network.ts';
 import type { ScheduleState } from './schedule.ts';
 import type { MachineSnapshot, Stepper } from './stepper.ts';
@@ -97,7 +97,7 @@ export function resumeIndex(points: ResumePoints, plan: FaultPlan): number | und
   if (!includesPlan(plan, points.plan)) return undefined;
   let first = Infinity;
   for (const f of plan) {
-    if (includesPlan(points.plan, [f])) continue;
+    if (hasFault(points.plan, f)) continue;
     const at = points.at.get(strikeKey(f));
     if (at !== undefined && at < first) first = at;
   }
@@ -112,5 +112,5 @@ export function resumeIndex(points: ResumePoints, plan: FaultPlan): number | und
  */
 export function sameRunAs(points: ResumePoints, plan: FaultPlan): boolean {
   if (!includesPlan(plan, points.plan)) return false;
-  return plan.every((f) => includesPlan(points.plan, [f]) || !points.at.has(strikeKey(f)));
+  return plan.every((f) => hasFault(points.plan, f) || !points.at.has(strikeKey(f)));
 }

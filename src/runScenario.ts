@@ -103,9 +103,8 @@ function asSameRun(captured: RunRecord, plan: FaultPlan): RunRecord {
 }
 
 /**
- * A scenario's components at a size, built once per process: a design is data, and runs that
- * share its component objects share their inputs, so their boots and steps are remembered
- * (src/stepMemo.ts) from one run to the next.
+ * A scenario's components at a size, built once per process: a design is data, so a sweep or an
+ * exploration need not build it again for every run.
  */
 const built = new WeakMap<Scenario, Map<number, readonly DesignComponent[]>>();
 
