@@ -59,6 +59,35 @@ export interface NetworkState {
   readonly prng: PrngState | undefined;
 }
 
+/** A link's name and the names of the points on it, made once and shared by every run. */
+interface LinkNames {
+  readonly from: string;
+  readonly to: string;
+  readonly link: string;
+  readonly points: Map<string, string>;
+}
+
+/**
+ * Names by sender, then receiver. A send looks its names up here rather than building them: a
+ * string built per send is hashed afresh by every Map it keys, while one kept here carries its
+ * hash, so the census and the link's tail are found at the cost of a lookup.
+ */
+const namesByLink = new Map<string, Map<string, LinkNames>>();
+
+function linkNamesOf(from: string, to: string): LinkNames {
+  let byTo = namesByLink.get(from);
+  if (byTo === undefined) namesByLink.set(from, (byTo = new Map()));
+  let names = byTo.get(to);
+  if (names === undefined) byTo.set(to, (names = { from, to, link: `${from}->${to}`, points: new Map() }));
+  return names;
+}
+
+function pointOf(names: LinkNames, type: string): string {
+  let point = names.points.get(type);
+  if (point === undefined) names.points.set(type, (point = pointName(names.from, names.to, type)));
+  return point;
+}
+
 export class Network {
   private nextId = 1;
   /** Messages sent so far: the next one's place in a schedule. */
@@ -96,8 +125,9 @@ export class Network {
    * census does not count it.
    */
   send(now: number, from: string, to: string, event: EventObject, unordered = false, system = false): void {
-    const point = pointName(from, to, event.type);
-    const link = `${from}->${to}`;
+    const names = linkNamesOf(from, to);
+    const point = pointOf(names, event.type);
+    const link = names.link;
     const envelope: Envelope = { id: this.nextId++, from, to, point, event };
     const nth = this.sent++;
     let fault: MessageFault | undefined;

@@ -207,6 +207,8 @@ interface Host {
   woke: number;
   /** The durable state a restore set it back to, for its next boot; undefined once booted. */
   restoreTo: unknown;
+  /** Its windows' names by state, made once: the census is keyed by them on every state entered. */
+  readonly windows: Map<string, string>;
 }
 
 /** The event a `skew` fault delivers: the component's clock now reads `ticks` further ahead. */
@@ -255,7 +257,7 @@ export class World {
    * reference run of the same components and seed stood before one of its steps.
    */
   constructor(components: readonly ComponentSpec[], options: Partial<WorldOptions> & Pick<WorldOptions, 'seed' | 'plan'>, from?: ResumeFrom) {
-    this.options = { ...DEFAULT_WORLD_OPTIONS, ...options };
+    this.options = Object.assign({}, DEFAULT_WORLD_OPTIONS, options);
     this.prng = new Prng(this.options.seed);
     this.clock = new SimClock(this.schedule);
     if (from && (from.points.seed !== String(this.options.seed) || from.points.components.length !== components.length || components.some((c, i) => c !== from.points.components[i]))) throw new Error('a run resumes only from a reference run of its own components and seed');
@@ -297,7 +299,7 @@ export class World {
         if (chosen.refused !== undefined) this.refusals.push({ component: spec.name, reason: chosen.refused });
       }
       if (from) this.refusals.push(...from.points.refusals.filter((r) => r.component === spec.name));
-      const host: Host = { spec, stepper, actions: [], snapshot: undefined as unknown as MachineSnapshot, state: '', down: false, timers: new Map(), woke: -1, restoreTo: undefined };
+      const host: Host = { spec, stepper, actions: [], snapshot: undefined as unknown as MachineSnapshot, state: '', down: false, timers: new Map(), woke: -1, restoreTo: undefined, windows: new Map() };
       this.hosts.set(spec.name, host);
       this.order.push(host);
     }
@@ -539,8 +541,10 @@ export class World {
           this.trace.add(this.clock.now, envelope.to, 'drop', { from: envelope.from, event: envelope.event });
           return;
         }
-        this.trace.add(this.clock.now, envelope.to, 'deliver', { from: envelope.from, event: envelope.event });
-        this.deliver(host, { ...envelope.event, from: envelope.from, at: this.clock.now } as EventObject);
+        // Most of an exploration neither keeps nor hashes its trace: it only counts the event.
+        if (this.trace.records) this.trace.add(this.clock.now, envelope.to, 'deliver', { from: envelope.from, event: envelope.event });
+        else this.trace.skip();
+        this.deliver(host, arrived(envelope.event, envelope.from, this.clock.now));
         return;
       }
       case 'timer': {
@@ -548,7 +552,7 @@ export class World {
         host.timers.delete(item.key);
         host.woke = this.clock.now;
         this.trace.add(this.clock.now, item.component, 'timer', item.event.type);
-        this.deliver(host, { ...item.event, at: this.clock.now } as EventObject);
+        this.deliver(host, arrived(item.event, undefined, this.clock.now));
         return;
       }
       case 'restart': {
@@ -580,14 +584,16 @@ export class World {
   private afterStep(host: Host, prev: MachineSnapshot | undefined, state: string, reentered = false): void {
     const name = host.spec.name;
     if (prev === undefined || prev.context.durable !== host.snapshot.context.durable) this.lastProgressTick = this.clock.now;
-    const actions = host.actions.splice(0);
+    // Read in place: performing an action never steps a machine, so nothing refills the list
+    // before the loop is done, and the next step clears it.
+    const actions = host.actions;
     if (host.spec.crashes && !host.spec.process && this.serverWindow(host, prev, actions)) return;
     for (const action of actions) this.perform(host, action);
     if (state === host.state && !reentered) return;
     host.state = state;
     this.trace.add(this.clock.now, name, 'state', state);
     if (!host.spec.process) return;
-    const window = windowName(name, state);
+    const window = windowOf(host, state);
     const n = (this.windowCounts.get(window) ?? 0) + 1;
     this.windowCounts.set(window, n);
     if (this.healed) return;
@@ -630,7 +636,7 @@ export class World {
     for (let at = 0; at < actions.length; at++) {
       const marked = windowMarkOf(actions[at]!);
       if (marked === undefined) continue;
-      const window = windowName(host.spec.name, marked.state);
+      const window = windowOf(host, marked.state);
       const n = (this.windowCounts.get(window) ?? 0) + 1;
       this.windowCounts.set(window, n);
       if (!this.healed) this.keyLog?.push(windowKey(window, n));
@@ -774,6 +780,26 @@ export function behaviourOf(o: WorldOptions): Record<string, number> {
     quietTicks: o.quietTicks,
     stepsMax: o.stepsMax,
   };
+}
+
+/**
+ * The event as its receiver gets it: a copy stamped with the tick it arrived and, for a message,
+ * its sender (a copy, because the sender may keep the event it sent, as a broker keeps a record).
+ * `Object.assign` rather than a spread: the one spread site sees every event shape of every model,
+ * and V8 copies such a megamorphic spread on a slow path several times as costly.
+ */
+function arrived(event: EventObject, from: string | undefined, at: number): EventObject {
+  const out = Object.assign({}, event) as EventObject & { from?: string; at?: number };
+  if (from !== undefined) out.from = from;
+  out.at = at;
+  return out;
+}
+
+/** A component's window at a state, by the name made the first time it was entered. */
+function windowOf(host: Host, state: string): string {
+  let window = host.windows.get(state);
+  if (window === undefined) host.windows.set(state, (window = windowName(host.spec.name, state)));
+  return window;
 }
 
 function inFlightOf(e: Envelope): InFlight {
