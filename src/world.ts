@@ -23,6 +23,7 @@
 //   `{ type: 'window', state }` before the replies that step sends.
 import type { AnyStateMachine, EventObject, StateValue } from 'xstate';
 import type { StuckReason } from './checkers/finding.ts';
+import { arrived } from './arrived.ts';
 import { SimClock } from './clock.ts';
 import type { ExecutedAction } from './compiledMachine.ts';
 import { windowMarkOf } from './emitted.ts';
@@ -780,19 +781,6 @@ export function behaviourOf(o: WorldOptions): Record<string, number> {
     quietTicks: o.quietTicks,
     stepsMax: o.stepsMax,
   };
-}
-
-/**
- * The event as its receiver gets it: a copy stamped with the tick it arrived and, for a message,
- * its sender (a copy, because the sender may keep the event it sent, as a broker keeps a record).
- * `Object.assign` rather than a spread: the one spread site sees every event shape of every model,
- * and V8 copies such a megamorphic spread on a slow path several times as costly.
- */
-function arrived(event: EventObject, from: string | undefined, at: number): EventObject {
-  const out = Object.assign({}, event) as EventObject & { from?: string; at?: number };
-  if (from !== undefined) out.from = from;
-  out.at = at;
-  return out;
 }
 
 /** A component's window at a state, by the name made the first time it was entered. */

@@ -16,6 +16,7 @@
 // here. The table is dropped whole once it has taken so many new steps, so its memory stays
 // bounded however long the search; a dropped step is only worked out again.
 import type { EventObject } from 'xstate';
+import { arrived } from '../arrived.ts';
 import type { ExecutedAction } from '../compiledMachine.ts';
 import type { MachineSnapshot, Stepper } from '../stepper.ts';
 import { hashOf } from './stateHash.ts';
@@ -66,7 +67,7 @@ export class TransitionCache {
       }
     }
     this.misses++;
-    const stamped: EventObject = from === undefined ? ({ ...event, at } as EventObject) : ({ ...event, from, at } as EventObject);
+    const stamped = arrived(event, from, at);
     const first = actions.length;
     const next = stepper.transition(snapshot, stamped, actions);
     const kept: Kept = { lo, from, at, next, actions: actions.slice(first), reentered: stepper.lastReentered };
