@@ -46,18 +46,36 @@ export interface Replay {
  */
 const VOLATILE = new Set(['ref', 'tx', 'stmt', 'at', 'attempt', 'ok', 'offset', 'partition', 'generation', 'peer', 'from']);
 
-interface Sent {
-  readonly seq: number;
-  readonly tick: number;
-  readonly from: string;
-  readonly to: string;
-  readonly type: string;
-  /** The message without its volatile fields; undefined when nothing but its type is left. */
-  readonly work: string | undefined;
-  /** The request reference it carries: a reply carries its request's. */
-  readonly ref: string | undefined;
+/**
+ * One message the trace shows leaving its sender. Its fields and its work are made on first read:
+ * a row reads the work of the few messages near its fault, and a stable JSON of every message of
+ * a long trace would cost more than the rest of the observation.
+ */
+class Sent {
+  private fieldsMade: Readonly<Record<string, unknown>> | undefined;
+  private workMade: string | null | undefined;
+
+  constructor(
+    readonly seq: number,
+    readonly tick: number,
+    readonly from: string,
+    readonly to: string,
+    readonly type: string,
+    /** The request reference it carries: a reply carries its request's. */
+    readonly ref: string | undefined,
+    private readonly event: unknown,
+  ) {}
+
   /** Its fields but the volatile ones. */
-  readonly fields: Readonly<Record<string, unknown>>;
+  get fields(): Readonly<Record<string, unknown>> {
+    return (this.fieldsMade ??= fieldsOf(this.event));
+  }
+
+  /** The message without its volatile fields; undefined when nothing but its type is left. */
+  get work(): string | undefined {
+    if (this.workMade === undefined) this.workMade = workOfFields(this.type, this.fields) ?? null;
+    return this.workMade ?? undefined;
+  }
 }
 
 /** A message's fields but its type and the volatile ones. */
@@ -146,9 +164,8 @@ function sendsOf(trace: readonly TraceEvent[]): Sent[] {
     const r = (d.event as { ref?: unknown }).ref;
     const ref = typeof r === 'string' ? r : undefined;
     if (e.kind !== 'deliver' && e.kind !== 'drop' && e.kind !== 'lose') continue;
-    const fields = fieldsOf(d.event);
-    const ends = e.kind === 'lose' ? { from: e.component, to: d.to! } : { from: d.from!, to: e.component };
-    out.push({ seq: e.seq, tick: e.tick, ...ends, type, work: workOfFields(type, fields), ref, fields });
+    const [from, to] = e.kind === 'lose' ? [e.component, d.to!] : [d.from!, e.component];
+    out.push(new Sent(e.seq, e.tick, from, to, type, ref, d.event));
   }
   return out;
 }
@@ -287,7 +304,7 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
     const restart = trace.findIndex((e, i) => i > at && e.kind === 'restart' && e.component === crashed);
     if (restart >= 0) downUntil = trace[restart]!.seq;
     for (const s of after) {
-      if (s.seq >= downUntil || s.work === undefined) continue;
+      if (s.seq >= downUntil || (s.from !== crashed && s.to !== crashed) || s.work === undefined) continue;
       // Anything it sent that arrives while it is down left before the crash; the first arrival
       // of each work meant for it is what the crash cut short, and a later one is a re-send.
       if (s.from === crashed || (s.to === crashed && !work.has(from(s.from, s.work)))) sources.add(s.seq);
@@ -316,7 +333,7 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
   }
   for (const s of after) {
     // A database only answers; the retry is owned by whoever asks again.
-    if (s.work === undefined || sources.has(s.seq) || !actors.has(s.from)) continue;
+    if (!actors.has(s.from) || sources.has(s.seq) || s.work === undefined) continue;
     // Another component that made the very request the crashed one had made (a group's other
     // member subscribing too) is answered for itself: the answer is not the crashed one's work.
     const askedBy = s.to !== crashed ? after.filter((a) => a.seq < s.seq && a.from === s.to && a.to === s.from).at(-1) : undefined;
