@@ -846,15 +846,25 @@ function stillHeld(s: State, r: Request): boolean {
 }
 
 /** Ends transactions (an abort, a dropped connection): their writes go, their waiting requests are dropped unanswered. */
-function end(s: State, gone: (key: string, tx: Tx | undefined) => boolean): State & { ended: readonly string[] } {
+function end(c: Ctx, gone: (key: string, tx: Tx | undefined) => boolean): { readonly state: State; readonly ended: readonly string[] } {
   return {
-    ...s,
-    txs: Object.fromEntries(Object.entries(s.txs).filter(([key, tx]) => !gone(key, tx))),
-    waiting: s.waiting.filter((w) => !gone(w.key, s.txs[w.key])),
-    ended: Object.entries(s.txs)
+    state: {
+      durable: c.durable,
+      txs: Object.fromEntries(Object.entries(c.txs).filter(([key, tx]) => !gone(key, tx))),
+      waiting: c.waiting.filter((w) => !gone(w.key, c.txs[w.key])),
+    },
+    ended: Object.entries(c.txs)
       .filter(([key, tx]) => gone(key, tx))
       .map(([key]) => key),
   };
+}
+
+/**
+ * The part of the context a request runs against: what is stored, the open transactions and the
+ * queue. Serving works on these three alone, so each step copies three fields, not the context.
+ */
+function stateOf(c: Ctx): State {
+  return { durable: c.durable, txs: c.txs, waiting: c.waiting };
 }
 
 /**
@@ -862,7 +872,7 @@ function end(s: State, gone: (key: string, tx: Tx | undefined) => boolean): Stat
  * (and gets a timer if it has none); one the step ended loses its timer.
  */
 function withTimers(context: Ctx, out: State & { replies: readonly Reply[]; touched: readonly string[] }, now: number) {
-  const { touched, ...rest } = out;
+  const touched = out.touched;
   let idle = context.idle;
   const timers: { key: string; delay?: number }[] = [];
   for (const key of touched) {
@@ -877,7 +887,7 @@ function withTimers(context: Ctx, out: State & { replies: readonly Reply[]; touc
       timers.push({ key });
     }
   }
-  return { ...rest, idle, timers };
+  return { durable: out.durable, txs: out.txs, waiting: out.waiting, replies: out.replies, idle, timers };
 }
 
 /** A request on a connection the crash broke gets no answer, once: the caller has then met the closed connection. */
@@ -897,7 +907,7 @@ function serveRequest(context: Ctx, request: Request, now: number) {
   // met the closed connection, the caller's next request under that name is a new one.
   const refused = refuseBroken(context, request.key);
   if (refused) return refused;
-  if (!context.reaped.includes(request.key)) return withTimers(context, serve(context.engine, context, request, now), now);
+  if (!context.reaped.includes(request.key)) return withTimers(context, serve(context.engine, stateOf(context), request, now), now);
   const reaped = context.reaped.filter((k) => k !== request.key);
   const e = request.event;
   if (e.type !== 'db.commit') return { reaped, timers: [], replies: [] };
@@ -913,8 +923,8 @@ function idleTimeout(context: Ctx, key: string, now: number) {
   if (context.waiting.some((w) => w.key === key)) return { idle: { ...idle, [key]: now }, timers: [{ key, delay: context.idleTxTicks }], replies: [] };
   const left = activeAt + context.idleTxTicks - now;
   if (left > 0) return { idle: context.idle, timers: [{ key, delay: left }], replies: [] };
-  const { ended, ...rest } = end(context, (k) => k === key);
-  return { ...withTimers({ ...context, idle }, serve(context.engine, rest, undefined, now, ended), now), reaped: [...context.reaped, key] };
+  const { state, ended } = end(context, (k) => k === key);
+  return { ...withTimers({ ...context, idle }, serve(context.engine, state, undefined, now, ended), now), reaped: [...context.reaped, key] };
 }
 
 export const databaseMachine = setup({
@@ -975,8 +985,8 @@ export const databaseMachine = setup({
               if (refused) return refused;
               // Rolling back a transaction the idle timeout already rolled back ends it all the same.
               if (context.reaped.includes(key)) return { reaped: context.reaped.filter((k) => k !== key), timers: [], replies: [] };
-              const { ended, ...rest } = end(context, (k) => k === key);
-              return withTimers(context, serve(context.engine, rest, undefined, event.at, [key, ...ended]), event.at);
+              const { state, ended } = end(context, (k) => k === key);
+              return withTimers(context, serve(context.engine, state, undefined, event.at, [key, ...ended]), event.at);
             }),
             'reply',
           ],
@@ -985,8 +995,8 @@ export const databaseMachine = setup({
           // A dropped connection rolls back every transaction it had open.
           actions: [
             assign(({ context, event }) => {
-              const { ended, ...rest } = end(context, (key, tx) => (tx?.owner ?? key.slice(0, key.indexOf('/'))) === event.peer);
-              const served = withTimers(context, serve(context.engine, rest, undefined, event.at, ended), event.at);
+              const { state, ended } = end(context, (key, tx) => (tx?.owner ?? key.slice(0, key.indexOf('/'))) === event.peer);
+              const served = withTimers(context, serve(context.engine, state, undefined, event.at, ended), event.at);
               // A restarted peer opens new connections: none of its names is broken or timed out any more.
               const mine = (k: string) => k.startsWith(`${event.peer}/`);
               const reaped = context.reaped.some(mine) ? { reaped: context.reaped.filter((k) => !mine(k)) } : {};
