@@ -723,6 +723,11 @@ export function waitingOf(context: { readonly waiting?: readonly Request[] }): R
   return out;
 }
 
+/**
+ * What serving a request reads and changes. Each step builds it field by field rather than by
+ * spreading: a spread copies the shape of its source, so states made both ways would have
+ * different shapes and every spread of one would take V8's slow path.
+ */
 type State = Pick<Ctx, 'durable' | 'txs' | 'waiting'>;
 
 /** The transaction a request belongs to. */
@@ -740,7 +745,7 @@ function attempt(engine: Engine, s: State, r: Request, now: number): { state: St
     const { [r.key]: tx, ...rest } = s.txs;
     const res = tx ? engine.commit(s.durable, tx, e.at) : { durable: s.durable, ok: true };
     const event = { type: 'db.committed', tx: e.tx, ok: res.ok, ...(res.conflict ? { conflict: res.conflict } : {}) };
-    return { state: { ...s, durable: res.durable, txs: rest }, reply: { to: e.from, event } };
+    return { state: { durable: res.durable, txs: rest, waiting: s.waiting }, reply: { to: e.from, event } };
   }
   const run = e.type === 'db.run';
   let tx: Tx = s.txs[r.key] ?? { owner: e.from, id: run ? `${e.from}/${e.ref}` : r.key, writes: [], ...(run ? { run: true as const } : {}) };
@@ -760,7 +765,7 @@ function attempt(engine: Engine, s: State, r: Request, now: number): { state: St
     if (out.kind === 'wait') {
       // Waiting for a transaction that waits, through others, for this one: a deadlock.
       if (out.on === holderBefore || !closesCycle(s.waiting, r.key, out.on)) {
-        return { state: { ...s, txs: { ...s.txs, [r.key]: out.tx } }, waiting: { key: r.key, event: e, results, waitsFor: out.on, ...(out.progress ? { progress: out.progress } : {}) } };
+        return { state: { durable: s.durable, txs: { ...s.txs, [r.key]: out.tx }, waiting: s.waiting }, waiting: { key: r.key, event: e, results, waitsFor: out.on, ...(out.progress ? { progress: out.progress } : {}) } };
       }
       tx = { owner: tx.owner, ...(tx.id === undefined ? {} : { id: tx.id }), writes: [], failed: 'deadlock', ...(tx.done ? { done: tx.done } : {}), ...(tx.run ? { run: tx.run } : {}) };
       results.push({ error: 'deadlock' });
@@ -779,10 +784,10 @@ function attempt(engine: Engine, s: State, r: Request, now: number): { state: St
     const { [r.key]: _done, ...rest } = s.txs;
     const res = engine.commit(s.durable, tx, e.at);
     const event = { type: 'db.ran', ref: e.ref, ok: res.ok, results, ...(res.conflict ? { conflict: res.conflict } : {}) };
-    return { state: { ...s, durable: res.durable, txs: rest }, reply: { to: e.from, event } };
+    return { state: { durable: res.durable, txs: rest, waiting: s.waiting }, reply: { to: e.from, event } };
   }
   const done = stmt === undefined ? tx : { ...tx, done: { ...tx.done, [stmt]: results } };
-  return { state: { ...s, txs: { ...s.txs, [r.key]: done } }, reply: { to: e.from, event: { type: 'db.result', tx: e.tx, results, ...(stmt === undefined ? {} : { stmt }) } } };
+  return { state: { durable: s.durable, txs: { ...s.txs, [r.key]: done }, waiting: s.waiting }, reply: { to: e.from, event: { type: 'db.result', tx: e.tx, results, ...(stmt === undefined ? {} : { stmt }) } } };
 }
 
 /** Whether `key` waiting for `holder` would close a cycle of waiting transactions. */
@@ -807,10 +812,10 @@ function serve(engine: Engine, s: State, request: Request | undefined, now: numb
   let state = s;
   if (request) touched.push(request.key);
   if (request) {
-    if (state.waiting.some((w) => w.key === request.key)) state = { ...state, waiting: [...state.waiting, request] };
+    if (state.waiting.some((w) => w.key === request.key)) state = { durable: state.durable, txs: state.txs, waiting: [...state.waiting, request] };
     else {
       const out = attempt(engine, state, request, now);
-      state = out.waiting ? { ...out.state, waiting: [...out.state.waiting, out.waiting] } : out.state;
+      state = out.waiting ? { durable: out.state.durable, txs: out.state.txs, waiting: [...out.state.waiting, out.waiting] } : out.state;
       if (out.reply) replies.push(out.reply);
     }
   }
@@ -824,19 +829,19 @@ function serve(engine: Engine, s: State, request: Request | undefined, now: numb
       ahead.add(r.key);
       if (r.waitsFor !== undefined && stillHeld(state, r)) continue;
       const others = state.waiting.filter((_, j) => j !== i);
-      const out = attempt(engine, { ...state, waiting: others }, r, now);
+      const out = attempt(engine, { durable: state.durable, txs: state.txs, waiting: others }, r, now);
       if (out.waiting) {
-        state = { ...out.state, waiting: state.waiting.map((w, j) => (j === i ? out.waiting! : w)) };
+        state = { durable: out.state.durable, txs: out.state.txs, waiting: state.waiting.map((w, j) => (j === i ? out.waiting! : w)) };
         continue;
       }
-      state = { ...out.state, waiting: others };
+      state = { durable: out.state.durable, txs: out.state.txs, waiting: others };
       if (out.reply) replies.push(out.reply);
       touched.push(r.key);
       moved = true;
       break;
     }
   }
-  return { ...state, replies, touched };
+  return { durable: state.durable, txs: state.txs, waiting: state.waiting, replies, touched };
 }
 
 /** Whether the transaction a request waits for still has the writes or locks that made it wait. */

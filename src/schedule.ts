@@ -19,8 +19,6 @@ export class Schedule<T> {
   private heap: Scheduled<T>[] = [];
   private nextSeq = 0;
   private cancelled = new Set<number>();
-  /** Seqs still in the heap, so cancelling one already taken is recognised without a scan. */
-  private live = new Set<number>();
 
   get size(): number {
     return this.heap.length - this.cancelled.size;
@@ -29,7 +27,6 @@ export class Schedule<T> {
   /** Adds an item due at `tick` and returns its seq, which `cancel` accepts. */
   push(tick: number, item: T): number {
     const entry: Scheduled<T> = { tick, seq: this.nextSeq++, item };
-    this.live.add(entry.seq);
     const heap = this.heap;
     heap.push(entry);
     let i = heap.length - 1;
@@ -43,9 +40,19 @@ export class Schedule<T> {
     return entry.seq;
   }
 
-  /** Cancels a pending entry; an entry already taken (or unknown) is left alone. */
+  /**
+   * Cancels a pending entry; an entry already taken (or unknown) is left alone. It looks for the
+   * entry in the heap: cancels are rare (a timer cancelled, a crash) and the heap is short, while
+   * a set of the seqs in it would be kept up on every push and take.
+   */
   cancel(seq: number): void {
-    if (this.live.has(seq)) this.cancelled.add(seq);
+    const heap = this.heap;
+    for (let i = 0; i < heap.length; i++) {
+      if (heap[i]!.seq === seq) {
+        this.cancelled.add(seq);
+        return;
+      }
+    }
   }
 
   peek(): Scheduled<T> | undefined {
@@ -62,7 +69,6 @@ export class Schedule<T> {
   removeWhere(drop: (item: T) => boolean): void {
     const kept = this.heap.filter((e) => !this.cancelled.has(e.seq) && !drop(e.item));
     this.cancelled.clear();
-    this.live = new Set(kept.map((e) => e.seq));
     this.heap = [];
     for (const e of kept.sort(compare)) this.heap.push(e);
   }
@@ -77,8 +83,6 @@ export class Schedule<T> {
     this.heap = [...state.heap];
     this.nextSeq = state.nextSeq;
     this.cancelled = new Set(state.cancelled);
-    // Every seq still in the heap is live, cancelled or not: the set is the heap's, not saved apart.
-    this.live = new Set(state.heap.map((e) => e.seq));
   }
 
   /** Every live entry, in delivery order; for inspection and reports, not the hot path. */
@@ -96,7 +100,6 @@ export class Schedule<T> {
   private take(): Scheduled<T> | undefined {
     const heap = this.heap;
     const top = heap[0];
-    if (top !== undefined) this.live.delete(top.seq);
     const last = heap.pop();
     if (top === undefined || last === undefined || heap.length === 0) return top;
     let i = 0;
