@@ -15,18 +15,22 @@ export interface TraceEvent {
   readonly data?: unknown;
 }
 
-/** A finished trace kept whole, for runs that resume part-way through its run: its events and their hashed lines. */
+/**
+ * A finished trace kept whole, for runs that resume part-way through its run: its events, and
+ * their hashed lines when the trace was hashed (only a hashed run can give a resumed run its hash).
+ */
 export interface TraceLog {
   readonly events: readonly TraceEvent[];
-  readonly lines: readonly string[];
+  readonly lines: readonly string[] | undefined;
 }
 
 export class Trace {
   readonly events: TraceEvent[] = [];
   /** Made on the first line hashed, so a run that hashes nothing never makes one. */
   private hasher: Hash | undefined;
-  /** Every event's hashed line, when the trace is logged for resuming (`log`). */
+  /** Every event's hashed line, when a hashed trace is logged for resuming (`log`). */
   private readonly lines: string[] | undefined;
+  private readonly logged: boolean;
   /**
    * Event lines not yet fed to the hasher. Hashing them in batches gives the same digest as one
    * `update` per event (sha-256 is a stream), at a fraction of the per-call cost.
@@ -46,12 +50,15 @@ export class Trace {
     log = false,
   ) {
     if (log && !keep) throw new Error('a trace logged for resuming keeps its events');
-    this.lines = log ? [] : undefined;
+    this.logged = log;
+    // An unhashed trace logs no lines: the runs resumed from it (a pair's, from its first fault's
+    // run) hash nothing either, and a line is a stable JSON of the event's data.
+    this.lines = log && hashed ? [] : undefined;
   }
 
   /** The events and lines of a trace made with `log`, for `continueFrom`. */
   get log(): TraceLog | undefined {
-    return this.lines === undefined ? undefined : { events: this.events, lines: this.lines };
+    return this.logged ? { events: this.events, lines: this.lines } : undefined;
   }
 
   /**
@@ -63,11 +70,12 @@ export class Trace {
     if (this.count !== 1) throw new Error('a trace continues from a log right after its start event');
     if (this.digest !== undefined) throw new Error('Trace is sealed: its hash was already read');
     if (this.hashed) {
+      if (log.lines === undefined) throw new Error('a hashed trace continues only from the log of a hashed trace');
       this.flush();
       this.hasherNow().update(log.lines.slice(1, upTo).join(''));
+      if (this.lines) for (let i = 1; i < upTo; i++) this.lines.push(log.lines[i]!);
     }
     if (this.keep) for (let i = 1; i < upTo; i++) this.events.push(log.events[i]!);
-    if (this.lines) for (let i = 1; i < upTo; i++) this.lines.push(log.lines[i]!);
     this.count = upTo;
   }
 
@@ -91,10 +99,10 @@ export class Trace {
     if (this.digest !== undefined) throw new Error('Trace is sealed: its hash was already read');
     const seq = this.count++;
     if (!this.hashed && !this.keep) return;
-    if (this.hashed || this.lines) {
+    if (this.hashed) {
       const line = `${tick}|${seq}|${component}|${kind}|${data === undefined ? '' : stableJson(data)}\n`;
       this.lines?.push(line);
-      if (this.hashed) this.pending += line;
+      this.pending += line;
       if (this.pending.length >= PENDING_MAX) this.flush();
     }
     if (this.keep) this.events.push(data === undefined ? { tick, seq, component, kind } : { tick, seq, component, kind, data });

@@ -139,24 +139,34 @@ describe('a pair resumed from the captured run of the fault that strikes first',
     const pairs = plan.plans.filter((p) => p.length === 2).filter((_, i) => i % 3 === 0);
     const points = plan.reference.report.resume!;
     let base: RunRecord | undefined;
+    let hashedBase: RunRecord | undefined;
+    let refused = 0;
     let beyondReference = 0;
     let notPerformed = 0;
     for (const pair of pairs) {
       const first = pairBase(plan, pair);
       if (base?.plan[0] !== first) {
+        // As the sweep captures it: unhashed, so it logs no trace lines.
         base = runScenario(scenario, { seed: SEED, plan: [first], keepTrace: true, hashTrace: false, capture: true }, plan.reference);
+        // The same run captured hashed, for the runs below that compare their hash with the run from the start.
+        hashedBase = runScenario(scenario, { seed: SEED, plan: [first], keepTrace: true, capture: true }, plan.reference);
         // The base itself, captured while resumed from the reference, is still the run from the start.
-        expect(essence(runScenario(scenario, { seed: SEED, plan: [first], keepTrace: true }, base))).toEqual(essence(runScenario(scenario, { seed: SEED, plan: [first], keepTrace: true })));
+        expect(essence(runScenario(scenario, { seed: SEED, plan: [first], keepTrace: true }, hashedBase))).toEqual(essence(runScenario(scenario, { seed: SEED, plan: [first], keepTrace: true })));
       }
       const label = `${name} ${JSON.stringify(pair)}`;
       const whole = runScenario(scenario, { seed: SEED, plan: pair, keepTrace: true });
-      const part = runScenario(scenario, { seed: SEED, plan: pair, keepTrace: true }, base);
+      const part = runScenario(scenario, { seed: SEED, plan: pair, keepTrace: true }, hashedBase);
       expect(essence(part), label).toEqual(essence(whole));
       // As a sweep runs it: neither trace nor hash, and not performed at all when the other fault never strikes.
       const swept = runScenario(scenario, { seed: SEED, plan: pair, keepTrace: false, hashTrace: false }, base);
       expect(untraced(swept), label).toEqual(untraced(runScenario(scenario, { seed: SEED, plan: pair, keepTrace: false, hashTrace: false })));
       const captured = base!.report.resume!;
       const index = resumeIndex(captured, pair);
+      // A run that hashes its trace cannot take its prefix from one that did not.
+      if (index !== undefined) {
+        expect(() => runScenario(scenario, { seed: SEED, plan: pair, keepTrace: true }, base), label).toThrow(/hashed trace continues only from the log of a hashed trace/);
+        refused++;
+      }
       const fromReference = resumeIndex(points, pair);
       const referenceShares = fromReference === undefined ? 0 : points.saved[fromReference]!.steps;
       if (sameRunAs(captured, pair)) {
@@ -171,6 +181,7 @@ describe('a pair resumed from the captured run of the fault that strikes first',
     // The captured runs take over more than the reference run alone could, and some pairs need no run.
     expect(beyondReference).toBeGreaterThan(pairs.length / 10);
     expect(notPerformed).toBeGreaterThan(0);
+    expect(refused).toBeGreaterThan(0);
   }, 300_000);
 
   it('groups pairs by the fault that strikes first, every pair once, named in the singles order', async () => {
