@@ -83,18 +83,6 @@ export class Trace {
     return this.count;
   }
 
-  /** Whether an event added is kept or hashed; when not, `skip` counts it without its data being built. */
-  get records(): boolean {
-    return this.keep || this.hashed;
-  }
-
-  /** Counts an event nobody reads, as `add` would for a trace that neither keeps nor hashes. */
-  skip(): void {
-    if (this.records) throw new Error('a trace that records its events is given each of them');
-    if (this.digest !== undefined) throw new Error('Trace is sealed: its hash was already read');
-    this.count++;
-  }
-
   add(tick: number, component: string, kind: TraceKind, data?: unknown): void {
     if (this.digest !== undefined) throw new Error('Trace is sealed: its hash was already read');
     const seq = this.count++;
