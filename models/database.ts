@@ -723,12 +723,17 @@ export function waitingOf(context: { readonly waiting?: readonly Request[] }): R
   return out;
 }
 
-/**
- * What serving a request reads and changes. Each step builds it field by field rather than by
- * spreading: a spread copies the shape of its source, so states made both ways would have
- * different shapes and every spread of one would take V8's slow path.
- */
+/** What serving a request reads and changes: what is stored, the open transactions and the queue. */
 type State = Pick<Ctx, 'durable' | 'txs' | 'waiting'>;
+
+/**
+ * A State, always made here rather than by spreading another: a spread copies the shape of its
+ * source, so states made both ways would have different shapes and every spread of one would
+ * take V8's slow path.
+ */
+function stateOf(durable: State['durable'], txs: State['txs'], waiting: State['waiting']): State {
+  return { durable, txs, waiting };
+}
 
 /** The transaction a request belongs to. */
 function keyOf(event: Request['event']): string {
@@ -745,7 +750,7 @@ function attempt(engine: Engine, s: State, r: Request, now: number): { state: St
     const { [r.key]: tx, ...rest } = s.txs;
     const res = tx ? engine.commit(s.durable, tx, e.at) : { durable: s.durable, ok: true };
     const event = { type: 'db.committed', tx: e.tx, ok: res.ok, ...(res.conflict ? { conflict: res.conflict } : {}) };
-    return { state: { durable: res.durable, txs: rest, waiting: s.waiting }, reply: { to: e.from, event } };
+    return { state: stateOf(res.durable, rest, s.waiting), reply: { to: e.from, event } };
   }
   const run = e.type === 'db.run';
   let tx: Tx = s.txs[r.key] ?? { owner: e.from, id: run ? `${e.from}/${e.ref}` : r.key, writes: [], ...(run ? { run: true as const } : {}) };
@@ -765,7 +770,7 @@ function attempt(engine: Engine, s: State, r: Request, now: number): { state: St
     if (out.kind === 'wait') {
       // Waiting for a transaction that waits, through others, for this one: a deadlock.
       if (out.on === holderBefore || !closesCycle(s.waiting, r.key, out.on)) {
-        return { state: { durable: s.durable, txs: { ...s.txs, [r.key]: out.tx }, waiting: s.waiting }, waiting: { key: r.key, event: e, results, waitsFor: out.on, ...(out.progress ? { progress: out.progress } : {}) } };
+        return { state: stateOf(s.durable, { ...s.txs, [r.key]: out.tx }, s.waiting), waiting: { key: r.key, event: e, results, waitsFor: out.on, ...(out.progress ? { progress: out.progress } : {}) } };
       }
       tx = { owner: tx.owner, ...(tx.id === undefined ? {} : { id: tx.id }), writes: [], failed: 'deadlock', ...(tx.done ? { done: tx.done } : {}), ...(tx.run ? { run: tx.run } : {}) };
       results.push({ error: 'deadlock' });
@@ -784,10 +789,10 @@ function attempt(engine: Engine, s: State, r: Request, now: number): { state: St
     const { [r.key]: _done, ...rest } = s.txs;
     const res = engine.commit(s.durable, tx, e.at);
     const event = { type: 'db.ran', ref: e.ref, ok: res.ok, results, ...(res.conflict ? { conflict: res.conflict } : {}) };
-    return { state: { durable: res.durable, txs: rest, waiting: s.waiting }, reply: { to: e.from, event } };
+    return { state: stateOf(res.durable, rest, s.waiting), reply: { to: e.from, event } };
   }
   const done = stmt === undefined ? tx : { ...tx, done: { ...tx.done, [stmt]: results } };
-  return { state: { durable: s.durable, txs: { ...s.txs, [r.key]: done }, waiting: s.waiting }, reply: { to: e.from, event: { type: 'db.result', tx: e.tx, results, ...(stmt === undefined ? {} : { stmt }) } } };
+  return { state: stateOf(s.durable, { ...s.txs, [r.key]: done }, s.waiting), reply: { to: e.from, event: { type: 'db.result', tx: e.tx, results, ...(stmt === undefined ? {} : { stmt }) } } };
 }
 
 /** Whether `key` waiting for `holder` would close a cycle of waiting transactions. */
@@ -812,10 +817,10 @@ function serve(engine: Engine, s: State, request: Request | undefined, now: numb
   let state = s;
   if (request) touched.push(request.key);
   if (request) {
-    if (state.waiting.some((w) => w.key === request.key)) state = { durable: state.durable, txs: state.txs, waiting: [...state.waiting, request] };
+    if (state.waiting.some((w) => w.key === request.key)) state = stateOf(state.durable, state.txs, [...state.waiting, request]);
     else {
       const out = attempt(engine, state, request, now);
-      state = out.waiting ? { durable: out.state.durable, txs: out.state.txs, waiting: [...out.state.waiting, out.waiting] } : out.state;
+      state = out.waiting ? stateOf(out.state.durable, out.state.txs, [...out.state.waiting, out.waiting]) : out.state;
       if (out.reply) replies.push(out.reply);
     }
   }
@@ -829,12 +834,12 @@ function serve(engine: Engine, s: State, request: Request | undefined, now: numb
       ahead.add(r.key);
       if (r.waitsFor !== undefined && stillHeld(state, r)) continue;
       const others = state.waiting.filter((_, j) => j !== i);
-      const out = attempt(engine, { durable: state.durable, txs: state.txs, waiting: others }, r, now);
+      const out = attempt(engine, stateOf(state.durable, state.txs, others), r, now);
       if (out.waiting) {
-        state = { durable: out.state.durable, txs: out.state.txs, waiting: state.waiting.map((w, j) => (j === i ? out.waiting! : w)) };
+        state = stateOf(out.state.durable, out.state.txs, state.waiting.map((w, j) => (j === i ? out.waiting! : w)));
         continue;
       }
-      state = { durable: out.state.durable, txs: out.state.txs, waiting: others };
+      state = stateOf(out.state.durable, out.state.txs, others);
       if (out.reply) replies.push(out.reply);
       touched.push(r.key);
       moved = true;
@@ -853,23 +858,15 @@ function stillHeld(s: State, r: Request): boolean {
 /** Ends transactions (an abort, a dropped connection): their writes go, their waiting requests are dropped unanswered. */
 function end(c: Ctx, gone: (key: string, tx: Tx | undefined) => boolean): { readonly state: State; readonly ended: readonly string[] } {
   return {
-    state: {
-      durable: c.durable,
-      txs: Object.fromEntries(Object.entries(c.txs).filter(([key, tx]) => !gone(key, tx))),
-      waiting: c.waiting.filter((w) => !gone(w.key, c.txs[w.key])),
-    },
+    state: stateOf(
+      c.durable,
+      Object.fromEntries(Object.entries(c.txs).filter(([key, tx]) => !gone(key, tx))),
+      c.waiting.filter((w) => !gone(w.key, c.txs[w.key])),
+    ),
     ended: Object.entries(c.txs)
       .filter(([key, tx]) => gone(key, tx))
       .map(([key]) => key),
   };
-}
-
-/**
- * The part of the context a request runs against: what is stored, the open transactions and the
- * queue. Serving works on these three alone, so each step copies three fields, not the context.
- */
-function stateOf(c: Ctx): State {
-  return { durable: c.durable, txs: c.txs, waiting: c.waiting };
 }
 
 /**
@@ -912,7 +909,7 @@ function serveRequest(context: Ctx, request: Request, now: number) {
   // met the closed connection, the caller's next request under that name is a new one.
   const refused = refuseBroken(context, request.key);
   if (refused) return refused;
-  if (!context.reaped.includes(request.key)) return withTimers(context, serve(context.engine, stateOf(context), request, now), now);
+  if (!context.reaped.includes(request.key)) return withTimers(context, serve(context.engine, stateOf(context.durable, context.txs, context.waiting), request, now), now);
   const reaped = context.reaped.filter((k) => k !== request.key);
   const e = request.event;
   if (e.type !== 'db.commit') return { reaped, timers: [], replies: [] };
