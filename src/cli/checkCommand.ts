@@ -17,6 +17,7 @@ import type { CheckTaskOptions } from '../sweepTask.ts';
 import { parseArgv } from '../parseArgv.ts';
 import { replayLine } from '../replayLine.ts';
 import { describeClause } from '../report/describeCoverage.ts';
+import { thousands } from '../report/thousands.ts';
 import { describePlan } from '../report/describePlan.ts';
 import { windowReach } from '../report/describeSweep.ts';
 import { renderJson } from '../report/json.ts';
@@ -41,7 +42,7 @@ export const command: Command = {
       faults: { type: 'string', value: 'K', help: 'at most K faults in one path (default 1)' },
       kinds: { type: 'string', value: 'LIST', help: "the fault kinds that may strike, joined by commas (default the scenario's own: crash,lose,duplicate,delay,reorder, and rebalance, restore and skew where its design declares them, unless it says)" },
       size: { type: 'string', value: 'N', help: "the workload size (default the scenario's own)" },
-      'max-states': { type: 'string', value: 'N', help: `stop after N distinct states (default ${DEFAULT_MAX_STATES.toLocaleString('en-US')}); the verdict is then "holds within bound"` },
+      'max-states': { type: 'string', value: 'N', help: `stop after N distinct states (default ${thousands(DEFAULT_MAX_STATES)}); the verdict is then "holds within bound"` },
       'max-depth': { type: 'string', value: 'N', help: 'extend no path past N steps; the verdict is then "holds within bound"' },
       dfs: { type: 'boolean', help: 'search depth-first (default breadth-first, whose counterexamples are shortest)' },
       'no-reduction': { type: 'boolean', help: 'take every transition, also those sleep sets skip as commuting with one already taken (same states and verdicts, more transitions)' },
@@ -100,7 +101,7 @@ export const command: Command = {
         const result = check(scenario, {
           ...options,
           ref,
-          ...(progress ? { onProgress: (states: number) => io.progress(`\r[${i + 1}/${mine.length}] ${scenario.name}: ${states.toLocaleString('en-US')} states\u001b[K`) } : {}),
+          ...(progress ? { onProgress: (states: number) => io.progress(`\r[${i + 1}/${mine.length}] ${scenario.name}: ${thousands(states)} states\u001b[K`) } : {}),
         });
         results.push({ result, seconds: (performance.now() - started) / 1000 });
       }
@@ -140,12 +141,11 @@ export async function presentCheck(results: readonly TimedCheck[], flags: { read
     return ok ? 0 : 1;
   }
   const c = styleFor(io.isTTY);
-  const n = (x: number) => x.toLocaleString('en-US');
   const rows = results.map(({ result: r, seconds }) => {
     const v = verdictSummary(r);
     // The time covers both searches where a depth-first one followed a breadth-first one, so the rate counts both searches' states.
     const rate = (r.check.states + (r.coverage.otherSearch?.states ?? 0)) / Math.max(seconds, 1e-3);
-    return [r.name, n(r.check.states), n(r.check.transitions), String(r.check.depth), `${seconds.toFixed(1)} s`, n(Math.round(rate)), v.verdict, v.expected, v.asExpected ? 'ok' : 'UNEXPECTED'];
+    return [r.name, thousands(r.check.states), thousands(r.check.transitions), String(r.check.depth), `${seconds.toFixed(1)} s`, thousands(Math.round(rate)), v.verdict, v.expected, v.asExpected ? 'ok' : 'UNEXPECTED'];
   });
   io.out(
     table([['scenario', 'states', 'transitions', 'depth', 'time', 'states/s', 'verdict', 'expected', ''], ...rows], (ri, ci, t) => {
@@ -171,6 +171,6 @@ export async function presentCheck(results: readonly TimedCheck[], flags: { read
   const bad = results.filter((r) => !r.result.judgement.asExpected).length;
   const states = results.reduce((x, r) => x + r.result.check.states + (r.result.coverage.otherSearch?.states ?? 0), 0);
   const seconds = results.reduce((x, r) => x + r.seconds, 0);
-  io.out(`\n${results.length} scenario${results.length === 1 ? '' : 's'}, ${n(states)} states in ${seconds.toFixed(1)} s, ${bad === 0 ? c.green('every verdict as expected') : c.red(`${bad} not as expected`)}; reports in ${outDir}/`);
+  io.out(`\n${results.length} scenario${results.length === 1 ? '' : 's'}, ${thousands(states)} states in ${seconds.toFixed(1)} s, ${bad === 0 ? c.green('every verdict as expected') : c.red(`${bad} not as expected`)}; reports in ${outDir}/`);
   return ok ? 0 : 1;
 }

@@ -3,13 +3,14 @@
 import { FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from '../faults.ts';
 import { InputError } from '../inputError.ts';
 import { didYouMean } from '../nearest.ts';
+import { thousands } from '../report/thousands.ts';
 
 /** A whole number between `min` and `max`; undefined when the flag was not given. */
 export function wholeNumber(flag: string, value: string | true | undefined, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
   if (value === undefined) return undefined;
   if (value === true || !/^-?\d+$/.test(value.trim())) throw new InputError(`${flag} must be a whole number, got ${JSON.stringify(value)}`);
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n > max) throw new InputError(`${flag} is too large, got ${value} (at most ${max.toLocaleString('en-US')})`);
+  if (!Number.isSafeInteger(n) || n > max) throw new InputError(`${flag} is too large, got ${value} (at most ${thousands(max)})`);
   if (n < min) throw new InputError(`${flag} must be at least ${min}, got ${value}`);
   return n;
 }

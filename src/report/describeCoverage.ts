@@ -6,6 +6,7 @@ import type { ClauseId } from '../checkers/clause.ts';
 import type { ClauseStatus } from '../checkers/compose.ts';
 import type { ClauseCoverage, Coverage } from '../coverage.ts';
 import type { Verdict } from '../verdict.ts';
+import { thousands } from './thousands.ts';
 
 export const CLAUSE_TITLES: Readonly<Record<ClauseId, string>> = {
   atMostOne: 'at most one committed outcome per key',
@@ -21,7 +22,7 @@ export const CLAUSE_TITLES: Readonly<Record<ClauseId, string>> = {
 
 /** `1 run`, `2 runs`, `1,000 states`. */
 export function count(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+  return `${thousands(n)} ${n === 1 ? one : many}`;
 }
 
 function depth(c: Coverage): string {
