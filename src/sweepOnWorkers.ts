@@ -10,7 +10,7 @@
 // withPool closes it), which refuses every task still waiting, and that must not go unheard.
 import type { CatalogueEntry } from './catalogue.ts';
 import type { CheckResult } from './check/check.ts';
-import { DEFAULT_RUNS, explorationSpace, finishExplore, mergeExploreParts, type ExploreOptions, type ExplorePart, type ExploreResult } from './explore.ts';
+import type { ExploreOptions, ExplorePart, ExploreResult } from './explore.ts';
 import type { SweepPool, TaskHooks } from './sweepPool.ts';
 import type { CheckTaskOptions } from './sweepTask.ts';
 import { finishWindows, sweepSettings, type WindowRow, type WindowsOptions, type WindowsResult } from './windows.ts';
@@ -91,7 +91,11 @@ export async function windowsOnWorkers(entries: readonly Entry[], options: Omit<
 }
 
 /** Every scenario's explore tally over cases [from, to), on the pool's threads; a search replaying one path runs whole on one. */
-export async function explorePartsOnWorkers(entries: readonly Entry[], options: Omit<ExploreOptions, 'ref'>, pool: SweepPool, from = 0, to = options.runs ?? DEFAULT_RUNS): Promise<ExplorePart[]> {
+export async function explorePartsOnWorkers(entries: readonly Entry[], options: Omit<ExploreOptions, 'ref'>, pool: SweepPool, from = 0, to?: number): Promise<ExplorePart[]> {
+  // Explore mode, and fast-check with it, loads only when an explore sweep asks for it: a windows
+  // sweep, the common short command, does not pay for parsing either.
+  const { DEFAULT_RUNS, mergeExploreParts } = await import('./explore.ts');
+  to ??= options.runs ?? DEFAULT_RUNS;
   const searches = entries.map(({ ref }) => {
     const o: ExploreOptions = { ...options, ref };
     let failed = false;
@@ -116,6 +120,7 @@ export async function explorePartsOnWorkers(entries: readonly Entry[], options: 
 /** Every scenario's explore search, on the pool's threads. */
 export async function exploreOnWorkers(entries: readonly Entry[], options: Omit<ExploreOptions, 'ref'>, pool: SweepPool): Promise<ExploreResult[]> {
   const parts = await explorePartsOnWorkers(entries, options, pool);
+  const { explorationSpace, finishExplore } = await import('./explore.ts');
   return entries.map(({ scenario, ref }, k) => finishExplore(scenario, { ...options, ref }, parts[k]!, explorationSpace(scenario)));
 }
 
