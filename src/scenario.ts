@@ -155,9 +155,19 @@ export function worldOptionsOf(s: Pick<Scenario, 'world'>, time: TimeScale): Par
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as Partial<WorldOptions>;
 }
 
-/** The scenario's time scale (one second a tick unless it says otherwise). */
+/** Time scales by the tick they were made from; each run reads its scenario's. */
+const scales = new Map<Duration, TimeScale>();
+
+/**
+ * The scenario's time scale (one second a tick unless it says otherwise). A scale is immutable,
+ * so one per tick is shared: making it parses the tick in exact decimals, which every run of a
+ * sweep would otherwise pay again.
+ */
 export function timeScaleOf(s: Pick<Scenario, 'tick'>): TimeScale {
-  return new TimeScale(s.tick ?? '1s');
+  const tick = s.tick ?? '1s';
+  let scale = scales.get(tick);
+  if (scale === undefined) scales.set(tick, (scale = new TimeScale(tick)));
+  return scale;
 }
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
