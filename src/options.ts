@@ -37,7 +37,10 @@ function name(where: string, path: readonly PropertyKey[]): string {
 
 /** Parses `value` with `schema`, or throws one InputError line about the first problem. */
 export function parseOptions<S extends z.ZodType>(where: string, schema: S, value: unknown): z.output<S> {
-  const r = schema.safeParse(value);
+  // Without zod's compiled fast path: it writes a parser with `new Function` on an object
+  // schema's first parse, which pays only over many parses, and each schema here parses a few
+  // option objects while a design is built.
+  const r = schema.safeParse(value, { jitless: true });
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;
   const at = name(where, issue.path);
