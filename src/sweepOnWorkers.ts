@@ -93,7 +93,7 @@ export async function windowsOnWorkers(entries: readonly Entry[], options: Omit<
 /** Every scenario's explore tally over cases [from, to), on the pool's threads; a search replaying one path runs whole on one. */
 export async function explorePartsOnWorkers(entries: readonly Entry[], options: Omit<ExploreOptions, 'ref'>, pool: SweepPool, from = 0, to?: number): Promise<ExplorePart[]> {
   // Explore mode, and fast-check with it, loads only when an explore sweep asks for it: a windows
-  // sweep, the common short command, does not pay for parsing either.
+  // or check sweep, the common short command, does not pay to parse them.
   const { DEFAULT_RUNS, mergeExploreParts } = await import('./explore.ts');
   to ??= options.runs ?? DEFAULT_RUNS;
   const searches = entries.map(({ ref }) => {
