@@ -350,7 +350,9 @@ function owns(t: Tx, table: string, pk: string, primary: readonly string[]): boo
 
 /** The transaction with one more write; a statement that was holding its row has finished with it. */
 function withWrite(t: Tx, table: string, pk: string, row: Row | null, insert: boolean): Tx {
-  return withEntry(withoutEntry(t, 'holding'), 'writes', [...t.writes, { table, pk, row, insert }]);
+  const out = withEntry(t, 'writes', [...t.writes, { table, pk, row, insert }]) as { holding?: Tx['holding'] };
+  delete out.holding;
+  return out as Tx;
 }
 
 /**
@@ -525,7 +527,7 @@ export class Engine {
         if (op.onConflict === 'error') {
           // A plain INSERT has written its row and the index entries before the key it waits on.
           const check = this.checkKeys(durable, txs, self, view, op.table, row, '', 'all', now);
-          if (check && 'wait' in check) return { kind: 'wait', tx: { ...tx, holding: { table: op.table, pk, row, keys: check.held, existing: false } }, on: check.wait };
+          if (check && 'wait' in check) return { kind: 'wait', tx: withEntry(tx, 'holding', { table: op.table, pk, row, keys: check.held, existing: false }), on: check.wait };
           if (check) return { kind: 'failed', result: { inserted: false, conflict: check.conflict }, reason: `${op.table} ${check.conflict}` };
           return { kind: 'done', tx: withWrite(tx, op.table, pk, row, true), result: { inserted: true } };
         }
@@ -547,7 +549,7 @@ export class Engine {
         const stored = view.get(pk);
         if (stored === undefined) {
           const check = this.checkKeys(durable, txs, self, view, op.table, op.row, pk, 'unique', now);
-          if (check && 'wait' in check) return { kind: 'wait', tx: { ...tx, holding: { table: op.table, pk, row: op.row, keys: check.held, existing: false } }, on: check.wait };
+          if (check && 'wait' in check) return { kind: 'wait', tx: withEntry(tx, 'holding', { table: op.table, pk, row: op.row, keys: check.held, existing: false }), on: check.wait };
           if (check) return { kind: 'failed', result: { written: false, conflict: check.conflict }, reason: `${op.table} ${check.conflict}` };
           return { kind: 'done', tx: withWrite(tx, op.table, pk, op.row, true), result: { written: true } };
         }
@@ -557,12 +559,12 @@ export class Engine {
         }
         if (op.onlyNewerVersion && !sqlLess(stored['version'], op.row['version'])) {
           // ON CONFLICT DO UPDATE locks the row it found even when its WHERE leaves it unchanged.
-          const locked = owns(tx, op.table, pk, spec.key) ? tx : { ...tx, locked: [...(tx.locked ?? []), lockName(op.table, pk)] };
+          const locked = owns(tx, op.table, pk, spec.key) ? tx : withEntry(tx, 'locked', [...(tx.locked ?? []), lockName(op.table, pk)]);
           return { kind: 'done', tx: locked, result: { written: false } };
         }
         const next = { ...stored, ...op.row };
         const check = this.checkKeys(durable, txs, self, view, op.table, next, pk, { changedFrom: stored }, now);
-        if (check && 'wait' in check) return { kind: 'wait', tx: { ...tx, holding: { table: op.table, pk, row: next, keys: check.held, existing: true } }, on: check.wait };
+        if (check && 'wait' in check) return { kind: 'wait', tx: withEntry(tx, 'holding', { table: op.table, pk, row: next, keys: check.held, existing: true }), on: check.wait };
         if (check) return { kind: 'failed', result: { written: false, conflict: check.conflict }, reason: `${op.table} ${check.conflict}` };
         return { kind: 'done', tx: withWrite(tx, op.table, pk, next, false), result: { written: true } };
       }
@@ -598,7 +600,7 @@ export class Engine {
           }
           const next = { ...row, ...op.set };
           const check = this.checkKeys(durable, txs, self, latest, op.table, next, pk, { changedFrom: row }, now);
-          if (check && 'wait' in check) return { kind: 'wait', tx: { ...current, holding: { table: op.table, pk, row: next, keys: check.held, existing: true } }, on: check.wait, progress: { ...p, next: i, count } };
+          if (check && 'wait' in check) return { kind: 'wait', tx: withEntry(current, 'holding', { table: op.table, pk, row: next, keys: check.held, existing: true }), on: check.wait, progress: { ...p, next: i, count } };
           if (check) return { kind: 'failed', result: { updated: 0, conflict: check.conflict }, reason: `${op.table} ${check.conflict}` };
           current = withWrite(current, op.table, pk, next, false);
           count++;
@@ -641,7 +643,7 @@ export class Engine {
       }
       if (op.lock === 'skipLocked' && !owns(current, op.table, pk, spec.key)) {
         if (this.rowHolder(txs, self, op.table, pk) !== undefined) continue;
-        current = { ...current, locked: [...(current.locked ?? []), lockName(op.table, pk)] };
+        current = withEntry(current, 'locked', [...(current.locked ?? []), lockName(op.table, pk)]);
       }
       rows.push(row);
     }
@@ -661,7 +663,7 @@ export class Engine {
       if (table === undefined || table === durable.tables[w.table]) tables[w.table] = table = Object.assign({}, table);
       if (w.row === null) delete table[w.pk];
       else table[w.pk] = { row: w.row, at: w.insert || !table[w.pk] ? now : table[w.pk]!.at, seq: table[w.pk]?.seq ?? seq++ };
-      if (w.row !== null && this.spec(w.table).history) history = { ...history, [w.table]: [...(history[w.table] ?? []), w.row] };
+      if (w.row !== null && this.spec(w.table).history) history = withEntry(history, w.table, [...(history[w.table] ?? []), w.row]);
     }
     return { durable: { tables, nextSeq: seq + 1, history }, ok: true };
   }
