@@ -7,8 +7,7 @@
 export function thousands(n: number): string {
   // Anything else (a fraction, an unsafe integer) is written as the locale writes it.
   if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
-  const digits = String(Math.abs(n));
-  let out = digits.length % 3 === 0 ? '' : digits.slice(0, digits.length % 3);
-  for (let i = digits.length % 3; i < digits.length; i += 3) out += `${out === '' ? '' : ','}${digits.slice(i, i + 3)}`;
+  // A comma before every digit that has a multiple of three digits after it.
+  const out = String(Math.abs(n)).replace(/\B(?=(\d{3})+$)/g, ',');
   return n < 0 || Object.is(n, -0) ? `-${out}` : out;
 }
