@@ -29,35 +29,57 @@ export interface PartHashes<C, L> {
   linksKey(links: readonly L[]): Hash64;
 }
 
-/** Distinct values by 64-bit hash: the first of each hash stands for the rest. */
+/**
+ * Distinct values by 64-bit hash: the first of each hash stands for the rest. An open-addressing
+ * table of indices (a Map keyed by one lane would box the half of its keys past the small-integer
+ * range, and this lookup runs for every part of every state a level takes).
+ */
 class Interner<T> {
   readonly items: T[] = [];
-  private readonly his: number[] = [];
-  private readonly byLo = new Map<number, number>();
-  /** Values whose low lane matched an earlier one's and whose high lane did not. */
-  private readonly rest = new Map<string, number>();
+  private his = new Int32Array(1 << 6);
+  private los = new Int32Array(1 << 6);
+  /** Index + 1 of the item in each slot; 0 is an empty slot. */
+  private slots = new Int32Array(1 << 7);
 
   id(item: T, h: Hash64): number {
-    const i = this.byLo.get(h[1]);
-    if (i === undefined) {
-      const j = this.add(item, h[0]);
-      this.byLo.set(h[1], j);
-      return j;
+    const hi = h[0] | 0;
+    const lo = h[1] | 0;
+    const mask = this.slots.length - 1;
+    for (let i = lo & mask; ; i = (i + 1) & mask) {
+      const at = this.slots[i]!;
+      if (at === 0) return this.add(item, hi, lo, i);
+      if (this.los[at - 1] === lo && this.his[at - 1] === hi) return at - 1;
     }
-    if (this.his[i] === h[0]) return i;
-    const key = `${h[0]}:${h[1]}`;
-    let j = this.rest.get(key);
-    if (j === undefined) {
-      j = this.add(item, h[0]);
-      this.rest.set(key, j);
+  }
+
+  private add(item: T, hi: number, lo: number, slot: number): number {
+    const j = this.items.length;
+    this.items.push(item);
+    if (j === this.his.length) {
+      const his = new Int32Array(j * 2);
+      his.set(this.his);
+      this.his = his;
+      const los = new Int32Array(j * 2);
+      los.set(this.los);
+      this.los = los;
     }
+    this.his[j] = hi;
+    this.los[j] = lo;
+    this.slots[slot] = j + 1;
+    // Kept at most half full, so a probe ends soon at an empty slot.
+    if ((j + 1) * 2 > this.slots.length) this.rehash();
     return j;
   }
 
-  private add(item: T, hi: number): number {
-    this.items.push(item);
-    this.his.push(hi);
-    return this.items.length - 1;
+  private rehash(): void {
+    const slots = new Int32Array(this.slots.length * 2);
+    const mask = slots.length - 1;
+    for (let j = 0; j < this.items.length; j++) {
+      let i = this.los[j]! & mask;
+      while (slots[i] !== 0) i = (i + 1) & mask;
+      slots[i] = j + 1;
+    }
+    this.slots = slots;
   }
 }
 
