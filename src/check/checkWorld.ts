@@ -73,18 +73,48 @@ interface Timer {
   readonly event: EventObject;
 }
 
-interface Comp {
-  readonly snapshot: MachineSnapshot;
-  readonly state: string;
-  readonly down: boolean;
-  /** When a crashed component comes back; -1 when it is up. */
-  readonly restartAt: number;
-  /** Sorted by id. */
-  readonly timers: readonly Timer[];
-  /** The tick one of its timers last fired (-1: never). */
-  readonly woke: number;
-  /** The durable state a restore set it back to, for its next boot. */
-  readonly restoreTo?: unknown;
+/**
+ * A component's part of a state: immutable, so a step makes a new one through the `with`
+ * methods and keeps the rest. One class gives every part one shape, and its hash is kept in a
+ * field, worked out the first time it is asked for (a copy starts without it, so it is never stale).
+ */
+export class Comp {
+  /** The hash `CheckWorld.compHash` worked out, once asked for. */
+  h: Hash64 | undefined = undefined;
+  constructor(
+    readonly snapshot: MachineSnapshot,
+    readonly state: string,
+    readonly down: boolean,
+    /** When a crashed component comes back; -1 when it is up. */
+    readonly restartAt: number,
+    /** Sorted by id. */
+    readonly timers: readonly Timer[],
+    /** The tick one of its timers last fired (-1: never). */
+    readonly woke: number,
+    /** The durable state a restore set it back to, for its next boot. */
+    readonly restoreTo: unknown = undefined,
+  ) {}
+
+  withSnapshot(snapshot: MachineSnapshot): Comp {
+    return new Comp(snapshot, this.state, this.down, this.restartAt, this.timers, this.woke, this.restoreTo);
+  }
+
+  withState(state: string): Comp {
+    return new Comp(this.snapshot, state, this.down, this.restartAt, this.timers, this.woke, this.restoreTo);
+  }
+
+  withTimers(timers: readonly Timer[], woke = this.woke): Comp {
+    return new Comp(this.snapshot, this.state, this.down, this.restartAt, timers, woke, this.restoreTo);
+  }
+
+  /** Down until `restartAt` (up again when it is -1), with no timers while down. */
+  withDown(down: boolean, restartAt: number): Comp {
+    return new Comp(this.snapshot, this.state, down, restartAt, down ? [] : this.timers, this.woke, this.restoreTo);
+  }
+
+  withRestoreTo(restoreTo: unknown): Comp {
+    return new Comp(this.snapshot, this.state, this.down, this.restartAt, this.timers, this.woke, restoreTo);
+  }
 }
 
 export interface Msg {
@@ -99,14 +129,18 @@ export interface Msg {
   readonly n: number;
 }
 
-export interface Link {
-  readonly key: string;
-  readonly msgs: readonly Msg[];
-  /**
-   * Messages a reorder holds back: each goes right behind the next message sent on the link, or,
-   * when nothing else is left to happen, is released as the World releases them at the heal.
-   */
-  readonly held: readonly Msg[];
+/** A link's messages: immutable, made anew by each step that changes it, its hash kept as a component's is. */
+export class Link {
+  h: Hash64 | undefined = undefined;
+  constructor(
+    readonly key: string,
+    readonly msgs: readonly Msg[],
+    /**
+     * Messages a reorder holds back: each goes right behind the next message sent on the link, or,
+     * when nothing else is left to happen, is released as the World releases them at the heal.
+     */
+    readonly held: readonly Msg[],
+  ) {}
 }
 
 export interface CheckState {
@@ -168,11 +202,6 @@ export interface StepLog {
 
 const NO_LOG: StepLog = { trace: () => {}, enter: () => {} };
 
-// A component's or link's hash, kept on the object itself: states are immutable, and a copy made
-// by spreading does not carry it (the property is not enumerable), so it is never stale.
-const CACHED = Symbol('faultline.checkHash');
-type Cached = { [CACHED]?: Hash64 };
-
 /** A mutable draft of a state, made for one step and frozen into the next state. */
 class Draft {
   comps: Comp[];
@@ -214,13 +243,13 @@ class Draft {
     const empty = msgs.length === 0 && held.length === 0;
     if (i >= 0) {
       if (empty) this.links.splice(i, 1);
-      else this.links[i] = { key, msgs, held };
+      else this.links[i] = new Link(key, msgs, held);
       return;
     }
     if (empty) return;
     let at = 0;
     while (at < this.links.length && this.links[at]!.key < key) at++;
-    this.links.splice(at, 0, { key, msgs, held });
+    this.links.splice(at, 0, new Link(key, msgs, held));
   }
 
   private indexOf(key: string): number {
@@ -234,10 +263,17 @@ export class CheckWorld {
   private readonly steppers: readonly Stepper[];
   /** Each component's steps, remembered: a search meets one snapshot and event again and again. */
   private readonly cache: readonly TransitionCache[];
-  private readonly faultsOf = new Map<string, readonly MessageFaultKind[]>();
   private readonly actions: ExecutedAction[] = [];
-  /** Point ids by sender, receiver and message type. */
-  private readonly pointIds = new Map<string, number>();
+  /**
+   * By sender and receiver (`from * n + to`): the key of their link, made once so every message
+   * on it names its link by the same string, and by message type, each point's id and the
+   * faults its messages can suffer.
+   */
+  private readonly pairs: { readonly key: string; readonly points: Map<string, number>; readonly faults: Map<string, readonly MessageFaultKind[]> }[] = [];
+  private points = 0;
+  /** Kept for `hash`, and for the component and link hashes it asks for (never nested in one another). */
+  private readonly stateHasher = new Hasher();
+  private readonly partHasher = new Hasher();
 
   constructor(
     readonly components: readonly DesignComponent[],
@@ -246,6 +282,7 @@ export class CheckWorld {
     this.names = components.map((c) => c.name);
     this.steppers = components.map((c) => (c.stepper ? c.stepper() : stepperFor(c.machine, c.name, c.input, options.driver).stepper));
     this.cache = components.map(() => (options.transitionCache === false ? new TransitionCache(0) : new TransitionCache()));
+    for (const from of this.names) for (const to of this.names) this.pairs.push({ key: `${from}->${to}`, points: new Map(), faults: new Map() });
   }
 
   /** Every component booted in order at tick 0. */
@@ -340,7 +377,7 @@ export class CheckWorld {
         const d = new Draft(s, s.now);
         const comp = d.comps[c.comp]!;
         const t = comp.timers.find((x) => x.id === c.id)!;
-        d.comps[c.comp] = { ...comp, timers: comp.timers.filter((x) => x !== t), woke: s.now };
+        d.comps[c.comp] = comp.withTimers(comp.timers.filter((x) => x !== t), s.now);
         log.trace(s.now, this.names[c.comp]!, 'timer', t.event.type);
         this.deliverTo(d, c.comp, t.event, undefined, log);
         return this.freeze(d, s.faults, s.lastFault);
@@ -348,7 +385,7 @@ export class CheckWorld {
       case 'restart': {
         const d = new Draft(s, s.now);
         const comp = d.comps[c.comp]!;
-        d.comps[c.comp] = { ...comp, down: false, restartAt: -1 };
+        d.comps[c.comp] = comp.withDown(false, -1);
         log.trace(s.now, this.names[c.comp]!, 'restart');
         this.boot(d, c.comp, comp.restoreTo ?? comp.snapshot.context.durable, log, brokenSessions(this.components[c.comp]!, comp.snapshot.context));
         return this.freeze(d, s.faults, s.lastFault);
@@ -374,7 +411,7 @@ export class CheckWorld {
         const window = this.windowOf(s, c.at);
         log.trace(d.now, 'world', 'fault', { kind: 'restore', component: this.names[c.comp], window });
         log.trace(d.now, this.names[c.comp]!, 'restore', { window });
-        d.comps[c.comp] = { ...comp, restoreTo: this.components[c.comp]!.restore!(comp.snapshot.context.durable) };
+        d.comps[c.comp] = comp.withRestoreTo(this.components[c.comp]!.restore!(comp.snapshot.context.durable));
         if (!comp.down) this.crash(d, c.comp, window, log, false);
         return this.freeze(d, s.faults + 1, s.now);
       }
@@ -441,7 +478,7 @@ export class CheckWorld {
    * the fault budget), and `extra`, which the search uses to keep apart paths it reports apart.
    */
   hash(s: CheckState, extra = 0): Hash64 {
-    const x = new Hasher().word(s.now).word(s.faults).word(s.lastProgress).word(s.lastFault).word(s.nextUnordered).word(extra);
+    const x = this.stateHasher.reset().word(s.now).word(s.faults).word(s.lastProgress).word(s.lastFault).word(s.nextUnordered).word(extra);
     for (const c of s.comps) x.hash(this.compHash(c));
     x.word(s.links.length);
     for (const l of s.links) x.hash(this.linkHash(l));
@@ -450,13 +487,12 @@ export class CheckWorld {
 
   /** A component's share of `hash`: the breadth-first level takes two with equal hashes for one. */
   compHash(c: Comp): Hash64 {
-    let h = (c as Cached)[CACHED];
+    let h = c.h;
     if (h === undefined) {
-      const x = new Hasher().value(c.state).value(c.snapshot.context).word(c.down ? 1 : 0).word(c.restartAt).word(c.woke).word(c.timers.length);
+      const x = this.partHasher.reset().value(c.state).value(c.snapshot.context).word(c.down ? 1 : 0).word(c.restartAt).word(c.woke).word(c.timers.length);
       if (c.restoreTo !== undefined) x.value(c.restoreTo);
       for (const t of c.timers) x.value(t.id).word(t.due).word(t.delay);
-      h = x.digest();
-      Object.defineProperty(c, CACHED, { value: h });
+      h = c.h = x.digest();
     }
     return h;
   }
@@ -476,13 +512,12 @@ export class CheckWorld {
   }
 
   private linkHash(l: Link): Hash64 {
-    let h = (l as Cached)[CACHED];
+    let h = l.h;
     if (h === undefined) {
-      const x = new Hasher().value(l.key).word(l.msgs.length).word(l.held.length);
+      const x = this.partHasher.reset().value(l.key).word(l.msgs.length).word(l.held.length);
       for (const m of l.msgs) x.value(m.event).word(m.earliest).word(m.deadline).word(m.system ? 1 : 0);
       for (const m of l.held) x.value(m.event).word(m.earliest).word(m.deadline);
-      h = x.digest();
-      Object.defineProperty(l, CACHED, { value: h });
+      h = l.h = x.digest();
     }
     return h;
   }
@@ -542,7 +577,7 @@ export class CheckWorld {
     }
     const comp = d.comps[i]!;
     const t = comp.timers.find((x) => x.id === step.id)!;
-    d.comps[i] = { ...comp, timers: comp.timers.filter((x) => x !== t), woke: d.now };
+    d.comps[i] = comp.withTimers(comp.timers.filter((x) => x !== t), d.now);
     log.trace(d.now, this.names[i]!, 'timer', t.event.type);
     return { event: t.event, from: undefined };
   }
@@ -556,7 +591,7 @@ export class CheckWorld {
     const comp = d.comps[i]!;
     if (fault) log.trace(d.now, 'world', 'fault', { kind: 'crash', window });
     log.trace(d.now, name, 'crash', { window });
-    d.comps[i] = { ...comp, down: true, restartAt: d.now + (this.components[i]!.restartDelayTicks ?? this.options.restartDelayTicks), timers: [] };
+    d.comps[i] = comp.withDown(true, d.now + (this.components[i]!.restartDelayTicks ?? this.options.restartDelayTicks));
     // A crashed sender's held messages die with its connections, as in the World.
     for (const l of d.links.slice()) {
       if (l.held.length === 0 || l.held[0]!.from !== i) continue;
@@ -626,11 +661,11 @@ export class CheckWorld {
   }
 
   private linkFaults(from: number, to: number, type: string): readonly MessageFaultKind[] {
-    const key = `${from}>${to}:${type}`;
-    let kinds = this.faultsOf.get(key);
+    const byType = this.pairs[from * this.names.length + to]!.faults;
+    let kinds = byType.get(type);
     if (kinds === undefined) {
       kinds = linkFaults(this.components, this.names[from]!, this.names[to]!, type).filter((k) => this.options.messageFaults.includes(k));
-      this.faultsOf.set(key, kinds);
+      byType.set(type, kinds);
     }
     return kinds;
   }
@@ -660,7 +695,7 @@ export class CheckWorld {
     const snapshot = this.steppers[i]!.initial(input, actions);
     const prev = d.comps[i];
     // A boot uses up a restore: the restored state is now the component's own.
-    d.comps[i] = { snapshot, state: '', down: false, restartAt: -1, timers: [], woke: prev?.woke ?? -1 };
+    d.comps[i] = new Comp(snapshot, '', false, -1, [], prev?.woke ?? -1);
     this.afterStep(d, i, undefined, stateKey(snapshot.value), false, log);
   }
 
@@ -674,7 +709,7 @@ export class CheckWorld {
     if (next.status === 'error') throw new Error(`${this.names[i]} failed on ${event.type} in state ${comp.state}: ${String(next.error)}`);
     const state = stateKey(next.value);
     const reentered = this.components[i]!.process && state === comp.state && step.reentered;
-    d.comps[i] = { ...comp, snapshot: next };
+    d.comps[i] = comp.withSnapshot(next);
     this.afterStep(d, i, comp.snapshot, state, reentered, log, crashAt);
   }
 
@@ -686,7 +721,7 @@ export class CheckWorld {
     for (const a of actions) this.perform(d, i, a, log);
     const comp = d.comps[i]!;
     if (state === comp.state && !reentered) return;
-    if (state !== comp.state) d.comps[i] = { ...comp, state };
+    if (state !== comp.state) d.comps[i] = comp.withState(state);
     log.trace(d.now, name, 'state', state);
     if (this.components[i]!.process) log.enter(windowName(name, state));
   }
@@ -705,7 +740,7 @@ export class CheckWorld {
         continue;
       }
       log.enter(at.window);
-      if (mark.undone && prev !== undefined) d.comps[i] = { ...d.comps[i]!, snapshot: prev };
+      if (mark.undone && prev !== undefined) d.comps[i] = d.comps[i]!.withSnapshot(prev);
       return this.crash(d, i, at.window, log);
     }
     // The marks were found by running this very step, and steps are deterministic.
@@ -737,13 +772,13 @@ export class CheckWorld {
         const timers = comp.timers.filter((t) => t.id !== id);
         timers.push({ id, due: d.now + delay, delay, event });
         timers.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-        d.comps[i] = { ...comp, timers };
+        d.comps[i] = comp.withTimers(timers);
         return;
       }
       case 'xstate.cancel': {
         const { sendId } = action.params as { sendId: string };
         const comp = d.comps[i]!;
-        if (comp.timers.some((t) => t.id === sendId)) d.comps[i] = { ...comp, timers: comp.timers.filter((t) => t.id !== sendId) };
+        if (comp.timers.some((t) => t.id === sendId)) d.comps[i] = comp.withTimers(comp.timers.filter((t) => t.id !== sendId));
         return;
       }
       default:
@@ -752,7 +787,8 @@ export class CheckWorld {
   }
 
   private send(d: Draft, from: number, to: number, event: EventObject, unordered: boolean, system: boolean, now = false): void {
-    const key = unordered ? `${this.names[from]}->${this.names[to]}#${d.nextUnordered++}` : `${this.names[from]}->${this.names[to]}`;
+    const pair = this.pairs[from * this.names.length + to]!.key;
+    const key = unordered ? `${pair}#${d.nextUnordered++}` : pair;
     const n = system ? 0 : d.count(this.pointId(from, to, event.type));
     const earliest = now ? d.now : d.now + this.options.latencyTicksMin;
     const deadline = now ? d.now : d.now + this.options.latencyTicksMax;
@@ -766,11 +802,11 @@ export class CheckWorld {
   }
 
   private pointId(from: number, to: number, type: string): number {
-    const key = `${from}>${to}:${type}`;
-    let id = this.pointIds.get(key);
+    const byType = this.pairs[from * this.names.length + to]!.points;
+    let id = byType.get(type);
     if (id === undefined) {
-      id = this.pointIds.size;
-      this.pointIds.set(key, id);
+      id = this.points++;
+      byType.set(type, id);
     }
     return id;
   }

@@ -38,6 +38,14 @@ export class Hasher {
   private lo = 0x1b873593 | 0;
   private n = 0;
 
+  /** Starts again, as a new Hasher: a hot caller keeps one and hashes without allocating it. */
+  reset(): this {
+    this.hi = 0x9747b28c | 0;
+    this.lo = 0x1b873593 | 0;
+    this.n = 0;
+    return this;
+  }
+
   word(w: number): this {
     this.hi = mix(this.hi, w);
     this.lo = mix(this.lo, w ^ 0x5bd1e995);
