@@ -44,7 +44,7 @@ import type { TraceKind } from '../trace.ts';
 import { windowMarkOf, type WindowEmitted } from '../emitted.ts';
 import { brokenSessions, stateKey } from '../world.ts';
 import { MESSAGE_FAULT_KINDS, type MessageFaultKind } from '../faults.ts';
-import { Hasher, type Hash64 } from './stateHash.ts';
+import { Hasher, hashOf, type Hash64 } from './stateHash.ts';
 import { TransitionCache } from './transitionCache.ts';
 
 export interface CheckWorldOptions {
@@ -71,6 +71,8 @@ interface Timer {
   readonly due: number;
   readonly delay: number;
   readonly event: EventObject;
+  /** The event's hash, worked out once when the timer is set: the transition cache's key. */
+  readonly eh: Hash64;
 }
 
 /**
@@ -117,16 +119,26 @@ export class Comp {
   }
 }
 
-export interface Msg {
-  readonly from: number;
-  readonly to: number;
-  readonly event: EventObject;
-  readonly earliest: number;
-  readonly deadline: number;
-  /** A connection-drop notice: no fault strikes it. */
-  readonly system: boolean;
-  /** Which message of its point this is (1-based), for the plan a report prints; not part of the state's identity. */
-  readonly n: number;
+/** A message on its way: immutable; a fault that moves its delivery window makes another. */
+export class Msg {
+  constructor(
+    readonly from: number,
+    readonly to: number,
+    readonly event: EventObject,
+    readonly earliest: number,
+    readonly deadline: number,
+    /** A connection-drop notice: no fault strikes it. */
+    readonly system: boolean,
+    /** Which message of its point this is (1-based), for the plan a report prints; not part of the state's identity. */
+    readonly n: number,
+    /** The event's hash, worked out once at the send: its link's hash and the transition cache's key use it. */
+    readonly eh: Hash64,
+  ) {}
+
+  /** The same message, delivered between `earliest` and `deadline`. */
+  within(earliest: number, deadline: number): Msg {
+    return new Msg(this.from, this.to, this.event, earliest, deadline, this.system, this.n, this.eh);
+  }
 }
 
 /** A link's messages: immutable, made anew by each step that changes it, its hash kept as a component's is. */
@@ -263,7 +275,6 @@ export class CheckWorld {
   private readonly steppers: readonly Stepper[];
   /** Each component's steps, remembered: a search meets one snapshot and event again and again. */
   private readonly cache: readonly TransitionCache[];
-  private readonly actions: ExecutedAction[] = [];
   /**
    * By sender and receiver (`from * n + to`): the key of their link, made once so every message
    * on it names its link by the same string, and by message type, each point's id and the
@@ -379,7 +390,7 @@ export class CheckWorld {
         const t = comp.timers.find((x) => x.id === c.id)!;
         d.comps[c.comp] = comp.withTimers(comp.timers.filter((x) => x !== t), s.now);
         log.trace(s.now, this.names[c.comp]!, 'timer', t.event.type);
-        this.deliverTo(d, c.comp, t.event, undefined, log);
+        this.deliverTo(d, c.comp, t.event, t.eh, undefined, log);
         return this.freeze(d, s.faults, s.lastFault);
       }
       case 'restart': {
@@ -393,15 +404,15 @@ export class CheckWorld {
       case 'release': {
         const d = new Draft(s, s.now);
         const l = d.link(c.link)!;
-        const released = l.held.map((m) => ({ ...m, earliest: s.now + this.options.latencyTicksMin, deadline: s.now + this.options.latencyTicksMax }));
+        const released = l.held.map((m) => m.within(s.now + this.options.latencyTicksMin, s.now + this.options.latencyTicksMax));
         d.setLink(c.link, [...l.msgs, ...released], []);
         return this.freeze(d, s.faults, s.lastFault);
       }
       case 'crash': {
         const d = new Draft(s, s.now);
         if (c.at !== undefined) {
-          const { event, from } = this.takeStep(d, c.comp, c.at.step, log);
-          this.deliverTo(d, c.comp, event, from, log, c.at);
+          const { event, eh, from } = this.takeStep(d, c.comp, c.at.step, log);
+          this.deliverTo(d, c.comp, event, eh, from, log, c.at);
         } else this.crash(d, c.comp, windowName(this.names[c.comp]!, d.comps[c.comp]!.state), log);
         return this.freeze(d, s.faults + 1, s.now);
       }
@@ -420,7 +431,8 @@ export class CheckWorld {
         const ticks = this.components[c.comp]!.skewTicks!;
         log.trace(d.now, 'world', 'fault', { kind: 'skew', window: windowName(this.names[c.comp]!, d.comps[c.comp]!.state) });
         log.trace(d.now, this.names[c.comp]!, 'skew', { ticks });
-        this.deliverTo(d, c.comp, { type: 'sys.clockSkew', ticks } as EventObject, undefined, log);
+        const skew = { type: 'sys.clockSkew', ticks } as EventObject;
+        this.deliverTo(d, c.comp, skew, hashOf(skew), undefined, log);
         return this.freeze(d, s.faults + 1, s.now);
       }
       default:
@@ -515,8 +527,8 @@ export class CheckWorld {
     let h = l.h;
     if (h === undefined) {
       const x = this.partHasher.reset().value(l.key).word(l.msgs.length).word(l.held.length);
-      for (const m of l.msgs) x.value(m.event).word(m.earliest).word(m.deadline).word(m.system ? 1 : 0);
-      for (const m of l.held) x.value(m.event).word(m.earliest).word(m.deadline);
+      for (const m of l.msgs) x.hash(m.eh).word(m.earliest).word(m.deadline).word(m.system ? 1 : 0);
+      for (const m of l.held) x.hash(m.eh).word(m.earliest).word(m.deadline);
       h = l.h = x.digest();
     }
     return h;
@@ -527,8 +539,8 @@ export class CheckWorld {
    * heads that may land now, then its due timers. The step is run once to find its marks.
    */
   private serverCrashes(s: CheckState, out: Choice[]): void {
-    const offer = (comp: number, step: ServerWindow['step'], event: EventObject, from: string | undefined) => {
-      const marks = this.marksOf(s.comps[comp]!.snapshot, comp, event, from, s.now);
+    const offer = (comp: number, step: ServerWindow['step'], event: EventObject, eh: Hash64, from: string | undefined) => {
+      const marks = this.marksOf(s.comps[comp]!.snapshot, comp, event, eh, from, s.now);
       const seen = new Map<string, number>();
       marks.forEach((mark, k) => {
         const window = windowName(this.names[comp]!, mark.state);
@@ -540,12 +552,12 @@ export class CheckWorld {
     for (const l of s.links) {
       const m = l.msgs[0];
       if (m === undefined || m.earliest > s.now || !this.crashingServer(m.to) || s.comps[m.to]!.down) continue;
-      offer(m.to, { kind: 'deliver', link: l.key }, m.event, this.names[m.from]!);
+      offer(m.to, { kind: 'deliver', link: l.key }, m.event, m.eh, this.names[m.from]!);
     }
     for (let i = 0; i < s.comps.length; i++) {
       const c = s.comps[i]!;
       if (!this.crashingServer(i) || c.down) continue;
-      for (const t of c.timers) if (t.due <= s.now) offer(i, { kind: 'timer', id: t.id }, t.event, undefined);
+      for (const t of c.timers) if (t.due <= s.now) offer(i, { kind: 'timer', id: t.id }, t.event, t.eh, undefined);
     }
   }
 
@@ -555,12 +567,10 @@ export class CheckWorld {
   }
 
   /** The window marks a server's step reaches, in order; the step itself is thrown away. */
-  private marksOf(snapshot: MachineSnapshot, i: number, event: EventObject, from: string | undefined, at: number): WindowEmitted[] {
-    const actions = this.actions;
-    actions.length = 0;
-    this.cache[i]!.step(this.steppers[i]!, snapshot, event, from, at, actions);
+  private marksOf(snapshot: MachineSnapshot, i: number, event: EventObject, eh: Hash64, from: string | undefined, at: number): WindowEmitted[] {
+    const { actions } = this.cache[i]!.step(this.steppers[i]!, snapshot, event, from, at, undefined, eh);
     const marks: WindowEmitted[] = [];
-    for (const a of actions.splice(0)) {
+    for (const a of actions) {
       const e = windowMarkOf(a);
       if (e !== undefined) marks.push(e);
     }
@@ -568,18 +578,18 @@ export class CheckWorld {
   }
 
   /** Takes a delivery's message off its link, or a due timer off its component, as the plain step does; the event it delivers, and its sender. */
-  private takeStep(d: Draft, i: number, step: ServerWindow['step'], log: StepLog): { event: EventObject; from: string | undefined } {
+  private takeStep(d: Draft, i: number, step: ServerWindow['step'], log: StepLog): { event: EventObject; eh: Hash64; from: string | undefined } {
     if (step.kind === 'deliver') {
       const m = this.shift(d, step.link);
       const from = this.names[m.from]!;
       log.trace(d.now, this.names[i]!, 'deliver', { from, event: m.event });
-      return { event: m.event, from };
+      return { event: m.event, eh: m.eh, from };
     }
     const comp = d.comps[i]!;
     const t = comp.timers.find((x) => x.id === step.id)!;
     d.comps[i] = comp.withTimers(comp.timers.filter((x) => x !== t), d.now);
     log.trace(d.now, this.names[i]!, 'timer', t.event.type);
-    return { event: t.event, from: undefined };
+    return { event: t.event, eh: t.eh, from: undefined };
   }
 
   /**
@@ -621,7 +631,7 @@ export class CheckWorld {
       d.setLink(key, rest, l.held);
     } else if (kind === 'duplicate') {
       // The first copy arrives now; the second is right behind it and due at once.
-      d.setLink(key, [{ ...m, earliest: s.now, deadline: s.now }, ...rest], l.held);
+      d.setLink(key, [m.within(s.now, s.now), ...rest], l.held);
       this.deliverMsg(d, m, log);
     } else if (kind === 'rebalance') {
       // The message is delivered as sent; its sender hears at once that the receiver's share of
@@ -630,11 +640,11 @@ export class CheckWorld {
       this.send(d, m.to, m.from, { type: 'sys.rebalance', peer: this.names[m.to], event: m.event } as EventObject, false, true, true);
     } else if (kind === 'delay') {
       const delay = this.options.delayFaultTicks;
-      d.setLink(key, [{ ...m, earliest: m.earliest + delay, deadline: m.deadline + delay }, ...rest], l.held);
+      d.setLink(key, [m.within(m.earliest + delay, m.deadline + delay), ...rest], l.held);
     } else if (rest.length > 0) {
       // The next message is already on its way: the held one goes right behind it.
       const next = rest[0]!;
-      d.setLink(key, [next, { ...m, earliest: next.earliest, deadline: Math.max(m.deadline, next.deadline) }, ...rest.slice(1)], l.held);
+      d.setLink(key, [next, m.within(next.earliest, Math.max(m.deadline, next.deadline)), ...rest.slice(1)], l.held);
     } else {
       d.setLink(key, rest, [...l.held, m]);
     }
@@ -684,39 +694,36 @@ export class CheckWorld {
       return;
     }
     log.trace(d.now, to, 'deliver', { from, event: m.event });
-    this.deliverTo(d, m.to, m.event, from, log);
+    this.deliverTo(d, m.to, m.event, m.eh, from, log);
   }
 
   private boot(d: Draft, i: number, durable: unknown, log: StepLog, broken?: readonly string[]): void {
     const spec = this.components[i]!;
-    const actions = this.actions;
-    actions.length = 0;
+    const actions: ExecutedAction[] = [];
     const input = durable === undefined ? spec.input : { ...spec.input, durable, ...(broken === undefined ? {} : { broken }) };
     const snapshot = this.steppers[i]!.initial(input, actions);
     const prev = d.comps[i];
     // A boot uses up a restore: the restored state is now the component's own.
     d.comps[i] = new Comp(snapshot, '', false, -1, [], prev?.woke ?? -1);
-    this.afterStep(d, i, undefined, stateKey(snapshot.value), false, log);
+    this.afterStep(d, i, undefined, stateKey(snapshot.value), false, actions, log);
   }
 
   /** Steps component `i` on `event`, stamped with the clock and, for a message, its sender. */
-  private deliverTo(d: Draft, i: number, event: EventObject, from: string | undefined, log: StepLog, crashAt?: ServerWindow): void {
+  private deliverTo(d: Draft, i: number, event: EventObject, eh: Hash64, from: string | undefined, log: StepLog, crashAt?: ServerWindow): void {
     const comp = d.comps[i]!;
-    const actions = this.actions;
-    actions.length = 0;
-    const step = this.cache[i]!.step(this.steppers[i]!, comp.snapshot, event, from, d.now, actions);
+    const step = this.cache[i]!.step(this.steppers[i]!, comp.snapshot, event, from, d.now, undefined, eh);
     const next = step.next;
     if (next.status === 'error') throw new Error(`${this.names[i]} failed on ${event.type} in state ${comp.state}: ${String(next.error)}`);
     const state = stateKey(next.value);
     const reentered = this.components[i]!.process && state === comp.state && step.reentered;
     d.comps[i] = comp.withSnapshot(next);
-    this.afterStep(d, i, comp.snapshot, state, reentered, log, crashAt);
+    this.afterStep(d, i, comp.snapshot, state, reentered, step.actions, log, crashAt);
   }
 
-  private afterStep(d: Draft, i: number, prev: MachineSnapshot | undefined, state: string, reentered: boolean, log: StepLog, crashAt?: ServerWindow): void {
+  /** The step's actions performed (up to a crash's window mark), and the state it entered recorded. */
+  private afterStep(d: Draft, i: number, prev: MachineSnapshot | undefined, state: string, reentered: boolean, actions: readonly ExecutedAction[], log: StepLog, crashAt?: ServerWindow): void {
     const name = this.names[i]!;
     if (prev === undefined || prev.context.durable !== d.comps[i]!.snapshot.context.durable) d.lastProgress = d.now;
-    const actions = this.actions.splice(0);
     if (crashAt !== undefined) return this.crashInStep(d, i, prev, actions, crashAt, log);
     for (const a of actions) this.perform(d, i, a, log);
     const comp = d.comps[i]!;
@@ -770,7 +777,7 @@ export class CheckWorld {
         if (id === undefined) throw new Error(`${name} raised a delayed ${event.type} without an id; the exhaustive search needs every timer named`);
         const comp = d.comps[i]!;
         const timers = comp.timers.filter((t) => t.id !== id);
-        timers.push({ id, due: d.now + delay, delay, event });
+        timers.push({ id, due: d.now + delay, delay, event, eh: hashOf(event) });
         timers.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
         d.comps[i] = comp.withTimers(timers);
         return;
@@ -792,12 +799,12 @@ export class CheckWorld {
     const n = system ? 0 : d.count(this.pointId(from, to, event.type));
     const earliest = now ? d.now : d.now + this.options.latencyTicksMin;
     const deadline = now ? d.now : d.now + this.options.latencyTicksMax;
-    const m: Msg = { from, to, event, earliest, deadline, system, n };
+    const m = new Msg(from, to, event, earliest, deadline, system, n, hashOf(event));
     const l = d.link(key);
     if (l === undefined) return d.setLink(key, [m], []);
     if (l.held.length === 0) return d.setLink(key, [...l.msgs, m], l.held);
     // Messages a reorder held back go right behind this one, in its window.
-    const held = l.held.map((h) => ({ ...h, earliest: m.earliest, deadline: m.deadline }));
+    const held = l.held.map((h) => h.within(m.earliest, m.deadline));
     d.setLink(key, [...l.msgs, m, ...held], []);
   }
 

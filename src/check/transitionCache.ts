@@ -19,7 +19,7 @@ import type { EventObject } from 'xstate';
 import { arrived } from '../arrived.ts';
 import type { ExecutedAction } from '../compiledMachine.ts';
 import type { MachineSnapshot, Stepper } from '../stepper.ts';
-import { hashOf } from './stateHash.ts';
+import { hashOf, type Hash64 } from './stateHash.ts';
 
 /** A step taken, as the table keeps it. */
 export interface Step {
@@ -30,6 +30,7 @@ export interface Step {
 }
 
 interface Kept extends Step {
+  readonly hi: number;
   readonly lo: number;
   readonly from: string | undefined;
   readonly at: number;
@@ -39,7 +40,7 @@ interface Kept extends Step {
 export const TRANSITION_CACHE_STEPS = 5_000;
 
 export class TransitionCache {
-  /** Steps by snapshot, then by the event hash's high lane (a short list, told apart by the rest). */
+  /** Steps by snapshot, then by part of the event hash's high lane (a short list, told apart by the rest). */
   private steps = new WeakMap<MachineSnapshot, Map<number, Kept[]>>();
   private kept = 0;
   /** Steps answered from the table, and steps the stepper took. */
@@ -51,26 +52,31 @@ export class TransitionCache {
 
   /**
    * The step of `stepper` from `snapshot` on `event` sent by `from` (undefined for a timer or
-   * the world's own event) landing at tick `at`: its next snapshot and whether it re-entered its
-   * state, with its actions appended to `actions` as the stepper would have appended them.
+   * the world's own event) landing at tick `at`: its next snapshot, its actions and whether it
+   * re-entered its state. Given `actions`, the step's actions are appended to it too, as the
+   * stepper would have appended them. `eventHash` is the event's hash when the caller has it.
    */
-  step(stepper: Stepper, snapshot: MachineSnapshot, event: EventObject, from: string | undefined, at: number, actions: ExecutedAction[]): Step {
-    const [hi, lo] = hashOf(event);
+  step(stepper: Stepper, snapshot: MachineSnapshot, event: EventObject, from: string | undefined, at: number, actions?: ExecutedAction[], eventHash: Hash64 = hashOf(event)): Step {
+    const hi = eventHash[0];
+    const lo = eventHash[1];
+    // Keyed by 30 bits of the high lane, a small integer, so the key is never a boxed number.
+    const key = hi & 0x3fffffff;
     let byEvent = this.steps.get(snapshot);
-    const known = byEvent?.get(hi);
+    const known = byEvent?.get(key);
     if (known !== undefined) {
       for (const k of known) {
-        if (k.lo !== lo || k.from !== from || k.at !== at) continue;
+        if (k.lo !== lo || k.hi !== hi || k.from !== from || k.at !== at) continue;
         this.hits++;
-        for (const a of k.actions) actions.push(a);
+        if (actions !== undefined) for (const a of k.actions) actions.push(a);
         return k;
       }
     }
     this.misses++;
     const stamped = arrived(event, from, at);
-    const first = actions.length;
-    const next = stepper.transition(snapshot, stamped, actions);
-    const kept: Kept = { lo, from, at, next, actions: actions.slice(first), reentered: stepper.lastReentered };
+    const out = actions ?? [];
+    const first = out.length;
+    const next = stepper.transition(snapshot, stamped, out);
+    const kept: Kept = { hi, lo, from, at, next, actions: first === 0 && actions === undefined ? out : out.slice(first), reentered: stepper.lastReentered };
     if (this.limit === 0) return kept;
     if (++this.kept > this.limit) {
       this.steps = new WeakMap();
@@ -81,8 +87,8 @@ export class TransitionCache {
       byEvent = new Map();
       this.steps.set(snapshot, byEvent);
     }
-    const list = byEvent.get(hi);
-    if (list === undefined) byEvent.set(hi, [kept]);
+    const list = byEvent.get(key);
+    if (list === undefined) byEvent.set(key, [kept]);
     else list.push(kept);
     return kept;
   }
