@@ -85,6 +85,8 @@ export class Comp {
   h: Hash64 | undefined = undefined;
   constructor(
     readonly snapshot: MachineSnapshot,
+    /** The hash of the snapshot's context, worked out with the step that made it. */
+    readonly ch: Hash64,
     readonly state: string,
     readonly down: boolean,
     /** When a crashed component comes back; -1 when it is up. */
@@ -97,25 +99,25 @@ export class Comp {
     readonly restoreTo: unknown = undefined,
   ) {}
 
-  withSnapshot(snapshot: MachineSnapshot): Comp {
-    return new Comp(snapshot, this.state, this.down, this.restartAt, this.timers, this.woke, this.restoreTo);
+  withSnapshot(snapshot: MachineSnapshot, ch: Hash64): Comp {
+    return new Comp(snapshot, ch, this.state, this.down, this.restartAt, this.timers, this.woke, this.restoreTo);
   }
 
   withState(state: string): Comp {
-    return new Comp(this.snapshot, state, this.down, this.restartAt, this.timers, this.woke, this.restoreTo);
+    return new Comp(this.snapshot, this.ch, state, this.down, this.restartAt, this.timers, this.woke, this.restoreTo);
   }
 
   withTimers(timers: readonly Timer[], woke = this.woke): Comp {
-    return new Comp(this.snapshot, this.state, this.down, this.restartAt, timers, woke, this.restoreTo);
+    return new Comp(this.snapshot, this.ch, this.state, this.down, this.restartAt, timers, woke, this.restoreTo);
   }
 
   /** Down until `restartAt` (up again when it is -1), with no timers while down. */
   withDown(down: boolean, restartAt: number): Comp {
-    return new Comp(this.snapshot, this.state, down, restartAt, down ? [] : this.timers, this.woke, this.restoreTo);
+    return new Comp(this.snapshot, this.ch, this.state, down, restartAt, down ? [] : this.timers, this.woke, this.restoreTo);
   }
 
   withRestoreTo(restoreTo: unknown): Comp {
-    return new Comp(this.snapshot, this.state, this.down, this.restartAt, this.timers, this.woke, restoreTo);
+    return new Comp(this.snapshot, this.ch, this.state, this.down, this.restartAt, this.timers, this.woke, restoreTo);
   }
 }
 
@@ -501,7 +503,7 @@ export class CheckWorld {
   compHash(c: Comp): Hash64 {
     let h = c.h;
     if (h === undefined) {
-      const x = this.partHasher.reset().value(c.state).value(c.snapshot.context).word(c.down ? 1 : 0).word(c.restartAt).word(c.woke).word(c.timers.length);
+      const x = this.partHasher.reset().value(c.state).hash(c.ch).word(c.down ? 1 : 0).word(c.restartAt).word(c.woke).word(c.timers.length);
       if (c.restoreTo !== undefined) x.value(c.restoreTo);
       for (const t of c.timers) x.value(t.id).word(t.due).word(t.delay);
       h = c.h = x.digest();
@@ -704,8 +706,8 @@ export class CheckWorld {
     const snapshot = this.steppers[i]!.initial(input, actions);
     const prev = d.comps[i];
     // A boot uses up a restore: the restored state is now the component's own.
-    d.comps[i] = new Comp(snapshot, '', false, -1, [], prev?.woke ?? -1);
-    this.afterStep(d, i, undefined, stateKey(snapshot.value), false, actions, log);
+    d.comps[i] = new Comp(snapshot, hashOf(snapshot.context), '', false, -1, [], prev?.woke ?? -1);
+    this.afterStep(d, i, undefined, stateKey(snapshot.value), false, actions, [], log);
   }
 
   /** Steps component `i` on `event`, stamped with the clock and, for a message, its sender. */
@@ -716,16 +718,16 @@ export class CheckWorld {
     if (next.status === 'error') throw new Error(`${this.names[i]} failed on ${event.type} in state ${comp.state}: ${String(next.error)}`);
     const state = stateKey(next.value);
     const reentered = this.components[i]!.process && state === comp.state && step.reentered;
-    d.comps[i] = comp.withSnapshot(next);
-    this.afterStep(d, i, comp.snapshot, state, reentered, step.actions, log, crashAt);
+    d.comps[i] = comp.withSnapshot(next, step.contextHash);
+    this.afterStep(d, i, comp, state, reentered, step.actions, step.eventHashes, log, crashAt);
   }
 
   /** The step's actions performed (up to a crash's window mark), and the state it entered recorded. */
-  private afterStep(d: Draft, i: number, prev: MachineSnapshot | undefined, state: string, reentered: boolean, actions: readonly ExecutedAction[], log: StepLog, crashAt?: ServerWindow): void {
+  private afterStep(d: Draft, i: number, prev: Comp | undefined, state: string, reentered: boolean, actions: readonly ExecutedAction[], hashes: readonly (Hash64 | undefined)[], log: StepLog, crashAt?: ServerWindow): void {
     const name = this.names[i]!;
-    if (prev === undefined || prev.context.durable !== d.comps[i]!.snapshot.context.durable) d.lastProgress = d.now;
-    if (crashAt !== undefined) return this.crashInStep(d, i, prev, actions, crashAt, log);
-    for (const a of actions) this.perform(d, i, a, log);
+    if (prev === undefined || prev.snapshot.context.durable !== d.comps[i]!.snapshot.context.durable) d.lastProgress = d.now;
+    if (crashAt !== undefined) return this.crashInStep(d, i, prev, actions, hashes, crashAt, log);
+    for (let k = 0; k < actions.length; k++) this.perform(d, i, actions[k]!, hashes[k], log);
     const comp = d.comps[i]!;
     if (state === comp.state && !reentered) return;
     if (state !== comp.state) d.comps[i] = comp.withState(state);
@@ -738,23 +740,25 @@ export class CheckWorld {
    * as the World's serverWindow does: the mark is entered, the actions after it are never
    * performed, and a mark whose change is `undone` puts back the snapshot before the step.
    */
-  private crashInStep(d: Draft, i: number, prev: MachineSnapshot | undefined, actions: readonly ExecutedAction[], at: ServerWindow, log: StepLog): void {
+  private crashInStep(d: Draft, i: number, prev: Comp | undefined, actions: readonly ExecutedAction[], hashes: readonly (Hash64 | undefined)[], at: ServerWindow, log: StepLog): void {
     let k = 0;
-    for (const a of actions) {
+    for (let j = 0; j < actions.length; j++) {
+      const a = actions[j]!;
       const mark = windowMarkOf(a);
       if (mark === undefined || k++ < at.mark) {
-        this.perform(d, i, a, log);
+        this.perform(d, i, a, hashes[j], log);
         continue;
       }
       log.enter(at.window);
-      if (mark.undone && prev !== undefined) d.comps[i] = d.comps[i]!.withSnapshot(prev);
+      if (mark.undone && prev !== undefined) d.comps[i] = d.comps[i]!.withSnapshot(prev.snapshot, prev.ch);
       return this.crash(d, i, at.window, log);
     }
     // The marks were found by running this very step, and steps are deterministic.
     throw new Error(`${this.names[i]}'s step reached no window mark ${at.mark} (${at.window}) on a second run`);
   }
 
-  private perform(d: Draft, i: number, action: ExecutedAction, log: StepLog): void {
+  /** Performs an action; `eh` is the hash of the event it sends or sets a timer for, when known. */
+  private perform(d: Draft, i: number, action: ExecutedAction, eh: Hash64 | undefined, log: StepLog): void {
     const name = this.names[i]!;
     switch (action.type) {
       case 'xstate.emit': {
@@ -762,7 +766,7 @@ export class CheckWorld {
         if (e.type === 'send') {
           const to = this.names.indexOf(e.to ?? '');
           if (to < 0 || !e.event) throw new Error(`${name} sent ${e.event?.type} to unknown component ${e.to}`);
-          this.send(d, i, to, e.event, e.unordered === true, false);
+          this.send(d, i, to, e.event, e.unordered === true, false, false, eh);
         } else if (e.type === 'note') {
           log.trace(d.now, name, 'note', { kind: e.kind, ...(e.data === undefined ? {} : { data: e.data }) });
         } else if (e.type === 'window' && this.crashingServer(i)) {
@@ -777,7 +781,7 @@ export class CheckWorld {
         if (id === undefined) throw new Error(`${name} raised a delayed ${event.type} without an id; the exhaustive search needs every timer named`);
         const comp = d.comps[i]!;
         const timers = comp.timers.filter((t) => t.id !== id);
-        timers.push({ id, due: d.now + delay, delay, event, eh: hashOf(event) });
+        timers.push({ id, due: d.now + delay, delay, event, eh: eh ?? hashOf(event) });
         timers.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
         d.comps[i] = comp.withTimers(timers);
         return;
@@ -793,13 +797,13 @@ export class CheckWorld {
     }
   }
 
-  private send(d: Draft, from: number, to: number, event: EventObject, unordered: boolean, system: boolean, now = false): void {
+  private send(d: Draft, from: number, to: number, event: EventObject, unordered: boolean, system: boolean, now = false, eh: Hash64 = hashOf(event)): void {
     const pair = this.pairs[from * this.names.length + to]!.key;
     const key = unordered ? `${pair}#${d.nextUnordered++}` : pair;
     const n = system ? 0 : d.count(this.pointId(from, to, event.type));
     const earliest = now ? d.now : d.now + this.options.latencyTicksMin;
     const deadline = now ? d.now : d.now + this.options.latencyTicksMax;
-    const m = new Msg(from, to, event, earliest, deadline, system, n, hashOf(event));
+    const m = new Msg(from, to, event, earliest, deadline, system, n, eh);
     const l = d.link(key);
     if (l === undefined) return d.setLink(key, [m], []);
     if (l.held.length === 0) return d.setLink(key, [...l.msgs, m], l.held);

@@ -21,12 +21,34 @@ import type { ExecutedAction } from '../compiledMachine.ts';
 import type { MachineSnapshot, Stepper } from '../stepper.ts';
 import { hashOf, type Hash64 } from './stateHash.ts';
 
-/** A step taken, as the table keeps it. */
+/**
+ * A step taken, as the table keeps it, with the hashes the search asks of it: a step answered
+ * here hashes nothing again.
+ */
 export interface Step {
   readonly next: MachineSnapshot;
   readonly actions: readonly ExecutedAction[];
   /** Whether it left its state and entered it again (`reenter: true`). */
   readonly reentered: boolean;
+  /** The hash of `next`'s context. */
+  readonly contextHash: Hash64;
+  /** By action, the hash of the event it sends or sets a timer for (`actionEventOf`), where it has one. */
+  readonly eventHashes: readonly (Hash64 | undefined)[];
+}
+
+/** The event an action sends (an emitted `send`) or sets a timer for (a raise), if any. */
+export function actionEventOf(action: ExecutedAction): EventObject | undefined {
+  if (action.type === 'xstate.raise') return (action.params as { event: EventObject }).event;
+  if (action.type !== 'xstate.emit') return undefined;
+  const e = (action.params as { event: { type: string; event?: EventObject } }).event;
+  return e.type === 'send' ? e.event : undefined;
+}
+
+function eventHashesOf(actions: readonly ExecutedAction[]): (Hash64 | undefined)[] {
+  return actions.map((a) => {
+    const e = actionEventOf(a);
+    return e === undefined ? undefined : hashOf(e);
+  });
 }
 
 interface Kept extends Step {
@@ -76,7 +98,11 @@ export class TransitionCache {
     const out = actions ?? [];
     const first = out.length;
     const next = stepper.transition(snapshot, stamped, out);
-    const kept: Kept = { hi, lo, from, at, next, actions: first === 0 && actions === undefined ? out : out.slice(first), reentered: stepper.lastReentered };
+    const own = first === 0 && actions === undefined ? out : out.slice(first);
+    const reentered = stepper.lastReentered;
+    // A stepper that failed has no context to hash; the caller reports the failure.
+    const contextHash = next.status === 'error' ? hashOf(null) : hashOf(next.context);
+    const kept: Kept = { hi, lo, from, at, next, actions: own, reentered, contextHash, eventHashes: eventHashesOf(own) };
     if (this.limit === 0) return kept;
     if (++this.kept > this.limit) {
       this.steps = new WeakMap();
