@@ -587,9 +587,30 @@ function search(scenario: Scenario, options: CheckOptions): CheckResult {
   });
   // Every row is built as windows mode builds one (src/windowRow.ts): all its observed cells from
   // its worst path, read beside that path's fault-free counterpart.
+  // Rows whose paths share the steps before their fault share a fault-free counterpart, and
+  // different prefixes often lead to the same one: each is worked out and run once.
+  const freeByPrefix = new Map<string, number[]>();
+  const references = new Map<string, ChoiceRun>();
+  const referenceOf = (run: ChoiceRun | undefined): ChoiceRun => {
+    const choices = run?.choices ?? [];
+    const firstFault = run?.faultSteps[0] ?? 0;
+    const prefix = choices.slice(0, firstFault).join(',');
+    let free = freeByPrefix.get(prefix);
+    if (free === undefined) {
+      free = faultFreeChoices(setup, choices, firstFault);
+      freeByPrefix.set(prefix, free);
+    }
+    const key = free.join(',');
+    let reference = references.get(key);
+    if (reference === undefined) {
+      reference = runChoices(scenario, setup, free);
+      references.set(key, reference);
+    }
+    return reference;
+  };
   const windowRows = rows.map((row): WindowRow => {
     const run = row.worstNode >= 0 ? runOf(row.worstNode) : undefined;
-    const reference = runChoices(scenario, setup, faultFreeChoices(setup, run?.choices ?? [], run?.faultSteps[0] ?? 0));
+    const reference = referenceOf(run);
     return windowRowOf({
       place: row.place,
       fault: row.fault,
