@@ -258,7 +258,7 @@ export function runChoices(scenario: Scenario, setup: CheckSetup, choices: reado
  */
 export function faultFreeChoices(setup: CheckSetup, choices: readonly number[], firstFault: number = choices.length): number[] {
   const { world } = setup;
-  const quiet: StepLog = { trace: () => {}, enter: () => {} };
+  const quiet: StepLog = { enter: () => {} };
   let s = world.initial(quiet);
   const out: number[] = [];
   for (let i = 0; ; i++) {
@@ -368,7 +368,7 @@ function search(scenario: Scenario, options: CheckOptions): CheckResult {
   const { world, components } = setup;
   const time = timeScaleOf(scenario);
   const entered = new Set<string>();
-  const log: StepLog = { trace: () => {}, enter: (w) => entered.add(w) };
+  const log: StepLog = { enter: (w) => entered.add(w) };
   const sleeps = options.reduction === false ? undefined : new SleepSets(options.sleepLowSteps);
   const visited = new VisitedSet(1 << 16, sleeps !== undefined);
   const tree = new Tree();

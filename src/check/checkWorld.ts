@@ -207,14 +207,17 @@ export type PathEnd =
   | { readonly kind: 'quiet' }
   | { readonly kind: 'stuck'; readonly reason: { readonly kind: 'no quiescence'; readonly ticks: number } | { readonly kind: 'waiting'; readonly components: readonly string[] } };
 
-/** What a step did, for a traced replay and for coverage. */
+/**
+ * What a step did, for a traced replay and for coverage. A search leaves `trace` out, and then
+ * no event's data is even built: every call site calls it as `log.trace?.(…)`.
+ */
 export interface StepLog {
-  trace(tick: number, component: string, kind: TraceKind, data?: unknown): void;
+  trace?(tick: number, component: string, kind: TraceKind, data?: unknown): void;
   /** A process entered a failure window. */
   enter(window: string): void;
 }
 
-const NO_LOG: StepLog = { trace: () => {}, enter: () => {} };
+const NO_LOG: StepLog = { enter: () => {} };
 
 /** A mutable draft of a state, made for one step and frozen into the next state. */
 class Draft {
@@ -284,6 +287,8 @@ export class CheckWorld {
    */
   private readonly pairs: { readonly key: string; readonly points: Map<string, number>; readonly faults: Map<string, readonly MessageFaultKind[]> }[] = [];
   private points = 0;
+  /** Window names by component, then by state. */
+  private readonly windowNames: Map<string, string>[];
   /** Kept for `hash`, and for the component and link hashes it asks for (never nested in one another). */
   private readonly stateHasher = new Hasher();
   private readonly partHasher = new Hasher();
@@ -295,6 +300,7 @@ export class CheckWorld {
     this.names = components.map((c) => c.name);
     this.steppers = components.map((c) => (c.stepper ? c.stepper() : stepperFor(c.machine, c.name, c.input, options.driver).stepper));
     this.cache = components.map(() => (options.transitionCache === false ? new TransitionCache(0) : new TransitionCache()));
+    this.windowNames = components.map(() => new Map());
     for (const from of this.names) for (const to of this.names) this.pairs.push({ key: `${from}->${to}`, points: new Map(), faults: new Map() });
   }
 
@@ -391,7 +397,7 @@ export class CheckWorld {
         const comp = d.comps[c.comp]!;
         const t = comp.timers.find((x) => x.id === c.id)!;
         d.comps[c.comp] = comp.withTimers(comp.timers.filter((x) => x !== t), s.now);
-        log.trace(s.now, this.names[c.comp]!, 'timer', t.event.type);
+        log.trace?.(s.now, this.names[c.comp]!, 'timer', t.event.type);
         this.deliverTo(d, c.comp, t.event, t.eh, undefined, log);
         return this.freeze(d, s.faults, s.lastFault);
       }
@@ -399,7 +405,7 @@ export class CheckWorld {
         const d = new Draft(s, s.now);
         const comp = d.comps[c.comp]!;
         d.comps[c.comp] = comp.withDown(false, -1);
-        log.trace(s.now, this.names[c.comp]!, 'restart');
+        log.trace?.(s.now, this.names[c.comp]!, 'restart');
         this.boot(d, c.comp, comp.restoreTo ?? comp.snapshot.context.durable, log, brokenSessions(this.components[c.comp]!, comp.snapshot.context));
         return this.freeze(d, s.faults, s.lastFault);
       }
@@ -422,8 +428,8 @@ export class CheckWorld {
         const d = new Draft(s, s.now);
         const comp = d.comps[c.comp]!;
         const window = this.windowOf(s, c.at);
-        log.trace(d.now, 'world', 'fault', { kind: 'restore', component: this.names[c.comp], window });
-        log.trace(d.now, this.names[c.comp]!, 'restore', { window });
+        log.trace?.(d.now, 'world', 'fault', { kind: 'restore', component: this.names[c.comp], window });
+        log.trace?.(d.now, this.names[c.comp]!, 'restore', { window });
         d.comps[c.comp] = comp.withRestoreTo(this.components[c.comp]!.restore!(comp.snapshot.context.durable));
         if (!comp.down) this.crash(d, c.comp, window, log, false);
         return this.freeze(d, s.faults + 1, s.now);
@@ -431,8 +437,8 @@ export class CheckWorld {
       case 'skew': {
         const d = new Draft(s, s.now);
         const ticks = this.components[c.comp]!.skewTicks!;
-        log.trace(d.now, 'world', 'fault', { kind: 'skew', window: windowName(this.names[c.comp]!, d.comps[c.comp]!.state) });
-        log.trace(d.now, this.names[c.comp]!, 'skew', { ticks });
+        log.trace?.(d.now, 'world', 'fault', { kind: 'skew', window: windowName(this.names[c.comp]!, d.comps[c.comp]!.state) });
+        log.trace?.(d.now, this.names[c.comp]!, 'skew', { ticks });
         const skew = { type: 'sys.clockSkew', ticks } as EventObject;
         this.deliverTo(d, c.comp, skew, hashOf(skew), undefined, log);
         return this.freeze(d, s.faults + 1, s.now);
@@ -584,13 +590,13 @@ export class CheckWorld {
     if (step.kind === 'deliver') {
       const m = this.shift(d, step.link);
       const from = this.names[m.from]!;
-      log.trace(d.now, this.names[i]!, 'deliver', { from, event: m.event });
+      log.trace?.(d.now, this.names[i]!, 'deliver', { from, event: m.event });
       return { event: m.event, eh: m.eh, from };
     }
     const comp = d.comps[i]!;
     const t = comp.timers.find((x) => x.id === step.id)!;
     d.comps[i] = comp.withTimers(comp.timers.filter((x) => x !== t), d.now);
-    log.trace(d.now, this.names[i]!, 'timer', t.event.type);
+    log.trace?.(d.now, this.names[i]!, 'timer', t.event.type);
     return { event: t.event, eh: t.eh, from: undefined };
   }
 
@@ -601,20 +607,20 @@ export class CheckWorld {
   private crash(d: Draft, i: number, window: string, log: StepLog, fault = true): void {
     const name = this.names[i]!;
     const comp = d.comps[i]!;
-    if (fault) log.trace(d.now, 'world', 'fault', { kind: 'crash', window });
-    log.trace(d.now, name, 'crash', { window });
+    if (fault) log.trace?.(d.now, 'world', 'fault', { kind: 'crash', window });
+    log.trace?.(d.now, name, 'crash', { window });
     d.comps[i] = comp.withDown(true, d.now + (this.components[i]!.restartDelayTicks ?? this.options.restartDelayTicks));
     // A crashed sender's held messages die with its connections, as in the World.
     for (const l of d.links.slice()) {
       if (l.held.length === 0 || l.held[0]!.from !== i) continue;
-      for (const m of l.held) log.trace(d.now, this.names[m.to]!, 'drop', { from: name, event: m.event, reason: 'sender crashed' });
+      for (const m of l.held) log.trace?.(d.now, this.names[m.to]!, 'drop', { from: name, event: m.event, reason: 'sender crashed' });
       d.setLink(l.key, l.msgs, []);
     }
     // What is on its way to it travels on connections that die with it, as in the World.
     for (const l of d.links.slice()) {
       const stale = [...l.msgs, ...l.held].filter((m) => m.to === i);
       if (stale.length === 0) continue;
-      for (const m of stale) log.trace(d.now, name, 'drop', { from: this.names[m.from]!, event: m.event, reason: 'receiver crashed' });
+      for (const m of stale) log.trace?.(d.now, name, 'drop', { from: this.names[m.from]!, event: m.event, reason: 'receiver crashed' });
       d.setLink(l.key, [], []);
     }
     // Peers learn of the crash as a dropped connection, behind what it had already sent.
@@ -626,8 +632,8 @@ export class CheckWorld {
     const l = d.link(key)!;
     const m = l.msgs[0]!;
     const from = this.names[m.from]!;
-    log.trace(s.now, 'world', 'fault', { kind, point: pointName(from, this.names[m.to]!, m.event.type) });
-    log.trace(s.now, from, kind, { to: this.names[m.to], event: m.event });
+    log.trace?.(s.now, 'world', 'fault', { kind, point: pointName(from, this.names[m.to]!, m.event.type) });
+    log.trace?.(s.now, from, kind, { to: this.names[m.to], event: m.event });
     const rest = l.msgs.slice(1);
     if (kind === 'lose') {
       d.setLink(key, rest, l.held);
@@ -692,10 +698,10 @@ export class CheckWorld {
     const from = this.names[m.from]!;
     const to = this.names[m.to]!;
     if (d.comps[m.to]!.down) {
-      log.trace(d.now, to, 'drop', { from, event: m.event });
+      log.trace?.(d.now, to, 'drop', { from, event: m.event });
       return;
     }
-    log.trace(d.now, to, 'deliver', { from, event: m.event });
+    log.trace?.(d.now, to, 'deliver', { from, event: m.event });
     this.deliverTo(d, m.to, m.event, m.eh, from, log);
   }
 
@@ -731,8 +737,8 @@ export class CheckWorld {
     const comp = d.comps[i]!;
     if (state === comp.state && !reentered) return;
     if (state !== comp.state) d.comps[i] = comp.withState(state);
-    log.trace(d.now, name, 'state', state);
-    if (this.components[i]!.process) log.enter(windowName(name, state));
+    log.trace?.(d.now, name, 'state', state);
+    if (this.components[i]!.process) log.enter(this.windowNameOf(i, state));
   }
 
   /**
@@ -768,10 +774,10 @@ export class CheckWorld {
           if (to < 0 || !e.event) throw new Error(`${name} sent ${e.event?.type} to unknown component ${e.to}`);
           this.send(d, i, to, e.event, e.unordered === true, false, false, eh);
         } else if (e.type === 'note') {
-          log.trace(d.now, name, 'note', { kind: e.kind, ...(e.data === undefined ? {} : { data: e.data }) });
+          log.trace?.(d.now, name, 'note', { kind: e.kind, ...(e.data === undefined ? {} : { data: e.data }) });
         } else if (e.type === 'window' && this.crashingServer(i)) {
           // A crashing server's window is entered as its step reaches it, as the World counts it.
-          log.enter(windowName(name, e.state!));
+          log.enter(this.windowNameOf(i, e.state!));
         }
         return;
       }
@@ -810,6 +816,17 @@ export class CheckWorld {
     // Messages a reorder held back go right behind this one, in its window.
     const held = l.held.map((h) => h.within(m.earliest, m.deadline));
     d.setLink(key, [...l.msgs, m, ...held], []);
+  }
+
+  /** A component's window name for a state, made once: a search enters the same windows again and again. */
+  private windowNameOf(i: number, state: string): string {
+    const names = this.windowNames[i]!;
+    let name = names.get(state);
+    if (name === undefined) {
+      name = windowName(this.names[i]!, state);
+      names.set(state, name);
+    }
+    return name;
   }
 
   private pointId(from: number, to: number, type: string): number {
