@@ -206,9 +206,10 @@ class TracingLog {
 /**
  * Runs one choice path, traced, and judges where it ends. A path that names a choice the state
  * does not offer is bad input; a path that stops before the run ends is judged where it stops
- * (its end is then undefined and the outcome says what the claims see there).
+ * (its end is then undefined and the outcome says what the claims see there). `faultFree` says
+ * the path takes no fault, so the states need not offer any (the choices keep their indices).
  */
-export function runChoices(scenario: Scenario, setup: CheckSetup, choices: readonly number[]): ChoiceRun {
+export function runChoices(scenario: Scenario, setup: CheckSetup, choices: readonly number[], faultFree = false): ChoiceRun {
   const { world } = setup;
   const log = new TracingLog();
   const tracer: StepLog = { trace: (t, c, k, d) => log.event(t, c, k, d), enter: (w) => log.enter(w) };
@@ -219,7 +220,7 @@ export function runChoices(scenario: Scenario, setup: CheckSetup, choices: reado
   const faultSteps: number[] = [];
   let end: PathEnd | undefined;
   for (let i = 0; ; i++) {
-    const offered = world.choices(s);
+    const offered = world.choices(s, !faultFree);
     end = world.end(s, offered);
     if (i === choices.length) break;
     if (end !== undefined) throw new InputError(`--choices: the run ends after step ${i} of ${choices.length}; the path is longer than the run`);
@@ -262,9 +263,11 @@ export function faultFreeChoices(setup: CheckSetup, choices: readonly number[], 
   let s = world.initial(quiet);
   const out: number[] = [];
   for (let i = 0; ; i++) {
-    const offered = world.choices(s);
+    // The steps before the first fault are no faults, and after it the first choice that is no
+    // fault is the first choice: faults are offered last, so they need not be offered at all.
+    const offered = world.choices(s, false);
     if (world.end(s, offered) !== undefined) return out;
-    const pick = i < firstFault ? choices[i]! : offered.findIndex((c) => !isFault(c));
+    const pick = i < firstFault ? choices[i]! : 0;
     out.push(pick);
     s = world.apply(s, offered[pick]!, quiet);
   }
@@ -603,7 +606,7 @@ function search(scenario: Scenario, options: CheckOptions): CheckResult {
     const key = free.join(',');
     let reference = references.get(key);
     if (reference === undefined) {
-      reference = runChoices(scenario, setup, free);
+      reference = runChoices(scenario, setup, free, true);
       references.set(key, reference);
     }
     return reference;

@@ -315,9 +315,11 @@ export class CheckWorld {
 
   /**
    * The choices a state offers, in a fixed order (deliveries, timers, restarts, the clock, a
-   * release, then faults), so a path of choice indices replays the same run.
+   * release, then faults), so a path of choice indices replays the same run. Since the faults
+   * come last, `faults` false gives the same list without them: a path that takes no fault
+   * names the same choices in both.
    */
-  choices(s: CheckState): Choice[] {
+  choices(s: CheckState, faults = true): Choice[] {
     const out: Choice[] = [];
     let blocked = false;
     let next = Infinity;
@@ -354,7 +356,7 @@ export class CheckWorld {
     if (held && this.quiet(s, true)) {
       for (const l of s.links) if (l.held.length > 0) out.push({ kind: 'release', link: l.key });
     } else if (!blocked && next !== Infinity) out.push({ kind: 'advance', to: next });
-    if (s.faults < this.options.faults) {
+    if (faults && s.faults < this.options.faults) {
       if (this.options.crash) {
         for (let i = 0; i < s.comps.length; i++) if (!s.comps[i]!.down && this.components[i]!.process) out.push({ kind: 'crash', comp: i });
         this.serverCrashes(s, out);
