@@ -131,7 +131,11 @@ export class Msg {
     readonly deadline: number,
     /** A connection-drop notice: no fault strikes it. */
     readonly system: boolean,
-    /** Which message of its point this is (1-based), for the plan a report prints; not part of the state's identity. */
+    /**
+     * Which message of its point this is (1-based), for the plan a report prints; not part of the
+     * state's identity. A run traced for a report numbers its messages; a search, which reports no
+     * plan from its own states, leaves every one at 0 and keeps no counts.
+     */
     readonly n: number,
     /** The event's hash, worked out once at the send: its link's hash and the transition cache's key use it. */
     readonly eh: Hash64,
@@ -168,7 +172,7 @@ export interface CheckState {
   readonly lastFault: number;
   /** Numbers the links of unordered sends, which each travel on their own connection. */
   readonly nextUnordered: number;
-  /** Messages sent so far, by point id: the `n` of the next one; not part of the state's identity. */
+  /** Messages sent so far, by point id: the `n` of the next one; not part of the state's identity, and empty in a search. */
   readonly sent: readonly number[];
 }
 
@@ -230,6 +234,8 @@ class Draft {
   constructor(
     s: CheckState,
     readonly now: number,
+    /** Whether messages are numbered (`Msg.n`): in a traced run, not in a search. */
+    readonly numbered: boolean,
   ) {
     this.comps = s.comps.slice();
     this.links = s.links.slice();
@@ -307,7 +313,7 @@ export class CheckWorld {
   /** Every component booted in order at tick 0. */
   initial(log: StepLog = NO_LOG): CheckState {
     const empty: CheckState = { now: 0, comps: [], links: [], faults: 0, lastProgress: 0, lastFault: -1, nextUnordered: 0, sent: [] };
-    const d = new Draft(empty, 0);
+    const d = new Draft(empty, 0, log.trace !== undefined);
     for (let i = 0; i < this.components.length; i++) d.comps.push(undefined as unknown as Comp);
     for (let i = 0; i < this.components.length; i++) this.boot(d, i, undefined, log);
     return this.freeze(d, 0, -1);
@@ -390,12 +396,12 @@ export class CheckWorld {
       case 'advance':
         return { ...s, now: c.to };
       case 'deliver': {
-        const d = new Draft(s, s.now);
+        const d = new Draft(s, s.now, log.trace !== undefined);
         this.deliverMsg(d, this.shift(d, c.link), log);
         return this.freeze(d, s.faults, s.lastFault);
       }
       case 'timer': {
-        const d = new Draft(s, s.now);
+        const d = new Draft(s, s.now, log.trace !== undefined);
         const comp = d.comps[c.comp]!;
         const t = comp.timers.find((x) => x.id === c.id)!;
         d.comps[c.comp] = comp.withTimers(comp.timers.filter((x) => x !== t), s.now);
@@ -404,7 +410,7 @@ export class CheckWorld {
         return this.freeze(d, s.faults, s.lastFault);
       }
       case 'restart': {
-        const d = new Draft(s, s.now);
+        const d = new Draft(s, s.now, log.trace !== undefined);
         const comp = d.comps[c.comp]!;
         d.comps[c.comp] = comp.withDown(false, -1);
         log.trace?.(s.now, this.names[c.comp]!, 'restart');
@@ -412,14 +418,14 @@ export class CheckWorld {
         return this.freeze(d, s.faults, s.lastFault);
       }
       case 'release': {
-        const d = new Draft(s, s.now);
+        const d = new Draft(s, s.now, log.trace !== undefined);
         const l = d.link(c.link)!;
         const released = l.held.map((m) => m.within(s.now + this.options.latencyTicksMin, s.now + this.options.latencyTicksMax));
         d.setLink(c.link, [...l.msgs, ...released], []);
         return this.freeze(d, s.faults, s.lastFault);
       }
       case 'crash': {
-        const d = new Draft(s, s.now);
+        const d = new Draft(s, s.now, log.trace !== undefined);
         if (c.at !== undefined) {
           const { event, eh, from } = this.takeStep(d, c.comp, c.at.step, log);
           this.deliverTo(d, c.comp, event, eh, from, log, c.at);
@@ -427,7 +433,7 @@ export class CheckWorld {
         return this.freeze(d, s.faults + 1, s.now);
       }
       case 'restore': {
-        const d = new Draft(s, s.now);
+        const d = new Draft(s, s.now, log.trace !== undefined);
         const comp = d.comps[c.comp]!;
         const window = this.windowOf(s, c.at);
         log.trace?.(d.now, 'world', 'fault', { kind: 'restore', component: this.names[c.comp], window });
@@ -437,7 +443,7 @@ export class CheckWorld {
         return this.freeze(d, s.faults + 1, s.now);
       }
       case 'skew': {
-        const d = new Draft(s, s.now);
+        const d = new Draft(s, s.now, log.trace !== undefined);
         const ticks = this.components[c.comp]!.skewTicks!;
         log.trace?.(d.now, 'world', 'fault', { kind: 'skew', window: windowName(this.names[c.comp]!, d.comps[c.comp]!.state) });
         log.trace?.(d.now, this.names[c.comp]!, 'skew', { ticks });
@@ -630,7 +636,7 @@ export class CheckWorld {
   }
 
   private messageFault(s: CheckState, kind: MessageFaultKind, key: string, log: StepLog): CheckState {
-    const d = new Draft(s, s.now);
+    const d = new Draft(s, s.now, log.trace !== undefined);
     const l = d.link(key)!;
     const m = l.msgs[0]!;
     const from = this.names[m.from]!;
@@ -808,7 +814,7 @@ export class CheckWorld {
   private send(d: Draft, from: number, to: number, event: EventObject, unordered: boolean, system: boolean, now = false, eh: Hash64 = hashOf(event)): void {
     const pair = this.pairs[from * this.names.length + to]!.key;
     const key = unordered ? `${pair}#${d.nextUnordered++}` : pair;
-    const n = system ? 0 : d.count(this.pointId(from, to, event.type));
+    const n = system || !d.numbered ? 0 : d.count(this.pointId(from, to, event.type));
     const earliest = now ? d.now : d.now + this.options.latencyTicksMin;
     const deadline = now ? d.now : d.now + this.options.latencyTicksMax;
     const m = new Msg(from, to, event, earliest, deadline, system, n, eh);
