@@ -45,7 +45,7 @@ import { windowMarkOf, type WindowEmitted } from '../emitted.ts';
 import { brokenSessions, stateKey } from '../world.ts';
 import { MESSAGE_FAULT_KINDS, type MessageFaultKind } from '../faults.ts';
 import { Hasher, hashOf, type Hash64 } from './stateHash.ts';
-import { TransitionCache } from './transitionCache.ts';
+import { eventHashesOf, TransitionCache } from './transitionCache.ts';
 
 export interface CheckWorldOptions {
   readonly latencyTicksMin: number;
@@ -223,6 +223,14 @@ export interface StepLog {
 
 const NO_LOG: StepLog = { enter: () => {} };
 
+/** A component booted: its snapshot, the hashes of its context and of what it sends, and its actions. */
+interface Boot {
+  readonly snapshot: MachineSnapshot;
+  readonly ch: Hash64;
+  readonly actions: readonly ExecutedAction[];
+  readonly hashes: readonly (Hash64 | undefined)[];
+}
+
 /** A mutable draft of a state, made for one step and frozen into the next state. */
 class Draft {
   comps: Comp[];
@@ -293,6 +301,9 @@ export class CheckWorld {
    */
   private readonly pairs: { readonly key: string; readonly points: Map<string, number>; readonly faults: Map<string, readonly MessageFaultKind[]> }[] = [];
   private points = 0;
+  /** Boots remembered (`bootOf`): each component's first, and its restarts by durable state, then by broken sessions. */
+  private readonly firstBoots: (Boot | undefined)[] = [];
+  private readonly restartBoots: WeakMap<object, Map<string, Boot>>[];
   /** Window names by component, then by state. */
   private readonly windowNames: Map<string, string>[];
   /** Kept for `hash`, and for the component and link hashes it asks for (never nested in one another). */
@@ -307,6 +318,7 @@ export class CheckWorld {
     this.steppers = components.map((c) => (c.stepper ? c.stepper() : stepperFor(c.machine, c.name, c.input, options.driver).stepper));
     this.cache = components.map(() => (options.transitionCache === false ? new TransitionCache(0) : new TransitionCache()));
     this.windowNames = components.map(() => new Map());
+    this.restartBoots = components.map(() => new WeakMap());
     for (const from of this.names) for (const to of this.names) this.pairs.push({ key: `${from}->${to}`, points: new Map(), faults: new Map() });
   }
 
@@ -714,14 +726,41 @@ export class CheckWorld {
   }
 
   private boot(d: Draft, i: number, durable: unknown, log: StepLog, broken?: readonly string[]): void {
-    const spec = this.components[i]!;
-    const actions: ExecutedAction[] = [];
-    const input = durable === undefined ? spec.input : { ...spec.input, durable, ...(broken === undefined ? {} : { broken }) };
-    const snapshot = this.steppers[i]!.initial(input, actions);
+    const { snapshot, ch, actions, hashes } = this.bootOf(i, durable, broken);
     const prev = d.comps[i];
     // A boot uses up a restore: the restored state is now the component's own.
-    d.comps[i] = new Comp(snapshot, hashOf(snapshot.context), '', false, -1, [], prev?.woke ?? -1);
-    this.afterStep(d, i, undefined, stateKey(snapshot.value), false, actions, [], log);
+    d.comps[i] = new Comp(snapshot, ch, '', false, -1, [], prev?.woke ?? -1);
+    this.afterStep(d, i, undefined, stateKey(snapshot.value), false, actions, hashes, log);
+  }
+
+  /**
+   * Component `i` booted from its input, or restarted from `durable` with the sessions a crash
+   * broke. A boot is a pure function of these, so it is remembered as a step is: the same boot
+   * gives the very same snapshot object, and the steps that follow it are found in the
+   * transition cache (a replay from the start, or a restart in another path, meets them again).
+   */
+  private bootOf(i: number, durable: unknown, broken: readonly string[] | undefined): Boot {
+    if (durable === undefined) return (this.firstBoots[i] ??= this.newBoot(i, this.components[i]!.input));
+    const input = { ...this.components[i]!.input, durable, ...(broken === undefined ? {} : { broken }) };
+    if (typeof durable !== 'object' || durable === null) return this.newBoot(i, input);
+    let byBroken = this.restartBoots[i]!.get(durable);
+    if (byBroken === undefined) {
+      byBroken = new Map();
+      this.restartBoots[i]!.set(durable, byBroken);
+    }
+    const key = broken === undefined ? '' : JSON.stringify(broken);
+    let boot = byBroken.get(key);
+    if (boot === undefined) {
+      boot = this.newBoot(i, input);
+      byBroken.set(key, boot);
+    }
+    return boot;
+  }
+
+  private newBoot(i: number, input: Record<string, unknown> | undefined): Boot {
+    const actions: ExecutedAction[] = [];
+    const snapshot = this.steppers[i]!.initial(input, actions);
+    return { snapshot, ch: hashOf(snapshot.context), actions, hashes: eventHashesOf(actions) };
   }
 
   /** Steps component `i` on `event`, stamped with the clock and, for a message, its sender. */

@@ -44,7 +44,8 @@ export function actionEventOf(action: ExecutedAction): EventObject | undefined {
   return e.type === 'send' ? e.event : undefined;
 }
 
-function eventHashesOf(actions: readonly ExecutedAction[]): (Hash64 | undefined)[] {
+/** `actionEventOf`'s event hashed, by action. */
+export function eventHashesOf(actions: readonly ExecutedAction[]): (Hash64 | undefined)[] {
   return actions.map((a) => {
     const e = actionEventOf(a);
     return e === undefined ? undefined : hashOf(e);
