@@ -158,6 +158,8 @@ export class Link {
      * when nothing else is left to happen, is released as the World releases them at the heal.
      */
     readonly held: readonly Msg[],
+    /** The choice that delivers its head: made with the link, and handed on to each link that replaces it. */
+    readonly deliver: Choice = { kind: 'deliver', link: key },
   ) {}
 }
 
@@ -274,7 +276,7 @@ class Draft {
     const empty = msgs.length === 0 && held.length === 0;
     if (i >= 0) {
       if (empty) this.links.splice(i, 1);
-      else this.links[i] = new Link(key, msgs, held);
+      else this.links[i] = new Link(key, msgs, held, this.links[i]!.deliver);
       return;
     }
     if (empty) return;
@@ -304,6 +306,8 @@ export class CheckWorld {
   /** Boots remembered (`bootOf`): each component's first, and its restarts by durable state, then by broken sessions. */
   private readonly firstBoots: (Boot | undefined)[] = [];
   private readonly restartBoots: WeakMap<object, Map<string, Boot>>[];
+  /** The choice that crashes each component where it rests: choices are values, made once where they can be. */
+  private readonly crashChoices: readonly Choice[];
   /** Window names by component, then by state. */
   private readonly windowNames: Map<string, string>[];
   /** Kept for `hash`, and for the component and link hashes it asks for (never nested in one another). */
@@ -318,6 +322,7 @@ export class CheckWorld {
     this.steppers = components.map((c) => (c.stepper ? c.stepper() : stepperFor(c.machine, c.name, c.input, options.driver).stepper));
     this.cache = components.map(() => (options.transitionCache === false ? new TransitionCache(0) : new TransitionCache()));
     this.windowNames = components.map(() => new Map());
+    this.crashChoices = components.map((_, comp) => ({ kind: 'crash', comp }));
     this.restartBoots = components.map(() => new WeakMap());
     for (const from of this.names) for (const to of this.names) this.pairs.push({ key: `${from}->${to}`, points: new Map(), faults: new Map() });
   }
@@ -347,7 +352,7 @@ export class CheckWorld {
       const m = l.msgs[0];
       if (m === undefined) continue;
       if (m.earliest <= s.now) {
-        out.push({ kind: 'deliver', link: l.key });
+        out.push(l.deliver);
         // It may land at any tick up to its deadline, so the clock moves one tick at a time
         // while it waits: each tick it lands at is stamped on what it causes (TTLs, timeouts).
         if (m.deadline <= s.now) blocked = true;
@@ -376,7 +381,7 @@ export class CheckWorld {
     } else if (!blocked && next !== Infinity) out.push({ kind: 'advance', to: next });
     if (faults && s.faults < this.options.faults) {
       if (this.options.crash) {
-        for (let i = 0; i < s.comps.length; i++) if (!s.comps[i]!.down && this.components[i]!.process) out.push({ kind: 'crash', comp: i });
+        for (let i = 0; i < s.comps.length; i++) if (!s.comps[i]!.down && this.components[i]!.process) out.push(this.crashChoices[i]!);
         this.serverCrashes(s, out);
       }
       // A restore strikes a component with a snapshot at the moment any live process rests in its
