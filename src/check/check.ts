@@ -87,6 +87,7 @@ export interface ChoiceRun {
   readonly findings: readonly Finding[];
   readonly claims: readonly ClaimVerdict[];
   readonly trace: readonly TraceEvent[];
+  /** '' for a run traced without hashing (`runChoices`'s `hashed`). */
   readonly traceHash: string;
   readonly notes: readonly Note[];
   readonly durable: Readonly<Record<string, unknown>>;
@@ -188,7 +189,10 @@ function faultOf(world: CheckWorld, s: CheckState, c: Choice, entered: ReadonlyM
 
 /** Collects a traced run's events, notes and window entries. */
 class TracingLog {
-  readonly trace = new Trace(true, true);
+  readonly trace: Trace;
+  constructor(hashed: boolean) {
+    this.trace = new Trace(true, hashed);
+  }
   readonly notes: Note[] = [];
   readonly entered = new Map<string, number>();
   event(tick: number, component: string, kind: TraceKind, data?: unknown): void {
@@ -207,11 +211,14 @@ class TracingLog {
  * Runs one choice path, traced, and judges where it ends. A path that names a choice the state
  * does not offer is bad input; a path that stops before the run ends is judged where it stops
  * (its end is then undefined and the outcome says what the claims see there). `faultFree` says
- * the path takes no fault, so the states need not offer any (the choices keep their indices).
+ * the path takes no fault, so the states need not offer any (the choices keep their indices);
+ * `hashed` false keeps the trace without hashing it (its `traceHash` is then ''), for a run
+ * whose hash no report prints.
  */
-export function runChoices(scenario: Scenario, setup: CheckSetup, choices: readonly number[], faultFree = false): ChoiceRun {
+export function runChoices(scenario: Scenario, setup: CheckSetup, choices: readonly number[], how: { readonly faultFree?: boolean; readonly hashed?: boolean } = {}): ChoiceRun {
+  const { faultFree = false, hashed = true } = how;
   const { world } = setup;
-  const log = new TracingLog();
+  const log = new TracingLog(hashed);
   const tracer: StepLog = { trace: (t, c, k, d) => log.event(t, c, k, d), enter: (w) => log.enter(w) };
   log.event(0, 'world', 'start', { choices: encodeChoices(choices), faults: setup.faults, kinds: setup.kinds, size: setup.size, options: setup.options });
   let s = world.initial(tracer);
@@ -564,12 +571,13 @@ function search(scenario: Scenario, options: CheckOptions): CheckResult {
   }
   options.onProgress?.(visited.size, transitions);
 
-  // Counterexamples and each row's worst path, run again traced.
+  // Counterexamples and each row's worst path, run again traced; only a counterexample's trace
+  // hash is printed, so only its run is hashed.
   const traced = new Map<number, ChoiceRun>();
-  const runOf = (node: number): ChoiceRun => {
+  const runOf = (node: number, hashed: boolean): ChoiceRun => {
     let run = traced.get(node);
-    if (!run) {
-      run = runChoices(scenario, setup, tree.path(node));
+    if (!run || (hashed && run.traceHash === '')) {
+      run = runChoices(scenario, setup, tree.path(node), { hashed });
       traced.set(node, run);
     }
     return run;
@@ -585,7 +593,7 @@ function search(scenario: Scenario, options: CheckOptions): CheckResult {
   });
   const found = [...firstOf.keys()].sort((a, b) => outcomeRank(a) - outcomeRank(b));
   const counterexamples = found.map((violation): Counterexample => {
-    const run = runOf(firstOf.get(violation)!);
+    const run = runOf(firstOf.get(violation)!, true);
     return { violation, seed: 0, size: setup.size, plan: run.plan, findings: run.findings, traceHash: run.traceHash, trace: run.trace, replay: replayOf(run) };
   });
   // Every row is built as windows mode builds one (src/windowRow.ts): all its observed cells from
@@ -606,13 +614,13 @@ function search(scenario: Scenario, options: CheckOptions): CheckResult {
     const key = free.join(',');
     let reference = references.get(key);
     if (reference === undefined) {
-      reference = runChoices(scenario, setup, free, true);
+      reference = runChoices(scenario, setup, free, { faultFree: true, hashed: false });
       references.set(key, reference);
     }
     return reference;
   };
   const windowRows = rows.map((row): WindowRow => {
-    const run = row.worstNode >= 0 ? runOf(row.worstNode) : undefined;
+    const run = row.worstNode >= 0 ? runOf(row.worstNode, false) : undefined;
     const reference = referenceOf(run);
     return windowRowOf({
       place: row.place,
