@@ -274,15 +274,23 @@ class Draft {
   setLink(key: string, msgs: readonly Msg[], held: readonly Msg[]): void {
     const i = this.indexOf(key);
     const empty = msgs.length === 0 && held.length === 0;
+    // Removed and inserted by hand: a splice would make an array of what it removed.
+    const links = this.links;
     if (i >= 0) {
-      if (empty) this.links.splice(i, 1);
-      else this.links[i] = new Link(key, msgs, held, this.links[i]!.deliver);
+      if (!empty) links[i] = new Link(key, msgs, held, links[i]!.deliver);
+      else {
+        for (let j = i; j < links.length - 1; j++) links[j] = links[j + 1]!;
+        links.pop();
+      }
       return;
     }
     if (empty) return;
     let at = 0;
-    while (at < this.links.length && this.links[at]!.key < key) at++;
-    this.links.splice(at, 0, new Link(key, msgs, held));
+    while (at < links.length && links[at]!.key < key) at++;
+    const link = new Link(key, msgs, held);
+    links.push(link);
+    for (let j = links.length - 1; j > at; j--) links[j] = links[j - 1]!;
+    links[at] = link;
   }
 
   private indexOf(key: string): number {
@@ -395,16 +403,21 @@ export class CheckWorld {
         }
       }
       if (this.options.skew) for (let i = 0; i < s.comps.length; i++) if (this.components[i]!.skewTicks !== undefined && this.components[i]!.process && !s.comps[i]!.down) out.push({ kind: 'skew', comp: i });
-      for (const l of s.links) {
-        const m = l.msgs[0];
-        if (m === undefined || m.system || m.earliest > s.now) continue;
-        // A request on a connection of its own has no order to break: its window already lets
-        // it arrive before or after anything else.
-        const own = l.key.includes('#');
-        for (const kind of this.linkFaults(m.from, m.to, m.event.type)) if (!(own && kind === 'reorder')) out.push({ kind, link: l.key });
-      }
+      if (this.options.messageFaults.length > 0) this.messageFaultChoices(s, out);
     }
     return out;
+  }
+
+  /** A message fault of every kind each link head may suffer. */
+  private messageFaultChoices(s: CheckState, out: Choice[]): void {
+    for (const l of s.links) {
+      const m = l.msgs[0];
+      if (m === undefined || m.system || m.earliest > s.now) continue;
+      // A request on a connection of its own has no order to break: its window already lets
+      // it arrive before or after anything else.
+      const own = l.key.includes('#');
+      for (const kind of this.linkFaults(m.from, m.to, m.event.type)) if (!(own && kind === 'reorder')) out.push({ kind, link: l.key });
+    }
   }
 
   /** The state after a choice. */
