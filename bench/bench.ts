@@ -41,7 +41,7 @@ import { CompiledMachine } from '../src/compiledMachine.ts';
 import { World } from '../src/world.ts';
 import { comparePlainOutbox, plainComparisonCases, runSpecOf, type ComparisonCase } from './plainComparison.ts';
 import { runPlainOutbox } from './plainOutbox.ts';
-import { CHECK_MEMORY_SEARCH, checkMemory, checkVsSpin } from './checkVsSpin.ts';
+import { CHECK_MEMORY_SEARCH, checkMemory, checkVsSpin, warmRates } from './checkVsSpin.ts';
 import { COMPILED_BIN, ensureBuilt } from './compiledCommand.ts';
 import { spinReference } from './spinReference.ts';
 
@@ -553,8 +553,13 @@ else {
     target('five Mercury verdicts by check, faster than SPIN -O2 end to end', `${sec(checkCold * 1000)} (${coldHow}) vs SPIN ${spin.seconds.toFixed(2)} s${agree ? '' : ', verdicts disagree'}${cv.compiledOk === false ? ', the compiled command NOT as expected' : ''}`, '< SPIN', agree && cv.compiledOk !== false && checkCold < spin.seconds, `${(checkCold / spin.seconds).toFixed(1)}x SPIN's time`);
   } else line(`  SPIN skipped: ${spin.reason}`);
   const outbox = cv.rows.find((r) => r.name === 'mercury-outbox')!;
-  const rate = outbox.states / outbox.seconds;
-  target('check states/s on mercury-outbox', `${int(rate)} states/s`, '>= 200,000', rate >= 200_000, `${(200_000 / rate).toFixed(1)}x short`);
+  const firstRate = outbox.states / outbox.seconds;
+  // The rows above are each design's first search in this process, V8's compiling included; the
+  // target is the search's throughput, so the same search is repeated and the median taken.
+  const rates = await warmRates('mercury-outbox', REPEATS);
+  const rate = median(rates);
+  line(`  check mercury-outbox searched again, ${REPEATS} times: ${spread(rates, (n) => `${int(n)} states/s`)}; its first search above, compiling included: ${int(firstRate)} states/s`);
+  target('check states/s on mercury-outbox (search repeated, median)', `${int(rate)} states/s`, '>= 200,000', rate >= 200_000, `${(200_000 / rate).toFixed(1)}x short`);
   // Each order searched to ten million states, where the target is stated, and its peak read. A
   // breadth-first search that ends at its bound undecided is followed, as `check` always does, by
   // a depth-first one within the same bound, so its figure is the peak of the two.

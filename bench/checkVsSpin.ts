@@ -64,6 +64,23 @@ export async function checkVsSpin(): Promise<CheckVsSpin> {
   return { rows, seconds, coldSeconds, compiledSeconds: (performance.now() - compiledStart) / 1000, compiledOk: compiled.status === 0 };
 }
 
+/**
+ * States per second of one design's search repeated in this process after its first: the
+ * search's throughput once its code is compiled, as SPIN's states/second is its search's alone.
+ * The first search of a process also pays for V8 compiling the search code (about half of a
+ * 57,600-state search's time), which the rows above include.
+ */
+export async function warmRates(name: string, repeats: number): Promise<number[]> {
+  const { scenario } = await loadScenario(name);
+  const rates: number[] = [];
+  for (let r = 0; r < repeats; r++) {
+    const t = performance.now();
+    const result = check(scenario, { faults: 1, kinds: ['crash'], failFast: true });
+    rates.push(result.check.states / ((performance.now() - t) / 1000));
+  }
+  return rates;
+}
+
 export interface CheckMemory {
   readonly states?: number;
   readonly peakMB?: number;
