@@ -158,8 +158,6 @@ export class Link {
      * when nothing else is left to happen, is released as the World releases them at the heal.
      */
     readonly held: readonly Msg[],
-    /** The choice that delivers its head: made with the link, and handed on to each link that replaces it. */
-    readonly deliver: Choice = { kind: 'deliver', link: key },
   ) {}
 }
 
@@ -277,7 +275,7 @@ class Draft {
     // Removed and inserted by hand: a splice would make an array of what it removed.
     const links = this.links;
     if (i >= 0) {
-      if (!empty) links[i] = new Link(key, msgs, held, links[i]!.deliver);
+      if (!empty) links[i] = new Link(key, msgs, held);
       else {
         for (let j = i; j < links.length - 1; j++) links[j] = links[j + 1]!;
         links.pop();
@@ -314,6 +312,8 @@ export class CheckWorld {
   /** Boots remembered (`bootOf`): each component's first, and its restarts by durable state, then by broken sessions. */
   private readonly firstBoots: (Boot | undefined)[] = [];
   private readonly restartBoots: WeakMap<object, Map<string, Boot>>[];
+  /** The choice that delivers a link's head, by link key, made once. */
+  private readonly deliverChoices = new Map<string, Choice>();
   /** The choice that crashes each component where it rests: choices are values, made once where they can be. */
   private readonly crashChoices: readonly Choice[];
   /** Window names by component, then by state. */
@@ -360,7 +360,7 @@ export class CheckWorld {
       const m = l.msgs[0];
       if (m === undefined) continue;
       if (m.earliest <= s.now) {
-        out.push(l.deliver);
+        out.push(this.deliverChoice(l.key));
         // It may land at any tick up to its deadline, so the clock moves one tick at a time
         // while it waits: each tick it lands at is stamped on what it causes (TTLs, timeouts).
         if (m.deadline <= s.now) blocked = true;
@@ -406,6 +406,15 @@ export class CheckWorld {
       if (this.options.messageFaults.length > 0) this.messageFaultChoices(s, out);
     }
     return out;
+  }
+
+  private deliverChoice(link: string): Choice {
+    let c = this.deliverChoices.get(link);
+    if (c === undefined) {
+      c = { kind: 'deliver', link };
+      this.deliverChoices.set(link, c);
+    }
+    return c;
   }
 
   /** A message fault of every kind each link head may suffer. */
