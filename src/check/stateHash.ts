@@ -70,6 +70,8 @@ export class Hasher {
 // The lanes of the value `hashInto` hashed last: returned through the module so hashing a
 // number or a field allocates nothing.
 let outHi = 0;
+/** The same hash as a kept pair, where `hashInto` had one (an object's, a string's), else undefined. */
+let outTuple: Hash64 | undefined;
 let outLo = 0;
 
 const scratch = new Float64Array(1);
@@ -91,6 +93,7 @@ const TRUE: Hash64 = new Hasher().word(2).word(1).digest();
 const FALSE: Hash64 = new Hasher().word(2).word(0).digest();
 
 function set(h: Hash64): void {
+  outTuple = h;
   outHi = h[0];
   outLo = h[1];
 }
@@ -104,6 +107,7 @@ function hashInto(v: unknown): void {
       scratch[0] = Number.isFinite(v) ? v + 0 : NaN;
       const a = words[0]!;
       const b = words[1]!;
+      outTuple = undefined;
       outHi = fmix(mix(mix(0x2f1a3c4d, a), b) ^ 4);
       outLo = fmix(mix(mix(0x7e1b2a99, b), a) ^ 4);
       return;
@@ -174,5 +178,6 @@ function hashInto(v: unknown): void {
 /** The hash of a JSON-like value; objects are remembered by identity. */
 export function hashOf(v: unknown): Hash64 {
   hashInto(v);
-  return [outHi, outLo];
+  // An object's pair is the one kept for it, not a copy: a search holds many references to it.
+  return outTuple ?? [outHi, outLo];
 }
