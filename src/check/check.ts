@@ -314,6 +314,21 @@ class Tree {
   get bytes(): number {
     return this.parent.byteLength + this.choice.byteLength;
   }
+
+  /** Empties the tree and keeps its memory, as `VisitedSet.clear` does. */
+  clear(): void {
+    this.size = 0;
+  }
+}
+
+/**
+ * The visited set and tree of a search, handed on to the search that follows it (the
+ * depth-first search after a breadth-first one that hit its bound): the second empties and
+ * reuses them, so the two never hold a table each, one of them waiting to be collected.
+ */
+interface Scratch {
+  visited?: VisitedSet;
+  tree?: Tree;
 }
 
 interface RowAcc {
@@ -361,15 +376,16 @@ const PROGRESS_EVERY = 100_000;
  * holding within bound, and says the depth-first search found nothing either.
  */
 export function check(scenario: Scenario, options: CheckOptions = {}): CheckResult {
-  const first = search(scenario, options);
+  const scratch: Scratch = {};
+  const first = search(scenario, options, scratch);
   if (options.dfs || first.coverage.bound?.kind !== 'states' || first.counterexamples.length > 0) return first;
-  const deep = search(scenario, { ...options, dfs: true });
+  const deep = search(scenario, { ...options, dfs: true }, scratch);
   const other = (r: CheckResult, order: OtherSearch['order']): OtherSearch => ({ order, states: r.check.states, depth: r.check.depth });
   if (deep.counterexamples.length > 0) return { ...deep, coverage: { ...deep.coverage, otherSearch: other(first, 'breadth-first') } };
   return { ...first, coverage: { ...first.coverage, otherSearch: other(deep, 'depth-first') } };
 }
 
-function search(scenario: Scenario, options: CheckOptions): CheckResult {
+function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): CheckResult {
   const faults = options.faults ?? 1;
   const maxStates = options.maxStates ?? DEFAULT_MAX_STATES;
   const maxDepth = options.maxDepth ?? Infinity;
@@ -380,8 +396,12 @@ function search(scenario: Scenario, options: CheckOptions): CheckResult {
   const entered = new Set<string>();
   const log: StepLog = { enter: (w) => entered.add(w) };
   const sleeps = options.reduction === false ? undefined : new SleepSets(options.sleepLowSteps);
-  const visited = new VisitedSet(1 << 16, sleeps !== undefined);
-  const tree = new Tree();
+  const visited = scratch.visited?.valued === (sleeps !== undefined) ? scratch.visited : new VisitedSet(1 << 16, sleeps !== undefined);
+  const tree = scratch.tree ?? new Tree();
+  visited.clear();
+  tree.clear();
+  scratch.visited = visited;
+  scratch.tree = tree;
   const rows: RowAcc[] = [];
   const rowIndex = new Map<string, RowAcc>();
   const judgements = new Map<string, { outcome: RunOutcome; findings: Finding[]; claims: ClaimVerdict[] }>();

@@ -34,6 +34,24 @@ export class VisitedSet {
     return this.count;
   }
 
+  /**
+   * Empties the table and keeps its memory: a second search run after the first uses it rather
+   * than leave the first one's to the garbage collector while it builds a table of its own. A
+   * table made with values keeps the first; the second goes until the search widens it again.
+   */
+  clear(): void {
+    this.keys.fill(0);
+    this.first.fill(0);
+    this.second = undefined;
+    this.count = 0;
+    this.zero = false;
+  }
+
+  /** Whether the table keeps a value beside each slot. */
+  get valued(): boolean {
+    return this.withValues;
+  }
+
   /** Bytes the table holds. */
   get bytes(): number {
     return this.keys.byteLength + this.first.byteLength + (this.second?.byteLength ?? 0);

@@ -96,4 +96,25 @@ describe('VisitedSet', () => {
     expect(() => plain.setValue(plain.slot(1, 1), 5)).toThrow(/without values/);
     expect(() => plain.widen()).toThrow(/without values/);
   });
+
+  it('empties on clear and keeps its memory: nothing is there, values are 0 again, the second value is gone', () => {
+    const v = new VisitedSet(4, true);
+    for (let i = 1; i <= 40; i++) v.setValue(~v.put(i, i * 7), i);
+    v.add(0, 0);
+    const grown = v.bytes;
+    expect(grown).toBeGreaterThan(4 * 8 + 5 * 4);
+    v.widen();
+    v.setValue2(v.slot(3, 21), 9);
+    v.clear();
+    expect(v.size).toBe(0);
+    expect(v.wide).toBe(false);
+    for (let i = 1; i <= 40; i++) expect(v.has(i, i * 7)).toBe(false);
+    expect(v.has(0, 0)).toBe(false);
+    // The slots it grew to stay; the second value's do not.
+    expect(v.bytes).toBe(grown);
+    const slot = ~v.put(3, 21);
+    expect(v.value(slot)).toBe(0);
+    expect(v.add(0, 0)).toBe(true);
+    expect(v.size).toBe(2);
+  });
 });
