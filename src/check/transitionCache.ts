@@ -5,9 +5,9 @@
 // mercury-outbox at two faults holds 69,271 states and at most 183 distinct states of any one
 // component). Breadth-first levels keep one object per distinct component state
 // (src/check/frontier.ts), and a step answered here hands back the very snapshot object it made
-// the first time, so a snapshot is usually met again by identity, and its hash, kept on the
-// object, is not worked out again either. On mercury-outbox nineteen steps in twenty are answered
-// here.
+// the first time, so a snapshot is usually met again by identity; the hashes the search asks of a
+// step (of its next context, and of each event it sends or sets a timer for) are kept with it, so
+// a step answered here hashes nothing. On mercury-outbox 29 steps in 30 are answered here.
 //
 // The key is the snapshot object, the event as sent (by its 64-bit structural hash, the identity
 // the visited set already relies on: two different events with the same hash sent to one snapshot
