@@ -364,6 +364,8 @@ interface Item {
 const EXPANDED = 1;
 
 const MANY = -1;
+/** No window entered yet: a row's fault is named at its first occurrence, whatever the path. */
+const NO_ENTRIES: ReadonlyMap<string, number> = new Map();
 const PROGRESS_EVERY = 100_000;
 
 /**
@@ -424,7 +426,7 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
   const root: Item = { s: s0, h: h0, id: tree.add(-1, 0), depth: 0, tag: 0 };
 
   const rowOf = (s: CheckState, c: Choice): RowAcc => {
-    const f = faultOf(world, s, c, new Map())!;
+    const f = faultOf(world, s, c, NO_ENTRIES)!;
     const key = `${faultLabel(f)}\u0000${faultPlaceName(f)}`;
     let row = rowIndex.get(key);
     if (!row) {

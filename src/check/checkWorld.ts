@@ -239,12 +239,14 @@ class Draft {
   nextUnordered: number;
   sent: readonly number[];
   private sentCopied = false;
+  /** Whether messages are numbered (`Msg.n`): in a traced run (its log has a trace), not in a search. */
+  readonly numbered: boolean;
   constructor(
     s: CheckState,
     readonly now: number,
-    /** Whether messages are numbered (`Msg.n`): in a traced run, not in a search. */
-    readonly numbered: boolean,
+    log: StepLog,
   ) {
+    this.numbered = log.trace !== undefined;
     this.comps = s.comps.slice();
     this.links = s.links.slice();
     this.lastProgress = s.lastProgress;
@@ -338,7 +340,7 @@ export class CheckWorld {
   /** Every component booted in order at tick 0. */
   initial(log: StepLog = NO_LOG): CheckState {
     const empty: CheckState = { now: 0, comps: [], links: [], faults: 0, lastProgress: 0, lastFault: -1, nextUnordered: 0, sent: [] };
-    const d = new Draft(empty, 0, log.trace !== undefined);
+    const d = new Draft(empty, 0, log);
     for (let i = 0; i < this.components.length; i++) d.comps.push(undefined as unknown as Comp);
     for (let i = 0; i < this.components.length; i++) this.boot(d, i, undefined, log);
     return this.freeze(d, 0, -1);
@@ -435,12 +437,12 @@ export class CheckWorld {
       case 'advance':
         return { ...s, now: c.to };
       case 'deliver': {
-        const d = new Draft(s, s.now, log.trace !== undefined);
+        const d = new Draft(s, s.now, log);
         this.deliverMsg(d, this.shift(d, c.link), log);
         return this.freeze(d, s.faults, s.lastFault);
       }
       case 'timer': {
-        const d = new Draft(s, s.now, log.trace !== undefined);
+        const d = new Draft(s, s.now, log);
         const comp = d.comps[c.comp]!;
         const t = comp.timers.find((x) => x.id === c.id)!;
         d.comps[c.comp] = comp.withTimers(comp.timers.filter((x) => x !== t), s.now);
@@ -449,7 +451,7 @@ export class CheckWorld {
         return this.freeze(d, s.faults, s.lastFault);
       }
       case 'restart': {
-        const d = new Draft(s, s.now, log.trace !== undefined);
+        const d = new Draft(s, s.now, log);
         const comp = d.comps[c.comp]!;
         d.comps[c.comp] = comp.withDown(false, -1);
         log.trace?.(s.now, this.names[c.comp]!, 'restart');
@@ -457,22 +459,22 @@ export class CheckWorld {
         return this.freeze(d, s.faults, s.lastFault);
       }
       case 'release': {
-        const d = new Draft(s, s.now, log.trace !== undefined);
+        const d = new Draft(s, s.now, log);
         const l = d.link(c.link)!;
         const released = l.held.map((m) => m.within(s.now + this.options.latencyTicksMin, s.now + this.options.latencyTicksMax));
         d.setLink(c.link, [...l.msgs, ...released], []);
         return this.freeze(d, s.faults, s.lastFault);
       }
       case 'crash': {
-        const d = new Draft(s, s.now, log.trace !== undefined);
+        const d = new Draft(s, s.now, log);
         if (c.at !== undefined) {
           const { event, eh, from } = this.takeStep(d, c.comp, c.at.step, log);
           this.deliverTo(d, c.comp, event, eh, from, log, c.at);
-        } else this.crash(d, c.comp, windowName(this.names[c.comp]!, d.comps[c.comp]!.state), log);
+        } else this.crash(d, c.comp, this.windowNameOf(c.comp, d.comps[c.comp]!.state), log);
         return this.freeze(d, s.faults + 1, s.now);
       }
       case 'restore': {
-        const d = new Draft(s, s.now, log.trace !== undefined);
+        const d = new Draft(s, s.now, log);
         const comp = d.comps[c.comp]!;
         const window = this.windowOf(s, c.at);
         log.trace?.(d.now, 'world', 'fault', { kind: 'restore', component: this.names[c.comp], window });
@@ -482,9 +484,9 @@ export class CheckWorld {
         return this.freeze(d, s.faults + 1, s.now);
       }
       case 'skew': {
-        const d = new Draft(s, s.now, log.trace !== undefined);
+        const d = new Draft(s, s.now, log);
         const ticks = this.components[c.comp]!.skewTicks!;
-        log.trace?.(d.now, 'world', 'fault', { kind: 'skew', window: windowName(this.names[c.comp]!, d.comps[c.comp]!.state) });
+        log.trace?.(d.now, 'world', 'fault', { kind: 'skew', window: this.windowNameOf(c.comp, d.comps[c.comp]!.state) });
         log.trace?.(d.now, this.names[c.comp]!, 'skew', { ticks });
         const skew = { type: 'sys.clockSkew', ticks } as EventObject;
         this.deliverTo(d, c.comp, skew, hashOf(skew), undefined, log);
@@ -500,7 +502,7 @@ export class CheckWorld {
     if (this.quiet(s, false)) return { kind: 'quiet' };
     if (s.now > Math.max(s.lastFault, 0) + this.options.livenessTicksMax) return { kind: 'stuck', reason: { kind: 'no quiescence', ticks: this.options.livenessTicksMax } };
     if (choices.every(isFault)) {
-      const waiting = s.comps.flatMap((c, i) => (this.components[i]!.process && !c.down && !c.snapshot.hasTag('idle') ? [windowName(this.names[i]!, c.state)] : []));
+      const waiting = s.comps.flatMap((c, i) => (this.components[i]!.process && !c.down && !c.snapshot.hasTag('idle') ? [this.windowNameOf(i, c.state)] : []));
       return waiting.length === 0 ? { kind: 'quiet' } : { kind: 'stuck', reason: { kind: 'waiting', components: waiting } };
     }
     return undefined;
@@ -530,7 +532,7 @@ export class CheckWorld {
 
   /** The window a process rests in, for a crash choice. */
   windowOf(s: CheckState, comp: number): string {
-    return windowName(this.names[comp]!, s.comps[comp]!.state);
+    return this.windowNameOf(comp, s.comps[comp]!.state);
   }
 
   /** The message point of a link's head, and which of its point it is, for a message-fault choice. */
@@ -598,7 +600,7 @@ export class CheckWorld {
       const marks = this.marksOf(s.comps[comp]!.snapshot, comp, event, eh, from, s.now);
       const seen = new Map<string, number>();
       marks.forEach((mark, k) => {
-        const window = windowName(this.names[comp]!, mark.state);
+        const window = this.windowNameOf(comp, mark.state);
         const nth = (seen.get(window) ?? 0) + 1;
         seen.set(window, nth);
         out.push({ kind: 'crash', comp, at: { step, mark: k, window, nth } });
@@ -675,7 +677,7 @@ export class CheckWorld {
   }
 
   private messageFault(s: CheckState, kind: MessageFaultKind, key: string, log: StepLog): CheckState {
-    const d = new Draft(s, s.now, log.trace !== undefined);
+    const d = new Draft(s, s.now, log);
     const l = d.link(key)!;
     const m = l.msgs[0]!;
     const from = this.names[m.from]!;

@@ -70,9 +70,9 @@ export class Hasher {
 // The lanes of the value `hashInto` hashed last: returned through the module so hashing a
 // number or a field allocates nothing.
 let outHi = 0;
+let outLo = 0;
 /** The same hash as a kept pair, where `hashInto` had one (an object's, a string's), else undefined. */
 let outTuple: Hash64 | undefined;
-let outLo = 0;
 
 const scratch = new Float64Array(1);
 const words = new Uint32Array(scratch.buffer);

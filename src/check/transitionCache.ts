@@ -99,7 +99,7 @@ export class TransitionCache {
     const out = actions ?? [];
     const first = out.length;
     const next = stepper.transition(snapshot, stamped, out);
-    const own = first === 0 && actions === undefined ? out : out.slice(first);
+    const own = actions === undefined ? out : out.slice(first);
     const reentered = stepper.lastReentered;
     // A stepper that failed has no context to hash; the caller reports the failure.
     const contextHash = next.status === 'error' ? hashOf(null) : hashOf(next.context);

@@ -1,7 +1,7 @@
 // The states the exhaustive search has seen, by 64-bit hash, in an open-addressing table kept at
 // most three quarters full, the two lanes of each slot side by side in one Uint32Array (a probe
-// then reads one cache line, not one in each of two arrays): eight bytes a slot, where a JavaScript Set of
-// strings would take well over a hundred a state. A table made with values keeps one Int32 beside
+// then reads one cache line, not one in each of two arrays): eight bytes a slot, where a
+// JavaScript Set of strings would take well over a hundred a state. A table made with values keeps one Int32 beside
 // each slot for the search's own use (its sleep sets, src/check/sleepSets.ts): twelve bytes a
 // slot, and sixteen once it is widened to a second Int32, which only a design with many steps
 // asks for. A slot holding 0 in both lanes is empty, so the one hash that is 0 in both is kept
