@@ -350,9 +350,10 @@ function owns(t: Tx, table: string, pk: string, primary: readonly string[]): boo
 
 /** The transaction with one more write; a statement that was holding its row has finished with it. */
 function withWrite(t: Tx, table: string, pk: string, row: Row | null, insert: boolean): Tx {
-  const out = withEntry(t, 'writes', [...t.writes, { table, pk, row, insert }]) as { holding?: Tx['holding'] };
-  delete out.holding;
-  return out as Tx;
+  // One copy: withoutEntry's is new, so the write is added to it in place.
+  const out: { -readonly [K in keyof Tx]: Tx[K] } = withoutEntry(t, 'holding');
+  out.writes = [...t.writes, { table, pk, row, insert }];
+  return out;
 }
 
 /**
