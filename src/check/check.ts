@@ -343,8 +343,9 @@ interface RowAcc {
 
 interface Item {
   readonly s: CheckState;
-  /** The state's key in the visited set. */
-  readonly h: Hash64;
+  /** The state's key in the visited set, its two lanes. */
+  readonly hi: number;
+  readonly lo: number;
   readonly id: number;
   readonly depth: number;
   /** 0: no fault yet; r + 1: row r's fault alone; MANY: more than one fault. */
@@ -362,6 +363,9 @@ interface Item {
  * been expanded, and the high lane once a design numbers that many steps.
  */
 const EXPANDED = 1;
+
+/** Where a search keeps a new state to expand: a breadth-first level's next row, or the depth-first stack. */
+type Push = (s: CheckState, hi: number, lo: number, id: number, depth: number, tag: number) => void;
 
 const MANY = -1;
 /** No window entered yet: a row's fault is named at its first occurrence, whatever the path. */
@@ -423,7 +427,7 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
   const s0 = world.initial(log);
   const h0 = world.hash(s0, 0);
   visited.add(h0[0], h0[1]);
-  const root: Item = { s: s0, h: h0, id: tree.add(-1, 0), depth: 0, tag: 0 };
+  const root: Item = { s: s0, hi: h0[0], lo: h0[1], id: tree.add(-1, 0), depth: 0, tag: 0 };
 
   const rowOf = (s: CheckState, c: Choice): RowAcc => {
     const f = faultOf(world, s, c, NO_ENTRIES)!;
@@ -438,52 +442,54 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
     return row;
   };
 
-  const judgeAt = (item: Item, end: PathEnd) => {
+  const judgeAt = (s: CheckState, id: number, tag: number, end: PathEnd) => {
     ends++;
-    const dh = world.durableHash(item.s);
+    const dh = world.durableHash(s);
     const key = `${dh[0]}:${dh[1]}:${end.kind === 'quiet' ? 'q' : JSON.stringify(end.reason)}`;
     let j = judgements.get(key);
     if (!j) {
-      j = judgeEnd(scenario, world.durable(item.s), end);
+      j = judgeEnd(scenario, world.durable(s), end);
       judgements.set(key, j);
     }
     tally.add(j.claims);
     outcomes.set(j.outcome, (outcomes.get(j.outcome) ?? 0) + 1);
-    for (const f of j.findings) if (!firstOf.has(f.violation)) firstOf.set(f.violation, item.id);
-    if (item.tag > 0) {
-      const row = rows[item.tag - 1]!;
+    for (const f of j.findings) if (!firstOf.has(f.violation)) firstOf.set(f.violation, id);
+    if (tag > 0) {
+      const row = rows[tag - 1]!;
       row.outcomes[j.outcome] = (row.outcomes[j.outcome] ?? 0) + 1;
       if (row.worst === undefined || outcomeRank(j.outcome) < outcomeRank(row.worst)) {
         row.worst = j.outcome;
-        row.worstNode = item.id;
+        row.worstNode = id;
       }
     }
     if (options.failFast && j.findings.length > 0) stopped = true;
   };
 
-  const expand = (item: Item, push: (i: Item) => void, pushAgain: (i: Item) => void) => {
-    const { s, h: key, again } = item;
+  // A state to expand comes as its fields, not as an item: a breadth-first level keeps rows of
+  // numbers, and a state it reads back needs no object beyond its own. A new successor is pushed
+  // the same way; a second expansion waits as an item.
+  const expand = (s: CheckState, hi: number, lo: number, id: number, depth: number, tag: number, again: Item['again'], push: Push, pushAgain: (i: Item) => void) => {
     const offered = world.choices(s);
     const end = world.end(s, offered);
     if (end !== undefined) {
       // An end is judged once, at its first arrival, and never expanded: nothing is asleep in it,
       // so no later arrival asks for more.
       if (sleeps) {
-        const slot = visited.slot(key[0], key[1]);
+        const slot = visited.slot(hi, lo);
         visited.setValue(slot, EXPANDED);
         if (visited.wide) visited.setValue2(slot, 0);
       }
-      if (again === undefined) judgeAt(item, end);
+      if (again === undefined) judgeAt(s, id, tag, end);
       return;
     }
-    if (item.depth >= maxDepth) {
+    if (depth >= maxDepth) {
       bound ??= { kind: 'depth', max: maxDepth };
       return;
     }
     let asleepLow = 0;
     let asleepHigh = 0;
     if (sleeps) {
-      const slot = visited.slot(key[0], key[1]);
+      const slot = visited.slot(hi, lo);
       const value = visited.value(slot);
       asleepLow = again?.sleepLow ?? value >>> 1;
       asleepHigh = again?.sleepHigh ?? visited.value2(slot);
@@ -506,11 +512,11 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
         slept++;
         continue;
       }
-      let tag = item.tag;
+      let nextTag = tag;
       if (isFault(c)) {
         const row = rowOf(s, c);
         row.applied++;
-        tag = tag === 0 ? row.index + 1 : MANY;
+        nextTag = tag === 0 ? row.index + 1 : MANY;
       }
       const t = world.apply(s, c, log);
       transitions++;
@@ -524,18 +530,20 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
         if (step < sleeps!.lowSteps) takenLow |= 1 << step;
         else takenHigh |= 1 << (step - sleeps!.lowSteps);
       }
-      const h = world.hash(t, tag);
+      world.hashLanes(t, nextTag);
+      const nhi = world.hashHi;
+      const nlo = world.hashLo;
       // One probe of the table for a state seen before or new; the bound is asked only when full.
-      if (visited.size >= maxStates && !visited.has(h[0], h[1])) {
+      if (visited.size >= maxStates && !visited.has(nhi, nlo)) {
         bound = { kind: 'states', max: maxStates };
         stopped = true;
         return;
       }
-      const depth = item.depth + 1;
+      const nextDepth = depth + 1;
       if (!sleeps) {
-        if (!visited.add(h[0], h[1])) continue;
+        if (!visited.add(nhi, nlo)) continue;
       } else {
-        const slot = visited.put(h[0], h[1]);
+        const slot = visited.put(nhi, nlo);
         if (slot < 0) {
           visited.setValue(~slot, sleepLow << 1);
           if (visited.wide) visited.setValue2(~slot, sleepHigh);
@@ -552,12 +560,12 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
           const nowHigh = beforeHigh & sleepHigh;
           visited.setValue(slot, (nowLow << 1) | (value & EXPANDED));
           if (visited.wide) visited.setValue2(slot, nowHigh);
-          if (value & EXPANDED) pushAgain({ s: t, h, id: tree.add(item.id, i), depth, tag, again: { stepsLow: wokenLow, stepsHigh: wokenHigh, sleepLow: nowLow, sleepHigh: nowHigh } });
+          if (value & EXPANDED) pushAgain({ s: t, hi: nhi, lo: nlo, id: tree.add(id, i), depth: nextDepth, tag: nextTag, again: { stepsLow: wokenLow, stepsHigh: wokenHigh, sleepLow: nowLow, sleepHigh: nowHigh } });
           continue;
         }
       }
-      if (depth > maxSeen) maxSeen = depth;
-      push({ s: t, h, id: tree.add(item.id, i), depth, tag });
+      if (nextDepth > maxSeen) maxSeen = nextDepth;
+      push(t, nhi, nlo, tree.add(id, i), nextDepth, nextTag);
     }
     if (options.onProgress && visited.size >= nextProgress) {
       nextProgress = visited.size + PROGRESS_EVERY;
@@ -567,27 +575,34 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
 
   if (options.dfs) {
     const stack = [root];
-    const push = (i: Item) => stack.push(i);
-    while (stack.length > 0 && !stopped) expand(stack.pop()!, push, push);
+    const push: Push = (s, hi, lo, id, depth, tag) => stack.push({ s, hi, lo, id, depth, tag });
+    const pushAgain = (i: Item) => stack.push(i);
+    while (stack.length > 0 && !stopped) {
+      const i = stack.pop()!;
+      expand(i.s, i.hi, i.lo, i.id, i.depth, i.tag, i.again, push, pushAgain);
+    }
   } else {
     // A level is held as rows of part indices (src/check/frontier.ts): the level being read and
     // the one being built are all that is held at once.
-    const newLevel = () => new Frontier<CheckState['comps'][number], CheckState['links'][number]>(world);
-    let level = newLevel();
-    level.push(root.s, root.h, root.id, root.tag);
+    // The two are swapped at each level: the one read becomes, emptied, the next one built.
+    let level = new Frontier<CheckState['comps'][number], CheckState['links'][number]>(world);
+    let next = new Frontier<CheckState['comps'][number], CheckState['links'][number]>(world);
+    level.push(root.s, root.hi, root.lo, root.id, root.tag);
     // Second expansions are few, and wait beside the level as items.
     let agains: Item[] = [];
     for (let depth = 0; (level.length > 0 || agains.length > 0) && !stopped; depth++) {
-      const next = newLevel();
+      next.clear();
+      const building = next;
       const nextAgains: Item[] = [];
-      const push = (i: Item) => next.push(i.s, i.h, i.id, i.tag);
+      const push: Push = (s, hi, lo, id, _depth, tag) => building.push(s, hi, lo, id, tag);
       const pushAgain = (i: Item) => nextAgains.push(i);
-      for (let k = 0; k < level.length && !stopped; k++) {
-        const { s, h, id, tag } = level.get(k);
-        expand({ s, h, id, depth, tag }, push, pushAgain);
+      for (let k = 0; k < level.length && !stopped; k++) expand(level.state(k), level.hi(k), level.lo(k), level.id(k), depth, level.tag(k), undefined, push, pushAgain);
+      for (let k = 0; k < agains.length && !stopped; k++) {
+        const i = agains[k]!;
+        expand(i.s, i.hi, i.lo, i.id, i.depth, i.tag, i.again, push, pushAgain);
       }
-      for (let k = 0; k < agains.length && !stopped; k++) expand(agains[k]!, push, pushAgain);
-      level = next;
+      next = level;
+      level = building;
       agains = nextAgains;
     }
   }

@@ -547,12 +547,27 @@ export class CheckWorld {
    * the fault budget), and `extra`, which the search uses to keep apart paths it reports apart.
    */
   hash(s: CheckState, extra = 0): Hash64 {
+    this.hashLanes(s, extra);
+    return [this.hashHi, this.hashLo];
+  }
+
+  /**
+   * `hash` without the pair: its lanes are left in `hashHi` and `hashLo`. The search hashes every
+   * successor and keeps fewer than half of them, so its loop allocates no pair for the rest.
+   */
+  hashLanes(s: CheckState, extra = 0): void {
     const x = this.stateHasher.reset().word(s.now).word(s.faults).word(s.lastProgress).word(s.lastFault).word(s.nextUnordered).word(extra);
     for (const c of s.comps) x.hash(this.compHash(c));
     x.word(s.links.length);
     for (const l of s.links) x.hash(this.linkHash(l));
-    return x.digest();
+    this.hashHi = x.digestHi();
+    this.hashLo = x.digestLo();
   }
+
+  /** The lanes `hashLanes` left. */
+  hashHi = 0;
+  hashLo = 0;
+
 
   /** A component's share of `hash`: the breadth-first level takes two with equal hashes for one. */
   compHash(c: Comp): Hash64 {

@@ -71,6 +71,20 @@ class Interner<T> {
     return j;
   }
 
+  /**
+   * Empties the table and keeps its memory. Only the slots its items took are cleared, so a
+   * small level after a wide one costs what it holds, not the table's size.
+   */
+  clear(): void {
+    const mask = this.slots.length - 1;
+    for (let j = 0; j < this.items.length; j++) {
+      let i = this.los[j]! & mask;
+      while (this.slots[i] !== j + 1) i = (i + 1) & mask;
+      this.slots[i] = 0;
+    }
+    this.items.length = 0;
+  }
+
   private rehash(): void {
     const slots = new Int32Array(this.slots.length * 2);
     const mask = slots.length - 1;
@@ -88,6 +102,12 @@ class SentTable {
   readonly items: (readonly number[])[] = [];
   private readonly byObject = new Map<readonly number[], number>();
   private readonly byText = new Map<string, number>();
+
+  clear(): void {
+    this.items.length = 0;
+    this.byObject.clear();
+    this.byText.clear();
+  }
 
   id(sent: readonly number[]): number {
     let i = this.byObject.get(sent);
@@ -133,7 +153,7 @@ export class Frontier<C, L> {
     return this.scalars.byteLength + this.ids.byteLength;
   }
 
-  push(s: Parts<C, L>, h: Hash64, id: number, tag: number): void {
+  push(s: Parts<C, L>, hi: number, lo: number, id: number, tag: number): void {
     if (this.width === 0) {
       this.width = ROW + s.comps.length;
       this.ids = new Int32Array((this.scalars.length / SCALARS) * this.width);
@@ -151,19 +171,31 @@ export class Frontier<C, L> {
     this.ids[r + 1] = tag;
     this.ids[r + 2] = this.links.id(s.links, this.hashes.linksKey(s.links));
     this.ids[r + 3] = this.sent.id(s.sent);
-    this.ids[r + 4] = h[0];
-    this.ids[r + 5] = h[1];
+    this.ids[r + 4] = hi;
+    this.ids[r + 5] = lo;
     for (let k = 0; k < s.comps.length; k++) this.ids[r + ROW + k] = this.comps[k]!.id(s.comps[k]!, this.hashes.compHash(s.comps[k]!));
     this.count++;
   }
 
-  /** Row `i`: its state rebuilt from the level's parts, its hash, its node id and its tag. */
-  get(i: number): { s: Parts<C, L>; h: Hash64; id: number; tag: number } {
+  /**
+   * Empties the level and keeps its memory: a search keeps two levels and swaps them, rather than
+   * making each level's tables anew (a design of 160 levels made and dropped 160 sets of them).
+   * The parts it held are let go.
+   */
+  clear(): void {
+    this.count = 0;
+    for (const c of this.comps) c.clear();
+    this.links.clear();
+    this.sent.clear();
+  }
+
+  /** Row `i`'s state, rebuilt from the level's parts. */
+  state(i: number): Parts<C, L> {
     const f = i * SCALARS;
     const r = i * this.width;
     const comps: C[] = new Array(this.width - ROW);
     for (let k = 0; k < comps.length; k++) comps[k] = this.comps[k]!.items[this.ids[r + ROW + k]!]!;
-    const s = {
+    return {
       now: this.scalars[f]!,
       comps,
       links: this.links.items[this.ids[r + 2]!]!,
@@ -173,7 +205,25 @@ export class Frontier<C, L> {
       nextUnordered: this.scalars[f + 4]!,
       sent: this.sent.items[this.ids[r + 3]!]!,
     };
-    return { s, h: [this.ids[r + 4]!, this.ids[r + 5]!], id: this.ids[r]!, tag: this.ids[r + 1]! };
+  }
+
+  /** Row `i`'s hash in the visited set: its high lane, then its low lane. */
+  hi(i: number): number {
+    return this.ids[i * this.width + 4]!;
+  }
+
+  lo(i: number): number {
+    return this.ids[i * this.width + 5]!;
+  }
+
+  /** Row `i`'s node id in the search's tree. */
+  id(i: number): number {
+    return this.ids[i * this.width]!;
+  }
+
+  /** Row `i`'s fault tag. */
+  tag(i: number): number {
+    return this.ids[i * this.width + 1]!;
   }
 
   private grow(): void {

@@ -63,7 +63,16 @@ export class Hasher {
   }
 
   digest(): Hash64 {
-    return [fmix(this.hi ^ this.n), fmix(this.lo ^ Math.imul(this.n, 0x27d4eb2d))];
+    return [this.digestHi(), this.digestLo()];
+  }
+
+  /** The digest's high lane alone: a caller that needs no pair allocates none. */
+  digestHi(): number {
+    return fmix(this.hi ^ this.n);
+  }
+
+  digestLo(): number {
+    return fmix(this.lo ^ Math.imul(this.n, 0x27d4eb2d));
   }
 }
 

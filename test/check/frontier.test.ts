@@ -40,20 +40,23 @@ const state = fc.record({
 const lane = fc.oneof(fc.constantFrom(0, 1, 0xffffffff, 0x80000000), fc.nat({ max: 0xffffffff }));
 
 describe('Frontier', () => {
-  it('gives back every state pushed, through growth', () => {
+  it('gives back every state pushed, through growth, and again after it is emptied', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(state, fc.tuple(lane, lane), fc.nat(), fc.integer({ min: -1, max: 40 })), { maxLength: 300 }), (rows) => {
+      fc.property(fc.array(fc.tuple(state, fc.tuple(lane, lane), fc.nat(), fc.integer({ min: -1, max: 40 })), { maxLength: 300 }), fc.array(fc.tuple(state, fc.tuple(lane, lane), fc.nat(), fc.integer({ min: -1, max: 40 })), { maxLength: 300 }), (rows, later) => {
         const level = new Frontier(fake, 4);
-        for (const [s, h, id, tag] of rows) level.push(s, h, id, tag);
-        expect(level.length).toBe(rows.length);
-        rows.forEach(([s, h, id, tag], i) => {
-          const got = level.get(i);
-          // A lane comes back as the same 32 bits, which is all the visited set reads of it.
-          expect(got.h.map((x) => x >>> 0)).toEqual(h.map((x) => x >>> 0));
-          expect(got.id).toBe(id);
-          expect(got.tag).toBe(tag);
-          expect(got.s).toEqual(s);
-        });
+        // A search reuses a level: what it held before it was emptied must not leak into the next.
+        for (const batch of [rows, later]) {
+          level.clear();
+          for (const [s, [hi, lo], id, tag] of batch) level.push(s, hi, lo, id, tag);
+          expect(level.length).toBe(batch.length);
+          batch.forEach(([s, h, id, tag], i) => {
+            // A lane comes back as the same 32 bits, which is all the visited set reads of it.
+            expect([level.hi(i) >>> 0, level.lo(i) >>> 0]).toEqual(h.map((x) => x >>> 0));
+            expect(level.id(i)).toBe(id);
+            expect(level.tag(i)).toBe(tag);
+            expect(level.state(i)).toEqual(s);
+          });
+        }
       }),
     );
   });
@@ -63,11 +66,11 @@ describe('Frontier', () => {
     const a = { v: 5 };
     const twin = { v: 5 };
     const base = { now: 1, faults: 0, lastProgress: 0, lastFault: -1, nextUnordered: 0, sent: [1, 2] };
-    level.push({ ...base, comps: [a], links: [{ key: 'a->b', n: 1 }] }, [1, 2], 0, 0);
-    level.push({ ...base, comps: [twin], links: [{ key: 'a->b', n: 2 }] }, [3, 4], 1, 0);
-    expect(level.get(1).s.comps[0]).toBe(a);
-    expect(level.get(0).s.links).toEqual([{ key: 'a->b', n: 1 }]);
-    expect(level.get(1).s.links).toEqual([{ key: 'a->b', n: 2 }]);
+    level.push({ ...base, comps: [a], links: [{ key: 'a->b', n: 1 }] }, 1, 2, 0, 0);
+    level.push({ ...base, comps: [twin], links: [{ key: 'a->b', n: 2 }] }, 3, 4, 1, 0);
+    expect(level.state(1).comps[0]).toBe(a);
+    expect(level.state(0).links).toEqual([{ key: 'a->b', n: 1 }]);
+    expect(level.state(1).links).toEqual([{ key: 'a->b', n: 2 }]);
   });
 
   it('rebuilds a real search level whose states hash and step as the originals do', async () => {
@@ -77,10 +80,13 @@ describe('Frontier', () => {
     // Three levels of every choice: deliveries, timers, crashes and message faults.
     for (let depth = 0; depth < 3; depth++) states = states.flatMap((s) => world.choices(s).map((c) => world.apply(s, c)));
     const level = new Frontier(world);
-    states.forEach((s, i) => level.push(s, world.hash(s, i % 3), i, i % 3));
+    states.forEach((s, i) => {
+      const [hi, lo] = world.hash(s, i % 3);
+      level.push(s, hi, lo, i, i % 3);
+    });
     expect(level.length).toBe(states.length);
     states.forEach((s, i) => {
-      const back = level.get(i).s as typeof s;
+      const back = level.state(i) as typeof s;
       expect(back).toEqual(s);
       expect(world.hash(back)).toEqual(world.hash(s));
       expect(world.durable(back)).toEqual(world.durable(s));
