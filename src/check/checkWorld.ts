@@ -103,8 +103,9 @@ export class Comp {
     return new Comp(snapshot, ch, this.state, this.down, this.restartAt, this.timers, this.woke, this.restoreTo);
   }
 
-  withState(state: string): Comp {
-    return new Comp(this.snapshot, this.ch, state, this.down, this.restartAt, this.timers, this.woke, this.restoreTo);
+  /** A step's outcome: its snapshot and the state it rests in, as one part rather than two. */
+  withStep(snapshot: MachineSnapshot, ch: Hash64, state: string): Comp {
+    return new Comp(snapshot, ch, state, this.down, this.restartAt, this.timers, this.woke, this.restoreTo);
   }
 
   withTimers(timers: readonly Timer[], woke = this.woke): Comp {
@@ -227,6 +228,8 @@ const NO_LOG: StepLog = { enter: () => {} };
 interface Boot {
   readonly snapshot: MachineSnapshot;
   readonly ch: Hash64;
+  /** The state it rests in, as `stateKey` names it. */
+  readonly state: string;
   readonly actions: readonly ExecutedAction[];
   readonly hashes: readonly (Hash64 | undefined)[];
 }
@@ -318,11 +321,15 @@ export class CheckWorld {
   private readonly deliverChoices = new Map<string, Choice>();
   /** The choice that crashes each component where it rests: choices are values, made once where they can be. */
   private readonly crashChoices: readonly Choice[];
+  /** The same for each component's restart, and for its timers by id. */
+  private readonly restartChoices: readonly Choice[];
+  private readonly timerChoices: readonly Map<string, Choice>[];
   /** Window names by component, then by state. */
   private readonly windowNames: Map<string, string>[];
-  /** Kept for `hash`, and for the component and link hashes it asks for (never nested in one another). */
+  /** Kept for `hash`, `linksKey`, and the component and link hashes they ask for (never nested in one another). */
   private readonly stateHasher = new Hasher();
   private readonly partHasher = new Hasher();
+  private readonly listHasher = new Hasher();
 
   constructor(
     readonly components: readonly DesignComponent[],
@@ -333,6 +340,8 @@ export class CheckWorld {
     this.cache = components.map(() => (options.transitionCache === false ? new TransitionCache(0) : new TransitionCache()));
     this.windowNames = components.map(() => new Map());
     this.crashChoices = components.map((_, comp) => ({ kind: 'crash', comp }));
+    this.restartChoices = components.map((_, comp) => ({ kind: 'restart', comp }));
+    this.timerChoices = components.map(() => new Map());
     this.restartBoots = components.map(() => new WeakMap());
     for (const from of this.names) for (const to of this.names) this.pairs.push({ key: `${from}->${to}`, points: new Map(), faults: new Map() });
   }
@@ -373,13 +382,13 @@ export class CheckWorld {
       const c = s.comps[i]!;
       for (const t of c.timers) {
         if (t.due <= s.now) {
-          out.push({ kind: 'timer', comp: i, id: t.id });
+          out.push(this.timerChoice(i, t.id));
           blocked = true;
         } else next = Math.min(next, t.due);
       }
       if (c.down) {
         if (c.restartAt <= s.now) {
-          out.push({ kind: 'restart', comp: i });
+          out.push(this.restartChoices[i]!);
           blocked = true;
         } else next = Math.min(next, c.restartAt);
       }
@@ -408,6 +417,16 @@ export class CheckWorld {
       if (this.options.messageFaults.length > 0) this.messageFaultChoices(s, out);
     }
     return out;
+  }
+
+  private timerChoice(comp: number, id: string): Choice {
+    const byId = this.timerChoices[comp]!;
+    let c = byId.get(id);
+    if (c === undefined) {
+      c = { kind: 'timer', comp, id };
+      byId.set(id, c);
+    }
+    return c;
   }
 
   private deliverChoice(link: string): Choice {
@@ -568,7 +587,6 @@ export class CheckWorld {
   hashHi = 0;
   hashLo = 0;
 
-
   /** A component's share of `hash`: the breadth-first level takes two with equal hashes for one. */
   compHash(c: Comp): Hash64 {
     let h = c.h;
@@ -586,7 +604,7 @@ export class CheckWorld {
    * leaves out): a breadth-first level takes two lists with equal keys for one.
    */
   linksKey(links: readonly Link[]): Hash64 {
-    const x = new Hasher().word(links.length);
+    const x = this.listHasher.reset().word(links.length);
     for (const l of links) {
       x.hash(this.linkHash(l));
       for (const m of l.msgs) x.word(m.n);
@@ -770,11 +788,12 @@ export class CheckWorld {
   }
 
   private boot(d: Draft, i: number, durable: unknown, log: StepLog, broken?: readonly string[]): void {
-    const { snapshot, ch, actions, hashes } = this.bootOf(i, durable, broken);
+    const { snapshot, ch, state, actions, hashes } = this.bootOf(i, durable, broken);
     const prev = d.comps[i];
-    // A boot uses up a restore: the restored state is now the component's own.
-    d.comps[i] = new Comp(snapshot, ch, '', false, -1, [], prev?.woke ?? -1);
-    this.afterStep(d, i, undefined, stateKey(snapshot.value), false, actions, hashes, log);
+    // A boot uses up a restore: the restored state is now the component's own. It enters its
+    // state from none.
+    d.comps[i] = new Comp(snapshot, ch, state, false, -1, [], prev?.woke ?? -1);
+    this.afterStep(d, i, undefined, '', state, false, actions, hashes, log);
   }
 
   /**
@@ -804,7 +823,7 @@ export class CheckWorld {
   private newBoot(i: number, input: Record<string, unknown> | undefined): Boot {
     const actions: ExecutedAction[] = [];
     const snapshot = this.steppers[i]!.initial(input, actions);
-    return { snapshot, ch: hashOf(snapshot.context), actions, hashes: eventHashesOf(actions) };
+    return { snapshot, ch: hashOf(snapshot.context), state: stateKey(snapshot.value), actions, hashes: eventHashesOf(actions) };
   }
 
   /** Steps component `i` on `event`, stamped with the clock and, for a message, its sender. */
@@ -813,21 +832,24 @@ export class CheckWorld {
     const step = this.cache[i]!.step(this.steppers[i]!, comp.snapshot, event, from, d.now, undefined, eh);
     const next = step.next;
     if (next.status === 'error') throw new Error(`${this.names[i]} failed on ${event.type} in state ${comp.state}: ${String(next.error)}`);
-    const state = stateKey(next.value);
+    const state = step.state;
     const reentered = this.components[i]!.process && state === comp.state && step.reentered;
-    d.comps[i] = comp.withSnapshot(next, step.contextHash);
-    this.afterStep(d, i, comp, state, reentered, step.actions, step.eventHashes, log, crashAt);
+    // A crash inside the step stops it before its state is reached; otherwise the part takes
+    // its snapshot and state at once.
+    d.comps[i] = crashAt === undefined ? comp.withStep(next, step.contextHash, state) : comp.withSnapshot(next, step.contextHash);
+    this.afterStep(d, i, comp, comp.state, state, reentered, step.actions, step.eventHashes, log, crashAt);
   }
 
-  /** The step's actions performed (up to a crash's window mark), and the state it entered recorded. */
-  private afterStep(d: Draft, i: number, prev: Comp | undefined, state: string, reentered: boolean, actions: readonly ExecutedAction[], hashes: readonly (Hash64 | undefined)[], log: StepLog, crashAt?: ServerWindow): void {
+  /**
+   * The step's actions performed (up to a crash's window mark), and the state it entered, `state`
+   * (already in the component's part), recorded where it differs from `before` or was re-entered.
+   */
+  private afterStep(d: Draft, i: number, prev: Comp | undefined, before: string, state: string, reentered: boolean, actions: readonly ExecutedAction[], hashes: readonly (Hash64 | undefined)[], log: StepLog, crashAt?: ServerWindow): void {
     const name = this.names[i]!;
     if (prev === undefined || prev.snapshot.context.durable !== d.comps[i]!.snapshot.context.durable) d.lastProgress = d.now;
     if (crashAt !== undefined) return this.crashInStep(d, i, prev, actions, hashes, crashAt, log);
     for (let k = 0; k < actions.length; k++) this.perform(d, i, actions[k]!, hashes[k], log);
-    const comp = d.comps[i]!;
-    if (state === comp.state && !reentered) return;
-    if (state !== comp.state) d.comps[i] = comp.withState(state);
+    if (state === before && !reentered) return;
     log.trace?.(d.now, name, 'state', state);
     if (this.components[i]!.process) log.enter(this.windowNameOf(i, state));
   }

@@ -19,6 +19,7 @@ import type { EventObject } from 'xstate';
 import { arrived } from '../arrived.ts';
 import type { ExecutedAction } from '../compiledMachine.ts';
 import type { MachineSnapshot, Stepper } from '../stepper.ts';
+import { stateKey } from '../world.ts';
 import { hashOf, type Hash64 } from './stateHash.ts';
 
 /**
@@ -28,6 +29,8 @@ import { hashOf, type Hash64 } from './stateHash.ts';
 export interface Step {
   readonly next: MachineSnapshot;
   readonly actions: readonly ExecutedAction[];
+  /** The state `next` rests in, as `stateKey` names it (src/world.ts). */
+  readonly state: string;
   /** Whether it left its state and entered it again (`reenter: true`). */
   readonly reentered: boolean;
   /** The hash of `next`'s context. */
@@ -103,7 +106,8 @@ export class TransitionCache {
     const reentered = stepper.lastReentered;
     // A stepper that failed has no context to hash; the caller reports the failure.
     const contextHash = next.status === 'error' ? hashOf(null) : hashOf(next.context);
-    const kept: Kept = { hi, lo, from, at, next, actions: own, reentered, contextHash, eventHashes: eventHashesOf(own) };
+    const state = next.status === 'error' ? '' : stateKey(next.value);
+    const kept: Kept = { hi, lo, from, at, next, state, actions: own, reentered, contextHash, eventHashes: eventHashesOf(own) };
     if (this.limit === 0) return kept;
     if (++this.kept > this.limit) {
       this.steps = new WeakMap();
