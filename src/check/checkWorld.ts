@@ -43,7 +43,7 @@ import { stepperFor, type Driver, type MachineSnapshot, type Stepper } from '../
 import type { TraceKind } from '../trace.ts';
 import { windowMarkOf, type WindowEmitted } from '../emitted.ts';
 import { brokenSessions, stateKey } from '../world.ts';
-import { MESSAGE_FAULT_KINDS, type MessageFaultKind } from '../faults.ts';
+import type { MessageFaultKind } from '../faults.ts';
 import { Hasher, hashOf, type Hash64 } from './stateHash.ts';
 import { eventHashesOf, TransitionCache } from './transitionCache.ts';
 
@@ -201,10 +201,18 @@ export interface ServerWindow {
 
 export type FaultChoice = Extract<Choice, { kind: 'crash' | 'restore' | 'skew' | MessageFaultKind }>;
 
-const FAULT_CHOICES: ReadonlySet<string> = new Set(['crash', 'restore', 'skew', ...MESSAGE_FAULT_KINDS]);
-
+/** Whether a choice is a fault: every kind that is not one of the world's own steps (a switch, asked of every choice a search takes). */
 export function isFault(c: Choice): c is FaultChoice {
-  return FAULT_CHOICES.has(c.kind);
+  switch (c.kind) {
+    case 'deliver':
+    case 'timer':
+    case 'restart':
+    case 'advance':
+    case 'release':
+      return false;
+    default:
+      return true;
+  }
 }
 
 /** What a path's end says: quiet (judge the claims), or stuck and why. */
