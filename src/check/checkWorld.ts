@@ -46,6 +46,7 @@ import { brokenSessions, stateKey } from '../world.ts';
 import type { MessageFaultKind } from '../faults.ts';
 import { Hasher, hashOf, type Hash64 } from './stateHash.ts';
 import { eventHashesOf, TransitionCache } from './transitionCache.ts';
+import { SearchState } from './searchState.ts';
 
 export interface CheckWorldOptions {
   readonly latencyTicksMin: number;
@@ -162,20 +163,8 @@ export class Link {
   ) {}
 }
 
-export interface CheckState {
-  readonly now: number;
-  readonly comps: readonly Comp[];
-  /** Links with something in flight or held, in key order. */
-  readonly links: readonly Link[];
-  readonly faults: number;
-  readonly lastProgress: number;
-  /** The tick of the last fault; -1 before the first. */
-  readonly lastFault: number;
-  /** Numbers the links of unordered sends, which each travel on their own connection. */
-  readonly nextUnordered: number;
-  /** Messages sent so far, by point id: the `n` of the next one; not part of the state's identity, and empty in a search. */
-  readonly sent: readonly number[];
-}
+/** A state of the search: its clock, components, links, fault budget and progress marks (src/check/searchState.ts). */
+export type CheckState = SearchState<Comp, Link>;
 
 export type Choice =
   | { readonly kind: 'deliver'; readonly link: string }
@@ -356,7 +345,7 @@ export class CheckWorld {
 
   /** Every component booted in order at tick 0. */
   initial(log: StepLog = NO_LOG): CheckState {
-    const empty: CheckState = { now: 0, comps: [], links: [], faults: 0, lastProgress: 0, lastFault: -1, nextUnordered: 0, sent: [] };
+    const empty: CheckState = new SearchState<Comp, Link>(0, [], [], 0, 0, -1, 0, []);
     const d = new Draft(empty, 0, log);
     for (let i = 0; i < this.components.length; i++) d.comps.push(undefined as unknown as Comp);
     for (let i = 0; i < this.components.length; i++) this.boot(d, i, undefined, log);
@@ -462,7 +451,7 @@ export class CheckWorld {
   apply(s: CheckState, c: Choice, log: StepLog = NO_LOG): CheckState {
     switch (c.kind) {
       case 'advance':
-        return { ...s, now: c.to };
+        return s.at(c.to);
       case 'deliver': {
         const d = new Draft(s, s.now, log);
         this.deliverMsg(d, this.shift(d, c.link), log);
@@ -961,7 +950,7 @@ export class CheckWorld {
   }
 
   private freeze(d: Draft, faults: number, lastFault: number): CheckState {
-    return { now: d.now, comps: d.comps, links: d.links, faults, lastProgress: d.lastProgress, lastFault, nextUnordered: d.nextUnordered, sent: d.sent };
+    return new SearchState(d.now, d.comps, d.links, faults, d.lastProgress, lastFault, d.nextUnordered, d.sent);
   }
 }
 

@@ -16,11 +16,11 @@
 // fields, the `n` of each message included, is equal (a chance of a wrong merge as small as the
 // visited set's), and send counts only when equal in every number, so a state comes back as it
 // was pushed.
-import type { CheckState } from './checkWorld.ts';
 import type { Hash64 } from './stateHash.ts';
+import { SearchState } from './searchState.ts';
 
-/** A search state with its components and links of any type (the search's, or a test's). */
-type Parts<C, L> = Omit<CheckState, 'comps' | 'links'> & { readonly comps: readonly C[]; readonly links: readonly L[] };
+/** A search state's fields, with components and links of any type (the search's, or a test's). */
+type Parts<C, L> = Omit<SearchState<C, L>, 'at'>;
 
 /** What the level asks of the world: the hashes that name a component and a link list. */
 export interface PartHashes<C, L> {
@@ -190,21 +190,13 @@ export class Frontier<C, L> {
   }
 
   /** Row `i`'s state, rebuilt from the level's parts. */
-  state(i: number): Parts<C, L> {
+  state(i: number): SearchState<C, L> {
     const f = i * SCALARS;
     const r = i * this.width;
-    const comps: C[] = new Array(this.width - ROW);
-    for (let k = 0; k < comps.length; k++) comps[k] = this.comps[k]!.items[this.ids[r + ROW + k]!]!;
-    return {
-      now: this.scalars[f]!,
-      comps,
-      links: this.links.items[this.ids[r + 2]!]!,
-      faults: this.scalars[f + 1]!,
-      lastProgress: this.scalars[f + 2]!,
-      lastFault: this.scalars[f + 3]!,
-      nextUnordered: this.scalars[f + 4]!,
-      sent: this.sent.items[this.ids[r + 3]!]!,
-    };
+    const comps: C[] = [];
+    for (let k = ROW; k < this.width; k++) comps.push(this.comps[k - ROW]!.items[this.ids[r + k]!]!);
+    const sc = this.scalars;
+    return new SearchState(sc[f]!, comps, this.links.items[this.ids[r + 2]!]!, sc[f + 1]!, sc[f + 2]!, sc[f + 3]!, sc[f + 4]!, this.sent.items[this.ids[r + 3]!]!);
   }
 
   /** Row `i`'s hash in the visited set: its high lane, then its low lane. */
