@@ -15,12 +15,12 @@ import { failureWindows } from './failureWindows.ts';
 import type { Place } from './place.ts';
 import type { ReplayRef } from './replayLine.ts';
 import { runScenario, type RunRecord } from './runScenario.ts';
-import type { Duration, TimeScale } from './duration.ts';
-import { expectedAt, timeScaleOf, type DesignComponent, type EvidencePart, type Scenario, type WindowNote } from './scenario.ts';
+import type { Duration } from './duration.ts';
+import { expectedAt, timeScaleOf, type EvidencePart, type Scenario, type WindowNote } from './scenario.ts';
 import { rerun, sweepPlan, sweepWindows, type HeldRuns, type RowPart, type SweepPlan, type SweepSettings, type WindowsPart } from './windowsPart.ts';
 import type { TraceEvent } from './trace.ts';
 import { judge, outcomeRank, verdictOf, type Judgement } from './verdict.ts';
-import type { DriverRefusal, InFlight, Strike } from './world.ts';
+import type { DriverRefusal, InFlight } from './world.ts';
 
 /** What was durable and in flight when a fault struck. */
 export interface Evidence {

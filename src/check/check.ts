@@ -23,7 +23,7 @@ import { ClauseTally, violatedClaims, type Coverage, type OtherSearch, type Sear
 import { FAULT_KINDS, faultLabel, faultPlace, faultPlaceName, isWindowFault, MESSAGE_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from '../faults.ts';
 import { failureWindows, restorableComponents, skewableWindows } from '../failureWindows.ts';
 import { InputError } from '../inputError.ts';
-import { parsePlace, type Place } from '../place.ts';
+import type { Place } from '../place.ts';
 import type { ReplayRef } from '../replayLine.ts';
 import { expectedAt, timeScaleOf, worldOptionsOf, type DesignComponent, type Scenario } from '../scenario.ts';
 import { Trace, type TraceEvent, type TraceKind } from '../trace.ts';
@@ -35,7 +35,6 @@ import { encodeChoices } from './choicePath.ts';
 import { CheckWorld, isFault, type CheckState, type Choice, type PathEnd, type StepLog } from './checkWorld.ts';
 import { Frontier } from './frontier.ts';
 import { SleepSets } from './sleepSets.ts';
-import type { Hash64 } from './stateHash.ts';
 import { VisitedSet } from './visitedSet.ts';
 
 export interface CheckOptions {

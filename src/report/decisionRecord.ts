@@ -245,7 +245,6 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
     const text = `${name}: ${r.judgement.verdict}${found.length > 0 ? ` (${found.join(', ')})` : ''}`;
     return { text, link: r.counterexamples.length > 0 ? ceAnchor(name, 0) : runAnchor(name), ...(flag ? { flag } : {}) };
   };
-  const linkTo = (name: string | undefined): string | undefined => (name === undefined ? undefined : runAnchor(name));
 
   const sections: RecordSection[] = [];
   const d = spec.document;

@@ -17,7 +17,6 @@ import { COMMAND_NAMES, loadCommand, main } from '../../src/cli/main.ts';
 import { FAULT_KINDS } from '../../src/faults.ts';
 import type { ArgvSpec } from '../../src/parseArgv.ts';
 
-const root = join(import.meta.dirname, '..', '..');
 let sandbox: string;
 let specs: Record<string, ArgvSpec>;
 /** What the sandbox holds before the cases run: every case must leave it exactly so. */

@@ -101,7 +101,7 @@ describe('consumer: transport progress before or after the effect', () => {
   });
 
   it('acknowledging after commit never enters that window and keeps the reservation', () => {
-    const { world, result, inventory } = run({ consumer: { inbox: 'sameTx', ack: 'afterCommit' } }, crash);
+    const { result, inventory } = run({ consumer: { inbox: 'sameTx', ack: 'afterCommit' } }, crash);
     expect(result.strikes).toEqual([]);
     expect(result.windowCounts.get('consumer.afterTransportProgress')).toBeUndefined();
     expect(reservations(inventory)).toEqual(['o-1/1']);

@@ -13,7 +13,7 @@
 // response leaves its outcome UNKNOWN.
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseMachine, rowsOf, type DatabaseDurable, type Row } from '../../../models/database.ts';
+import { databaseMachine, rowsOf, type DatabaseDurable } from '../../../models/database.ts';
 import { captures, PAYMENT_KEY, paymentCaptureClaim } from '../../../models/designs/paymentCapture.ts';
 import { providerPipeline } from '../../../models/designs/providerPipeline.ts';
 import { closedPeriodClaim } from '../../../models/designs/streamPipeline.ts';
