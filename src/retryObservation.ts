@@ -331,12 +331,19 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
     if (struck !== undefined && struck.seq > faultSeq) sources.add(struck.seq);
     passThrough = fault.kind === 'lose' ? 0 : fault.kind === 'duplicate' ? 2 : 1;
   }
+  // The last message after the fault from each sender to each receiver, as the loop below has
+  // passed them: the request a message answers is looked up here rather than searched for.
+  const lastBetween = new Map<string, Sent>();
+  const between = (sender: string, receiver: string) => `${sender}\u0000${receiver}`;
   for (const s of after) {
+    // The last message its receiver sent its sender before it, read before it is itself the last.
+    const sentBack = lastBetween.get(between(s.to, s.from));
+    lastBetween.set(between(s.from, s.to), s);
     // A database only answers; the retry is owned by whoever asks again.
     if (!actors.has(s.from) || sources.has(s.seq) || s.work === undefined) continue;
     // Another component that made the very request the crashed one had made (a group's other
     // member subscribing too) is answered for itself: the answer is not the crashed one's work.
-    const askedBy = s.to !== crashed ? after.filter((a) => a.seq < s.seq && a.from === s.to && a.to === s.from).at(-1) : undefined;
+    const askedBy = s.to !== crashed ? sentBack : undefined;
     if (askedBy?.work !== undefined && own.has(askedBy.work)) continue;
     const handed = work.has(from(s.from, s.work));
     if (answers !== undefined && handed && requestAnswered(s.ref, s.from, s.to, s.seq, sends)?.work !== answers.work) continue;
