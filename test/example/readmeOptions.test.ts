@@ -1,5 +1,5 @@
 // Every option a design can be drawn with is documented. The option schemas are found, not
-// listed: every zod object a module of models/ or models/designs/ exports, and the scenario's
+// listed: every strict-object schema a module of models/ or models/designs/ exports, and the scenario's
 // world settings. Each must have its subsection under "Components and options", and every option
 // path in it (`relay.mark`, `tables.*.ttl`) and every value an enumerated option allows must
 // appear there in backticks, so a new option, or a new value, without its line fails here.
@@ -44,34 +44,33 @@ const SUBSECTION: Readonly<Record<string, string>> = {
   WORLD_SETTINGS: 'World settings',
 };
 
-/** Every exported zod object of the model modules, by export name. */
-async function optionSchemas(): Promise<Map<string, z.ZodObject>> {
-  const found = new Map<string, z.ZodObject>([['WORLD_SETTINGS', WORLD_SETTINGS]]);
+/** Every exported object schema of the model modules, by export name. */
+async function optionSchemas(): Promise<Map<string, ObjectSchema>> {
+  const found = new Map<string, ObjectSchema>([['WORLD_SETTINGS', WORLD_SETTINGS]]);
   for (const dir of ['models', 'models/designs']) {
     const url = new URL(`../../${dir}/`, import.meta.url);
     for (const file of readdirSync(url).filter((f) => f.endsWith('.ts')).sort()) {
       const module = (await import(new URL(file, url).href)) as Record<string, unknown>;
-      for (const [name, value] of Object.entries(module)) if (value instanceof z.ZodObject) found.set(name, value);
+      for (const [name, value] of Object.entries(module)) if (value instanceof z.ObjectSchema) found.set(name, value as ObjectSchema);
     }
   }
   return found;
 }
 
-type Def = { type?: string; innerType?: z.ZodType; valueType?: z.ZodType; options?: readonly z.ZodType[]; entries?: Record<string, unknown> };
-const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
+type ObjectSchema = z.ObjectSchema<Readonly<Record<string, z.Schema>>>;
 
-/** The schema inside optional, default, nullable and readonly wrappers. */
-function unwrap(s: z.ZodType): z.ZodType {
+/** The schema inside optional wrappers. */
+function unwrap(s: z.Schema): z.Schema {
   let t = s;
-  for (let d = defOf(t); ['optional', 'default', 'nullable', 'readonly'].includes(d.type ?? ''); d = defOf(t)) t = d.innerType!;
+  while (t instanceof z.OptionalSchema) t = t.inner as z.Schema;
   return t;
 }
 
 /** The values an enumerated option allows, through unions (`checkoutKeys: boolean | 'intentBound' | …`). */
-function enumValues(s: z.ZodType): string[] {
-  const d = defOf(unwrap(s));
-  if (d.type === 'enum') return Object.values(d.entries ?? {}).map(String);
-  if (d.type === 'union') return (d.options ?? []).flatMap(enumValues);
+function enumValues(s: z.Schema): string[] {
+  const t = unwrap(s);
+  if (t instanceof z.ValuesSchema && t.kind === 'enum') return t.values.map(String);
+  if (t instanceof z.UnionSchema) return (t.options as readonly z.Schema[]).flatMap(enumValues);
   return [];
 }
 
@@ -85,25 +84,25 @@ interface Documented {
  * The fields every component factory shares are documented once, so a schema that takes them as
  * they are skips them; one that redefines a field (a database's required name) documents its own.
  */
-function optionPaths(schema: z.ZodObject, prefix = ''): Documented[] {
+function optionPaths(schema: ObjectSchema, prefix = ''): Documented[] {
   const out: Documented[] = [];
-  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+  for (const [key, field] of Object.entries(schema.shape)) {
     if (prefix === '' && (componentFields as Record<string, unknown>)[key] === field) continue;
     const path = `${prefix}${key}`;
     const inner = unwrap(field);
-    if (inner instanceof z.ZodObject) {
-      out.push(...optionPaths(inner, `${path}.`));
+    if (inner instanceof z.ObjectSchema) {
+      out.push(...optionPaths(inner as ObjectSchema, `${path}.`));
       continue;
     }
     out.push({ path, values: enumValues(field) });
-    const value = defOf(inner).type === 'record' ? unwrap(defOf(inner).valueType!) : undefined;
-    if (value instanceof z.ZodObject) out.push(...optionPaths(value, `${path}.*.`));
+    const value = inner instanceof z.RecordSchema ? unwrap(inner.valueType as z.Schema) : undefined;
+    if (value instanceof z.ObjectSchema) out.push(...optionPaths(value as ObjectSchema, `${path}.*.`));
   }
   return out;
 }
 
 /** The documentation a schema lacks in its subsection: option paths and allowed values not in backticks. */
-function undocumented(schema: z.ZodObject, text: string): string[] {
+function undocumented(schema: ObjectSchema, text: string): string[] {
   const missing: string[] = [];
   for (const { path, values } of optionPaths(schema)) {
     if (!text.includes(`\`${path}\``)) missing.push(path);
