@@ -156,11 +156,19 @@ export function windowTables(result: Pick<WindowsResult, 'rows'>): { readonly he
 }
 
 /** The design's component names a result shows: the owners of its failure windows and the ends of its message points. */
-export function componentNames(result: Pick<WindowsResult, 'failureWindows' | 'rows'>): string[] {
+export function componentNames(result: Pick<WindowsResult, 'failureWindows' | 'rows'>): readonly string[] {
+  // Every row of every form asks; worked out once per result, it is not a pass over all rows per row.
+  const known = namesOf.get(result);
+  if (known !== undefined) return known;
   const names = new Set(result.failureWindows.map((w) => w.slice(0, w.indexOf('.'))));
   for (const r of result.rows) if (r.place.kind === 'point') for (const n of [r.place.from, r.place.to]) names.add(n);
-  return [...names].sort();
+  const sorted = [...names].sort();
+  namesOf.set(result, sorted);
+  return sorted;
 }
+
+/** The component names of each result a report has asked about; a result's rows do not change. */
+const namesOf = new WeakMap<object, readonly string[]>();
 
 /** A row's fault in a few words: its kind, and for a restore the component it restored. */
 export function rowFaultLabel(row: Pick<WindowRow, 'fault' | 'restored'>): string {
