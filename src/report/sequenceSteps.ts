@@ -286,6 +286,17 @@ function isMarker(step: SequenceStep): boolean {
 
 /** The sequence diagram of a trace, capped at `maxSteps` plus whatever faults lie beyond. */
 export function sequenceSteps(trace: readonly TraceEvent[], options: SequenceOptions = {}): SequenceDiagram {
+  // The Markdown and the HTML report draw the same counterexample: the default drawing is made once.
+  if (options.maxSteps !== undefined || options.contextSteps !== undefined) return drawSteps(trace, options);
+  let diagram = drawn.get(trace);
+  if (diagram === undefined) drawn.set(trace, (diagram = drawSteps(trace, options)));
+  return diagram;
+}
+
+/** Each counterexample trace's default drawing; a trace is not changed once it is a counterexample's. */
+const drawn = new WeakMap<readonly TraceEvent[], SequenceDiagram>();
+
+function drawSteps(trace: readonly TraceEvent[], options: SequenceOptions): SequenceDiagram {
   const maxSteps = Math.max(1, options.maxSteps ?? DEFAULT_MAX_STEPS);
   const context = Math.max(0, options.contextSteps ?? DEFAULT_CONTEXT_STEPS);
   const down = new Set<string>();
