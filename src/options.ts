@@ -17,7 +17,7 @@ export const duration = z
 function objectAt(schema: z.Schema, path: readonly PropertyKey[]): z.ObjectSchema<Readonly<Record<string, z.Schema>>> | undefined {
   let s: z.Schema | undefined = schema;
   for (let i = 0; i <= path.length && s; i++) {
-    while (s instanceof z.OptionalSchema) s = s.inner as z.Schema;
+    s = z.unwrapOptional(s);
     if (i === path.length) break;
     const seg = path[i];
     if (s instanceof z.ObjectSchema) s = (s.shape as Readonly<Record<string, z.Schema>>)[String(seg)];
@@ -32,9 +32,6 @@ function objectAt(schema: z.Schema, path: readonly PropertyKey[]): z.ObjectSchem
 function name(where: string, path: readonly PropertyKey[]): string {
   return path.length === 0 ? where : `${where} option ${path.map(String).join('.')}`;
 }
-
-/** How a message names the type a value should have had. */
-const TYPE_WORDS: Readonly<Record<string, string>> = { int: 'a whole number', object: 'an object', record: 'an object', array: 'a list', tuple: 'a list', null: 'null' };
 
 /** Parses `value` with `schema`, or throws one InputError line about the first problem. */
 export function parseOptions<S extends z.Schema<unknown, unknown>>(where: string, schema: S, value: unknown): z.output<S> {
@@ -57,7 +54,7 @@ export function parseOptions<S extends z.Schema<unknown, unknown>>(where: string
     }
     case 'invalid_type': {
       const given = lookup(value, issue.path);
-      throw new InputError(`${at} must be ${TYPE_WORDS[issue.expected] ?? `a ${issue.expected}`}, got ${given === undefined ? 'nothing' : JSON.stringify(given)}`);
+      throw new InputError(`${at} ${issue.message}, got ${given === undefined ? 'nothing' : JSON.stringify(given)}`);
     }
     default: {
       // A bound's own wording ("must be at least 1") follows the option's name; a schema's message is quoted after a colon.

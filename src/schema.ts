@@ -14,13 +14,19 @@ export type Issue =
   | { readonly code: 'invalid_type'; readonly path: readonly PropertyKey[]; readonly expected: string; readonly message: string }
   | { readonly code: 'invalid_value'; readonly path: readonly PropertyKey[]; readonly values: readonly Literal[]; readonly message: string }
   | { readonly code: 'unrecognized_keys'; readonly path: readonly PropertyKey[]; readonly keys: readonly string[]; readonly message: string }
-  | { readonly code: 'too_small' | 'too_big'; readonly path: readonly PropertyKey[]; readonly limit: number; readonly inclusive: boolean; readonly of: 'number' | 'string' | 'array'; readonly message: string }
-  | { readonly code: 'invalid_format' | 'invalid_union' | 'custom'; readonly path: readonly PropertyKey[]; readonly message: string };
+  | { readonly code: 'too_small' | 'too_big' | 'invalid_format' | 'invalid_union' | 'custom'; readonly path: readonly PropertyKey[]; readonly message: string };
 
 /** A value an enum or a literal allows. */
 export type Literal = string | number | boolean | null;
 
 export type SafeParse<T> = { readonly success: true; readonly data: T } | { readonly success: false; readonly error: { readonly issues: readonly Issue[] } };
+
+/** The wrapped schema of an optional one (any number deep), or the schema itself. */
+export function unwrapOptional(schema: Schema): Schema {
+  let s = schema;
+  while (s instanceof OptionalSchema) s = s.inner as Schema;
+  return s;
+}
 
 /** A check's verdict on a value: the value it parsed to, or the problem, found with the path it was given. */
 type Checked = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issue: Issue };
@@ -58,7 +64,8 @@ export type output<S> = S extends Schema<infer O, unknown> ? O : never;
 /** The type a schema accepts. */
 export type input<S> = S extends Schema<unknown, infer I> ? I : never;
 
-const typeIssue = (path: readonly PropertyKey[], expected: string): Checked => bad({ code: 'invalid_type', path, expected, message: `expected ${expected}` });
+/** A value of the wrong type: `expected` names the type for code, the message says it as `describe` does. */
+const typeIssue = (path: readonly PropertyKey[], expected: string, schema: Schema): Checked => bad({ code: 'invalid_type', path, expected, message: `must be ${schema.describe()}` });
 
 export class OptionalSchema<S extends Schema<unknown, unknown>> extends Schema<output<S> | undefined, input<S> | undefined> {
   readonly kind = 'optional';
@@ -90,7 +97,7 @@ function boundIssue(path: readonly PropertyKey[], b: Bound, of: 'number' | 'stri
   const unit = of === 'string' ? 'character' : 'item';
   const what = of === 'number' ? '' : ` ${b.limit === 1 ? unit : `${unit}s`}`;
   const relation = b.code === 'too_small' ? (b.inclusive ? 'at least' : 'more than') : b.inclusive ? 'at most' : 'less than';
-  return bad({ code: b.code, path, limit: b.limit, inclusive: b.inclusive, of, message: b.message ?? `must be ${relation} ${b.limit}${what}` });
+  return bad({ code: b.code, path, message: b.message ?? `must be ${relation} ${b.limit}${what}` });
 }
 
 export class StringSchema extends Schema<string> {
@@ -108,7 +115,7 @@ export class StringSchema extends Schema<string> {
     return new StringSchema(this.patterns, [...this.bounds, { code: 'too_small', limit: length, inclusive: true, message }]);
   }
   check(value: unknown, path: readonly PropertyKey[]): Checked {
-    if (typeof value !== 'string') return typeIssue(path, 'string');
+    if (typeof value !== 'string') return typeIssue(path, 'string', this);
     for (const b of this.bounds) if (outside(value.length, b)) return boundIssue(path, b, 'string');
     for (const p of this.patterns) if (!p.re.test(value)) return bad({ code: 'invalid_format', path, message: p.message ?? `must match ${String(p.re)}` });
     return ok(value);
@@ -143,8 +150,8 @@ export class NumberSchema extends Schema<number> {
   }
   check(value: unknown, path: readonly PropertyKey[]): Checked {
     // As zod: NaN and the infinities are not numbers an option can mean.
-    if (typeof value !== 'number' || !Number.isFinite(value)) return typeIssue(path, 'number');
-    if (this.whole && !Number.isSafeInteger(value)) return typeIssue(path, 'int');
+    if (typeof value !== 'number' || !Number.isFinite(value)) return typeIssue(path, 'number', this);
+    if (this.whole && !Number.isSafeInteger(value)) return typeIssue(path, 'int', this);
     for (const b of this.bounds) if (outside(value, b)) return boundIssue(path, b, 'number');
     return ok(value);
   }
@@ -156,7 +163,7 @@ export class NumberSchema extends Schema<number> {
 export class BooleanSchema extends Schema<boolean> {
   readonly kind = 'boolean';
   check(value: unknown, path: readonly PropertyKey[]): Checked {
-    return typeof value === 'boolean' ? ok(value) : typeIssue(path, 'boolean');
+    return typeof value === 'boolean' ? ok(value) : typeIssue(path, 'boolean', this);
   }
   describe(): string {
     return 'true or false';
@@ -166,7 +173,7 @@ export class BooleanSchema extends Schema<boolean> {
 export class NullSchema extends Schema<null> {
   readonly kind = 'null';
   check(value: unknown, path: readonly PropertyKey[]): Checked {
-    return value === null ? ok(value) : typeIssue(path, 'null');
+    return value === null ? ok(value) : typeIssue(path, 'null', this);
   }
   describe(): string {
     return 'null';
@@ -202,7 +209,7 @@ export class ArraySchema<E extends Schema<unknown, unknown>> extends Schema<outp
     return new ArraySchema(this.element, [...this.bounds, { code: 'too_small', limit: length, inclusive: true, message }]);
   }
   check(value: unknown, path: readonly PropertyKey[]): Checked {
-    if (!Array.isArray(value)) return typeIssue(path, 'array');
+    if (!Array.isArray(value)) return typeIssue(path, 'array', this);
     const out: unknown[] = [];
     for (let i = 0; i < value.length; i++) {
       const r = this.element.check(value[i], [...path, i]);
@@ -226,8 +233,8 @@ export class TupleSchema<T extends readonly Schema<unknown, unknown>[]> extends 
     super();
   }
   check(value: unknown, path: readonly PropertyKey[]): Checked {
-    if (!Array.isArray(value)) return typeIssue(path, 'tuple');
-    if (value.length !== this.items.length) return bad({ code: value.length < this.items.length ? 'too_small' : 'too_big', path, limit: this.items.length, inclusive: true, of: 'array', message: `must have exactly ${this.items.length} items` });
+    if (!Array.isArray(value)) return typeIssue(path, 'tuple', this);
+    if (value.length !== this.items.length) return bad({ code: value.length < this.items.length ? 'too_small' : 'too_big', path, message: `must have exactly ${this.items.length} items` });
     const out: unknown[] = [];
     for (let i = 0; i < this.items.length; i++) {
       const r = this.items[i]!.check(value[i], [...path, i]);
@@ -255,7 +262,7 @@ export class RecordSchema<K extends Schema<string, string>, V extends Schema<unk
     super();
   }
   check(value: unknown, path: readonly PropertyKey[]): Checked {
-    if (!isRecord(value)) return typeIssue(path, 'record');
+    if (!isRecord(value)) return typeIssue(path, 'record', this);
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
       const k = this.keyType.check(key, [...path, key]);
@@ -283,13 +290,21 @@ export class UnionSchema<T extends readonly Schema<unknown, unknown>[]> extends 
       if (r.ok) return r;
     }
     // A union of values only (a flag or a named mode) is one list of values to a user.
-    const values = this.options.flatMap((o) => (o instanceof ValuesSchema ? (o.values as readonly Literal[]) : o instanceof BooleanSchema ? [true, false] : o instanceof NullSchema ? [null] : []));
-    if (this.options.every((o) => o instanceof ValuesSchema || o instanceof BooleanSchema || o instanceof NullSchema)) return bad({ code: 'invalid_value', path, values, message: `expected ${this.describe()}` });
+    const lists = this.options.map(valuesOf);
+    if (lists.every((l) => l !== undefined)) return bad({ code: 'invalid_value', path, values: lists.flat(), message: `expected ${this.describe()}` });
     return bad({ code: 'invalid_union', path, message: `expected ${this.describe()}` });
   }
   describe(): string {
     return this.options.map((o) => o.describe()).join(', or ');
   }
+}
+
+/** Every value a schema allows, when it allows a few values and nothing else. */
+function valuesOf(schema: Schema): readonly Literal[] | undefined {
+  if (schema instanceof ValuesSchema) return schema.values as readonly Literal[];
+  if (schema instanceof BooleanSchema) return [true, false];
+  if (schema instanceof NullSchema) return [null];
+  return undefined;
 }
 
 export class CustomSchema<T> extends Schema<T> {
@@ -331,13 +346,13 @@ export class ObjectSchema<S extends Shape> extends Schema<ObjectOf<S, '_output'>
     return new ObjectSchema(shape as Flat<Pick<S, Extract<keyof M, keyof S>>>);
   }
   check(value: unknown, path: readonly PropertyKey[]): Checked {
-    if (!isRecord(value)) return typeIssue(path, 'object');
+    if (!isRecord(value)) return typeIssue(path, 'object', this);
     const out: Record<string, unknown> = {};
     // The keys it names first, in its order, then the keys it does not know: as zod reports them.
     for (const key of Object.keys(this.shape)) {
-      const r = this.shape[key]!.check(value[key], [...path, key]);
+      const r = this.shape[key]!.check(Object.hasOwn(value, key) ? value[key] : undefined, [...path, key]);
       if (!r.ok) return r;
-      if (key in value) out[key] = r.value;
+      if (Object.hasOwn(value, key)) out[key] = r.value;
     }
     const unknown = Object.keys(value).filter((k) => !Object.hasOwn(this.shape, k));
     if (unknown.length > 0) return bad({ code: 'unrecognized_keys', path, keys: unknown, message: `has no option ${unknown.join(', ')}` });

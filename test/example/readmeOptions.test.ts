@@ -59,16 +59,9 @@ async function optionSchemas(): Promise<Map<string, ObjectSchema>> {
 
 type ObjectSchema = z.ObjectSchema<Readonly<Record<string, z.Schema>>>;
 
-/** The schema inside optional wrappers. */
-function unwrap(s: z.Schema): z.Schema {
-  let t = s;
-  while (t instanceof z.OptionalSchema) t = t.inner as z.Schema;
-  return t;
-}
-
 /** The values an enumerated option allows, through unions (`checkoutKeys: boolean | 'intentBound' | …`). */
 function enumValues(s: z.Schema): string[] {
-  const t = unwrap(s);
+  const t = z.unwrapOptional(s);
   if (t instanceof z.ValuesSchema && t.kind === 'enum') return t.values.map(String);
   if (t instanceof z.UnionSchema) return (t.options as readonly z.Schema[]).flatMap(enumValues);
   return [];
@@ -89,13 +82,13 @@ function optionPaths(schema: ObjectSchema, prefix = ''): Documented[] {
   for (const [key, field] of Object.entries(schema.shape)) {
     if (prefix === '' && (componentFields as Record<string, unknown>)[key] === field) continue;
     const path = `${prefix}${key}`;
-    const inner = unwrap(field);
+    const inner = z.unwrapOptional(field);
     if (inner instanceof z.ObjectSchema) {
       out.push(...optionPaths(inner as ObjectSchema, `${path}.`));
       continue;
     }
     out.push({ path, values: enumValues(field) });
-    const value = inner instanceof z.RecordSchema ? unwrap(inner.valueType as z.Schema) : undefined;
+    const value = inner instanceof z.RecordSchema ? z.unwrapOptional(inner.valueType as z.Schema) : undefined;
     if (value instanceof z.ObjectSchema) out.push(...optionPaths(value as ObjectSchema, `${path}.*.`));
   }
   return out;
