@@ -71,6 +71,13 @@ class Sent {
     return (this.fieldsMade ??= fieldsOf(this.event));
   }
 
+  /** Whether it carries work: whether `work` is defined, without making it. */
+  get carriesWork(): boolean {
+    if (this.workMade !== undefined) return this.workMade !== null;
+    for (const _ in this.fields) return true;
+    return false;
+  }
+
   /** The message without its volatile fields; undefined when nothing but its type is left. */
   get work(): string | undefined {
     if (this.workMade === undefined) this.workMade = workOfFields(this.type, this.fields) ?? null;
@@ -137,10 +144,10 @@ function requestWorkOf(s: Pick<Sent, 'work' | 'ref'>): string | undefined {
  * Whether `s` carries nothing but what the last request it answers carried: every field of it is
  * a field of the last message its receiver sent its sender before it, with the same value.
  */
-function echoesRequest(s: Sent, sends: readonly Sent[]): boolean {
+function echoesRequest(s: Sent, sends: SendIndex): boolean {
   const fields = Object.entries(s.fields);
   if (fields.length === 0) return false;
-  const request = sends.filter((t) => t.seq < s.seq && t.from === s.to && t.to === s.from).at(-1);
+  const request = sends.lastBefore(s.to, s.from, s.seq);
   return request !== undefined && fields.every(([k, v]) => k in request.fields && stableJson(request.fields[k]) === stableJson(v));
 }
 
@@ -148,9 +155,80 @@ function echoesRequest(s: Sent, sends: readonly Sent[]): boolean {
  * The request a reply answers: the last message its receiver sent its sender before `seq` with
  * the same reference. Undefined when it carries none or answers nothing the trace shows.
  */
-function requestAnswered(ref: string | undefined, from: string, to: string, seq: number, sends: readonly Sent[]): Sent | undefined {
+function requestAnswered(ref: string | undefined, from: string, to: string, seq: number, sends: SendIndex): Sent | undefined {
   if (ref === undefined) return undefined;
-  return sends.filter((t) => t.seq < seq && t.from === to && t.to === from && t.ref === ref).at(-1);
+  return sends.lastBefore(to, from, seq, (t) => t.ref === ref);
+}
+
+/**
+ * A trace's sends by sender and receiver, each list in trace order. The observation asks, for
+ * many messages, after the last message some link carried before it; searched in the whole list
+ * every time, that made a row's observation quadratic in its trace.
+ */
+class SendIndex {
+  /** By sender, then receiver; made on the first look-up, which many observations never make. */
+  private byLink: Map<string, Map<string, Sent[]>> | undefined;
+
+  constructor(readonly all: readonly Sent[]) {}
+
+  /** The last message from `from` to `to` before `seq` that `pass` accepts (every one, without it). */
+  lastBefore(from: string, to: string, seq: number, pass?: (s: Sent) => boolean): Sent | undefined {
+    const list = this.links().get(from)?.get(to);
+    if (list === undefined) return undefined;
+    for (let i = firstAtOrAfter(list, seq) - 1; i >= 0; i--) if (pass === undefined || pass(list[i]!)) return list[i];
+    return undefined;
+  }
+
+  private links(): Map<string, Map<string, Sent[]>> {
+    if (this.byLink !== undefined) return this.byLink;
+    const byLink = new Map<string, Map<string, Sent[]>>();
+    for (const s of this.all) {
+      let byTo = byLink.get(s.from);
+      if (byTo === undefined) byLink.set(s.from, (byTo = new Map()));
+      const list = byTo.get(s.to);
+      if (list === undefined) byTo.set(s.to, [s]);
+      else list.push(s);
+    }
+    return (this.byLink = byLink);
+  }
+}
+
+/**
+ * The work in hand, by sender: two components can send messages of the same content (two
+ * participants' replies naming the same operation id), and only the one that sent it sends it
+ * again.
+ */
+class WorkBySender {
+  private readonly bySender = new Map<string, Set<string>>();
+  size = 0;
+
+  add(sender: string, work: string): void {
+    let set = this.bySender.get(sender);
+    if (set === undefined) this.bySender.set(sender, (set = new Set()));
+    if (!set.has(work)) this.size++;
+    set.add(work);
+  }
+
+  has(sender: string, work: string): boolean {
+    return this.bySender.get(sender)?.has(work) ?? false;
+  }
+
+  /** Whether `sender` was handed any work: asked first, it spares making a message's work. */
+  hasFrom(sender: string): boolean {
+    return this.bySender.has(sender);
+  }
+}
+
+/** The index of the first send in `list` (in trace order) at or after `seq`. */
+function firstAtOrAfter(list: readonly Sent[], seq: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.seq < seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Every message the trace shows leaving a sender: delivered, dropped at a crashed receiver, or struck by a fault. */
@@ -207,16 +285,21 @@ function readsAgain(r: Sent, p: Sent): boolean {
  * asked for its input by content (a query, a subscription) re-read nothing from a position.
  * Undefined when the trace shows no replay.
  */
-function replayOf(trace: readonly TraceEvent[], sends: readonly Sent[], fault: Fault, component: string, faultSeq: number, restartSeq: number): RetryObservation | undefined {
+function replayOf(trace: readonly TraceEvent[], sends: SendIndex, fault: Fault, component: string, faultSeq: number, restartSeq: number): RetryObservation | undefined {
   const kindOf = (s: Sent) => `${s.type}\u0000${s.to}`;
-  for (const r of sends) {
+  // What the component sent carrying work, in trace order: what it made, and what it made again.
+  // Made on first need, since a message's work is a stable JSON made on first read.
+  let works: Sent[] | undefined;
+  for (const r of sends.all) {
     if (r.seq <= restartSeq || r.to !== component || r.work === undefined || !holdsSomething(r.fields)) continue;
-    const request = sends.filter((q) => q.seq > restartSeq && q.seq < r.seq && q.from === component && q.to === r.from).at(-1);
-    if (request === undefined || request.work !== undefined) continue;
-    const first = sends.filter((p) => p.seq < faultSeq && p.to === component && readsAgain(r, p)).at(-1);
+    const request = sends.lastBefore(component, r.from, r.seq);
+    if (request === undefined || request.seq <= restartSeq || request.work !== undefined) continue;
+    // readsAgain asks for the same sender, so the input read before the fault came on r's link.
+    const first = sends.lastBefore(r.from, component, faultSeq, (p) => readsAgain(r, p));
     if (first === undefined) continue;
-    const made = new Set(sends.filter((s) => s.seq > first.seq && s.seq < restartSeq && s.from === component && s.work !== undefined).map(kindOf));
-    const again = sends.find((s) => s.seq > r.seq && s.from === component && s.work !== undefined && made.has(kindOf(s)));
+    works ??= sends.all.filter((s) => s.from === component && s.work !== undefined);
+    const made = new Set(works.slice(firstAtOrAfter(works, first.seq + 1), firstAtOrAfter(works, restartSeq)).map(kindOf));
+    const again = works.slice(firstAtOrAfter(works, r.seq + 1)).find((s) => made.has(kindOf(s)));
     if (again === undefined) continue;
     const checkpointed = trace.some((e) => e.seq < faultSeq && e.kind === 'note' && e.component === component && (e.data as { kind?: unknown } | undefined)?.kind === 'checkpoint');
     const basis = fault.kind === 'restore' ? 'snapshot' : checkpointed ? 'checkpoint' : 'recorded';
@@ -249,13 +332,10 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
   const none: RetryObservation = lost ? { kind: 'nobody' } : { kind: 'none needed' };
   if (at < 0) return none;
   const faultSeq = trace[at]!.seq;
-  const sends = sendsOf(trace);
-  const before = sends.filter((s) => s.seq < faultSeq);
-  const after = sends.filter((s) => s.seq > faultSeq);
-  // The work in hand, by sender: two components can send messages of the same content (two
-  // participants' replies naming the same operation id), and only the one that sent it sends it again.
-  const work = new Set<string>();
-  const from = (sender: string, w: string) => `${sender}\u0000${w}`;
+  const sends = new SendIndex(sendsOf(trace));
+  const before = sends.all.filter((s) => s.seq < faultSeq);
+  const after = sends.all.filter((s) => s.seq > faultSeq);
+  const work = new WorkBySender();
   // The messages the work was read from, for a later message that asks after it (asksAfter).
   const held: Sent[] = [];
   // What the crashed component itself had sent or was about to send (the latter with the request
@@ -285,9 +365,9 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
     // An answer that only echoes the request it answers (a broker's `subscribed` to a group's
     // `subscribe`) hands over no work: a component that had heard nothing else held none, and the
     // same answer to its next request after a restart is no re-send.
-    for (const s of heardFrom) if (s.work !== undefined && !echoesRequest(s, before)) lastFrom.set(s.from, s);
+    for (const s of heardFrom) if (s.work !== undefined && !echoesRequest(s, sends)) lastFrom.set(s.from, s);
     for (const s of lastFrom.values()) {
-      work.add(from(s.from, s.work!));
+      work.add(s.from, s.work!);
       held.push(s);
     }
     // When the last thing it heard answered an exchange it had started and not yet finished (a
@@ -307,9 +387,9 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
       if (s.seq >= downUntil || (s.from !== crashed && s.to !== crashed) || s.work === undefined) continue;
       // Anything it sent that arrives while it is down left before the crash; the first arrival
       // of each work meant for it is what the crash cut short, and a later one is a re-send.
-      if (s.from === crashed || (s.to === crashed && !work.has(from(s.from, s.work)))) sources.add(s.seq);
+      if (s.from === crashed || (s.to === crashed && !work.has(s.from, s.work))) sources.add(s.seq);
       if (s.from === crashed) own.add(s.work);
-      else if (s.to === crashed) work.add(from(s.from, s.work));
+      else if (s.to === crashed) work.add(s.from, s.work);
       if (s.from === crashed || s.to === crashed) held.push(s);
     }
     // A component that held no work at all when it crashed cut nothing short, unless it came
@@ -319,7 +399,7 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
     const struck = [...trace.slice(0, at)].reverse().find((e) => e.kind === fault.kind) ?? trace.slice(at + 1).find((e) => e.kind === fault.kind);
     const event = (struck?.data as { event?: unknown } | undefined)?.event;
     const w = workOf(event);
-    if (w !== undefined && struck !== undefined) work.add(from(struck.component, w));
+    if (w !== undefined && struck !== undefined) work.add(struck.component, w);
     // A reply answers one request: the same outcome sent later in answer to another request (the
     // next command's reply, accepted like the lost one) is that request's answer, not a re-send.
     // A re-send answers a request carrying the same work (the same command sent again).
@@ -333,21 +413,25 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
   }
   // The last message after the fault from each sender to each receiver, as the loop below has
   // passed them: the request a message answers is looked up here rather than searched for.
-  const lastBetween = new Map<string, Sent>();
-  const between = (sender: string, receiver: string) => `${sender}\u0000${receiver}`;
+  const lastBetween = new Map<string, Map<string, Sent>>();
+  // A message's work is a stable JSON of its fields, made on first read; most messages after the
+  // fault are from senders that held no work and are not the crashed component, and are only
+  // asked whether they carry any.
   for (const s of after) {
     // The last message its receiver sent its sender before it, read before it is itself the last.
-    const sentBack = lastBetween.get(between(s.to, s.from));
-    lastBetween.set(between(s.from, s.to), s);
+    const sentBack = lastBetween.get(s.to)?.get(s.from);
+    let toward = lastBetween.get(s.from);
+    if (toward === undefined) lastBetween.set(s.from, (toward = new Map()));
+    toward.set(s.to, s);
     // A database only answers; the retry is owned by whoever asks again.
-    if (!actors.has(s.from) || sources.has(s.seq) || s.work === undefined) continue;
+    if (!actors.has(s.from) || sources.has(s.seq) || !s.carriesWork) continue;
     // Another component that made the very request the crashed one had made (a group's other
     // member subscribing too) is answered for itself: the answer is not the crashed one's work.
     const askedBy = s.to !== crashed ? sentBack : undefined;
-    if (askedBy?.work !== undefined && own.has(askedBy.work)) continue;
-    const handed = work.has(from(s.from, s.work));
+    if (own.size > 0 && askedBy?.carriesWork && own.has(askedBy.work!)) continue;
+    const handed = work.hasFrom(s.from) && work.has(s.from, s.work!);
     if (answers !== undefined && handed && requestAnswered(s.ref, s.from, s.to, s.seq, sends)?.work !== answers.work) continue;
-    if (handed || (s.from === crashed && (own.has(s.work) || exact.has(requestWorkOf(s)!)))) {
+    if (handed || (s.from === crashed && (own.has(s.work!) || exact.has(requestWorkOf(s)!)))) {
       if (passThrough > 0) {
         passThrough--;
         continue;
