@@ -303,7 +303,8 @@ interface Request {
 type Reply = { readonly to: string; readonly event: { type: string } & Record<string, unknown> };
 
 function pkOf(spec: TableSpec, row: Row): string {
-  return spec.key.map((k) => String(row[k])).join('|');
+  // Most keys are one column: its value is the key, with no list made and joined.
+  return spec.key.length === 1 ? String(row[spec.key[0]!]) : spec.key.map((k) => String(row[k])).join('|');
 }
 
 /** Equality as a `where` means it: a column the row lacks is NULL, and `null` reads IS NULL. */
@@ -369,10 +370,14 @@ function withEntry<T extends object>(record: T, key: string, value: unknown): T 
   return out as T;
 }
 
-/** The rest of `const { [key]: _, ...rest } = record`, made by Object.assign as withEntry says why. */
+/**
+ * The rest of `const { [key]: _, ...rest } = record`, copied key by key rather than copied whole
+ * and then deleted from: a `delete` turns the copy into a slow dictionary for everything that
+ * reads it afterwards.
+ */
 function withoutEntry<T extends object>(record: T, key: string): T {
-  const out = Object.assign({}, record) as Record<string, unknown>;
-  delete out[key];
+  const out: Record<string, unknown> = {};
+  for (const k in record) if (k !== key) out[k] = record[k];
   return out as T;
 }
 
@@ -387,19 +392,37 @@ function sqlLess(a: Value | undefined, b: Value | undefined): boolean {
   return a < b;
 }
 
-// A committed table is never changed in place (a commit copies it), so its rows in commit order
-// are sorted once per table version instead of on every statement that reads it.
-const orderedTables = new WeakMap<Table, readonly (readonly [string, StoredRow])[]>();
+/**
+ * What the readers of one committed table version work out once: its rows in commit order and,
+ * for a table whose rows never expire, its rows by key as every statement's view starts from.
+ */
+interface TableOrder {
+  readonly rows: readonly (readonly [string, StoredRow])[];
+  byPk: ReadonlyMap<string, Row> | undefined;
+}
+
+/**
+ * A committed table is never changed in place (a commit copies it), so its order is kept on the
+ * table version itself, under a symbol and not enumerable: no copy (Object.assign, a spread, a
+ * structured clone), key listing or JSON of the table ever sees it, and looking it up costs less
+ * than the WeakMap it replaces, whose every new entry (one per commit) the collector must trace.
+ */
+const ORDER = Symbol('rows in commit order');
+
+function orderOf(table: Table): TableOrder {
+  let order = (table as { [ORDER]?: TableOrder })[ORDER];
+  if (order === undefined) {
+    order = { rows: Object.entries(table).sort(([, a], [, b]) => a.seq - b.seq), byPk: undefined };
+    Object.defineProperty(table, ORDER, { value: order });
+  }
+  return order;
+}
 
 function bySeq(table: Table | undefined): readonly (readonly [string, StoredRow])[] {
-  if (!table) return [];
-  let rows = orderedTables.get(table);
-  if (!rows) {
-    rows = Object.entries(table).sort(([, a], [, b]) => a.seq - b.seq);
-    orderedTables.set(table, rows);
-  }
-  return rows;
+  return table ? orderOf(table).rows : [];
 }
+
+const NO_ROWS: ReadonlyMap<string, Row> = new Map();
 
 /** What one statement came to: done, waiting for another transaction, or failed. */
 type StepOutcome =
@@ -429,9 +452,21 @@ export class Engine {
   }
 
   /** The rows a transaction sees: committed and unexpired, overlaid with its own writes. */
-  view(durable: DatabaseDurable, writes: readonly TxWrite[], table: string, now: number): Map<string, Row> {
-    const out = new Map<string, Row>();
-    for (const [pk, s] of bySeq(durable.tables[table])) if (this.live(s, table, now)) out.set(pk, s.row);
+  view(durable: DatabaseDurable, writes: readonly TxWrite[], table: string, now: number): ReadonlyMap<string, Row> {
+    const stored = durable.tables[table];
+    let base: ReadonlyMap<string, Row> = NO_ROWS;
+    if (stored !== undefined && this.spec(table).ttlTicks === undefined) {
+      // Rows that never expire: the committed rows by key are the same for every reader of this
+      // table version, so they are made once, and shared where the transaction wrote nothing here.
+      const order = orderOf(stored);
+      base = order.byPk ??= new Map(order.rows.map(([pk, s]) => [pk, s.row]));
+    } else if (stored !== undefined) {
+      const live = new Map<string, Row>();
+      for (const [pk, s] of bySeq(stored)) if (this.live(s, table, now)) live.set(pk, s.row);
+      base = live;
+    }
+    if (!writes.some((w) => w.table === table)) return base;
+    const out = new Map(base);
     for (const w of writes) {
       if (w.table !== table) continue;
       if (w.row === null) out.delete(w.pk);
@@ -491,7 +526,7 @@ export class Engine {
     durable: DatabaseDurable,
     txs: Readonly<Record<string, Tx>>,
     self: string,
-    view: Map<string, Row>,
+    view: ReadonlyMap<string, Row>,
     table: string,
     row: Row,
     pk: string,
@@ -628,7 +663,7 @@ export class Engine {
   }
 
   /** A select with a limit, heads only or a SKIP LOCKED lock: the rows it returns, locked where it locks them. */
-  private claim(txs: Readonly<Record<string, Tx>>, self: string, tx: Tx, op: Extract<DbOp, { op: 'select' }>, view: Map<string, Row>): StepOutcome {
+  private claim(txs: Readonly<Record<string, Tx>>, self: string, tx: Tx, op: Extract<DbOp, { op: 'select' }>, view: ReadonlyMap<string, Row>): StepOutcome {
     const spec = this.spec(op.table);
     const heads = new Set<Value>();
     const rows: Row[] = [];
