@@ -17,20 +17,33 @@ export interface PrngState {
 
 export class Prng {
   readonly seed: string;
-  private readonly next: seedrandom.StatefulPRNG<seedrandom.State.Alea>;
+  private readonly start: PrngState | undefined;
+  /**
+   * Made on the first draw: seeding hashes the seed string, and many streams are never drawn
+   * from (a run given a schedule of latencies never reads the network's).
+   */
+  private stream: seedrandom.StatefulPRNG<seedrandom.State.Alea> | undefined;
 
   /** A stream from its seed, or from the position `state` a stream of that seed reached. */
   constructor(seed: number | string, state?: PrngState) {
     this.seed = String(seed);
-    // Alea is seedrandom's fastest generator with a 2^116 period; it is fully determined by the
-    // seed string, so the same seed gives the same stream in every process.
-    this.next = seedrandom.alea(this.seed, { state: state ?? true });
+    this.start = state;
   }
 
   /** Where this stream stands now; a Prng made from it draws what this one would draw next. */
   state(): PrngState {
-    const { c, s0, s1, s2 } = this.next.state();
+    const { c, s0, s1, s2 } = this.generator().state();
     return { c, s0, s1, s2 };
+  }
+
+  private generator(): seedrandom.StatefulPRNG<seedrandom.State.Alea> {
+    // Alea is seedrandom's fastest generator with a 2^116 period; it is fully determined by the
+    // seed string, so the same seed gives the same stream in every process.
+    return (this.stream ??= seedrandom.alea(this.seed, { state: this.start ?? true }));
+  }
+
+  private next(): number {
+    return this.generator()();
   }
 
   /** A fresh independent stream whose seed derives from this stream's seed and the label only. */
