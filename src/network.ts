@@ -136,7 +136,7 @@ export class Network {
       this.counts.set(point, n);
       this.onCount?.(point, n);
       // One message suffers at most one fault: the plan's first for this point and occurrence.
-      fault = this.healed ? undefined : this.faults.get(point)?.find((f) => f.occurrence === n);
+      fault = this.healed || this.faults.size === 0 ? undefined : this.faults.get(point)?.find((f) => f.occurrence === n);
       if (fault) this.sink.record(fault, envelope);
     }
     if (fault?.kind === 'lose') return;
@@ -160,7 +160,7 @@ export class Network {
     // A held message goes right behind the one that overtook it, but never ahead of what the
     // link already carries: an unordered message may land before the link's tail, and a held
     // message released with it would then overtake messages sent before it as well.
-    const overtaken = this.held.get(link);
+    const overtaken = this.held.size === 0 ? undefined : this.held.get(link);
     if (overtaken) {
       this.held.delete(link);
       const release = Math.max(tick, this.linkTail.get(link) ?? 0);

@@ -91,6 +91,8 @@ export class Schedule<T> {
   }
 
   private dropCancelled(): void {
+    // Most schedules have nothing cancelled; every peek and take asks, so the empty case is cut short.
+    if (this.cancelled.size === 0) return;
     while (this.heap.length > 0 && this.cancelled.has(this.heap[0]!.seq)) {
       this.cancelled.delete(this.heap[0]!.seq);
       this.take();
