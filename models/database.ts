@@ -413,7 +413,8 @@ function orderOf(table: Table): TableOrder {
   let order = (table as { [ORDER]?: TableOrder })[ORDER];
   if (order === undefined) {
     order = { rows: Object.entries(table).sort(([, a], [, b]) => a.seq - b.seq), byPk: undefined };
-    Object.defineProperty(table, ORDER, { value: order });
+    // A table a design froze (a restore's snapshot, say) is read the long way every time.
+    if (Object.isExtensible(table)) Object.defineProperty(table, ORDER, { value: order });
   }
   return order;
 }

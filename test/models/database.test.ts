@@ -16,8 +16,8 @@ type Reply = { type: string; ok?: boolean; conflict?: string; results?: readonly
 type Sent = { to: string; event: Reply };
 
 /** A database and the connections that talk to it; every call returns the reply it sent. */
-function database(tables: Record<string, TableSpec>) {
-  let snapshot: AnyMachineSnapshot = initialTransition(databaseMachine, { tables })[0];
+function database(tables: Record<string, TableSpec>, durable?: DatabaseDurable) {
+  let snapshot: AnyMachineSnapshot = initialTransition(databaseMachine, { tables, ...(durable ? { durable } : {}) })[0];
   let sent: Sent[] = [];
   let timers: string[] = [];
   const step = (event: Record<string, unknown>): Reply | undefined => {
@@ -243,6 +243,44 @@ describe('database: transactions', () => {
     expect(db.commit('a', 'tx1').ok).toBe(true);
     expect(db.commit('b', 'tx1').ok).toBe(true);
     expect(rowsOf(db.durable, 't').map((r) => r['id'])).toEqual([0, 3]);
+  });
+});
+
+describe('database: a committed table read by many statements', () => {
+  const tables = { t: { key: ['id'] } };
+  const filled = () => {
+    const db = database(tables);
+    db.run('a', [{ op: 'insert', table: 't', row: { id: 2, v: 'b' } }]);
+    db.run('a', [{ op: 'insert', table: 't', row: { id: 1, v: 'a' } }]);
+    return db;
+  };
+
+  it('what reading works out once is kept out of the table as data: its keys, its JSON, its copies and its clones hold only its rows', () => {
+    const db = filled();
+    // Reads in and out of a transaction, so the table's commit order and rows by key are made.
+    expect(db.select('b', 't').map((r) => r['id'])).toEqual([2, 1]);
+    expect(db.exec('b', 'tx', [{ op: 'select', table: 't', where: { id: 1 } }])![0]!.rows).toEqual([{ id: 1, v: 'a' }]);
+    const table = db.durable.tables['t']!;
+    expect(Object.keys(table)).toEqual(['1', '2']);
+    expect(JSON.parse(JSON.stringify(table))).toEqual({ '1': { row: { id: 1, v: 'a' }, at: 0, seq: 3 }, '2': { row: { id: 2, v: 'b' }, at: 0, seq: 1 } });
+    for (const copy of [Object.assign({}, table), { ...table }, structuredClone(table)]) expect(Reflect.ownKeys(copy)).toEqual(['1', '2']);
+  });
+
+  it('a database started from a frozen durable state reads and commits as one started from the same state unfrozen', () => {
+    const deepFreeze = <T>(v: T): T => {
+      if (typeof v === 'object' && v !== null) for (const x of Object.values(v)) deepFreeze(x);
+      return Object.freeze(v);
+    };
+    const state = filled().durable;
+    const frozen = database(tables, deepFreeze(structuredClone(state)));
+    const plain = database(tables, structuredClone(state));
+    for (const db of [frozen, plain]) {
+      expect(db.select('b', 't')).toEqual([{ id: 2, v: 'b' }, { id: 1, v: 'a' }]);
+      db.exec('b', 'tx', [{ op: 'update', table: 't', set: { v: 'c' }, where: { id: 1 } }]);
+      expect(db.commit('b', 'tx').ok).toBe(true);
+    }
+    expect(frozen.durable).toEqual(plain.durable);
+    expect(rowsOf(frozen.durable, 't')).toEqual([{ id: 2, v: 'b' }, { id: 1, v: 'c' }]);
   });
 });
 
