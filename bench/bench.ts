@@ -242,9 +242,11 @@ if (spinO2.measured && spinO0.measured) {
   if (verdictMs !== undefined) {
     const vsO2 = spinO2.seconds / (verdictMs / 1000);
     const vsO0 = spinO0.seconds / (verdictMs / 1000);
-    line(`  the compiled verdicts are ${vsO2.toFixed(1)}x faster than SPIN -O2 and ${vsO0.toFixed(1)}x faster than SPIN -O0 end to end`);
-    target('five Mercury verdicts (windows), 10x faster than SPIN -O2', `${vsO2.toFixed(1)}x (compiled, --fail-fast ${sec(verdictMs)} vs ${spinO2.seconds.toFixed(2)} s)${fiveOk ? '' : ', a verdict NOT as expected'}`, '>= 10x', vsO2 >= 10 && fiveOk, `${(10 / vsO2).toFixed(1)}x short`);
-    target('five Mercury verdicts (windows), 3x faster than SPIN -O0', `${vsO0.toFixed(1)}x (compiled, --fail-fast ${sec(verdictMs)} vs ${spinO0.seconds.toFixed(2)} s)`, '>= 3x', vsO0 >= 3 && fiveOk, `${(3 / vsO0).toFixed(1)}x short`);
+    // Two decimals: these ratios sit near their targets, where one decimal rounds a miss up to the goal.
+    line(`  the compiled verdicts are ${vsO2.toFixed(2)}x faster than SPIN -O2 and ${vsO0.toFixed(2)}x faster than SPIN -O0 end to end`);
+    const shortOf = (ratio: number, goal: number) => `${(((goal - ratio) / goal) * 100).toFixed(1)}% short`;
+    target('five Mercury verdicts (windows), 10x faster than SPIN -O2', `${vsO2.toFixed(2)}x (compiled, --fail-fast ${sec(verdictMs)} vs ${spinO2.seconds.toFixed(2)} s)${fiveOk ? '' : ', a verdict NOT as expected'}`, '>= 10x', vsO2 >= 10 && fiveOk, shortOf(vsO2, 10));
+    target('five Mercury verdicts (windows), 3x faster than SPIN -O0', `${vsO0.toFixed(2)}x (compiled, --fail-fast ${sec(verdictMs)} vs ${spinO0.seconds.toFixed(2)} s)`, '>= 3x', vsO0 >= 3 && fiveOk, shortOf(vsO0, 3));
   }
 } else {
   line(`  SPIN not measured: ${spinO2.measured ? '' : spinO2.reason}`);
