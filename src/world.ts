@@ -34,6 +34,7 @@ import { Prng } from './prng.ts';
 import { pointKey, windowKey, type ResumeFrom, type ResumePoints, type SavedWorld } from './resumePoints.ts';
 import { Schedule } from './schedule.ts';
 import { stepperFor, type Driver, type MachineSnapshot, type Stepper } from './stepper.ts';
+import { TimerTable } from './timerTable.ts';
 import { Trace, type TraceEvent } from './trace.ts';
 
 export type { Driver } from './stepper.ts';
@@ -203,7 +204,7 @@ interface Host {
   state: string;
   down: boolean;
   /** XState timer id → schedule seq, so a `cancel` action finds its timer. */
-  readonly timers: Map<string, { readonly seq: number; readonly delay: number }>;
+  readonly timers: TimerTable;
   /** The tick one of its timers last fired (-1: never). */
   woke: number;
   /** The durable state a restore set it back to, for its next boot; undefined once booted. */
@@ -300,7 +301,7 @@ export class World {
         if (chosen.refused !== undefined) this.refusals.push({ component: spec.name, reason: chosen.refused });
       }
       if (from) this.refusals.push(...from.points.refusals.filter((r) => r.component === spec.name));
-      const host: Host = { spec, stepper, actions: [], snapshot: undefined as unknown as MachineSnapshot, state: '', down: false, timers: new Map(), woke: -1, restoreTo: undefined, windows: new Map() };
+      const host: Host = { spec, stepper, actions: [], snapshot: undefined as unknown as MachineSnapshot, state: '', down: false, timers: new TimerTable(), woke: -1, restoreTo: undefined, windows: new Map() };
       this.hosts.set(spec.name, host);
       this.order.push(host);
     }
@@ -375,7 +376,7 @@ export class World {
     host.down = true;
     this.trace.add(this.clock.now, name, 'crash', window === undefined ? undefined : { window });
     // Every timer the component set is in `timers` (the World tracks each one it schedules).
-    for (const t of host.timers.values()) this.schedule.cancel(t.seq);
+    for (let i = 0; i < host.timers.size; i++) this.schedule.cancel(host.timers.at(i).seq);
     host.timers.clear();
     for (const e of this.network.dropHeldFrom(name)) this.trace.add(this.clock.now, e.to, 'drop', { from: name, event: e.event, reason: 'sender crashed' });
     // What is on its way to the component travels on connections that die with it: delivered
@@ -466,7 +467,7 @@ export class World {
       steps: this.steps,
       inFlight: this.inFlight,
       lastProgressTick: this.lastProgressTick,
-      hosts: this.order.map((h) => ({ snapshot: h.snapshot, state: h.state, down: h.down, timers: [...h.timers], woke: h.woke, restoreTo: h.restoreTo })),
+      hosts: this.order.map((h) => ({ snapshot: h.snapshot, state: h.state, down: h.down, timers: h.timers.entries(), woke: h.woke, restoreTo: h.restoreTo })),
       schedule: this.schedule.save(),
       network: this.network.save(),
       windowCounts: [...this.windowCounts],
@@ -524,7 +525,7 @@ export class World {
 
   /** Whether a component has a timer pending that can fire within the liveness phase. */
   private awaitsTimer(h: Host): boolean {
-    for (const t of h.timers.values()) if (t.delay <= this.options.livenessTicksMax) return true;
+    for (let i = 0; i < h.timers.size; i++) if (h.timers.at(i).delay <= this.options.livenessTicksMax) return true;
     return false;
   }
 
