@@ -16,6 +16,7 @@ import { hasFault, includesPlan, isWindowFault, type Fault, type FaultPlan } fro
 import type { NetworkState } from './network.ts';
 import type { ScheduleState } from './schedule.ts';
 import type { MachineSnapshot, Stepper } from './stepper.ts';
+import type { PendingTimer } from './timerTable.ts';
 import type { TraceLog } from './trace.ts';
 import type { ComponentSpec, DriverRefusal, Note, Strike, WorldItem } from './world.ts';
 
@@ -24,7 +25,7 @@ export interface SavedHost {
   readonly snapshot: MachineSnapshot;
   readonly state: string;
   readonly down: boolean;
-  readonly timers: readonly (readonly [string, { readonly seq: number; readonly delay: number }])[];
+  readonly timers: readonly (readonly [string, PendingTimer])[];
   readonly woke: number;
   readonly restoreTo: unknown;
 }

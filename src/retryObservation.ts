@@ -209,13 +209,9 @@ class WorkBySender {
     set.add(work);
   }
 
-  has(sender: string, work: string): boolean {
-    return this.bySender.get(sender)?.has(work) ?? false;
-  }
-
-  /** Whether `sender` was handed any work: asked first, it spares making a message's work. */
-  hasFrom(sender: string): boolean {
-    return this.bySender.has(sender);
+  /** Whether `s` carries work its sender was handed; its work is made only for a sender that was handed some. */
+  has(s: Sent): boolean {
+    return this.bySender.get(s.from)?.has(s.work!) ?? false;
   }
 }
 
@@ -387,7 +383,7 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
       if (s.seq >= downUntil || (s.from !== crashed && s.to !== crashed) || s.work === undefined) continue;
       // Anything it sent that arrives while it is down left before the crash; the first arrival
       // of each work meant for it is what the crash cut short, and a later one is a re-send.
-      if (s.from === crashed || (s.to === crashed && !work.has(s.from, s.work))) sources.add(s.seq);
+      if (s.from === crashed || (s.to === crashed && !work.has(s))) sources.add(s.seq);
       if (s.from === crashed) own.add(s.work);
       else if (s.to === crashed) work.add(s.from, s.work);
       if (s.from === crashed || s.to === crashed) held.push(s);
@@ -411,25 +407,19 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
     if (struck !== undefined && struck.seq > faultSeq) sources.add(struck.seq);
     passThrough = fault.kind === 'lose' ? 0 : fault.kind === 'duplicate' ? 2 : 1;
   }
-  // The last message after the fault from each sender to each receiver, as the loop below has
-  // passed them: the request a message answers is looked up here rather than searched for.
-  const lastBetween = new Map<string, Map<string, Sent>>();
   // A message's work is a stable JSON of its fields, made on first read; most messages after the
   // fault are from senders that held no work and are not the crashed component, and are only
   // asked whether they carry any.
   for (const s of after) {
-    // The last message its receiver sent its sender before it, read before it is itself the last.
-    const sentBack = lastBetween.get(s.to)?.get(s.from);
-    let toward = lastBetween.get(s.from);
-    if (toward === undefined) lastBetween.set(s.from, (toward = new Map()));
-    toward.set(s.to, s);
     // A database only answers; the retry is owned by whoever asks again.
     if (!actors.has(s.from) || sources.has(s.seq) || !s.carriesWork) continue;
     // Another component that made the very request the crashed one had made (a group's other
     // member subscribing too) is answered for itself: the answer is not the crashed one's work.
-    const askedBy = s.to !== crashed ? sentBack : undefined;
-    if (own.size > 0 && askedBy?.carriesWork && own.has(askedBy.work!)) continue;
-    const handed = work.hasFrom(s.from) && work.has(s.from, s.work!);
+    // Its request is the last message its receiver sent it after the fault.
+    const sentBack = own.size > 0 && s.to !== crashed ? sends.lastBefore(s.to, s.from, s.seq) : undefined;
+    const askedBy = sentBack !== undefined && sentBack.seq > faultSeq ? sentBack : undefined;
+    if (askedBy?.carriesWork && own.has(askedBy.work!)) continue;
+    const handed = work.has(s);
     if (answers !== undefined && handed && requestAnswered(s.ref, s.from, s.to, s.seq, sends)?.work !== answers.work) continue;
     if (handed || (s.from === crashed && (own.has(s.work!) || exact.has(requestWorkOf(s)!)))) {
       if (passThrough > 0) {
