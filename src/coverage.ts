@@ -5,6 +5,7 @@
 import type { ClaimVerdict, ClauseStatus } from './checkers/compose.ts';
 import type { ClauseId } from './checkers/clause.ts';
 import type { FaultKind } from './faults.ts';
+import type { Undecided } from './verdict.ts';
 
 export type Interleavings =
   /** One schedule per plan, drawn from the simulation seed (latencies). */
@@ -70,8 +71,13 @@ export interface Coverage {
   readonly points: number;
   /** The single faults of the space (each place, each kind its link allows, each occurrence), when the mode enumerates them. */
   readonly faults?: number;
-  /** Each place was struck at its first `maxOccurrence` occurrences (windows mode). */
+  /** Each place was struck at its first `maxOccurrence` occurrences (windows mode); every occurrence when absent. */
   readonly maxOccurrence?: number;
+  /**
+   * Windows mode: the occurrences of places the runs reached (a pair's second fault counted in
+   * the run of its first), the most one place had, and how many a bound left unstruck.
+   */
+  readonly occurrences?: { readonly reached: number; readonly beyond: number; readonly most: number };
   readonly runs: number;
   /** Runs in which some planned fault never struck (its place was not reached at that occurrence). */
   readonly unstruckRuns: number;
@@ -128,6 +134,11 @@ export class ClauseTally {
         if (r.status === 'unknown' && e.reason === undefined && r.reason !== undefined) e.reason = r.reason;
       }
     });
+  }
+
+  /** The clauses some run could not decide, with the first reason given. */
+  undecided(): Undecided[] {
+    return [...this.entries.values()].filter((e) => e.seen.has('unknown')).map((e) => ({ effect: e.effect, clause: e.clause, reason: e.reason ?? 'no reason given' }));
   }
 
   result(): ClauseCoverage[] {

@@ -5,7 +5,8 @@ export { explore, type ExploreResult, type ExploreOptions, type ExploreCounterex
 export { replay, type ReplayResult, type ReplayInput } from './replay.ts';
 export { runScenario, type RunRecord, type RunSpec } from './runScenario.ts';
 export { failureWindows, restingStates } from './failureWindows.ts';
-export { faultSpace, plansOf, type FaultSpace } from './faultSpace.ts';
+export { faultSpace, type FaultSpace } from './faultSpace.ts';
+export { sweepPlan, type SweepPlan, type SweepSettings } from './windowsPart.ts';
 export { defineScenario, expectedAt, type Scenario, type Expectation, type Workload, type DesignComponent, type EvidencePart, type WindowNote, type WorldSettings } from './scenario.ts';
 export type { Duration, TimeScale } from './duration.ts';
 export type { Claim, Guarantee, Outcome, Reply, ConflictAttempt } from './claims.ts';

@@ -2,7 +2,15 @@
 // Jepsen's `merge-valid`: outcomes rank by severity, verdicts merge (violated beats unknown beats
 // holds within bound beats holds), and a result is judged against the scenario's expectation in
 // one function, so "as expected" means the same thing in every report and exit code.
+import type { ClauseId } from './checkers/clause.ts';
 import { VIOLATIONS, type Finding, type RunOutcome, type Violation } from './checkers/finding.ts';
+
+/** A claim clause some run could not decide (its observer or checker threw), and why. */
+export interface Undecided {
+  readonly effect: string;
+  readonly clause: ClauseId;
+  readonly reason: string;
+}
 
 /**
  * - holds: no run violated a claim and every run was decided, over the whole space searched;
@@ -72,16 +80,23 @@ export interface Judgement {
   readonly unexpected: readonly Violation[];
   /** Claims (by effect) found violated that the expectation names as holding: every claim it does not name, when it names some. */
   readonly unexpectedClaims: readonly string[];
+  /**
+   * Clauses some run could not decide, each once. Any makes the result not as expected, whatever
+   * the other clauses found: a clause that cannot be judged is a mistake in the design or its
+   * claim (a component or table it reads that is not there), never a pass.
+   */
+  readonly undecided: readonly Undecided[];
 }
 
 /**
  * Judges a verdict against an expectation. The rule is the same for every mode: the verdict must
  * be the one expected ("holds within bound" counts as holding, and the report says within which
- * bound), and no violation may be found that is not expected. An exhaustive search must also
+ * bound), no violation may be found that is not expected, and every clause must have been
+ * decided in every run. An exhaustive search must also
  * find every expected violation; a sampled one (explore) stops at its first counterexample, so
  * it cannot be asked to show them all. An unknown verdict is never as expected.
  */
-export function judge(expected: ExpectedVerdict, verdict: Verdict, found: Iterable<Violation>, search: Search, violatedClaims: Iterable<string> = []): Judgement {
+export function judge(expected: ExpectedVerdict, verdict: Verdict, found: Iterable<Violation>, search: Search, violatedClaims: Iterable<string> = [], undecided: readonly Undecided[] = []): Judgement {
   const foundSet = new Set(found);
   const named = expected.verdict === 'violated' ? expected.claims : undefined;
   const unexpectedClaims = named === undefined ? [] : [...new Set(violatedClaims)].filter((c) => !named.includes(c));
@@ -91,7 +106,18 @@ export function judge(expected: ExpectedVerdict, verdict: Verdict, found: Iterab
   const unexpected = ordered.filter((v) => !expectedViolations.includes(v));
   const holds = verdict === 'holds' || verdict === 'holds within bound';
   const verdictMatches = expected.verdict === 'holds' ? holds : verdict === 'violated';
-  return { verdict, expected, asExpected: verdictMatches && missing.length === 0 && unexpected.length === 0 && unexpectedClaims.length === 0, found: ordered, missing, unexpected, unexpectedClaims };
+  const clauses = distinctUndecided(undecided);
+  return { verdict, expected, asExpected: verdictMatches && missing.length === 0 && unexpected.length === 0 && unexpectedClaims.length === 0 && clauses.length === 0, found: ordered, missing, unexpected, unexpectedClaims, undecided: clauses };
+}
+
+/** Each claim's clause once, with the first reason given for it. */
+function distinctUndecided(all: readonly Undecided[]): Undecided[] {
+  const seen = new Map<string, Undecided>();
+  for (const u of all) {
+    const key = `${u.effect}\u0000${u.clause}`;
+    if (!seen.has(key)) seen.set(key, u);
+  }
+  return [...seen.values()];
 }
 
 /** Whether an outcome is a violation the expectation does not declare (any violation, when it expects holds). */

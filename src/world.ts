@@ -176,6 +176,11 @@ export interface RunReport {
   readonly census: ReadonlyMap<string, number>;
   /** How many times each failure window was entered. */
   readonly windowCounts: ReadonlyMap<string, number>;
+  /**
+   * The census and the window counts as they stood when faults were healed: the occurrences a
+   * fault could strike at, since none strikes in the liveness phase.
+   */
+  readonly struckable: { readonly census: ReadonlyMap<string, number>; readonly windowCounts: ReadonlyMap<string, number> };
   /** Notes the models wrote, kept even when the trace keeps only its hash. */
   readonly notes: readonly Note[];
   /** Every component's durable context at the end. */
@@ -244,6 +249,8 @@ export class World {
   private readonly notes: Note[] = [];
   private readonly refusals: DriverRefusal[] = [];
   private healed = false;
+  /** The counts at the heal (or at the end, for a run stopped in its safety phase). */
+  private struckable: RunReport['struckable'] | undefined;
   /** The tick faults were healed; quiet is never measured from before it. */
   private healTick = 0;
   private inFlight = 0;
@@ -707,6 +714,7 @@ export class World {
 
   private heal(): void {
     this.healed = true;
+    this.struckable = { census: new Map(this.network.census()), windowCounts: new Map(this.windowCounts) };
     this.keyLog = undefined;
     this.healTick = this.clock.now;
     this.trace.add(this.clock.now, 'world', 'phase', 'liveness');
@@ -731,6 +739,7 @@ export class World {
       traceHash: this.trace.hash(),
       census: this.network.census(),
       windowCounts: this.windowCounts,
+      struckable: this.struckable ?? { census: this.network.census(), windowCounts: this.windowCounts },
       notes: this.notes,
       durable: this.durableState(),
       trace: this.options.keepTrace ? this.trace.events : undefined,

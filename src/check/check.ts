@@ -676,7 +676,7 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
   // A search cut short (by a bound, or by --fail-fast at its first violation) cannot be asked to
   // show every expected violation, as a sampling search cannot.
   const complete = bound === undefined && !stopped;
-  const judgement = judge(expectedAt(scenario.expect, faults), verdictOf(ordered, bound !== undefined), found, complete ? 'exhaustive' : 'sampled', violatedClaims(tally.result()));
+  const judgement = judge(expectedAt(scenario.expect, faults), verdictOf(ordered, bound !== undefined), found, complete ? 'exhaustive' : 'sampled', violatedClaims(tally.result()), tally.undecided());
   const coverage: Coverage = {
     mode: 'check',
     faultDepth: faults,

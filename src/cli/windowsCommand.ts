@@ -38,7 +38,7 @@ export const command: Command = {
       out: { type: 'string', value: 'DIR', help: 'the folder the report set replaces (default faultline-reports/; with --shard, the folder its part goes to, default faultline-shard-i-of-n/): new, empty, or one faultline wrote' },
       pairs: { type: 'boolean', help: 'every pair of faults as well as every single fault' },
       seed: { type: 'string', value: 'S', help: 'the simulation seed: which interleaving each plan runs (default 1)' },
-      'max-occurrence': { type: 'string', value: 'N', help: 'strike each place at its first N occurrences (default 2)' },
+      'max-occurrence': { type: 'string', value: 'N', help: 'strike each place at its first N occurrences (default: every occurrence the runs reach); occurrences left unstruck make the verdict "holds within bound"' },
       'fail-fast': { type: 'boolean', help: 'stop each scenario at its first violation, expected or not (a quicker CI gate; rows for the unrun plans are missing)' },
       workers: { type: 'string', value: 'N', help: 'run on N threads (default 1); the result is the same as on one' },
       shard: { type: 'string', value: 'i/n', help: "run the i-th of n equal stretches of every scenario's plans and write them as a part; faultline merge joins the n parts" },

@@ -2,7 +2,7 @@
 // that "as expected" means the same thing in the terminal, the Markdown, the HTML and the index.
 import type { Coverage } from '../coverage.ts';
 import type { ExpectedVerdict, Judgement } from '../verdict.ts';
-import { describeCoverage } from './describeCoverage.ts';
+import { CLAUSE_TITLES, describeCoverage } from './describeCoverage.ts';
 
 export interface VerdictSummary {
   readonly verdict: Judgement['verdict'];
@@ -29,6 +29,7 @@ export function verdictSummary(result: { readonly judgement: Judgement; readonly
   if (j.missing.length > 0) problems.push(`missing expected violations: ${j.missing.join(', ')}`);
   if (j.unexpected.length > 0) problems.push(`unexpected violations: ${j.unexpected.join(', ')}`);
   if (j.unexpectedClaims.length > 0) problems.push(`violated claims expected to hold: ${j.unexpectedClaims.join('; ')}`);
+  for (const u of j.undecided) problems.push(`undecided: ${CLAUSE_TITLES[u.clause]} (${u.effect}): ${u.reason}`);
   if (!j.asExpected && problems.length === 0) problems.push('the run did not end as expected');
   return {
     verdict: j.verdict,

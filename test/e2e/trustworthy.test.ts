@@ -36,6 +36,24 @@ describe('the liveness phase', () => {
   });
 });
 
+describe('a clause no run could decide, beside a violation the scenario expects', () => {
+  // The dual write loses orders, as its scenario expects; a second claim reads a component the
+  // design does not have. The expected violation does not make the whole as expected.
+  it('is not as expected, names the clause and why, and exits 1', async () => {
+    const { default: dualWrite } = await import('../../scenarios/mercury-dual-write-commit-first.ts');
+    const misread: Scenario = {
+      ...dualWrite,
+      name: 'dual-write-with-a-misread-claim',
+      claims: [...dualWrite.claims, { ...dualWrite.claims[0]!, effect: 'shipment', outcomes: (view) => view.durable<{ rows: [] }>('shipmentDb').rows }],
+    };
+    const r = runWindows(misread, { maxOccurrence: 1 });
+    expect(r.judgement.found).toContain('lost effect');
+    expect(r.judgement.asExpected).toBe(false);
+    expect(r.judgement.undecided.map((u) => `${u.effect} ${u.clause}: ${u.reason}`)).toContain('shipment atMostOne: no component named shipmentDb');
+    expect(renderMarkdownFile(r)).toContain('undecided: at most one committed outcome per key (shipment): no component named shipmentDb');
+  });
+});
+
 describe('a checker that throws', () => {
   const broken: Scenario = {
     ...outbox,
@@ -58,7 +76,7 @@ describe('a checker that throws', () => {
     expect(json.scenarios[0]!.windows.every((w) => w.undecided?.[0]?.reason === reason)).toBe(true);
     const junit = renderJunit([r]);
     expect(junit).toContain(`unknown: the checkers could not decide this run (inventory reservation: liveness: ${reason}`);
-    expect(junit).toMatch(/<failure message="outbox-with-a-broken-observer is NOT as expected: the verdict is unknown but holds was expected"/);
+    expect(junit).toMatch(/<failure message="outbox-with-a-broken-observer is NOT as expected: the verdict is unknown but holds was expected; undecided: every committed fact yields its effect \(inventory reservation\): orders table missing from the durable state/);
   });
 
   it('makes a replay unknown, with the reason in its text and its JSON', () => {

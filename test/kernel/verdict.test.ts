@@ -83,7 +83,7 @@ describe('judge', () => {
   const violatedLost = { verdict: 'violated', violations: ['lost effect'] } as const;
 
   it('accepts holds, and holds within bound, for a scenario that expects to hold', () => {
-    expect(judge(holds, 'holds', [], 'exhaustive')).toEqual({ verdict: 'holds', expected: holds, asExpected: true, found: [], missing: [], unexpected: [], unexpectedClaims: [] });
+    expect(judge(holds, 'holds', [], 'exhaustive')).toEqual({ verdict: 'holds', expected: holds, asExpected: true, found: [], missing: [], unexpected: [], unexpectedClaims: [], undecided: [] });
     expect(judge(holds, 'holds within bound', [], 'sampled').asExpected).toBe(true);
   });
 
@@ -97,6 +97,14 @@ describe('judge', () => {
     expect(judge(ofCapture, 'violated', ['lost effect'], 'exhaustive')).toMatchObject({ asExpected: true, unexpectedClaims: [] });
     // Without named claims, any claim may carry the expected violation.
     expect(judge(violatedLost, 'violated', ['lost effect'], 'exhaustive', ['capture', 'alert']).asExpected).toBe(true);
+  });
+
+  it('never accepts a clause some run could not decide, even beside the violation it expects; each clause named once', () => {
+    const liveness = { effect: 'shipment', clause: 'liveness', reason: 'no component named shipmentDb' } as const;
+    const j = judge(violatedLost, 'violated', ['lost effect'], 'exhaustive', [], [liveness, { ...liveness, reason: 'a later reason' }]);
+    expect(j.asExpected).toBe(false);
+    expect(j.undecided).toEqual([liveness]);
+    expect(judge(holds, 'holds', [], 'exhaustive', [], [liveness]).asExpected).toBe(false);
   });
 
   it('never accepts unknown, whatever was expected', () => {
