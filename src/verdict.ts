@@ -14,17 +14,20 @@ export interface Undecided {
 
 /**
  * - holds: no run violated a claim and every run was decided, over the whole space searched;
- * - holds within bound: the same, but the search stopped at a bound (states, depth, samples)
- *   before it had covered everything it could have;
+ * - holds within bound: the same, over a space a bound cut to a defined part (the first N
+ *   occurrences of each place, every state to a depth, a number of samples);
  * - violated: some run violated a claim;
- * - unknown: no violation, but some run could not be judged (a checker threw).
+ * - unknown: no violation, but some run could not be judged (a checker threw);
+ * - inconclusive: no violation, but the search covered no defined part of its space: it reached
+ *   no end state, a state bound stopped it part-way through, or its runs were cut by the World's
+ *   step bound before they could be judged. A bound is never a finding, nor a pass.
  */
-export type Verdict = 'holds' | 'holds within bound' | 'violated' | 'unknown';
+export type Verdict = 'holds' | 'holds within bound' | 'violated' | 'unknown' | 'inconclusive';
 
-const VERDICT_ORDER: readonly Verdict[] = ['violated', 'unknown', 'holds within bound', 'holds'];
+const VERDICT_ORDER: readonly Verdict[] = ['violated', 'unknown', 'inconclusive', 'holds within bound', 'holds'];
 
-/** Outcomes worst first: every violation in severity order, then unknown, then holds. */
-export const OUTCOME_ORDER: readonly RunOutcome[] = [...VIOLATIONS, 'unknown', 'holds'];
+/** Outcomes worst first: every violation in severity order, then unknown, inconclusive, holds. */
+export const OUTCOME_ORDER: readonly RunOutcome[] = [...VIOLATIONS, 'unknown', 'inconclusive', 'holds'];
 
 /** Lower is worse. */
 export function outcomeRank(o: RunOutcome): number {
@@ -35,9 +38,12 @@ export function worseOutcome(a: RunOutcome, b: RunOutcome): RunOutcome {
   return outcomeRank(b) < outcomeRank(a) ? b : a;
 }
 
-/** A run's outcome: its worst finding, else unknown when some clause could not be decided, else holds. */
-export function runOutcome(findings: readonly Finding[], undecided: boolean): RunOutcome {
-  let worst: RunOutcome = undecided ? 'unknown' : 'holds';
+/**
+ * A run's outcome: its worst finding, else unknown when some clause could not be decided, else
+ * inconclusive when a bound cut the run before some clause could be judged, else holds.
+ */
+export function runOutcome(findings: readonly Finding[], undecided: boolean, cut = false): RunOutcome {
+  let worst: RunOutcome = undecided ? 'unknown' : cut ? 'inconclusive' : 'holds';
   for (const f of findings) worst = worseOutcome(worst, f.violation);
   return worst;
 }
@@ -52,7 +58,7 @@ export function mergeVerdicts(verdicts: Iterable<Verdict>): Verdict {
 export function verdictOf(outcomes: Iterable<RunOutcome>, bounded = false): Verdict {
   let verdict: Verdict = bounded ? 'holds within bound' : 'holds';
   for (const o of outcomes) {
-    if (o === 'unknown') verdict = mergeVerdicts([verdict, 'unknown']);
+    if (o === 'unknown' || o === 'inconclusive') verdict = mergeVerdicts([verdict, o]);
     else if (o !== 'holds') return 'violated';
   }
   return verdict;
@@ -122,11 +128,26 @@ function distinctUndecided(all: readonly Undecided[]): Undecided[] {
 
 /** Whether an outcome is a violation the expectation does not declare (any violation, when it expects holds). */
 export function isUnexpectedOutcome(expected: ExpectedVerdict, outcome: RunOutcome): boolean {
-  if (outcome === 'holds' || outcome === 'unknown') return false;
+  if (outcome === 'holds' || outcome === 'unknown' || outcome === 'inconclusive') return false;
   return expected.verdict === 'holds' || !expected.violations.includes(outcome);
 }
 
 /** Whether an outcome is a violation the expectation declares: the scenario proving its point. */
 export function isExpectedViolation(expected: ExpectedVerdict, outcome: RunOutcome): boolean {
-  return outcome !== 'holds' && outcome !== 'unknown' && expected.verdict === 'violated' && expected.violations.includes(outcome);
+  return outcome !== 'holds' && outcome !== 'unknown' && outcome !== 'inconclusive' && expected.verdict === 'violated' && expected.violations.includes(outcome);
+}
+
+/**
+ * The exit code of a command over these results: 0 when every one is as expected; 1 when some
+ * verdict differs from its expectation; 3 when none differs but some search was inconclusive
+ * (it decided nothing: shrink it, or raise its bound).
+ */
+export function exitCodeOf(judgements: Iterable<Judgement>): 0 | 1 | 3 {
+  let code: 0 | 1 | 3 = 0;
+  for (const j of judgements) {
+    if (j.asExpected) continue;
+    if (j.verdict !== 'inconclusive') return 1;
+    code = 3;
+  }
+  return code;
 }

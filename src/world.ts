@@ -32,6 +32,7 @@ import { Network, type Envelope, type NetworkOptions } from './network.ts';
 import { windowName } from './place.ts';
 import { Prng } from './prng.ts';
 import { pointKey, windowKey, type ResumeFrom, type ResumePoints, type SavedWorld } from './resumePoints.ts';
+import { isQuiet, type QuietSubject } from './quiet.ts';
 import { Schedule } from './schedule.ts';
 import { stepperFor, type Driver, type MachineSnapshot, type Stepper } from './stepper.ts';
 import { TimerTable } from './timerTable.ts';
@@ -210,8 +211,6 @@ interface Host {
   down: boolean;
   /** XState timer id → schedule seq, so a `cancel` action finds its timer. */
   readonly timers: TimerTable;
-  /** The tick one of its timers last fired (-1: never). */
-  woke: number;
   /** The durable state a restore set it back to, for its next boot; undefined once booted. */
   restoreTo: unknown;
   /** Its windows' names by state, made once: the census is keyed by them on every state entered. */
@@ -256,6 +255,8 @@ export class World {
   private inFlight = 0;
   private steps = 0;
   private lastProgressTick = 0;
+  /** The tick the last fault struck (0 before any): quiet is measured from after it too. */
+  private lastFaultTick = 0;
   /** While a captured run's safety phase lasts: the strike keys counted since the last save. */
   private keyLog: string[] | undefined;
   private readonly captured: { saved: SavedWorld[]; at: Map<string, number> } | undefined;
@@ -308,7 +309,7 @@ export class World {
         if (chosen.refused !== undefined) this.refusals.push({ component: spec.name, reason: chosen.refused });
       }
       if (from) this.refusals.push(...from.points.refusals.filter((r) => r.component === spec.name));
-      const host: Host = { spec, stepper, actions: [], snapshot: undefined as unknown as MachineSnapshot, state: '', down: false, timers: new TimerTable(), woke: -1, restoreTo: undefined, windows: new Map() };
+      const host: Host = { spec, stepper, actions: [], snapshot: undefined as unknown as MachineSnapshot, state: '', down: false, timers: new TimerTable(), restoreTo: undefined, windows: new Map() };
       this.hosts.set(spec.name, host);
       this.order.push(host);
     }
@@ -474,7 +475,8 @@ export class World {
       steps: this.steps,
       inFlight: this.inFlight,
       lastProgressTick: this.lastProgressTick,
-      hosts: this.order.map((h) => ({ snapshot: h.snapshot, state: h.state, down: h.down, timers: h.timers.entries(), woke: h.woke, restoreTo: h.restoreTo })),
+      lastFaultTick: this.lastFaultTick,
+      hosts: this.order.map((h) => ({ snapshot: h.snapshot, state: h.state, down: h.down, timers: h.timers.entries(), restoreTo: h.restoreTo })),
       schedule: this.schedule.save(),
       network: this.network.save(),
       windowCounts: [...this.windowCounts],
@@ -491,13 +493,13 @@ export class World {
     this.steps = saved.steps;
     this.inFlight = saved.inFlight;
     this.lastProgressTick = saved.lastProgressTick;
+    this.lastFaultTick = saved.lastFaultTick;
     saved.hosts.forEach((s, i) => {
       const h = this.order[i]!;
       h.snapshot = s.snapshot;
       h.state = s.state;
       h.down = s.down;
       for (const [key, t] of s.timers) h.timers.set(key, t);
-      h.woke = s.woke;
       h.restoreTo = s.restoreTo;
     });
     this.schedule.load(saved.schedule);
@@ -508,33 +510,33 @@ export class World {
     this.trace.continueFrom(points.trace, saved.traceLength);
   }
 
-  /**
-   * Quiet: nothing in flight, nobody down, every process waiting for new work, nobody else
-   * waiting on a timer of its own (a client's retry), and nothing durable changed for
-   * `quietTicks` since the later of the last durable change and the heal. Every component that
-   * is waiting on a timer (a relay's poll, a broker's redelivery, a reconciler's sweep) must
-   * also have woken at least once since then, so a poll that could yet find work always gets
-   * its turn: the liveness phase lasts at least one full cycle of every timer, however long
-   * the world had been still before the heal. A timer longer than the whole liveness phase
-   * (a redelivery timeout of "never") could not fire within it and is not waited for.
-   */
+  /** Quiet, by the rule check mode asks too (src/quiet.ts), measured from the later of the last change, the last fault and the heal. */
   private isQuiet(): boolean {
-    if (this.inFlight > 0 || this.network.holding) return false;
-    const since = Math.max(this.lastProgressTick, this.healTick);
-    for (const h of this.order) {
-      if (h.down) return false;
-      const idle = h.snapshot.hasTag('idle');
-      if (!idle && (h.spec.process || h.timers.size > 0)) return false;
-      if (h.woke <= since && this.awaitsTimer(h)) return false;
-    }
-    return this.clock.now - since >= this.options.quietTicks;
+    return isQuiet(this.quietSubject, this.options);
   }
 
-  /** Whether a component has a timer pending that can fire within the liveness phase. */
-  private awaitsTimer(h: Host): boolean {
-    for (let i = 0; i < h.timers.size; i++) if (h.timers.at(i).delay <= this.options.livenessTicksMax) return true;
-    return false;
-  }
+  /** What the quiet rule reads of this World, made once. */
+  private readonly quietSubject: QuietSubject = ((world: World): QuietSubject => {
+    const order = world.order;
+    return {
+      get now() {
+        return world.clock.now;
+      },
+      get since() {
+        return Math.max(world.lastProgressTick, world.lastFaultTick, world.healTick);
+      },
+      carrying: () => world.inFlight > 0 || world.network.holding,
+      get components() {
+        return order.length;
+      },
+      isDown: (i) => order[i]!.down,
+      isIdle: (i) => order[i]!.snapshot.hasTag('idle'),
+      isProcess: (i) => order[i]!.spec.process,
+      timerCount: (i) => order[i]!.timers.size,
+      timerSet: (i, k) => order[i]!.timers.at(k).set,
+      timerDelay: (i, k) => order[i]!.timers.at(k).delay,
+    };
+  })(this);
 
   private step(): void {
     const next = this.schedule.pop()!;
@@ -557,7 +559,6 @@ export class World {
       case 'timer': {
         const host = this.host(item.component);
         host.timers.delete(item.key);
-        host.woke = this.clock.now;
         this.trace.add(this.clock.now, item.component, 'timer', item.event.type);
         this.deliver(host, arrived(item.event, undefined, this.clock.now));
         return;
@@ -681,7 +682,7 @@ export class World {
         const seq = this.schedule.push(this.clock.now + Math.max(0, Math.ceil(delay)), item);
         // An unnamed timer is known by its seq, which only the push gives.
         if (id === undefined) item.key = `#${seq}`;
-        host.timers.set(item.key, { seq, delay });
+        host.timers.set(item.key, { seq, delay, set: this.clock.now });
         return;
       }
       case 'xstate.cancel': {
@@ -700,6 +701,7 @@ export class World {
   }
 
   private strike(fault: Fault): void {
+    this.lastFaultTick = this.clock.now;
     this.strikes.push({ fault, tick: this.clock.now, durable: this.durableState(), inFlight: this.inFlightNow() });
     this.trace.add(this.clock.now, 'world', 'fault', fault);
   }

@@ -131,6 +131,7 @@ const VIOLATION_SIGNALS: Partial<Record<Violation, string>> = {
 export function semanticsCheck(semantics: Semantics, result: WindowsResult): { readonly ok: boolean; readonly reason: string } {
   const found = result.judgement.found;
   if (result.judgement.verdict === 'unknown') return { ok: false, reason: 'the run could not decide every clause' };
+  if (result.judgement.verdict === 'inconclusive') return { ok: false, reason: 'the search was inconclusive: a bound stopped it before it decided anything' };
   if (semantics === 'effectively-once') {
     if (found.length > 0) return { ok: false, reason: `declared effectively-once, but the design is violated (${found.join(', ')})` };
     const weaker = result.claims.filter((c) => (c.guarantee ?? 'exactlyOnceEffect') !== 'exactlyOnceEffect');
@@ -659,7 +660,7 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
   }
   for (const r of results) {
     for (const c of r.claims) {
-      const unchecked = r.coverage.clauses.filter((k) => k.effect === c.effect && (k.status === 'not checked' || k.status === 'not exercised' || k.status === 'unknown'));
+      const unchecked = r.coverage.clauses.filter((k) => k.effect === c.effect && (k.status === 'not checked' || k.status === 'not exercised' || k.status === 'unknown' || k.status === 'inconclusive'));
       if (unchecked.length === 0) continue;
       addOpen(
         'unchecked',

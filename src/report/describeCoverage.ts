@@ -100,6 +100,6 @@ export function clauseStatusText(status: ClauseStatus): string {
 /** `at most one committed outcome per key: holds (183 runs)` */
 export function describeClause(c: ClauseCoverage, judgedOver: 'run' | 'end state' = 'run'): string {
   const runs = c.status === 'holds' || c.status === 'violated' ? ` (judged in ${count(c.exercised, judgedOver)})` : '';
-  const reason = c.status === 'unknown' && c.reason !== undefined ? `: ${c.reason}` : '';
+  const reason = (c.status === 'unknown' || c.status === 'inconclusive') && c.reason !== undefined ? `: ${c.reason}` : '';
   return `${CLAUSE_TITLES[c.clause]}: ${clauseStatusText(c.status)}${runs}${reason}`;
 }

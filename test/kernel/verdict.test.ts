@@ -11,8 +11,9 @@ const duplicate: Finding = { violation: 'duplicate effect', effect: 'reservation
 const phantom: Finding = { violation: 'phantom effect', effect: 'reservation', key: 'o-9|1' };
 
 describe('outcomes', () => {
-  it('rank every violation worse than unknown, and unknown worse than holds', () => {
-    expect(OUTCOME_ORDER).toEqual([...VIOLATIONS, 'unknown', 'holds']);
+  it('rank every violation worse than unknown, unknown worse than inconclusive, and inconclusive worse than holds', () => {
+    expect(OUTCOME_ORDER).toEqual([...VIOLATIONS, 'unknown', 'inconclusive', 'holds']);
+    expect(outcomeRank('inconclusive')).toBeLessThan(outcomeRank('holds'));
     expect(outcomeRank('phantom effect')).toBeLessThan(outcomeRank('lost effect'));
     expect(outcomeRank('stuck')).toBeLessThan(outcomeRank('unknown'));
     expect(outcomeRank('unknown')).toBeLessThan(outcomeRank('holds'));
@@ -66,7 +67,7 @@ describe('verdicts', () => {
   });
 
   it('are the merge of the runs’ own verdicts, whatever the order of the runs', () => {
-    const asVerdict = (o: RunOutcome): Verdict => (o === 'holds' ? 'holds' : o === 'unknown' ? 'unknown' : 'violated');
+    const asVerdict = (o: RunOutcome): Verdict => (o === 'holds' || o === 'unknown' || o === 'inconclusive' ? o : 'violated');
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...OUTCOME_ORDER)), fc.boolean(), (outcomes, bounded) => {
         const merged = mergeVerdicts([bounded ? 'holds within bound' : 'holds', ...outcomes.map(asVerdict)]);
