@@ -10,6 +10,7 @@ import { duration, parseOptions, z } from '../../src/options.ts';
 import type { WindowNote } from '../../src/scenario.ts';
 import type { WorldView } from '../../src/worldView.ts';
 import { broker, type Payload } from '../broker.ts';
+import { CallRetryOptions } from '../callRetry.ts';
 import { CALLER_TABLES, caller as callerComponent, effectKeyOf, type CallerInput } from '../caller.ts';
 import { rowsOf, type DatabaseDurable } from '../database.ts';
 import { operator } from '../operator.ts';
@@ -36,8 +37,16 @@ export const ProviderPipelineOptions = z.strictObject({
     recordIntent: z.boolean(),
     maxAttempts: z.number().int().min(1).optional(),
     timeout: duration.optional(),
+    /** Retry with exponential backoff until a deadline, in place of `maxAttempts` (models/callRetry.ts). */
+    retry: CallRetryOptions.optional(),
   }),
-  provider: z.strictObject({ idempotency: z.enum(['none', 'honoured', 'intentBound']), statusLookup: z.enum(['none', 'byKey']), keyRetention: duration.optional() }),
+  provider: z.strictObject({
+    idempotency: z.enum(['none', 'honoured', 'intentBound']),
+    statusLookup: z.enum(['none', 'byKey']),
+    keyRetention: duration.optional(),
+    /** How long the provider stays down after a crash: an outage of the API (the world's restart delay). */
+    restartAfter: duration.optional(),
+  }),
   broker: z.strictObject({ redelivery: duration.optional() }).optional(),
   /** A reconciler sweeps the caller's PENDING intents and UNKNOWN outcomes and resolves them with the provider. */
   reconciler: z.strictObject({ poll: duration.optional(), sweep: z.enum(['pendingAndUnknown', 'unknownOnly']).optional() }).optional(),

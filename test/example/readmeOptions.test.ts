@@ -41,6 +41,7 @@ const SUBSECTION: Readonly<Record<string, string>> = {
   CdcConnectorOptions: 'cdcConnector',
   SourceOptions: 'source',
   RetryOptions: 'retryPolicy',
+  CallRetryOptions: 'callRetry',
   WORLD_SETTINGS: 'World settings',
 };
 
