@@ -25,6 +25,7 @@ const SUBSECTION: Readonly<Record<string, string>> = {
   DeviceOptions: 'device',
   BrokerOptions: 'broker',
   CallerOptions: 'caller',
+  CommitThenCallOptions: 'commitThenCall',
   ClientOptions: 'client',
   ConsumerOptions: 'consumer',
   ConsumerGroupOptions: 'consumer',
