@@ -495,7 +495,7 @@ export class CheckWorld {
         const window = this.windowOf(s, c.at);
         log.trace?.(d.now, 'world', 'fault', { kind: 'restore', component: this.names[c.comp], window });
         log.trace?.(d.now, this.names[c.comp]!, 'restore', { window });
-        d.comps[c.comp] = comp.withRestoreTo(this.components[c.comp]!.restore!(comp.snapshot.context.durable));
+        d.comps[c.comp] = comp.withRestoreTo(this.components[c.comp]!.restore!(comp.snapshot.context.durable, d.now));
         if (!comp.down) this.crash(d, c.comp, window, log, false);
         return this.freeze(d, s.faults + 1, s.now);
       }

@@ -58,6 +58,32 @@ describe('a restore fault', () => {
     expect(() => world.run()).toThrow(/receiver declares no snapshot to restore/);
   });
 
+  it('is told the tick it strikes at, so a snapshot can be chosen by its age, in the World and in check mode alike', () => {
+    const told: number[] = [];
+    const stamped = senderReceiver(3, false).map((c) =>
+      c.name === 'receiver'
+        ? {
+            ...c,
+            restore: (_: unknown, now: number) => {
+              told.push(now);
+              return { received: [], restoredAt: now };
+            },
+          }
+        : c,
+    );
+    const world = new World(stamped, { seed: 1, plan: [{ kind: 'restore', component: 'receiver', window: 'sender.acked', occurrence: 2 }] });
+    world.run();
+    const at = world.trace.events.find((e) => e.kind === 'restore')!.tick;
+    expect(at).toBeGreaterThan(0);
+    expect(told).toEqual([at]);
+    const options = { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 4000, quietTicks: 60, crash: false, restore: true, skew: false, messageFaults: [], driver: 'compiled' } as const;
+    const check = new CheckWorld(stamped, { ...options, faults: 1 });
+    const later = check.apply(check.initial(), { kind: 'advance', to: 7 });
+    const restored = check.apply(later, check.choices(later).find((c) => c.kind === 'restore')!);
+    const receiver = stamped.findIndex((c) => c.name === 'receiver');
+    expect(restored.comps[receiver]!.restoreTo).toEqual({ received: [], restoredAt: 7 });
+  });
+
   it('is a different fault for a different component at the same window', () => {
     const a = { kind: 'restore', component: 'receiver', window: 'sender.acked', occurrence: 1 } as const;
     expect(sameFault(a, { ...a })).toBe(true);
