@@ -78,6 +78,12 @@ export interface ComponentSpec {
    */
   readonly restore?: (durable: unknown, now: number) => unknown;
   /**
+   * Components restored with this one, at the same moment and each to its own snapshot (each
+   * declares `restore`): a database and the broker holding its consumer's committed offsets, set
+   * back as one consistent snapshot by one `restore` fault that names this component.
+   */
+  readonly restoresWith?: readonly string[];
+  /**
    * A component whose clock can jump: a `skew` fault delivers it `{ type: 'sys.clockSkew',
    * ticks }`, and from then on its clock reads that many ticks ahead. The model decides what
    * its clock stamps (a device's event times); without this, no skew strikes it.
@@ -403,6 +409,12 @@ export class World {
    * snapshot gives. One already down restarts from the snapshot when its restart comes.
    */
   restore(name: string, window?: string): void {
+    this.setBack(name, window);
+    // The components restored with it go back at the same moment: one fault, one snapshot of all.
+    for (const other of this.host(name).spec.restoresWith ?? []) if (this.host(other).snapshot !== undefined) this.setBack(other, window);
+  }
+
+  private setBack(name: string, window: string | undefined): void {
     const host = this.host(name);
     const restore = host.spec.restore;
     if (restore === undefined) throw new Error(`${name} declares no snapshot to restore`);
