@@ -30,6 +30,7 @@ const SUBSECTION: Readonly<Record<string, string>> = {
   ConsumerOptions: 'consumer',
   ConsumerGroupOptions: 'consumer',
   DatabaseOptions: 'database',
+  BackupOptions: 'database',
   OperatorOptions: 'operator',
   OrchestratorOptions: 'orchestrator',
   ParticipantOptions: 'participant',
