@@ -27,7 +27,8 @@ import type { WorldView } from '../../src/worldView.ts';
 import { device, type DeviceDurable, type PlannedFact } from '../device.ts';
 import { eventLogEvidence, eventLogMachine, factRecords, type EventLogDurable, type StreamRecord } from '../eventLog.ts';
 import { finalResults, resultSinkEvidence, resultSinkMachine, type SinkDurable } from '../resultSink.ts';
-import { aggregatorEvidence, aggregatorMachine, restoreOlderCheckpoint, type AggregatorInput, type SchemaAdapter } from '../windowedAggregator.ts';
+import { aggregatorEvidence, aggregatorMachine, restoreCheckpointByAge, restoreLatestCheckpoint, restoreOlderCheckpoint, type AggregatorInput, type SchemaAdapter } from '../windowedAggregator.ts';
+import { InputError } from '../../src/inputError.ts';
 import { deviceFactsView, differingResults, factRecordsView, isFinalResult, resultViews, type StreamClock } from './streamTables.ts';
 
 /** The time scale of every stream scenario: ten seconds a tick, so a ten-minute window is 60 ticks. */
@@ -56,6 +57,14 @@ export const StreamPipelineOptions = z.strictObject({
   poll: duration.optional(),
   /** Whether a `restore` fault can set the aggregator back to the checkpoint before its latest (no). */
   restorable: z.boolean().optional(),
+  /**
+   * Which completed checkpoint a `restore` fault sets the aggregator back to (none: not
+   * restorable, unless `restorable`): `latest` (what a crash restores, at a moment an operator
+   * chooses), `previous` (the one before it, as `restorable`), or a duration: the newest one at
+   * least that old at the moment of the restore, the empty one when none is; the aggregator then
+   * keeps the checkpoints such a restore can reach.
+   */
+  restoreTo: z.union([z.enum(['latest', 'previous']), duration]).optional(),
   /** New code with state schema 2, deployed at `at` after a savepoint; `migrates`: it reads schema 1 checkpoints. */
   upgrade: z.strictObject({ at: duration, migrates: z.boolean() }).optional(),
   /** The devices' own options: how long one stays down after a crash, how far a skew moves its clock. */
@@ -84,6 +93,7 @@ export function streamPipeline(options: StreamPipelineOptions, facts: (d: number
     ({ time }) => {
       const t = (where: string, d: Duration | undefined, fallback: Duration, min = 1) => ticksOf(time, `streamPipeline option ${where}`, d ?? fallback, min)!;
       const windowTicks = t('window', o.window, '10m');
+      const restoreAge = o.restoreTo === undefined || o.restoreTo === 'latest' || o.restoreTo === 'previous' ? undefined : t('restoreTo', o.restoreTo, o.restoreTo, 0);
       const input: AggregatorInput = {
         log: 'log',
         partitions: devices,
@@ -101,6 +111,7 @@ export function streamPipeline(options: StreamPipelineOptions, facts: (d: number
         timeoutTicks: t('aggregator.timeout', o.aggregator?.timeout, '2m'),
         ...(o.upgrade === undefined ? {} : { upgrade: { atTick: t('upgrade.at', o.upgrade.at, '20m'), schema: 2, migrates: o.upgrade.migrates } }),
         ...(adapters === undefined ? {} : { adapters }),
+        ...(restoreAge === undefined ? {} : { retainCheckpointsTicks: restoreAge }),
       };
       return {
         name: 'aggregator',
@@ -109,12 +120,20 @@ export function streamPipeline(options: StreamPipelineOptions, facts: (d: number
         peers: ['log', 'sink'],
         describe: aggregatorEvidence,
         input: input as unknown as Record<string, unknown>,
-        ...(o.restorable ? { restore: restoreOlderCheckpoint } : {}),
+        ...checkpointRestore(o.restoreTo, o.restorable, restoreAge),
         ...common(time, 'aggregator', o.aggregator ?? {}),
       };
     },
     () => ({ name: 'sink', machine: resultSinkMachine, process: false, answersOnly: true, describe: resultSinkEvidence, input: { mode: o.sink } }),
   );
+}
+
+/** The aggregator's restore: the checkpoint `restoreTo` chooses, or the one before the latest where it is only `restorable`. */
+function checkpointRestore(restoreTo: string | undefined, restorable: boolean | undefined, ageTicks: number | undefined): { restore?: (durable: unknown, now: number) => unknown } {
+  if (restoreTo !== undefined && restorable === false) throw new InputError('streamPipeline option restoreTo makes the aggregator restorable; drop restorable: false');
+  if (ageTicks !== undefined) return { restore: restoreCheckpointByAge(ageTicks) };
+  if (restoreTo === 'latest') return { restore: restoreLatestCheckpoint };
+  return restoreTo === 'previous' || restorable ? { restore: restoreOlderCheckpoint } : {};
 }
 
 // ---------------------------------------------------------------------------------------------
