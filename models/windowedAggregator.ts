@@ -157,6 +157,12 @@ export interface AggregatorInput {
   /** The operator starts reading at this tick (a rebuild started later than the live run). */
   readonly startAtTick?: number;
   /**
+   * A correction's identity: `derived` from its window and its fact (the default), so a replayed
+   * correction is the same one again; or `drawn` when it is processed, as a random id would be,
+   * so a replay makes a new one.
+   */
+  readonly correctionId?: 'derived' | 'drawn';
+  /**
    * Keep the completed checkpoints a restore to one at least this many ticks old can reach (in
    * `retained`); none are kept when absent.
    */
@@ -321,6 +327,17 @@ function advance(input: AggregatorInput, s: Step, now: number): boolean {
   return changed;
 }
 
+/**
+ * Each new correction with an identity drawn at processing time. A random draw differs on every
+ * processing, a replay's included; here the identity is minted from the processing tick, the
+ * checkpoint the run stands on and the post's place since it, which no other processing shares (a
+ * replay comes at a later tick), so it behaves as a draw would with no randomness at all.
+ */
+function drawnIds(ctx: Ctx, posts: ResultPost[], now: number): ResultPost[] {
+  const since = ctx.posts + ctx.buffer.length;
+  return posts.map((p, i) => (p.kind === 'correction' ? { ...p, id: `${now}.${ctx.durable.checkpoint.id}.${since + i}` } : p));
+}
+
 /** The volatile context a boot starts from: the checkpoint's state, nothing pending. */
 function restored(durable: AggregatorDurable): Omit<Ctx, 'input' | 'durable'> {
   return { op: durable.checkpoint.state, now: durable.checkpoint.tick, answered: [], pending: [], buffer: [], posts: 0, dirty: false, lastCheckpointAt: durable.checkpoint.tick, preparing: 0 };
@@ -388,6 +405,7 @@ export const aggregatorMachine = setup({
       const now = tickOf(event, context.now);
       const s: Step = { op: context.op, posts: [], notes: [] };
       for (const r of event.records) ingest(context.input, s, r, now);
+      if (context.input.correctionId === 'drawn') s.posts = drawnIds(context, s.posts, now);
       for (const n of s.notes) enqueue.emit(note(n.kind, n.data));
       enqueue.assign({ op: s.op, now, answered: [...context.answered, event.partition], dirty: context.dirty || s.op !== context.op, ...queued(context, s.posts, s.op), ...held(context, s.op) });
     }),

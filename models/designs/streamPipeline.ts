@@ -13,6 +13,8 @@
 // - `factCountedOnceClaim`: each fact is counted once, in the window its true event time falls
 //   in, by the window's final result, a correction linked to it, the correction workflow, or a
 //   declared and counted drop, and in nothing else;
+// - `correctionOnceClaim`: a late fact's correction reaches the sink once, however often a
+//   replay makes it;
 // - `closedPeriodClaim`: a final result is never revised silently: for a ledger not at all (a
 //   late fact becomes a correction linked to the closed result), for a dashboard only under a
 //   new version;
@@ -65,6 +67,12 @@ export const StreamPipelineOptions = z.strictObject({
    * keeps the checkpoints such a restore can reach.
    */
   restoreTo: z.union([z.enum(['latest', 'previous']), duration]).optional(),
+  /**
+   * A correction's identity (`derived`): from its window and the fact it carries, so the sink
+   * recognises a replayed correction; or `drawn` when it is processed (a random id), so a replay
+   * is a new correction to the sink.
+   */
+  correctionId: z.enum(['derived', 'drawn']).optional(),
   /** New code with state schema 2, deployed at `at` after a savepoint; `migrates`: it reads schema 1 checkpoints. */
   upgrade: z.strictObject({ at: duration, migrates: z.boolean() }).optional(),
   /** The devices' own options: how long one stays down after a crash, how far a skew moves its clock. */
@@ -112,6 +120,7 @@ export function streamPipeline(options: StreamPipelineOptions, facts: (d: number
         ...(o.upgrade === undefined ? {} : { upgrade: { atTick: t('upgrade.at', o.upgrade.at, '20m'), schema: 2, migrates: o.upgrade.migrates } }),
         ...(adapters === undefined ? {} : { adapters }),
         ...(restoreAge === undefined ? {} : { retainCheckpointsTicks: restoreAge }),
+        ...(o.correctionId === undefined ? {} : { correctionId: o.correctionId }),
       };
       return {
         name: 'aggregator',
@@ -252,6 +261,26 @@ export function factCountedOnceClaim(shape: StreamShape = {}): Claim {
     replies: (v) =>
       // A window's version published twice (a replay after a restore) must carry the same facts.
       sinkOf(v).posts.flatMap((p) => (p.kind === 'result' ? [{ intent: `w${p.window}@v${p.version}`, outcome: [...p.facts].sort().join(','), ok: true }] : [])),
+  };
+}
+
+/**
+ * A late fact is corrected once: at most one correction per (fact, window) reaches the sink, however
+ * often a replay makes it again. It claims nothing about which facts must be corrected (which are
+ * late depends on the run), so its liveness and phantom clauses are not checked.
+ */
+export function correctionOnceClaim(shape: StreamShape = {}): Claim {
+  return {
+    effect: "a late fact's correction of its closed window",
+    key: ['fact_id', 'window'],
+    authority: 'the sink readers read, by the identity of each correction',
+    lifetime: 'the retention of the results',
+    sameIntent: 'the correction already posted',
+    tables: {
+      effect: { table: 'window_results_facts', key: ['fact_id', 'window_id'], where: "$kind = 'correction'", format: '{0}@w{1}' },
+      views: resultTables(shape),
+    },
+    outcomes: (v) => sinkOf(v).posts.flatMap((p) => (p.kind === 'correction' ? p.facts.map((f) => ({ key: `${f}@w${p.window}` })) : [])),
   };
 }
 

@@ -9,7 +9,7 @@ import { deviceMachine, type DeviceDurable } from '../../models/device.ts';
 import { END_OF_TIME, type EventLogDurable, type StreamRecord } from '../../models/eventLog.ts';
 import type { FactTimes } from '../../models/factTimes.ts';
 import { promoterMachine, type PromoterDurable } from '../../models/promoter.ts';
-import { factTimeline, finalResults, resultSinkMachine, type ResultPost, type SinkDurable, type StoredPost } from '../../models/resultSink.ts';
+import { factTimeline, finalResults, postKey, resultSinkMachine, type ResultPost, type SinkDurable, type StoredPost } from '../../models/resultSink.ts';
 import { aggregatorMachine, initialAggregatorDurable, restoreCheckpointByAge, restoreLatestCheckpoint, restoreOlderCheckpoint, valueOf, type AggregatorDurable, type AggregatorInput, type WindowState } from '../../models/windowedAggregator.ts';
 import { checkClaim } from '../../src/checkers/compose.ts';
 import { checkFinality } from '../../src/checkers/finality.ts';
@@ -471,6 +471,22 @@ describe('stream designs in a World', () => {
     const transactional = run({ sink: 'transactional' }, [{ kind: 'crash', window: 'aggregator.preparing', occurrence: 1 }]);
     expect(transactional.outcome).toBe('holds');
     expect(new Set(results(transactional)).size).toBe(results(transactional).length);
+  });
+
+  it('posts a replayed correction under the same identity when it is derived, and under a new one when it is drawn', () => {
+    const ledger = (correctionId: 'derived' | 'drawn'): StreamPipelineOptions => ({ sink: 'idempotent', late: 'correction', idleAfter: '5m', device: { restartAfter: '30m' }, correctionId });
+    // The crash falls after f1-3's correction was acknowledged and before the next checkpoint.
+    const crash: FaultPlan = [{ kind: 'crash', window: 'aggregator.waiting', occurrence: 18 }];
+    const corrections = (r: ReturnType<typeof run>) => sinkOf(r).posts.filter((p) => p.kind === 'correction');
+    const derived = run(ledger('derived'), crash);
+    expect(corrections(derived).map((p) => postKey(p))).toEqual(['correction w2 f1-3']);
+    expect(derived.report.notes.some((n) => n.component === 'sink' && (n.data as { key?: string } | undefined)?.key === 'correction w2 f1-3')).toBe(true);
+    const drawn = run(ledger('drawn'), crash);
+    const ids = corrections(drawn).map((p) => (p as { id?: string }).id);
+    expect(ids).toHaveLength(2);
+    expect(new Set(ids).size).toBe(2);
+    // Without the crash a drawn identity is made once: nothing but a replay makes a second.
+    expect(corrections(run(ledger('drawn'))).length).toBe(1);
   });
 
   it('makes a crashed device\'s facts late, and a correction carries them to the closed window', () => {
