@@ -86,7 +86,7 @@ export function providerPipeline(options: ProviderPipelineOptions): DesignBuild 
     broker({ ...o.broker, ...(o.restores?.includes('broker') || together ? { restorable: true } : {}) }),
     ({ time }) => callerDatabase(time, o, together),
     callerComponent({ group: o.group, ...o.caller, notes: callerNotes(callerInput, providerInput) }),
-    providerComponent({ ...o.provider, notes: providerNotes(callerInput, providerInput) }),
+    providerComponent({ ...o.provider, notes: providerNotes(callerInput, providerInput, o.reconciler !== undefined) }),
     o.reconciler ? [reconciler({ recordIntent: o.caller.recordIntent, ...o.reconciler })] : [],
     // The rebuild runs the same code under its own identity: its own group, its own database,
     // and the provider call gated off.
@@ -253,12 +253,12 @@ function callerNotes(c: CallerInput, p: Omit<ProviderInput, 'durable'>): Record<
   };
 }
 
-function providerNotes(c: CallerInput, p: Omit<ProviderInput, 'durable'>): Record<string, WindowNote> {
+function providerNotes(c: CallerInput, p: Omit<ProviderInput, 'durable'>, reconciled: boolean): Record<string, WindowNote> {
   const keyed = c.sendKey && p.idempotency !== 'none';
+  // With a reconciler sweeping, either may be first to ask after the lost answer, so the note names neither.
+  const who = reconciled ? 'a timeout or the next sweep, whichever comes first' : 'caller timeout';
   return {
     serving: n('caller timeout (the queued call is lost)'),
-    afterExternalEffect: n(
-      keyed ? 'caller timeout; the retry under the same key is replayed while the key is retained' : 'caller timeout; the retry creates a new operation',
-    ),
+    afterExternalEffect: n(keyed ? `${who}; the retry under the same key is replayed while the key is retained` : `${who}; the retry creates a new operation`),
   };
 }
