@@ -17,7 +17,7 @@ import { defineScenario } from '../src/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({
-  name: 'mercury-outbox-restore-database-with-offsets',
+  name: 'mercury-inventory-restored-with-offsets',
   title: 'Mercury outbox: the inventory database restored together with its consumer offsets',
   source: '000 · Stateful processors recover from positions plus consistent state',
   lesson: 'A backup restored with the input positions it matches is a consistent snapshot: the consumer replays from there, and every effect comes back exactly once.',
