@@ -123,6 +123,7 @@ import { assign, enqueueActions, setup } from 'xstate';
 import { send, window, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
 import type { TimeScale } from '../src/duration.ts';
 import type { EvidencePart } from '../src/scenario.ts';
+import { backedUp, type BackupSchedule, type DatabaseBackup } from './databaseBackups.ts';
 
 export type Value = string | number | boolean | null;
 export type Row = Readonly<Record<string, Value>>;
@@ -197,6 +198,10 @@ export interface DatabaseDurable {
   readonly nextSeq: number;
   /** Committed row versions, in commit order, for tables declared with `history`. */
   readonly history: Readonly<Record<string, readonly Row[]>>;
+  /** With a backup schedule: the backups a restore can reach (models/databaseBackups.ts). */
+  readonly backups?: readonly DatabaseBackup<DatabaseDurable['tables'], DatabaseDurable['history']>[];
+  /** With a backup schedule: the tick of the last commit (or restore). */
+  readonly lastCommitAt?: number;
 }
 
 /** A write inside an open transaction: the row to store, or null for a deletion. */
@@ -261,6 +266,8 @@ export interface DatabaseInput {
   readonly idleTxTicks?: number;
   /** After a crash: the transactions that were open (`client/tx`), whose connections it broke. */
   readonly broken?: readonly string[];
+  /** Periodic backups kept in the durable state, for a restore to one of a given age (models/databaseBackups.ts). */
+  readonly backups?: BackupSchedule;
 }
 
 /** The database's failure windows, in the order a transaction reaches them. */
@@ -433,7 +440,11 @@ type StepOutcome =
 
 /** The engine behind the machine: pure functions over the durable tables and the open transactions. */
 export class Engine {
-  constructor(readonly specs: Readonly<Record<string, TableSpec>>) {}
+  constructor(
+    readonly specs: Readonly<Record<string, TableSpec>>,
+    /** A backup schedule: each commit first records the state it changes where a backup was due. */
+    readonly backups?: BackupSchedule,
+  ) {}
 
   spec(table: string): TableSpec {
     const s = this.specs[table];
@@ -691,6 +702,7 @@ export class Engine {
   commit(durable: DatabaseDurable, tx: Tx, now: number): { durable: DatabaseDurable; ok: boolean; conflict?: string } {
     if (tx.failed !== undefined) return { durable, ok: false, conflict: tx.failed };
     if (tx.writes.length === 0) return { durable, ok: true };
+    const base = this.backups === undefined ? undefined : backedUp(durable, this.backups, now);
     const tables = Object.assign({}, durable.tables) as Record<string, Record<string, StoredRow>>;
     let seq = durable.nextSeq;
     let history = durable.history;
@@ -702,7 +714,7 @@ export class Engine {
       else table[w.pk] = { row: w.row, at: w.insert || !table[w.pk] ? now : table[w.pk]!.at, seq: table[w.pk]?.seq ?? seq++ };
       if (w.row !== null && this.spec(w.table).history) history = withEntry(history, w.table, [...(history[w.table] ?? []), w.row]);
     }
-    return { durable: { tables, nextSeq: seq + 1, history }, ok: true };
+    return { durable: base === undefined ? { tables, nextSeq: seq + 1, history } : { ...base, tables, nextSeq: seq + 1, history }, ok: true };
   }
 }
 
@@ -1013,7 +1025,7 @@ export const databaseMachine = setup({
   context: ({ input }) => {
     return {
       durable: input.durable ?? emptyDatabase(input.tables),
-      engine: new Engine(input.tables),
+      engine: new Engine(input.tables, input.backups),
       idleTxTicks: input.idleTxTicks ?? IDLE_TX_TICKS,
       txs: {},
       reaped: [],

@@ -56,7 +56,7 @@ export function given<T extends Record<string, unknown>>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** Every name once, every peer present. */
+/** Every name once, every peer present, every component restored with another present and restorable. */
 export function checkDrawing(components: readonly DesignComponent[]): void {
   const names = components.map((c) => c.name);
   const seen = new Set<string>();
@@ -67,6 +67,12 @@ export function checkDrawing(components: readonly DesignComponent[]): void {
   for (const c of components) {
     for (const peer of c.peers ?? []) {
       if (!seen.has(peer)) throw new InputError(`${c.name} talks to ${peer}, which the design does not have${didYouMean(peer, names)}; components: ${names.join(', ')}`);
+    }
+    // Components restored with another are set back to their own snapshots, so each must have one.
+    for (const other of c.restoresWith ?? []) {
+      const found = components.find((x) => x.name === other);
+      if (found === undefined) throw new InputError(`${c.name} is restored with ${other}, which the design does not have${didYouMean(other, names)}; components: ${names.join(', ')}`);
+      if (found.restore === undefined) throw new InputError(`${c.name} is restored with ${other}, which has no snapshot to restore (make it restorable)`);
     }
   }
 }

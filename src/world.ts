@@ -71,12 +71,19 @@ export interface ComponentSpec {
   /** How long it stays down after a crash; the world's `restartDelayTicks` when absent. */
   readonly restartDelayTicks?: number;
   /**
-   * A component that can be restored from a snapshot: given its durable state now, the durable
-   * state its snapshot restores (a database's last backup, a broker's group offsets as they
-   * stood, a stream processor's older checkpoint). A `restore` fault crashes it and restarts it
-   * from that state; without this, nothing restores it.
+   * A component that can be restored from a snapshot: given its durable state now and the tick of
+   * the restore, the durable state its snapshot restores (a database's last backup, the newest
+   * backup at least some age old, a broker's group offsets as they stood, a stream processor's
+   * older checkpoint). A `restore` fault crashes it and restarts it from that state; without
+   * this, nothing restores it.
    */
-  readonly restore?: (durable: unknown) => unknown;
+  readonly restore?: (durable: unknown, now: number) => unknown;
+  /**
+   * Components restored with this one, at the same moment and each to its own snapshot (each
+   * declares `restore`): a database and the broker holding its consumer's committed offsets, set
+   * back as one consistent snapshot by one `restore` fault that names this component.
+   */
+  readonly restoresWith?: readonly string[];
   /**
    * A component whose clock can jump: a `skew` fault delivers it `{ type: 'sys.clockSkew',
    * ticks }`, and from then on its clock reads that many ticks ahead. The model decides what
@@ -410,10 +417,16 @@ export class World {
    * snapshot gives. One already down restarts from the snapshot when its restart comes.
    */
   restore(name: string, window?: string): void {
+    this.setBack(name, window);
+    // The components restored with it go back at the same moment: one fault, one snapshot of all.
+    for (const other of this.host(name).spec.restoresWith ?? []) if (this.host(other).snapshot !== undefined) this.setBack(other, window);
+  }
+
+  private setBack(name: string, window: string | undefined): void {
     const host = this.host(name);
     const restore = host.spec.restore;
     if (restore === undefined) throw new Error(`${name} declares no snapshot to restore`);
-    host.restoreTo = restore(host.snapshot.context.durable);
+    host.restoreTo = restore(host.snapshot.context.durable, this.clock.now);
     this.trace.add(this.clock.now, name, 'restore', window === undefined ? undefined : { window });
     this.crash(name, window);
   }

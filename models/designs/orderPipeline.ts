@@ -65,9 +65,11 @@ export const OrderPipelineOptions = z.strictObject({
   /**
    * The servers a `restore` fault can set back to their snapshot (none): `broker`, its group
    * offsets to where they stood before the workload (the log kept, so the consumer reads it all
-   * again); `inventoryDb`, its tables to the backup taken before the workload.
+   * again); `inventoryDb`, its tables to the backup taken before the workload;
+   * `inventoryDbWithOffsets`, both at once as one fault (the inventory database restorable with
+   * the broker restored with it): the consumer's data and its input position as one snapshot.
    */
-  restores: z.array(z.enum(['inventoryDb', 'broker'])).optional(),
+  restores: z.array(z.enum(['inventoryDb', 'broker', 'inventoryDbWithOffsets'])).optional(),
   /** The commands the client sends, given the workload size; one acceptance per order by default. */
   commands: z.custom<(size: number) => readonly Command[]>((v) => typeof v === 'function').optional(),
 });
@@ -163,7 +165,13 @@ const projectionEffect: EffectSpec = {
 export function orderPipeline(options: OrderPipelineOptions): DesignBuild {
   const o = parseOptions('orderPipeline', OrderPipelineOptions, options);
   const effect = o.effect === 'projection' ? projectionEffect : reservationEffect;
-  const crashing = (server: 'ordersDb' | 'inventoryDb' | 'broker') => ({ ...(o.crashes?.includes(server) ? { crashes: true } : {}), ...(server !== 'ordersDb' && o.restores?.includes(server) ? { restorable: true } : {}) });
+  const together = o.restores?.includes('inventoryDbWithOffsets') ?? false;
+  const restorable = (server: 'ordersDb' | 'inventoryDb' | 'broker') => server !== 'ordersDb' && (o.restores?.includes(server) || together);
+  const crashing = (server: 'ordersDb' | 'inventoryDb' | 'broker') => ({
+    ...(o.crashes?.includes(server) ? { crashes: true } : {}),
+    ...(restorable(server) ? { restorable: true } : {}),
+    ...(server === 'inventoryDb' && together ? { restoreWith: ['broker'] } : {}),
+  });
   const inbox = o.consumer?.inbox ?? 'sameTx';
   const effectTable = o.effect === 'projection' ? { key: ['order_id'], history: true } : o.effectKey === 'none' ? { key: ['id'], autoId: true } : { key: ['order_id', 'reservation_version'] };
   const consumerOptions = {

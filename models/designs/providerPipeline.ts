@@ -5,18 +5,21 @@
 // honours, whether a reconciler owns unknown outcomes, and how an operator's rebuild replays the
 // log. The claims observe the provider's own records, since that is where the effect happens.
 import type { Claim, ClaimTable, ClaimTables, Outcome, SqlType } from '../../src/claims.ts';
-import { design, type DesignBuild } from '../../src/design.ts';
+import { common, design, type DesignBuild } from '../../src/design.ts';
+import type { TimeScale } from '../../src/duration.ts';
+import { InputError } from '../../src/inputError.ts';
 import { duration, parseOptions, z } from '../../src/options.ts';
-import type { WindowNote } from '../../src/scenario.ts';
+import type { DesignComponent, WindowNote } from '../../src/scenario.ts';
 import type { WorldView } from '../../src/worldView.ts';
 import { broker, type Payload } from '../broker.ts';
+import { CallRetryOptions } from '../callRetry.ts';
 import { CALLER_TABLES, caller as callerComponent, effectKeyOf, type CallerInput } from '../caller.ts';
 import { rowsOf, type DatabaseDurable } from '../database.ts';
 import { operator } from '../operator.ts';
 import { operationsOf, provider as providerComponent, type ProviderDurable, type ProviderInput } from '../provider.ts';
 import { publishedFacts, publisher, type PublisherDurable } from '../publisher.ts';
 import { reconciler } from '../reconciler.ts';
-import { databaseComponent, restoreBackup } from './databaseComponent.ts';
+import { BackupOptions, backupScheduleOf, databaseComponent, restoreAgedBackup, restoreBackup } from './databaseComponent.ts';
 import { ledgerView, publishedView } from './tableViews.ts';
 import { windowNote as n } from './windowNotes.ts';
 
@@ -36,8 +39,16 @@ export const ProviderPipelineOptions = z.strictObject({
     recordIntent: z.boolean(),
     maxAttempts: z.number().int().min(1).optional(),
     timeout: duration.optional(),
+    /** Retry with exponential backoff until a deadline, in place of `maxAttempts` (models/callRetry.ts). */
+    retry: CallRetryOptions.optional(),
   }),
-  provider: z.strictObject({ idempotency: z.enum(['none', 'honoured', 'intentBound']), statusLookup: z.enum(['none', 'byKey']), keyRetention: duration.optional() }),
+  provider: z.strictObject({
+    idempotency: z.enum(['none', 'honoured', 'intentBound']),
+    statusLookup: z.enum(['none', 'byKey']),
+    keyRetention: duration.optional(),
+    /** How long the provider stays down after a crash: an outage of the API (the world's restart delay). */
+    restartAfter: duration.optional(),
+  }),
   broker: z.strictObject({ redelivery: duration.optional() }).optional(),
   /** A reconciler sweeps the caller's PENDING intents and UNKNOWN outcomes and resolves them with the provider. */
   reconciler: z.strictObject({ poll: duration.optional(), sweep: z.enum(['pendingAndUnknown', 'unknownOnly']).optional() }).optional(),
@@ -49,12 +60,15 @@ export const ProviderPipelineOptions = z.strictObject({
   rebuild: z.strictObject({ through: z.enum(['liveConsumer', 'separateNamespace']), after: duration }).optional(),
   /**
    * The servers a `restore` fault can set back to their snapshot (none): `callerDb`, the caller's
-   * records, to the backup taken before the workload; `broker`, its group offsets to where they
-   * stood then. Restored at the same moment (a pair of faults), they are one consistent snapshot
-   * of the consumer and its input position, replayed from the start (seed 003: "Restore an old
-   * snapshot and replay the input").
+   * records, to the backup taken before the workload (or the one `callerDb.backups` picks);
+   * `broker`, its group offsets to where they stood then. Restored at the same moment (a pair of
+   * faults, or one fault with `callerDbWithOffsets`), they are one consistent snapshot of the
+   * consumer and its input position, replayed from the start (seed 003: "Restore an old snapshot
+   * and replay the input").
    */
-  restores: z.array(z.enum(['callerDb', 'broker'])).optional(),
+  restores: z.array(z.enum(['callerDb', 'broker', 'callerDbWithOffsets'])).optional(),
+  /** The caller's database: how long a restore keeps it down, and its periodic backups. */
+  callerDb: z.strictObject({ restartAfter: duration.optional(), backups: BackupOptions.optional() }).optional(),
 });
 
 export type ProviderPipelineOptions = z.input<typeof ProviderPipelineOptions>;
@@ -66,12 +80,13 @@ export function providerPipeline(options: ProviderPipelineOptions): DesignBuild 
   const callerInput: CallerInput = { broker: 'broker', group: o.group, db: 'callerDb', provider: 'provider', ...o.caller };
   const providerInput: Omit<ProviderInput, 'durable'> = { idempotency: o.provider.idempotency, statusLookup: o.provider.statusLookup };
   const rebuildGroup = `${o.group}${REBUILD_SUFFIX}`;
+  const together = o.restores?.includes('callerDbWithOffsets') ?? false;
   return design(
     publisher({ records: o.records, keyField: o.keyField, notes: publisherNotes }),
-    broker({ ...o.broker, ...(o.restores?.includes('broker') ? { restorable: true } : {}) }),
-    () => databaseComponent('callerDb', CALLER_TABLES, CALLER_ROWS, o.restores?.includes('callerDb') ? { restore: restoreBackup(CALLER_TABLES) } : {}),
+    broker({ ...o.broker, ...(o.restores?.includes('broker') || together ? { restorable: true } : {}) }),
+    ({ time }) => callerDatabase(time, o, together),
     callerComponent({ group: o.group, ...o.caller, notes: callerNotes(callerInput, providerInput) }),
-    providerComponent({ ...o.provider, notes: providerNotes(callerInput, providerInput) }),
+    providerComponent({ ...o.provider, notes: providerNotes(callerInput, providerInput, o.reconciler !== undefined) }),
     o.reconciler ? [reconciler({ recordIntent: o.caller.recordIntent, ...o.reconciler })] : [],
     // The rebuild runs the same code under its own identity: its own group, its own database,
     // and the provider call gated off.
@@ -89,6 +104,16 @@ export function providerPipeline(options: ProviderPipelineOptions): DesignBuild 
             : operator({ group: rebuildGroup, after: o.rebuild.after }),
         ],
   );
+}
+
+/** The caller's database: restorable when the design restores it (alone or with the offsets), from the backup before the workload or an aged one. */
+function callerDatabase(time: TimeScale, o: z.output<typeof ProviderPipelineOptions>, together: boolean): DesignComponent {
+  if (o.callerDb?.backups !== undefined && !together && !o.restores?.includes('callerDb')) throw new InputError('providerPipeline option callerDb.backups is for a restore of callerDb: add callerDb or callerDbWithOffsets to restores');
+  const backups = o.callerDb?.backups === undefined ? undefined : backupScheduleOf(time, 'callerDb', o.callerDb.backups);
+  const restorable = together || (o.restores?.includes('callerDb') ?? false);
+  const restore = !restorable ? {} : { restore: backups === undefined ? restoreBackup(CALLER_TABLES) : restoreAgedBackup(CALLER_TABLES, backups) };
+  const extra = { ...common(time, 'callerDb', o.callerDb ?? {}), ...restore, ...(together ? { restoresWith: ['broker'] } : {}) };
+  return databaseComponent('callerDb', CALLER_TABLES, CALLER_ROWS, extra, backups);
 }
 
 /** The effect key inside a provider operation's canonical intent (`field=value&…`). */
@@ -228,12 +253,12 @@ function callerNotes(c: CallerInput, p: Omit<ProviderInput, 'durable'>): Record<
   };
 }
 
-function providerNotes(c: CallerInput, p: Omit<ProviderInput, 'durable'>): Record<string, WindowNote> {
+function providerNotes(c: CallerInput, p: Omit<ProviderInput, 'durable'>, reconciled: boolean): Record<string, WindowNote> {
   const keyed = c.sendKey && p.idempotency !== 'none';
+  // With a reconciler sweeping, either may be first to ask after the lost answer, so the note names neither.
+  const who = reconciled ? 'a timeout or the next sweep, whichever comes first' : 'caller timeout';
   return {
     serving: n('caller timeout (the queued call is lost)'),
-    afterExternalEffect: n(
-      keyed ? 'caller timeout; the retry under the same key is replayed while the key is retained' : 'caller timeout; the retry creates a new operation',
-    ),
+    afterExternalEffect: n(keyed ? `${who}; the retry under the same key is replayed while the key is retained` : `${who}; the retry creates a new operation`),
   };
 }

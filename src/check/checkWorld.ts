@@ -489,12 +489,15 @@ export class CheckWorld {
       }
       case 'restore': {
         const d = new Draft(s, s.now, log);
-        const comp = d.comps[c.comp]!;
         const window = this.windowOf(s, c.at);
         log.trace?.(d.now, 'world', 'fault', { kind: 'restore', component: this.names[c.comp], window });
-        log.trace?.(d.now, this.names[c.comp]!, 'restore', { window });
-        d.comps[c.comp] = comp.withRestoreTo(this.components[c.comp]!.restore!(comp.snapshot.context.durable));
-        if (!comp.down) this.crash(d, c.comp, window, log, false);
+        // The component and those restored with it, at the same moment, each to its own snapshot.
+        for (const i of [c.comp, ...(this.components[c.comp]!.restoresWith ?? []).map((n) => this.names.indexOf(n))]) {
+          const comp = d.comps[i]!;
+          log.trace?.(d.now, this.names[i]!, 'restore', { window });
+          d.comps[i] = comp.withRestoreTo(this.components[i]!.restore!(comp.snapshot.context.durable, d.now));
+          if (!comp.down) this.crash(d, i, window, log, false);
+        }
         return this.freeze(d, s.faults + 1, s.now);
       }
       case 'skew': {
