@@ -31,7 +31,6 @@ export default defineScenario({
   tick: STREAM_TICK,
   build: streamPipeline(correctionsLedger('derived')),
   workload: { size: 3 },
-  windows: { maxOccurrence: 20 },
   claims: [closedPeriodClaim('ledger'), correctionOnceClaim()],
   expect: { verdict: 'holds' },
 });

@@ -26,7 +26,6 @@ export default defineScenario({
   tick: STREAM_TICK,
   build: streamPipeline(correctionsLedger('drawn')),
   workload: { size: 3 },
-  windows: { maxOccurrence: 20 },
   claims: [closedPeriodClaim('ledger'), correctionOnceClaim()],
   expect: { verdict: 'violated', violations: ['duplicate effect'] },
 });
