@@ -86,7 +86,8 @@ export type BrokerEvent =
   | ({ type: 'broker.resetOffsets'; group: string; offset: number } & FromPeer)
   | PeerCrashed
   | Rebalanced
-  | { readonly type: 'broker.sync'; readonly at: number };
+  | { readonly type: 'broker.sync'; readonly at: number }
+  | { readonly type: 'broker.redeliveryDue'; readonly at: number };
 
 export type BrokerReply =
   | ({ type: 'broker.ack'; ref: string; partition: number; offset: number } & FromPeer)
@@ -103,6 +104,11 @@ interface Session {
 
 type Ctx = {
   durable: BrokerDurable;
+  /**
+   * The redelivery timers armed, by id (`redeliver <member> <partition>`): the tick the delivery
+   * each one guards went out. Volatile: a crash takes the timers and this with them.
+   */
+  armed: Readonly<Record<string, number>>;
   partitions: number;
   redeliveryTicks: number;
   retentionTicks: number;
@@ -234,10 +240,27 @@ export const brokerMachine = setup({
     events: {} as BrokerEvent,
     emitted: {} as Emitted,
   },
-  delays: {
-    redelivery: ({ context }) => context.redeliveryTicks,
-  },
   actions: {
+    // Each delivery awaiting its commit has a timer due exactly `redeliveryTicks` after it went
+    // out: armed when it goes out, cancelled once it is committed, moved or its member gone. The
+    // timers are read off the sessions after every step, so no handler can leave one behind.
+    armRedelivery: enqueueActions(({ context, event, enqueue }) => {
+      const now = (event as unknown as { at: number }).at;
+      const want: Record<string, number> = {};
+      for (const [name, s] of Object.entries(context.sessions)) s.inflight.forEach((f, p) => f !== null && (want[`redeliver ${name} ${p}`] = f.at));
+      let changed = false;
+      for (const id of Object.keys(context.armed)) {
+        if (want[id] === context.armed[id]) continue;
+        enqueue.cancel(id);
+        changed = true;
+      }
+      for (const [id, at] of Object.entries(want)) {
+        if (context.armed[id] === at) continue;
+        enqueue.raise({ type: 'broker.redeliveryDue', at: 0 }, { id, delay: Math.max(1, at + context.redeliveryTicks - now) });
+        changed = true;
+      }
+      if (changed) enqueue.assign({ armed: want });
+    }),
     // A member asked to give a partition up that has held its record past the redelivery timeout
     // is presumed gone: the partition moves without it.
     releaseOverdue: enqueueActions(({ context, event, enqueue }) => {
@@ -270,14 +293,15 @@ export const brokerMachine = setup({
       ...(unsynced ? { syncTicks: input.syncTicks ?? SYNC_TICKS } : {}),
       sessions: {},
       groups: {},
+      armed: {},
     };
   },
   initial: 'serving',
   states: {
     serving: {
       tags: ['idle'],
-      after: { redelivery: { target: 'serving', reenter: true, actions: ['releaseOverdue', { type: 'deliver', params: { stale: true } }] } },
       on: {
+        'broker.redeliveryDue': { actions: ['releaseOverdue', { type: 'deliver', params: { stale: true } }, 'armRedelivery'] },
         'broker.publish': {
           actions: [
             enqueueActions(({ context, event, enqueue }) => {
@@ -299,6 +323,7 @@ export const brokerMachine = setup({
               enqueue.emit(send(event.from, { type: 'broker.ack', ref: event.ref, partition: p, offset: record.offset }));
             }),
             { type: 'deliver', params: { stale: false } },
+            'armRedelivery',
           ],
         },
         'broker.subscribe': {
@@ -314,6 +339,7 @@ export const brokerMachine = setup({
             }),
             enqueueActions(({ event, enqueue }) => enqueue.emit(send(event.from, { type: 'broker.subscribed', group: event.group }))),
             { type: 'deliver', params: { stale: false } },
+            'armRedelivery',
           ],
         },
         'broker.commit': {
@@ -341,6 +367,7 @@ export const brokerMachine = setup({
               }
             }),
             { type: 'deliver', params: { stale: false } },
+            'armRedelivery',
           ],
         },
         'broker.sync': {
@@ -367,6 +394,7 @@ export const brokerMachine = setup({
               enqueue.emit(note('broker.rebalance', { group: s.group, partition, from: event.peer, to: moved.to, generation: moved.assignment.generation }));
             }),
             { type: 'deliver', params: { stale: false } },
+            'armRedelivery',
           ],
         },
         'broker.resetOffsets': {
@@ -380,21 +408,25 @@ export const brokerMachine = setup({
               return { durable: { ...context.durable, offsets }, sessions };
             }),
             { type: 'deliver', params: { stale: false } },
+            'armRedelivery',
           ],
         },
         'sys.peerCrashed': {
-          actions: enqueueActions(({ context, event, enqueue }) => {
-            const { [event.peer]: gone, ...rest } = context.sessions;
-            enqueue.assign({ sessions: rest });
-            if (gone === undefined) return;
-            // The crashed member's partitions go to the group's other members, which take them up
-            // from the committed offset. A group left without members keeps its offsets for later.
-            const members = membersOf(rest, gone.group);
-            if (members.length === 0) return;
-            const { assignment, moved } = reassign(context.groups[gone.group] ?? emptyAssignment(context.partitions), members, undefined, holding(rest));
-            enqueue.assign({ sessions: takeUp(context, rest, gone.group, assignment, moved), groups: { ...context.groups, [gone.group]: assignment } });
-            if (moved.length > 0) enqueue({ type: 'deliver', params: { stale: false } });
-          }),
+          actions: [
+            enqueueActions(({ context, event, enqueue }) => {
+              const { [event.peer]: gone, ...rest } = context.sessions;
+              enqueue.assign({ sessions: rest });
+              if (gone === undefined) return;
+              // The crashed member's partitions go to the group's other members, which take them up
+              // from the committed offset. A group left without members keeps its offsets for later.
+              const members = membersOf(rest, gone.group);
+              if (members.length === 0) return;
+              const { assignment, moved } = reassign(context.groups[gone.group] ?? emptyAssignment(context.partitions), members, undefined, holding(rest));
+              enqueue.assign({ sessions: takeUp(context, rest, gone.group, assignment, moved), groups: { ...context.groups, [gone.group]: assignment } });
+              if (moved.length > 0) enqueue({ type: 'deliver', params: { stale: false } });
+            }),
+            'armRedelivery',
+          ],
         },
       },
     },

@@ -213,11 +213,15 @@ describe('provider and caller', () => {
 
   it('a redelivery that races the UNKNOWN commit calls blind again; with lookup nothing is left UNKNOWN', () => {
     const plan: FaultPlan = [1, 2].map((occurrence) => ({ kind: 'lose' as const, point: 'provider->caller:provider.response', occurrence }));
-    const blind = run({ caller: { maxAttempts: 2 }, plan });
+    // The broker redelivers exactly its timeout after the delivery: the race needs one that lands
+    // after the caller gave the call up as UNKNOWN and before its commit reached the broker.
+    const racing = [...Array(60).keys()].map((k) => 31 + k).find((redeliveryTicks) => run({ caller: { maxAttempts: 2 }, redeliveryTicks, plan }).ops.length === 3);
+    expect(racing).toBeDefined();
+    const blind = run({ caller: { maxAttempts: 2 }, redeliveryTicks: racing!, plan });
     expect(blind.ops).toHaveLength(3);
     expect(blind.outcomes[0]).toMatchObject({ state: 'SUCCEEDED', op_id: 'op-3' });
 
-    const r = run({ caller: { maxAttempts: 2, sendKey: true, statusLookup: true }, provider: { statusLookup: 'byKey' }, plan });
+    const r = run({ caller: { maxAttempts: 2, sendKey: true, statusLookup: true }, provider: { statusLookup: 'byKey' }, redeliveryTicks: racing!, plan });
     expect(r.ops).toHaveLength(1);
     expect(r.outcomes[0]).toMatchObject({ state: 'SUCCEEDED', op_id: 'op-1' });
   });

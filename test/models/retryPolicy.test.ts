@@ -117,7 +117,9 @@ describe('blocking retry', () => {
 describe('retry topic', () => {
   it('hands the failed record on with its next attempt and due time; the retry consumer waits for it when it arrives early', () => {
     const { retries, failed, world } = run({ retry: 'retryTopic', parkKeys: false, deadLetter: true, bad: 'transient', backoff: ['5s', '10s', '15s', '20s'] });
-    const attempts = retries().filter((p) => p['event_id'] === 'evt-b-1-v2');
+    // A record the retry consumer holds past its topic's redelivery timeout is delivered to it
+    // again, so an attempt may be handed on twice; each is handed on at least once, in order.
+    const attempts = retries().filter((p, i, all) => p['event_id'] === 'evt-b-1-v2' && all.findIndex((q) => q['event_id'] === p['event_id'] && q['attempt'] === p['attempt']) === i);
     expect(attempts.map((p) => p['attempt'])).toEqual([2, 3, 4, 5]);
     // Attempt a + 1 is due one step after attempt a failed, plus the a-th wait (20, 40, 60, 80 ticks).
     const failedAt = (a: number) => failed.find((f) => f.attempt === a)!.tick;
@@ -159,10 +161,13 @@ describe('retry topic', () => {
 
   it('a second copy of a parked record whose key was released is recognised as done and skipped', () => {
     const options: PoisonPipelineOptions = { retry: 'retryTopic', parkKeys: true, deadLetter: true, bad: 'transient', backoff: ['1s', '2s', '4s', '8s'] };
-    expect(run(options).guards).not.toContain('parkedDone');
+    // The retry topic may redeliver a record its consumer held past the redelivery timeout, which
+    // the same guard skips; the copy the fault makes is one more.
+    const skipped = (guards: readonly string[]) => guards.filter((g) => g === 'parkedDone').length;
+    const plain = run(options);
     const copied = run(options, [{ kind: 'duplicate', point: 'consumer->retryTopic:broker.publish', occurrence: 2 }]);
     expect(copied.result.strikes).toHaveLength(1);
-    expect(copied.guards).toContain('parkedDone');
+    expect(skipped(copied.guards)).toBe(skipped(plain.guards) + 1);
     expect(copied.applied('b-1')).toEqual([1, 2, 3]);
   });
 });
