@@ -13,38 +13,25 @@
 // are immutable, so the saved ones are shared rather than copied; and the one event that names
 // the plan, the trace's first, is the run's own.
 import { hasFault, includesPlan, isWindowFault, type Fault, type FaultPlan } from './faults.ts';
-import type { NetworkState } from './network.ts';
-import type { ScheduleState } from './schedule.ts';
-import type { MachineSnapshot, Stepper } from './stepper.ts';
-import type { PendingTimer } from './timerTable.ts';
+import type { KernelState } from './kernel/draft.ts';
+import type { PrngState } from './prng.ts';
+import type { Stepper } from './stepper.ts';
 import type { TraceLog } from './trace.ts';
-import type { ComponentSpec, DriverRefusal, Note, Strike, WorldItem } from './world.ts';
+import type { ComponentSpec, DriverRefusal, Note, Strike } from './world.ts';
 
-/** One component as it stood before a saved step; its snapshot is shared, never changed. */
-export interface SavedHost {
-  readonly snapshot: MachineSnapshot;
-  readonly state: string;
-  readonly down: boolean;
-  readonly timers: readonly (readonly [string, PendingTimer])[];
-  readonly restoreTo: unknown;
-}
-
-/** The World before one step of the reference run's safety phase. */
+/** The World before one step of the reference run's safety phase: its state (immutable, so shared) and the run's counts. */
 export interface SavedWorld {
-  readonly now: number;
+  readonly state: KernelState;
   readonly steps: number;
-  readonly inFlight: number;
-  readonly lastProgressTick: number;
-  readonly lastFaultTick: number;
-  readonly hosts: readonly SavedHost[];
-  readonly schedule: ScheduleState<WorldItem>;
-  readonly network: NetworkState;
   readonly windowCounts: readonly (readonly [string, number])[];
+  readonly census: readonly (readonly [string, number])[];
   /** How many faults had struck by then (none in a fault-free run). */
   readonly strikes: number;
   /** How many trace events and notes the run had made by then. */
   readonly traceLength: number;
   readonly notesLength: number;
+  /** Where the network's stream of latencies stood, when the run draws them. */
+  readonly network: PrngState | undefined;
 }
 
 /** What a captured reference run leaves for the runs that resume from it. */

@@ -16,10 +16,27 @@ export class SearchState<C, L> {
     readonly nextUnordered: number,
     /** Messages sent so far, by point id: the `n` of the next one; not part of the state's identity, and empty in a search. */
     readonly sent: readonly number[],
+    /** The counters of a world that draws its latencies (the World's runs); absent in a search. */
+    readonly exact?: Exact,
   ) {}
 
   /** The same state with the clock at `now`. */
   at(now: number): SearchState<C, L> {
-    return new SearchState(now, this.comps, this.links, this.faults, this.lastProgress, this.lastFault, this.nextUnordered, this.sent);
+    return new SearchState(now, this.comps, this.links, this.faults, this.lastProgress, this.lastFault, this.nextUnordered, this.sent, this.exact);
   }
+}
+
+/**
+ * What a world that fixes each message's landing tick when it is sent keeps besides: the next
+ * schedule number (everything due at one tick happens in the order it was scheduled), how many
+ * messages were sent (a schedule of latencies is read by it), when the faults were healed, and
+ * the order links first held messages back in. None of it is part of a searched state.
+ */
+export interface Exact {
+  readonly nextSeq: number;
+  readonly sends: number;
+  /** The tick the faults were healed at (0 before). */
+  readonly healTick: number;
+  readonly healed: boolean;
+  readonly nextHeld: number;
 }

@@ -38,7 +38,7 @@ describe('World with the sender/receiver example', () => {
     const { world, result, received } = run([{ kind: 'lose', point: 'sender->receiver:msg', occurrence: 2 }]);
     expect(result.strikes.map((s) => s.fault.kind)).toEqual(['lose']);
     expect(received).toEqual([1, 2, 3]); // retried, still once each
-    expect(world.network.census().get('sender->receiver:msg')).toBe(4); // one extra send
+    expect(world.census().get('sender->receiver:msg')).toBe(4); // one extra send
     expect(world.trace.events.some((e) => e.kind === 'lose')).toBe(true);
   });
 

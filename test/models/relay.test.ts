@@ -36,7 +36,7 @@ describe('relay: progress recorded after the send (at-least-once) or before it (
     const atCrash = result.strikes[0]!.durable;
     expect(recordsOf(atCrash['broker'] as BrokerDurable).map((r) => r.payload['event_id'])).toEqual(['evt-o-1-v1']);
     expect(rowsOf(atCrash['ordersDb'] as DatabaseDurable, 'outbox').map((r) => r['published'])).toEqual([false]);
-    expect(world.network.census().get('relay->broker:broker.publish')).toBe(2);
+    expect(world.census().get('relay->broker:broker.publish')).toBe(2);
     expect(log).toEqual(['evt-o-1-v1', 'evt-o-1-v1']);
     expect(outbox).toEqual([['evt-o-1-v1', true]]);
     expect(reservations(inventory)).toEqual(['o-1/1']);
@@ -45,7 +45,7 @@ describe('relay: progress recorded after the send (at-least-once) or before it (
   it('beforeSend: the same crash comes after the mark, so nothing is published twice', () => {
     const { result, world, log, outbox } = run(mark('beforeSend'), crashAt('relay.afterBrokerAccept'));
     expect(result.strikes).toHaveLength(1);
-    expect(world.network.census().get('relay->broker:broker.publish')).toBe(1);
+    expect(world.census().get('relay->broker:broker.publish')).toBe(1);
     expect(log).toEqual(['evt-o-1-v1']);
     expect(outbox).toEqual([['evt-o-1-v1', true]]);
   });
@@ -54,7 +54,7 @@ describe('relay: progress recorded after the send (at-least-once) or before it (
     const { result, world, log, outbox, inventory } = run(mark('beforeSend'), crashAt('relay.afterRelayProgress'));
     expect(result.strikes).toHaveLength(1);
     expect(rowsOf(result.strikes[0]!.durable['ordersDb'] as DatabaseDurable, 'outbox').map((r) => r['published'])).toEqual([true]);
-    expect(world.network.census().get('relay->broker:broker.publish')).toBeUndefined();
+    expect(world.census().get('relay->broker:broker.publish')).toBeUndefined();
     expect(log).toEqual([]);
     expect(outbox).toEqual([['evt-o-1-v1', true]]);
     expect(reservations(inventory)).toEqual([]);
@@ -116,7 +116,7 @@ describe('relay: one publish in flight per aggregate, or a batch at once', () =>
 
 describe('relay workers: several polling one outbox, with or without SKIP LOCKED claims', () => {
   const workers = (claim: 'read' | 'skipLocked', heads = false): Partial<OrderPipelineOptions> => ({ effect: 'projection', commands: orderLifecycle, relay: { workers: 2, claim, ...(heads ? { heads } : {}) } });
-  const publishers = (world: World) => [...world.network.census().keys()].filter((p) => p.endsWith(':broker.publish')).sort();
+  const publishers = (world: World) => [...world.census().keys()].filter((p) => p.endsWith(':broker.publish')).sort();
 
   it('two workers reading without a claim both publish the rows they both found; claiming, each row is published once', () => {
     const read = run(workers('read'), []);

@@ -116,7 +116,7 @@ describe('source: checkout keys', () => {
   it('with checkoutKeys a repeat of the same key returns the recorded order (replayed) and creates no second order', () => {
     const r = run(options(true), lostReply);
     expect(r.result.strikes.map((s) => s.fault.kind)).toEqual(['lose']);
-    expect(r.world.network.census().get('client->source:cmd')).toBe(2);
+    expect(r.world.census().get('client->source:cmd')).toBe(2);
     expect(r.replies).toEqual([{ intent: key, key, ok: true, outcome: `o@${key}`, replayed: true }]);
     expect(r.orders).toEqual([`o@${key}`]);
     expect(rowsOf(r.ordersDb, 'checkout_keys')).toEqual([{ checkout_key: key, intent: key, order_id: `o@${key}` }]);
