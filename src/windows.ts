@@ -14,11 +14,14 @@ import { faultPlace, type FaultKind, type FaultPlan } from './faults.ts';
 import { failureWindows } from './failureWindows.ts';
 import type { Place } from './place.ts';
 import type { ReplayRef } from './replayLine.ts';
-import { runScenario, type RunRecord } from './runScenario.ts';
+import type { RunRecord } from './runScenario.ts';
 import type { Duration } from './duration.ts';
 import { expectedAt, timeScaleOf, type EvidencePart, type Scenario, type WindowNote } from './scenario.ts';
 import { rerun, sweepPlan, sweepWindows, type HeldRuns, type RowPart, type SweepPlan, type SweepSettings, type WindowsPart } from './windowsPart.ts';
 import type { TraceEvent } from './trace.ts';
+import { framedRun } from './framedRun.ts';
+import { keyMoments, type KeyMoment } from './keyMoments.ts';
+import { stepFrames, type StepFrames } from './stepFrames.ts';
 import { judge, outcomeRank, verdictOf, type Judgement } from './verdict.ts';
 import type { DriverRefusal, InFlight } from './world.ts';
 
@@ -82,6 +85,10 @@ export interface Counterexample {
   readonly traceHash: string;
   readonly trace: readonly TraceEvent[];
   readonly replay: ReplayRef;
+  /** The World at each step of the trace, for a report's step-through view (absent where the run was not framed: a check's path). */
+  readonly frames?: StepFrames;
+  /** The steps at which the findings' keys changed: each committed outcome, the fact, where it broke. */
+  readonly moments?: readonly KeyMoment[];
 }
 
 /** What a check (src/check/check.ts) adds to a sweep's result: its search and what it reached. */
@@ -210,7 +217,9 @@ export function finishWindows(scenario: Scenario, plan: SweepPlan, part: Windows
   const counterexamples = found.map((violation): Counterexample => {
     const faults = plan.plans[firstOf.get(violation)! - 1] ?? reference.plan;
     const size = scenario.workload.size;
-    const traced = runScenario(scenario, { seed, plan: faults, size, keepTrace: true }, reference);
+    // Run whole with the World noted at every step, so the report can show any step of it.
+    const framed = framedRun(scenario, { seed, plan: faults, size });
+    const traced = framed.record;
     return {
       violation,
       seed,
@@ -220,6 +229,8 @@ export function finishWindows(scenario: Scenario, plan: SweepPlan, part: Windows
       traceHash: traced.report.traceHash,
       trace: traced.report.trace ?? [],
       replay: { kind: 'plan', scenario: ref, seed, plan: faults },
+      frames: stepFrames(scenario, framed),
+      moments: keyMoments(framed, scenario.claims, violation),
     };
   });
   const all = failureWindows(components);

@@ -698,7 +698,7 @@ export class World {
   }
 
   /** Every message sent and not yet delivered, in delivery order, then those a reorder holds back. */
-  private inFlightNow(): InFlight[] {
+  inFlightNow(): InFlight[] {
     const out: InFlight[] = [];
     for (const e of this.schedule.entries()) if (e.item.kind === 'message') out.push(inFlightOf(e.item.envelope));
     for (const e of this.network.heldEnvelopes()) out.push(inFlightOf(e));
