@@ -45,7 +45,17 @@ export function coverageJson(verdict: Parameters<typeof describeCoverage>[0], c:
     interleavings: { ...c.interleavings },
     ...(c.bound === undefined ? {} : { bound: { ...c.bound } }),
     ...(c.otherSearch === undefined ? {} : { otherSearch: { ...c.otherSearch } }),
-    clauses: c.clauses.map((k) => ({ effect: k.effect, clause: k.clause, status: k.status, exercised: k.exercised, text: describeClause(k, c.interleavings.kind === 'chosen' ? 'end state' : 'run'), ...(k.reason === undefined ? {} : { reason: k.reason }) })),
+    clauses: c.clauses.map((k) => ({
+      effect: k.effect,
+      clause: k.clause,
+      status: k.status,
+      exercised: k.exercised,
+      text: describeClause(k, c.interleavings.kind === 'chosen' ? 'end state' : 'run'),
+      ...(k.reason === undefined ? {} : { reason: k.reason }),
+      // Runs it did not judge, and why: nothing to judge, or a checker that could not decide.
+      ...(k.idle === undefined ? {} : { idle: k.idle }),
+      ...(k.undecided === undefined ? {} : { undecided: k.undecided }),
+    })),
   };
 }
 
@@ -88,6 +98,8 @@ function counterexample(ce: Counterexample) {
     findings: ce.findings.map(findingJson),
     size: ce.size,
     description: describePlan(ce.plan),
+    // The steps at which the findings' keys went wrong, by their index in the counterexample's trace.
+    ...(ce.moments === undefined ? {} : { moments: ce.moments.map((m) => ({ kind: m.kind, violation: m.violation, key: m.key, at: m.at ?? null, component: m.component ?? null, ...(m.nth === undefined ? {} : { nth: m.nth }) })) }),
   };
 }
 
