@@ -265,7 +265,7 @@ describe('windows', () => {
     expect(r.out).toMatch(/^ {2}every committed fact yields its effect: violated \(judged in 123 runs\)$/m);
     expect(r.out).toMatch(/^ {2}the same intent returns the recorded result: not checked/m);
     expect(r.out).toMatch(new RegExp(`1 scenarios, 123 runs, every verdict as expected; reports in ${dir}/\n$`));
-    expect(readdirSync(dir).sort()).toEqual(['.faultline-reports.json', 'index.md', 'junit.xml', 'mercury-dual-write-commit-first.md', 'report.html', 'report.json']);
+    expect(readdirSync(dir).sort()).toEqual(['.faultline-reports.json', 'junit.xml', 'mercury-dual-write-commit-first.html', 'report.css', 'report.html', 'report.js']);
   });
 
   it('prints one JSON document with --json', async () => {
@@ -318,12 +318,12 @@ describe('check', () => {
     expect(r.out).toMatch(/^flow-page-viewed +[\d,]+ +[\d,]+ +\d+ +[\d.]+ s +[\d,]+ +holds +holds +ok$/m);
     expect(r.out).toMatch(/^dedup-horizon-7d-vs-30d +[\d,]+ +[\d,]+ +\d+ +[\d.]+ s +[\d,]+ +violated +violated \(duplicate effect\) +ok$/m);
     expect(r.out).toMatch(new RegExp(`\n2 scenarios, [\\d,]+ states in [\\d.]+ s, every verdict as expected; reports in ${dir}/\n$`));
-    expect(readdirSync(dir).sort()).toEqual(['.faultline-reports.json', 'dedup-horizon-7d-vs-30d.md', 'flow-page-viewed.md', 'index.md', 'junit.xml', 'report.html', 'report.json']);
+    expect(readdirSync(dir).sort()).toEqual(['.faultline-reports.json', 'dedup-horizon-7d-vs-30d.html', 'flow-page-viewed.html', 'junit.xml', 'report.css', 'report.html', 'report.js']);
     // The next run replaces the set whole: no page of the scenario it did not search is left.
     const again = await cli(['check', 'flow-page-viewed', '--out', dir]);
     expect(again.code).toBe(0);
     expect(again.out).toMatch(/^covers: holds for every interleaving with at most 1 fault: /m);
-    expect(readdirSync(dir).sort()).toEqual(['.faultline-reports.json', 'flow-page-viewed.md', 'index.md', 'junit.xml', 'report.html', 'report.json']);
+    expect(readdirSync(dir).sort()).toEqual(['.faultline-reports.json', 'flow-page-viewed.html', 'junit.xml', 'report.css', 'report.html', 'report.js']);
     expect(readdirSync(join(dir, '..'))).toEqual(['reports']);
   });
 

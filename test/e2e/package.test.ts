@@ -142,7 +142,7 @@ export default scenario;
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/my-relay +\d+ +\d+ .*violated +violated \(lost effect\) +ok/);
-    expect(readdirSync(join(project, 'my-reports'))).toContain('my-relay.md');
+    expect(readdirSync(join(project, 'my-reports'))).toContain('my-relay.html');
     // Its errors point at the user's own line, through the source map of the compiled TypeScript.
     writeFileSync(join(project, 'broken.ts'), `import base from './my-design.js';\n\nexport default { ...base, name: 'broken', build: () => {\n  throw new Error('no such component');\n} };\n`);
     const broken = run(process.execPath, [bin(), 'windows', './broken.ts', '--out', 'broken-reports']);
@@ -156,7 +156,7 @@ export default scenario;
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^my-relay +[\d,]+ +[\d,]+ +\d+ +[\d.]+ s +[\d,]+ +violated +violated \(lost effect\) +ok$/m);
-    expect(readdirSync(join(project, 'my-check')).sort()).toEqual(['.faultline-reports.json', 'index.md', 'junit.xml', 'my-relay.md', 'report.html', 'report.json']);
+    expect(readdirSync(join(project, 'my-check')).sort()).toEqual(['.faultline-reports.json', 'junit.xml', 'my-relay.html', 'report.css', 'report.html', 'report.js']);
     const line = /^ {2}replay: npx faultline (replay \.\/my-design\.ts --faults 1 --kinds crash --size 1 --choices \S+)$/m.exec(r.stdout)?.[1];
     expect(line, r.stdout).toBeDefined();
     const replayed = run(process.execPath, [bin(), ...line!.split(' ')]);
