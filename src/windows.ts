@@ -19,6 +19,7 @@ import type { Duration } from './duration.ts';
 import { expectedAt, timeScaleOf, type EvidencePart, type Scenario, type WindowNote } from './scenario.ts';
 import { rerun, sweepPlan, sweepWindows, type HeldRuns, type RowPart, type SweepPlan, type SweepSettings, type WindowsPart } from './windowsPart.ts';
 import type { TraceEvent } from './trace.ts';
+import { PairTally, type FreshBreak, type KnownBreak } from './pairTally.ts';
 import { framedRun } from './framedRun.ts';
 import { keyMoments, type KeyMoment } from './keyMoments.ts';
 import { stepFrames, type StepFrames } from './stepFrames.ts';
@@ -129,6 +130,20 @@ export interface WindowsResult {
   readonly unreachedWindows: readonly string[];
   readonly refusals: readonly DriverRefusal[];
   readonly check?: CheckSummary;
+  /** A `--pairs` sweep: how many pairs ran, and which of them broke which clause. */
+  readonly pairs?: PairsSummary;
+}
+
+/** What the pairs of a `--pairs` sweep broke (see src/pairTally.ts). */
+export interface PairsSummary {
+  /** Pairs of faults run. */
+  readonly pairs: number;
+  /** Pairs whose run broke some clause. */
+  readonly broke: number;
+  /** Clauses pairs broke that neither of their faults breaks alone, by first fault, each with its first pair's replay. */
+  readonly fresh: readonly (FreshBreak & { readonly replay: ReplayRef })[];
+  /** Clauses a single fault breaks alone, with how many pairs with it broke them too. */
+  readonly known: readonly KnownBreak[];
 }
 
 export interface WindowsOptions {
@@ -234,6 +249,8 @@ export function finishWindows(scenario: Scenario, plan: SweepPlan, part: Windows
     };
   });
   const all = failureWindows(components);
+  const pairTally = new PairTally();
+  pairTally.merge(part.pairs);
   const coverage: Coverage = {
     mode: 'windows',
     faultDepth: pairs ? 2 : 1,
@@ -266,5 +283,17 @@ export function finishWindows(scenario: Scenario, plan: SweepPlan, part: Windows
     failureWindows: all,
     unreachedWindows: all.filter((w) => !reached.has(w)),
     refusals: reference.report.refusals,
+    ...(pairs ? { pairs: pairsSummary(plan, pairTally, ref) } : {}),
+  };
+}
+
+/** The pairs of a sweep and what they broke, each break with the line that replays its first pair. */
+function pairsSummary(plan: SweepPlan, tally: PairTally, ref: string): PairsSummary {
+  const { fresh, known } = tally.result();
+  return {
+    pairs: plan.plans.filter((p) => p.length === 2).length,
+    broke: tally.brokeRuns,
+    fresh: fresh.map((b) => ({ ...b, replay: { kind: 'plan' as const, scenario: ref, seed: plan.settings.seed, plan: plan.plans[b.index - 1]! } })),
+    known,
   };
 }

@@ -15,6 +15,7 @@ import { strikeKey } from './resumePoints.ts';
 import { runScenario, type RunRecord } from './runScenario.ts';
 import type { Scenario } from './scenario.ts';
 import { outcomeRank } from './verdict.ts';
+import { PairTally, type PairTallyState } from './pairTally.ts';
 import { faultGuardsOf, sawRepeat, undecidedOf } from './windowRow.ts';
 import type { Undecided } from './windows.ts';
 
@@ -77,6 +78,8 @@ export interface WindowsPart {
   firstOf: [Violation, number][];
   /** Rows keyed by place and fault kind, in the order their first run came. */
   rows: [string, RowPart][];
+  /** Which pairs of faults broke which clause, and which clauses single faults broke alone. */
+  pairs: PairTallyState;
 }
 
 /** A part's runs held where it was made, by plan number: rows read them without running them again. */
@@ -120,7 +123,7 @@ export function rowKey(fault: Fault): string {
 
 /** A part of no runs over [from, to): a stretch that holds no plan, or one about to be run. */
 export function emptyPart(scenario: string, from: number, to = from): WindowsPart {
-  return { scenario, from, to, done: 0, stopped: false, outcomes: [], clauses: new ClauseTally().state(), unstruckRuns: 0, reached: [], firstOf: [], rows: [] };
+  return { scenario, from, to, done: 0, stopped: false, outcomes: [], clauses: new ClauseTally().state(), unstruckRuns: 0, reached: [], firstOf: [], rows: [], pairs: new PairTally().state() };
 }
 
 /**
@@ -136,6 +139,7 @@ export function sweepWindows(scenario: Scenario, plan: SweepPlan, from: number, 
   const reached = new Set<string>();
   const firstOf = new Map<Violation, number>();
   const rows = new Map<string, RowPart>();
+  const pairs = new PairTally();
   // A pair's run is the run of the fault that strikes first alone until the other strikes, and
   // pairs come grouped by that fault: its run, captured once, serves its whole group.
   let base: RunRecord | undefined;
@@ -156,6 +160,11 @@ export function sweepWindows(scenario: Scenario, plan: SweepPlan, from: number, 
     for (const f of run.findings) if (!firstOf.has(f.violation)) firstOf.set(f.violation, index);
     const stop = settings.failFast && run.findings.length > 0;
     if (faults.length === 1) tallyRow(rows, index, faults[0]!, run, reference, held);
+    if (settings.pairs && faults.length === 1 && run.findings.length > 0) pairs.addSingle(faults[0]!, run.claims);
+    if (faults.length === 2 && run.findings.length > 0) {
+      const first = pairBase(plan, faults);
+      pairs.addPair(index, first, faults[0] === first ? faults[1]! : faults[0]!, run.claims);
+    }
     if (stop) {
       part.stopped = true;
       break;
@@ -166,6 +175,7 @@ export function sweepWindows(scenario: Scenario, plan: SweepPlan, from: number, 
   part.reached = [...reached];
   part.firstOf = [...firstOf];
   part.rows = [...rows];
+  part.pairs = pairs.state();
   return part;
 }
 
@@ -202,6 +212,7 @@ export function mergeWindowsParts(parts: readonly WindowsPart[]): WindowsPart {
   const reached = new Set<string>();
   const firstOf = new Map<Violation, number>();
   const rows = new Map<string, RowPart>();
+  const pairs = new PairTally();
   let expected = first.from;
   for (const p of parts) {
     if (p.scenario !== first.scenario) throw new Error(`parts of two sweeps: ${first.scenario} and ${p.scenario}`);
@@ -226,6 +237,7 @@ export function mergeWindowsParts(parts: readonly WindowsPart[]): WindowsPart {
       for (const [o, n] of Object.entries(r.outcomes) as [RunOutcome, number][]) row.outcomes[o] = (row.outcomes[o] ?? 0) + n;
       row.undecided.push(...r.undecided);
     }
+    pairs.merge(p.pairs);
     out.stopped = p.stopped;
   }
   out.outcomes = [...outcomes];
@@ -233,6 +245,7 @@ export function mergeWindowsParts(parts: readonly WindowsPart[]): WindowsPart {
   out.reached = [...reached];
   out.firstOf = [...firstOf];
   out.rows = [...rows];
+  out.pairs = pairs.state();
   return out;
 }
 

@@ -20,6 +20,7 @@ import { escapeXml as esc } from './escapeXml.ts';
 import { DIAGRAM_STYLE, STYLE } from './htmlStyle.ts';
 import { focusSentence, markedSteps, stepLine } from './keyStory.ts';
 import { absorbedSummary, placeList, queryLegend, repairCell, rowGroups, type QueryLegend } from './rowGroups.ts';
+import { knownLines, pairRows, pairsLead } from './pairsSummary.ts';
 import { scenarioAnswer } from './scenarioAnswer.ts';
 import { counterexampleSteps } from './sequenceSteps.ts';
 import { svgSequence } from './svgSequence.ts';
@@ -100,6 +101,25 @@ function absorbedHtml(rows: readonly WindowRow[], legend: QueryLegend): string[]
   };
   const summary = absorbedSummary(rows).map((g) => `<li><strong>${esc(g.text)}:</strong> ${placesHtml(g.rows)}${checks(g.rows)}</li>`);
   return [`<p>The claim held at ${rows.length} fault${rows.length === 1 ? '' : 's'}; what each run shows (every row in full is in report.json):</p>`, `<ul class="places">${summary.join('')}</ul>`];
+}
+
+/** A `--pairs` sweep's table of the clauses only its pairs broke, by first fault, then the single faults that break one alone. */
+function pairsHtml(result: WindowsResult): string[] {
+  const lead = pairsLead(result);
+  if (lead === undefined) return [];
+  const rows = pairRows(result);
+  const head = ['first fault', 'clause only the pair broke', 'pairs', 'the first such pair adds', 'replay the first such pair'].map((t) => `<th scope="col">${t}</th>`).join('');
+  const body = rows.map((r, i) => {
+    const span = i > 0 && rows[i - 1]!.first === r.first ? '' : `<td rowspan="${rows.filter((x) => x.first === r.first).length}">${esc(r.first)}</td>`;
+    return `<tr>${span}<td>${esc(r.clause)}</td><td>${r.pairs}</td><td>${esc(r.second)}</td><td class="query"><code>${esc(r.replay)}</code></td></tr>`;
+  });
+  const known = knownLines(result);
+  return [
+    '<h2>Fault pairs that broke a clause</h2>',
+    `<p>${esc(lead)}</p>`,
+    ...(rows.length === 0 ? [] : [`<div class="table-wrap"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body.join('\n')}\n</tbody>\n</table></div>`]),
+    ...(known.length === 0 ? [] : [`<ul>${known.map((k) => `<li>${esc(k)}</li>`).join('')}</ul>`]),
+  ];
 }
 
 /** The failure-window rows in their groups, then the numbered repair queries. */
@@ -217,6 +237,7 @@ export function renderScenarioHtml(result: WindowsResult): string {
     `<div class="counts"><div><strong>${result.coverage.windows + result.coverage.points}</strong>places</div><div><strong>${result.coverage.runs}</strong>runs</div><div><strong>${esc(result.distinctOutcomes.join(', '))}</strong>distinct outcomes</div></div>`,
     searchLine(result) === undefined ? '' : `<p>Search: ${esc(searchLine(result)!)}.</p>`,
     ...windowReach(result).map((w) => `<p>${esc(w.text)}: ${w.windows.map((x) => `<code>${esc(x)}</code>`).join(', ')}.</p>`),
+    ...pairsHtml(result),
     ...rowSections(result),
     `<h2>Counterexamples</h2>`,
     result.counterexamples.length === 0 ? '<p>None: no run violated a claim.</p>' : result.counterexamples.map((ce, i) => counterexample(result, ce, i)).join('\n'),

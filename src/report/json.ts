@@ -10,7 +10,7 @@ import { isWindowFault, type Fault, type FaultPlan } from '../faults.ts';
 import { formatPlace } from '../place.ts';
 import { replayLine } from '../replayLine.ts';
 import { OUTCOME_ORDER } from '../verdict.ts';
-import type { Counterexample, WindowRow, WindowsResult } from '../windows.ts';
+import type { Counterexample, PairsSummary, WindowRow, WindowsResult } from '../windows.ts';
 import { claimSentence } from './claimSentence.ts';
 import { describeClause, describeCoverage } from './describeCoverage.ts';
 import { describeFinding } from './describeFinding.ts';
@@ -103,6 +103,16 @@ function counterexample(ce: Counterexample) {
   };
 }
 
+/** What a `--pairs` sweep's pairs broke: each clause by the fault that struck first, counted, with its first pair's replay line. */
+function pairsJson(p: PairsSummary) {
+  return {
+    pairs: p.pairs,
+    broke: p.broke,
+    fresh: p.fresh.map((b) => ({ first: faultJson(b.first), effect: b.effect, clause: b.clause, pairs: b.count, second: faultJson(b.second), replay: replayLine(b.replay) })),
+    known: p.known.map((b) => ({ fault: faultJson(b.fault), effect: b.effect, clause: b.clause, pairs: b.count })),
+  };
+}
+
 function scenario(r: WindowsResult) {
   const j = r.judgement;
   return {
@@ -128,6 +138,7 @@ function scenario(r: WindowsResult) {
     coverage: coverageJson(j.verdict, r.coverage),
     ...(r.check ? { mode: 'check', check: { ...r.check, unstruckWindows: [...r.check.unstruckWindows] } } : { mode: 'windows' }),
     ...(r.refusals.length === 0 ? {} : { driverRefusals: r.refusals.map((x) => ({ ...x })) }),
+    ...(r.pairs === undefined ? {} : { pairs: pairsJson(r.pairs) }),
   };
 }
 

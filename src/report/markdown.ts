@@ -14,6 +14,7 @@ import { counterexampleRun, searchLine, sweepHeader, windowReach } from './descr
 import { focusSentence, markedLines } from './keyStory.ts';
 import { mermaidSequence } from './mermaidSequence.ts';
 import { absorbedSummary, placeList, queryLegend, repairCell, rowGroups, type QueryLegend } from './rowGroups.ts';
+import { knownLines, pairRows, pairsLead } from './pairsSummary.ts';
 import { scenarioAnswer } from './scenarioAnswer.ts';
 import { counterexampleSteps } from './sequenceSteps.ts';
 import { runTally, verdictSummary } from './verdictSummary.ts';
@@ -137,6 +138,21 @@ function counterexampleSection(ce: Counterexample, index: number, level: number)
   return lines;
 }
 
+/** A `--pairs` sweep's table of the clauses only its pairs broke, by first fault, then the single faults that break one alone. */
+function pairsSection(result: WindowsResult, level: number): string[] {
+  const lead = pairsLead(result);
+  if (lead === undefined) return [];
+  const rows = pairRows(result);
+  const lines = [heading(level, 'Fault pairs that broke a clause'), '', prose(lead), ''];
+  if (rows.length > 0) {
+    const cells = rows.map((r, i) => [i > 0 && rows[i - 1]!.first === r.first ? AS_ABOVE : cell(r.first), cell(r.clause), String(r.pairs), cell(r.second), code(r.replay, true)]);
+    lines.push(...table(['first fault', 'clause only the pair broke', 'pairs', 'the first such pair adds', 'replay the first such pair'], cells), '');
+  }
+  for (const k of knownLines(result)) lines.push(`- ${prose(k)}`);
+  if (knownLines(result).length > 0) lines.push('');
+  return lines;
+}
+
 /** The lines a page opens with: the verdict, the worst window, the first counterexample and its replay line, what was covered, what was not judged. */
 function answerLines(result: WindowsResult): string[] {
   const a = scenarioAnswer(result);
@@ -172,6 +188,7 @@ function scenarioSection(result: WindowsResult, level: number): string {
   const search = searchLine(result);
   if (search !== undefined) lines.push(`Search: ${search}.`, '');
   for (const w of windowReach(result)) lines.push(`${w.text}: ${w.windows.map((x) => code(x)).join(', ')}.`, '');
+  lines.push(...pairsSection(result, level + 1));
   lines.push(...rowSections(result, level + 1));
   lines.push(heading(level + 1, 'Counterexamples'), '');
   if (result.counterexamples.length === 0) lines.push('None: no run violated a claim.', '');
