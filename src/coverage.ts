@@ -82,6 +82,8 @@ export interface Coverage {
   readonly interleavings: Interleavings;
   /** A bound that stopped the search before it covered its whole space. */
   readonly bound?: SearchBound;
+  /** The one failure window or message point the sweep was asked to run (`--only`). */
+  readonly only?: string;
   /** Check mode: the search in the other order that was also run (see OtherSearch). */
   readonly otherSearch?: OtherSearch;
   readonly clauses: readonly ClauseCoverage[];

@@ -37,11 +37,11 @@ export interface FramedRun {
 const WITHIN_STEP: ReadonlySet<TraceKind> = new Set<TraceKind>(['state', 'note']);
 
 /** Runs `plan` under `seed` from the start, noting the World before every step. */
-export function framedRun(scenario: Scenario, spec: { readonly seed: number; readonly plan: FaultPlan; readonly size?: number }): FramedRun {
+export function framedRun(scenario: Scenario, spec: { readonly seed: number; readonly plan: FaultPlan; readonly size?: number; readonly latencies?: readonly number[] }): FramedRun {
   const size = spec.size ?? scenario.workload.size;
   const time = timeScaleOf(scenario);
   const components = builtOnce(scenario, size);
-  const world = new World(components, { ...worldOptionsOf(scenario, time), seed: spec.seed, plan: spec.plan, keepTrace: true, hashTrace: true });
+  const world = new World(components, { ...worldOptionsOf(scenario, time), seed: spec.seed, plan: spec.plan, ...(spec.latencies === undefined ? {} : { latencies: spec.latencies }), keepTrace: true, hashTrace: true });
   const names = world.componentNames;
   const frames: WorldFrame[] = [];
   const note = (at: number, arriving: InFlight | undefined) => {

@@ -10,6 +10,8 @@
 import type { RunOutcome, Violation } from './checkers/finding.ts';
 import { ClauseTally, type ClauseTallyState } from './coverage.ts';
 import { faultLabel, faultPlaceName, type Fault, type FaultPlan } from './faults.ts';
+import { InputError } from './inputError.ts';
+import { didYouMean } from './nearest.ts';
 import { faultSpace, plansOf, type FaultSpace } from './faultSpace.ts';
 import { strikeKey } from './resumePoints.ts';
 import { runScenario, type RunRecord } from './runScenario.ts';
@@ -26,6 +28,8 @@ export interface SweepSettings {
   readonly maxOccurrence: number;
   /** Stop at the first run with a violation, expected or not. */
   readonly failFast: boolean;
+  /** Run only the faults at this failure window or message point (a pair: with one of its faults there). */
+  readonly only?: string;
 }
 
 /** A sweep's plans, from its fault-free reference run. */
@@ -87,11 +91,21 @@ export type HeldRuns = Map<number, RunRecord>;
 
 export function sweepPlan(scenario: Scenario, settings: SweepSettings, reference?: RunRecord): SweepPlan {
   const ref = reference ?? runScenario(scenario, { seed: settings.seed, plan: [], keepTrace: true, capture: true });
-  const space = faultSpace(ref, { maxOccurrence: settings.maxOccurrence, ...(scenario.windows?.kinds ? { kinds: scenario.windows.kinds } : {}) });
+  const whole = faultSpace(ref, { maxOccurrence: settings.maxOccurrence, ...(scenario.windows?.kinds ? { kinds: scenario.windows.kinds } : {}) });
   const points = ref.report.resume;
   const strikesAt = points === undefined ? undefined : (f: Fault) => points.at.get(strikeKey(f)) ?? Infinity;
-  const plans = plansOf(space, settings.pairs, strikesAt);
+  const only = settings.only;
+  const at = (f: Fault) => faultPlaceName(f) === only;
+  const plans = plansOf(whole, settings.pairs, strikesAt).filter((p) => only === undefined || p.some(at));
+  const space = only === undefined ? whole : onePlace(scenario, whole, only);
   return { settings, reference: ref, space, plans, total: plans.length + 1, ...(strikesAt === undefined ? {} : { strikesAt }) };
+}
+
+/** The fault space cut down to one place, refused in one line when the design has no such place. */
+function onePlace(scenario: Scenario, space: FaultSpace, place: string): FaultSpace {
+  const places = [...space.windows, ...space.points];
+  if (!places.includes(place)) throw new InputError(`--only: ${scenario.name} has no failure window or message point ${place}${didYouMean(place, places)}`);
+  return { ...space, singles: space.singles.filter((f) => faultPlaceName(f) === place), windows: space.windows.filter((w) => w === place), points: space.points.filter((p) => p === place) };
 }
 
 /**

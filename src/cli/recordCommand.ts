@@ -41,7 +41,7 @@ export const command: Command = {
         outDir,
       ),
     );
-    const c = styleFor(io.isTTY);
+    const c = styleFor(io.colorLevel);
     const unexpected = results.filter((r) => !r.judgement.asExpected);
     const contradicted = record.openItems.filter((x) => x.kind === 'contradicted');
     for (const r of unexpected) io.out(c.red(`${r.name}: verdict ${r.judgement.verdict}, not as expected`));

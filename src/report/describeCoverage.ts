@@ -73,7 +73,8 @@ function otherSearch(c: Coverage): string {
 export function describeCoverage(verdict: Verdict, c: Coverage): string {
   const unstruck = c.unstruckRuns === 0 ? '' : `; in ${count(c.unstruckRuns, 'run')} a planned fault never struck`;
   const runs = c.mode === 'check' ? count(c.runs, 'end state') : count(c.runs, 'run');
-  return `${verdict} for ${depth(c)}: ${space(c)}, ${runs}, ${interleavings(c)}${bound(c)}${otherSearch(c)}${unstruck}`;
+  const only = c.only === undefined ? '' : `; only the faults at ${c.only} were run (--only), so the other places say nothing here`;
+  return `${verdict} for ${depth(c)}: ${space(c)}, ${runs}, ${interleavings(c)}${bound(c)}${otherSearch(c)}${only}${unstruck}`;
 }
 
 export function clauseStatusText(status: ClauseStatus): string {

@@ -44,6 +44,7 @@ export function coverageJson(verdict: Parameters<typeof describeCoverage>[0], c:
     unstruckRuns: c.unstruckRuns,
     interleavings: { ...c.interleavings },
     ...(c.bound === undefined ? {} : { bound: { ...c.bound } }),
+    ...(c.only === undefined ? {} : { only: c.only }),
     ...(c.otherSearch === undefined ? {} : { otherSearch: { ...c.otherSearch } }),
     clauses: c.clauses.map((k) => ({
       effect: k.effect,
@@ -142,7 +143,13 @@ function scenario(r: WindowsResult) {
   };
 }
 
-/** The `windows --json` document, pretty-printed and ending in a newline. */
+/** The versioned name of a document's shape, which its JSON Schema (schemas/<command>.schema.json) describes. */
+export function schemaOf(command: 'list' | 'windows' | 'check' | 'explore' | 'replay' | 'calc'): string {
+  return `faultline/${command}@1`;
+}
+
+/** The `windows --json` (or `check --json`) document, pretty-printed and ending in a newline. */
 export function renderJson(results: readonly WindowsResult[]): string {
-  return `${JSON.stringify({ scenarios: results.map(scenario) }, null, 2)}\n`;
+  const command = results.length > 0 && results.every((r) => r.kind === 'check') ? 'check' : 'windows';
+  return `${JSON.stringify({ schema: schemaOf(command), scenarios: results.map(scenario) }, null, 2)}\n`;
 }

@@ -85,10 +85,11 @@ afterAll(() => {
 });
 
 describe.skipIf(skipReason !== undefined)('the packed package', () => {
-  it('holds the compiled code, the catalogue, the README and package.json, and nothing else', () => {
+  it('holds the compiled code, the catalogue, the JSON Schemas, the README and package.json, and nothing else', () => {
     const paths = packed.files.map((f) => f.path);
-    const outside = paths.filter((p) => !p.startsWith('dist/') && p !== 'package.json' && p !== 'README.md');
+    const outside = paths.filter((p) => !p.startsWith('dist/') && !/^schemas\/[a-z]+\.schema\.json$/.test(p) && p !== 'package.json' && p !== 'README.md');
     expect(outside).toEqual([]);
+    expect(paths.filter((p) => p.startsWith('schemas/')).sort()).toEqual(['calc', 'check', 'explore', 'list', 'replay', 'windows'].map((c) => `schemas/${c}.schema.json`));
     expect(paths.filter((p) => /^(src|test|bench|\.ci|models|scenarios|bin)\//.test(p))).toEqual([]);
     expect(paths).toContain('dist/src/index.js');
     expect(paths).toContain('dist/src/index.d.ts');
