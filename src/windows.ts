@@ -23,7 +23,7 @@ import { PairTally, type FreshBreak, type KnownBreak } from './pairTally.ts';
 import { framedRun } from './framedRun.ts';
 import { keyMoments, type KeyMoment } from './keyMoments.ts';
 import { stepFrames, type StepFrames } from './stepFrames.ts';
-import { judge, outcomeRank, verdictOf, type Judgement } from './verdict.ts';
+import { judge, outcomeRank, verdictOf, type Judgement, type Verdict } from './verdict.ts';
 import type { DriverRefusal, InFlight } from './world.ts';
 
 /** What was durable and in flight when a fault struck. */
@@ -209,6 +209,36 @@ export function windowRowsOf(scenario: Scenario, plan: SweepPlan, rows: readonly
 }
 
 /**
+ * A sweep's verdict against its expectation. A sweep stopped at its first violation, or run at
+ * one place, cannot be asked for every expected violation: only an unexpected one counts
+ * against it, and at one place a verdict that holds is no surprise either.
+ */
+function judgementOf(scenario: Scenario, settings: SweepSettings, verdict: Verdict, found: readonly Violation[], stopped: boolean, claims: readonly string[]): Judgement {
+  const only = settings.only !== undefined;
+  const judged = judge(expectedAt(scenario.expect, settings.pairs ? 2 : 1), verdict, found, stopped || only ? 'sampled' : 'exhaustive', claims);
+  return only && judged.unexpected.length === 0 && judged.unexpectedClaims.length === 0 ? { ...judged, asExpected: true } : judged;
+}
+
+/** The first run of a violation again, whole and with the World noted at every step, so a report can show any step of it. */
+function counterexampleOf(scenario: Scenario, violation: Violation, faults: FaultPlan, seed: number, ref: string): Counterexample {
+  const size = scenario.workload.size;
+  const framed = framedRun(scenario, { seed, plan: faults, size });
+  const traced = framed.record;
+  return {
+    violation,
+    seed,
+    size,
+    plan: faults,
+    findings: traced.findings,
+    traceHash: traced.report.traceHash,
+    trace: traced.report.trace ?? [],
+    replay: { kind: 'plan', scenario: ref, seed, plan: faults },
+    frames: stepFrames(scenario, framed),
+    moments: keyMoments(framed, scenario.claims, violation),
+  };
+}
+
+/**
  * A sweep's result from the tally of all its plans (one part, or parts merged): each row's
  * representative and each violation's first run are read from `held` where the tally was made
  * here, and run again where it was made elsewhere.
@@ -230,30 +260,9 @@ export function finishWindows(scenario: Scenario, plan: SweepPlan, part: Windows
   const windowRows = rows;
   const found = VIOLATIONS.filter((v) => firstOf.has(v));
   const verdict = verdictOf(outcomes);
-  // A sweep stopped at its first violation, or run at one place, cannot be asked for every
-  // expected violation: only an unexpected one counts against it.
   const only = settings.only;
-  const judged = judge(expectedAt(scenario.expect, pairs ? 2 : 1), verdict, found, stopped || only !== undefined ? 'sampled' : 'exhaustive', violatedClaims(clauses.result()));
-  const judgement = only !== undefined && judged.unexpected.length === 0 && judged.unexpectedClaims.length === 0 ? { ...judged, asExpected: true } : judged;
-  const counterexamples = found.map((violation): Counterexample => {
-    const faults = plan.plans[firstOf.get(violation)! - 1] ?? reference.plan;
-    const size = scenario.workload.size;
-    // Run whole with the World noted at every step, so the report can show any step of it.
-    const framed = framedRun(scenario, { seed, plan: faults, size });
-    const traced = framed.record;
-    return {
-      violation,
-      seed,
-      size,
-      plan: faults,
-      findings: traced.findings,
-      traceHash: traced.report.traceHash,
-      trace: traced.report.trace ?? [],
-      replay: { kind: 'plan', scenario: ref, seed, plan: faults },
-      frames: stepFrames(scenario, framed),
-      moments: keyMoments(framed, scenario.claims, violation),
-    };
-  });
+  const judgement = judgementOf(scenario, settings, verdict, found, stopped, violatedClaims(clauses.result()));
+  const counterexamples = found.map((violation) => counterexampleOf(scenario, violation, plan.plans[firstOf.get(violation)! - 1] ?? reference.plan, seed, ref));
   const all = failureWindows(components);
   const pairTally = new PairTally();
   pairTally.merge(part.pairs);

@@ -21,7 +21,7 @@ import { DIAGRAM_STYLE, STYLE } from './htmlStyle.ts';
 import { focusSentence, markedSteps, stepLine } from './keyStory.ts';
 import { absorbedSummary, placeList, queryLegend, repairCell, rowGroups, type QueryLegend } from './rowGroups.ts';
 import { knownLines, pairRows, pairsLead } from './pairsSummary.ts';
-import { scenarioAnswer } from './scenarioAnswer.ts';
+import { brokeWords, scenarioAnswer } from './scenarioAnswer.ts';
 import { counterexampleSteps } from './sequenceSteps.ts';
 import { svgSequence } from './svgSequence.ts';
 import { runTally, verdictSummary, type VerdictSummary } from './verdictSummary.ts';
@@ -56,6 +56,9 @@ function repairHtml(row: WindowRow, legend: QueryLegend): string {
   return id === undefined ? esc(text) : esc(text).replace(id, `<a href="#${id}">${id}</a>`);
 }
 
+/** The class of each column's cells, by position: the outcome, the long words that may break anywhere, the query. */
+const CELL_CLASS: readonly (string | undefined)[] = [undefined, undefined, 'outcome', 'evidence', 'words', undefined, 'words', 'query'];
+
 /** The first column whose cells merge with the same cell of the row above (evidence onward). */
 const MERGED_FROM = 3;
 
@@ -83,7 +86,8 @@ function brokeTable(result: WindowsResult, rows: readonly WindowRow[], legend: Q
     }
   }
   const body = cells.map((r, i) => {
-    const tds = r.cells.map((c, k) => (span[i]![k] === 0 ? '' : `<td${k === 2 ? ' class="outcome"' : k === 7 ? ' class="query"' : ''}${span[i]![k]! > 1 ? ` rowspan="${span[i]![k]}"` : ''}>${c}</td>`)).join('');
+    // Each cell says which column it is by class: where cells above are merged, a row's nth cell is not the nth column.
+    const tds = r.cells.map((c, k) => (span[i]![k] === 0 ? '' : `<td${CELL_CLASS[k] === undefined ? '' : ` class="${CELL_CLASS[k]}"`}${span[i]![k]! > 1 ? ` rowspan="${span[i]![k]}"` : ''}>${c}</td>`)).join('');
     return `<tr${r.cls === '' ? '' : ` class="${r.cls}"`}>${tds}</tr>`;
   });
   return `<div class="table-wrap"><table>\n<thead>${head}</thead>\n<tbody>\n${body.join('\n')}\n</tbody>\n</table></div>`;
@@ -111,7 +115,7 @@ function pairsHtml(result: WindowsResult): string[] {
   const head = ['first fault', 'clause only the pair broke', 'pairs', 'the first such pair adds', 'replay the first such pair'].map((t) => `<th scope="col">${t}</th>`).join('');
   const body = rows.map((r, i) => {
     const span = i > 0 && rows[i - 1]!.first === r.first ? '' : `<td rowspan="${rows.filter((x) => x.first === r.first).length}">${esc(r.first)}</td>`;
-    return `<tr>${span}<td>${esc(r.clause)}</td><td>${r.pairs}</td><td>${esc(r.second)}</td><td class="query"><code>${esc(r.replay)}</code></td></tr>`;
+    return `<tr>${span}<td class="words">${esc(r.clause)}</td><td>${r.pairs}</td><td class="words">${esc(r.second)}</td><td class="query"><code>${esc(r.replay)}</code></td></tr>`;
   });
   const known = knownLines(result);
   return [
@@ -175,7 +179,7 @@ function answer(result: WindowsResult): string {
     `<section class="answer ${v.verdict.replace(/ /g, '-')}" aria-label="answer">`,
     `<p><strong>Verdict: ${esc(v.verdict)}</strong> · expected ${esc(v.expected)} · <strong>${esc(v.status)}</strong></p>`,
     v.problems.length === 0 ? '' : `<ul>${v.problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>`,
-    `<p><strong>Worst window:</strong> ${a.worst === undefined ? `none: no fault of the ${a.rows} tried broke a claim.` : `<code>${esc(a.worst)}</code>; ${a.broke} of ${a.rows} faults broke a claim.`}</p>`,
+    `<p><strong>Worst window:</strong> ${a.worst === undefined ? `none: no fault of the ${a.rows} tried broke a claim.` : `<code>${esc(a.worst)}</code>; ${brokeWords(a)}.`}</p>`,
     first,
     `<p><strong>Covered:</strong> ${esc(v.covers)}.</p>`,
     ...a.unjudged.map((u) => `<p><strong>Not judged in every run:</strong> ${esc(u)}.</p>`),

@@ -12,7 +12,7 @@ function compact(css: string): string {
 export const STYLE = compact(`
 :root { color-scheme: light; --ok: #1a7f37; --bad: #cf222e; --warn: #9a6700; --muted: #57606a; --line: #d0d7de; }
 body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto; max-width: 1400px; padding: 1.5rem; color: #1f2328; }
-h1, h2, h3, h4 { line-height: 1.25; }
+h1, h2, h3, h4 { line-height: 1.25; overflow-wrap: anywhere; }
 h2 { border-bottom: 1px solid var(--line); padding-bottom: .3rem; margin-top: 2.5rem; }
 code, pre { font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 pre { background: #f6f8fa; padding: .75rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
@@ -24,7 +24,8 @@ td.query code { white-space: pre-wrap; }
 /* A window name reads as one token: never split "broker->consumer" at its hyphen. Long evidence
    and queries (keys, SQL) may break anywhere rather than widen the table past the page. */
 td:first-child code { white-space: nowrap; }
-td:nth-child(4), td.query { overflow-wrap: anywhere; min-width: 12rem; }
+td.evidence, td.query { overflow-wrap: anywhere; min-width: 12rem; }
+td.words { overflow-wrap: anywhere; }
 /* On a narrow window the table scrolls sideways inside its own box, not the whole page; on a wide
    one the box does not clip, so the header row stays pinned while a long table scrolls. */
 @media (max-width: 1300px) { .table-wrap { overflow-x: auto; } }

@@ -18,8 +18,9 @@ export interface ScenarioAnswer {
   readonly summary: VerdictSummary;
   /** The worst row, in words (`source.committing crash: lost effect (expected)`), when a fault broke a claim. */
   readonly worst: string | undefined;
-  /** How many rows broke a claim, of how many. */
+  /** How many rows broke a claim, how many could not be judged, of how many. */
   readonly broke: number;
+  readonly undecided: number;
   readonly rows: number;
   /** The counterexample to read first (an unexpected violation's, else the first), in words, with its replay line. */
   readonly first: { readonly index: number; readonly text: string; readonly replay: string } | undefined;
@@ -54,5 +55,11 @@ export function scenarioAnswer(result: WindowsResult): ScenarioAnswer {
     const finding = ce.findings.find((f) => f.violation === ce.violation);
     first = { index, text: `${ce.violation} under ${describePlan(ce.plan)}${finding === undefined ? '' : `: ${describeFinding(finding)}`}`, replay: replayLine(ce.replay) };
   }
-  return { summary: verdictSummary(result), worst: worst === undefined ? undefined : worstWords(result, worst), broke: groups.broke.length, rows: result.rows.length, first, unjudged };
+  const undecided = groups.broke.filter((r) => r.outcome === 'unknown').length;
+  return { summary: verdictSummary(result), worst: worst === undefined ? undefined : worstWords(result, worst), broke: groups.broke.length - undecided, undecided, rows: result.rows.length, first, unjudged };
+}
+
+/** `5 of 67 faults broke a claim` and, when some runs could not be judged, `; 3 could not be judged`. */
+export function brokeWords(a: Pick<ScenarioAnswer, 'broke' | 'undecided' | 'rows'>): string {
+  return `${a.broke} of ${a.rows} faults broke a claim${a.undecided === 0 ? '' : `; ${a.undecided} could not be judged`}`;
 }
