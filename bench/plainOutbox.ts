@@ -946,6 +946,8 @@ interface Session {
 interface BrokerCtx {
   readonly durable: BrokerDurable;
   readonly sessions: Readonly<Record<string, Session>>;
+  /** The redelivery timers armed, by id: the tick the delivery each guards went out. */
+  readonly armed: Readonly<Record<string, number>>;
 }
 
 class BrokerReducer extends Reducer<BrokerCtx> {
@@ -953,7 +955,7 @@ class BrokerReducer extends Reducer<BrokerCtx> {
 
   constructor(input: BrokerInput) {
     const redeliveryTicks = input.redeliveryTicks ?? 30;
-    super({ serving: timer('broker', 'serving', 'redelivery', redeliveryTicks) }, 'serving');
+    super({}, 'serving');
     if ((input.partitions ?? 1) !== 1) refuse('broker', `${input.partitions} partitions`);
     if (input.producerDedup) refuse('broker', 'producer dedup');
     if (input.retentionTicks !== undefined) refuse('broker', 'retention');
@@ -963,7 +965,25 @@ class BrokerReducer extends Reducer<BrokerCtx> {
   initial(input: Record<string, unknown> | undefined, actions: ExecutedAction[]): MachineSnapshot {
     this.out = actions;
     const durable = (input?.['durable'] as BrokerDurable | undefined) ?? { partitions: [[]], offsets: {} };
-    return this.enter('serving', { durable, sessions: {} });
+    return this.enter('serving', { durable, sessions: {}, armed: {} });
+  }
+
+  /** A timer due exactly the redelivery timeout after each delivery awaiting its commit, as the broker model arms them. */
+  private arm(ctx: BrokerCtx, now: number): BrokerCtx {
+    const want: Record<string, number> = {};
+    for (const [name, s] of Object.entries(ctx.sessions)) if (s.inflight !== null) want[`redeliver ${name} 0`] = s.inflight.at;
+    let changed = false;
+    for (const id of Object.keys(ctx.armed)) {
+      if (want[id] === ctx.armed[id]) continue;
+      this.out.push({ type: 'xstate.cancel', params: { sendId: id } });
+      changed = true;
+    }
+    for (const [id, at] of Object.entries(want)) {
+      if (ctx.armed[id] === at) continue;
+      this.out.push({ type: 'xstate.raise', params: { event: { type: 'broker.redeliveryDue', at: 0 }, id, delay: Math.max(1, at + this.redeliveryTicks - now) } });
+      changed = true;
+    }
+    return changed ? { ...ctx, armed: want } : ctx;
   }
 
   /** Sends the next record to every session with nothing in flight; with `stale`, redelivers old ones. */
@@ -999,13 +1019,13 @@ class BrokerReducer extends Reducer<BrokerCtx> {
         const log = ctx.durable.partitions[0]!;
         const record: LogRecord = { offset: log.length, key: e['key'], payload: e['payload'] as Payload, at: e['at'] };
         this.send(from, { type: 'broker.ack', ref: e['ref'], partition: 0, offset: record.offset });
-        return new Snapshot('serving', this.pump({ ...ctx, durable: { ...ctx.durable, partitions: [[...log, record]] } }, e['at'], false), true);
+        return new Snapshot('serving', this.arm(this.pump({ ...ctx, durable: { ...ctx.durable, partitions: [[...log, record]] } }, e['at'], false), e['at']), true);
       }
       case 'broker.subscribe': {
         const position = ctx.durable.offsets[e['group']]?.[0] ?? 0;
         const sessions = { ...ctx.sessions, [from]: { group: e['group'], position, inflight: null } };
         this.send(from, { type: 'broker.subscribed', group: e['group'] });
-        return new Snapshot('serving', this.pump({ ...ctx, sessions }, e['at'], false), true);
+        return new Snapshot('serving', this.arm(this.pump({ ...ctx, sessions }, e['at'], false), e['at']), true);
       }
       case 'broker.commit': {
         const s = ctx.sessions[from];
@@ -1013,22 +1033,18 @@ class BrokerReducer extends Reducer<BrokerCtx> {
         if (s) {
           const offset = e['offset'] as number;
           const session: Session = { group: s.group, position: Math.max(s.position, offset), inflight: s.inflight && s.inflight.offset < offset ? null : s.inflight };
-          next = { durable: { ...ctx.durable, offsets: { ...ctx.durable.offsets, [s.group]: [offset] } }, sessions: { ...ctx.sessions, [from]: session } };
+          next = { ...ctx, durable: { ...ctx.durable, offsets: { ...ctx.durable.offsets, [s.group]: [offset] } }, sessions: { ...ctx.sessions, [from]: session } };
         }
-        return new Snapshot('serving', this.pump(next, e['at'], false), true);
+        return new Snapshot('serving', this.arm(this.pump(next, e['at'], false), e['at']), true);
       }
       case 'sys.peerCrashed': {
         const { [e['peer']]: _gone, ...sessions } = ctx.sessions;
-        return new Snapshot('serving', { ...ctx, sessions }, true);
+        return new Snapshot('serving', this.arm({ ...ctx, sessions }, e['at']), true);
       }
-      default: {
-        if (!this.fired('serving', e)) return snapshot;
-        // The redelivery timer leaves `serving` and enters it again, armed anew.
-        this.lastReentered = true;
-        this.exit('serving');
-        const next = this.pump(ctx, e['at'], true);
-        return this.enter('serving', next);
-      }
+      case 'broker.redeliveryDue':
+        return new Snapshot('serving', this.arm(this.pump(ctx, e['at'], true), e['at']), true);
+      default:
+        return snapshot;
     }
   }
 }

@@ -57,6 +57,10 @@ export interface ClauseCoverage {
   readonly status: ClauseStatus;
   /** Runs in which the clause judged something. */
   readonly exercised: number;
+  /** Runs in which it had nothing to judge (no fact committed, no outcome to count). */
+  readonly idle?: number;
+  /** Runs in which its checker could not decide (it threw). */
+  readonly undecided?: number;
   /** The first reason it could not be decided, when unknown. */
   readonly reason?: string;
 }
@@ -86,6 +90,8 @@ export interface Coverage {
   readonly bound?: SearchBound;
   /** Check mode: the states still waiting to be expanded when the search stopped. */
   readonly frontier?: number;
+  /** The one failure window or message point the sweep was asked to run (`--only`). */
+  readonly only?: string;
   /** Check mode: the search in the other order that was also run (see OtherSearch). */
   readonly otherSearch?: OtherSearch;
   readonly clauses: readonly ClauseCoverage[];
@@ -97,28 +103,56 @@ export function violatedClaims(clauses: readonly ClauseCoverage[]): string[] {
 }
 
 /** A ClauseTally as plain data, in the order its clauses were first seen: what a sweep's part carries. */
-export type ClauseTallyState = readonly { readonly key: string; readonly effect: string; readonly clause: ClauseId; readonly seen: readonly ClauseStatus[]; readonly exercised: number; readonly reason?: string; readonly cut?: string }[];
+export type ClauseTallyState = readonly {
+  readonly key: string;
+  readonly effect: string;
+  readonly clause: ClauseId;
+  readonly seen: readonly ClauseStatus[];
+  readonly exercised: number;
+  readonly idle?: number;
+  readonly undecided?: number;
+  readonly reason?: string;
+  readonly cut?: string;
+}[];
+
+interface TallyEntry {
+  effect: string;
+  clause: ClauseId;
+  seen: Set<ClauseStatus>;
+  exercised: number;
+  idle: number;
+  undecided: number;
+  /** Why it was unknown, and why a run could not judge it (`cut`). */
+  reason?: string;
+  cut?: string;
+}
 
 /** Accumulates clause statuses over the runs of a sweep. */
 export class ClauseTally {
-  /** Per clause: the statuses seen, the runs that judged it, why it was unknown, and why a run could not judge it (`cut`). */
-  private readonly entries = new Map<string, { effect: string; clause: ClauseId; seen: Set<ClauseStatus>; exercised: number; reason?: string; cut?: string }>();
+  private readonly entries = new Map<string, TallyEntry>();
 
   /** The tally as data. */
   state(): ClauseTallyState {
-    return [...this.entries].map(([key, e]) => ({ key, effect: e.effect, clause: e.clause, seen: [...e.seen], exercised: e.exercised, ...(e.reason === undefined ? {} : { reason: e.reason }), ...(e.cut === undefined ? {} : { cut: e.cut }) }));
+    return [...this.entries].map(([key, e]) => ({ key, effect: e.effect, clause: e.clause, seen: [...e.seen], exercised: e.exercised, idle: e.idle, undecided: e.undecided, ...(e.reason === undefined ? {} : { reason: e.reason }), ...(e.cut === undefined ? {} : { cut: e.cut }) }));
+  }
+
+  private entry(key: string, effect: string, clause: ClauseId): TallyEntry {
+    let e = this.entries.get(key);
+    if (!e) {
+      e = { effect, clause, seen: new Set(), exercised: 0, idle: 0, undecided: 0 };
+      this.entries.set(key, e);
+    }
+    return e;
   }
 
   /** Adds the tally of later runs: the same as having added those runs here, one by one. */
   merge(state: ClauseTallyState): void {
     for (const s of state) {
-      let e = this.entries.get(s.key);
-      if (!e) {
-        e = { effect: s.effect, clause: s.clause, seen: new Set(), exercised: 0 };
-        this.entries.set(s.key, e);
-      }
+      const e = this.entry(s.key, s.effect, s.clause);
       for (const status of s.seen) e.seen.add(status);
       e.exercised += s.exercised;
+      e.idle += s.idle ?? 0;
+      e.undecided += s.undecided ?? 0;
       if (e.reason === undefined && s.reason !== undefined) e.reason = s.reason;
       if (e.cut === undefined && s.cut !== undefined) e.cut = s.cut;
     }
@@ -127,14 +161,11 @@ export class ClauseTally {
   add(claims: readonly ClaimVerdict[]): void {
     claims.forEach((c, i) => {
       for (const r of c.clauses) {
-        const key = `${i}\u0000${r.clause}`;
-        let e = this.entries.get(key);
-        if (!e) {
-          e = { effect: c.effect, clause: r.clause, seen: new Set(), exercised: 0 };
-          this.entries.set(key, e);
-        }
+        const e = this.entry(`${i}\u0000${r.clause}`, c.effect, r.clause);
         e.seen.add(r.status);
         if (r.status === 'holds' || r.status === 'violated') e.exercised++;
+        else if (r.status === 'not exercised') e.idle++;
+        else if (r.status === 'unknown') e.undecided++;
         if (r.status === 'unknown' && e.reason === undefined && r.reason !== undefined) e.reason = r.reason;
         if (r.status === 'inconclusive' && e.cut === undefined && r.reason !== undefined) e.cut = r.reason;
       }
@@ -160,7 +191,7 @@ export class ClauseTally {
               ? 'not exercised'
               : 'not checked';
       const reason = status === 'inconclusive' ? e.cut : e.reason;
-      return { effect: e.effect, clause: e.clause, status, exercised: e.exercised, ...(reason === undefined ? {} : { reason }) };
+      return { effect: e.effect, clause: e.clause, status, exercised: e.exercised, idle: e.idle, undecided: e.undecided, ...(reason === undefined ? {} : { reason }) };
     });
   }
 }

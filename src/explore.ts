@@ -163,8 +163,12 @@ export interface ExplorePart {
   readonly failed?: { readonly path: string; readonly case: Case };
 }
 
-/** Runs a stretch of the search (or, with `options.path`, replays that one case and its shrinking). */
-export function exploreRange(scenario: Scenario, options: ExploreOptions, from: number, count: number, space: ExplorationSpace = explorationSpace(scenario)): ExplorePart {
+/**
+ * Runs a stretch of the search (or, with `options.path`, replays that one case and its
+ * shrinking). `onRun` hears of each run, for a progress line; it is no option of the search, so
+ * it never travels to a worker or into a shard's settings.
+ */
+export function exploreRange(scenario: Scenario, options: ExploreOptions, from: number, count: number, space: ExplorationSpace = explorationSpace(scenario), onRun?: (runs: number) => void): ExplorePart {
   const seed = options.seed ?? DEFAULT_SEED;
   const outcomes: Partial<Record<RunOutcome, number>> = {};
   const clauses = new ClauseTally();
@@ -183,6 +187,7 @@ export function exploreRange(scenario: Scenario, options: ExploreOptions, from: 
       throw error;
     }
     runs++;
+    onRun?.(runs);
     outcomes[run.outcome] = (outcomes[run.outcome] ?? 0) + 1;
     clauses.add(run.claims);
     if (run.report.unstruck.length > 0) unstruckRuns++;
@@ -221,9 +226,9 @@ export function mergeExploreParts(parts: readonly ExplorePart[]): ExplorePart {
   return { scenario: first.scenario, from: first.from, count: expected - first.from, runs, outcomes, clauses: clauses.state(), unstruckRuns, ...(failed ? { failed } : {}) };
 }
 
-export function explore(scenario: Scenario, options: ExploreOptions = {}): ExploreResult {
+export function explore(scenario: Scenario, options: ExploreOptions = {}, onRun?: (runs: number) => void): ExploreResult {
   const space = explorationSpace(scenario);
-  return finishExplore(scenario, options, exploreRange(scenario, options, 0, options.runs ?? DEFAULT_RUNS, space), space);
+  return finishExplore(scenario, options, exploreRange(scenario, options, 0, options.runs ?? DEFAULT_RUNS, space, onRun), space);
 }
 
 /** The number of cases a search tries when not told. */

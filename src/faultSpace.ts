@@ -11,7 +11,7 @@
 // clock can jump at every window of its own, each occurrence likewise (at least the first),
 // follow the crashes. A bound that leaves occurrences out is counted (`beyond`), so a verdict
 // over the space can say it holds only within that bound.
-import { FAULT_KINDS, isDeclaredKind, MESSAGE_FAULT_KINDS, type Fault, type FaultKind } from './faults.ts';
+import { FAULT_KINDS, faultPlaceName, isDeclaredKind, MESSAGE_FAULT_KINDS, type Fault, type FaultKind } from './faults.ts';
 import { failureWindows, processWindows, restorableComponents, skewableWindows } from './failureWindows.ts';
 import { parsePoint } from './place.ts';
 import type { RunRecord } from './runScenario.ts';
@@ -21,6 +21,8 @@ export interface FaultSpaceOptions {
   /** Strike each place at its first this many occurrences; every occurrence the run reached when absent. */
   readonly maxOccurrence?: number;
   readonly kinds?: readonly FaultKind[];
+  /** Only the faults at this failure window or message point (`--only`); every place when absent. */
+  readonly only?: string;
 }
 
 export interface FaultSpace {
@@ -50,6 +52,7 @@ export function faultSpace(run: RunRecord, options: FaultSpaceOptions): FaultSpa
   let most = 0;
   /** Every occurrence of a place up to the bound, given how many the run reached (`least`: tried even when none). */
   const each = (count: number, least: number, fault: (occurrence: number) => Fault) => {
+    if (options.only !== undefined && faultPlaceName(fault(1)) !== options.only) return;
     reached += count;
     most = Math.max(most, count);
     const n = Math.max(least, Math.min(count, bound));

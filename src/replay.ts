@@ -14,7 +14,8 @@ import { InputError } from './inputError.ts';
 import { didYouMean } from './nearest.ts';
 import { formatPlace } from './place.ts';
 import type { ReplayRef } from './replayLine.ts';
-import { runScenario } from './runScenario.ts';
+import { framedRun } from './framedRun.ts';
+import { keyMoments, type KeyMoment } from './keyMoments.ts';
 import { checkSetup, runChoices } from './check/check.ts';
 import { encodeChoices } from './check/choicePath.ts';
 import type { Duration } from './duration.ts';
@@ -57,6 +58,8 @@ export interface ReplayResult {
   readonly coverage: Coverage;
   readonly replay: ReplayRef;
   readonly refusals: readonly DriverRefusal[];
+  /** The steps at which the keys of the run's worst finding went wrong (absent for a check's choice path, which is not framed). */
+  readonly moments?: readonly KeyMoment[];
 }
 
 /** Refuses a plan that names a window or a message point the design does not have. */
@@ -134,7 +137,10 @@ export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.na
     search = undefined;
     replayRef = { kind: 'plan', scenario: ref, seed, plan, ...(size === undefined ? {} : { size }) };
   }
-  const run = runScenario(scenario, { seed, plan, ...(size === undefined ? {} : { size }), ...(latencies === undefined ? {} : { latencies }), keepTrace: true });
+  // Framed, so the summary can mark where the worst finding's key went wrong; the run is the same.
+  const framed = framedRun(scenario, { seed, plan, ...(size === undefined ? {} : { size }), ...(latencies === undefined ? {} : { latencies }) });
+  const run = framed.record;
+  const worst = run.outcome === 'holds' || run.outcome === 'unknown' || run.outcome === 'inconclusive' ? undefined : run.outcome;
   const clauses = new ClauseTally();
   clauses.add(run.claims);
   const coverage: Coverage = {
@@ -170,6 +176,7 @@ export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.na
     coverage,
     replay: replayRef,
     refusals: run.report.refusals,
+    ...(worst === undefined ? {} : { moments: keyMoments(framed, scenario.claims, worst) }),
   };
 }
 

@@ -38,6 +38,12 @@ export class Trace {
   private pending = '';
   private count = 0;
   private digest: string | undefined;
+  /**
+   * Told of each event just before it is recorded, while the World is as the event finds it: a
+   * counterexample's step-through view (src/framedRun.ts) reads the World's state there. Unset
+   * for every other run.
+   */
+  beforeAdd: ((seq: number, component: string, kind: TraceKind, data: unknown) => void) | undefined;
 
   /**
    * `keep` false records only the hash, so long explorations stay flat in memory; `hashed`
@@ -85,6 +91,7 @@ export class Trace {
 
   add(tick: number, component: string, kind: TraceKind, data?: unknown): void {
     if (this.digest !== undefined) throw new Error('Trace is sealed: its hash was already read');
+    this.beforeAdd?.(this.count, component, kind, data);
     const seq = this.count++;
     if (!this.hashed && !this.keep) return;
     if (this.hashed) {

@@ -13,12 +13,16 @@ import { faultPlace, type FaultKind, type FaultPlan } from './faults.ts';
 import { failureWindows } from './failureWindows.ts';
 import type { Place } from './place.ts';
 import type { ReplayRef } from './replayLine.ts';
-import { runScenario, type RunRecord } from './runScenario.ts';
+import type { RunRecord } from './runScenario.ts';
 import type { Duration } from './duration.ts';
 import { expectedAt, timeScaleOf, type EvidencePart, type Scenario, type WindowNote } from './scenario.ts';
 import { rerun, sweepPlan, sweepWindows, type HeldRuns, type RowPart, type SweepPlan, type SweepSettings, type WindowsPart } from './windowsPart.ts';
 import type { TraceEvent } from './trace.ts';
-import { judge, outcomeRank, verdictOf, type Judgement, type Undecided } from './verdict.ts';
+import { PairTally, type FreshBreak, type KnownBreak } from './pairTally.ts';
+import { framedRun } from './framedRun.ts';
+import { keyMoments, type KeyMoment } from './keyMoments.ts';
+import { stepFrames, type StepFrames } from './stepFrames.ts';
+import { judge, outcomeRank, verdictOf, type Judgement, type Undecided, type Verdict } from './verdict.ts';
 
 export type { Undecided } from './verdict.ts';
 import type { DriverRefusal, InFlight } from './world.ts';
@@ -78,6 +82,10 @@ export interface Counterexample {
   readonly traceHash: string;
   readonly trace: readonly TraceEvent[];
   readonly replay: ReplayRef;
+  /** The World at each step of the trace, for a report's step-through view (absent where the run was not framed: a check's path). */
+  readonly frames?: StepFrames;
+  /** The steps at which the findings' keys changed: each committed outcome, the fact, where it broke. */
+  readonly moments?: readonly KeyMoment[];
 }
 
 /** What a check (src/check/check.ts) adds to a sweep's result: its search and what it reached. */
@@ -118,6 +126,20 @@ export interface WindowsResult {
   readonly unreachedWindows: readonly string[];
   readonly refusals: readonly DriverRefusal[];
   readonly check?: CheckSummary;
+  /** A `--pairs` sweep: how many pairs ran, and which of them broke which clause. */
+  readonly pairs?: PairsSummary;
+}
+
+/** What the pairs of a `--pairs` sweep broke (see src/pairTally.ts). */
+export interface PairsSummary {
+  /** Pairs of faults run. */
+  readonly pairs: number;
+  /** Pairs whose run broke some clause. */
+  readonly broke: number;
+  /** Clauses pairs broke that neither of their faults breaks alone, by first fault, each with its first pair's replay. */
+  readonly fresh: readonly (FreshBreak & { readonly replay: ReplayRef })[];
+  /** Clauses a single fault breaks alone, with how many pairs with it broke them too. */
+  readonly known: readonly KnownBreak[];
 }
 
 export interface WindowsOptions {
@@ -133,6 +155,8 @@ export interface WindowsOptions {
    * price of rows and counterexamples for the plans left unrun (the coverage says so).
    */
   readonly failFast?: boolean;
+  /** Run only the faults at this failure window or message point. */
+  readonly only?: string;
 }
 
 export const DEFAULT_SEED = 1;
@@ -155,6 +179,7 @@ export function sweepSettings(scenario: Scenario, options: WindowsOptions = {}):
     pairs: options.pairs ?? false,
     ...bound(options.maxOccurrence ?? scenario.windows?.maxOccurrence),
     failFast: options.failFast ?? false,
+    ...(options.only === undefined ? {} : { only: options.only }),
   };
 }
 
@@ -185,6 +210,36 @@ export function windowRowsOf(scenario: Scenario, plan: SweepPlan, rows: readonly
 }
 
 /**
+ * A sweep's verdict against its expectation. A sweep stopped at its first violation, or run at
+ * one place, cannot be asked for every expected violation: only an unexpected one counts
+ * against it, and at one place a verdict that holds is no surprise either.
+ */
+function judgementOf(scenario: Scenario, settings: SweepSettings, verdict: Verdict, found: readonly Violation[], stopped: boolean, claims: readonly string[], undecided: readonly Undecided[]): Judgement {
+  const only = settings.only !== undefined;
+  const judged = judge(expectedAt(scenario.expect, settings.pairs ? 2 : 1), verdict, found, stopped || only ? 'sampled' : 'exhaustive', claims, undecided);
+  return only && judged.unexpected.length === 0 && judged.unexpectedClaims.length === 0 && judged.undecided.length === 0 && verdict !== 'inconclusive' ? { ...judged, asExpected: true } : judged;
+}
+
+/** The first run of a violation again, whole and with the World noted at every step, so a report can show any step of it. */
+function counterexampleOf(scenario: Scenario, violation: Violation, faults: FaultPlan, seed: number, ref: string): Counterexample {
+  const size = scenario.workload.size;
+  const framed = framedRun(scenario, { seed, plan: faults, size });
+  const traced = framed.record;
+  return {
+    violation,
+    seed,
+    size,
+    plan: faults,
+    findings: traced.findings,
+    traceHash: traced.report.traceHash,
+    trace: traced.report.trace ?? [],
+    replay: { kind: 'plan', scenario: ref, seed, plan: faults },
+    frames: stepFrames(scenario, framed),
+    moments: keyMoments(framed, scenario.claims, violation),
+  };
+}
+
+/**
  * A sweep's result from the tally of all its plans (one part, or parts merged): each row's
  * representative and each violation's first run are read from `held` where the tally was made
  * here, and run again where it was made elsewhere.
@@ -207,24 +262,12 @@ export function finishWindows(scenario: Scenario, plan: SweepPlan, part: Windows
   const found = VIOLATIONS.filter((v) => firstOf.has(v));
   // Occurrences a bound left out were never struck: the sweep holds only within that bound.
   const verdict = verdictOf(outcomes, plan.occurrences.beyond > 0);
-  // A sweep stopped at its first violation cannot be asked for every expected one.
-  const judgement = judge(expectedAt(scenario.expect, pairs ? 2 : 1), verdict, found, stopped ? 'sampled' : 'exhaustive', violatedClaims(clauses.result()), clauses.undecided());
-  const counterexamples = found.map((violation): Counterexample => {
-    const faults = plan.plans[firstOf.get(violation)! - 1] ?? reference.plan;
-    const size = scenario.workload.size;
-    const traced = runScenario(scenario, { seed, plan: faults, size, keepTrace: true }, reference);
-    return {
-      violation,
-      seed,
-      size,
-      plan: faults,
-      findings: traced.findings,
-      traceHash: traced.report.traceHash,
-      trace: traced.report.trace ?? [],
-      replay: { kind: 'plan', scenario: ref, seed, plan: faults },
-    };
-  });
+  const only = settings.only;
+  const judgement = judgementOf(scenario, settings, verdict, found, stopped, violatedClaims(clauses.result()), clauses.undecided());
+  const counterexamples = found.map((violation) => counterexampleOf(scenario, violation, plan.plans[firstOf.get(violation)! - 1] ?? reference.plan, seed, ref));
   const all = failureWindows(components);
+  const pairTally = new PairTally();
+  pairTally.merge(part.pairs);
   const coverage: Coverage = {
     mode: 'windows',
     faultDepth: pairs ? 2 : 1,
@@ -238,6 +281,7 @@ export function finishWindows(scenario: Scenario, plan: SweepPlan, part: Windows
     unstruckRuns,
     interleavings: { kind: 'seeded', seed },
     ...(stopped ? { bound: { kind: 'firstViolation' as const, after: done } } : {}),
+    ...(only === undefined ? {} : { only }),
     clauses: clauses.result(),
   };
   return {
@@ -258,5 +302,17 @@ export function finishWindows(scenario: Scenario, plan: SweepPlan, part: Windows
     failureWindows: all,
     unreachedWindows: all.filter((w) => !reached.has(w)),
     refusals: reference.report.refusals,
+    ...(pairs ? { pairs: pairsSummary(plan, pairTally, ref) } : {}),
+  };
+}
+
+/** The pairs of a sweep and what they broke, each break with the line that replays its first pair. */
+function pairsSummary(plan: SweepPlan, tally: PairTally, ref: string): PairsSummary {
+  const { fresh, known } = tally.result();
+  return {
+    pairs: plan.plans.filter((p) => p.length === 2).length,
+    broke: tally.brokeRuns,
+    fresh: fresh.map((b) => ({ ...b, replay: { kind: 'plan' as const, scenario: ref, seed: plan.settings.seed, plan: plan.plans[b.index - 1]! } })),
+    known,
   };
 }

@@ -10,11 +10,14 @@
 import type { RunOutcome, Violation } from './checkers/finding.ts';
 import { ClauseTally, type ClauseTallyState } from './coverage.ts';
 import { faultLabel, faultPlaceName, isWindowFault, sameFault, type Fault, type FaultPlan } from './faults.ts';
+import { InputError } from './inputError.ts';
+import { didYouMean } from './nearest.ts';
 import { faultSpace, type FaultSpace } from './faultSpace.ts';
 import { strikeKey } from './resumePoints.ts';
 import { runScenario, type RunRecord } from './runScenario.ts';
 import type { Scenario } from './scenario.ts';
 import { outcomeRank } from './verdict.ts';
+import { PairTally, type PairTallyState } from './pairTally.ts';
 import { faultGuardsOf, sawRepeat, undecidedOf } from './windowRow.ts';
 import type { Undecided } from './windows.ts';
 
@@ -26,6 +29,8 @@ export interface SweepSettings {
   readonly maxOccurrence?: number;
   /** Stop at the first run with a violation, expected or not. */
   readonly failFast: boolean;
+  /** Run only the faults at this failure window or message point (a pair: with one of its faults there). */
+  readonly only?: string;
 }
 
 /** A sweep's plans, from its fault-free reference run. */
@@ -84,6 +89,8 @@ export interface WindowsPart {
   firstOf: [Violation, number][];
   /** Rows keyed by place and fault kind, in the order their first run came. */
   rows: [string, RowPart][];
+  /** Which pairs of faults broke which clause, and which clauses single faults broke alone. */
+  pairs: PairTallyState;
 }
 
 /** A part's runs held where it was made, by plan number: rows read them without running them again. */
@@ -92,15 +99,18 @@ export type HeldRuns = Map<number, RunRecord>;
 export function sweepPlan(scenario: Scenario, settings: SweepSettings, reference?: RunRecord): SweepPlan {
   const ref = reference ?? runScenario(scenario, { seed: settings.seed, plan: [], keepTrace: true, capture: true });
   const kinds = scenario.windows?.kinds ? { kinds: scenario.windows.kinds } : {};
-  const space = faultSpace(ref, { ...(settings.maxOccurrence === undefined ? {} : { maxOccurrence: settings.maxOccurrence }), ...kinds });
+  const whole = faultSpace(ref, { ...(settings.maxOccurrence === undefined ? {} : { maxOccurrence: settings.maxOccurrence }), ...kinds });
   const points = ref.report.resume;
   const strikesAt = points === undefined ? undefined : (f: Fault) => points.at.get(strikeKey(f)) ?? Infinity;
+  const only = settings.only;
+  const space = only === undefined ? whole : onePlace(scenario, whole, faultSpace(ref, { ...(settings.maxOccurrence === undefined ? {} : { maxOccurrence: settings.maxOccurrence }), ...kinds, only }), only);
   const plans: FaultPlan[] = space.singles.map((f) => [f]);
   const occurrences = { reached: space.reached, beyond: space.beyond, most: space.most };
   if (settings.pairs) {
     if (strikesAt === undefined) throw new Error(`${scenario.name}: pairs are planned from a captured reference run`);
-    const pairs = pairsOf(scenario, settings, ref, space, strikesAt);
-    plans.push(...pairs.plans);
+    // With --only, a pair runs when one of its faults is there: its first, or its second after any first.
+    const pairs = pairsOf(scenario, settings, ref, whole, strikesAt);
+    plans.push(...(only === undefined ? pairs.plans : pairs.plans.filter((p) => p.some((f) => faultPlaceName(f) === only))));
     occurrences.reached += pairs.reached;
     occurrences.beyond += pairs.beyond;
     occurrences.most = Math.max(occurrences.most, pairs.most);
@@ -154,6 +164,14 @@ function pairsOf(scenario: Scenario, settings: SweepSettings, reference: RunReco
   return out;
 }
 
+/** The fault space cut down to one place, refused in one line when the design has no such place. */
+/** The space of one place (`there`, its own occurrences counted), refused with a did-you-mean when the design has no such place. */
+function onePlace(scenario: Scenario, space: FaultSpace, there: FaultSpace, place: string): FaultSpace {
+  const places = [...space.windows, ...space.points];
+  if (!places.includes(place)) throw new InputError(`--only: ${scenario.name} has no failure window or message point ${place}${didYouMean(place, places)}`);
+  return { ...there, windows: space.windows.filter((w) => w === place), points: space.points.filter((p) => p === place) };
+}
+
 /**
  * The fault of a pair whose run, captured, the pair's run resumes from: the one that strikes
  * first, which a pair names first.
@@ -181,7 +199,7 @@ export function rowKey(fault: Fault): string {
 
 /** A part of no runs over [from, to): a stretch that holds no plan, or one about to be run. */
 export function emptyPart(scenario: string, from: number, to = from): WindowsPart {
-  return { scenario, from, to, done: 0, stopped: false, outcomes: [], clauses: new ClauseTally().state(), unstruckRuns: 0, reached: [], firstOf: [], rows: [] };
+  return { scenario, from, to, done: 0, stopped: false, outcomes: [], clauses: new ClauseTally().state(), unstruckRuns: 0, reached: [], firstOf: [], rows: [], pairs: new PairTally().state() };
 }
 
 /**
@@ -197,6 +215,7 @@ export function sweepWindows(scenario: Scenario, plan: SweepPlan, from: number, 
   const reached = new Set<string>();
   const firstOf = new Map<Violation, number>();
   const rows = new Map<string, RowPart>();
+  const pairs = new PairTally();
   // A pair's run is the run of the fault that strikes first alone until the other strikes, and
   // pairs come grouped by that fault: its run, captured once, serves its whole group.
   let base: RunRecord | undefined;
@@ -217,6 +236,11 @@ export function sweepWindows(scenario: Scenario, plan: SweepPlan, from: number, 
     for (const f of run.findings) if (!firstOf.has(f.violation)) firstOf.set(f.violation, index);
     const stop = settings.failFast && run.findings.length > 0;
     if (faults.length === 1) tallyRow(rows, index, faults[0]!, run, reference, held);
+    if (settings.pairs && faults.length === 1 && run.findings.length > 0) pairs.addSingle(faults[0]!, run.claims);
+    if (faults.length === 2 && run.findings.length > 0) {
+      const first = pairBase(plan, faults);
+      pairs.addPair(index, first, faults[0] === first ? faults[1]! : faults[0]!, run.claims);
+    }
     if (stop) {
       part.stopped = true;
       break;
@@ -227,6 +251,7 @@ export function sweepWindows(scenario: Scenario, plan: SweepPlan, from: number, 
   part.reached = [...reached];
   part.firstOf = [...firstOf];
   part.rows = [...rows];
+  part.pairs = pairs.state();
   return part;
 }
 
@@ -263,6 +288,7 @@ export function mergeWindowsParts(parts: readonly WindowsPart[]): WindowsPart {
   const reached = new Set<string>();
   const firstOf = new Map<Violation, number>();
   const rows = new Map<string, RowPart>();
+  const pairs = new PairTally();
   let expected = first.from;
   for (const p of parts) {
     if (p.scenario !== first.scenario) throw new Error(`parts of two sweeps: ${first.scenario} and ${p.scenario}`);
@@ -287,6 +313,7 @@ export function mergeWindowsParts(parts: readonly WindowsPart[]): WindowsPart {
       for (const [o, n] of Object.entries(r.outcomes) as [RunOutcome, number][]) row.outcomes[o] = (row.outcomes[o] ?? 0) + n;
       row.undecided.push(...r.undecided);
     }
+    pairs.merge(p.pairs);
     out.stopped = p.stopped;
   }
   out.outcomes = [...outcomes];
@@ -294,6 +321,7 @@ export function mergeWindowsParts(parts: readonly WindowsPart[]): WindowsPart {
   out.reached = [...reached];
   out.firstOf = [...firstOf];
   out.rows = [...rows];
+  out.pairs = pairs.state();
   return out;
 }
 

@@ -367,20 +367,21 @@ export class World {
 
   /** The durable context of a component, as it is now. */
   durable<T = unknown>(name: string): T {
-    return this.comp(name).snapshot.context.durable as T;
+    return this.comp(name)?.snapshot.context.durable as T;
   }
 
   /** The whole context of a component (volatile parts included), for tests and evidence. */
   context<T = unknown>(name: string): T {
-    return this.comp(name).snapshot.context as T;
+    return this.comp(name)?.snapshot.context as T;
   }
 
+  /** The state a component rests in ('' before it has booted). */
   stateOf(name: string): string {
-    return this.comp(name).state;
+    return this.comp(name)?.state ?? '';
   }
 
   isDown(name: string): boolean {
-    return this.comp(name).down;
+    return this.comp(name)?.down ?? false;
   }
 
   get now(): number {
@@ -396,15 +397,25 @@ export class World {
     return this.censusCounts;
   }
 
+  /**
+   * Every message sent and not yet delivered, in delivery order, then those a reorder holds back.
+   * Read while a step is being taken (a framed run's trace hook), it is the World as that step
+   * found it: the message the step delivers is still among them.
+   */
+  inFlightNow(): InFlight[] {
+    return this.state === undefined ? [] : this.kernel.inFlight(this.state);
+  }
+
   /** Every component's durable context, keyed by name. */
   durableState(): Record<string, unknown> {
     return this.state === undefined ? {} : this.kernel.durable(this.state);
   }
 
+  /** A component's part of the state now; undefined before the run has booted it. */
   private comp(name: string) {
     const i = this.kernel.names.indexOf(name);
-    if (i < 0 || this.state === undefined) throw new Error(`no component named ${name}`);
-    return this.state.comps[i]!;
+    if (i < 0) throw new Error(`no component named ${name}`);
+    return this.state?.comps[i];
   }
 
   private runPhase(untilTick: number): 'quiet' | 'silent' | 'bound' | 'steps' {

@@ -2,17 +2,18 @@
 import { CALC_SUBCOMMANDS, calcArgvSpec, runCalc } from '../capacity/runCalc.ts';
 import { InputError } from '../inputError.ts';
 import { flagHelp } from '../parseArgv.ts';
+import { schemaOf } from '../report/json.ts';
 import type { Command } from './command.ts';
 
 export const command: Command = {
   usage: 'calc <checkpoint|dedup|backfill|retry|horizon> [--flags] [--json]',
-  spec: { command: 'calc', flags: { json: { type: 'boolean', help: 'print the figures as one JSON object of exact decimal strings' } }, positionals: { min: 1, max: 1, name: 'subcommand' } },
+  spec: { command: 'calc', flags: { json: { type: 'boolean', help: 'print the figures as one JSON object of exact decimal strings (schema faultline/calc@1)' } }, positionals: { min: 1, max: 1, name: 'subcommand' } },
   run(args, io) {
     // `--json` belongs to calc itself; everything else is the subcommand's, read by the same parser.
     const json = args.filter((a) => a === '--json').length;
     if (json > 1) throw new InputError('calc: --json is given more than once');
     const result = runCalc(args.filter((a) => a !== '--json'));
-    io.out(json === 1 ? JSON.stringify(result.json) : result.text);
+    io.out(json === 1 ? JSON.stringify({ schema: schemaOf('calc'), ...(result.json as object) }) : result.text);
     return 0;
   },
   help(args) {

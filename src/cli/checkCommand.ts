@@ -5,7 +5,11 @@
 // windows mode, and the exit code CI gates on (0 every verdict as expected, 1 otherwise). The
 // report folder is checked before the searches and written only once they have all finished, as
 // one set swapped into place. The speed is measured here, at the command line, and printed only:
-// reports carry nothing that differs between two runs of the same search.
+// reports carry nothing that differs between two runs of the same search. On a terminal a
+// progress line (states, their rate, the time at most left to the state bound) is drawn on
+// stderr; `--reporter` chooses the report forms, `--watch` searches again whenever a scenario
+// file changes, and in GitHub Actions the verdicts go to the job summary and each one not as
+// expected is annotated on its scenario's file.
 import { performance } from 'node:perf_hooks';
 import { loadScenarios } from '../catalogue.ts';
 import { check, DEFAULT_MAX_STATES, type CheckResult } from '../check/check.ts';
@@ -31,12 +35,16 @@ import { loadOptions } from './loadOptions.ts';
 import { partHead, refuseWithShard, shardOut, withPool, workersFlag, writePart } from './sweepFlags.ts';
 import { styleFor, table } from './style.ts';
 import { exitCodeOf } from '../verdict.ts';
+import { reportToCi } from './ciReport.ts';
+import { Progress } from './progress.ts';
+import { ciRows, filesOf, formsFlag, REPORT_FLAGS, type PresentFlags } from './reportFlags.ts';
+import { watchAndRun } from './watch.ts';
 
 /** The whole folder is replaced by each run, so the default is a name no project uses for anything else, and not windows mode's. */
 export const DEFAULT_OUT = 'faultline-check';
 
 export const command: Command = {
-  usage: 'check <scenario|file|folder|pattern|all>… [--faults K] [--kinds LIST] [--size N] [--max-states N] [--max-depth N] [--dfs] [--no-reduction] [--full] [--world-latency] [--json] [--out DIR] [--workers N] [--shard i/n]',
+  usage: 'check <scenario|file|folder|pattern|all>… [--faults K] [--kinds LIST] [--size N] [--max-states N] [--max-depth N] [--dfs] [--no-reduction] [--full] [--world-latency] [--json] [--out DIR] [--reporter LIST] [--watch] [--workers N] [--shard i/n]',
   spec: {
     command: 'check',
     flags: {
@@ -51,9 +59,11 @@ export const command: Command = {
       'fail-fast': { type: 'boolean', help: 'stop at the first violation (the default; kept so that scripts which name it still run)' },
       'world-latency': { type: 'boolean', help: "give each message the World's latency window instead of landing before the clock moves (far more states)" },
       out: { type: 'string', value: 'DIR', help: `the folder the report set replaces (default ${DEFAULT_OUT}/): new, empty, or one faultline wrote` },
+      ...REPORT_FLAGS,
+      watch: { type: 'boolean', help: 'search again whenever a scenario file changes, until interrupted' },
       workers: { type: 'string', value: 'N', help: 'search N scenarios at once, each on a thread of its own (default 1); the result is the same as on one' },
       shard: { type: 'string', value: 'i/n', help: 'search every n-th scenario from the i-th and write the results as a part; faultline merge joins the n parts' },
-      json: { type: 'boolean', help: 'print one JSON document, as windows --json does, with each search under "check"' },
+      json: { type: 'boolean', help: 'print one JSON document, as windows --json does (schema faultline/check@1), with each search under "check"' },
     },
     positionals: { min: 1, max: Infinity, name: 'scenario names, files, folders, patterns or "all"' },
   },
@@ -66,11 +76,13 @@ export const command: Command = {
     const maxDepth = wholeNumber('--max-depth', values['max-depth'], 1, 10_000_000);
     const workers = workersFlag(values['workers']);
     const shard = parseShard('--shard', values['shard']);
-    refuseWithShard(shard, values, ['json']);
+    refuseWithShard(shard, values, ['json', 'watch', 'reporter', 'format']);
+    const forms = formsFlag(values);
     if (values['full'] && values['fail-fast']) throw new InputError('--full and --fail-fast contradict each other: --full searches on after the first violation, --fail-fast stops there');
     const outDir = text(values['out']) ?? (shard ? shardOut(shard) : DEFAULT_OUT);
     // Find out before the searches, not after them, that the reports cannot be written; create nothing yet.
     const entries = await loadScenarios(positionals, { ...loadOptions(), beforeLoad: () => checkReportDir(outDir) });
+    if (values['watch']) return watchAndRun([this.spec.command, ...args], entries.map((e) => e.file), io);
     const options: CheckTaskOptions = {
       faults,
       ...(kinds === undefined ? {} : { kinds }),
@@ -83,7 +95,7 @@ export const command: Command = {
       ...(values['full'] ? {} : { failFast: true }),
       ...(values['world-latency'] ? { worldLatency: true } : {}),
     };
-    const progress = io.isTTY && !values['json'];
+    const progress = new Progress(io, 'state', io.errIsTTY && !values['json']);
     // A shard searches every n-th scenario; the rest are other shards' work.
     const mine = entries.map((e, index) => ({ ...e, index })).filter(({ index }) => !shard || shardTakes(index, shard));
     const results: TimedCheck[] = [];
@@ -99,15 +111,13 @@ export const command: Command = {
     } else {
       for (const [i, { scenario, ref }] of mine.entries()) {
         const started = performance.now();
-        const result = check(scenario, {
-          ...options,
-          ref,
-          ...(progress ? { onProgress: (states: number) => io.progress(`\r[${i + 1}/${mine.length}] ${scenario.name}: ${thousands(states)} states\u001b[K`) } : {}),
-        });
+        // The search may stop well before its bound (at its first violation, or when the space is done): the bound is what it cannot pass.
+        progress.begin(`[${i + 1}/${mine.length}] ${scenario.name}`, maxStates ?? DEFAULT_MAX_STATES, true);
+        const result = check(scenario, { ...options, ref, ...(progress.enabled ? { onProgress: (states: number) => progress.update(states) } : {}) });
         results.push({ result, seconds: (performance.now() - started) / 1000 });
       }
     }
-    if (progress) io.progress('\r\u001b[K');
+    progress.clear();
     if (shard) {
       const part: CheckPartFile = {
         ...partHead('check', shard, entries, options),
@@ -117,7 +127,7 @@ export const command: Command = {
       io.out(`shard ${shard.index}/${shard.count}: ${mine.length} of ${entries.length} scenarios searched; its part is in ${outDir}/ (faultline merge joins the ${shard.count} parts)`);
       return 0;
     }
-    return presentCheck(results, { json: values['json'] === true, outDir }, io);
+    return presentCheck(results, { json: values['json'] === true, outDir, forms, files: filesOf(entries) }, io);
   },
 };
 
@@ -127,20 +137,17 @@ export interface TimedCheck {
   readonly seconds: number;
 }
 
-/** Prints the searches' summary (or their JSON), writes their report set, and returns the exit code. */
-export async function presentCheck(results: readonly TimedCheck[], flags: { readonly json: boolean; readonly outDir: string }, io: CliIo): Promise<number> {
+/** Prints the searches' summary (or their JSON), writes their report set, tells CI, and returns the exit code. */
+export async function presentCheck(results: readonly TimedCheck[], flags: PresentFlags, io: CliIo): Promise<number> {
   const { outDir } = flags;
-  await deferSignals(() =>
-    writeReports(
-      results.map((r) => r.result),
-      outDir,
-    ),
-  );
+  const checked = results.map((r) => r.result);
+  await deferSignals(() => writeReports(checked, outDir, {}, flags.forms));
+  reportToCi('check', ciRows(checked, flags.files ?? new Map()), flags.json ? io.err : io.out);
   if (flags.json) {
     io.out(renderJson(results.map((r) => r.result)));
     return exitCodeOf(results.map((r) => r.result.judgement));
   }
-  const c = styleFor(io.isTTY);
+  const c = styleFor(io.colorLevel);
   const rows = results.map(({ result: r, seconds }) => {
     const v = verdictSummary(r);
     // The time covers both searches where a depth-first one followed a breadth-first one, so the rate counts both searches' states.

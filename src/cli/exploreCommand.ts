@@ -1,6 +1,8 @@
 // `faultline explore <scenario|file|folder|pattern>…`: fast-check searches plans and
-// interleavings of each scenario named; a violation is shrunk and printed with its trace and
-// the line that replays it.
+// interleavings of each scenario named; a violation is shrunk and printed with the steps about
+// its key and the line that replays it. On a terminal a progress line with its rate and an
+// estimate is drawn on stderr; in GitHub Actions the verdicts go to the job summary and each one
+// not as expected is annotated on its scenario's file.
 import { loadScenarios } from '../catalogue.ts';
 import { DEFAULT_RUNS, explore, exploreRange, type ExploreOptions, type ExploreResult } from '../explore.ts';
 import { InputError } from '../inputError.ts';
@@ -11,7 +13,12 @@ import type { ExplorePartFile } from '../sweepParts.ts';
 import { parseArgv } from '../parseArgv.ts';
 import { describeCoverage } from '../report/describeCoverage.ts';
 import { exploreJson } from '../report/runJson.ts';
-import { expectedText } from '../report/verdictSummary.ts';
+import { expectedText, verdictSummary } from '../report/verdictSummary.ts';
+import { schemaOf } from '../report/json.ts';
+import { replayLine } from '../replayLine.ts';
+import { reportToCi, type CiRow } from './ciReport.ts';
+import { Progress } from './progress.ts';
+import { filesOf } from './reportFlags.ts';
 import type { Command } from './command.ts';
 import { text, wholeNumber } from './flagValues.ts';
 import type { CliIo } from './io.ts';
@@ -33,7 +40,7 @@ export const command: Command = {
       workers: { type: 'string', value: 'N', help: 'run on N threads (default 1); the result is the same as on one' },
       shard: { type: 'string', value: 'i/n', help: "run the i-th of n equal stretches of each search's runs and write them as a part; faultline merge joins the n parts" },
       out: { type: 'string', value: 'DIR', help: 'with --shard: the folder its part goes to (default faultline-shard-i-of-n/)' },
-      json: { type: 'boolean', help: 'print one JSON document: {name, verdict, seed, path, traceHash, plan, trace, …}; for several scenarios, {scenarios: [those]}' },
+      json: { type: 'boolean', help: 'print one JSON document: {schema, name, verdict, seed, path, traceHash, plan, trace, …}; for several scenarios, {schema, scenarios: [those]}' },
     },
     positionals: { min: 1, max: Infinity, name: 'scenario names, files, folders or patterns' },
   },
@@ -64,18 +71,35 @@ export const command: Command = {
       io.out(`shard ${shard.index}/${shard.count}: ${entries.length} scenario${entries.length === 1 ? '' : 's'}, runs ${from} to ${to - 1} of each; its part is in ${out}/ (faultline merge joins the ${shard.count} parts)`);
       return 0;
     }
-    const results: ExploreResult[] = workers > 1 ? await withPool(workers, (pool) => exploreOnWorkers(entries, options, pool)) : entries.map(({ scenario, ref }) => explore(scenario, { ...options, ref }));
-    return presentExplore(results, { json: values['json'] === true }, io);
+    // The progress line counts runs on this thread; threads report a scenario's search when it ends.
+    const progress = new Progress(io, 'run', io.errIsTTY && !values['json']);
+    const results: ExploreResult[] =
+      workers > 1
+        ? await withPool(workers, (pool) => exploreOnWorkers(entries, options, pool))
+        : entries.map(({ scenario, ref }, i) => {
+            progress.begin(`[${i + 1}/${entries.length}] ${scenario.name}`, runs ?? DEFAULT_RUNS);
+            return explore(scenario, { ...options, ref }, progress.enabled ? (done) => progress.update(done) : undefined);
+          });
+    progress.clear();
+    return presentExplore(results, { json: values['json'] === true, files: filesOf(entries) }, io);
   },
 };
 
+/** A search as CI shows it. */
+function ciRow(r: ExploreResult, files: ReadonlyMap<string, string> | undefined): CiRow {
+  const v = verdictSummary(r);
+  const replay = r.search.status === 'failed' ? replayLine(r.search.counterexample.replay) : undefined;
+  return { name: r.name, file: files?.get(r.name), verdict: v.verdict, expected: v.expected, asExpected: v.asExpected, problems: v.problems, replay };
+}
+
 /** Prints each search's summary (or one JSON document) and returns the exit code. */
-export function presentExplore(results: readonly ExploreResult[], flags: { readonly json: boolean }, io: CliIo): number {
+export function presentExplore(results: readonly ExploreResult[], flags: { readonly json: boolean; readonly files?: ReadonlyMap<string, string> }, io: CliIo): number {
+  reportToCi('explore', results.map((r) => ciRow(r, flags.files)), flags.json ? io.err : io.out);
   if (flags.json) {
-    io.out(results.length === 1 ? exploreJson(results[0]!) : `{"scenarios":[${results.map((r) => exploreJson(r)).join(',')}]}`);
+    io.out(results.length === 1 ? exploreJson(results[0]!) : `{"schema":"${schemaOf('explore')}","scenarios":[${results.map((r) => exploreJson(r)).join(',')}]}`);
     return exitCodeOf(results.map((r) => r.judgement));
   }
-  const c = styleFor(io.isTTY);
+  const c = styleFor(io.colorLevel);
   for (const [i, result] of results.entries()) {
     if (i > 0) io.out('');
     io.out(`${c.bold(result.name)}: ${result.runs} runs from seed ${result.seed}; outcomes ${Object.entries(result.outcomes).map(([k, v]) => `${k} ${v}`).join(', ')}`);

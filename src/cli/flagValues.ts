@@ -4,6 +4,7 @@ import { FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from '../faul
 import { InputError } from '../inputError.ts';
 import { didYouMean } from '../nearest.ts';
 import { thousands } from '../report/thousands.ts';
+import type { ReportForm } from '../report/writeReports.ts';
 
 /** A whole number between `min` and `max`; undefined when the flag was not given. */
 export function wholeNumber(flag: string, value: string | true | undefined, min = 0, max = Number.MAX_SAFE_INTEGER): number | undefined {
@@ -57,4 +58,26 @@ export function kindsFlag(value: string | true | undefined): FaultKind[] | undef
   if (value === true || list.length === 0 || list.some((k) => k === '')) throw new InputError(`--kinds must be fault kinds joined by commas (${FAULT_KINDS.join(',')}), got ${JSON.stringify(value)}`);
   for (const k of list) if (!FAULT_KINDS.includes(k as FaultKind)) throw new InputError(`--kinds: no fault kind ${JSON.stringify(k)}${didYouMean(k, FAULT_KINDS)}; valid: ${FAULT_KINDS.join(', ')}`);
   return FAULT_KINDS.filter((k) => list.includes(k));
+}
+
+/** The names `--reporter` takes, each for the forms it writes. */
+const REPORTERS: Readonly<Record<string, readonly ReportForm[]>> = {
+  html: ['html'],
+  md: ['md'],
+  markdown: ['md'],
+  json: ['json'],
+  'json.gz': ['json.gz'],
+  junit: ['junit'],
+  all: ['md', 'html', 'json', 'junit'],
+};
+
+/** `--reporter html,junit`: the report forms to write, in the set's order; undefined when not given. */
+export function reportersFlag(flag: string, value: string | true | undefined): ReportForm[] | undefined {
+  if (value === undefined) return undefined;
+  const names = String(value).split(',').map((n) => n.trim());
+  const known = Object.keys(REPORTERS);
+  if (value === true || names.some((n) => n === '')) throw new InputError(`${flag} must be report forms joined by commas (${known.join(', ')}), got ${JSON.stringify(value)}`);
+  for (const n of names) if (!Object.hasOwn(REPORTERS, n)) throw new InputError(`${flag}: no report form ${JSON.stringify(n)}${didYouMean(n, known)}; valid: ${known.join(', ')}`);
+  const forms = new Set(names.flatMap((n) => REPORTERS[n]!));
+  return (['md', 'html', 'json', 'json.gz', 'junit'] as const).filter((f) => forms.has(f));
 }

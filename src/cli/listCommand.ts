@@ -34,7 +34,7 @@ export const command: Command = {
       io.out(JSON.stringify(rows));
       return 0;
     }
-    const c = styleFor(io.isTTY);
+    const c = styleFor(io.colorLevel);
     const expectCell = (s: (typeof entries)[number]['scenario']) => {
       const single = expectedText(expectedAt(s.expect, 1));
       return 'verdict' in s.expect ? single : `${single}; pairs: ${expectedText(expectedAt(s.expect, 2))}`;

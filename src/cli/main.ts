@@ -25,7 +25,7 @@ const COMMANDS: Readonly<Record<string, Entry>> = {
   windows: { summary: 'crash every failure window, fault every message point; write reports', load: () => import('./windowsCommand.ts') },
   explore: { summary: 'search fault plans and interleavings with fast-check; shrink a failure', load: () => import('./exploreCommand.ts') },
   check: { summary: 'every interleaving with up to K faults, by state-space search; write reports', load: () => import('./checkCommand.ts') },
-  replay: { summary: 'rerun one plan or choice path exactly and print its trace', load: () => import('./replayCommand.ts') },
+  replay: { summary: 'rerun one plan or choice path exactly: the verdict and the steps about its key (--trace: every event)', load: () => import('./replayCommand.ts') },
   merge: { summary: 'join the parts of a sharded sweep into the result of one run', load: () => import('./mergeCommand.ts') },
   record: { summary: 'the decision record of seed 004, filled from scenarios and their verdicts', load: () => import('./recordCommand.ts') },
   calc: { summary: 'capacity arithmetic: checkpoint, dedup, backfill, retry, horizon', load: () => import('./calcCommand.ts') },
@@ -46,12 +46,12 @@ export const USAGE = `faultline: crash every failure window of an event-delivery
 
 Usage:
   faultline list [<scenario|file|folder|pattern>…] [--json]
-  faultline windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--pairs] [--seed S] [--max-occurrence N] [--fail-fast] [--workers N] [--shard i/n]
+  faultline windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--reporter LIST] [--pairs] [--only PLACE] [--seed S] [--max-occurrence N] [--fail-fast] [--watch] [--workers N] [--shard i/n]
   faultline explore <scenario|file|folder|pattern>… [--runs N] [--seed S] [--max-faults N] [--max-occurrence N] [--json] [--workers N] [--shard i/n]
-  faultline check <scenario|file|folder|pattern|all>… [--faults K] [--size N] [--max-states N] [--dfs] [--no-reduction] [--full] [--json] [--out DIR] [--workers N] [--shard i/n]
-  faultline merge <part folder|part file>… [--out DIR] [--json]
-  faultline replay <scenario|file> --seed S [--path P | --plan JSON] [--size N] [--json]
-  faultline replay <scenario|file> --faults K --choices PATH [--size N] [--json]
+  faultline check <scenario|file|folder|pattern|all>… [--faults K] [--size N] [--max-states N] [--dfs] [--no-reduction] [--full] [--json] [--out DIR] [--reporter LIST] [--watch] [--workers N] [--shard i/n]
+  faultline merge <part folder|part file>… [--out DIR] [--reporter LIST] [--json]
+  faultline replay <scenario|file> --seed S [--path P | --plan JSON] [--size N] [--trace] [--json]
+  faultline replay <scenario|file> --faults K --choices PATH [--size N] [--trace] [--json]
   faultline record <scenario|file|dir|all> [--out DIR]
   faultline calc <checkpoint|dedup|backfill|retry|horizon> [--flags] [--json]
   faultline init [name] [--dir DIR]

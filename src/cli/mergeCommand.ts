@@ -19,16 +19,18 @@ import { DEFAULT_OUT as CHECK_OUT, presentCheck, type TimedCheck } from './check
 import type { Command } from './command.ts';
 import { presentExplore } from './exploreCommand.ts';
 import { text } from './flagValues.ts';
+import { filesOf, formsFlag, REPORT_FLAGS } from './reportFlags.ts';
 import { loadOptions } from './loadOptions.ts';
 import { version } from './main.ts';
 import { DEFAULT_OUT as WINDOWS_OUT, presentWindows } from './windowsCommand.ts';
 
 export const command: Command = {
-  usage: 'merge <part folder|part file>… [--out DIR] [--json]',
+  usage: 'merge <part folder|part file>… [--out DIR] [--reporter LIST] [--json]',
   spec: {
     command: 'merge',
     flags: {
       out: { type: 'string', value: 'DIR', help: 'the folder the report set replaces (default the command\'s own: faultline-reports/ or faultline-check/)' },
+      ...REPORT_FLAGS,
       json: { type: 'boolean', help: 'print the JSON document the unsharded command prints with --json' },
     },
     positionals: { min: 1, max: Infinity, name: 'the folders (or part.json files) the shards wrote' },
@@ -58,13 +60,16 @@ export const command: Command = {
     const json = values['json'] === true;
     const out = text(values['out']);
     if (first.command === 'explore' && out !== undefined) throw new InputError('--out: an explore writes no report set');
+    if (first.command === 'explore' && (values['reporter'] !== undefined || values['format'] !== undefined)) throw new InputError(`--${values['reporter'] !== undefined ? 'reporter' : 'format'}: an explore writes no report set`);
+    const forms = formsFlag(values);
     const outDir = out ?? (first.command === 'check' ? CHECK_OUT : WINDOWS_OUT);
     const entries = await loadScenarios(first.refs, { ...loadOptions(), ...(first.command === 'explore' ? {} : { beforeLoad: () => checkReportDir(outDir) }) });
     // The scenarios as they are now must be the ones the shards ran.
     for (const [k, { scenario, ref }] of entries.entries()) if (scenarioFingerprint(scenario) !== first.fingerprints[k]) throw new InputError(`${ref} changed since the shards ran: merge parts of the scenarios as they are, or run the shards again`);
-    if (first.command === 'windows') return presentWindows(asInput(() => mergeWindows(ordered as WindowsPartFile[], entries)), { json, outDir }, io);
-    if (first.command === 'explore') return presentExplore(asInput(() => mergeExplore(ordered as ExplorePartFile[], entries)), { json }, io);
-    return presentCheck(mergeCheck(ordered as CheckPartFile[], entries), { json, outDir }, io);
+    const files = filesOf(entries);
+    if (first.command === 'windows') return presentWindows(asInput(() => mergeWindows(ordered as WindowsPartFile[], entries)), { json, outDir, forms, files }, io);
+    if (first.command === 'explore') return presentExplore(asInput(() => mergeExplore(ordered as ExplorePartFile[], entries)), { json, files }, io);
+    return presentCheck(mergeCheck(ordered as CheckPartFile[], entries), { json, outDir, forms, files }, io);
   },
 };
 

@@ -9,7 +9,7 @@ import { loadRecordSource } from '../recordSource.ts';
 import { buildDecisionRecord } from '../report/decisionRecord.ts';
 import { renderRecordHtml } from '../report/recordHtml.ts';
 import { renderRecordMarkdown } from '../report/recordMarkdown.ts';
-import { checkReportDir, reportFiles, writeFileSet } from '../report/writeReports.ts';
+import { checkReportDir, REPORT_FORMS, reportFiles, writeFileSet } from '../report/writeReports.ts';
 import { runWindows } from '../windows.ts';
 import type { Command } from './command.ts';
 import { deferSignals } from './deferSignals.ts';
@@ -37,11 +37,11 @@ export const command: Command = {
     // The reports first, so the record never links a page that is not there yet.
     await deferSignals(() =>
       writeFileSet(
-        [...reportFiles(results), { file: 'record.md', content: () => renderRecordMarkdown(record) }, { file: 'record.html', content: () => renderRecordHtml(record) }],
+        [...reportFiles(results, REPORT_FORMS), { file: 'record.md', content: () => renderRecordMarkdown(record) }, { file: 'record.html', content: () => renderRecordHtml(record) }],
         outDir,
       ),
     );
-    const c = styleFor(io.isTTY);
+    const c = styleFor(io.colorLevel);
     const unexpected = results.filter((r) => !r.judgement.asExpected);
     const contradicted = record.openItems.filter((x) => x.kind === 'contradicted');
     for (const r of unexpected) io.out(c.red(`${r.name}: verdict ${r.judgement.verdict}, not as expected`));

@@ -1,7 +1,8 @@
 // `faultline replay <scenario|file> --seed S [--path P | --plan JSON] [--size N]`: reruns one
-// plan and prints its trace step by step. With --path, S and P are the fast-check seed and path
-// that explore printed; without, S is the simulation seed and --plan the faults (windows mode
-// prints lines of this form). A planned fault that never strikes is reported, not ignored.
+// plan and prints a summary (the verdict, the findings, the steps about the key of the worst
+// finding); `--trace` prints every event of the trace instead, `--json` the whole run as data.
+// With --path, S and P are the fast-check seed and path that explore printed; without, S is the
+// simulation seed and --plan the faults (windows mode prints lines of this form). A planned fault that never strikes is reported, not ignored.
 // `faultline replay <scenario|file> --faults K --choices PATH` runs a check's choice path.
 import { loadScenario } from '../catalogue.ts';
 import { InputError } from '../inputError.ts';
@@ -17,7 +18,7 @@ import { printRun } from './printRun.ts';
 import { styleFor } from './style.ts';
 
 export const command: Command = {
-  usage: 'replay <scenario|file> (--seed S [--path P | --plan JSON] | --faults K [--kinds LIST] --choices PATH [--world-latency]) [--size N] [--max-faults N] [--max-occurrence N] [--json]',
+  usage: 'replay <scenario|file> (--seed S [--path P | --plan JSON] | --faults K [--kinds LIST] --choices PATH [--world-latency]) [--size N] [--max-faults N] [--max-occurrence N] [--trace] [--json]',
   spec: {
     command: 'replay',
     flags: {
@@ -31,6 +32,7 @@ export const command: Command = {
       size: { type: 'string', value: 'N', help: 'the workload size (with --plan; default the scenario’s own)' },
       'max-faults': { type: 'string', value: 'N', help: 'the explore option the path was found with' },
       'max-occurrence': { type: 'string', value: 'N', help: 'the explore option the path was found with' },
+      trace: { type: 'boolean', help: 'print every event of the trace, not only the steps about the finding\'s key' },
       json: { type: 'boolean', help: 'print one JSON document: {name, verdict, seed, path, traceHash, plan, trace, …}' },
     },
     positionals: { min: 1, max: 1, name: 'scenario name or scenario file' },
@@ -60,7 +62,7 @@ export const command: Command = {
       ref,
     );
     if (values['json']) io.out(replayJson(result));
-    else printRun(io.out, styleFor(io.isTTY), result);
+    else printRun(io.out, styleFor(io.colorLevel), result, values['trace'] === true);
     return 0;
   },
 };
@@ -76,6 +78,6 @@ async function runChoicePath(values: Readonly<Record<string, string | true | und
   const kinds = kindsFlag(values['kinds']);
   const result = replay(scenario, { kind: 'choices', choices, faults, ...(kinds === undefined ? {} : { kinds }), ...(size === undefined ? {} : { size }), ...(values['world-latency'] ? { worldLatency: true } : {}) }, ref);
   if (values['json']) io.out(replayJson(result));
-  else printRun(io.out, styleFor(io.isTTY), result);
+  else printRun(io.out, styleFor(io.colorLevel), result, values['trace'] === true);
   return 0;
 }

@@ -1,12 +1,16 @@
 // `faultline windows <scenario|file|folder|pattern|all>…`: every failure window x every fault
 // kind, for every scenario named, a summary table on the terminal, one report set for all of
-// them written to --out (faultline-reports/ by default), and an exit code CI can gate on: 0 when every
-// verdict is as expected, 1 otherwise. The report folder is checked before the runs and written
-// only once they have all finished, as one set swapped into place.
+// them written to --out (faultline-reports/ by default; `--reporter` chooses its forms), and an
+// exit code CI can gate on: 0 when every verdict is as expected, 1 otherwise. The report folder
+// is checked before the runs and written only once they have all finished, as one set swapped
+// into place. `--only PLACE` runs the faults at one window or message point; `--watch` runs
+// again whenever a scenario file changes. On a terminal a progress line with its rate and an
+// estimate is drawn on stderr; in GitHub Actions the verdicts go to the job summary and each
+// one not as expected is annotated on its scenario's file.
 //
 // `--workers N` spreads the runs over N threads with the same result; `--shard i/n` runs one
 // stretch of every scenario's plans and writes its tally as a part for `faultline merge`.
-import { loadScenarios } from '../catalogue.ts';
+import { loadScenarios, type CatalogueEntry } from '../catalogue.ts';
 import { windowsOnWorkers, windowsPartsOnWorkers } from '../sweepOnWorkers.ts';
 import { parseArgv } from '../parseArgv.ts';
 import { replayLine } from '../replayLine.ts';
@@ -19,31 +23,38 @@ import { parseShard, shardRange } from '../shard.ts';
 import type { WindowsPartFile } from '../sweepParts.ts';
 import { runWindows, sweepSettings, type WindowsOptions, type WindowsResult } from '../windows.ts';
 import { sweepPlan, sweepWindows } from '../windowsPart.ts';
+import { reportToCi } from './ciReport.ts';
 import type { Command } from './command.ts';
 import { deferSignals } from './deferSignals.ts';
 import { text, wholeNumber } from './flagValues.ts';
 import type { CliIo } from './io.ts';
 import { loadOptions } from './loadOptions.ts';
+import { Progress } from './progress.ts';
+import { ciRows, filesOf, formsFlag, REPORT_FLAGS, type PresentFlags } from './reportFlags.ts';
 import { partHead, refuseWithShard, shardOut, withPool, workersFlag, writePart } from './sweepFlags.ts';
 import { styleFor, table } from './style.ts';
 import { exitCodeOf } from '../verdict.ts';
+import { watchAndRun } from './watch.ts';
 
 /** The whole folder is replaced by each run, so the default is a name no project uses for anything else. */
 export const DEFAULT_OUT = 'faultline-reports';
 
 export const command: Command = {
-  usage: 'windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--pairs] [--seed S] [--max-occurrence N] [--fail-fast] [--workers N] [--shard i/n]',
+  usage: 'windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--reporter LIST] [--pairs] [--only PLACE] [--seed S] [--max-occurrence N] [--fail-fast] [--watch] [--workers N] [--shard i/n]',
   spec: {
     command: 'windows',
     flags: {
       out: { type: 'string', value: 'DIR', help: 'the folder the report set replaces (default faultline-reports/; with --shard, the folder its part goes to, default faultline-shard-i-of-n/): new, empty, or one faultline wrote' },
+      ...REPORT_FLAGS,
       pairs: { type: 'boolean', help: 'every pair of faults as well as every single fault' },
+      only: { type: 'string', value: 'PLACE', help: 'run only the faults at this failure window or message point (with --pairs, the pairs with a fault there); judged on unexpected violations alone' },
       seed: { type: 'string', value: 'S', help: 'the simulation seed: which interleaving each plan runs (default 1)' },
       'max-occurrence': { type: 'string', value: 'N', help: 'strike each place at its first N occurrences (default: every occurrence the runs reach); occurrences left unstruck make the verdict "holds within bound"' },
       'fail-fast': { type: 'boolean', help: 'stop each scenario at its first violation, expected or not (a quicker CI gate; rows for the unrun plans are missing)' },
+      watch: { type: 'boolean', help: 'run again whenever a scenario file changes, until interrupted' },
       workers: { type: 'string', value: 'N', help: 'run on N threads (default 1); the result is the same as on one' },
       shard: { type: 'string', value: 'i/n', help: "run the i-th of n equal stretches of every scenario's plans and write them as a part; faultline merge joins the n parts" },
-      json: { type: 'boolean', help: 'print one JSON document: {scenarios: [{name, expect, verdict, claims, windows, counterexamples, …}]}' },
+      json: { type: 'boolean', help: 'print one JSON document: {schema, scenarios: [{name, expect, verdict, claims, windows, counterexamples, …}]}' },
     },
     positionals: { min: 1, max: Infinity, name: 'scenario names, files, folders, patterns or "all"' },
   },
@@ -53,17 +64,20 @@ export const command: Command = {
     const maxOccurrence = wholeNumber('--max-occurrence', values['max-occurrence'], 1, 1_000);
     const workers = workersFlag(values['workers']);
     const shard = parseShard('--shard', values['shard']);
-    refuseWithShard(shard, values, ['json']);
+    const forms = formsFlag(values);
+    const only = text(values['only']);
+    refuseWithShard(shard, values, ['json', 'watch', 'reporter', 'format']);
     const outDir = text(values['out']) ?? (shard ? shardOut(shard) : DEFAULT_OUT);
     // Find out before the runs, not after them, that the reports cannot be written; create nothing yet.
     const entries = await loadScenarios(positionals, { ...loadOptions(), beforeLoad: () => checkReportDir(outDir) });
+    if (values['watch']) return watchAndRun([this.spec.command, ...args], entries.map((e) => e.file), io);
     const options: WindowsOptions = {
       ...(seed === undefined ? {} : { seed }),
       ...(maxOccurrence === undefined ? {} : { maxOccurrence }),
       pairs: values['pairs'] === true,
       ...(values['fail-fast'] === true ? { failFast: true } : {}),
+      ...(only === undefined ? {} : { only }),
     };
-    const progress = io.isTTY && !values['json'];
     if (shard) {
       const stretch = (total: number) => shardRange(total, shard);
       const tallies =
@@ -79,33 +93,38 @@ export const command: Command = {
       io.out(`shard ${shard.index}/${shard.count}: ${entries.length} scenarios, ${runs} runs; its part is in ${outDir}/ (faultline merge joins the ${shard.count} parts)`);
       return 0;
     }
-    const results =
-      workers > 1
-        ? await withPool(workers, (pool) => {
-            const total = { done: 0 };
-            return windowsOnWorkers(entries, options, pool, progress ? (runs) => io.progress(`\r${(total.done += runs)} runs\u001b[K`) : undefined);
-          })
-        : entries.map(({ scenario, ref }, i) =>
-            runWindows(scenario, {
-              ...options,
-              ref,
-              ...(progress ? { onRun: (done: number, total: number) => done % 25 === 0 && io.progress(`\r[${i + 1}/${entries.length}] ${scenario.name}: run ${done}/${total}\u001b[K`) } : {}),
-            }),
-          );
-    if (progress) io.progress('\r\u001b[K');
-    return presentWindows(results, { json: values['json'] === true, outDir }, io);
+    const results = await sweep(entries, options, workers, new Progress(io, 'run', io.errIsTTY && !values['json']));
+    return presentWindows(results, { json: values['json'] === true, outDir, forms, files: filesOf(entries) }, io);
   },
 };
 
-/** Prints a sweep's summary (or its JSON), writes its report set, and returns the exit code. */
-export async function presentWindows(results: readonly WindowsResult[], flags: { readonly json: boolean; readonly outDir: string }, io: CliIo): Promise<number> {
+/** Every scenario's sweep, on this thread or on `workers` threads, drawing its progress. */
+async function sweep(entries: readonly CatalogueEntry[], options: WindowsOptions, workers: number, progress: Progress): Promise<WindowsResult[]> {
+  if (workers > 1) {
+    progress.begin(`${entries.length} scenario${entries.length === 1 ? '' : 's'} on ${workers} threads`);
+    let done = 0;
+    const results = await withPool(workers, (pool) => windowsOnWorkers(entries, options, pool, progress.enabled ? (runs) => progress.update((done += runs)) : undefined));
+    progress.clear();
+    return results;
+  }
+  const results = entries.map(({ scenario, ref }, i) => {
+    progress.begin(`[${i + 1}/${entries.length}] ${scenario.name}`);
+    return runWindows(scenario, { ...options, ref, ...(progress.enabled ? { onRun: (done: number, total: number) => progress.update(done, total) } : {}) });
+  });
+  progress.clear();
+  return results;
+}
+
+/** Prints a sweep's summary (or its JSON), writes its report set, tells CI, and returns the exit code. */
+export async function presentWindows(results: readonly WindowsResult[], flags: PresentFlags, io: CliIo): Promise<number> {
   const { outDir } = flags;
-  await deferSignals(() => writeReports(results, outDir));
+  await deferSignals(() => writeReports(results, outDir, {}, flags.forms));
+  reportToCi('windows', ciRows(results, flags.files ?? new Map()), flags.json ? io.err : io.out);
   if (flags.json) {
     io.out(renderJson(results));
     return exitCodeOf(results.map((r) => r.judgement));
   }
-  const c = styleFor(io.isTTY);
+  const c = styleFor(io.colorLevel);
   const rows = results.map((r) => {
     const v = verdictSummary(r);
     return [r.name, String(r.coverage.windows + r.coverage.points), String(r.coverage.runs), r.distinctOutcomes.join(', '), v.verdict, v.expected, v.asExpected ? 'ok' : 'UNEXPECTED'];

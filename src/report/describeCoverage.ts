@@ -83,7 +83,8 @@ function otherSearch(c: Coverage): string {
 export function describeCoverage(verdict: Verdict, c: Coverage): string {
   const unstruck = c.unstruckRuns === 0 ? '' : `; in ${count(c.unstruckRuns, 'run')} a planned fault never struck`;
   const runs = c.mode === 'check' ? count(c.runs, 'end state') : count(c.runs, 'run');
-  return `${verdict} for ${depth(c)}: ${space(c)}, ${runs}, ${interleavings(c)}${bound(c)}${otherSearch(c)}${unstruck}`;
+  const only = c.only === undefined ? '' : `; only the faults at ${c.only} were run (--only), so the other places say nothing here`;
+  return `${verdict} for ${depth(c)}: ${space(c)}, ${runs}, ${interleavings(c)}${bound(c)}${otherSearch(c)}${only}${unstruck}`;
 }
 
 export function clauseStatusText(status: ClauseStatus): string {
@@ -97,9 +98,36 @@ export function clauseStatusText(status: ClauseStatus): string {
   }
 }
 
-/** `at most one committed outcome per key: holds (183 runs)` */
+/** Why a clause had nothing to judge in a run: what that run never did. */
+export const NOTHING_TO_JUDGE: Readonly<Record<ClauseId, string>> = {
+  atMostOne: 'no outcome was committed',
+  liveness: 'no source fact was committed',
+  phantom: 'no effect was committed',
+  versions: 'no version was applied',
+  sameIntent: 'no intent was asked for twice',
+  differentIntent: 'no different intent was tried under a used key',
+  unknownResolved: 'no outcome was ever unknown',
+  finality: 'no final result was revised',
+  quiescence: 'there was nothing to wait for',
+};
+
+/**
+ * Why a clause judged fewer runs than ran: "in 3 there was nothing to judge: no source fact was
+ * committed; in 1 its checker could not decide". Empty when it judged every run.
+ */
+export function unjudgedText(c: ClauseCoverage, judgedOver: 'run' | 'end state' = 'run'): string {
+  const parts: string[] = [];
+  if ((c.idle ?? 0) > 0) parts.push(`in ${thousands(c.idle!)} there was nothing to judge: ${NOTHING_TO_JUDGE[c.clause]}`);
+  if ((c.undecided ?? 0) > 0) parts.push(`in ${thousands(c.undecided!)} its checker could not decide`);
+  return parts.join('; ');
+}
+
+/** `every committed fact yields its effect: holds (judged in 264 of 267 runs; in 3 there was nothing to judge: no source fact was committed)` */
 export function describeClause(c: ClauseCoverage, judgedOver: 'run' | 'end state' = 'run'): string {
-  const runs = c.status === 'holds' || c.status === 'violated' ? ` (judged in ${count(c.exercised, judgedOver)})` : '';
+  const total = c.exercised + (c.idle ?? 0) + (c.undecided ?? 0);
+  const unjudged = unjudgedText(c, judgedOver);
+  const judged = unjudged === '' ? `judged in ${count(c.exercised, judgedOver)}` : `judged in ${thousands(c.exercised)} of ${count(total, judgedOver)}; ${unjudged}`;
+  const runs = c.status === 'holds' || c.status === 'violated' ? ` (${judged})` : '';
   const reason = (c.status === 'unknown' || c.status === 'inconclusive') && c.reason !== undefined ? `: ${c.reason}` : '';
   return `${CLAUSE_TITLES[c.clause]}: ${clauseStatusText(c.status)}${runs}${reason}`;
 }

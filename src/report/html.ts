@@ -1,8 +1,13 @@
-// Renders a whole windows run as ONE self-contained HTML page: a table of contents, a verdict
-// badge per scenario, the failure-window tables and every counterexample drawn as an inline SVG
-// sequence diagram. It loads nothing (no script, no stylesheet link, no font, no image URL), so
-// it opens the same from a CI artifact, an e-mail attachment or an air-gapped laptop, and it
-// holds no timestamp, so the same results always give the same bytes.
+// Renders a windows run as HTML pages that load nothing from outside their report set (no
+// font, image or URL; one stylesheet and one script, both files of the set): `report.html`, the
+// index, with every scenario's verdict, worst window and first counterexample in one table; and
+// one page per scenario (`<scenario>.html`) that opens with its answer, then its claim, its
+// failure-window rows in groups (the faults that broke a claim first), and each counterexample
+// drawn around its key as an inline SVG sequence diagram with a step-through viewer. Splitting
+// the run by scenario, and the style and script into files of their own, keeps each page small
+// enough to open at once and a catalogue's set a few megabytes; every figure is in report.json.
+// Without JavaScript a page is whole but for the viewer. Nothing holds a timestamp, so the same
+// results always give the same bytes.
 import { replayLine } from '../replayLine.ts';
 import { isExpectedViolation, isUnexpectedOutcome } from '../verdict.ts';
 import type { Counterexample, WindowRow, WindowsResult } from '../windows.ts';
@@ -12,83 +17,26 @@ import { describeFinding } from './describeFinding.ts';
 import { describePlan } from './describePlan.ts';
 import { counterexampleRun, searchLine, sweepHeader, windowReach } from './describeSweep.ts';
 import { escapeXml as esc } from './escapeXml.ts';
-import { sequenceSteps } from './sequenceSteps.ts';
+import { DIAGRAM_STYLE, STYLE } from './htmlStyle.ts';
+import { focusSentence, markedSteps, stepLine } from './keyStory.ts';
+import { absorbedSummary, placeList, queryLegend, repairCell, rowGroups, type QueryLegend } from './rowGroups.ts';
+import { knownLines, pairRows, pairsLead } from './pairsSummary.ts';
+import { brokeWords, scenarioAnswer } from './scenarioAnswer.ts';
+import { counterexampleSteps } from './sequenceSteps.ts';
 import { svgSequence } from './svgSequence.ts';
 import { runTally, verdictSummary, type VerdictSummary } from './verdictSummary.ts';
-import { WINDOW_COLUMNS, windowCells, windowTables, componentNames, repairIsSql } from './windowCells.ts';
-
-const STYLE = `
-:root { color-scheme: light; --ok: #1a7f37; --bad: #cf222e; --warn: #9a6700; --muted: #57606a; --line: #d0d7de; }
-body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto; max-width: 1400px; padding: 1.5rem; color: #1f2328; }
-h1, h2, h3, h4 { line-height: 1.25; }
-h2 { border-bottom: 1px solid var(--line); padding-bottom: .3rem; margin-top: 2.5rem; }
-code, pre { font: 13px/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-pre { background: #f6f8fa; padding: .75rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
-blockquote { margin: 0; padding: 0 1rem; border-left: .25rem solid var(--line); color: var(--muted); }
-table { border-collapse: collapse; margin: .75rem 0; font-size: 13px; }
-th, td { border: 1px solid var(--line); padding: .3rem .5rem; vertical-align: top; text-align: left; }
-th { background: #f6f8fa; position: sticky; top: 0; }
-td.query code { white-space: pre-wrap; }
-/* A window name reads as one token: never split "broker->consumer" at its hyphen. Long evidence
-   and queries (keys, SQL) may break anywhere rather than widen the table past the page. */
-td:first-child code { white-space: nowrap; }
-td:nth-child(4), td.query { overflow-wrap: anywhere; min-width: 12rem; }
-/* On a narrow window the table scrolls sideways inside its own box, not the whole page; on a wide
-   one the box does not clip, so the header row stays pinned while a long table scrolls. */
-@media (max-width: 1300px) { .table-wrap { overflow-x: auto; } }
-tr.unexpected td { background: #ffebe9; }
-tr.expected td { background: #fff8c5; }
-tr.unreached td { color: var(--muted); }
-.badge { display: inline-block; padding: 0 .55rem; border-radius: 1rem; font-size: 12px; font-weight: 600; color: #fff; vertical-align: middle; }
-.badge.holds { background: var(--ok); }
-.badge.violated { background: var(--bad); }
-.badge.unknown { background: var(--warn); }
-.badge.holds-within-bound { background: var(--ok); }
-ul.clauses .not-checked, ul.clauses .not-exercised { color: var(--warn); }
-.badge.as-expected { background: #fff; color: var(--ok); border: 1px solid var(--ok); }
-.badge.not-expected { background: #fff; color: var(--bad); border: 1px solid var(--bad); }
-nav ol { padding-left: 1.5rem; }
-.counts { display: flex; gap: 2rem; }
-.counts div { font-size: 13px; color: var(--muted); }
-.counts strong { display: block; font-size: 20px; color: #1f2328; }
-/* A diagram keeps its drawn size, so its words stay legible, and scrolls sideways inside its own
-   box on a screen narrower than it, never widening the page. The shadows at the box's edges show
-   that more of the diagram lies that way; the white covers scroll with the content (background-
-   attachment: local) and hide a shadow once the reader reaches that edge. */
-.diagram {
-  overflow-x: auto; max-width: 100%; box-sizing: border-box; border: 1px solid var(--line); padding: .5rem;
-  background: linear-gradient(to right, #fff 30%, #fff0) left / 2rem 100% no-repeat local,
-    linear-gradient(to left, #fff 30%, #fff0) right / 2rem 100% no-repeat local,
-    radial-gradient(farthest-side at 0 50%, #0003, #0000) left / .75rem 100% no-repeat scroll,
-    radial-gradient(farthest-side at 100% 50%, #0003, #0000) right / .75rem 100% no-repeat scroll,
-    #fff;
-}
-.diagram svg { display: block; max-width: none; }
-/* A trace hash or a scenario name is one long token: it breaks anywhere rather than widen the page. */
-p code, li code, h2 code { overflow-wrap: anywhere; }
-svg.sequence { font: 11px ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-svg.sequence .lifeline { stroke: #8c959f; stroke-dasharray: 4 4; }
-svg.sequence .participant rect { fill: #ddf4ff; stroke: #54aeff; }
-svg.sequence .participant text { font-weight: 600; }
-svg.sequence .msg line, svg.sequence .msg path { stroke: #1f2328; fill: none; }
-svg.sequence .head { fill: #1f2328; }
-svg.sequence .lost line, svg.sequence .dropped line { stroke: var(--bad); stroke-dasharray: 6 4; }
-svg.sequence .lost text, svg.sequence .dropped text { fill: var(--bad); }
-svg.sequence .msg .cross { stroke: var(--bad); stroke-width: 2.5; }
-/* The layout keeps every label off the lifelines; its background keeps the words legible over anything else. */
-svg.sequence .label-bg { fill: #fff; stroke: none; }
-svg.sequence .crash rect { fill: var(--bad); stroke: #82071e; }
-svg.sequence .crash text { fill: #fff; font-weight: 700; }
-svg.sequence .restart rect { fill: #dafbe1; stroke: var(--ok); }
-svg.sequence .note rect { fill: #fff8c5; stroke: #d4a72c; }
-svg.sequence .phase rect { fill: #eaeef2; stroke: #8c959f; }
-svg.sequence .omitted rect { fill: #fff; stroke: #8c959f; stroke-dasharray: 3 3; }
-svg.sequence .omitted text { fill: var(--muted); font-style: italic; }
-`;
+import { viewerData } from './viewerData.ts';
+import { VIEWER_SCRIPT } from './viewerScript.ts';
+import { WINDOW_COLUMNS, windowCells, componentNames } from './windowCells.ts';
 
 /** An id for a scenario's section (with a suffix, one of its counterexamples), safe in an attribute and a fragment link. */
 export function anchor(name: string, suffix = ''): string {
   return `s-${name.replace(/[^A-Za-z0-9_-]/g, '-')}${suffix}`;
+}
+
+/** The page of a scenario in the report set, relative to report.html. */
+export function scenarioPage(name: string): string {
+  return `${encodeURIComponent(name)}.html`;
 }
 
 function badges(v: VerdictSummary): string {
@@ -101,99 +49,227 @@ function rowClass(result: WindowsResult, row: WindowRow): string {
   return row.struck > 0 ? '' : 'unreached';
 }
 
-function windowTable(result: WindowsResult, rows: readonly WindowRow[]): string {
+function repairHtml(row: WindowRow, legend: QueryLegend): string {
+  const text = repairCell(row, legend);
+  if (text === '') return '—';
+  const id = legend.idOf(row);
+  return id === undefined ? esc(text) : esc(text).replace(id, `<a href="#${id}">${id}</a>`);
+}
+
+/** The class of each column's cells, by position: the outcome, the long words that may break anywhere, the query. */
+const CELL_CLASS: readonly (string | undefined)[] = [undefined, undefined, 'outcome', 'evidence', 'words', undefined, 'words', 'query'];
+
+/** The first column whose cells merge with the same cell of the row above (evidence onward). */
+const MERGED_FROM = 3;
+
+/**
+ * The rows that broke a claim as a table. A cell that says what the cell above it says (the
+ * same evidence at the same place under another fault) is merged into it, so a run of like rows
+ * reads as one and costs one.
+ */
+function brokeTable(result: WindowsResult, rows: readonly WindowRow[], legend: QueryLegend): string {
   const head = `<tr>${WINDOW_COLUMNS.map((c) => `<th scope="col">${esc(c.title)}</th>`).join('')}</tr>`;
-  const body = rows.map((row) => {
+  const cells = rows.map((row) => {
     const c = windowCells(row, componentNames(result));
     const cls = rowClass(result, row);
     const outcome = cls === 'unexpected' ? `<strong>${esc(c.outcome)} (unexpected)</strong>` : cls === 'expected' ? `${esc(c.outcome)} (expected)` : esc(c.outcome);
-    const cells = [
-      `<td><code>${esc(c.window)}</code></td>`,
-      `<td>${esc(c.fault)}</td>`,
-      `<td class="outcome">${outcome}</td>`,
-      `<td>${esc(c.evidence)}</td>`,
-      `<td>${esc(c.retryOwner)}</td>`,
-      `<td>${esc(c.duplicatePossible)}</td>`,
-      `<td>${esc(c.duplicateGuard)}</td>`,
-      `<td class="query">${c.repairQuery === '' ? '—' : repairIsSql(row) ? `<code>${esc(c.repairQuery)}</code>` : esc(c.repairQuery)}</td>`,
-    ];
-    return `<tr${cls === '' ? '' : ` class="${cls}"`}>${cells.join('')}</tr>`;
+    return { cls, cells: [`<code>${esc(c.window)}</code>`, esc(c.fault), outcome, esc(c.evidence), esc(c.retryOwner), esc(c.duplicatePossible), esc(c.duplicateGuard), repairHtml(row, legend)] };
+  });
+  const span = cells.map((r) => r.cells.map(() => 1));
+  for (let k = MERGED_FROM; k < WINDOW_COLUMNS.length; k++) {
+    let top = 0;
+    for (let i = 1; i < cells.length; i++) {
+      if (cells[i]!.cells[k] === cells[top]!.cells[k]) {
+        span[top]![k]!++;
+        span[i]![k] = 0;
+      } else top = i;
+    }
+  }
+  const body = cells.map((r, i) => {
+    // Each cell says which column it is by class: where cells above are merged, a row's nth cell is not the nth column.
+    const tds = r.cells.map((c, k) => (span[i]![k] === 0 ? '' : `<td${CELL_CLASS[k] === undefined ? '' : ` class="${CELL_CLASS[k]}"`}${span[i]![k]! > 1 ? ` rowspan="${span[i]![k]}"` : ''}>${c}</td>`)).join('');
+    return `<tr${r.cls === '' ? '' : ` class="${r.cls}"`}>${tds}</tr>`;
   });
   return `<div class="table-wrap"><table>\n<thead>${head}</thead>\n<tbody>\n${body.join('\n')}\n</tbody>\n</table></div>`;
+}
+
+function placesHtml(rows: readonly WindowRow[]): string {
+  return placeList(rows).map((p) => `<code>${esc(p.place)}</code> (${esc(p.faults.join(', '))})`).join(', ');
+}
+
+/** The rows the design absorbed, summarised by what they show and the check that covers them; every row's cells in full are in report.json (`--reporter json`). */
+function absorbedHtml(rows: readonly WindowRow[], legend: QueryLegend): string[] {
+  const checks = (group: readonly WindowRow[]) => {
+    const ids = [...new Set(group.map((r) => legend.idOf(r)).filter((id): id is string => id !== undefined))];
+    return ids.length === 0 ? '' : ` (check with ${ids.map((id) => `<a href="#${id}">${id}</a>`).join(', ')})`;
+  };
+  const summary = absorbedSummary(rows).map((g) => `<li><strong>${esc(g.text)}:</strong> ${placesHtml(g.rows)}${checks(g.rows)}</li>`);
+  return [`<p>The claim held at ${rows.length} fault${rows.length === 1 ? '' : 's'}; what each run shows (every row in full is in report.json):</p>`, `<ul class="places">${summary.join('')}</ul>`];
+}
+
+/** A `--pairs` sweep's table of the clauses only its pairs broke, by first fault, then the single faults that break one alone. */
+function pairsHtml(result: WindowsResult): string[] {
+  const lead = pairsLead(result);
+  if (lead === undefined) return [];
+  const rows = pairRows(result);
+  const head = ['first fault', 'clause only the pair broke', 'pairs', 'the first such pair adds', 'replay the first such pair'].map((t) => `<th scope="col">${t}</th>`).join('');
+  const body = rows.map((r, i) => {
+    const span = i > 0 && rows[i - 1]!.first === r.first ? '' : `<td rowspan="${rows.filter((x) => x.first === r.first).length}">${esc(r.first)}</td>`;
+    return `<tr>${span}<td class="words">${esc(r.clause)}</td><td>${r.pairs}</td><td class="words">${esc(r.second)}</td><td class="query"><code>${esc(r.replay)}</code></td></tr>`;
+  });
+  const known = knownLines(result);
+  return [
+    '<h2>Fault pairs that broke a clause</h2>',
+    `<p>${esc(lead)}</p>`,
+    ...(rows.length === 0 ? [] : [`<div class="table-wrap"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body.join('\n')}\n</tbody>\n</table></div>`]),
+    ...(known.length === 0 ? [] : [`<ul>${known.map((k) => `<li>${esc(k)}</li>`).join('')}</ul>`]),
+  ];
+}
+
+/** The failure-window rows in their groups, then the numbered repair queries. */
+function rowSections(result: WindowsResult): string[] {
+  const g = rowGroups(result);
+  const legend = queryLegend([...g.broke, ...g.absorbed]);
+  const out: string[] = [];
+  if (g.broke.length > 0) out.push('<h2>Faults that broke a claim</h2>', brokeTable(result, g.broke, legend));
+  if (g.absorbed.length > 0) out.push('<h2>Faults the design absorbed</h2>', ...absorbedHtml(g.absorbed, legend));
+  if (g.unchanged.length > 0) out.push('<h2>Faults that changed nothing</h2>', `<p class="places">The claim held with nothing lost and nothing repeated, as in the fault-free run (each row's figures are in report.json): ${placesHtml(g.unchanged)}.</p>`);
+  if (g.unreached.length > 0) out.push('<h2>Faults that never struck</h2>', `<p class="places">${result.check ? 'No interleaving within the bound reached these places' : 'This workload never reached these places at the occurrences tried'}: ${placesHtml(g.unreached)}.</p>`);
+  if (legend.entries.length > 0) {
+    out.push('<h2>Repair queries</h2>', '<p>Run a query to find the damage its rows name; where the claim held, it is the check that the damage did not happen.</p>');
+    out.push(`<dl>${legend.entries.map((q) => `<dt id="${q.id}">${q.id}</dt><dd><code>${esc(q.sql)}</code></dd>`).join('')}</dl>`);
+  }
+  return out;
 }
 
 function counterexample(result: WindowsResult, ce: Counterexample, index: number): string {
   const id = anchor(result.name, `-ce-${index + 1}`);
   const findings = ce.findings.map((f) => `<li>${esc(f.violation)}: ${esc(describeFinding(f))}</li>`).join('');
   const plan = describePlan(ce.plan);
-  const title = `${result.name}: ${ce.violation} under ${plan}`;
+  const diagram = counterexampleSteps(ce);
+  const marked = markedSteps(diagram);
+  const data = viewerData(ce, diagram);
+  const dataId = `${id}-steps`;
   return [
     `<article id="${id}">`,
-    `<h4>${index + 1}. ${esc(ce.violation)}</h4>`,
+    `<h3>${index + 1}. ${esc(ce.violation)}</h3>`,
     `<p><strong>Plan:</strong> ${esc(plan)} · ${counterexampleRun(ce).map((x) => `<strong>${x.label.toLowerCase()}</strong> ${x.label === 'Choice path' ? `<code>${esc(x.value)}</code>` : esc(x.value)}`).join(' · ')} · <strong>trace hash</strong> <code>${esc(ce.traceHash)}</code></p>`,
     findings === '' ? '' : `<ul>${findings}</ul>`,
-    `<div class="diagram">\n${svgSequence(sequenceSteps(ce.trace), title)}\n</div>`,
+    `<p>${esc(focusSentence(diagram))}</p>`,
+    marked.length === 0 ? '' : `<ul class="story">${marked.map((s) => `<li class="${'mark' in s && s.mark !== undefined ? s.mark.kind : s.kind}">${esc(stepLine(s))}</li>`).join('')}</ul>`,
+    `<div class="diagram">\n${svgSequence(diagram, `${result.name}: ${ce.violation} under ${plan}`)}\n</div>`,
+    data === undefined ? '' : `<section class="viewer" tabindex="0" aria-label="Step through the counterexample" data-viewer="${dataId}" hidden></section>\n<script type="application/json" id="${dataId}">${jsonInHtml(data)}</script>`,
     `<p><strong>Replay:</strong></p>`,
     `<pre><code>${esc(replayLine(ce.replay))}</code></pre>`,
     `</article>`,
   ].filter((l) => l !== '').join('\n');
 }
 
-function section(result: WindowsResult): string {
-  const v = verdictSummary(result);
-  const parts = [
-    `<section id="${anchor(result.name)}">`,
-    `<h2>${esc(result.title)} ${badges(v)}</h2>`,
-    `<p>Scenario <code>${esc(result.name)}</code> · ${esc(sweepHeader(result))}</p>`,
-    `<p><strong>Seed passage:</strong> ${esc(result.source)}<br><strong>Lesson:</strong> ${esc(result.lesson)}</p>`,
-    `<h3>${result.claims.length === 1 ? 'Claim' : 'Claims'}</h3>`,
-    ...result.claims.map((c) => `<blockquote><p>${esc(claimSentence(c))}</p></blockquote>`),
-    `<p><strong>Verdict:</strong> ${esc(v.verdict)} · <strong>expected:</strong> ${esc(v.expected)} · <strong>${esc(v.status)}</strong></p>`,
-    `<p><strong>Covers:</strong> ${esc(v.covers)}.</p>`,
-    v.problems.length === 0 ? '' : `<ul>${v.problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>`,
-    `<p><strong>Clauses checked:</strong></p>`,
-    `<ul class="clauses">${result.coverage.clauses.map((c) => `<li class="${c.status.replace(/ /g, '-')}">${result.claims.length > 1 ? `${esc(c.effect)}: ` : ''}${esc(describeClause(c, result.check ? 'end state' : 'run'))}</li>`).join('')}</ul>`,
-    ...result.refusals.map((r) => `<p>Note: <code>${esc(r.component)}</code> ran on XState's own step because the compiled driver refused its machine (${esc(r.reason)}).</p>`),
-    `<div class="counts"><div><strong>${result.coverage.windows + result.coverage.points}</strong>places</div><div><strong>${result.coverage.runs}</strong>runs</div><div><strong>${esc(result.distinctOutcomes.join(', '))}</strong>distinct outcomes</div></div>`,
-    searchLine(result) === undefined ? '' : `<p>Search: ${esc(searchLine(result)!)}.</p>`,
-    ...windowReach(result).map((w) => `<p>${esc(w.text)}: ${w.windows.map((x) => `<code>${esc(x)}</code>`).join(', ')}.</p>`),
-    ...windowTables(result).map((t) => `<h3>${esc(t.heading)}</h3>\n${windowTable(result, t.rows)}`),
-    `<h3>Counterexamples</h3>`,
-    result.counterexamples.length === 0 ? '<p>None: no run violated a claim.</p>' : result.counterexamples.map((ce, i) => counterexample(result, ce, i)).join('\n'),
-    `</section>`,
-  ];
-  return parts.filter((p) => p !== '').join('\n');
+/** JSON inside a script element: `<` is written as its escape, so no string in it can close the element. */
+function jsonInHtml(data: unknown): string {
+  return JSON.stringify(data).replace(/</g, '\\u003c');
 }
 
-/** The whole run as one HTML document that references nothing outside itself. */
-export function renderHtml(results: readonly WindowsResult[]): string {
-  const toc = results.map((r) => {
-    const ces = r.counterexamples.map((ce, i) => `<li><a href="#${anchor(r.name, `-ce-${i + 1}`)}">${esc(ce.violation)}</a></li>`).join('');
-    return `<li><a href="#${anchor(r.name)}">${esc(r.title)}</a> <code>${esc(r.name)}</code> ${badges(verdictSummary(r))}${ces === '' ? '' : `<ol>${ces}</ol>`}</li>`;
-  });
+/** What a scenario's page opens with: its verdict, worst window, first counterexample and replay line, coverage, and what was not judged. */
+function answer(result: WindowsResult): string {
+  const a = scenarioAnswer(result);
+  const v = a.summary;
+  const first = a.first === undefined ? '' : `<p><strong>First counterexample:</strong> <a href="#${anchor(result.name, `-ce-${a.first.index + 1}`)}">${esc(a.first.text)}</a></p>\n<pre><code>${esc(a.first.replay)}</code></pre>`;
+  return [
+    `<section class="answer ${v.verdict.replace(/ /g, '-')}" aria-label="answer">`,
+    `<p><strong>Verdict: ${esc(v.verdict)}</strong> · expected ${esc(v.expected)} · <strong>${esc(v.status)}</strong></p>`,
+    v.problems.length === 0 ? '' : `<ul>${v.problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>`,
+    `<p><strong>Worst window:</strong> ${a.worst === undefined ? `none: no fault of the ${a.rows} tried broke a claim.` : `<code>${esc(a.worst)}</code>; ${brokeWords(a)}.`}</p>`,
+    first,
+    `<p><strong>Covered:</strong> ${esc(v.covers)}.</p>`,
+    ...a.unjudged.map((u) => `<p><strong>Not judged in every run:</strong> ${esc(u)}.</p>`),
+    `</section>`,
+  ].filter((l) => l !== '').join('\n');
+}
+
+/** The stylesheet every page of the set links to, written beside report.html. */
+export const STYLE_FILE = 'report.css';
+/** The script the pages with counterexamples load: the step-through viewer. */
+export const SCRIPT_FILE = 'report.js';
+
+/** The set's stylesheet: one file, so a run of a hundred pages carries it once. */
+export function renderStyle(): string {
+  return `${STYLE}\n${DIAGRAM_STYLE}\n`;
+}
+
+/** The set's script, each line without its indentation. */
+export function renderScript(): string {
+  return `${VIEWER_SCRIPT.replace(/^\s+/gm, '').trim()}\n`;
+}
+
+function page(title: string, body: readonly string[], viewer: boolean): string {
   return [
     '<!doctype html>',
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    '<title>faultline failure-window report</title>',
-    `<style>${STYLE}</style>`,
+    `<title>${esc(title)}</title>`,
+    `<link rel="stylesheet" href="${STYLE_FILE}">`,
     '</head>',
     '<body>',
-    '<header>',
-    '<h1>faultline failure-window report</h1>',
-    `<p>${runTally(results, (s) => `<strong>${s}</strong>`)}</p>`,
-    '</header>',
-    '<nav>',
-    '<h2>Contents</h2>',
-    `<ol>\n${toc.join('\n')}\n</ol>`,
-    '</nav>',
-    '<main>',
-    ...results.map(section),
-    '</main>',
+    ...body,
+    ...(viewer ? [`<script src="${SCRIPT_FILE}"></script>`] : []),
     '</body>',
     '</html>',
     '',
   ].join('\n');
+}
+
+/** One scenario's page: the answer first, then the claim, the rows and the counterexamples. */
+export function renderScenarioHtml(result: WindowsResult): string {
+  const v = verdictSummary(result);
+  const body = [
+    '<nav class="crumbs"><a href="report.html">All scenarios</a></nav>',
+    `<header id="${anchor(result.name)}">`,
+    `<h1>${esc(result.title)} ${badges(v)}</h1>`,
+    answer(result),
+    '</header>',
+    '<main>',
+    `<p>Scenario <code>${esc(result.name)}</code> · ${esc(sweepHeader(result))}</p>`,
+    `<p><strong>Seed passage:</strong> ${esc(result.source)}<br><strong>Lesson:</strong> ${esc(result.lesson)}</p>`,
+    `<h2>${result.claims.length === 1 ? 'Claim' : 'Claims'}</h2>`,
+    ...result.claims.map((c) => `<blockquote><p>${esc(claimSentence(c))}</p></blockquote>`),
+    `<p><strong>Clauses checked:</strong></p>`,
+    `<ul class="clauses">${result.coverage.clauses.map((c) => `<li class="${c.status.replace(/ /g, '-')}">${result.claims.length > 1 ? `${esc(c.effect)}: ` : ''}${esc(describeClause(c, result.check ? 'end state' : 'run'))}</li>`).join('')}</ul>`,
+    ...result.refusals.map((r) => `<p>Note: <code>${esc(r.component)}</code> ran on XState's own step because the compiled driver refused its machine (${esc(r.reason)}).</p>`),
+    `<div class="counts"><div><strong>${result.coverage.windows + result.coverage.points}</strong>places</div><div><strong>${result.coverage.runs}</strong>runs</div><div><strong>${esc(result.distinctOutcomes.join(', '))}</strong>distinct outcomes</div></div>`,
+    searchLine(result) === undefined ? '' : `<p>Search: ${esc(searchLine(result)!)}.</p>`,
+    ...windowReach(result).map((w) => `<p>${esc(w.text)}: ${w.windows.map((x) => `<code>${esc(x)}</code>`).join(', ')}.</p>`),
+    ...pairsHtml(result),
+    ...rowSections(result),
+    `<h2>Counterexamples</h2>`,
+    result.counterexamples.length === 0 ? '<p>None: no run violated a claim.</p>' : result.counterexamples.map((ce, i) => counterexample(result, ce, i)).join('\n'),
+    '</main>',
+  ].filter((l) => l !== '');
+  return page(`${result.title}: faultline`, body, result.counterexamples.some((ce) => ce.frames !== undefined));
+}
+
+/** One row of the index: the scenario, its verdict, its worst window and its first counterexample. */
+function indexRow(r: WindowsResult): string {
+  const a = scenarioAnswer(r);
+  const href = scenarioPage(r.name);
+  const first = a.first === undefined ? '—' : `<a href="${href}#${anchor(r.name, `-ce-${a.first.index + 1}`)}">${esc(r.counterexamples[a.first.index]!.violation)}</a>`;
+  return `<tr${a.summary.asExpected ? '' : ' class="unexpected"'}><td><a href="${href}">${esc(r.title)}</a><br><code>${esc(r.name)}</code></td><td>${badges(a.summary)}</td><td>${esc(a.summary.expected)}</td><td>${a.worst === undefined ? 'none' : `<code>${esc(a.worst)}</code>`}</td><td>${first}</td><td>${r.coverage.runs}</td></tr>`;
+}
+
+/** The index of a run (report.html): the tally, then every scenario in one table linking its page; `others` are the set's other files it links to. */
+export function renderHtml(results: readonly WindowsResult[], others: readonly string[] = ['report.json', 'junit.xml']): string {
+  const head = ['scenario', 'verdict', 'expected', 'worst window', 'first counterexample', 'runs'].map((t) => `<th scope="col">${t}</th>`).join('');
+  const body = [
+    '<header>',
+    '<h1>faultline failure-window report</h1>',
+    `<p>${runTally(results, (s) => `<strong>${s}</strong>`)}</p>`,
+    '</header>',
+    '<main>',
+    `<div class="table-wrap"><table class="index">\n<thead><tr>${head}</tr></thead>\n<tbody>\n${results.map(indexRow).join('\n')}\n</tbody>\n</table></div>`,
+    `<p>Each scenario has a page of its own, which opens with its answer.${others.length === 0 ? '' : ` The same run in other forms: ${others.map((f) => `<a href="${esc(f)}">${esc(f)}</a>`).join(' · ')}.`}</p>`,
+    '</main>',
+  ];
+  return page('faultline failure-window report', body, false);
 }

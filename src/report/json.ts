@@ -10,7 +10,7 @@ import { isWindowFault, type Fault, type FaultPlan } from '../faults.ts';
 import { formatPlace } from '../place.ts';
 import { replayLine } from '../replayLine.ts';
 import { OUTCOME_ORDER } from '../verdict.ts';
-import type { Counterexample, WindowRow, WindowsResult } from '../windows.ts';
+import type { Counterexample, PairsSummary, WindowRow, WindowsResult } from '../windows.ts';
 import { claimSentence } from './claimSentence.ts';
 import { describeClause, describeCoverage } from './describeCoverage.ts';
 import { describeFinding } from './describeFinding.ts';
@@ -45,8 +45,19 @@ export function coverageJson(verdict: Parameters<typeof describeCoverage>[0], c:
     unstruckRuns: c.unstruckRuns,
     interleavings: { ...c.interleavings },
     ...(c.bound === undefined ? {} : { bound: { ...c.bound } }),
+    ...(c.only === undefined ? {} : { only: c.only }),
     ...(c.otherSearch === undefined ? {} : { otherSearch: { ...c.otherSearch } }),
-    clauses: c.clauses.map((k) => ({ effect: k.effect, clause: k.clause, status: k.status, exercised: k.exercised, text: describeClause(k, c.interleavings.kind === 'chosen' ? 'end state' : 'run'), ...(k.reason === undefined ? {} : { reason: k.reason }) })),
+    clauses: c.clauses.map((k) => ({
+      effect: k.effect,
+      clause: k.clause,
+      status: k.status,
+      exercised: k.exercised,
+      text: describeClause(k, c.interleavings.kind === 'chosen' ? 'end state' : 'run'),
+      ...(k.reason === undefined ? {} : { reason: k.reason }),
+      // Runs it did not judge, and why: nothing to judge, or a checker that could not decide.
+      ...(k.idle === undefined ? {} : { idle: k.idle }),
+      ...(k.undecided === undefined ? {} : { undecided: k.undecided }),
+    })),
   };
 }
 
@@ -89,6 +100,18 @@ function counterexample(ce: Counterexample) {
     findings: ce.findings.map(findingJson),
     size: ce.size,
     description: describePlan(ce.plan),
+    // The steps at which the findings' keys went wrong, by their index in the counterexample's trace.
+    ...(ce.moments === undefined ? {} : { moments: ce.moments.map((m) => ({ kind: m.kind, violation: m.violation, key: m.key, at: m.at ?? null, component: m.component ?? null, ...(m.nth === undefined ? {} : { nth: m.nth }) })) }),
+  };
+}
+
+/** What a `--pairs` sweep's pairs broke: each clause by the fault that struck first, counted, with its first pair's replay line. */
+function pairsJson(p: PairsSummary) {
+  return {
+    pairs: p.pairs,
+    broke: p.broke,
+    fresh: p.fresh.map((b) => ({ first: faultJson(b.first), effect: b.effect, clause: b.clause, pairs: b.count, second: faultJson(b.second), replay: replayLine(b.replay) })),
+    known: p.known.map((b) => ({ fault: faultJson(b.fault), effect: b.effect, clause: b.clause, pairs: b.count })),
   };
 }
 
@@ -117,10 +140,17 @@ function scenario(r: WindowsResult) {
     coverage: coverageJson(j.verdict, r.coverage),
     ...(r.check ? { mode: 'check', check: { ...r.check, unstruckWindows: [...r.check.unstruckWindows] } } : { mode: 'windows' }),
     ...(r.refusals.length === 0 ? {} : { driverRefusals: r.refusals.map((x) => ({ ...x })) }),
+    ...(r.pairs === undefined ? {} : { pairs: pairsJson(r.pairs) }),
   };
 }
 
-/** The `windows --json` document, pretty-printed and ending in a newline. */
+/** The versioned name of a document's shape, which its JSON Schema (schemas/<command>.schema.json) describes. */
+export function schemaOf(command: 'list' | 'windows' | 'check' | 'explore' | 'replay' | 'calc'): string {
+  return `faultline/${command}@1`;
+}
+
+/** The `windows --json` (or `check --json`) document, pretty-printed and ending in a newline. */
 export function renderJson(results: readonly WindowsResult[]): string {
-  return `${JSON.stringify({ scenarios: results.map(scenario) }, null, 2)}\n`;
+  const command = results.length > 0 && results.every((r) => r.kind === 'check') ? 'check' : 'windows';
+  return `${JSON.stringify({ schema: schemaOf(command), scenarios: results.map(scenario) }, null, 2)}\n`;
 }

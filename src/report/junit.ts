@@ -1,9 +1,13 @@
 // Renders windows-mode results as JUnit XML for CI: one <testsuite> per scenario, one
 // <testcase> per failure-window row and one for the scenario's verdict. A <failure> marks
 // exactly what should turn CI red, the same thing that makes `faultline windows` exit 1: an
-// outcome the scenario did not expect, or a verdict that is not as expected. An expected
-// violation is the scenario proving its point, so it passes and says so in <system-out>; a row
-// whose fault never struck, or whose run the checkers could not decide, is reported skipped.
+// outcome the scenario did not expect, or a verdict that is not as expected; it carries the
+// row's every cell and its replay line. An expected violation is the scenario proving its
+// point, so it passes and says so in <system-out> (the verdict's case has the line that replays
+// each violation's counterexample); a row whose
+// fault never struck, or whose run the checkers could not decide, is reported skipped; a row
+// that held is a bare passing case (its cells are in the HTML page and report.json), which
+// keeps the file small enough for a CI test view of thousands of rows.
 // No `time` or `timestamp` attributes: the file must be byte-identical on a rerun.
 import { formatPlace } from '../place.ts';
 import { replayLine } from '../replayLine.ts';
@@ -34,8 +38,12 @@ function rowDetails(result: WindowsResult, row: WindowRow): string {
     `retry owner: ${c.retryOwner}`,
     `duplicate possible: ${c.duplicatePossible}; guard: ${c.duplicateGuard}`,
     `repair query: ${c.repairQuery || 'none given'}`,
-    `replay: ${replayLine(row.replay ?? { kind: 'plan', scenario: result.ref, seed: result.seed, plan: row.plan })}`,
+    `replay: ${replayOf(result, row)}`,
   ].join('\n');
+}
+
+function replayOf(result: WindowsResult, row: WindowRow): string {
+  return replayLine(row.replay ?? { kind: 'plan', scenario: result.ref, seed: result.seed, plan: row.plan });
 }
 
 function rowCase(result: WindowsResult, row: WindowRow): Case {
@@ -50,15 +58,14 @@ function rowCase(result: WindowsResult, row: WindowRow): Case {
       out: `outcome: ${row.outcome} (unexpected violation)`,
     };
   }
-  // Every other row still says its outcome, so the file alone answers "what happened at this window".
-  const out = `outcome: ${row.outcome}`;
-  if (isExpectedViolation(expected, row.outcome)) return { name, out: `${out} (expected violation)\n${rowDetails(result, row)}` };
-  if (row.struck === 0) return { name, skipped: `the fault never struck: ${place} is not reached ${result.check ? 'by any interleaving within the bound' : 'by this workload'}`, out };
+  // The verdict's case lists the replay line of each violation's counterexample.
+  if (isExpectedViolation(expected, row.outcome)) return { name, out: `outcome: ${row.outcome} (expected violation)` };
+  if (row.struck === 0) return { name, skipped: `the fault never struck: ${place} is not reached ${result.check ? 'by any interleaving within the bound' : 'by this workload'}` };
   if (row.outcome === 'unknown') {
     const why = row.undecided.map((u) => `${u.effect}: ${u.clause}: ${u.reason}`).join('; ');
-    return { name, skipped: `unknown: the checkers could not decide this run (${why || 'no reason given'})`, out };
+    return { name, skipped: `unknown: the checkers could not decide this run (${why || 'no reason given'})` };
   }
-  return { name, out };
+  return { name };
 }
 
 function verdictCase(result: WindowsResult): Case {

@@ -1,7 +1,15 @@
 // Renders a counterexample's steps as a Mermaid `sequenceDiagram`, which GitHub and GitLab draw
 // inline in Markdown. Crashes sit in a red box so the eye finds them first; lost and dropped
-// messages end in a cross, because the arrowhead is exactly what never happened.
-import { messageText, type SequenceDiagram } from './sequenceSteps.ts';
+// messages end in a cross, because the arrowhead is exactly what never happened. A marked step
+// (the duplicate, the first outcome, the source fact) sits in a coloured box with its mark
+// beside it, a missing effect is a red note where the effect should have been, and a folded
+// group is a note across the diagram that says what it holds.
+import { messageText, type SequenceDiagram, type StepMark } from './sequenceSteps.ts';
+
+/** The box a mark sits in: the duplicate and the break in red-orange, the rest in pale yellow. */
+function markBox(mark: StepMark): string {
+  return mark.kind === 'duplicate' || mark.kind === 'broke' ? 'rect rgb(255, 214, 170)' : 'rect rgb(255, 248, 197)';
+}
 
 // Words Mermaid's sequence grammar reserves; a component named like one gets an alias instead.
 const RESERVED = new Set(['end', 'loop', 'alt', 'else', 'opt', 'par', 'and', 'rect', 'note', 'participant', 'actor', 'critical', 'break', 'box', 'activate', 'deactivate', 'autonumber', 'create', 'destroy', 'links', 'link', 'title']);
@@ -42,6 +50,8 @@ export function mermaidSequence(diagram: SequenceDiagram): string {
   const span = first === last ? first : `${first},${last}`;
   const pair = (a: string, b: string) => (id(a) === id(b) ? id(a) : `${id(a)},${id(b)}`);
   for (const s of diagram.steps) {
+    const mark = s.kind === 'message' || s.kind === 'lost' || s.kind === 'dropped' || s.kind === 'note' ? s.mark : undefined;
+    if (mark !== undefined) lines.push(`  ${markBox(mark)}`);
     switch (s.kind) {
       case 'message':
         lines.push(`  ${id(s.from)}->>${id(s.to)}: ${text(messageText(s))}`);
@@ -68,9 +78,19 @@ export function mermaidSequence(diagram: SequenceDiagram): string {
       case 'phase':
         lines.push(`  Note over ${span}: ${text(s.text)}`);
         break;
-      case 'omitted':
-        lines.push(`  Note over ${span}: … ${s.count} step${s.count === 1 ? '' : 's'} omitted …`);
+      case 'fold':
+        lines.push(`  Note over ${span}: ⋯ ${text(s.text)}`);
         break;
+      case 'missing':
+        lines.push('  rect rgb(255, 205, 205)');
+        lines.push(`    Note over ${id(s.component)}: ${text(s.text)}`);
+        lines.push('  end');
+        break;
+    }
+    if (mark !== undefined) {
+      const where = s.kind === 'note' ? s.component : s.kind === 'message' || s.kind === 'lost' || s.kind === 'dropped' ? s.to : first;
+      lines.push(`    Note right of ${id(where)}: ${text(mark.text)}`);
+      lines.push('  end');
     }
   }
   return lines.join('\n');

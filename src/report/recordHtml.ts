@@ -1,12 +1,12 @@
 // Renders a filled decision record as ONE self-contained HTML page in the failure-window report's
 // house style: inline CSS, no script, no external asset, no timestamp. Every property links to
-// its run in the Evidence section, which links on to the scenario's section of report.html
+// its run in the Evidence section, which links on to the scenario's page of the HTML report
 // written beside it, shows the replay line of each counterexample and links to its sequence
 // diagram there. Tables wrap their words and, on a screen narrower than a table, scroll inside
 // their own box, so the page itself is never wider than the screen.
 import type { DecisionRecord, RecordBlock, RecordCell } from './decisionRecord.ts';
 import { escapeXml as esc } from './escapeXml.ts';
-import { anchor as reportAnchor } from './html.ts';
+import { anchor as reportAnchor, scenarioPage } from './html.ts';
 
 const STYLE = `
 :root { color-scheme: light; --ok: #1a7f37; --bad: #cf222e; --muted: #57606a; --line: #d0d7de; }
@@ -55,11 +55,11 @@ export function renderRecordHtml(record: DecisionRecord): string {
     [
       `<div class="evidence" id="${esc(r.anchor)}">`,
       `<h3>${esc(r.title)}</h3>`,
-      `<p>Scenario <code>${esc(r.name)}</code> · verdict <span class="verdict-${r.verdict === 'violated' ? 'violated' : 'holds'}">${esc(r.verdict)}</span> · expected ${esc(r.expected)} · ${r.asExpected ? 'as expected' : '<span class="flag">NOT as expected</span>'} · <a href="report.html#${esc(reportAnchor(r.name))}">report</a></p>`,
+      `<p>Scenario <code>${esc(r.name)}</code> · verdict <span class="verdict-${r.verdict === 'violated' ? 'violated' : 'holds'}">${esc(r.verdict)}</span> · expected ${esc(r.expected)} · ${r.asExpected ? 'as expected' : '<span class="flag">NOT as expected</span>'} · <a href="${esc(scenarioPage(r.name))}#${esc(reportAnchor(r.name))}">report</a></p>`,
       `<p>Covers: ${esc(r.covers)}.</p>`,
       ...r.counterexamples.map(
         (ce, i) =>
-          `<div id="${esc(ce.anchor)}"><p><strong>${esc(ce.violation)}</strong> under ${esc(ce.plan)} (<a href="report.html#${esc(reportAnchor(r.name, `-ce-${i + 1}`))}">sequence diagram</a>). Replay:</p>\n<pre><code>${esc(ce.replay)}</code></pre></div>`,
+          `<div id="${esc(ce.anchor)}"><p><strong>${esc(ce.violation)}</strong> under ${esc(ce.plan)} (<a href="${esc(scenarioPage(r.name))}#${esc(reportAnchor(r.name, `-ce-${i + 1}`))}">sequence diagram</a>). Replay:</p>\n<pre><code>${esc(ce.replay)}</code></pre></div>`,
       ),
       '</div>',
     ].join('\n'),

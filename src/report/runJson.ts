@@ -5,7 +5,7 @@ import type { ExploreResult } from '../explore.ts';
 import { replayLine } from '../replayLine.ts';
 import type { ReplayResult } from '../replay.ts';
 import { claimSentence } from './claimSentence.ts';
-import { coverageJson, faultJson, findingJson, planJson } from './json.ts';
+import { coverageJson, faultJson, findingJson, planJson, schemaOf } from './json.ts';
 
 function judgementJson(j: ExploreResult['judgement']) {
   return {
@@ -20,6 +20,7 @@ function judgementJson(j: ExploreResult['judgement']) {
 export function exploreJson(r: ExploreResult): string {
   const ce = r.search.status === 'failed' ? r.search.counterexample : undefined;
   return JSON.stringify({
+    schema: schemaOf('explore'),
     name: r.name,
     verdict: r.judgement.verdict,
     seed: r.seed,
@@ -40,6 +41,7 @@ export function exploreJson(r: ExploreResult): string {
 
 export function replayJson(r: ReplayResult): string {
   return JSON.stringify({
+    schema: schemaOf('replay'),
     name: r.name,
     verdict: r.judgement.verdict,
     seed: r.search?.seed ?? r.seed,

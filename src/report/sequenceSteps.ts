@@ -1,30 +1,59 @@
 // Turns a counterexample's trace into the steps of a sequence diagram, once, so the Mermaid
 // diagram in Markdown and the SVG in HTML show the same story in the same words. A trace records
 // everything the World did; a reviewer needs the messages, the fault and what it cost, so state
-// changes, timer firings and the simulator's own crash notifications are left out, and a long
-// trace is cut down around its faults with a visible count of what was left out. Every message
-// is labelled with the keys of what it is about (see `messageKeys`), so two orders' commands
-// never read as one command and its retry.
+// changes, timer firings and the simulator's own crash notifications are left out. A
+// counterexample is drawn around the key its finding names (src/report/keyFocus.ts): the steps
+// that carried the key's messages or changed its rows, the faults, and the steps at which it
+// went wrong, marked; every other step is folded into a counted group that says what it held
+// (src/report/foldSteps.ts), and so is a loop that repeats itself, so no step is ever dropped
+// without a word. Every message is labelled with the keys of what it is about (see
+// `messageKeys`), so two orders' commands never read as one command and its retry.
+import type { KeyMoment } from '../keyMoments.ts';
 import type { TraceEvent } from '../trace.ts';
+import type { Counterexample } from '../windows.ts';
+import { foldSteps } from './foldSteps.ts';
+import { focusOf, markMoments, relatedSteps, type Focus } from './keyFocus.ts';
+
+/** Where a step sits in its trace: the index of the event it was drawn from. */
+interface Placed {
+  readonly at?: number;
+}
+
+/** Why a step is marked: it committed an outcome under the key (the second one is the duplicate), its source fact, or the break. */
+export interface StepMark {
+  readonly kind: 'outcome' | 'duplicate' | 'fact' | 'broke';
+  /** The words the diagram writes beside the step. */
+  readonly text: string;
+}
+
+/** A step the diagram may mark. */
+interface Markable {
+  readonly mark?: StepMark;
+}
 
 export type SequenceStep =
   /**
    * A message delivered from one component to another. `inFlight` marks one delivered while its
    * sender was down: it was sent before the crash, so the diagram must not read as a dead sender speaking.
    */
-  | ({ readonly kind: 'message'; readonly tick: number; readonly from: string; readonly to: string; readonly inFlight?: true } & Labelled)
+  | ({ readonly kind: 'message'; readonly tick: number; readonly from: string; readonly to: string; readonly inFlight?: true } & Labelled & Placed & Markable)
   /** A message the network lost: it never arrives. */
-  | ({ readonly kind: 'lost'; readonly tick: number; readonly from: string; readonly to: string } & Labelled)
+  | ({ readonly kind: 'lost'; readonly tick: number; readonly from: string; readonly to: string } & Labelled & Placed & Markable)
   /** A message that arrived while its receiver was down, so nobody processed it. */
-  | ({ readonly kind: 'dropped'; readonly tick: number; readonly from: string; readonly to: string } & Labelled)
-  | { readonly kind: 'crash'; readonly tick: number; readonly component: string; readonly window: string | undefined }
-  | { readonly kind: 'restart'; readonly tick: number; readonly component: string }
+  | ({ readonly kind: 'dropped'; readonly tick: number; readonly from: string; readonly to: string } & Labelled & Placed & Markable)
+  | ({ readonly kind: 'crash'; readonly tick: number; readonly component: string; readonly window: string | undefined } & Placed)
+  | ({ readonly kind: 'restart'; readonly tick: number; readonly component: string } & Placed)
   /** Something a component recorded or suffered that is not a message: an effect, a guard, a delayed message. */
-  | ({ readonly kind: 'note'; readonly tick: number; readonly component: string } & Labelled)
+  | ({ readonly kind: 'note'; readonly tick: number; readonly component: string } & Labelled & Placed & Markable)
   /** A change that concerns every component: the start of the liveness phase. */
-  | { readonly kind: 'phase'; readonly tick: number; readonly text: string }
-  /** Steps cut out to keep the diagram readable. */
-  | { readonly kind: 'omitted'; readonly count: number };
+  | ({ readonly kind: 'phase'; readonly tick: number; readonly text: string } & Placed)
+  /**
+   * Steps folded into one line that says what they were: `count` steps from trace event `first`
+   * to `last`, `text` short enough to draw, `detail` every part of them.
+   */
+  | { readonly kind: 'fold'; readonly count: number; readonly text: string; readonly detail: string; readonly first?: number; readonly last?: number }
+  /** An effect that never happened: drawn where the claim's other outcomes were committed, at the end. */
+  | { readonly kind: 'missing'; readonly component: string; readonly text: string; readonly detail: string };
 
 /**
  * What a message or note says: `label` short enough to draw, made of `parts` (its name, then each
@@ -38,21 +67,23 @@ export interface Labelled {
 }
 
 export interface SequenceDiagram {
-  /** Components in the order they first take part, so the diagram reads left to right like the pipeline. */
+  /** Components in the order they booted, so the diagram reads left to right like the pipeline. */
   readonly participants: readonly string[];
   readonly steps: readonly SequenceStep[];
-  /** How many steps the cap removed (0 when the whole trace fits). */
-  readonly omitted: number;
+  /** How many steps of the trace were folded into groups (0 when every step is drawn). */
+  readonly folded: number;
+  /** The keys the diagram is centred on, when it is a counterexample's with a keyed finding. */
+  readonly focus?: Focus;
 }
 
 export interface SequenceOptions {
-  /** The most steps a diagram shows before it is cut (faults and their neighbours are always kept). */
+  /** The most steps a diagram draws before it folds more of them (faults, marked steps and their neighbours are always drawn). */
   readonly maxSteps?: number;
-  /** Steps kept on each side of a fault, so the reader sees what led to it and what followed. */
+  /** Steps kept on each side of a fault or a marked step, so the reader sees what led to it and what followed. */
   readonly contextSteps?: number;
 }
 
-const DEFAULT_MAX_STEPS = 60;
+const DEFAULT_MAX_STEPS = 40;
 const DEFAULT_CONTEXT_STEPS = 3;
 
 /** One identifying key of a message: the field's name as written and its value as text. */
@@ -195,6 +226,11 @@ function labelled(name: string, data: unknown, tail: readonly string[] = []): La
   };
 }
 
+/** A message as a diagram labels it: its type and its first keys (`db.run key=o-1/1 ref=0.0.local`). */
+export function messageLabel(event: { readonly type: string }): string {
+  return labelled(event.type, event).label;
+}
+
 function messageEvent(data: unknown): { readonly type: string; readonly event: unknown } {
   const event = (data as { event?: { type?: unknown } } | undefined)?.event;
   return { type: typeof event?.type === 'string' ? event.type : 'message', event };
@@ -280,78 +316,72 @@ function stepOf(e: TraceEvent): SequenceStep | undefined {
   }
 }
 
-function isMarker(step: SequenceStep): boolean {
-  return step.kind === 'crash' || step.kind === 'restart' || step.kind === 'lost' || step.kind === 'dropped' || step.kind === 'phase';
+/** The diagram of a whole trace: every step, with loops and long stretches folded into counted groups. */
+export function sequenceSteps(trace: readonly TraceEvent[], options: SequenceOptions = {}): SequenceDiagram {
+  return drawSteps(trace, options, undefined, []);
 }
 
-/** The sequence diagram of a trace, capped at `maxSteps` plus whatever faults lie beyond. */
-export function sequenceSteps(trace: readonly TraceEvent[], options: SequenceOptions = {}): SequenceDiagram {
-  // The Markdown and the HTML report draw the same counterexample: the default drawing is made once.
-  if (options.maxSteps !== undefined || options.contextSteps !== undefined) return drawSteps(trace, options);
-  let diagram = drawn.get(trace);
-  if (diagram === undefined) drawn.set(trace, (diagram = drawSteps(trace, options)));
+/**
+ * A counterexample's diagram, centred on the keys of its findings of its violation: the steps
+ * about them, the faults and the marked moments drawn, the rest folded. Made once per
+ * counterexample, since the Markdown and the HTML report draw the same one.
+ */
+export function counterexampleSteps(ce: Pick<Counterexample, 'trace' | 'findings' | 'violation' | 'moments'>, options: SequenceOptions = {}): SequenceDiagram {
+  const focus = focusOf(ce.findings, ce.violation);
+  if (options.maxSteps !== undefined || options.contextSteps !== undefined) return drawSteps(ce.trace, options, focus, ce.moments ?? []);
+  let diagram = drawn.get(ce);
+  if (diagram === undefined) drawn.set(ce, (diagram = drawSteps(ce.trace, options, focus, ce.moments ?? [])));
   return diagram;
 }
 
-/** Each counterexample trace's default drawing; a trace is not changed once it is a counterexample's. */
-const drawn = new WeakMap<readonly TraceEvent[], SequenceDiagram>();
+/** Each counterexample's default drawing; a counterexample is not changed once it is made. */
+const drawn = new WeakMap<object, SequenceDiagram>();
 
-function drawSteps(trace: readonly TraceEvent[], options: SequenceOptions): SequenceDiagram {
-  const maxSteps = Math.max(1, options.maxSteps ?? DEFAULT_MAX_STEPS);
-  const context = Math.max(0, options.contextSteps ?? DEFAULT_CONTEXT_STEPS);
+/** Every step of a trace a diagram can draw, each knowing its event's index; a message sent before its sender crashed says so. */
+export function traceSteps(trace: readonly TraceEvent[]): SequenceStep[] {
   const down = new Set<string>();
-  const all = trace.map(stepOf).filter((s): s is SequenceStep => s !== undefined).map((s): SequenceStep => {
+  const all: SequenceStep[] = [];
+  trace.forEach((e, at) => {
+    const s = stepOf(e);
+    if (s === undefined) return;
     if (s.kind === 'crash') down.add(s.component);
     else if (s.kind === 'restart') down.delete(s.component);
-    else if (s.kind === 'message' && down.has(s.from)) return { ...s, inFlight: true };
-    return s;
+    all.push(s.kind === 'message' && down.has(s.from) ? { ...s, inFlight: true, at } : ({ ...s, at } as SequenceStep));
   });
+  return all;
+}
+
+function drawSteps(trace: readonly TraceEvent[], options: SequenceOptions, focus: Focus | undefined, moments: readonly KeyMoment[]): SequenceDiagram {
+  const maxSteps = Math.max(1, options.maxSteps ?? DEFAULT_MAX_STEPS);
+  const context = Math.max(0, options.contextSteps ?? DEFAULT_CONTEXT_STEPS);
+  const all = markMoments(traceSteps(trace), trace, moments, focus);
+  const related = focus === undefined ? all.map(() => true) : relatedSteps(all, trace, focus);
+  const { steps, folded } = foldSteps(all, related, { maxSteps, context });
+  return { participants: participantsOf(trace, steps), steps, folded, ...(focus === undefined ? {} : { focus }) };
+}
+
+/**
+ * The lifelines of the drawn steps, in the order components booted (the scenario's own order,
+ * usually the pipeline's), not the order they first spoke, so every diagram of a design lines up alike.
+ */
+function participantsOf(trace: readonly TraceEvent[], steps: readonly SequenceStep[]): string[] {
   const participants: string[] = [];
   const join = (name: string) => {
     if (!participants.includes(name)) participants.push(name);
   };
-  let kept: SequenceStep[] = all;
-  let omitted = 0;
-  if (all.length > maxSteps) {
-    // Faults and their neighbours first, then the opening of the run until the budget is spent.
-    const keep = new Set<number>();
-    all.forEach((s, i) => {
-      if (!isMarker(s)) return;
-      for (let j = Math.max(0, i - context); j <= Math.min(all.length - 1, i + context); j++) keep.add(j);
-    });
-    for (let i = 0; i < all.length && keep.size < maxSteps; i++) keep.add(i);
-    // A note saying "1 step omitted" takes the room of the step itself, so such a gap is shown.
-    for (let i = 0; i < all.length; i++) if (!keep.has(i) && (i === 0 || keep.has(i - 1)) && (i === all.length - 1 || keep.has(i + 1))) keep.add(i);
-    kept = [];
-    let gap = 0;
-    all.forEach((s, i) => {
-      if (!keep.has(i)) {
-        gap++;
-        return;
-      }
-      if (gap > 0) kept.push({ kind: 'omitted', count: gap });
-      omitted += gap;
-      gap = 0;
-      kept.push(s);
-    });
-    if (gap > 0) kept.push({ kind: 'omitted', count: gap });
-    omitted += gap;
-  }
-  for (const s of kept) {
+  for (const s of steps) {
     if (s.kind === 'message' || s.kind === 'lost' || s.kind === 'dropped') {
       join(s.from);
       join(s.to);
-    } else if (s.kind === 'crash' || s.kind === 'restart' || s.kind === 'note') {
+    } else if (s.kind === 'crash' || s.kind === 'restart' || s.kind === 'note' || s.kind === 'missing') {
       join(s.component);
     }
   }
-  // Columns follow the order components booted in (the scenario's own order, usually the
-  // pipeline's), not the order they first spoke, so every diagram of a design lines up alike.
   const booted = new Map<string, number>();
   for (const e of trace) if (e.component !== 'world' && !booted.has(e.component)) booted.set(e.component, booted.size);
   const rank = (name: string) => booted.get(name) ?? Number.MAX_SAFE_INTEGER;
   participants.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
-  // A diagram needs someone to hang its phase and omission notes on.
-  if (participants.length === 0 && kept.length > 0) participants.push('world');
-  return { participants, steps: kept, omitted };
+  // A diagram needs someone to hang its phase and fold notes on.
+  if (participants.length === 0 && steps.length > 0) participants.push('world');
+  return participants;
 }

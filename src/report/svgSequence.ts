@@ -11,7 +11,10 @@
 // legible over anything else. Coordinates are integers computed from the steps alone, so the
 // same steps always give the same bytes.
 import { escapeXml } from './escapeXml.ts';
-import { messageParts, messageText, type SequenceDiagram, type SequenceStep } from './sequenceSteps.ts';
+import { messageParts, messageText, type SequenceDiagram, type SequenceStep, type StepMark } from './sequenceSteps.ts';
+
+/** A row of the drawing: a step, or the bar under a marked step that says what the mark means. */
+type Row = SequenceStep | { readonly kind: 'mark'; readonly mark: StepMark };
 
 /**
  * The advance of one character of the 11px monospace font the page asks for, a little generous:
@@ -41,6 +44,10 @@ const BOX_PAD = 8;
 
 /** The longest line a label is given before its next part goes on a line of its own. */
 const WRAP = 30;
+/** The longest line of a bar across the drawing (a fold, a mark), so a bar does not widen a narrow diagram much. */
+const BAR_WRAP = 56;
+/** The most lines a bar's text takes; its tooltip holds the rest. */
+const BAR_LINES = 3;
 /** The distance between two lines of one label. */
 const LINE = 13;
 
@@ -89,8 +96,20 @@ function messageWords(s: Extract<SequenceStep, { kind: 'message' | 'lost' | 'dro
   return { lines: wrap(suffix === undefined ? messageParts(s) : [...messageParts(s), suffix]), tooltip };
 }
 
+/** Text of a bar set on lines of at most `BAR_WRAP` characters, broken between words, at most `BAR_LINES` of them. */
+function wrapBar(text: string): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && [...last].length + 1 + [...word].length <= BAR_WRAP) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(clip(word, BAR_WRAP));
+  }
+  if (lines.length <= BAR_LINES) return lines;
+  return [...lines.slice(0, BAR_LINES - 1), clip(`${lines[BAR_LINES - 1]} …`, BAR_WRAP)];
+}
+
 /** The words of a box drawn on one component's lifeline, or undefined for a step that is not one. */
-function boxWords(s: SequenceStep): Words | undefined {
+function boxWords(s: Row): Words | undefined {
   switch (s.kind) {
     case 'crash': {
       const parts = s.window === undefined ? ['✕ CRASH'] : ['✕ CRASH', `at ${s.window}`];
@@ -100,22 +119,39 @@ function boxWords(s: SequenceStep): Words | undefined {
       return { lines: ['restart (durable state only)'], tooltip: 'restart with durable state only' };
     case 'note':
       return { lines: wrap(s.parts), tooltip: s.detail };
+    case 'missing':
+      return { lines: wrap(s.text.split(' ')), tooltip: s.detail };
     default:
       return undefined;
   }
 }
 
-/** The one line of a note across the whole drawing. */
-function spanText(s: SequenceStep): string | undefined {
-  if (s.kind === 'phase') return clip(s.text);
-  if (s.kind === 'omitted') return `… ${s.count} step${s.count === 1 ? '' : 's'} omitted …`;
+/** The lines of a bar across the whole drawing: the heal, a folded group, a mark. */
+function spanWords(s: Row): Words | undefined {
+  if (s.kind === 'phase') return { lines: [clip(s.text)], tooltip: s.text };
+  if (s.kind === 'fold') return { lines: wrapBar(`⋯ ${s.text}`), tooltip: s.detail };
+  if (s.kind === 'mark') return { lines: wrapBar(`▲ ${s.mark.text}`), tooltip: s.mark.text };
   return undefined;
 }
 
-/** The words of every step, worked out once for both the layout and the drawing. */
-function stepWords(s: SequenceStep): Words | undefined {
+/** The words of every row, worked out once for both the layout and the drawing. */
+function stepWords(s: Row): Words | undefined {
   if (s.kind === 'message' || s.kind === 'lost' || s.kind === 'dropped') return messageWords(s);
-  return boxWords(s);
+  return spanWords(s) ?? boxWords(s);
+}
+
+function isBar(s: Row): boolean {
+  return s.kind === 'phase' || s.kind === 'fold' || s.kind === 'mark';
+}
+
+/** The rows of a diagram: its steps, each marked one followed by the bar that says what its mark means. */
+function rowsOf(diagram: SequenceDiagram): Row[] {
+  const rows: Row[] = [];
+  for (const s of diagram.steps) {
+    rows.push(s);
+    if ((s.kind === 'message' || s.kind === 'lost' || s.kind === 'dropped' || s.kind === 'note') && s.mark !== undefined) rows.push({ kind: 'mark', mark: s.mark });
+  }
+  return rows;
 }
 
 interface Layout {
@@ -140,7 +176,7 @@ function labelGap(from: number, to: number): number {
  * each label of a message to oneself, and half of each box on either neighbour's side. The outer
  * margins grow for whatever hangs past the first and last lifelines.
  */
-function layout(diagram: SequenceDiagram, words: readonly (Words | undefined)[]): Layout {
+function layout(diagram: SequenceDiagram, rows: readonly Row[], words: readonly (Words | undefined)[]): Layout {
   const names = diagram.participants.length > 0 ? diagram.participants : ['world'];
   const n = names.length;
   const index = new Map(names.map((p, i) => [p, i] as const));
@@ -149,7 +185,7 @@ function layout(diagram: SequenceDiagram, words: readonly (Words | undefined)[])
   const gaps = Array.from({ length: Math.max(0, n - 1) }, (_, i) => Math.max(MIN_GAP, ROUND((heads[i]! + heads[i + 1]!) / 2) + CLEAR));
   let left = ROUND(heads[0]! / 2);
   let right = ROUND(heads[n - 1]! / 2);
-  diagram.steps.forEach((s, i) => {
+  rows.forEach((s, i) => {
     const w = words[i];
     if (w === undefined) return;
     if (s.kind === 'message' || s.kind === 'lost' || s.kind === 'dropped') {
@@ -168,7 +204,7 @@ function layout(diagram: SequenceDiagram, words: readonly (Words | undefined)[])
       gaps[g] = Math.max(gaps[g]!, labelWidth + 2 * CLEAR + short);
       return;
     }
-    if (s.kind !== 'crash' && s.kind !== 'restart' && s.kind !== 'note') return;
+    if (s.kind !== 'crash' && s.kind !== 'restart' && s.kind !== 'note' && s.kind !== 'missing') return;
     const p = at(s.component);
     const half = ROUND((widest(w.lines) + 2 * BOX_PAD) / 2) + CLEAR;
     if (p > 0) gaps[p - 1] = Math.max(gaps[p - 1]!, half);
@@ -179,12 +215,19 @@ function layout(diagram: SequenceDiagram, words: readonly (Words | undefined)[])
   const xs = [MARGIN + left];
   for (const g of gaps) xs.push(xs[xs.length - 1]! + g);
   let width = xs[n - 1]! + right + MARGIN;
-  // A phase or omission note runs across the whole drawing, which must hold its text.
-  for (const s of diagram.steps) {
-    const text = spanText(s);
-    if (text !== undefined) width = Math.max(width, textWidth(text) + 2 * BOX_PAD + 8);
-  }
+  // A bar runs across the whole drawing, which must hold its text.
+  rows.forEach((s, i) => {
+    if (isBar(s)) width = Math.max(width, widest(words[i]!.lines) + 2 * BOX_PAD + 8);
+  });
   return { xs, heads, width };
+}
+
+/**
+ * A group's tooltip: left out when it would only repeat the words drawn, which a reader already
+ * sees (and which would cost a diagram its size twice); kept when it says more (every key in full).
+ */
+function titleOf(tooltip: string, lines: readonly string[]): string {
+  return tooltip === lines.join(' ') ? '' : `<title>${escapeXml(tooltip)}</title>`;
 }
 
 /** Lines of text centred on x, the last one's baseline at `baseline`, each earlier one a line higher. */
@@ -197,7 +240,7 @@ function box(x: number, y: number, w: number, lines: readonly string[], tooltip:
   const left = ROUND(x - w / 2);
   const extra = LINE * (lines.length - 1);
   return (
-    `<g class="${cls}"><title>${escapeXml(tooltip)}</title><rect x="${left}" y="${y - 11 - extra}" width="${w}" height="${22 + extra}" rx="3"/>` +
+    `<g class="${cls}">${titleOf(tooltip, lines)}<rect x="${left}" y="${y - 11 - extra}" width="${w}" height="${22 + extra}" rx="3"/>` +
     `${textLines(lines, left + ROUND(w / 2), y + 4)}</g>`
   );
 }
@@ -206,11 +249,10 @@ function box(x: number, y: number, w: number, lines: readonly string[], tooltip:
  * A bar across the whole drawing with its text at the left, where a reader who has not scrolled
  * a wide diagram sideways still sees it.
  */
-function bar(y: number, width: number, text: string, tooltip: string, cls: string): string {
-  return (
-    `<g class="${cls}"><title>${escapeXml(tooltip)}</title><rect x="4" y="${y - 11}" width="${width - 8}" height="22" rx="3"/>` +
-    `<text x="${4 + BOX_PAD}" y="${y + 4}">${escapeXml(text)}</text></g>`
-  );
+function bar(y: number, width: number, lines: readonly string[], tooltip: string, cls: string): string {
+  const extra = LINE * (lines.length - 1);
+  const texts = lines.map((l, j) => `<text x="${4 + BOX_PAD}" y="${y + 4 - LINE * (lines.length - 1 - j)}">${escapeXml(l)}</text>`).join('');
+  return `<g class="${cls}">${titleOf(tooltip, lines)}<rect x="4" y="${y - 11 - extra}" width="${width - 8}" height="${22 + extra}" rx="3"/>${texts}</g>`;
 }
 
 function cross(x: number, y: number, size: number, cls: string): string {
@@ -228,72 +270,78 @@ function label(lines: readonly string[], left: number, baseline: number): string
   return `<rect class="label-bg" x="${left}" y="${baseline - 12 - extra}" width="${w}" height="${15 + extra}"/>${textLines(lines, left + ROUND(w / 2), baseline)}`;
 }
 
-/** The diagram as one `<svg>` element; `title` names it for screen readers. */
-export function svgSequence(diagram: SequenceDiagram, title: string): string {
-  const words = diagram.steps.map(stepWords);
-  const { xs, heads, width } = layout(diagram, words);
-  // Each step's row is one line high, plus a line for each extra line of its label or box.
+/** The class of a step's group: its kind, and its mark's kind when it carries one (`msg duplicate`). */
+function classOf(s: Row, base: string): string {
+  const mark = (s.kind === 'message' || s.kind === 'lost' || s.kind === 'dropped' || s.kind === 'note') && s.mark !== undefined ? ` marked ${s.mark.kind}` : '';
+  return `${base}${mark}`;
+}
+
+/** One message's arrow and label, at row height y. */
+function arrow(s: Extract<Row, { kind: 'message' | 'lost' | 'dropped' }>, y: number, w: Words, xs: readonly number[], at: (name: string) => number): string {
+  const x1 = xs[at(s.from)]!;
+  const x2 = xs[at(s.to)]!;
+  const { lines, tooltip } = w;
+  const cls = classOf(s, s.kind === 'message' ? 'msg' : `msg ${s.kind}`);
+  if (x1 === x2) {
+    return `<g class="${cls}" data-step="${s.at ?? ''}">${titleOf(tooltip, lines)}${label(lines, x1 + SELF_LABEL, y + 4)}\n<path d="M${x1} ${y - 8}h${SELF_LOOP}v16h-${SELF_LOOP}"/>${arrowHead(x1, y + 8, -1)}</g>`;
+  }
+  const dir = x2 > x1 ? 1 : -1;
+  const end = s.kind === 'lost' ? x2 - LOST_SHORT * dir : x2 - 2 * dir;
+  // Centred on the drawn part of the line in the gap next to the sender, which the layout
+  // made wide enough to hold it; across several gaps that part ends at the next lifeline.
+  const next = at(s.from) + dir;
+  const stop = next === at(s.to) ? end : xs[next]!;
+  const left = ROUND((x1 + stop) / 2 - (widest(lines) + 2 * LABEL_PAD) / 2);
+  return (
+    `<g class="${cls}" data-step="${s.at ?? ''}">${titleOf(tooltip, lines)}${label(lines, left, y - 5)}\n` +
+    `<line x1="${x1}" y1="${y}" x2="${end}" y2="${y}"/>\n${s.kind === 'message' ? arrowHead(end, y, dir) : cross(end, y, 5, 'cross')}</g>`
+  );
+}
+
+/** The y of each row: one line high, plus a line for each extra line of its label, box or bar. */
+function rowYs(words: readonly (Words | undefined)[]): number[] {
   const ys: number[] = [];
   let y = HEAD;
   for (const w of words) {
     y += ROW + LINE * ((w?.lines.length ?? 1) - 1);
     ys.push(y);
   }
-  const bottom = y + ROW + 12;
+  return ys;
+}
+
+/** The diagram as one `<svg>` element; `title` names it for screen readers. */
+export function svgSequence(diagram: SequenceDiagram, title: string): string {
+  const rows = rowsOf(diagram);
+  const words = rows.map(stepWords);
+  const { xs, heads, width } = layout(diagram, rows, words);
+  const ys = rowYs(words);
+  const bottom = (ys[ys.length - 1] ?? HEAD) + ROW + 12;
   const height = bottom + HEAD + 4;
   const index = new Map(diagram.participants.map((p, i) => [p, i] as const));
   const at = (name: string) => index.get(name) ?? 0;
-  const x = (name: string) => xs[at(name)]!;
   const out: string[] = [
     `<svg class="sequence" role="img" aria-label="${escapeXml(title)}" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}">`,
     `<title>${escapeXml(title)}</title>`,
   ];
+  // A marked step's row is banded across the drawing, under everything else, so the eye finds it.
+  rows.forEach((s, i) => {
+    if (s.kind !== 'mark') return;
+    // From the top of the marked step's row (its label's first line) to the foot of the mark's bar.
+    const top = ys[i - 1]! - ROW - LINE * ((words[i - 1]?.lines.length ?? 1) - 1) + 6;
+    out.push(`<rect class="band ${s.mark.kind}" x="0" y="${top}" width="${width}" height="${ys[i]! + 13 - top}"/>`);
+  });
   diagram.participants.forEach((p, i) => {
     const px = xs[i]!;
     out.push(`<line class="lifeline" x1="${px}" y1="${HEAD}" x2="${px}" y2="${bottom}"/>`);
     out.push(box(px, HEAD / 2 + 2, heads[i]!, [p], p, 'participant'));
     out.push(box(px, bottom + HEAD / 2 - 2, heads[i]!, [p], p, 'participant'));
   });
-  diagram.steps.forEach((s: SequenceStep, i) => {
+  rows.forEach((s, i) => {
     const y = ys[i]!;
-    const w = words[i];
-    switch (s.kind) {
-      case 'message':
-      case 'lost':
-      case 'dropped': {
-        const x1 = x(s.from);
-        const x2 = x(s.to);
-        const { lines, tooltip } = w!;
-        const cls = s.kind === 'message' ? 'msg' : `msg ${s.kind}`;
-        if (x1 === x2) {
-          out.push(`<g class="${cls}"><title>${escapeXml(tooltip)}</title>${label(lines, x1 + SELF_LABEL, y + 4)}`);
-          out.push(`<path d="M${x1} ${y - 8}h${SELF_LOOP}v16h-${SELF_LOOP}"/>${arrowHead(x1, y + 8, -1)}</g>`);
-          break;
-        }
-        const dir = x2 > x1 ? 1 : -1;
-        const end = s.kind === 'lost' ? x2 - LOST_SHORT * dir : x2 - 2 * dir;
-        // Centred on the drawn part of the line in the gap next to the sender, which the layout
-        // made wide enough to hold it; across several gaps that part ends at the next lifeline.
-        const next = at(s.from) + dir;
-        const stop = next === at(s.to) ? end : xs[next]!;
-        const left = ROUND((x1 + stop) / 2 - (widest(lines) + 2 * LABEL_PAD) / 2);
-        out.push(`<g class="${cls}"><title>${escapeXml(tooltip)}</title>${label(lines, left, y - 5)}`);
-        out.push(`<line x1="${x1}" y1="${y}" x2="${end}" y2="${y}"/>`);
-        out.push(`${s.kind === 'message' ? arrowHead(end, y, dir) : cross(end, y, 5, 'cross')}</g>`);
-        break;
-      }
-      case 'crash':
-      case 'restart':
-      case 'note':
-        out.push(box(x(s.component), y, widest(w!.lines) + 2 * BOX_PAD, w!.lines, w!.tooltip, s.kind));
-        break;
-      case 'phase':
-      case 'omitted': {
-        const text = spanText(s)!;
-        out.push(bar(y, width, text, s.kind === 'phase' ? s.text : text, s.kind));
-        break;
-      }
-    }
+    const w = words[i]!;
+    if (s.kind === 'message' || s.kind === 'lost' || s.kind === 'dropped') out.push(arrow(s, y, w, xs, at));
+    else if (s.kind === 'crash' || s.kind === 'restart' || s.kind === 'note' || s.kind === 'missing') out.push(box(xs[at(s.component)]!, y, widest(w.lines) + 2 * BOX_PAD, w.lines, w.tooltip, classOf(s, s.kind)));
+    else out.push(bar(y, width, w.lines, w.tooltip, s.kind === 'mark' ? `mark ${s.mark.kind}` : s.kind));
   });
   out.push('</svg>');
   return out.join('\n');

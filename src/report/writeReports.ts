@@ -14,11 +14,12 @@
 // than emptied.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { describeFsError } from '../fsError.ts';
 import { InputError } from '../inputError.ts';
 import { makeDirs } from '../makeDirs.ts';
 import type { WindowsResult } from '../windows.ts';
-import { renderHtml } from './html.ts';
+import { renderHtml, renderScenarioHtml, renderScript, renderStyle, SCRIPT_FILE, STYLE_FILE } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdownFile, renderMarkdownIndex } from './markdown.ts';
@@ -43,14 +44,20 @@ export interface WriteHooks {
 
 let sequence = 0;
 
-/** One file of a set: its name in the directory and how to render it. */
+/** One file of a set: its name in the directory and how to render it (text, or bytes such as gzip). */
 export interface ReportFile {
   readonly file: string;
-  readonly content: () => string;
+  readonly content: () => string | Uint8Array;
 }
 
-/** The files of a run, in the order they are written: scenario pages first, so the index never links a missing page. */
-export function reportFiles(results: readonly WindowsResult[]): ReportFile[] {
+/** The forms a report set can hold: `json.gz` is report.json gzipped, for a run too large to keep as text. */
+export const REPORT_FORMS = ['md', 'html', 'json', 'junit'] as const;
+export type ReportForm = (typeof REPORT_FORMS)[number] | 'json.gz';
+/** The forms written unless `--reporter` says otherwise. */
+export const DEFAULT_FORMS: readonly ReportForm[] = ['html', 'junit'];
+
+/** The files of a run in the `forms` asked for, in the order they are written: scenario pages first, so an index never links a missing page. */
+export function reportFiles(results: readonly WindowsResult[], forms: readonly ReportForm[] = DEFAULT_FORMS): ReportFile[] {
   const seen = new Set<string>();
   for (const r of results) {
     // A scenario name becomes a file name: it must not climb out of the directory or overwrite another report.
@@ -58,12 +65,17 @@ export function reportFiles(results: readonly WindowsResult[]): ReportFile[] {
     if (seen.has(r.name)) throw new Error(`two scenarios are named ${r.name}`);
     seen.add(r.name);
   }
+  const has = (f: ReportForm) => forms.includes(f);
+  const data = [...(has('json') ? ['report.json'] : []), ...(has('json.gz') ? ['report.json.gz'] : []), ...(has('junit') ? ['junit.xml'] : [])];
   return [
-    ...results.map((r) => ({ file: `${r.name}.md`, content: () => renderMarkdownFile(r) })),
-    { file: 'index.md', content: () => renderMarkdownIndex(results) },
-    { file: 'report.html', content: () => renderHtml(results) },
-    { file: 'report.json', content: () => renderJson(results) },
-    { file: 'junit.xml', content: () => renderJunit(results) },
+    ...(has('md') ? results.map((r) => ({ file: `${r.name}.md`, content: () => renderMarkdownFile(r) })) : []),
+    ...(has('md') ? [{ file: 'index.md', content: () => renderMarkdownIndex(results, [...(has('html') ? ['report.html'] : []), ...data]) }] : []),
+    ...(has('html') ? results.map((r) => ({ file: `${r.name}.html`, content: () => renderScenarioHtml(r) })) : []),
+    ...(has('html') ? [{ file: STYLE_FILE, content: renderStyle }, { file: SCRIPT_FILE, content: renderScript }, { file: 'report.html', content: () => renderHtml(results, data) }] : []),
+    ...(has('json') ? [{ file: 'report.json', content: () => renderJson(results) }] : []),
+    // No name and no time in the header (gzipSync writes neither), so a rerun gives the same bytes.
+    ...(has('json.gz') ? [{ file: 'report.json.gz', content: () => gzipSync(renderJson(results), { level: 9 }) }] : []),
+    ...(has('junit') ? [{ file: 'junit.xml', content: () => renderJunit(results) }] : []),
   ];
 }
 
@@ -170,8 +182,8 @@ export function cleanLeftovers(parent: string): void {
 }
 
 /** Writes all reports of a run as one set replacing `outDir` (created if needed), and returns the paths written. */
-export function writeReports(results: readonly WindowsResult[], outDir: string, hooks: WriteHooks = {}): string[] {
-  return writeFileSet(reportFiles(results), outDir, hooks);
+export function writeReports(results: readonly WindowsResult[], outDir: string, hooks: WriteHooks = {}, forms: readonly ReportForm[] = DEFAULT_FORMS): string[] {
+  return writeFileSet(reportFiles(results, forms), outDir, hooks);
 }
 
 /** Writes `files`, in the order given, as one set replacing `outDir` (created if needed), and returns the paths written. */
@@ -189,7 +201,8 @@ export function writeFileSet(files: readonly ReportFile[], outDir: string, hooks
     cleanLeftovers(parent);
     mkdirSync(tmp);
     for (const { file, content } of files) {
-      writeFileSync(join(tmp, file), content(), 'utf8');
+      const body = content();
+      writeFileSync(join(tmp, file), body, typeof body === 'string' ? 'utf8' : undefined);
       hooks.afterFile?.(file);
     }
     writeFileSync(join(tmp, MANIFEST), `${JSON.stringify({ writtenBy: 'faultline', files: files.map((f) => f.file).sort() }, null, 2)}\n`, 'utf8');

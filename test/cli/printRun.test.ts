@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ClaimVerdict } from '../../src/checkers/compose.ts';
 import { printRun, type PrintableRun } from '../../src/cli/printRun.ts';
-import { styleFor, table } from '../../src/cli/style.ts';
+import { colorLevel, styleFor, table } from '../../src/cli/style.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
 
 const claims = outbox.claims;
@@ -12,7 +12,7 @@ const verdict = (clauses: ClaimVerdict['clauses']): ClaimVerdict => ({ effect: '
 
 function printed(run: Partial<PrintableRun>): string[] {
   const lines: string[] = [];
-  printRun((t) => lines.push(t), styleFor(false), {
+  printRun((t) => lines.push(t), styleFor(0), {
     claims,
     plan: [],
     seed: 1,
@@ -52,20 +52,26 @@ describe('printRun', () => {
   });
 });
 
-describe('styleFor', () => {
+describe('colour', () => {
   afterEach(() => {
     vi.unstubAllEnvs();
   });
 
-  it('colours a terminal, and nothing else', () => {
-    vi.stubEnv('NO_COLOR', '');
-    expect(styleFor(true).red('x')).toBe('\u001b[31mx\u001b[39m');
-    expect(styleFor(false).red('x')).toBe('x');
+  it('paints at the level it is given, and not at all at level 0', () => {
+    expect(styleFor(1).red('x')).toBe('\u001b[31mx\u001b[39m');
+    expect(styleFor(0).red('x')).toBe('x');
   });
 
-  it('leaves a terminal plain when NO_COLOR is set to anything', () => {
-    vi.stubEnv('NO_COLOR', '1');
-    expect(styleFor(true).red('x')).toBe('x');
+  it('follows FORCE_COLOR first, then NO_COLOR, then what chalk detected of the stream', () => {
+    // Piped (chalk detects 0) with FORCE_COLOR=1: chalk itself turns colour on, and it stays on.
+    expect(colorLevel({ FORCE_COLOR: '1' }, 1)).toBe(1);
+    // A terminal (chalk detects 3 without FORCE_COLOR) with FORCE_COLOR=0: chalk turns it off.
+    expect(colorLevel({ FORCE_COLOR: '0' }, 0)).toBe(0);
+    // NO_COLOR, which chalk does not read, turns a terminal plain, unless FORCE_COLOR says otherwise.
+    expect(colorLevel({ NO_COLOR: '1' }, 3)).toBe(0);
+    expect(colorLevel({ NO_COLOR: '' }, 3)).toBe(3);
+    expect(colorLevel({ NO_COLOR: '1', FORCE_COLOR: '2' }, 2)).toBe(2);
+    expect(colorLevel({}, 0)).toBe(0);
   });
 
   it('pads table columns to their widest cell and trims the line end', () => {

@@ -73,6 +73,11 @@ const badKinds = fc.oneof(
   fc.constantFrom('', ',', 'crash,', ',lose', 'crash,,lose', 'melt', 'crash,melt', 'CRASH', 'crash;lose', 'crash lose'),
   word.filter((w) => !(FAULT_KINDS as readonly string[]).includes(w)),
 );
+/** Lists that are not report forms joined by commas. */
+const badReporters = fc.constantFrom('', ',', 'pdf', 'html,', 'html,,md', 'HTML', 'html;md', 'xml', 'json.zip', 'all,pdf');
+/** Places no design of the catalogue's mercury-outbox has. */
+const badPlace = fc.constantFrom('relay.nowhere', 'relay', 'a->b:x', 'relay->broker:broker.publish ', 'RELAY.afterSend');
+
 /** Plans that are not JSON arrays of faults. */
 const badPlan = fc.oneof(
   fc.string({ maxLength: 30 }).filter((s) => {
@@ -115,6 +120,8 @@ function poison(command: string): fc.Arbitrary<{ readonly tokens: Tokens; readon
   if (command === 'replay') options.push(badPlan.map((p) => ({ tokens: ['--plan', p] })));
   if (command === 'windows' || command === 'check' || command === 'record') options.push(badOut().map((o) => ({ tokens: ['--out', o] })));
   if (command === 'check') options.push(badKinds.map((k) => ({ tokens: ['--kinds', k] })));
+  if (command === 'windows' || command === 'check') options.push(fc.tuple(badReporters, fc.constantFrom('--reporter', '--format')).map(([r, f]) => ({ tokens: [f, r] })), fc.constant({ tokens: ['--reporter', 'html', '--format', 'md'] }));
+  if (command === 'windows') options.push(badPlace.map((p) => ({ tokens: ['--only', p] })));
   if (command === 'init') options.push(fc.constantFrom('Our_Relay', 'UPPER', '-', 'a b', '../escape', '.hidden', 'x'.repeat(120)).map((n) => ({ tokens: ['--', n] })), fc.constantFrom('/proc/faultline', '/dev/null/x', join(sandbox, 'a-file.txt')).map((d) => ({ tokens: ['--dir', d] })));
   if (command === 'list' || command === 'windows' || command === 'explore' || command === 'check' || command === 'replay') options.push(notAScenario().map((p) => ({ tokens: [p] })));
   return fc.oneof(...options);

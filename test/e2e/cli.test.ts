@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bufferIo } from '../../src/cli/io.ts';
 import { main, USAGE } from '../../src/cli/main.ts';
@@ -81,12 +82,12 @@ describe('faultline with no command', () => {
 describe('each command’s --help lists that command’s flags and no other', () => {
   const flags: Record<string, readonly string[]> = {
     list: ['--json'],
-    windows: ['--out DIR', '--pairs', '--seed S', '--max-occurrence N', '--fail-fast', '--workers N', '--shard i/n', '--json'],
+    windows: ['--out DIR', '--reporter LIST', '--format LIST', '--pairs', '--only PLACE', '--seed S', '--max-occurrence N', '--fail-fast', '--watch', '--workers N', '--shard i/n', '--json'],
     explore: ['--runs N', '--seed S', '--max-faults N', '--max-occurrence N', '--workers N', '--shard i/n', '--out DIR', '--json'],
-    check: ['--faults K', '--kinds LIST', '--size N', '--max-states N', '--max-depth N', '--dfs', '--no-reduction', '--full', '--fail-fast', '--world-latency', '--out DIR', '--workers N', '--shard i/n', '--json'],
-    replay: ['--seed S', '--choices PATH', '--faults K', '--kinds LIST', '--world-latency', '--plan JSON', '--path P', '--size N', '--max-faults N', '--max-occurrence N', '--json'],
+    check: ['--faults K', '--kinds LIST', '--size N', '--max-states N', '--max-depth N', '--dfs', '--no-reduction', '--full', '--fail-fast', '--world-latency', '--out DIR', '--reporter LIST', '--format LIST', '--watch', '--workers N', '--shard i/n', '--json'],
+    replay: ['--seed S', '--choices PATH', '--faults K', '--kinds LIST', '--world-latency', '--plan JSON', '--path P', '--size N', '--max-faults N', '--max-occurrence N', '--trace', '--json'],
     record: ['--out DIR'],
-    merge: ['--out DIR', '--json'],
+    merge: ['--out DIR', '--reporter LIST', '--format LIST', '--json'],
     calc: ['--json'],
   };
   const every = [...new Set(Object.values(flags).flat().map((f) => f.split(' ')[0]!))];
@@ -127,8 +128,8 @@ describe('each command’s --help lists that command’s flags and no other', ()
 describe('the argument parser refuses, for every command alike', () => {
   it.each([
     // An unknown flag, with the nearest known one, or the list of known ones.
-    [['windows', 'mercury-outbox', '--pair'], 'faultline: windows: unknown flag --pair (did you mean --pairs?); known flags: --out, --pairs, --seed, --max-occurrence, --fail-fast, --workers, --shard, --json'],
-    [['windows', 'mercury-outbox', '--frobnicate'], 'faultline: windows: unknown flag --frobnicate; known flags: --out, --pairs, --seed, --max-occurrence, --fail-fast, --workers, --shard, --json'],
+    [['windows', 'mercury-outbox', '--pair'], 'faultline: windows: unknown flag --pair (did you mean --pairs?); known flags: --out, --reporter, --format, --pairs, --only, --seed, --max-occurrence, --fail-fast, --watch, --workers, --shard, --json'],
+    [['windows', 'mercury-outbox', '--frobnicate'], 'faultline: windows: unknown flag --frobnicate; known flags: --out, --reporter, --format, --pairs, --only, --seed, --max-occurrence, --fail-fast, --watch, --workers, --shard, --json'],
     [['explore', 'mercury-outbox', '--run', '5'], 'faultline: explore: unknown flag --run (did you mean --runs?); known flags: --runs, --seed, --max-faults, --max-occurrence, --workers, --shard, --out, --json'],
     [['list', '--jsno'], 'faultline: list: unknown flag --jsno (did you mean --json?); known flags: --json'],
     [['replay', 'mercury-outbox', '-s', '1'], 'faultline: replay: unknown flag -s'],
@@ -265,7 +266,7 @@ describe('windows', () => {
     expect(r.out).toMatch(/^ {2}every committed fact yields its effect: violated \(judged in 133 runs\)$/m);
     expect(r.out).toMatch(/^ {2}the same intent returns the recorded result: not checked/m);
     expect(r.out).toMatch(new RegExp(`1 scenarios, 133 runs, every verdict as expected; reports in ${dir}/\n$`));
-    expect(readdirSync(dir).sort()).toEqual(['.faultline-reports.json', 'index.md', 'junit.xml', 'mercury-dual-write-commit-first.md', 'report.html', 'report.json']);
+    expect(readdirSync(dir).sort()).toEqual(['.faultline-reports.json', 'junit.xml', 'mercury-dual-write-commit-first.html', 'report.css', 'report.html', 'report.js']);
   });
 
   it('prints one JSON document with --json', async () => {
@@ -299,15 +300,46 @@ describe('windows', () => {
     expect(runs(r.out)).toBeGreaterThan(runs(singles.out) ** 1.5);
   });
 
-  it('shows progress on a terminal, and erases it before the table', async () => {
+  it('shows progress with its rate and an estimate on a terminal\'s stderr, and erases it before the table', async () => {
+    // bufferIo's clock advances a second at every reading: one run a second, every run drawn.
     const r = await cli(['windows', 'mercury-dual-write-commit-first', '--out', out], true);
     expect(r.code).toBe(0);
-    expect(r.err).toMatch(/^\r\[1\/1\] mercury-dual-write-commit-first: run 25\/133\u001b\[K/);
-    expect(r.err).toMatch(/run 125\/133\u001b\[K\r\u001b\[K$/);
+    expect(r.err).toMatch(/^\r\[1\/1\] mercury-dual-write-commit-first: run 1 of 133 · 1 runs\/s · about 2 m 12 s left\u001b\[K/);
+    expect(r.err).toContain('\r[1/1] mercury-dual-write-commit-first: run 61 of 133 · 1 runs/s · about 1 m 12 s left\u001b[K');
+    expect(r.err).toMatch(/run 133 of 133 · 1 runs\/s\u001b\[K\r\u001b\[K$/);
+    // A terminal on stdout alone (stderr piped): no progress line.
+    const io = bufferIo(true, { errIsTTY: false });
+    expect(await main(['windows', 'flow-page-viewed', '--max-occurrence', '1', '--out', out], io)).toBe(0);
+    expect(io.stderr).toBe('');
     // --json on a terminal: no progress, the document alone.
     const j = await cli(['windows', 'flow-page-viewed', '--json', '--max-occurrence', '1', '--out', out], true);
     expect(j.err).toBe('');
     expect(() => JSON.parse(j.out) as unknown).not.toThrow();
+  });
+
+  it('writes the report forms --reporter (or --format) names, json.gz the same document gzipped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-forms-'));
+    const r = await cli(['windows', 'mercury-dual-write-commit-first', '--reporter', 'md,json', '--out', dir]);
+    expect(r.code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['.faultline-reports.json', 'index.md', 'mercury-dual-write-commit-first.md', 'report.json']);
+    const json = readFileSync(join(dir, 'report.json'), 'utf8');
+    expect((await cli(['windows', 'mercury-dual-write-commit-first', '--format', 'json.gz,junit', '--out', dir])).code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['.faultline-reports.json', 'junit.xml', 'report.json.gz']);
+    expect(gunzipSync(readFileSync(join(dir, 'report.json.gz'))).toString('utf8')).toBe(json);
+    expect((await cli(['windows', 'mercury-dual-write-commit-first', '--reporter', 'all', '--out', dir])).code).toBe(0);
+    expect(readdirSync(dir).filter((f) => !f.startsWith('.')).sort()).toEqual(['index.md', 'junit.xml', 'mercury-dual-write-commit-first.html', 'mercury-dual-write-commit-first.md', 'report.css', 'report.html', 'report.js', 'report.json']);
+  });
+
+  it('runs one place with --only, judged on unexpected violations alone, and says so', async () => {
+    const r = await cli(['windows', 'mercury-dual-write-commit-first', '--only', 'source.idle', '--out', out]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^mercury-dual-write-commit-first +1 +4 +holds +holds +violated \(lost effect\) +ok$/m);
+    expect(r.out).toMatch(/^covers: holds for every single fault: 3 faults at 1 window and 0 message points .*; only the faults at source\.idle were run \(--only\), so the other places say nothing here/m);
+    const lost = await cli(['windows', 'mercury-dual-write-commit-first', '--only', 'ordersDb->source:db.committed', '--json', '--out', out]);
+    const doc = JSON.parse(lost.out) as { scenarios: { verdict: string; windows: { window: string }[]; coverage: { only: string } }[] };
+    expect(doc.scenarios[0]!.verdict).toBe('violated');
+    expect(new Set(doc.scenarios[0]!.windows.map((w) => w.window))).toEqual(new Set(['ordersDb->source:db.committed']));
+    expect(doc.scenarios[0]!.coverage.only).toBe('ordersDb->source:db.committed');
   });
 });
 
@@ -320,12 +352,12 @@ describe('check', () => {
     expect(r.out).toMatch(/^flow-page-viewed +[\d,]+ +[\d,]+ +\d+ +[\d.]+ s +[\d,]+ +holds +holds +ok$/m);
     expect(r.out).toMatch(/^dedup-horizon-7d-vs-30d +[\d,]+ +[\d,]+ +\d+ +[\d.]+ s +[\d,]+ +violated +violated \(duplicate effect\) +ok$/m);
     expect(r.out).toMatch(new RegExp(`\n2 scenarios, [\\d,]+ states in [\\d.]+ s, every verdict as expected; reports in ${dir}/\n$`));
-    expect(readdirSync(dir).sort()).toEqual(['.faultline-reports.json', 'dedup-horizon-7d-vs-30d.md', 'flow-page-viewed.md', 'index.md', 'junit.xml', 'report.html', 'report.json']);
+    expect(readdirSync(dir).sort()).toEqual(['.faultline-reports.json', 'dedup-horizon-7d-vs-30d.html', 'flow-page-viewed.html', 'junit.xml', 'report.css', 'report.html', 'report.js']);
     // The next run replaces the set whole: no page of the scenario it did not search is left.
     const again = await cli(['check', 'flow-page-viewed', '--out', dir]);
     expect(again.code).toBe(0);
     expect(again.out).toMatch(/^covers: holds for every interleaving with at most 1 fault: /m);
-    expect(readdirSync(dir).sort()).toEqual(['.faultline-reports.json', 'flow-page-viewed.md', 'index.md', 'junit.xml', 'report.html', 'report.json']);
+    expect(readdirSync(dir).sort()).toEqual(['.faultline-reports.json', 'flow-page-viewed.html', 'junit.xml', 'report.css', 'report.html', 'report.js']);
     expect(readdirSync(join(dir, '..'))).toEqual(['reports']);
   });
 
@@ -401,7 +433,7 @@ describe('explore', () => {
     expect(r.out).toMatch(/^schedule every message at the least latency.*, messages counted in the order sent$/m);
     expect(r.out).toMatch(/^claim {2}For inventory reservation, identified by \(order_id, reservation_version\)/m);
     expect(r.out).toMatch(/^plan {3}\S.* \(simulation seed \d+, workload \d+\)$/m);
-    expect(r.out).toMatch(/^ {2}t= +0 # +0 world +start /m);
+    expect(r.out).toMatch(/^steps {2}Drawn around o-1\|1: .*Every event: add --trace\.$/m);
     expect(r.out).toMatch(/^lost effect: committed fact o-1\|1 has no inventory reservation$/m);
     expect(r.out).toMatch(/^verdict violated, expected violated \(lost effect\): as expected$/m);
     const hash = /^trace hash ([0-9a-f]{64})$/m.exec(r.out)![1]!;
@@ -449,12 +481,19 @@ describe('explore', () => {
 describe('replay', () => {
   const plan = '[{"kind":"crash","window":"relay.afterBrokerAccept","occurrence":1}]';
 
-  it('prints the plan, the trace step by step, the clauses and the line that replays it', async () => {
+  it('prints a summary: the plan, the verdict, the steps folded into groups, the clauses and the line that replays it', async () => {
     const r = await cli(['replay', 'mercury-outbox', '--seed', '42', '--plan', plan]);
     expect(r.code).toBe(0);
     expect(r.err).toBe('');
     expect(r.out).toMatch(/^plan {3}crash-and-restart at relay\.afterBrokerAccept \(simulation seed 42, workload 2\)$/m);
-    expect(r.out).toMatch(/^ {2}t= +\d+ # +\d+ relay +crash \{"window":"relay\.afterBrokerAccept"\}$/m);
+    expect(r.out).toMatch(/^verdict holds$/m);
+    expect(r.out).toMatch(/^ {2}t=\d+ +✕ relay crashed at relay\.afterBrokerAccept$/m);
+    expect(r.out).not.toMatch(/^ {2}t= +\d+ # +\d+ /m);
+    const full = await cli(['replay', 'mercury-outbox', '--seed', '42', '--plan', plan, '--trace']);
+    const events = (JSON.parse((await cli(['replay', 'mercury-outbox', '--seed', '42', '--plan', plan, '--json'])).out) as { trace: unknown[] }).trace.length;
+    expect(full.out.split('\n').filter((l) => /^ {2}t= +\d+ # +\d+ /.test(l))).toHaveLength(events);
+    expect(full.out).toMatch(/^ {2}t= +\d+ # +\d+ relay +crash \{"window":"relay\.afterBrokerAccept"\}$/m);
+    expect(r.out.split('\n').length).toBeLessThan(full.out.split('\n').length / 2);
     expect(r.out).toMatch(/^every claim holds$/m);
     expect(r.out).toMatch(/^the same intent returns the recorded result: not checked/m);
     expect(r.out).toContain(`replay npx faultline replay mercury-outbox --seed 42 --plan '${plan}'\n`);
@@ -476,17 +515,17 @@ describe('replay', () => {
     const r = await cli(['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"crash","window":"relay.afterBrokerAccept","occurrence":9}]']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^warning: the planned fault "crash-and-restart at relay\.afterBrokerAccept \(occurrence 9\)" never struck/m);
-    expect(r.out).not.toMatch(/ crash \{/);
+    expect(r.out).not.toMatch(/ crashed at /);
   });
 
   it('replays a check counterexample on its choice path, with no schedule of latencies', async () => {
-    const args = ['replay', 'mercury-dual-write-commit-first', '--faults', '1', '--choices', '41x0.3.10x0'];
+    const args = ['replay', 'mercury-dual-write-commit-first', '--faults', '1', '--choices', '41x0.3.3x0'];
     const r = await cli(args);
     expect(r.code).toBe(0);
     expect(r.err).toBe('');
     expect(r.out).toMatch(/^plan {3}lose ordersDb->source:db\.committed \(occurrence 2\) \(the interleaving its choice path names, workload 2\)$/m);
     expect(r.out).not.toMatch(/^schedule /m);
-    expect(r.out).toContain('replay npx faultline replay mercury-dual-write-commit-first --faults 1 --choices 41x0.3.10x0\n');
+    expect(r.out).toContain('replay npx faultline replay mercury-dual-write-commit-first --faults 1 --choices 41x0.3.3x0\n');
     const doc = JSON.parse((await cli([...args, '--json'])).out) as { latencies: unknown; coverage: { covers: string } };
     expect(doc.latencies).toBeNull();
     expect(doc.coverage.covers).toMatch(/, 1 run, the interleaving its choice path names$/);

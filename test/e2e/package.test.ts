@@ -85,10 +85,11 @@ afterAll(() => {
 });
 
 describe.skipIf(skipReason !== undefined)('the packed package', () => {
-  it('holds the compiled code, the catalogue, the README and package.json, and nothing else', () => {
+  it('holds the compiled code, the catalogue, the JSON Schemas, the README and package.json, and nothing else', () => {
     const paths = packed.files.map((f) => f.path);
-    const outside = paths.filter((p) => !p.startsWith('dist/') && p !== 'package.json' && p !== 'README.md');
+    const outside = paths.filter((p) => !p.startsWith('dist/') && !/^schemas\/[a-z]+\.schema\.json$/.test(p) && p !== 'package.json' && p !== 'README.md');
     expect(outside).toEqual([]);
+    expect(paths.filter((p) => p.startsWith('schemas/')).sort()).toEqual(['calc', 'check', 'explore', 'list', 'replay', 'windows'].map((c) => `schemas/${c}.schema.json`));
     expect(paths.filter((p) => /^(src|test|bench|\.ci|models|scenarios|bin)\//.test(p))).toEqual([]);
     expect(paths).toContain('dist/src/index.js');
     expect(paths).toContain('dist/src/index.d.ts');
@@ -142,7 +143,7 @@ export default scenario;
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/my-relay +\d+ +\d+ .*violated +violated \(lost effect\) +ok/);
-    expect(readdirSync(join(project, 'my-reports'))).toContain('my-relay.md');
+    expect(readdirSync(join(project, 'my-reports'))).toContain('my-relay.html');
     // Its errors point at the user's own line, through the source map of the compiled TypeScript.
     writeFileSync(join(project, 'broken.ts'), `import base from './my-design.js';\n\nexport default { ...base, name: 'broken', build: () => {\n  throw new Error('no such component');\n} };\n`);
     const broken = run(process.execPath, [bin(), 'windows', './broken.ts', '--out', 'broken-reports']);
@@ -156,7 +157,7 @@ export default scenario;
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^my-relay +[\d,]+ +[\d,]+ +\d+ +[\d.]+ s +[\d,]+ +violated +violated \(lost effect\) +ok$/m);
-    expect(readdirSync(join(project, 'my-check')).sort()).toEqual(['.faultline-reports.json', 'index.md', 'junit.xml', 'my-relay.md', 'report.html', 'report.json']);
+    expect(readdirSync(join(project, 'my-check')).sort()).toEqual(['.faultline-reports.json', 'junit.xml', 'my-relay.html', 'report.css', 'report.html', 'report.js']);
     const line = /^ {2}replay: npx faultline (replay \.\/my-design\.ts --faults 1 --kinds crash --size 1 --choices \S+)$/m.exec(r.stdout)?.[1];
     expect(line, r.stdout).toBeDefined();
     const replayed = run(process.execPath, [bin(), ...line!.split(' ')]);

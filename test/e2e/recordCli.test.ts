@@ -29,13 +29,14 @@ describe('faultline record', () => {
     expect(r.code).toBe(0);
     const cited = backingScenarios(catalogueRecord);
     expect(r.out).toMatch(new RegExp(`^record EVT-REC-001: 4 flows, ${cited.length} scenarios, \\d+ runs, \\d+ open items; written to ${out}/record\\.md and ${out}/record\\.html\\n$`));
-    expect(readdirSync(out).sort()).toEqual([...cited.map((n) => `${n}.md`), '.faultline-reports.json', 'index.md', 'junit.xml', 'record.html', 'record.md', 'report.html', 'report.json'].sort());
+    expect(readdirSync(out).sort()).toEqual([...cited.flatMap((n) => [`${n}.md`, `${n}.html`]), '.faultline-reports.json', 'index.md', 'junit.xml', 'record.html', 'record.md', 'report.css', 'report.html', 'report.js', 'report.json'].sort());
     const md = readFileSync(join(out, 'record.md'), 'utf8');
     expect(md).toMatch(/^\| EV-01 \| `review\.posted` \| Reviews \| Notifications \|/m);
-    // Each run the record cites has its section in the report.html written beside it.
+    // Each run the record cites has its page in the HTML report written beside it, holding the id linked to.
     const html = readFileSync(join(out, 'record.html'), 'utf8');
-    const report = readFileSync(join(out, 'report.html'), 'utf8');
-    for (const [, id] of html.matchAll(/href="report\.html#([^"]+)"/g)) expect(report).toContain(`id="${id}"`);
+    const links = [...html.matchAll(/href="([A-Za-z0-9._-]+\.html)#([^"]+)"/g)];
+    expect(links.length).toBeGreaterThanOrEqual(cited.length);
+    for (const [, page, id] of links) expect(readFileSync(join(out, page!), 'utf8')).toContain(`id="${id}"`);
     // The same record twice is the same bytes: nothing in it reads a clock.
     const again = mkdtempSync(join(tmpdir(), 'faultline-record-'));
     await cli(['record', 'all', '--out', again]);
@@ -112,6 +113,6 @@ describe('faultline record', () => {
     expect(md).toMatch(/^\| EV-02 \| .*⚠ \*\*\[Effectively-once, at-least-once delivery, idempotent upsert\. NOT MET: /m);
     // The replay line names the scenario by its file, as the folder gave it.
     expect(md).toContain(`npx faultline replay ${join(scenarios, 'ratings.ts')} --seed 1 --plan `);
-    expect(readdirSync(out).sort()).toEqual(['.faultline-reports.json', 'index.md', 'junit.xml', 'ratings.md', 'record.html', 'record.md', 'report.html', 'report.json']);
+    expect(readdirSync(out).sort()).toEqual(['.faultline-reports.json', 'index.md', 'junit.xml', 'ratings.html', 'ratings.md', 'record.html', 'record.md', 'report.css', 'report.html', 'report.js', 'report.json']);
   }, 60_000);
 });

@@ -25,10 +25,10 @@ describe('ClauseTally', () => {
     }
   });
 
-  it('counts as exercised only the runs in which the clause judged something', () => {
+  it('counts as exercised only the runs in which the clause judged something, and apart those with nothing to judge and those undecided', () => {
     const tally = new ClauseTally();
     for (const s of ['holds', 'not exercised', 'violated', 'holds', 'unknown', 'not checked'] as const) tally.add([claim('e', clause('atMostOne', s))]);
-    expect(tally.result()).toEqual([{ effect: 'e', clause: 'atMostOne', status: 'violated', exercised: 3 }]);
+    expect(tally.result()).toEqual([{ effect: 'e', clause: 'atMostOne', status: 'violated', exercised: 3, idle: 1, undecided: 1 }]);
   });
 
   it('keeps the first reason a clause could not be decided', () => {
@@ -37,7 +37,7 @@ describe('ClauseTally', () => {
     tally.add([claim('e', clause('versions', 'unknown'))]);
     tally.add([claim('e', clause('versions', 'unknown', 'observer threw: no table'))]);
     tally.add([claim('e', clause('versions', 'unknown', 'a later reason'))]);
-    expect(tally.result()).toEqual([{ effect: 'e', clause: 'versions', status: 'unknown', exercised: 1, reason: 'observer threw: no table' }]);
+    expect(tally.result()).toEqual([{ effect: 'e', clause: 'versions', status: 'unknown', exercised: 1, idle: 0, undecided: 3, reason: 'observer threw: no table' }]);
   });
 
   it('gives a reason only to a clause that was undecided in some run', () => {
@@ -53,9 +53,9 @@ describe('ClauseTally', () => {
     tally.add([claim('email', clause('atMostOne', 'holds'), clause('quiescence', 'holds')), claim('email', clause('atMostOne', 'violated'))]);
     tally.add([claim('email', clause('atMostOne', 'holds'), clause('quiescence', 'holds')), claim('email', clause('atMostOne', 'holds'))]);
     expect(tally.result()).toEqual([
-      { effect: 'email', clause: 'atMostOne', status: 'holds', exercised: 2 },
-      { effect: 'email', clause: 'quiescence', status: 'holds', exercised: 2 },
-      { effect: 'email', clause: 'atMostOne', status: 'violated', exercised: 2 },
+      { effect: 'email', clause: 'atMostOne', status: 'holds', exercised: 2, idle: 0, undecided: 0 },
+      { effect: 'email', clause: 'quiescence', status: 'holds', exercised: 2, idle: 0, undecided: 0 },
+      { effect: 'email', clause: 'atMostOne', status: 'violated', exercised: 2, idle: 0, undecided: 0 },
     ]);
   });
 });

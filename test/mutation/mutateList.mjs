@@ -1,18 +1,25 @@
 // What a mutation run (`npm run mutants`) mutates, in four groups: the checkers and the claims,
-// the verdict and the clause tally, the World's phases and quiet rule, and the models' guards.
-// The World and the models are mutated only in part, so their line ranges are computed from the
-// source text each time the Stryker config loads: a range written by hand would drift as soon as
+// the verdict and the clause tally, the kernel's phase logic and quiet rule, and the models'
+// guards. The kernel, the World and the models are mutated only in part, so their line ranges are
+// computed from the source text each time the Stryker config loads: a range written by hand would drift as soon as
 // the file above it changed, and the run would mutate the wrong lines without a word.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The World's methods a mutation run plants bugs in: the phases, the heal, the strike (the quiet rule is src/quiet.ts, mutated whole). */
-export const WORLD_METHODS = ['run', 'runPhase', 'heal', 'afterStep', 'strike'];
+/**
+ * The methods a mutation run plants bugs in, by file and class: the World's phases and the order
+ * it takes what is due, and the kernel's heal, ending, window faults, server windows, crash and
+ * restore (the quiet rule is src/quiet.ts, mutated whole).
+ */
+export const KERNEL_METHODS = [
+  { file: 'src/world.ts', class: 'World', methods: ['run', 'runPhase', 'next', 'heal'] },
+  { file: 'src/kernel/kernel.ts', class: 'Kernel', methods: ['heal', 'end', 'afterStep', 'strikeAtWindow', 'serverWindow', 'crash', 'restore'] },
+];
 
 /**
  * The 1-based line of the brace that closes the one opened at `open` (an index into `text`).
- * Quoted strings and comments are skipped, since a brace there opens nothing; a template
- * literal's `${` and `}` balance each other, so they are counted like any brace.
+ * Quoted strings, template literals' text and comments are skipped, since a brace or a quote there
+ * opens nothing; a template literal's `${…}` parts hold balanced braces of their own.
  */
 export function closingLine(text, open) {
   let depth = 0;
@@ -26,6 +33,21 @@ export function closingLine(text, open) {
       if (i < 1) break;
     } else if (c === "'" || c === '"') {
       for (i++; i < text.length && text[i] !== c; i++) if (text[i] === '\\') i++;
+    } else if (c === '`') {
+      // A template literal's text may hold any quote; its `${…}` parts hold balanced braces.
+      for (i++; i < text.length && text[i] !== '`'; i++) {
+        if (text[i] === '\\') i++;
+        else if (text[i] === '$' && text[i + 1] === '{') {
+          let inner = 0;
+          for (i++; i < text.length; i++) {
+            const q = text[i];
+            if (q === "'" || q === '"') {
+              for (i++; i < text.length && text[i] !== q; i++) if (text[i] === '\\') i++;
+            } else if (q === '{') inner++;
+            else if (q === '}' && --inner === 0) break;
+          }
+        }
+      }
     } else if (c === '{') depth++;
     else if (c === '}' && --depth === 0) return lineOf(text, i);
   }
@@ -72,7 +94,6 @@ export function guardedModels(root) {
 export function mutateGroups(root) {
   const read = (file) => readFileSync(join(root, file), 'utf8');
   const range = (file, [first, last]) => `${file}:${first}-${last}`;
-  const world = read('src/world.ts');
   return [
     {
       name: 'checkers and claims',
@@ -85,7 +106,7 @@ export function mutateGroups(root) {
       ],
     },
     { name: 'verdict and clause tally', entries: ['src/verdict.ts', 'src/coverage.ts', 'src/report/claimSentence.ts'] },
-    { name: 'World phases and quiet rule', entries: [...WORLD_METHODS.map((m) => range('src/world.ts', methodLines(world, m))), 'src/quiet.ts'] },
+    { name: 'kernel phases and quiet rule', entries: [...KERNEL_METHODS.flatMap(({ file, methods }) => methods.map((m) => range(file, methodLines(read(file), m)))), 'src/quiet.ts'] },
     { name: 'model guards', entries: guardedModels(root).map((file) => range(file, guardsLines(read(file)))) },
   ];
 }

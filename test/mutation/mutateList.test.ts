@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain module shared with the Stryker config, without type declarations.
-import { WORLD_METHODS, closingLine, mutateGroups } from './mutateList.mjs';
+import { KERNEL_METHODS, closingLine, mutateGroups } from './mutateList.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 type Group = { name: string; entries: string[] };
@@ -43,7 +43,7 @@ function rangeOf(entry: string): { file: string; lines?: [number, number] } {
 
 describe('the mutation run mutates', () => {
   it('four groups, every file of which exists, and no file twice', () => {
-    expect(groups.map((g) => g.name)).toEqual(['checkers and claims', 'verdict and clause tally', 'World phases and quiet rule', 'model guards']);
+    expect(groups.map((g) => g.name)).toEqual(['checkers and claims', 'verdict and clause tally', 'kernel phases and quiet rule', 'model guards']);
     const entries = groups.flatMap((g) => g.entries);
     for (const e of entries) expect(existsSync(join(root, rangeOf(e).file)), e).toBe(true);
     expect(new Set(entries).size).toBe(entries.length);
@@ -51,17 +51,18 @@ describe('the mutation run mutates', () => {
     expect(groups[0]!.entries).toContain('src/claims.ts');
   });
 
-  it("exactly the World's named methods, each from its signature to its closing brace, and the quiet rule whole", () => {
-    const world = parse('src/world.ts');
+  it("exactly the kernel's and the World's named methods, each from its signature to its closing brace, and the quiet rule whole", () => {
+    const named = (KERNEL_METHODS as { file: string; class: string; methods: string[] }[]).flatMap((k) => k.methods.map((name) => ({ ...k, name })));
     const ranges = groups[2]!.entries.map(rangeOf);
-    expect(ranges.map((r) => r.file)).toEqual([...WORLD_METHODS.map(() => 'src/world.ts'), 'src/quiet.ts']);
+    expect(ranges.map((r) => r.file)).toEqual([...named.map((m) => m.file), 'src/quiet.ts']);
     expect(ranges.at(-1)!.lines).toBeUndefined();
-    WORLD_METHODS.forEach((name: string, i: number) => {
-      const methods = find(world, (n) => ts.isMethodDeclaration(n) && n.name.getText(world) === name && n.parent !== undefined && ts.isClassDeclaration(n.parent) && n.parent.name?.text === 'World');
+    named.forEach(({ file, class: owner, name }, i) => {
+      const source = parse(file);
+      const methods = find(source, (n) => ts.isMethodDeclaration(n) && n.name.getText(source) === name && n.parent !== undefined && ts.isClassDeclaration(n.parent) && n.parent.name?.text === owner);
       expect(methods, name).toHaveLength(1);
       const [first, last] = ranges[i]!.lines!;
       expect(last, name).toBeGreaterThan(first);
-      expect([first, last], name).toEqual(linesOf(world, methods[0]!));
+      expect([first, last], name).toEqual(linesOf(source, methods[0]!));
     });
   });
 
@@ -87,9 +88,9 @@ describe('the mutation run mutates', () => {
 });
 
 describe('the brace matcher behind the ranges', () => {
-  it('skips braces in strings and comments, and counts those of a template', () => {
-    const text = "f() {\n  const a = '}';\n  // }\n  /* } */\n  const b = `${'{'}`;\n  if (x) { y(\"{\"); }\n}\nafter() {}\n";
-    expect(closingLine(text, text.indexOf('{'))).toBe(7);
+  it('skips braces and quotes in strings, comments and the text of a template, and balances a template\'s parts', () => {
+    const text = "f() {\n  const a = '}';\n  // }\n  /* } */\n  const b = `${'{'}`;\n  const c = `it's ${a} { `;\n  if (x) { y(\"{\"); }\n}\nafter() {}\n";
+    expect(closingLine(text, text.indexOf('{'))).toBe(8);
   });
 
   it('refuses a brace that is never closed', () => {

@@ -1,16 +1,20 @@
 // The HTML report as a reader's browser shows it: Debian's chromium, started here headless with a
-// fresh profile, opens the report of a windows run of the whole catalogue at a desktop width and
-// at a phone's, and the page must load without a console error or a request for anything outside
-// itself, resolve every link (one into another page of the set, as the decision record's links
-// into report.html, by loading that page and looking the id up), draw every counterexample with
-// the arrows its trace holds, keep every word of a diagram on an opaque background with no
-// message label over any lifeline, and fit the screen: nothing wider than the viewport unless it
-// sits in a box that scrolls. Where chromium
-// is missing the test installs it with apt-get (as root); where it cannot, every test is skipped
+// fresh profile, opens the report set of a windows run of the whole catalogue (report.html, the
+// index, and every scenario's page) at a desktop width and at a phone's. Each page must load
+// without a console error or a request for anything outside the set, resolve every link (one
+// into another page of the set, as the decision record's links into the scenario pages, by
+// loading that page and looking the id up), draw every counterexample with the arrows its
+// key-centred diagram holds, keep every word of a diagram on an opaque background with no message
+// label over any lifeline, and fit the screen: nothing wider than the viewport unless it sits in
+// a box that scrolls. The index must paint within a second and the set stay small (at most 5 MB,
+// report.html at most 1.5 MB). The step-through viewer must step forward and back (buttons and
+// arrow keys), change what it shows as it does, filter components, and mark the duplicate; with
+// JavaScript off the diagram and the steps in words are still there. Where chromium is missing
+// the test installs it with apt-get (as root); where it cannot, every browser test is skipped
 // with the reason, so a machine without a browser never passes this file unnoticed.
-// Screenshots and the page itself are kept in test-artifacts/browser/.
+// Screenshots and the report set itself are kept in test-artifacts/browser/.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -19,18 +23,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../src/catalogue.ts';
 import { backingScenarios } from '../../src/recordSpec.ts';
 import { buildDecisionRecord } from '../../src/report/decisionRecord.ts';
-import { renderHtml } from '../../src/report/html.ts';
 import { renderRecordHtml } from '../../src/report/recordHtml.ts';
-import { sequenceSteps } from '../../src/report/sequenceSteps.ts';
-import { runWindows } from '../../src/windows.ts';
+import { counterexampleSteps } from '../../src/report/sequenceSteps.ts';
+import { writeReports } from '../../src/report/writeReports.ts';
+import { runWindows, type WindowsResult } from '../../src/windows.ts';
 import catalogueRecord from '../../scenarios/record.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ARTIFACTS = join(import.meta.dirname, '..', '..', 'test-artifacts', 'browser');
+/** The report set, written by the same function `windows all` writes it with, in its default forms. */
+const SET = join(ARTIFACTS, 'set');
 const WIDTHS = [1400, 420] as const;
-/** The diagrams kept as screenshots: the dual write's lost effect, and the widest diagram of the catalogue. */
-const SHOWN = ['s-mercury-dual-write-commit-first-ce-1', 's-checkout-key-not-bound-ce-1'];
+/** The diagrams kept as screenshots: the dual write's lost effect, a carrier called twice, and the widest diagram of the catalogue. */
+const SHOWN = ['s-mercury-dual-write-commit-first-ce-1', 's-carrier-no-key-no-lookup-ce-1', 's-checkout-key-not-bound-ce-1'];
+/** The page whose step-through viewer is stepped: its counterexample is a duplicate carrier call. */
+const VIEWER_PAGE = 'carrier-no-key-no-lookup.html';
+/** The most the catalogue's report set may weigh, and its index. */
+const SET_MAX_BYTES = 5_000_000;
+const INDEX_MAX_BYTES = 1_500_000;
+/** How soon the index must paint. */
+const FIRST_PAINT_MAX_MS = 1000;
 
 /** Runs apt-get quietly; the last line it wrote to stderr when it failed. */
 function aptGet(args: readonly string[]): string | undefined {
@@ -70,41 +83,42 @@ interface Seen {
 let unavailable: string | undefined;
 let browser: Browser | undefined;
 let profile: string | undefined;
-let reportUrl = '';
+let results: readonly WindowsResult[] = [];
 let recordUrl = '';
 /** Arrows each counterexample's diagram must draw, by its article id. */
 const expectedArrows = new Map<string, number>();
-const seen = new Map<number, Seen>();
+/** The scenario pages, each with the ids of the counterexamples it draws. */
+const pages = new Map<string, string[]>();
 
 beforeAll(async () => {
-  unavailable = ensureChromium();
-  if (unavailable !== undefined) {
-    console.warn(`browser report test skipped: ${unavailable}`);
-    return;
-  }
   const catalogue = await loadCatalogue();
-  const results = catalogue.map(({ scenario }) => runWindows(scenario));
-  for (const r of results) {
-    r.counterexamples.forEach((ce, i) => {
-      const arrows = sequenceSteps(ce.trace).steps.filter((s) => s.kind === 'message' || s.kind === 'lost' || s.kind === 'dropped').length;
-      expectedArrows.set(`s-${r.name}-ce-${i + 1}`, arrows);
-    });
-  }
+  results = catalogue.map(({ scenario }) => runWindows(scenario));
   rmSync(ARTIFACTS, { recursive: true, force: true });
   mkdirSync(ARTIFACTS, { recursive: true });
-  const file = join(ARTIFACTS, 'report.html');
-  writeFileSync(file, renderHtml(results));
-  reportUrl = pathToFileURL(file).href;
-  // The decision record, from the same runs; it sits beside report.html, which it links to.
-  const recordFile = join(ARTIFACTS, 'record.html');
+  writeReports(results, SET);
+  for (const r of results) {
+    const ids = r.counterexamples.map((ce, i) => {
+      const arrows = counterexampleSteps(ce).steps.filter((s) => s.kind === 'message' || s.kind === 'lost' || s.kind === 'dropped').length;
+      expectedArrows.set(`s-${r.name}-ce-${i + 1}`, arrows);
+      return `s-${r.name}-ce-${i + 1}`;
+    });
+    pages.set(`${r.name}.html`, ids);
+  }
+  // The decision record, from the same runs; it sits beside the set, whose pages it links to.
   const cited = backingScenarios(catalogueRecord);
   const record = buildDecisionRecord(
     catalogueRecord,
     cited.map((n) => results.find((r) => r.name === n)!),
     { scenarios: catalogue.map(({ scenario }) => scenario).filter((s) => cited.includes(s.name)) },
   );
+  const recordFile = join(SET, 'record.html');
   writeFileSync(recordFile, renderRecordHtml(record));
   recordUrl = pathToFileURL(recordFile).href;
+  unavailable = ensureChromium();
+  if (unavailable !== undefined) {
+    console.warn(`browser report test skipped: ${unavailable}`);
+    return;
+  }
   profile = mkdtempSync(join(tmpdir(), 'faultline-chromium-'));
   // Only the flags given here: no extension, no sync, no update check, no network of its own.
   browser = await puppeteer.launch({ executablePath: CHROMIUM, ignoreDefaultArgs: true, pipe: true, args: [...FLAGS, `--user-data-dir=${profile}`] });
@@ -193,7 +207,8 @@ function measure(): Omit<Seen, 'width' | 'problems' | 'requests'> {
           crossedWords.push(`${where}: "${t.textContent}" (${b.x.toFixed(1)}..${(b.x + b.width).toFixed(1)}) spills out of its background (${box.x}..${box.x + box.width})`);
         }
       }
-      if (g.classList.contains('phase') || g.classList.contains('omitted')) continue;
+      // A bar (the heal, a folded group, a mark's words) runs across every lifeline, as a break in the story.
+      if (g.classList.contains('phase') || g.classList.contains('fold') || g.classList.contains('mark')) continue;
       const covered = lifelines.map((l) => l.x1.baseVal.value).filter((x) => x >= box.x && x <= box.x + box.width);
       if (g.classList.contains('msg')) {
         messageLabels++;
@@ -244,37 +259,82 @@ async function unresolvedCrossLinks(links: readonly string[]): Promise<string[]>
   return broken;
 }
 
-/** Opens the report at `width`, measures it and keeps screenshots. */
-async function visit(width: number): Promise<Seen> {
+/** What every page of the set showed at one width, each finding named by its page. */
+interface SeenSet extends Seen {
+  readonly pages: number;
+}
+
+/** Opens one page of the set at `width`, measures it, and keeps screenshots of the diagrams SHOWN on it. */
+async function visitPage(file: string, width: number): Promise<Seen> {
   const page: Page = await browser!.newPage();
+  const url = pathToFileURL(join(SET, file)).href;
+  const own = new Set([url, pathToFileURL(join(SET, 'report.css')).href, pathToFileURL(join(SET, 'report.js')).href]);
   const problems: string[] = [];
   const requests: string[] = [];
   page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+    if (m.type() === 'error') problems.push(`${file}: console error: ${m.text()}`);
   });
-  page.on('pageerror', (e) => problems.push(`page error: ${e instanceof Error ? e.message : String(e)}`));
+  page.on('pageerror', (e) => problems.push(`${file}: page error: ${e instanceof Error ? e.message : String(e)}`));
   page.on('request', (r) => {
-    if (r.url() !== reportUrl) requests.push(r.url());
+    if (!own.has(r.url())) requests.push(r.url());
   });
   await page.setViewport({ width, height: 900 });
-  await page.goto(reportUrl, { waitUntil: 'load' });
+  await page.goto(url, { waitUntil: 'load' });
   const measured = await page.evaluate(measure);
-  await page.screenshot({ path: join(ARTIFACTS, `report-top-${width}.png`) });
-  // A viewport as tall as a diagram, so each is captured whole without re-laying out the whole
-  // page beyond the viewport, which costs seconds on a page this long.
+  const named = (list: readonly string[]) => list.map((x) => `${file}: ${x}`);
+  if (file === 'report.html') await page.screenshot({ path: join(ARTIFACTS, `report-top-${width}.png`) });
+  // A viewport as tall as a diagram, so each is captured whole.
   await page.setViewport({ width, height: 2600 });
-  for (const id of SHOWN) {
+  for (const id of SHOWN.filter((x) => pages.get(file)?.includes(x))) {
     const el = await page.$(`#${id} .diagram`);
     if (el === null) continue;
     await el.scrollIntoView();
     await el.screenshot({ path: join(ARTIFACTS, `${id}-${width}.png`), captureBeyondViewport: false });
   }
   await page.close();
-  return { width, problems, requests, ...measured };
+  // A page wider than its viewport is reported by name, so the widths of two pages are never compared.
+  const overflow = measured.scrollWidth > measured.clientWidth ? [`${file}: the page is ${measured.scrollWidth}px wide in a ${measured.clientWidth}px viewport`] : [];
+  return { ...measured, width, problems, requests, tooWide: [...named(measured.tooWide), ...overflow], brokenLinks: named(measured.brokenLinks) };
 }
 
+/** Opens report.html and every scenario page at `width`; what they showed, together. */
+async function visit(width: number): Promise<SeenSet> {
+  const all: Seen[] = [];
+  for (const file of ['report.html', ...pages.keys()]) all.push(await visitPage(file, width));
+  const flat = <K extends keyof Seen>(k: K) => all.flatMap((x) => x[k] as readonly unknown[]) as unknown as Seen[K];
+  return {
+    width,
+    pages: all.length,
+    problems: flat('problems'),
+    requests: flat('requests'),
+    brokenLinks: flat('brokenLinks'),
+    crossLinks: [...new Set(flat('crossLinks'))],
+    diagrams: flat('diagrams'),
+    // Each page's own widths are compared in visitPage; these two say nothing across pages.
+    clientWidth: Math.min(...all.map((x) => x.clientWidth)),
+    scrollWidth: Math.min(...all.map((x) => x.clientWidth)),
+    tooWide: flat('tooWide'),
+    crossedWords: flat('crossedWords'),
+    labelsChecked: all.reduce((n, x) => n + x.labelsChecked, 0),
+    messageLabels: all.reduce((n, x) => n + x.messageLabels, 0),
+  };
+}
+
+const seen = new Map<number, SeenSet>();
+
+describe('the report set of the catalogue', () => {
+  it('weighs at most 5 MB in all, and report.html at most 1.5 MB', () => {
+    const files = readdirSync(SET).filter((f) => f !== 'record.html');
+    const bytes = files.reduce((n, f) => n + statSync(join(SET, f)).size, 0);
+    const index = statSync(join(SET, 'report.html')).size;
+    console.info(`report set: ${files.length} files, ${bytes} bytes; report.html ${index} bytes`);
+    expect(bytes).toBeLessThanOrEqual(SET_MAX_BYTES);
+    expect(index).toBeLessThanOrEqual(INDEX_MAX_BYTES);
+  });
+});
+
 describe.each(WIDTHS)('the HTML report in chromium at %ipx', (width) => {
-  const at = async (skip: (note?: string) => never): Promise<Seen> => {
+  const at = async (skip: (note?: string) => never): Promise<SeenSet> => {
     if (unavailable !== undefined) skip(unavailable);
     let s = seen.get(width);
     if (s === undefined) {
@@ -284,21 +344,22 @@ describe.each(WIDTHS)('the HTML report in chromium at %ipx', (width) => {
     return s;
   };
 
-  it('loads with no console error and asks for nothing outside itself', async ({ skip }) => {
+  it('loads every page with no console error and asks for nothing outside the report set', async ({ skip }) => {
     const s = await at(skip);
+    expect(s.pages).toBe(pages.size + 1);
     expect(s.problems).toEqual([]);
     expect(s.requests).toEqual([]);
   });
 
-  it('resolves every link, in the page and into another page of the set', async ({ skip }) => {
+  it('resolves every link, in a page and into another page of the set', async ({ skip }) => {
     const s = await at(skip);
     expect(s.brokenLinks).toEqual([]);
     expect(await unresolvedCrossLinks(s.crossLinks)).toEqual([]);
   });
 
-  it('draws every counterexample with the arrows its trace holds', async ({ skip }) => {
+  it('draws every counterexample with the arrows its key-centred diagram holds', async ({ skip }) => {
     const s = await at(skip);
-    expect(s.diagrams.map((d) => d.id)).toEqual([...expectedArrows.keys()]);
+    expect(s.diagrams.map((d) => d.id).sort()).toEqual([...expectedArrows.keys()].sort());
     expect(s.diagrams.length).toBeGreaterThan(0);
     for (const d of s.diagrams) {
       expect(d.width, d.id).toBeGreaterThan(0);
@@ -314,10 +375,136 @@ describe.each(WIDTHS)('the HTML report in chromium at %ipx', (width) => {
     expect(s.crossedWords).toEqual([]);
   });
 
-  it('fits the viewport: nothing wider than the page unless its box scrolls', async ({ skip }) => {
+  it('fits the viewport: nothing wider than the page unless its box scrolls, and no page wider than its viewport', async ({ skip }) => {
     const s = await at(skip);
     expect(s.tooWide).toEqual([]);
-    expect(s.scrollWidth).toBeLessThanOrEqual(s.clientWidth);
+  });
+
+  it('paints report.html, and the largest scenario page, within a second', async ({ skip }) => {
+    if (unavailable !== undefined) skip(unavailable);
+    const largest = [...pages.keys()].sort((a, b) => statSync(join(SET, b)).size - statSync(join(SET, a)).size)[0]!;
+    for (const file of ['report.html', largest]) {
+      const page = await browser!.newPage();
+      await page.setViewport({ width, height: 900 });
+      await page.goto(pathToFileURL(join(SET, file)).href, { waitUntil: 'load' });
+      // The paint is reported once it is presented, after the load: wait for its entry (a few seconds at most).
+      const paint = await page.evaluate(
+        () =>
+          new Promise<number>((done) => {
+            new PerformanceObserver((list) => {
+              const fcp = list.getEntries().find((e) => e.name === 'first-contentful-paint');
+              if (fcp !== undefined) done(fcp.startTime);
+            }).observe({ type: 'paint', buffered: true });
+            setTimeout(() => done(Infinity), 5000);
+          }),
+      );
+      await page.close();
+      console.info(`${file} at ${width}px: first contentful paint ${paint.toFixed(0)} ms`);
+      expect(paint, file).toBeLessThan(FIRST_PAINT_MAX_MS);
+    }
+  });
+});
+
+/** The viewer as it shows now: its step, its words, its cards and what is in flight. */
+function viewerNow() {
+  const v = document.querySelector('.viewer')!;
+  return {
+    index: v.getAttribute('data-step-index'),
+    counter: v.querySelector('.counter')!.textContent,
+    now: v.querySelector('.now')!.textContent,
+    nowClass: v.querySelector('.now')!.className,
+    mark: (v.querySelector('.mark') as HTMLElement).hidden ? '' : v.querySelector('.mark')!.textContent,
+    cards: [...v.querySelectorAll('.card')].map((c) => c.textContent).join(' | '),
+    components: [...v.querySelectorAll('.card')].map((c) => c.getAttribute('data-component')),
+    flight: v.querySelector('.flight')!.textContent,
+    current: document.querySelector('svg.sequence .current')?.getAttribute('class') ?? '',
+  };
+}
+
+describe.each(WIDTHS)('the step-through viewer in chromium at %ipx', (width) => {
+  it('steps forward and back with its buttons and the arrow keys, showing the state after each step', async ({ skip }) => {
+    if (unavailable !== undefined) skip(unavailable);
+    const page = await browser!.newPage();
+    await page.setViewport({ width, height: 1200 });
+    await page.goto(pathToFileURL(join(SET, VIEWER_PAGE)).href, { waitUntil: 'load' });
+    await (await page.$('article'))!.scrollIntoView();
+    await page.waitForSelector('.viewer:not([hidden])');
+    const start = await page.evaluate(viewerNow);
+    expect(start.index).toBe('0');
+    // Forward with the button until the World shown changes, then back: the step before, exactly.
+    let before = start;
+    let after = start;
+    for (let i = 0; i < 10 && after.cards === before.cards; i++) {
+      before = after;
+      await page.click('.viewer button.next');
+      after = await page.evaluate(viewerNow);
+      expect(Number(after.index)).toBe(Number(before.index) + 1);
+    }
+    expect(after.cards).not.toBe(before.cards);
+    await page.click('.viewer button.back');
+    expect(await page.evaluate(viewerNow)).toEqual(before);
+    // The arrow keys do what the buttons do.
+    await page.focus('.viewer');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.evaluate(viewerNow)).toEqual(after);
+    await page.keyboard.press('ArrowLeft');
+    expect(await page.evaluate(viewerNow)).toEqual(before);
+    await page.keyboard.press('Home');
+    expect(await page.evaluate(viewerNow)).toEqual(start);
+    await page.close();
+  });
+
+  it('marks the duplicate: its step, its words and its arrow in the diagram, with the provider\'s second operation', async ({ skip }) => {
+    if (unavailable !== undefined) skip(unavailable);
+    const page = await browser!.newPage();
+    await page.setViewport({ width, height: 1400 });
+    await page.goto(pathToFileURL(join(SET, VIEWER_PAGE)).href, { waitUntil: 'load' });
+    await (await page.$('article'))!.scrollIntoView();
+    await page.waitForSelector('.viewer:not([hidden])');
+    await page.focus('.viewer');
+    let now = await page.evaluate(viewerNow);
+    for (let i = 0; i < 100 && !now.nowClass.includes('duplicate'); i++) {
+      await page.keyboard.press('ArrowRight');
+      now = await page.evaluate(viewerNow);
+    }
+    expect(now.nowClass).toBe('now marked duplicate');
+    expect(now.now).toBe('caller → provider  provider.call ref=0.0#1');
+    expect(now.mark).toBe('DUPLICATE: 2nd committed outcome for o-1/1');
+    expect(now.current).toBe('msg marked duplicate current');
+    expect(now.cards).toMatch(/provider.*operations: op-1 \(no key\), op-2 \(no key\)/);
+    // The participant filter hides a component's card, and shows it again.
+    const boxes = await page.$$('.viewer .filter input');
+    await boxes[0]!.click();
+    expect((await page.evaluate(viewerNow)).components).not.toContain('publisher');
+    await boxes[0]!.click();
+    expect((await page.evaluate(viewerNow)).components).toContain('publisher');
+    // The diagram with its marked arrow, then the viewer, each captured whole in a viewport taller than either.
+    await page.setViewport({ width, height: 2600 });
+    for (const [selector, name] of [['.diagram', 'diagram'], ['.viewer', 'viewer']] as const) {
+      const el = (await page.$(selector))!;
+      await el.scrollIntoView();
+      await el.screenshot({ path: join(ARTIFACTS, `${name}-duplicate-${width}.png`), captureBeyondViewport: false });
+    }
+    await page.close();
+  });
+
+  it('leaves the diagram and the steps in words readable with JavaScript off, the viewer hidden', async ({ skip }) => {
+    if (unavailable !== undefined) skip(unavailable);
+    const page = await browser!.newPage();
+    await page.setJavaScriptEnabled(false);
+    await page.setViewport({ width, height: 900 });
+    await page.goto(pathToFileURL(join(SET, VIEWER_PAGE)).href, { waitUntil: 'load' });
+    const shown = await page.evaluate(() => ({
+      hidden: document.querySelector('.viewer')!.hasAttribute('hidden'),
+      diagrams: document.querySelectorAll('svg.sequence').length,
+      duplicate: document.querySelector('ul.story li.duplicate')?.textContent ?? '',
+      answer: document.querySelector('.answer')?.textContent ?? '',
+    }));
+    expect(shown.hidden).toBe(true);
+    expect(shown.diagrams).toBe(1);
+    expect(shown.duplicate).toMatch(/caller → provider {2}provider\.call ref=0\.0#1 {3}◀ DUPLICATE: 2nd committed outcome for o-1\/1$/);
+    expect(shown.answer).toContain('Worst window:');
+    await page.close();
   });
 });
 
@@ -362,11 +549,12 @@ describe.each(WIDTHS)('the decision record in chromium at %ipx', (width) => {
     expect(s.requests).toEqual([]);
   });
 
-  it('resolves every link, in the page and into report.html beside it', async ({ skip }) => {
+  it('resolves every link, in the page and into the scenario pages beside it', async ({ skip }) => {
     const s = await at(skip);
     expect(s.brokenLinks).toEqual([]);
-    // Each run of the Evidence section links to its section of report.html, at least.
-    expect(s.crossLinks.filter((l) => new URL(l).pathname.endsWith('/report.html')).length).toBeGreaterThanOrEqual(backingScenarios(catalogueRecord).length);
+    // Each run of the Evidence section links to its scenario's page, at least.
+    const cited = backingScenarios(catalogueRecord);
+    expect(s.crossLinks.filter((l) => cited.some((n) => new URL(l).pathname.endsWith(`/${n}.html`))).length).toBeGreaterThanOrEqual(cited.length);
     expect(await unresolvedCrossLinks(s.crossLinks)).toEqual([]);
   });
 

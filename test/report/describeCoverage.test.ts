@@ -2,6 +2,7 @@
 // so "holds" always says for which faults, how many places and runs, which interleavings and
 // which bound. Each part is pinned for each mode, with singular and plural counts.
 import { describe, expect, it } from 'vitest';
+import { ClauseTally } from '../../src/coverage.ts';
 import type { Coverage } from '../../src/coverage.ts';
 import { claimSentence } from '../../src/report/claimSentence.ts';
 import { clauseStatusText, describeClause, describeCoverage } from '../../src/report/describeCoverage.ts';
@@ -75,6 +76,23 @@ describe('describeCoverage', () => {
 });
 
 describe('describeClause', () => {
+  it('says why a clause judged fewer runs than ran: nothing to judge, or a checker that could not decide', () => {
+    expect(describeClause({ effect: 'e', clause: 'liveness', status: 'holds', exercised: 264, idle: 3, undecided: 0 })).toBe('every committed fact yields its effect: holds (judged in 264 of 267 runs; in 3 there was nothing to judge: no source fact was committed)');
+    expect(describeClause({ effect: 'e', clause: 'atMostOne', status: 'violated', exercised: 10, idle: 1, undecided: 2 }, 'end state')).toBe('at most one committed outcome per key: violated (judged in 10 of 13 end states; in 1 there was nothing to judge: no outcome was committed; in 2 its checker could not decide)');
+    expect(describeClause({ effect: 'e', clause: 'atMostOne', status: 'holds', exercised: 5, idle: 0, undecided: 0 })).toBe('at most one committed outcome per key: holds (judged in 5 runs)');
+  });
+
+  it('counts, over a sweep, the runs each clause judged, had nothing to judge, and could not decide', () => {
+    const tally = new ClauseTally();
+    const verdict = (status: 'holds' | 'not exercised' | 'unknown') => [{ effect: 'e', outcome: 'holds' as const, findings: [], clauses: [{ clause: 'liveness' as const, status, findings: [] }] }];
+    for (const s of ['holds', 'holds', 'not exercised', 'unknown'] as const) tally.add(verdict(s) as never);
+    expect(tally.result()[0]).toEqual(expect.objectContaining({ status: 'unknown', exercised: 2, idle: 1, undecided: 1 }));
+    const merged = new ClauseTally();
+    merged.merge(tally.state());
+    merged.merge(tally.state());
+    expect(merged.result()[0]).toEqual(expect.objectContaining({ exercised: 4, idle: 2, undecided: 2 }));
+  });
+
   it('gives each clause its title, status and the runs that judged it, or why it could not', () => {
     expect(describeClause({ effect: 'e', clause: 'atMostOne', status: 'holds', exercised: 1 })).toBe('at most one committed outcome per key: holds (judged in 1 run)');
     expect(describeClause({ effect: 'e', clause: 'liveness', status: 'violated', exercised: 1500 })).toBe('every committed fact yields its effect: violated (judged in 1,500 runs)');

@@ -1,8 +1,11 @@
 // The four forms of one run tell the same story: every window row, with its outcome, appears in
-// the Markdown, the HTML, the JSON and the JUnit file, and nothing else does.
+// the Markdown, the HTML, the JSON and the JUnit file, and nothing else does. The pages show a
+// row that broke a claim as a table row and every other one by place, under a heading that
+// says what it was (absorbed, changed nothing: it held; never struck: not reached); a JUnit
+// case that passes bare held.
 import { XMLParser } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renderHtml } from '../../src/report/html.ts';
+import { renderScenarioHtml } from '../../src/report/html.ts';
 import { renderJson } from '../../src/report/json.ts';
 import { renderJunit } from '../../src/report/junit.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
@@ -26,26 +29,41 @@ function engineRows(rs: readonly WindowsResult[], label: (r: WindowsResult['rows
   return rs.flatMap((r) => r.rows.map((w): Row => [r.name, placeOf(w), w.fault, label(w)]));
 }
 
+/** What a group heading says of the rows listed under it by place. */
+const GROUP_OUTCOME: Readonly<Record<string, string>> = { 'Faults the design absorbed': 'holds', 'Faults that changed nothing': 'holds', 'Faults that never struck': 'not reached' };
+
+/** The rows a text lists by place (`` `a->b:x` (lose, delay) ``), each with the outcome its group says. */
+function listedRows(scenario: string, text: string, outcome: string): Row[] {
+  return [...text.matchAll(/`([^`]+)` \(([a-z, ]+)\)/g)].flatMap((m) => m[2]!.split(', ').map((fault): Row => [scenario, unescape(m[1]!), fault, outcome]));
+}
+
 function markdownRows(rs: readonly WindowsResult[]): Row[] {
   const md = renderMarkdown(rs);
   const rows: Row[] = [];
   let scenario = '';
+  let group: string | undefined;
   for (const line of md.split('\n')) {
     const title = /^## (.*)$/.exec(line);
     if (title) scenario = rs.find((r) => r.title === title[1])!.name;
+    const heading = /^### (.*)$/.exec(line);
+    if (heading) group = GROUP_OUTCOME[heading[1]!];
     const m = /^\| `(.*?)` \| ([a-z]+) \| (.*?) \| /.exec(line);
     if (m) rows.push([scenario, m[1]!, m[2]!, stripMark(m[3]!)]);
+    else if (group !== undefined && !line.startsWith('- **Q')) rows.push(...listedRows(scenario, line.replace(/\(check with [Q0-9, ]+\)/g, ''), group));
   }
   return rows;
 }
 
 function htmlRows(rs: readonly WindowsResult[]): Row[] {
-  const html = renderHtml(rs);
   const rows: Row[] = [];
-  for (const section of html.split('<section id="s-').slice(1)) {
-    const scenario = section.slice(0, section.indexOf('"'));
-    for (const m of section.matchAll(/<tr(?: class="[a-z]+")?><td><code>(.*?)<\/code><\/td><td>(.*?)<\/td><td class="outcome">(.*?)<\/td>/g)) {
-      rows.push([scenario, unescape(m[1]!), m[2]!, stripMark(unescape(m[3]!.replace(/<\/?strong>/g, '')))]);
+  for (const r of rs) {
+    const html = renderScenarioHtml(r);
+    for (const m of html.matchAll(/<tr(?: class="[a-z]+")?><td><code>(.*?)<\/code><\/td><td>(.*?)<\/td><td class="outcome">(.*?)<\/td>/g)) {
+      rows.push([r.name, unescape(m[1]!), m[2]!, stripMark(unescape(m[3]!.replace(/<\/?strong>/g, '')))]);
+    }
+    for (const m of html.matchAll(/<h2>([^<]*)<\/h2>\n(?:<p>[^\n]*<\/p>\n)?<(?:p|ul) class="places">(.*?)<\/(?:p|ul)>/g)) {
+      const outcome = GROUP_OUTCOME[m[1]!];
+      if (outcome !== undefined) rows.push(...listedRows(r.name, m[2]!.replace(/<\/?(?:code|li|strong|a)[^>]*>/g, '`').replace(/``/g, '`').replace(/\(check with [^)]*\)/g, ''), outcome));
     }
   }
   return rows;
@@ -58,13 +76,15 @@ function jsonRows(rs: readonly WindowsResult[]): Row[] {
 
 function junitRows(rs: readonly WindowsResult[]): Row[] {
   const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: false, isArray: (n) => n === 'testsuite' || n === 'testcase' });
-  const doc = parser.parse(renderJunit(rs)) as { testsuites: { testsuite: { '@_name': string; testcase: { '@_name': string; 'system-out'?: string }[] }[] } };
+  const doc = parser.parse(renderJunit(rs)) as { testsuites: { testsuite: { '@_name': string; testcase: { '@_name': string; 'system-out'?: string; failure?: unknown; skipped?: { '@_message': string } }[] }[] } };
   return doc.testsuites.testsuite.flatMap((s) =>
     s.testcase
       .filter((c) => c['@_name'] !== 'verdict')
       .map((c): Row => {
         const cut = c['@_name'].lastIndexOf(' ');
-        const outcome = /^outcome: ([a-z ]+?)(?: \((?:un)?expected violation\))?$/m.exec(c['system-out'] ?? '')?.[1] ?? '';
+        // A case that says nothing passed, or was skipped because its fault never struck: the row held.
+        const said = /^outcome: ([a-z ]+?)(?: \((?:un)?expected violation\))?$/m.exec(c['system-out'] ?? '')?.[1];
+        const outcome = said ?? (c.failure === undefined && (c.skipped === undefined || c.skipped['@_message'].startsWith('the fault never struck')) ? 'holds' : '');
         return [s['@_name'], c['@_name'].slice(0, cut), c['@_name'].slice(cut + 1), outcome];
       }),
   );

@@ -1,7 +1,8 @@
 // Golden reports for fixed seeds: the checked-in examples in reports/example/ are exactly what
 // windows mode writes today, so any change that alters exploration, outcomes or wording shows up
-// as a diff to review. To regenerate them, write a report set and copy the two pages over:
-// `npm start`, then `cp reports/latest/mercury-outbox.md reports/latest/mercury-dual-write-commit-first.md reports/example/`
+// as a diff to review. To regenerate them, write the Markdown form of the two and copy the pages:
+// `node bin/faultline.js windows mercury-outbox mercury-dual-write-commit-first --reporter md --out /tmp/golden`,
+// then `cp /tmp/golden/mercury-outbox.md /tmp/golden/mercury-dual-write-commit-first.md reports/example/`
 // (`--out reports/example` is refused: a report set replaces its whole folder, and this one
 // holds files that no report set wrote).
 import { readFileSync } from 'node:fs';

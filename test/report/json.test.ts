@@ -22,7 +22,8 @@ describe('renderJson', () => {
 
   it('keeps the documented keys in a stable order', () => {
     const doc = JSON.parse(text);
-    expect(Object.keys(doc)).toEqual(['scenarios']);
+    expect(Object.keys(doc)).toEqual(['schema', 'scenarios']);
+    expect(doc.schema).toBe('faultline/windows@1');
     const s = doc.scenarios[0];
     expect(Object.keys(s).slice(0, 11)).toEqual(['name', 'expect', 'verdict', 'asExpected', 'claims', 'windowCount', 'runs', 'distinctOutcomes', 'windows', 'counterexamples', 'title']);
     expect(Object.keys(s.windows[0]).slice(0, 10)).toEqual(['window', 'fault', 'outcome', 'evidence', 'retryOwner', 'retry', 'duplicateGuard', 'duplicatePossible', 'repairQuery', 'reached']);

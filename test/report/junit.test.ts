@@ -1,6 +1,7 @@
 // The JUnit file CI reads: one suite per scenario, one testcase per failure-window row plus one
 // for the verdict, and a <failure> for exactly the outcomes the scenario did not expect, so CI
 // turns red exactly when `faultline windows` would exit 1.
+import { replayLine } from '../../src/replayLine.ts';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderJunit } from '../../src/report/junit.ts';
@@ -73,7 +74,7 @@ describe('renderJunit', () => {
     expect(Number(doc.testsuites['@_tests'])).toBe(results.outbox.rows.length + results.dualWrite.rows.length + 2);
   });
 
-  it('reports expected violations as passing, with the violation in system-out', () => {
+  it('reports expected violations as passing, with the violation in system-out and its replay line in the verdict', () => {
     const { doc } = check([results.dualWrite]);
     const cases = doc.testsuites.testsuite[0]!.testcase;
     const lost = results.dualWrite.rows.filter((w) => w.outcome === 'lost effect');
@@ -82,8 +83,9 @@ describe('renderJunit', () => {
       const c = cases.find((k) => k['@_name'] === `${placeOf(w)} ${w.fault}`)!;
       expect(c.failure).toBeUndefined();
       expect(c['system-out']).toContain('outcome: lost effect (expected violation)');
-      expect(c['system-out']).toContain(`--plan '${JSON.stringify(w.plan)}'`);
     }
+    const verdict = cases.find((k) => k['@_name'] === 'verdict')!;
+    for (const ce of results.dualWrite.counterexamples) expect(verdict['system-out']).toContain(`counterexample (${ce.violation}): ${replayLine(ce.replay)}`);
   });
 
   it('fails a holds scenario row with a violation, and its verdict', () => {

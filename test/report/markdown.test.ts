@@ -1,12 +1,12 @@
-// The Markdown report: every row of the failure-window table, the drill windows of the outbox
-// seed with their evidence, retry owner, duplicate possibility and repair query, and the
-// dual-write counterexample as a Mermaid sequence diagram with its crash and replay line.
+// The Markdown report: a page that opens with its answer (verdict, worst window, first
+// counterexample and its replay line, coverage), every fault that broke a claim as a table row
+// and every other one by place, the drill windows of the outbox seed with who took the work up
+// and which guard stopped the repeat, and the dual-write counterexample drawn around its key.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderMarkdown, renderMarkdownFile, renderMarkdownIndex } from '../../src/report/markdown.ts';
 import { replayLine } from '../../src/replayLine.ts';
 import { claimSentence } from '../../src/report/claimSentence.ts';
-import { componentNames, evidenceText, outcomeLabel, repairQueryText, retryOwnerText } from '../../src/report/windowCells.ts';
-import type { WindowRow } from '../../src/windows.ts';
+import { outcomeLabel } from '../../src/report/windowCells.ts';
 import { DRILL_WINDOWS, brokenHolds, loadResults, placeOf, type Results } from './results.ts';
 
 let results: Results;
@@ -20,95 +20,109 @@ function tableRow(md: string, window: string, fault: string): string[] | undefin
   return line?.slice(2, -2).split(/(?<!\\) \| /);
 }
 
+/** The places a page lists in a sentence or a list item, each with its faults: `` `a->b:x` (lose, delay) ``. */
+function listed(md: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const line of md.split('\n').filter((l) => !l.startsWith('|'))) {
+    for (const m of line.matchAll(/`([^`]+)` \(([a-z, ]+(?: [A-Za-z]+)?)\)/g)) out.set(m[1]!, [...(out.get(m[1]!) ?? []), ...m[2]!.split(', ')]);
+  }
+  return out;
+}
+
 describe('renderMarkdownFile', () => {
-  it('prints the title, seed passage, lesson, claim, verdict and counts', () => {
+  it('opens with the answer: the verdict, the worst window, what was covered', () => {
     const r = results.outbox;
     const md = renderMarkdownFile(r);
-    expect(md.startsWith(`# ${r.title}\n`)).toBe(true);
+    expect(md.startsWith(`# ${r.title}\n\n**Verdict: holds** · expected holds · **as expected**\n\n- **Worst window:** none: no fault of the ${r.rows.length} tried broke a claim.\n`)).toBe(true);
+    expect(md).toMatch(/- \*\*Covered:\*\* holds for every single fault: \d+ faults at \d+ windows and \d+ message points \(crash, lose, duplicate, delay, reorder, every occurrence the runs reached: \d+, at most \d+ at one place\), \d+ runs, one interleaving per plan \(simulation seed 1\)/);
+    // The answer comes before the scenario's description.
+    expect(md.indexOf('**Covered:**')).toBeLessThan(md.indexOf(r.source));
+  });
+
+  it('prints the seed passage, lesson, claim, clauses and counts', () => {
+    const r = results.outbox;
+    const md = renderMarkdownFile(r);
     expect(md).toContain(r.source);
     expect(md).toContain(r.lesson);
     for (const c of r.claims) expect(md).toContain(claimSentence(c));
-    expect(md).toContain('**Verdict:** holds · **expected:** holds · **as expected**');
-    expect(md).toMatch(/\*\*Covers:\*\* holds for every single fault: \d+ faults at \d+ windows and \d+ message points \(crash, lose, duplicate, delay, reorder, every occurrence the runs reached: \d+, at most \d+ at one place\), \d+ runs, one interleaving per plan \(simulation seed 1\)/);
     expect(md).toContain('- at most one committed outcome per key: holds');
     expect(md).toContain(`| ${r.coverage.windows + r.coverage.points} | ${r.coverage.runs} | ${r.distinctOutcomes.join(', ')} |`);
     expect(md.endsWith('\n')).toBe(true);
   });
 
-  it('has one table row per window row, with the same outcome', () => {
+  it('accounts for every row once: a table row for each fault that broke a claim, the rest by place', () => {
     for (const r of results.all) {
       const md = renderMarkdownFile(r);
-      const rowLines = md.split('\n').filter((l) => /^\| `/.test(l));
-      expect(rowLines).toHaveLength(r.rows.length);
-      for (const row of r.rows) {
+      const broke = r.rows.filter((w) => w.outcome !== 'holds');
+      expect(md.split('\n').filter((l) => /^\| `/.test(l))).toHaveLength(broke.length);
+      for (const row of broke) {
         const cells = tableRow(md, placeOf(row), row.fault);
-        expect(cells, `${placeOf(row)} ${row.fault}`).toBeDefined();
-        expect(cells).toHaveLength(8);
+        expect(cells, `${placeOf(row)} ${row.fault}`).toHaveLength(8);
         expect(cells![2]).toContain(outcomeLabel(row));
       }
+      const held = r.rows.filter((w) => w.outcome === 'holds');
+      const places = listed(md);
+      for (const row of held) expect(places.get(placeOf(row)), `${placeOf(row)} ${row.fault}`).toContain(row.fault);
+      expect([...places.values()].flat()).toHaveLength(held.length);
     }
   });
 
-  it('lists the eight outbox drill windows with evidence, retry owner, duplicate possibility and repair query', () => {
-    const r = results.outbox;
-    const md = renderMarkdownFile(r);
-    for (const window of DRILL_WINDOWS) {
-      const row = r.rows.find((w) => placeOf(w) === window && w.fault === 'crash') as WindowRow;
-      expect(row, window).toBeDefined();
-      const cells = tableRow(md, window, 'crash')!;
-      expect(cells, window).toBeDefined();
-      expect(cells[2]).toBe('holds');
-      expect(cells[3]).toBe(evidenceText(row.evidence));
-      expect(cells[3]!.length).toBeGreaterThan(0);
-      expect(cells[4]).toBe(retryOwnerText(row, componentNames(r)));
-      expect(cells[5]).toBe(row.repeatSeen ? 'yes' : 'no');
-      expect(cells[6]).toBe(row.guards.length > 0 ? row.guards.join(', ') : 'none');
-      // Every drill window held, so each gets the check for what it could do, from the claim's tables.
-      expect(repairQueryText(row)).toMatch(/^check: SELECT /);
-      expect(cells[7]).toBe(`\`${repairQueryText(row)}\``);
-    }
-    // The repeats the outbox design allows are suppressed by the inbox, and the report says so.
-    expect(tableRow(md, 'relay.afterBrokerAccept', 'crash')![5]).toBe('yes');
-    expect(tableRow(md, 'relay.afterBrokerAccept', 'crash')![6]).toBe('inboxKey');
+  it('says who took up the work at each outbox drill window, and which guard stopped the repeat', () => {
+    const md = renderMarkdownFile(results.outbox);
+    const group = (words: string) => md.split('\n').find((l) => l.startsWith(`- **${words}:**`)) ?? '';
+    for (const window of DRILL_WINDOWS) expect(md, window).toContain(`\`${window}\` (crash)`);
+    expect(group('relay sent the work again; inboxKey stopped the repeat')).toContain('`relay.afterBrokerAccept` (crash)');
+    expect(group('broker sent the work again; inboxKey stopped the repeat')).toContain('`consumer.afterEffectCommit` (crash)');
+    // Each group names the check that finds the damage its faults could do, listed once below.
+    expect(group('relay sent the work again; inboxKey stopped the repeat')).toMatch(/\(check with Q\d\)$/);
+    expect(md).toMatch(/- \*\*Q1:\*\* `SELECT /);
     expect(md).toContain('None: no run violated a claim.');
   });
 
-  it('says "not reached" for a window the workload never entered', () => {
+  it('lists the faults that never struck', () => {
     const r = results.outbox;
     const unreached = r.rows.find((w) => w.struck === 0)!;
     expect(unreached).toBeDefined();
-    expect(tableRow(renderMarkdownFile(r), placeOf(unreached), unreached.fault)![2]).toBe('not reached');
+    const md = renderMarkdownFile(r);
+    const line = md.split('\n').find((l) => l.startsWith('This workload never reached these places'))!;
+    expect(line).toContain(`\`${placeOf(unreached)}\` (${unreached.fault}`);
   });
 
-  it('draws the dual-write counterexample as a sequence diagram with a crash and a replay line', () => {
+  it('opens the dual write with its worst window and first counterexample, and draws it around its key', () => {
     const r = results.dualWrite;
     const md = renderMarkdownFile(r);
-    expect(md).toContain('**Verdict:** violated · **expected:** violated (lost effect) · **as expected**');
-    expect(r.counterexamples.length).toBeGreaterThan(0);
     const ce = r.counterexamples[0]!;
+    expect(md).toContain('**Verdict: violated** · expected violated (lost effect) · **as expected**');
+    expect(md).toMatch(/- \*\*Worst window:\*\* source\.committing crash: lost effect \(expected\); \d+ of \d+ faults broke a claim\./);
+    expect(md).toContain(`- **First counterexample** ([1](#1-lost-effect)): lost effect under crash-and-restart at source.committing: committed fact o-1|1 has no inventory reservation\n\n\`\`\`sh\n${replayLine(ce.replay)}\n\`\`\``);
+    expect(md.indexOf('**First counterexample**')).toBeLessThan(md.indexOf('**Claim:**'));
     expect(md).toContain('```mermaid\nsequenceDiagram\n');
     expect(md).toMatch(/Note over source: CRASH at source\.[A-Za-z]+/);
-    expect(md).toContain(`\`\`\`sh\n${replayLine(ce.replay)}\n\`\`\``);
+    expect(md).toContain('Note over inventoryDb: MISSING: no inventory reservation for o-1|1');
     expect(md).toContain(ce.traceHash);
-    // The diagram leaves out bookkeeping: no state or timer steps.
+    expect(md).toMatch(/Drawn around o-1\|1: client, source, ordersDb and inventoryDb touched it; \d+ other steps are folded/);
     const mermaid = md.slice(md.indexOf('```mermaid'), md.indexOf('```', md.indexOf('```mermaid') + 3));
     expect(mermaid).toMatch(/client->>source: cmd/);
     expect(mermaid).not.toContain('sys.peerCrashed');
-    // Expected violations are marked as such, not as surprises.
-    expect(md).toContain('lost effect (expected)');
+    expect(mermaid).not.toContain('omitted');
+    // Expected violations are marked as such, not as surprises; each row names its query by number.
+    expect(tableRow(md, 'source.committing', 'crash')![2]).toBe('lost effect (expected)');
+    expect(tableRow(md, 'source.committing', 'crash')![7]).toBe('Q1 -- finds o-1\\|1');
     expect(md).not.toContain('(unexpected)');
   });
 
-  it('escapes pipes in repair queries and marks an unexpected outcome', () => {
+  it('numbers a repair query once, and marks an unexpected outcome', () => {
     const base = brokenHolds(results.outbox);
     const rows = base.rows.map((w) => (placeOf(w) === 'relay.afterBrokerAccept' && w.fault === 'crash' ? { ...w, repair: { role: 'repair' as const, sql: "SELECT a || b FROM t WHERE c = '`x`'", keys: [] } } : w));
     const md = renderMarkdownFile({ ...base, rows });
     const cells = tableRow(md, 'relay.afterBrokerAccept', 'crash')!;
     expect(cells).toHaveLength(8);
     expect(cells[2]).toBe('**duplicate effect (unexpected)**');
-    expect(cells[7]).toBe("``SELECT a \\|\\| b FROM t WHERE c = '`x`'``");
+    expect(cells[7]).toBe('Q1');
+    expect(md).toContain("- **Q1:** ``SELECT a || b FROM t WHERE c = '`x`'``");
     expect(md).toContain('**NOT as expected**');
     expect(md).toContain('unexpected violations: duplicate effect');
+    expect(md).toContain('- **Worst window:** relay.afterBrokerAccept crash: duplicate effect (unexpected); 1 of');
   });
 });
 
@@ -121,7 +135,7 @@ describe('renderMarkdown', () => {
       expect(md).toContain(`\n## ${r.title}\n`);
       expect(md).toContain(`| \`${r.name}\` | ${r.coverage.windows + r.coverage.points} | ${r.coverage.runs} | ${r.judgement.verdict} |`);
     }
-    expect(md).toContain('\n### Crash at each failure window\n');
+    expect(md).toContain('\n### Faults that broke a claim\n');
   });
 
   it('indexes the per-scenario files and the other forms', () => {

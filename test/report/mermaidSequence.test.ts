@@ -50,7 +50,7 @@ describe('sequenceSteps', () => {
     const d = sequenceSteps([ev(0, 'world', 'start'), ev(5, 'world', 'phase', 'liveness')]);
     expect(d.participants).toEqual(['world']);
     expect(mermaidSequence(d)).toBe('sequenceDiagram\n  participant world\n  Note over world: t=5 liveness phase: faults healed, crashed components restart');
-    expect(sequenceSteps([])).toEqual({ participants: [], steps: [], omitted: 0 });
+    expect(sequenceSteps([])).toEqual({ participants: [], steps: [], folded: 0 });
   });
 });
 
@@ -67,7 +67,7 @@ describe('mermaidSequence', () => {
         { kind: 'lost', tick: 2, from: 'relay', to: 'relay', ...lab('self') },
         { kind: 'dropped', tick: 3, from: 'relay', to: 'end', ...lab('y') },
       ],
-      omitted: 0,
+      folded: 0,
     };
     expect(mermaidSequence(d)).toBe(
       [
@@ -87,18 +87,18 @@ describe('mermaidSequence', () => {
     );
   });
 
-  it('writes the characters Mermaid reads as syntax as entity codes in every text, and counts omissions', () => {
+  it('writes the characters Mermaid reads as syntax as entity codes in every text, and counts what a group folds', () => {
     const d: SequenceDiagram = {
       participants: ['a'],
       steps: [
         { kind: 'note', tick: 1, component: 'a', ...lab('x; y #1 <b>\nnext\r\nline') },
         { kind: 'crash', tick: 2, component: 'a', window: 'a.busy;now' },
         { kind: 'restart', tick: 3, component: 'a' },
-        { kind: 'omitted', count: 1 },
-        { kind: 'omitted', count: 7 },
+        { kind: 'fold', count: 1, text: '1 other step: a x;y', detail: '1 step: a: x;y' },
+        { kind: 'fold', count: 7, text: 'the 7 steps above, 1 more time', detail: '7 steps' },
         { kind: 'phase', tick: 9, text: 'end # of run' },
       ],
-      omitted: 8,
+      folded: 8,
     };
     expect(mermaidSequence(d).split('\n').slice(2)).toEqual([
       '  Note over a: x#59; y #35;1 #60;b#62; next line',
@@ -106,14 +106,14 @@ describe('mermaidSequence', () => {
       '    Note over a: CRASH at a.busy#59;now',
       '  end',
       '  Note over a: restart with durable state only',
-      '  Note over a: … 1 step omitted …',
-      '  Note over a: … 7 steps omitted …',
+      '  Note over a: ⋯ 1 other step: a x#59;y',
+      '  Note over a: ⋯ the 7 steps above, 1 more time',
       '  Note over a: end #35; of run',
     ]);
   });
 
   it('spans phase notes over the first and last participant', () => {
-    const d: SequenceDiagram = { participants: ['a', 'b', 'c'], steps: [{ kind: 'phase', tick: 1, text: 'liveness' }], omitted: 0 };
+    const d: SequenceDiagram = { participants: ['a', 'b', 'c'], steps: [{ kind: 'phase', tick: 1, text: 'liveness' }], folded: 0 };
     expect(mermaidSequence(d).split('\n').at(-1)).toBe('  Note over a,c: liveness');
   });
 });

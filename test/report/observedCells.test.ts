@@ -148,13 +148,6 @@ describe('message faults and idle crashes the observer once misread', async () =
 
   it('a consumer or caller that had only been told it subscribed held no work, and the answer to its next subscribe is no re-send', () => {
     expect(rowOf('mercury-outbox', 'consumer.idle', 'crash').retry).toEqual({ kind: 'none needed', idle: true });
-    // Of its two idle crashes the row shows the second, the one with more to show: its offset
-    // commit was still on its way, the retry topic delivered the record again, and the parked
-    // guard turned the repeat away.
-    const parking = rowOf('poison-retry-topic-parking', 'retryConsumer.idle', 'crash');
-    expect(parking.plan).toEqual([{ kind: 'crash', window: 'retryConsumer.idle', occurrence: 2 }]);
-    expect(parking.retry).toMatchObject({ kind: 'resent', component: 'retryTopic', message: 'broker.deliver', to: 'retryConsumer' });
-    expect(parking.guards).toEqual(['parkedDone']);
     // A caller whose crash dropped the record on its way to it: the broker's redelivery is the retry.
     expect(rowOf('carrier-key-and-lookup', 'caller.idle', 'crash').retry).toMatchObject({ kind: 'resent', component: 'broker', message: 'broker.deliver', to: 'caller' });
   });

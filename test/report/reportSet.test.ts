@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import commitFirst from '../../scenarios/mercury-dual-write-commit-first.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
 import { InputError } from '../../src/inputError.ts';
-import { checkReportDir, cleanLeftovers, writeReports } from '../../src/report/writeReports.ts';
+import { checkReportDir, cleanLeftovers, REPORT_FORMS, writeReports } from '../../src/report/writeReports.ts';
 import { runWindows, type WindowsResult } from '../../src/windows.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -64,7 +64,7 @@ ${body}
 describe('a report set is written as a whole', () => {
   it('keeps the previous set when a write fails between two files, and leaves no temporary folder', () => {
     const { parent, out } = withSetA();
-    expect(() => writeReports(setB, out, { afterFile: (f) => { if (f === 'index.md') throw new Error('injected between two files'); } })).toThrow('injected');
+    expect(() => writeReports(setB, out, { afterFile: (f) => { if (f === 'report.html') throw new Error('injected between two files'); } })).toThrow('injected');
     expect(snapshot(out)).toEqual(snapA);
     expect(leftovers(parent)).toEqual([]);
   });
@@ -87,7 +87,7 @@ describe('a report set is written as a whole', () => {
 
   it('keeps the previous set when the process is killed mid-write, and the next write removes what it left', () => {
     const { parent, out } = withSetA();
-    const r = child(out, `writeReports(results, out, { afterFile: (f) => f === 'index.md' && process.kill(process.pid, 'SIGKILL') });`);
+    const r = child(out, `writeReports(results, out, { afterFile: (f) => f === 'report.html' && process.kill(process.pid, 'SIGKILL') });`);
     expect(r.signal).toBe('SIGKILL');
     expect(snapshot(out)).toEqual(snapA);
     expect(leftovers(parent)).toHaveLength(1);
@@ -109,7 +109,7 @@ describe('a report set is written as a whole', () => {
 
   it('finishes the swap before SIGTERM takes effect, then ends as terminated', () => {
     const { parent, out } = withSetA();
-    const r = child(out, `await deferSignals(() => writeReports(results, out, { afterFile: (f) => f === 'index.md' && process.kill(process.pid, 'SIGTERM') }));
+    const r = child(out, `await deferSignals(() => writeReports(results, out, { afterFile: (f) => f === 'report.html' && process.kill(process.pid, 'SIGTERM') }));
 console.log('not reached');`);
     expect(r.signal).toBe('SIGTERM');
     expect(snapshot(out)).toEqual(snapB);
@@ -150,7 +150,8 @@ describe('real file-system failures', () => {
       const out = join(disk.dir, 'reports');
       writeReports(setA.slice(0, 0), out);
       const before = snapshot(out);
-      expect(() => writeReports(setB, out)).toThrow(/^cannot write the reports to .*reports: ENOSPC \(no space left on the device\)$/);
+      // Every form, so the set is larger than the disk.
+      expect(() => writeReports(setB, out, {}, REPORT_FORMS)).toThrow(/^cannot write the reports to .*reports: ENOSPC \(no space left on the device\)$/);
       expect(snapshot(out)).toEqual(before);
       expect(leftovers(disk.dir)).toEqual([]);
     } finally {

@@ -1,8 +1,8 @@
 // Turning a trace into diagram steps: deliveries become arrows labelled with the keys of what
 // they are about, lost and dropped messages end in a cross, crashes and restarts are kept,
-// bookkeeping is left out, the heal sits where the trace has it, a long trace is capped with a
-// count of what was omitted (never omitting a fault), and the SVG lays its words out so that no
-// lifeline runs through one.
+// bookkeeping is left out, the heal sits where the trace has it, a long trace is folded into
+// counted groups that say what they hold (never folding a fault), and the SVG lays its words out
+// so that no lifeline runs through one.
 import { describe, expect, it } from 'vitest';
 import { mermaidSequence } from '../../src/report/mermaidSequence.ts';
 import { messageKeys, sequenceSteps } from '../../src/report/sequenceSteps.ts';
@@ -25,14 +25,16 @@ interface Drawn {
 const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
 
 function drawn(svg: string): Drawn[] {
-  return [...svg.matchAll(/<g class="([^"]+)"><title>([^<]*)<\/title>([\s\S]*?)<\/g>/g)].map((m) => {
+  return [...svg.matchAll(/<g class="([^"]+)"(?: data-step="\d*")?>(?:<title>([^<]*)<\/title>)?([\s\S]*?)<\/g>/g)].map((m) => {
     const body = m[3]!;
+    const texts = [...body.matchAll(/<text x="(\d+)" y="(\d+)"( text-anchor="middle")?>([^<]*)<\/text>/g)].map((t) => ({ x: Number(t[1]), y: Number(t[2]), anchor: t[3] ? 'middle' : 'start', text: unescape(t[4]!) }));
     const r = /<rect(?: class="[^"]*")? x="(-?\d+)" y="(-?\d+)" width="(\d+)" height="(\d+)"/.exec(body);
     return {
       cls: m[1]!,
-      title: unescape(m[2]!),
+      // A group whose tooltip would only repeat its words has none: its words are its title.
+      title: m[2] === undefined ? texts.map((t) => t.text).join(' ') : unescape(m[2]),
       rect: r ? { x: Number(r[1]), y: Number(r[2]), width: Number(r[3]), height: Number(r[4]) } : undefined,
-      texts: [...body.matchAll(/<text x="(\d+)" y="(\d+)"( text-anchor="middle")?>([^<]*)<\/text>/g)].map((t) => ({ x: Number(t[1]), y: Number(t[2]), anchor: t[3] ? 'middle' : 'start', text: unescape(t[4]!) })),
+      texts,
       lines: [...body.matchAll(/<line x1="(\d+)" y1="(\d+)" x2="(\d+)"/g)].map((l) => ({ x1: Number(l[1]), y: Number(l[2]), x2: Number(l[3]) })),
     };
   });
@@ -68,7 +70,7 @@ describe('sequenceSteps', () => {
     const d = sequenceSteps(trace);
     expect(d.participants).toEqual(['client', 'source', 'db']);
     expect(d.steps.map((s) => s.kind)).toEqual(['message', 'lost', 'crash', 'dropped', 'restart', 'note', 'phase']);
-    expect(d.omitted).toBe(0);
+    expect(d.folded).toBe(0);
   });
 
   it('renders Mermaid arrows, a crossed lost message and a visible crash', () => {
@@ -86,7 +88,7 @@ describe('sequenceSteps', () => {
     const svg = svgSequence(sequenceSteps(trace), 'example');
     expect(svg.startsWith('<svg ')).toBe(true);
     expect(svg.match(/class="lifeline"/g)).toHaveLength(3);
-    expect(svg).toContain('<g class="msg lost">');
+    expect(svg).toMatch(/<g class="msg lost" data-step="\d+">/);
     expect(svg).toContain('db.exec (lost)');
     expect(svg).toMatch(/<g class="crash">.*CRASH at source\.waiting/);
     expect(svg).not.toMatch(/https?:|xlink|href/);
@@ -113,19 +115,28 @@ describe('sequenceSteps', () => {
     expect(dropped.title).toBe('provider.statusResultWithAVeryLongName dropped: source is down');
   });
 
-  it('caps a long trace around its fault and says how many steps were omitted', () => {
+  it('folds a long trace around its fault into groups that count and name what they hold', () => {
     const long: TraceEvent[] = [];
     for (let i = 0; i < 100; i++) long.push(deliver(i, i % 2 ? 'a' : 'b', i % 2 ? 'b' : 'a', `m${i}`));
     long.push(ev(100, 'a', 'crash', { window: 'a.busy' }));
     for (let i = 101; i < 200; i++) long.push(deliver(i, 'a', 'b', `m${i}`));
     const d = sequenceSteps(long, { maxSteps: 20, contextSteps: 2 });
-    const omittedNotes = d.steps.filter((s) => s.kind === 'omitted');
-    const shown = d.steps.length - omittedNotes.length;
+    const folds = d.steps.filter((s) => s.kind === 'fold');
+    const shown = d.steps.length - folds.length;
     expect(shown).toBeLessThanOrEqual(20);
     expect(d.steps.some((s) => s.kind === 'crash')).toBe(true);
-    expect(d.omitted).toBe(200 - shown);
-    expect(omittedNotes.reduce((n, s) => n + (s.kind === 'omitted' ? s.count : 0), 0)).toBe(d.omitted);
-    expect(mermaidSequence(d)).toMatch(/Note over [ab],[ab]: … \d+ steps omitted …/);
+    // Every step of the trace is drawn or counted in a group, never dropped.
+    expect(d.folded).toBe(200 - shown);
+    expect(folds.reduce((n, s) => n + (s.kind === 'fold' ? s.count : 0), 0)).toBe(d.folded);
+    expect(mermaidSequence(d)).toMatch(/Note over a,b: ⋯ \d+ more steps: a ↔ b m\d+/);
+    expect(mermaidSequence(d)).not.toMatch(/omitted/);
+  });
+
+  it('folds a loop into its first and last rounds and a count of those between', () => {
+    const loop: TraceEvent[] = [ev(0, 'a', 'state', 'idle'), ev(0, 'b', 'state', 'idle')];
+    for (let i = 0; i < 30; i++) loop.push(deliver(2 * i + 1, 'a', 'b', 'poll'), deliver(2 * i + 2, 'b', 'a', 'empty'));
+    const d = sequenceSteps(loop);
+    expect(d.steps.map((s) => (s.kind === 'fold' ? `fold ${s.count}: ${s.text}` : s.kind === 'message' ? s.label : s.kind))).toEqual(['poll', 'empty', 'fold 56: the 2 steps above, 28 more times: a ↔ b poll/empty ×28', 'poll', 'empty']);
   });
 });
 

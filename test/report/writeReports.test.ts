@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeReports } from '../../src/report/writeReports.ts';
+import { REPORT_FORMS, writeReports } from '../../src/report/writeReports.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
 import dualWrite from '../../scenarios/mercury-dual-write-commit-first.ts';
 import { runWindows } from '../../src/windows.ts';
@@ -23,10 +23,19 @@ afterAll(() => {
 const snapshot = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((f) => [f, readFileSync(join(dir, f))]));
 
 describe('writeReports', () => {
-  it('writes every form into a new directory and returns the paths', () => {
+  it('writes the HTML pages and junit.xml unless asked for other forms', () => {
+    const dir = join(root, 'default');
+    const files = ['mercury-outbox.html', 'mercury-dual-write-commit-first.html', 'report.css', 'report.js', 'report.html', 'junit.xml'];
+    expect(writeReports(results.all, dir)).toEqual(files.map((f) => join(dir, f)));
+    expect(readdirSync(dir).sort()).toEqual([...files, '.faultline-reports.json'].sort());
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('<a href="mercury-outbox.html">');
+    expect(readFileSync(join(dir, 'mercury-dual-write-commit-first.html'), 'utf8')).toContain('<svg');
+  });
+
+  it('writes every form asked for into a new directory and returns the paths', () => {
     const dir = join(root, 'a', 'nested');
-    const paths = writeReports(results.all, dir);
-    const files = ['mercury-outbox.md', 'mercury-dual-write-commit-first.md', 'index.md', 'report.html', 'report.json', 'junit.xml'];
+    const paths = writeReports(results.all, dir, {}, REPORT_FORMS);
+    const files = ['mercury-outbox.md', 'mercury-dual-write-commit-first.md', 'index.md', 'mercury-outbox.html', 'mercury-dual-write-commit-first.html', 'report.css', 'report.js', 'report.html', 'report.json', 'junit.xml'];
     expect(paths).toEqual(files.map((f) => join(dir, f)));
     // No temporary files are left behind; the manifest lists the set.
     expect(readdirSync(dir).sort()).toEqual([...files, '.faultline-reports.json'].sort());
@@ -35,7 +44,7 @@ describe('writeReports', () => {
     const index = readFileSync(join(dir, 'index.md'), 'utf8');
     for (const r of results.all) expect(index).toContain(`[${r.name}](${r.name}.md)`);
     expect(readFileSync(join(dir, 'mercury-outbox.md'), 'utf8')).toContain('`consumer.beforeTransportProgress`');
-    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('<svg');
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('<a href="report.json">report.json</a>');
   });
 
   it('writes byte-identical files when run twice, even from fresh runs with the same seed', () => {

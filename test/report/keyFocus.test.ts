@@ -1,0 +1,110 @@
+// A counterexample drawn around the key its finding names: the steps about that key, the faults
+// and the moments the claims' checkers place (the second committed outcome of a duplicate, the
+// fact whose effect went missing) drawn and marked, every other step folded into a group that
+// counts it. Checked on two real counterexamples (a carrier called twice, an order whose
+// reservation never came) and on small traces for the rules that decide which step is about
+// the key.
+import { beforeAll, describe, expect, it } from 'vitest';
+import carrier from '../../scenarios/carrier-no-key-no-lookup.ts';
+import dualWrite from '../../scenarios/mercury-dual-write-commit-first.ts';
+import { focusOf, relatedSteps } from '../../src/report/keyFocus.ts';
+import { markedLines, storyLines } from '../../src/report/keyStory.ts';
+import { mermaidSequence } from '../../src/report/mermaidSequence.ts';
+import { counterexampleSteps, traceSteps, type SequenceDiagram, type SequenceStep } from '../../src/report/sequenceSteps.ts';
+import { svgSequence } from '../../src/report/svgSequence.ts';
+import type { TraceEvent } from '../../src/trace.ts';
+import { runWindows, type Counterexample } from '../../src/windows.ts';
+
+let duplicate: Counterexample;
+let lost: Counterexample;
+beforeAll(() => {
+  duplicate = runWindows(carrier).counterexamples.find((c) => c.violation === 'duplicate effect')!;
+  lost = runWindows(dualWrite).counterexamples.find((c) => c.violation === 'lost effect')!;
+});
+
+const marked = (d: SequenceDiagram) => d.steps.filter((s): s is Extract<SequenceStep, { kind: 'message' }> => s.kind === 'message' && s.mark !== undefined);
+
+/** Steps drawn plus steps counted in groups: every step a diagram could draw, none dropped. */
+function accounted(d: SequenceDiagram): number {
+  return d.steps.reduce((n, s) => n + (s.kind === 'fold' ? s.count : s.kind === 'missing' || (s.kind === 'note' && s.at !== undefined && s.mark !== undefined && s.label.startsWith('timer')) ? 0 : 1), 0);
+}
+
+describe('a duplicate drawn around its key', () => {
+  it('marks the second provider.call as the duplicate and the first as the first outcome', () => {
+    const d = counterexampleSteps(duplicate);
+    expect(d.focus?.keys.map((k) => k.key)).toEqual(['o-1/1']);
+    const calls = marked(d).filter((s) => s.parts[0] === 'provider.call');
+    expect(calls.map((s) => [s.from, s.to, s.mark!.kind, s.mark!.text])).toEqual([
+      ['caller', 'provider', 'outcome', '1st committed outcome for o-1/1'],
+      ['caller', 'provider', 'duplicate', 'DUPLICATE: 2nd committed outcome for o-1/1'],
+    ]);
+    // The duplicate is the call delivered after the caller's restart, not the one in flight at its crash.
+    expect(calls[0]!.inFlight).toBe(true);
+    expect(calls[1]!.inFlight).toBeUndefined();
+    expect(duplicate.trace[calls[1]!.at!]!.kind).toBe('deliver');
+  });
+
+  it('folds every other step into groups that count it, and never says a step was omitted', () => {
+    const d = counterexampleSteps(duplicate);
+    expect(accounted(d)).toBe(traceSteps(duplicate.trace).length);
+    expect(d.folded).toBeGreaterThan(0);
+    const folds = d.steps.filter((s) => s.kind === 'fold');
+    expect(folds.every((s) => s.kind === 'fold' && /^\d+ other steps?: /.test(s.text))).toBe(true);
+    expect(mermaidSequence(d)).not.toMatch(/omitted/);
+    // Nothing about o-2 is drawn: its pickup is folded away.
+    expect(d.steps.some((s) => s.kind === 'message' && /o-2/.test(s.label))).toBe(false);
+  });
+
+  it('draws the duplicate in red with its mark, in the SVG and in Mermaid, and tells it in words', () => {
+    const d = counterexampleSteps(duplicate);
+    const svg = svgSequence(d, 'duplicate');
+    expect(svg).toMatch(/<g class="msg marked duplicate" data-step="\d+">/);
+    expect(svg).toMatch(/<g class="mark duplicate">[\s\S]*?▲ DUPLICATE: 2nd committed outcome for o-1\/1/);
+    expect(mermaidSequence(d)).toMatch(/rect rgb\(255, 214, 170\)\n  caller->>provider: provider\.call ref=0\.0#35;1\n    Note right of provider: DUPLICATE: 2nd committed outcome for o-1\/1\n  end/);
+    expect(markedLines(d).at(-1)).toMatch(/^t=\d+ +caller → provider  provider\.call ref=0\.0#1   ◀ DUPLICATE: 2nd committed outcome for o-1\/1$/);
+    expect(storyLines(d).length).toBe(d.steps.length);
+  });
+});
+
+describe('a lost effect drawn around its key', () => {
+  it('draws only the components that touched o-1|1 and marks the effect that never came', () => {
+    const d = counterexampleSteps(lost);
+    expect(d.participants).toEqual(['client', 'source', 'ordersDb', 'inventoryDb']);
+    const missing = d.steps.filter((s) => s.kind === 'missing');
+    expect(missing).toEqual([expect.objectContaining({ component: 'inventoryDb', text: 'MISSING: no inventory reservation for o-1|1' })]);
+    expect(marked(d).map((s) => s.mark!.text)).toEqual(['source fact o-1|1 committed']);
+    expect(mermaidSequence(d)).toContain('rect rgb(255, 205, 205)\n    Note over inventoryDb: MISSING: no inventory reservation for o-1|1\n  end');
+  });
+});
+
+let seq = 0;
+const ev = (tick: number, component: string, kind: TraceEvent['kind'], data?: unknown): TraceEvent => ({ tick, seq: seq++, component, kind, ...(data === undefined ? {} : { data }) });
+const deliver = (tick: number, from: string, to: string, event: Record<string, unknown>) => ev(tick, to, 'deliver', { from, event });
+
+describe('which steps are about the key', () => {
+  const focus = focusOf([{ violation: 'lost effect', effect: 'reservation', key: 'o-1|1' }], 'lost effect')!;
+  const related = (trace: TraceEvent[]) => relatedSteps(traceSteps(trace), trace, focus);
+
+  it('searches for the key and for the entity its first part names, as whole words', () => {
+    expect(focus.tokens).toEqual(['o-1|1', 'o-1']);
+    expect(related([deliver(1, 'a', 'b', { type: 'x', payload: { event_id: 'evt-o-1-v1' } }), deliver(2, 'a', 'b', { type: 'x', payload: { event_id: 'evt-o-12-v1' } }), deliver(3, 'a', 'b', { type: 'y', intent: 'address=dock 1&order_id=o-1&v=1' })])).toEqual([true, false, true]);
+  });
+
+  it('follows a conversation by its tx until a crash ends it or it turns to another entity', () => {
+    const t = [
+      deliver(1, 'source', 'db', { type: 'db.exec', tx: 'cmd-1', ops: [{ row: { order_id: 'o-1' } }] }),
+      deliver(2, 'db', 'source', { type: 'db.result', tx: 'cmd-1' }),
+      deliver(3, 'source', 'db', { type: 'db.commit', tx: 'cmd-1' }),
+      deliver(4, 'source', 'db', { type: 'db.exec', tx: 'cmd-1', ops: [{ row: { order_id: 'o-2' } }] }),
+      deliver(5, 'db', 'source', { type: 'db.result', tx: 'cmd-1' }),
+    ];
+    expect(related(t)).toEqual([true, true, true, false, false]);
+    const crashed = [t[0]!, ev(2, 'source', 'crash', { window: 'source.busy' }), ev(3, 'source', 'restart'), deliver(4, 'source', 'db', { type: 'db.exec', tx: 'cmd-1' })];
+    expect(related(crashed)).toEqual([true, true, true, false]);
+  });
+
+  it('keeps a reply that names an entity of another kind (an operation id) in the conversation', () => {
+    const t = [deliver(1, 'caller', 'provider', { type: 'provider.call', ref: '0.0#1', intent: 'order_id=o-1' }), deliver(2, 'provider', 'caller', { type: 'provider.response', ref: '0.0#1', op_id: 'op-2' })];
+    expect(related(t)).toEqual([true, true]);
+  });
+});
