@@ -10,9 +10,11 @@ import { SECONDS, TimeScale, type Duration } from './duration.ts';
 import { InputError } from './inputError.ts';
 import { duration, parseOptions, z } from './options.ts';
 import { didYouMean } from './nearest.ts';
+import { wiringProblems } from './wiring.ts';
 import { defineRecord, type RecordSpecInput } from './recordSpec.ts';
 import type { ExpectedVerdict } from './verdict.ts';
 import type { ComponentSpec, WorldOptions } from './world.ts';
+import type { WiringCheck } from './designIndex.ts';
 
 export interface Workload {
   /** How many units of work (orders, events): explore shrinks this towards 1. */
@@ -59,6 +61,14 @@ export interface DesignComponent extends ComponentSpec {
   readonly answersOnly?: boolean;
   /** The components it sends to, checked against the design when it is built. */
   readonly peers?: readonly string[];
+  /** The tables it holds (a database's): what a claim and a component's statements may name. */
+  readonly tables?: readonly string[];
+  /**
+   * Checks of its own options against the rest of the design, run when the design is loaded:
+   * the tables it writes are its database's, the payload fields it keys on are published to it.
+   * Each problem is one phrase naming what is wrong and, where one is close, what was meant.
+   */
+  readonly wiring?: WiringCheck;
 }
 
 /**
@@ -172,7 +182,7 @@ export function timeScaleOf(s: Pick<Scenario, 'tick'>): TimeScale {
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
 const SCENARIO_KEYS = ['name', 'title', 'source', 'lesson', 'build', 'tick', 'workload', 'claims', 'expect', 'world', 'windows', 'record'];
-const CLAIM_KEYS = ['effect', 'key', 'namespace', 'authority', 'lifetime', 'sameIntent', 'differentIntent', 'unknownCompletion', 'finality', 'guarantee', 'tables', 'outcomes', 'facts', 'sources', 'versions', 'replies', 'conflicts', 'unresolved', 'revisions'];
+const CLAIM_KEYS = ['effect', 'key', 'namespace', 'authority', 'lifetime', 'sameIntent', 'differentIntent', 'unknownCompletion', 'finality', 'guarantee', 'tables', 'outcomes', 'facts', 'sources', 'versions', 'replies', 'conflicts', 'unresolved', 'revisions', 'unchecked', 'wiring'];
 
 /** Validates a scenario's shape; every problem is an InputError naming the file and the field. */
 export function defineScenario(s: Scenario, origin = s?.name ?? 'scenario'): Scenario {
@@ -233,9 +243,8 @@ export function defineScenario(s: Scenario, origin = s?.name ?? 'scenario'): Sce
     fail(`build() threw: ${error instanceof Error ? error.message : String(error)}`, error);
   }
   if (!Array.isArray(components) || components.length === 0) fail('build() returned no components');
-  for (const c of components) {
-    if (typeof c.name !== 'string' || !(c.machine as { transition?: unknown } | undefined)?.transition) fail(`component ${JSON.stringify(c?.name)} has no machine`);
-  }
+  const problems = wiringProblems(components, s.claims);
+  if (problems.length > 0) fail(problems.join('; '));
   return s;
 }
 

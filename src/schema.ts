@@ -216,7 +216,7 @@ export class ValuesSchema<T extends Literal> extends Schema<T> {
   }
 }
 
-export class ArraySchema<E extends Schema<unknown, unknown>> extends Schema<output<E>[], input<E>[]> {
+export class ArraySchema<E extends Schema<unknown, unknown>> extends Schema<output<E>[], readonly input<E>[]> {
   readonly kind = 'array';
   constructor(
     readonly element: E,
@@ -245,7 +245,7 @@ export class ArraySchema<E extends Schema<unknown, unknown>> extends Schema<outp
 }
 
 type Outputs<T extends readonly Schema<unknown, unknown>[]> = { -readonly [K in keyof T]: output<T[K]> };
-type Inputs<T extends readonly Schema<unknown, unknown>[]> = { -readonly [K in keyof T]: input<T[K]> };
+type Inputs<T extends readonly Schema<unknown, unknown>[]> = { readonly [K in keyof T]: input<T[K]> };
 
 export class TupleSchema<T extends readonly Schema<unknown, unknown>[]> extends Schema<Outputs<T>, Inputs<T>> {
   readonly kind = 'tuple';

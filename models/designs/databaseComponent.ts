@@ -71,5 +71,5 @@ export function restoreBackup(tables: Readonly<Record<string, TableSpec>>): (dur
 
 /** A database component from tables already in ticks. */
 export function databaseComponent(name: string, tables: Readonly<Record<string, TableSpec>>, rows: RowFormats = {}, extra: Partial<DesignComponent> = {}): DesignComponent {
-  return { name, machine: databaseMachine, input: { tables }, process: false, answersOnly: true, describe: databaseEvidence(tables, rows), messageFaults: DATABASE_LINK_FAULTS, sessionsOf: databaseSessions, ...extra };
+  return { name, machine: databaseMachine, input: { tables }, process: false, answersOnly: true, tables: Object.keys(tables), describe: databaseEvidence(tables, rows), messageFaults: DATABASE_LINK_FAULTS, sessionsOf: databaseSessions, ...extra };
 }

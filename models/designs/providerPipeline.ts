@@ -10,7 +10,10 @@ import { duration, parseOptions, z } from '../../src/options.ts';
 import type { WindowNote } from '../../src/scenario.ts';
 import type { WorldView } from '../../src/worldView.ts';
 import { broker, type Payload } from '../broker.ts';
-import { CALLER_TABLES, caller as callerComponent, effectKeyOf, type CallerInput } from '../caller.ts';
+import { CALLER_TABLES, caller as callerComponent, effectKeyOf, intentFieldsOf, type CallerInput } from '../caller.ts';
+import type { DesignIndex } from '../../src/designIndex.ts';
+import { didYouMean } from '../../src/nearest.ts';
+import { missingFields } from '../payloadFields.ts';
 import { rowsOf, type DatabaseDurable } from '../database.ts';
 import { operator } from '../operator.ts';
 import { operationsOf, provider as providerComponent, type ProviderDurable, type ProviderInput } from '../provider.ts';
@@ -189,7 +192,39 @@ export function providerClaim(
   c: Omit<Claim, 'outcomes' | 'facts' | 'key'> & Partial<Pick<Claim, 'key'>>,
   names: ProviderTableNames = { ledger: 'provider_operations', facts: 'published_events' },
 ): Claim {
-  return { key: fields, tables: providerTables(fields, names), ...c, outcomes: providerOutcomes(fields), facts: publishedKeys(fields), ...(c.differentIntent === undefined ? {} : { conflicts: keyConflicts() }) };
+  return {
+    key: fields,
+    tables: providerTables(fields, names),
+    ...c,
+    outcomes: providerOutcomes(fields),
+    facts: publishedKeys(fields),
+    ...(c.differentIntent === undefined ? {} : { conflicts: keyConflicts() }),
+    wiring: (design) => providerKeyProblems(fields, design),
+  };
+}
+
+/**
+ * The fields a provider claim keys on must be in the intent every caller of the provider sends
+ * (the operation's key is read back from it) and in the publisher's records (the facts' key is):
+ * a field missing from either would give every operation, or every fact, the empty key.
+ */
+function providerKeyProblems(fields: readonly string[], design: DesignIndex): string[] {
+  const problems: string[] = [];
+  const said = new Set<string>();
+  for (const c of design.components) {
+    if (c.machine.id !== 'caller' || (c.input as unknown as CallerInput).provider !== 'provider') continue;
+    const intent = intentFieldsOf(c.input as unknown as CallerInput, design);
+    if (intent === undefined) continue;
+    for (const f of fields.filter((x) => !intent.includes(x))) {
+      said.add(f);
+      problems.push(`it is keyed on ${f}, which the intent ${c.name} sends the provider does not carry${didYouMean(f, intent)}; the intent's fields: ${intent.join(', ') || 'none'}`);
+    }
+  }
+  // The facts are keyed from the publisher's records; a field the intent lacks is said once.
+  const publisher = design.component('publisher');
+  const broker = String((publisher?.input as { broker?: unknown } | undefined)?.broker ?? 'broker');
+  if (publisher !== undefined) problems.push(...missingFields(design, broker, 'its key field', fields.filter((f) => !said.has(f))));
+  return problems;
 }
 
 /** How a caller's local records read in evidence: `o-1 SUCCEEDED op-2`. */

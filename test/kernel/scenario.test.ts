@@ -5,6 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/inputError.ts';
 import { defineScenario, expectedAt, type Scenario } from '../../src/scenario.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
+import carrier from '../../scenarios/carrier-key-and-lookup.ts';
+import { rowsOf, type DatabaseDurable } from '../../models/database.ts';
+import { consumerGroup } from '../../models/consumer.ts';
+import { providerClaim } from '../../models/designs/providerPipeline.ts';
+import type { Claim } from '../../src/claims.ts';
 
 const base: Scenario = outbox;
 
@@ -85,6 +90,50 @@ describe('defineScenario', () => {
     ],
   ])('refuses %j', (patch, message) => {
     expect(refusal(patch)).toContain(message);
+  });
+});
+
+describe('defineScenario checks what a design and its claims name, before any run', () => {
+  const reservation = outbox.claims[0]!;
+  const reads = (db: string, table: string): Claim['outcomes'] => (v) => rowsOf(v.durable<DatabaseDurable>(db), table).map((r) => ({ key: String(r['order_id']) }));
+
+  it.each<[string, Record<string, unknown>, string]>([
+    ['a claim reading a component the design does not have', { claims: [{ ...reservation, outcomes: reads('inventoryDB', 'reservations') }] }, 'claim "inventory reservation": outcomes() reads component inventoryDB, which the design does not have (did you mean inventoryDb?); components: client, source, ordersDb, relay, broker, consumer, inventoryDb'],
+    ['a claim reading a table its database does not hold', { claims: [{ ...reservation, outcomes: reads('inventoryDb', 'reservation') }] }, 'claim "inventory reservation": outcomes() reads table reservation, which the database read does not have (did you mean reservations?); tables: reservations, inbox'],
+    [
+      'a claim whose repair queries name a table no component holds',
+      { claims: [{ ...reservation, tables: { ...reservation.tables, effect: { table: 'reservationz', key: ['order_id'] } } }] },
+      'claim "inventory reservation": tables.effect names table reservationz, which no component of the design holds and no view of the claim declares (did you mean reservations?); tables: orders, outbox, checkout_keys, reservations, inbox',
+    ],
+    [
+      'a provider claim keyed on a field the caller’s intent does not carry',
+      { ...carrier, claims: [providerClaim(['order_id', 'pickup_versoin'], { effect: 'pickup', authority: 'the carrier', lifetime: 'the order' })] },
+      "claim \"pickup\": it is keyed on pickup_versoin, which the intent caller sends the provider does not carry (did you mean pickup_version?); the intent's fields: order_id, pickup_version, address",
+    ],
+    [
+      'a claim with no facts whose guarantee keeps the lost-effect clause',
+      { claims: [{ ...reservation, facts: undefined }] },
+      "claim \"inventory reservation\" gives no facts(view), so no lost effect could ever be found and no phantom effect could ever be found: give facts(view), the committed source facts that must each yield the effect, or turn those clauses off with unchecked: ['lost effect', 'phantom effect']",
+    ],
+    [
+      'an at-most-once claim whose facts give nothing',
+      { claims: [{ ...reservation, guarantee: 'atMostOnce', facts: () => [] }] },
+      "claim \"inventory reservation\" has a facts() that gives none, so every outcome would be a phantom effect: give facts(view), the committed source facts that must each yield the effect, or turn those clauses off with unchecked: ['phantom effect']",
+    ],
+    [
+      'a build that lists a consumer group’s members as one component',
+      { build: (w: { size: number }, time: never) => [...outbox.build(w, time).filter((c) => c.name !== 'consumer'), consumerGroup({ consumers: 2, group: 'g', db: 'inventoryDb', inbox: 'none', effect: { op: 'insert', table: 'reservations', columns: {} } })({ size: w.size, time })] },
+      "component 7 is a list of components, not one (a consumer group's members?): draw the design with compose(...), which takes lists of parts",
+    ],
+  ])('refuses %s', (_, patch, message) => {
+    expect(refusal(patch)).toBe(`malformed scenario mine.ts: ${message}`);
+  });
+
+  it('accepts a claim with no facts that turns the clauses needing them off, and those clauses are then not checked', () => {
+    const none: Claim = { ...reservation, facts: undefined, unchecked: ['lost effect', 'phantom effect'] };
+    expect(() => defineScenario({ ...base, claims: [none] })).not.toThrow();
+    const constant: Claim = { ...reservation, guarantee: 'atMostOnce', facts: () => [], unchecked: ['phantom effect'] };
+    expect(() => defineScenario({ ...base, claims: [constant] })).not.toThrow();
   });
 });
 
