@@ -57,7 +57,7 @@ function problemOf(where: string, schema: z.Schema, value: unknown, issue: z.Iss
   switch (issue.code) {
     case 'unrecognized_keys': {
       const key = String(issue.keys[0]);
-      const known = Object.keys(objectAt(schema, issue.path)?.shape ?? {});
+      const known = issue.known.length > 0 ? issue.known : Object.keys(objectAt(schema, issue.path)?.shape ?? {});
       const more = issue.keys.length > 1 ? ` (nor ${issue.keys.slice(1).map(String).join(', ')})` : '';
       return `${at} has no ${noun} ${key}${didYouMean(key, known)}${more}${known.length ? `; ${noun}s: ${known.join(', ')}` : ''}`;
     }

@@ -15,7 +15,7 @@
 export type Issue =
   | { readonly code: 'invalid_type'; readonly path: readonly PropertyKey[]; readonly expected: string; readonly message: string }
   | { readonly code: 'invalid_value'; readonly path: readonly PropertyKey[]; readonly values: readonly Literal[]; readonly message: string }
-  | { readonly code: 'unrecognized_keys'; readonly path: readonly PropertyKey[]; readonly keys: readonly string[]; readonly message: string }
+  | { readonly code: 'unrecognized_keys'; readonly path: readonly PropertyKey[]; readonly keys: readonly string[]; readonly known: readonly string[]; readonly message: string }
   | { readonly code: 'too_small' | 'too_big' | 'invalid_format' | 'invalid_union' | 'custom'; readonly path: readonly PropertyKey[]; readonly message: string };
 
 /** A value an enum or a literal allows. */
@@ -140,7 +140,9 @@ export class StringSchema extends Schema<string> {
     return ok(value);
   }
   describe(): string {
-    return 'a string';
+    // A pattern that says what it wants (`a duration with its unit, such as …`) says it for the type too.
+    const said = this.patterns.find((p) => p.message !== undefined && /^an? /.test(p.message));
+    return said?.message ?? 'a string';
   }
 }
 
@@ -413,7 +415,7 @@ export class ObjectSchema<S extends Shape> extends Schema<ObjectOf<S, '_output'>
       else if (Object.hasOwn(value, key)) out[key] = r.value;
     }
     const unknown = Object.keys(value).filter((k) => !Object.hasOwn(this.shape, k));
-    if (unknown.length > 0) issues.push({ code: 'unrecognized_keys', path, keys: unknown, message: `has no option ${unknown.join(', ')}` });
+    if (unknown.length > 0) issues.push({ code: 'unrecognized_keys', path, keys: unknown, known: Object.keys(this.shape), message: `has no option ${unknown.join(', ')}` });
     return issues.length > 0 ? fail(issues) : ok(out);
   }
   describe(): string {
