@@ -31,3 +31,5 @@ export { Prng } from './prng.ts';
 export { SimClock } from './clock.ts';
 export { loadCatalogue, loadScenario, loadScenarios, type CatalogueEntry, type LoadOptions } from './catalogue.ts';
 export { InputError } from './inputError.ts';
+export { defineRecord, type RecordSpec, type RecordSpecInput } from './recordSpec.ts';
+export { toJSONSchema, type JsonSchema } from './jsonSchema.ts';

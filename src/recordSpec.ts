@@ -127,8 +127,8 @@ export const RecordSpecSchema = z.strictObject({
       related: z.array(text).optional().meta({ description: 'Related documents.' }),
     })
     .meta({ description: 'Document control.' }),
-  approvals: z.array(z.strictObject({ role: text, name: text, decision: text, date: text })).optional().meta({ description: 'Who approved the document, and when.' }),
-  revisions: z.array(z.strictObject({ version: text, date: text, author: text, change: text })).optional().meta({ description: 'The revision history.' }),
+  approvals: z.array(z.strictObject({ role: said('The approver’s role.'), name: said('Who.'), decision: said('Approved, Pending…'), date: said('When.') })).optional().meta({ description: 'Who approved the document, and when.' }),
+  revisions: z.array(z.strictObject({ version: said('The version.'), date: said('When.'), author: said('Who.'), change: said('What changed.') })).optional().meta({ description: 'The revision history.' }),
   flows: z.array(Flow).min(1).meta({ description: 'The flow register: each flow, the semantics it chose and the claim that measures it.' }),
   outbox: z
     .strictObject({
@@ -140,20 +140,20 @@ export const RecordSpecSchema = z.strictObject({
     })
     .meta({ description: 'The outbox decisions.' }),
   figures: Figures.optional(),
-  rules: z.array(z.strictObject({ rule: text, decision: text, scenario: backedBy() })).meta({ description: 'Ordering, retry and dead-letter rules.' }),
-  limits: z.array(z.strictObject({ boundary: text, effectivelyOnce: z.boolean(), answer: text, why: text, scenario: backedBy() })).meta({ description: 'Each boundary, and whether it is effectively once.' }),
+  rules: z.array(z.strictObject({ rule: said('The rule: ordering scope, retry policy, poison message…'), decision: said('What was decided.'), scenario: backedBy() })).meta({ description: 'Ordering, retry and dead-letter rules.' }),
+  limits: z.array(z.strictObject({ boundary: said('Where the effect crosses a boundary.'), effectivelyOnce: z.boolean().meta({ description: 'Whether it is effectively once there; its run says whether that holds.' }), answer: said('The answer, in words.'), why: said('Why.'), scenario: backedBy() })).meta({ description: 'Each boundary, and whether it is effectively once.' }),
   saga: z
     .strictObject({
-      name: text,
-      steps: z.array(z.strictObject({ service: text, action: text, compensation: text, undo: z.enum(['yes', 'yes, with fees', 'no']) })).min(1),
+      name: said('The saga.'),
+      steps: z.array(z.strictObject({ service: text, action: text, compensation: text, undo: z.enum(['yes', 'yes, with fees', 'no']) })).min(1).meta({ description: 'Each step: its service, action and compensation, and whether it can be undone.' }),
       /** The scenario with the step that cannot be undone placed last, and the one with it first. */
       scenario: scenarioName.meta({ description: 'The scenario with the step that cannot be undone placed last.' }),
       counter: scenarioName.optional().meta({ description: 'The scenario with it placed first.' }),
     })
     .optional()
     .meta({ description: 'A multi-service transaction, its steps and their compensations.' }),
-  monitoring: z.array(z.strictObject({ signal: text, alert: text, scenario: backedBy() })).meta({ description: 'What is watched, and when it alerts.' }),
-  decisions: z.array(z.strictObject({ id: text, item: text, reason: text, owner: text, status: z.enum(['Decided', 'Open']), scenario: backedBy() })).meta({ description: 'The decisions and open items.' }),
+  monitoring: z.array(z.strictObject({ signal: said('What is watched.'), alert: said('When it alerts.'), scenario: backedBy() })).meta({ description: 'What is watched, and when it alerts.' }),
+  decisions: z.array(z.strictObject({ id: said('ED-01…'), item: said('The decision or open item.'), reason: said('Why.'), owner: said('Who owns it.'), status: z.enum(['Decided', 'Open']), scenario: backedBy() })).meta({ description: 'The decisions and open items.' }),
   /**
    * Seed 000's event-time and finality policy, per result a stream computes: which clock assigns
    * a fact to its window and what "final" means to its readers, stated here; the watermark delay,
@@ -164,15 +164,15 @@ export const RecordSpecSchema = z.strictObject({
   eventTime: z
     .array(
       z.strictObject({
-        result: text,
-        clock: text,
-        finality: text,
-        scenario: scenarioName,
-        watermarkDelay: text.optional(),
-        window: text.optional(),
-        lateness: text.optional(),
-        late: z.enum(LATE_POLICIES).optional(),
-        idleAfter: text.optional(),
+        result: said('The result a stream computes.'),
+        clock: said('Which clock assigns a fact to its window.'),
+        finality: said('What final means to its readers.'),
+        scenario: scenarioName.meta({ description: 'The stream scenario whose design sets the figures below.' }),
+        watermarkDelay: text.optional().meta({ description: 'The watermark delay; the scenario’s when absent.' }),
+        window: text.optional().meta({ description: 'The window; the scenario’s when absent.' }),
+        lateness: text.optional().meta({ description: 'How long a result stays open to revision; the scenario’s when absent.' }),
+        late: z.enum(LATE_POLICIES).optional().meta({ description: 'What becomes of a later fact; the scenario’s when absent.' }),
+        idleAfter: text.optional().meta({ description: 'When a silent partition is left out; the scenario’s when absent.' }),
       }),
     )
     .optional()

@@ -89,7 +89,7 @@ const badPlan = fc.oneof(
 
 type Tokens = readonly string[];
 /** A valid start for each command, so that every case fails on what was added to it. */
-const BASE: Record<string, Tokens> = { list: [], windows: ['mercury-outbox'], explore: ['mercury-outbox'], check: ['mercury-outbox'], record: ['all'], replay: ['mercury-outbox', '--seed', '1'], calc: ['dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96'], init: [] };
+const BASE: Record<string, Tokens> = { list: [], windows: ['mercury-outbox'], explore: ['mercury-outbox'], check: ['mercury-outbox'], record: ['all'], replay: ['mercury-outbox', '--seed', '1'], calc: ['dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96'], init: [], schema: ['scenario'] };
 
 /** One mistake that the command refuses before it runs anything, as tokens and where they go. */
 function poison(command: string): fc.Arbitrary<{ readonly tokens: Tokens; readonly last?: boolean }> {

@@ -96,6 +96,8 @@ describe.skipIf(skipReason !== undefined)('the packed package', () => {
     expect(paths).toContain('dist/src/cli/bin.js');
     expect(paths).toContain('dist/src/cli/checkCommand.js');
     expect(paths).toContain('dist/src/check/check.js');
+    // The JSON Schema of every input, generated at build from the schemas that validate them.
+    expect(paths).toEqual(expect.arrayContaining(['dist/schemas/scenario.schema.json', 'dist/schemas/record.schema.json', 'dist/schemas/orderPipeline.schema.json']));
     const catalogue = readdirSync(join(root, 'scenarios')).filter((f) => f.endsWith('.ts'));
     expect(paths.filter((p) => /^dist\/scenarios\/[^/]+\.js$/.test(p))).toHaveLength(catalogue.length);
     // The compiled files import compiled files, never the TypeScript sources.
@@ -193,6 +195,12 @@ export default scenario;
     const windows = run(process.execPath, [bin(), 'windows', 'designs/', '--out', 'scaffold-reports']);
     expect(windows.stdout).toMatch(/our-relay .* ok/);
     expect(windows.status).toBe(0);
+    // Its decision record, which the type-check below compiles with it; and the schemas it ships.
+    expect(run(process.execPath, [bin(), 'init', 'our-relay', '--dir', 'designs', '--record']).status).toBe(0);
+    const record = run(process.execPath, [bin(), 'record', 'designs/', '--out', 'scaffold-record']);
+    expect(record.stderr).toBe('');
+    expect(record.stdout).toMatch(/^record EVT-REC-001: 1 flow, 1 scenarios, /m);
+    expect(JSON.parse(readFileSync(join(project, 'node_modules', 'faultline', 'dist', 'schemas', 'scenario.schema.json'), 'utf8'))).toMatchObject({ $id: 'urn:faultline:schema:scenario' });
     // Its test runs under the project's own vitest with the README's, in designs/, below.
   });
 
