@@ -42,6 +42,8 @@ export interface Meta {
   readonly description?: string;
   /** The TypeScript type of a value JSON cannot hold (a function), as a user writes it. */
   readonly typescript?: string;
+  /** A preset's option that takes a part's own options (models/designs/partOptions.ts): the part's factory. */
+  readonly partOf?: string;
 }
 
 export abstract class Schema<Out = unknown, In = Out> {
@@ -403,6 +405,21 @@ export class ObjectSchema<S extends Shape> extends Schema<ObjectOf<S, '_output'>
     const shape: Record<string, Schema<unknown, unknown>> = {};
     for (const key of Object.keys(mask)) if (key in this.shape) shape[key] = this.shape[key]!;
     return new ObjectSchema(shape as Flat<Pick<S, Extract<keyof M, keyof S>>>);
+  }
+  /** The same object without the keys the mask names. */
+  omit<M extends { readonly [K in keyof S]?: true }>(mask: M): ObjectSchema<Flat<Omit<S, keyof M>>> {
+    const shape: Record<string, Schema<unknown, unknown>> = {};
+    for (const key of Object.keys(this.shape)) if (!Object.hasOwn(mask, key)) shape[key] = this.shape[key]!;
+    return new ObjectSchema(shape as Flat<Omit<S, keyof M>>);
+  }
+  /** The same object with every key optional. */
+  partial(): ObjectSchema<{ [K in keyof S]: OptionalSchema<S[K]> }> {
+    const shape: Record<string, Schema<unknown, unknown>> = {};
+    for (const key of Object.keys(this.shape)) {
+      const field = this.shape[key]!;
+      shape[key] = field instanceof OptionalSchema ? field : field.optional();
+    }
+    return new ObjectSchema(shape as { [K in keyof S]: OptionalSchema<S[K]> });
   }
   check(value: unknown, path: readonly PropertyKey[]): Checked {
     if (!isRecord(value)) return typeIssue(path, 'object', this);

@@ -5,25 +5,34 @@
 // honours, whether a reconciler owns unknown outcomes, and how an operator's rebuild replays the
 // log. The claims observe the provider's own records, since that is where the effect happens.
 import type { Claim, ClaimTable, ClaimTables, Outcome, SqlType } from '../../src/claims.ts';
-import { design, type DesignBuild } from '../../src/design.ts';
+import { design, given, type DesignBuild } from '../../src/design.ts';
 import { duration, parseOptions, z } from '../../src/options.ts';
 import type { WindowNote } from '../../src/scenario.ts';
 import type { WorldView } from '../../src/worldView.ts';
-import { broker, type Payload } from '../broker.ts';
-import { CALLER_TABLES, caller as callerComponent, effectKeyOf, intentFieldsOf, type CallerInput } from '../caller.ts';
+import { broker, BrokerOptions, type Payload } from '../broker.ts';
+import { CALLER_TABLES, caller as callerComponent, CallerOptions, effectKeyOf, intentFieldsOf, type CallerInput } from '../caller.ts';
 import type { DesignIndex } from '../../src/designIndex.ts';
 import { didYouMean } from '../../src/nearest.ts';
 import { missingFields } from '../payloadFields.ts';
 import { rowsOf, type DatabaseDurable } from '../database.ts';
 import { operator } from '../operator.ts';
-import { operationsOf, provider as providerComponent, type ProviderDurable, type ProviderInput } from '../provider.ts';
-import { publishedFacts, publisher, type PublisherDurable } from '../publisher.ts';
-import { reconciler } from '../reconciler.ts';
-import { databaseComponent, restoreBackup } from './databaseComponent.ts';
+import { operationsOf, provider as providerComponent, ProviderOptions, type ProviderDurable, type ProviderInput } from '../provider.ts';
+import { publishedFacts, publisher, PublisherOptions, type PublisherDurable } from '../publisher.ts';
+import { reconciler, ReconcilerOptions } from '../reconciler.ts';
+import { database, databaseComponent } from './databaseComponent.ts';
+import { changedTables, partOptions, presetDatabase } from './partOptions.ts';
 import { ledgerView, publishedView } from './tableViews.ts';
 import { windowNote as n } from './windowNotes.ts';
 
-/** The pipeline's options: what the caller sends and records, what the provider honours, who reconciles, how a rebuild replays; durations in their units. */
+/** The names the pipeline gives its components and tables, and the tables its claims read by default. */
+export const PROVIDER_PIPELINE = {
+  components: { publisher: 'publisher', broker: 'broker', callerDb: 'callerDb', caller: 'caller', provider: 'provider', reconciler: 'reconciler', rebuild: 'rebuild', rebuildDb: 'rebuildDb', operator: 'operator' },
+  tables: { effectIntents: 'effect_intents', effectOutcomes: 'effect_outcomes' },
+  /** What providerClaim names the provider's ledger and the publisher's facts unless told otherwise. */
+  claimTables: { ledger: 'provider_operations', facts: 'published_events' },
+} as const;
+
+/** The pipeline's options: what the caller sends and records, what the provider honours, who reconciles, how a rebuild replays; each part takes its own options; durations in their units. */
 export const ProviderPipelineOptions = z.strictObject({
   /** The committed facts, given the workload size. */
   records: z.custom<(size: number) => readonly Payload[]>((v) => typeof v === 'function'),
@@ -31,19 +40,16 @@ export const ProviderPipelineOptions = z.strictObject({
   keyField: z.string(),
   /** The consumer group of the live caller. */
   group: z.string(),
-  caller: z.strictObject({
-    effectKey: z.array(z.string()).min(1),
-    intentFields: z.array(z.string()).optional(),
-    sendKey: z.boolean(),
-    statusLookup: z.boolean(),
-    recordIntent: z.boolean(),
-    maxAttempts: z.number().int().min(1).optional(),
-    timeout: duration.optional(),
+  caller: CallerOptions.omit({ name: true, notes: true, broker: true, group: true, db: true, provider: true, sideEffects: true }).meta({
+    partOf: 'caller',
+    description: 'Any option of caller but its wiring, group and sideEffects; effectKey, sendKey, statusLookup and recordIntent are required.',
   }),
-  provider: z.strictObject({ idempotency: z.enum(['none', 'honoured', 'intentBound']), statusLookup: z.enum(['none', 'byKey']), keyRetention: duration.optional() }),
-  broker: z.strictObject({ redelivery: duration.optional() }).optional(),
+  provider: ProviderOptions.omit({ name: true, notes: true }).meta({ partOf: 'provider', description: 'Any option of provider but name; idempotency and statusLookup are required.' }),
+  publisher: partOptions('publisher', PublisherOptions, { name: true, notes: true, broker: true, records: true, keyField: true }),
+  broker: partOptions('broker', BrokerOptions, { name: true, notes: true, restorable: true }),
+  callerDb: presetDatabase(PROVIDER_PIPELINE.components.callerDb),
   /** A reconciler sweeps the caller's PENDING intents and UNKNOWN outcomes and resolves them with the provider. */
-  reconciler: z.strictObject({ poll: duration.optional(), sweep: z.enum(['pendingAndUnknown', 'unknownOnly']).optional() }).optional(),
+  reconciler: partOptions('reconciler', ReconcilerOptions, { name: true, notes: true, db: true, provider: true, recordIntent: true }),
   /**
    * An operator rebuild `after` a while: through the live consumer identity (its read model
    * truncated, its group rewound to 0), or as a separate consumer group with its own database
@@ -66,31 +72,34 @@ export const REBUILD_SUFFIX = '-rebuild-v2';
 
 export function providerPipeline(options: ProviderPipelineOptions): DesignBuild {
   const o = parseOptions('providerPipeline', ProviderPipelineOptions, options);
-  const callerInput: CallerInput = { broker: 'broker', group: o.group, db: 'callerDb', provider: 'provider', ...o.caller };
+  const C = PROVIDER_PIPELINE.components;
+  const callerInput: CallerInput = { broker: C.broker, group: o.group, db: C.callerDb, provider: C.provider, ...o.caller };
   const providerInput: Omit<ProviderInput, 'durable'> = { idempotency: o.provider.idempotency, statusLookup: o.provider.statusLookup };
   const rebuildGroup = `${o.group}${REBUILD_SUFFIX}`;
+  const callerDb = o.callerDb ?? {};
   return design(
-    publisher({ records: o.records, keyField: o.keyField, notes: publisherNotes }),
-    broker({ ...o.broker, ...(o.restores?.includes('broker') ? { restorable: true } : {}) }),
-    () => databaseComponent('callerDb', CALLER_TABLES, CALLER_ROWS, o.restores?.includes('callerDb') ? { restore: restoreBackup(CALLER_TABLES) } : {}),
+    publisher({ ...given(o.publisher ?? {}), records: o.records, keyField: o.keyField, notes: publisherNotes }),
+    broker({ ...given(o.broker ?? {}), ...(o.restores?.includes('broker') ? { restorable: true } : {}) }),
+    database({
+      name: C.callerDb,
+      tables: changedTables('providerPipeline option callerDb', CALLER_TABLES, callerDb.tables),
+      rows: CALLER_ROWS,
+      ...given({ crashes: callerDb.crashes, restartAfter: callerDb.restartAfter }),
+      ...(o.restores?.includes('callerDb') || callerDb.restorable ? { restorable: true } : {}),
+    }),
     callerComponent({ group: o.group, ...o.caller, notes: callerNotes(callerInput, providerInput) }),
     providerComponent({ ...o.provider, notes: providerNotes(callerInput, providerInput) }),
-    o.reconciler ? [reconciler({ recordIntent: o.caller.recordIntent, ...o.reconciler })] : [],
+    o.reconciler && reconciler({ ...given(o.reconciler), recordIntent: o.caller.recordIntent }),
     // The rebuild runs the same code under its own identity: its own group, its own database,
     // and the provider call gated off.
-    o.rebuild?.through === 'separateNamespace'
-      ? [
-          () => databaseComponent('rebuildDb', CALLER_TABLES, CALLER_ROWS),
-          callerComponent({ ...o.caller, name: 'rebuild', group: rebuildGroup, db: 'rebuildDb', recordIntent: false, sideEffects: 'gated' }),
-        ]
-      : [],
-    o.rebuild === undefined
-      ? []
-      : [
-          o.rebuild.through === 'liveConsumer'
-            ? operator({ group: o.group, after: o.rebuild.after, truncate: { db: 'callerDb', tables: Object.keys(CALLER_TABLES) } })
-            : operator({ group: rebuildGroup, after: o.rebuild.after }),
-        ],
+    o.rebuild?.through === 'separateNamespace' && [
+      () => databaseComponent(C.rebuildDb, CALLER_TABLES, CALLER_ROWS),
+      callerComponent({ ...o.caller, name: C.rebuild, group: rebuildGroup, db: C.rebuildDb, recordIntent: false, sideEffects: 'gated' }),
+    ],
+    o.rebuild !== undefined &&
+      (o.rebuild.through === 'liveConsumer'
+        ? operator({ group: o.group, after: o.rebuild.after, truncate: { db: C.callerDb, tables: Object.keys(CALLER_TABLES) } })
+        : operator({ group: rebuildGroup, after: o.rebuild.after })),
   );
 }
 
@@ -190,7 +199,7 @@ export function providerTables(fields: readonly string[], names: ProviderTableNa
 export function providerClaim(
   fields: readonly string[],
   c: Omit<Claim, 'outcomes' | 'facts' | 'key'> & Partial<Pick<Claim, 'key'>>,
-  names: ProviderTableNames = { ledger: 'provider_operations', facts: 'published_events' },
+  names: ProviderTableNames = PROVIDER_PIPELINE.claimTables,
 ): Claim {
   return {
     key: fields,
