@@ -222,7 +222,7 @@ export default scenario;
       expect(r.status, `README line ${block.line}:\n${block.code}\n${r.stdout}\n${r.stderr}`).toBe(0);
     }
     // The README's `npx vitest run designs/` (exit code 0 above) ran every test here, the scaffold's among them.
-    expect(readdirSync(join(project, 'designs')).sort()).toEqual(['checkout-relay.test.ts', 'checkout-relay.ts', 'our-relay.test.ts', 'our-relay.ts']);
+    expect(readdirSync(join(project, 'designs')).sort()).toEqual(['checkout-relay.test.ts', 'checkout-relay.ts', 'our-relay.test.ts', 'our-relay.ts', 'record.ts']);
   });
 
   it('type-checks the user\'s files, the scaffold and the README\'s under a default tsc --init, and with library checks on', async () => {
