@@ -14,6 +14,10 @@
 // - `sideEffects`: `enabled` (the default) makes the call; `gated` never calls the provider and
 //   records the outcome GATED instead, which is how a replay or rebuild run in its own namespace
 //   passes the records through its code without repeating the external effect.
+// - `maxAttempts` calls, one right after another's timeout; or a `retry` schedule
+//   (models/callRetry.ts): exponential backoff with a cap, until a deadline. Either way, once
+//   the attempts are spent the outcome is recorded UNKNOWN. The wait before a retry is spent in
+//   `beforeExternalCall`, the window where the call is not yet sent.
 // Local records live in its database: `effect_outcomes` and `effect_intents`, keyed by effect
 // key and intent (a different request under a reused key is not a repeat). The queue, the
 // delivery in hand and the response in hand are volatile; after a restart it subscribes again
@@ -31,9 +35,11 @@ import { commitRequest, subscribeRequest, withDelivery, type Delivery } from './
 import type { DatabaseReply, DbOp, Row, TableSpec } from './database.ts';
 import type { ProviderReply, ProviderResponseStatus } from './provider.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
+import { InputError } from '../src/inputError.ts';
 import { duration, parseOptions, z } from '../src/options.ts';
 import type { DesignIndex } from '../src/designIndex.ts';
 import { missingFields, publishedFields } from './payloadFields.ts';
+import { CallRetryOptions, callRetryWaits } from './callRetry.ts';
 
 export interface CallerInput {
   readonly broker: string;
@@ -51,6 +57,11 @@ export interface CallerInput {
   readonly timeoutTicks?: number;
   /** Calls per delivery before the outcome is recorded UNKNOWN. */
   readonly maxAttempts?: number;
+  /**
+   * The waits before retry 1, 2, … in ticks (a backoff schedule, models/callRetry.ts): one call
+   * plus one retry per wait, in place of `maxAttempts`. Absent: each retry follows at once.
+   */
+  readonly retryWaitsTicks?: readonly number[];
   /** `gated`: record the outcome GATED and never call the provider (a rebuild run's gate). */
   readonly sideEffects?: 'enabled' | 'gated';
   readonly durable?: Record<string, never>;
@@ -95,6 +106,10 @@ export function intentOf(fields: readonly string[] | undefined, payload: Payload
   return names.map((f) => `${f}=${String(payload[f] ?? '')}`).join('&');
 }
 
+/** Calls a delivery gets: one per wait of the backoff schedule and the first, or `maxAttempts`. */
+const attemptsOf = (input: CallerInput) => (input.retryWaitsTicks === undefined ? (input.maxAttempts ?? 3) : input.retryWaitsTicks.length + 1);
+/** The first call goes out on the next tick; a retry waits its turn in the backoff schedule. */
+const waitBeforeCall = (ctx: Ctx) => (ctx.attempt === 0 || ctx.input.retryWaitsTicks === undefined ? 1 : ctx.input.retryWaitsTicks[ctx.attempt - 1]!);
 const keyOf = (ctx: Ctx) => effectKeyOf(ctx.input.effectKey, ctx.current!.payload);
 const intentOfCtx = (ctx: Ctx) => intentOf(ctx.input.intentFields, ctx.current!.payload);
 const canLookup = (ctx: Ctx) => ctx.input.statusLookup && ctx.input.sendKey;
@@ -106,7 +121,7 @@ const isProviderReply = (ctx: Ctx, event: Event, type: ProviderReply['type']) =>
 
 export const callerMachine = setup({
   types: { context: {} as Ctx, input: {} as CallerInput, events: {} as Event, emitted: {} as Emitted },
-  delays: { timeout: ({ context }) => context.input.timeoutTicks ?? 20 },
+  delays: { timeout: ({ context }) => context.input.timeoutTicks ?? 20, beforeCall: ({ context }) => waitBeforeCall(context) },
   guards: {
     hasWork: ({ context }) => context.queue.length > 0,
     brokerCrashed: ({ context, event }) => event.type === 'sys.peerCrashed' && event.peer === context.input.broker,
@@ -115,7 +130,7 @@ export const callerMachine = setup({
     localSucceeded: ({ context }) => context.localOp !== undefined,
     reconcileFirst: ({ context }) => context.reconcile && canLookup(context),
     canLookup: ({ context }) => canLookup(context),
-    attemptsLeft: ({ context }) => context.attempt < (context.input.maxAttempts ?? 3),
+    attemptsLeft: ({ context }) => context.attempt < attemptsOf(context.input),
     isLocalRead: ({ context, event }) => isDbReply(context, event, 'local'),
     isIntentWrite: ({ context, event }) => isDbReply(context, event, 'intent') && event.type === 'db.ran' && event.ok,
     isOutcomeWrite: ({ context, event }) => isDbReply(context, event, 'outcome') && event.type === 'db.ran' && event.ok,
@@ -247,7 +262,7 @@ export const callerMachine = setup({
       ],
     },
     // The intent is recorded (when the design records it) and the call is not yet sent.
-    beforeExternalCall: { after: { 1: { target: 'awaitingExternalResponse', actions: 'call' } } },
+    beforeExternalCall: { after: { beforeCall: { target: 'awaitingExternalResponse', actions: 'call' } } },
     awaitingExternalResponse: {
       on: { 'provider.response': { guard: 'isResponse', target: 'afterExternalResponse', actions: 'rememberAnswer' } },
       after: {
@@ -300,6 +315,8 @@ export const CallerOptions = z.strictObject({
   /** How long it waits for the provider or its database (20 ticks). */
   timeout: duration.optional(),
   maxAttempts: z.number().int().min(1).optional(),
+  /** Retry with exponential backoff until a deadline, in place of `maxAttempts` (see models/callRetry.ts). */
+  retry: CallRetryOptions.optional(),
   sideEffects: z.enum(['enabled', 'gated']).optional(),
 });
 
@@ -307,7 +324,8 @@ export const CallerOptions = z.strictObject({
 export function caller(options: z.input<typeof CallerOptions>): ComponentBuilder {
   const o = parseOptions('caller', CallerOptions, options);
   const name = o.name ?? 'caller';
-  const input = (timeoutTicks: number | undefined): CallerInput => ({
+  if (o.retry !== undefined && o.maxAttempts !== undefined) throw new InputError(`${name} takes maxAttempts or a retry schedule, not both: the schedule sets the attempts`);
+  const input = (timeoutTicks: number | undefined, retryWaitsTicks: number[] | undefined): CallerInput => ({
     broker: o.broker ?? 'broker',
     group: o.group,
     db: o.db ?? 'callerDb',
@@ -316,10 +334,10 @@ export function caller(options: z.input<typeof CallerOptions>): ComponentBuilder
     sendKey: o.sendKey,
     statusLookup: o.statusLookup,
     recordIntent: o.recordIntent,
-    ...given({ intentFields: o.intentFields, timeoutTicks, maxAttempts: o.maxAttempts, sideEffects: o.sideEffects }),
+    ...given({ intentFields: o.intentFields, timeoutTicks, maxAttempts: o.maxAttempts, retryWaitsTicks, sideEffects: o.sideEffects }),
   });
   return ({ time }) => {
-    const i = input(ticksOf(time, `${name} option timeout`, o.timeout));
+    const i = input(ticksOf(time, `${name} option timeout`, o.timeout), o.retry === undefined ? undefined : callRetryWaits(time, name, o.retry));
     return { name, machine: callerMachine, process: true, peers: [i.broker, i.db, i.provider], input: { ...i }, wiring: (design) => callerWiring(i, design), ...common(time, name, o) };
   };
 }

@@ -124,6 +124,7 @@ import { send, window, type Emitted, type FromPeer, type PeerCrashed } from '../
 import type { TimeScale } from '../src/duration.ts';
 import type { EvidencePart } from '../src/scenario.ts';
 import { NotInDesign } from '../src/notInDesign.ts';
+import { backedUp, type BackupSchedule, type DatabaseBackup } from './databaseBackups.ts';
 
 export type Value = string | number | boolean | null;
 export type Row = Readonly<Record<string, Value>>;
@@ -198,6 +199,10 @@ export interface DatabaseDurable {
   readonly nextSeq: number;
   /** Committed row versions, in commit order, for tables declared with `history`. */
   readonly history: Readonly<Record<string, readonly Row[]>>;
+  /** With a backup schedule: the backups a restore can reach (models/databaseBackups.ts). */
+  readonly backups?: readonly DatabaseBackup<DatabaseDurable['tables'], DatabaseDurable['history']>[];
+  /** With a backup schedule: the tick of the last commit (or restore). */
+  readonly lastCommitAt?: number;
 }
 
 /** A write inside an open transaction: the row to store, or null for a deletion. */
@@ -262,6 +267,8 @@ export interface DatabaseInput {
   readonly idleTxTicks?: number;
   /** After a crash: the transactions that were open (`client/tx`), whose connections it broke. */
   readonly broken?: readonly string[];
+  /** Periodic backups kept in the durable state, for a restore to one of a given age (models/databaseBackups.ts). */
+  readonly backups?: BackupSchedule;
 }
 
 /** The database's failure windows, in the order a transaction reaches them. */
@@ -434,7 +441,11 @@ type StepOutcome =
 
 /** The engine behind the machine: pure functions over the durable tables and the open transactions. */
 export class Engine {
-  constructor(readonly specs: Readonly<Record<string, TableSpec>>) {}
+  constructor(
+    readonly specs: Readonly<Record<string, TableSpec>>,
+    /** A backup schedule: each commit first records the state it changes where a backup was due. */
+    readonly backups?: BackupSchedule,
+  ) {}
 
   spec(table: string): TableSpec {
     const s = this.specs[table];
@@ -692,6 +703,7 @@ export class Engine {
   commit(durable: DatabaseDurable, tx: Tx, now: number): { durable: DatabaseDurable; ok: boolean; conflict?: string } {
     if (tx.failed !== undefined) return { durable, ok: false, conflict: tx.failed };
     if (tx.writes.length === 0) return { durable, ok: true };
+    const base = this.backups === undefined ? undefined : backedUp(durable, this.backups, now);
     const tables = Object.assign({}, durable.tables) as Record<string, Record<string, StoredRow>>;
     let seq = durable.nextSeq;
     let history = durable.history;
@@ -703,7 +715,7 @@ export class Engine {
       else table[w.pk] = { row: w.row, at: w.insert || !table[w.pk] ? now : table[w.pk]!.at, seq: table[w.pk]?.seq ?? seq++ };
       if (w.row !== null && this.spec(w.table).history) history = withEntry(history, w.table, [...(history[w.table] ?? []), w.row]);
     }
-    return { durable: { tables, nextSeq: seq + 1, history }, ok: true };
+    return { durable: base === undefined ? { tables, nextSeq: seq + 1, history } : { ...base, tables, nextSeq: seq + 1, history }, ok: true };
   }
 }
 
@@ -1024,7 +1036,7 @@ export const databaseMachine = setup({
   context: ({ input }) => {
     return {
       durable: input.durable ?? emptyDatabase(input.tables),
-      engine: new Engine(input.tables),
+      engine: new Engine(input.tables, input.backups),
       idleTxTicks: input.idleTxTicks ?? IDLE_TX_TICKS,
       txs: {},
       reaped: [],

@@ -4,7 +4,8 @@
 // - `external`: an HTTP endpoint (a partner's webhook, a mail gateway) that keeps every post it
 //   is handed, a repeat as a second post: a replay after a restore posts again;
 // - `idempotent`: a store that keeps each post once by its key (a window's result by window and
-//   version, a correction by the fact it corrects), so a repeat changes nothing; a post under a
+//   version, a correction by its identity: the window and the fact it corrects, or the identity
+//   drawn when it was made), so a repeat changes nothing; a post under a
 //   key it holds with other content is refused as a conflict (seed 000: "same key, different
 //   intent: reject as conflict"), and the store keeps what it had;
 // - `transactional`: a store the processor writes inside its checkpoint: posts are staged under
@@ -35,8 +36,12 @@ export type ResultPost =
   | { readonly kind: 'result'; readonly window: number; readonly version: number; readonly facts: readonly string[]; readonly value: number; readonly processedAt?: number; readonly times?: readonly FactTimes[] }
   /** A window's result is final: its period is closed. `run` names the run that sent it, where its id is part of the message (an alert). */
   | { readonly kind: 'close'; readonly window: number; readonly version: number; readonly run?: string }
-  /** A late fact's contribution to a closed window, linked to the result it corrects (`window@version`). */
-  | { readonly kind: 'correction'; readonly window: number; readonly corrects: string; readonly facts: readonly string[]; readonly value: number; readonly processedAt?: number; readonly times?: readonly FactTimes[] }
+  /**
+   * A late fact's contribution to a closed window, linked to the result it corrects
+   * (`window@version`). Its identity is the window and the fact, unless it carries an `id` drawn
+   * when it was processed.
+   */
+  | { readonly kind: 'correction'; readonly window: number; readonly corrects: string; readonly facts: readonly string[]; readonly value: number; readonly processedAt?: number; readonly times?: readonly FactTimes[]; readonly id?: string }
   /** A window's result `version` is withdrawn; the replacement follows under the next version. */
   | { readonly kind: 'retraction'; readonly window: number; readonly version: number; readonly processedAt?: number }
   /** A late fact routed to the correction workflow instead of the result. */
@@ -86,6 +91,9 @@ export function postKey(p: ResultPost): string {
     // A payment provider's idempotency key: a run charges a window once, whatever version closed it.
     case 'capture':
       return `${p.kind} ${p.window} by ${p.run}`;
+    // A correction's identity: the one drawn when it was processed, or derived from the window and the fact.
+    case 'correction':
+      return p.id === undefined ? `${p.kind} w${p.window} ${p.facts.join(',')}` : `${p.kind} ${p.id}`;
     default:
       return `${p.kind} ${p.facts.join(',')}`;
   }

@@ -41,8 +41,10 @@
 // Fault model: a crash loses the volatile state, everything since the last completed checkpoint;
 // the restart restores that checkpoint and reads the log again from its positions, so the state
 // counts each record once while the posts made since the checkpoint are made again. Where the
-// design declares it restorable, a `restore` fault restores the checkpoint before the latest (an
-// operator restoring an older checkpoint). The checkpoint id counter survives both, as a job
+// design declares it restorable, a `restore` fault restores the checkpoint the design chooses (an
+// operator restoring a checkpoint): the latest, the one before it, or the newest at least an age
+// old, for which the operator keeps the checkpoints such a restore can reach (`retained`, as a
+// job manager retains checkpoints). The checkpoint id counter survives all of them, as a job
 // manager's does. A checkpoint records the state schema of the code that wrote it; an `upgrade`
 // deploys new code at a given tick (after a final checkpoint), and code that cannot read the
 // checkpoint's schema stops in `unreadableCheckpoint`, which is where the run ends.
@@ -99,8 +101,13 @@ export interface AggregatorCheckpoint {
 
 export interface AggregatorDurable {
   readonly checkpoint: AggregatorCheckpoint;
-  /** The checkpoint before it: what a `restore` goes back to. */
+  /** The checkpoint before it: what a `restore` to the previous checkpoint goes back to. */
   readonly previous?: AggregatorCheckpoint;
+  /**
+   * With checkpoints retained for a restore by age (`retainCheckpointsTicks`): the completed
+   * checkpoints before the latest that such a restore can still reach, oldest first.
+   */
+  readonly retained?: readonly AggregatorCheckpoint[];
   /** The checkpoint id counter, kept outside the checkpoints as a job manager keeps it. */
   readonly ids: number;
   /** The state schema of the code running (1 until an upgrade). */
@@ -149,6 +156,17 @@ export interface AggregatorInput {
   readonly runId?: string;
   /** The operator starts reading at this tick (a rebuild started later than the live run). */
   readonly startAtTick?: number;
+  /**
+   * A correction's identity: `derived` from its window and its fact (the default), so a replayed
+   * correction is the same one again; or `drawn` when it is processed, as a random id would be,
+   * so a replay makes a new one.
+   */
+  readonly correctionId?: 'derived' | 'drawn';
+  /**
+   * Keep the completed checkpoints a restore to one at least this many ticks old can reach (in
+   * `retained`); none are kept when absent.
+   */
+  readonly retainCheckpointsTicks?: number;
   readonly durable?: AggregatorDurable;
 }
 
@@ -309,6 +327,17 @@ function advance(input: AggregatorInput, s: Step, now: number): boolean {
   return changed;
 }
 
+/**
+ * Each new correction with an identity drawn at processing time. A random draw differs on every
+ * processing, a replay's included; here the identity is minted from the processing tick, the
+ * checkpoint the run stands on and the post's place since it, which no other processing shares (a
+ * replay comes at a later tick), so it behaves as a draw would with no randomness at all.
+ */
+function drawnIds(ctx: Ctx, posts: ResultPost[], now: number): ResultPost[] {
+  const since = ctx.posts + ctx.buffer.length;
+  return posts.map((p, i) => (p.kind === 'correction' ? { ...p, id: `${now}.${ctx.durable.checkpoint.id}.${since + i}` } : p));
+}
+
 /** The volatile context a boot starts from: the checkpoint's state, nothing pending. */
 function restored(durable: AggregatorDurable): Omit<Ctx, 'input' | 'durable'> {
   return { op: durable.checkpoint.state, now: durable.checkpoint.tick, answered: [], pending: [], buffer: [], posts: 0, dirty: false, lastCheckpointAt: durable.checkpoint.tick, preparing: 0 };
@@ -376,6 +405,7 @@ export const aggregatorMachine = setup({
       const now = tickOf(event, context.now);
       const s: Step = { op: context.op, posts: [], notes: [] };
       for (const r of event.records) ingest(context.input, s, r, now);
+      if (context.input.correctionId === 'drawn') s.posts = drawnIds(context, s.posts, now);
       for (const n of s.notes) enqueue.emit(note(n.kind, n.data));
       enqueue.assign({ op: s.op, now, answered: [...context.answered, event.partition], dirty: context.dirty || s.op !== context.op, ...queued(context, s.posts, s.op), ...held(context, s.op) });
     }),
@@ -396,7 +426,7 @@ export const aggregatorMachine = setup({
       const d = context.durable;
       const id = d.ids + 1;
       const checkpoint: AggregatorCheckpoint = { id, tick: context.now, state: context.op, schema: d.code };
-      enqueue.assign({ durable: { ...d, checkpoint, previous: d.checkpoint, ids: id }, dirty: false, lastCheckpointAt: context.now, posts: 0 });
+      enqueue.assign({ durable: { ...d, checkpoint, previous: d.checkpoint, ids: id, ...retaining(context.input, d, checkpoint) }, dirty: false, lastCheckpointAt: context.now, posts: 0 });
       enqueue.emit(note('checkpoint', { id, tick: context.now }));
     }),
     // Transactional: the epoch's id is taken from the counter before its results are staged, so
@@ -409,7 +439,7 @@ export const aggregatorMachine = setup({
     completeTransactional: enqueueActions(({ context, enqueue }) => {
       const d = context.durable;
       const checkpoint: AggregatorCheckpoint = { id: context.preparing, tick: context.now, state: context.op, schema: d.code, commit: context.preparing };
-      enqueue.assign({ durable: { ...d, checkpoint, previous: d.checkpoint }, dirty: false, lastCheckpointAt: context.now, buffer: [], preparing: 0 });
+      enqueue.assign({ durable: { ...d, checkpoint, previous: d.checkpoint, ...retaining(context.input, d, checkpoint) }, dirty: false, lastCheckpointAt: context.now, buffer: [], preparing: 0 });
       enqueue.emit(note('checkpoint', { id: context.preparing, tick: context.now }));
     }),
     commit: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.sink, { type: 'sink.commit', epoch: context.durable.checkpoint.commit! }))),
@@ -420,7 +450,7 @@ export const aggregatorMachine = setup({
       const id = d.ids + 1;
       const to = context.input.upgrade!.schema;
       const checkpoint: AggregatorCheckpoint = { id, tick: context.now, state: context.op, schema: d.code };
-      enqueue.assign({ durable: { ...d, checkpoint, previous: d.checkpoint, ids: id, code: to } });
+      enqueue.assign({ durable: { ...d, checkpoint, previous: d.checkpoint, ids: id, code: to, ...retaining(context.input, d, checkpoint) } });
       enqueue.emit(note('upgrade', { from: d.code, to, savepoint: id }));
     }),
     migrate: enqueueActions(({ context, enqueue }) => {
@@ -508,6 +538,44 @@ export function restoreOlderCheckpoint(durable: unknown): AggregatorDurable {
   const d = durable as AggregatorDurable;
   const previous = d.previous ?? initialAggregatorDurable(d.checkpoint.state.positions.length).checkpoint;
   return { checkpoint: previous, ids: d.ids, code: d.code, ...(d.peakOpen === undefined ? {} : { peakOpen: d.peakOpen }) };
+}
+
+/**
+ * A restore to the latest completed checkpoint: an operator restarting the job from where it
+ * stands, which is what a crash restores too, at a moment of the operator's choosing.
+ */
+export function restoreLatestCheckpoint(durable: unknown): AggregatorDurable {
+  return durable as AggregatorDurable;
+}
+
+/**
+ * A restore to the newest completed checkpoint at least `ageTicks` old at the moment of the
+ * restore (the empty one when none is that old), keeping the id counter, the code, the measure of
+ * held state, and the retained checkpoints older than the one restored.
+ */
+export function restoreCheckpointByAge(ageTicks: number): (durable: unknown, now: number) => AggregatorDurable {
+  return (durable, now) => {
+    const d = durable as AggregatorDurable;
+    const all = [...(d.retained ?? []), d.checkpoint];
+    let i = all.length - 1;
+    while (i >= 0 && all[i]!.tick > now - ageTicks) i--;
+    const chosen = i < 0 ? initialAggregatorDurable(d.checkpoint.state.positions.length).checkpoint : all[i]!;
+    const older = i < 0 ? [] : all.slice(0, i);
+    return { checkpoint: chosen, ids: d.ids, code: d.code, ...(d.peakOpen === undefined ? {} : { peakOpen: d.peakOpen }), ...(older.length === 0 ? {} : { previous: older.at(-1)!, retained: older }) };
+  };
+}
+
+/**
+ * The retained checkpoints once `next` completes after `d.checkpoint`: the one it replaces added,
+ * and those no restore by age can reach any more dropped (older than the newest one at least the
+ * retention before `next`).
+ */
+function retaining(input: AggregatorInput, d: AggregatorDurable, next: AggregatorCheckpoint): Pick<AggregatorDurable, 'retained'> {
+  if (input.retainCheckpointsTicks === undefined) return {};
+  const all = [...(d.retained ?? []), d.checkpoint];
+  let from = 0;
+  while (from + 1 < all.length && all[from + 1]!.tick <= next.tick - input.retainCheckpointsTicks) from++;
+  return { retained: all.slice(from) };
 }
 
 /** Evidence for the operator: its last completed checkpoint, the positions and watermark it binds, and the most windows it held open. */

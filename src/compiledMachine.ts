@@ -153,7 +153,11 @@ function guardOf(machine: AnyStateMachine, ref: unknown): Guard | undefined {
 
 /** A machine whose steps are precomputed; `undefined` from `compileMachine` means refused. */
 export class CompiledMachine implements Stepper {
-  /** Whether the last `transition` took, for its event, a transition with `reenter` and a target. */
+  /**
+   * Whether the last `transition` entered the state it ended in: some microstep of it (the
+   * event's, or an eventless one after it) left a state and entered one, so the final state's
+   * entry ran, even when it is the state the step began in (`reenter: true`, or out and back).
+   */
   lastReentered = false;
   private readonly states = new Map<string, CompiledState>();
   private readonly initialState: CompiledState;
@@ -241,14 +245,18 @@ export class CompiledMachine implements Stepper {
         }
       }
     }
-    this.lastReentered = taken !== undefined && taken.reenter && taken.target !== undefined;
     const run = new Run(this.delays, event, snapshot.context, sink, this.machine);
     let state = from;
     if (taken !== undefined) {
       run.ops(taken.ops);
-      if (taken.target !== undefined) state = taken.target;
+      if (taken.target !== undefined) {
+        state = taken.target;
+        run.entered = true;
+      }
     }
-    return this.settle(run, state, snapshot);
+    const next = this.settle(run, state, snapshot);
+    this.lastReentered = run.entered;
+    return next;
   }
 
   /** XState's eventless loop: select `always` again only while the last microstep changed something. */
@@ -265,6 +273,7 @@ export class CompiledMachine implements Stepper {
       if (taken === undefined) break;
       run.assigned = false;
       run.ops(taken.ops);
+      if (taken.target !== undefined) run.entered = true;
       const next = taken.target ?? state;
       changed = run.assigned || next !== state;
       state = next;
@@ -277,6 +286,8 @@ export class CompiledMachine implements Stepper {
 /** The context and the actions of one macrostep. */
 class Run {
   assigned = false;
+  /** Some microstep of the step left a state and entered one. */
+  entered = false;
   constructor(
     private readonly delays: Record<string, unknown>,
     readonly event: EventObject,

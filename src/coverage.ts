@@ -5,6 +5,7 @@
 import type { ClaimVerdict, ClauseStatus } from './checkers/compose.ts';
 import type { ClauseId } from './checkers/clause.ts';
 import type { FaultKind } from './faults.ts';
+import type { Undecided } from './verdict.ts';
 
 export type Interleavings =
   /** One schedule per plan, drawn from the simulation seed (latencies). */
@@ -70,14 +71,21 @@ export interface Coverage {
   readonly points: number;
   /** The single faults of the space (each place, each kind its link allows, each occurrence), when the mode enumerates them. */
   readonly faults?: number;
-  /** Each place was struck at its first `maxOccurrence` occurrences (windows mode). */
+  /** Each place was struck at its first `maxOccurrence` occurrences (windows mode); every occurrence when absent. */
   readonly maxOccurrence?: number;
+  /**
+   * Windows mode: the occurrences of places the runs reached (a pair's second fault counted in
+   * the run of its first), the most one place had, and how many a bound left unstruck.
+   */
+  readonly occurrences?: { readonly reached: number; readonly beyond: number; readonly most: number };
   readonly runs: number;
   /** Runs in which some planned fault never struck (its place was not reached at that occurrence). */
   readonly unstruckRuns: number;
   readonly interleavings: Interleavings;
   /** A bound that stopped the search before it covered its whole space. */
   readonly bound?: SearchBound;
+  /** Check mode: the states still waiting to be expanded when the search stopped. */
+  readonly frontier?: number;
   /** Check mode: the search in the other order that was also run (see OtherSearch). */
   readonly otherSearch?: OtherSearch;
   readonly clauses: readonly ClauseCoverage[];
@@ -89,15 +97,16 @@ export function violatedClaims(clauses: readonly ClauseCoverage[]): string[] {
 }
 
 /** A ClauseTally as plain data, in the order its clauses were first seen: what a sweep's part carries. */
-export type ClauseTallyState = readonly { readonly key: string; readonly effect: string; readonly clause: ClauseId; readonly seen: readonly ClauseStatus[]; readonly exercised: number; readonly reason?: string }[];
+export type ClauseTallyState = readonly { readonly key: string; readonly effect: string; readonly clause: ClauseId; readonly seen: readonly ClauseStatus[]; readonly exercised: number; readonly reason?: string; readonly cut?: string }[];
 
 /** Accumulates clause statuses over the runs of a sweep. */
 export class ClauseTally {
-  private readonly entries = new Map<string, { effect: string; clause: ClauseId; seen: Set<ClauseStatus>; exercised: number; reason?: string }>();
+  /** Per clause: the statuses seen, the runs that judged it, why it was unknown, and why a run could not judge it (`cut`). */
+  private readonly entries = new Map<string, { effect: string; clause: ClauseId; seen: Set<ClauseStatus>; exercised: number; reason?: string; cut?: string }>();
 
   /** The tally as data. */
   state(): ClauseTallyState {
-    return [...this.entries].map(([key, e]) => ({ key, effect: e.effect, clause: e.clause, seen: [...e.seen], exercised: e.exercised, ...(e.reason === undefined ? {} : { reason: e.reason }) }));
+    return [...this.entries].map(([key, e]) => ({ key, effect: e.effect, clause: e.clause, seen: [...e.seen], exercised: e.exercised, ...(e.reason === undefined ? {} : { reason: e.reason }), ...(e.cut === undefined ? {} : { cut: e.cut }) }));
   }
 
   /** Adds the tally of later runs: the same as having added those runs here, one by one. */
@@ -111,6 +120,7 @@ export class ClauseTally {
       for (const status of s.seen) e.seen.add(status);
       e.exercised += s.exercised;
       if (e.reason === undefined && s.reason !== undefined) e.reason = s.reason;
+      if (e.cut === undefined && s.cut !== undefined) e.cut = s.cut;
     }
   }
 
@@ -126,8 +136,14 @@ export class ClauseTally {
         e.seen.add(r.status);
         if (r.status === 'holds' || r.status === 'violated') e.exercised++;
         if (r.status === 'unknown' && e.reason === undefined && r.reason !== undefined) e.reason = r.reason;
+        if (r.status === 'inconclusive' && e.cut === undefined && r.reason !== undefined) e.cut = r.reason;
       }
     });
+  }
+
+  /** The clauses some run could not decide, with the first reason given. */
+  undecided(): Undecided[] {
+    return [...this.entries.values()].filter((e) => e.seen.has('unknown')).map((e) => ({ effect: e.effect, clause: e.clause, reason: e.reason ?? 'no reason given' }));
   }
 
   result(): ClauseCoverage[] {
@@ -136,12 +152,15 @@ export class ClauseTally {
         ? 'violated'
         : e.seen.has('unknown')
           ? 'unknown'
+          : e.seen.has('inconclusive')
+            ? 'inconclusive'
           : e.seen.has('holds')
             ? 'holds'
             : e.seen.has('not exercised')
               ? 'not exercised'
               : 'not checked';
-      return { effect: e.effect, clause: e.clause, status, exercised: e.exercised, ...(e.reason === undefined ? {} : { reason: e.reason }) };
+      const reason = status === 'inconclusive' ? e.cut : e.reason;
+      return { effect: e.effect, clause: e.clause, status, exercised: e.exercised, ...(reason === undefined ? {} : { reason }) };
     });
   }
 }

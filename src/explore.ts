@@ -287,7 +287,7 @@ export function finishExplore(scenario: Scenario, options: ExploreOptions, part:
     runs,
     outcomes,
     search,
-    judgement: judge(expectedAt(scenario.expect, maxFaults), verdict, found, 'sampled', violatedClaims(coverage.clauses)),
+    judgement: judge(expectedAt(scenario.expect, maxFaults), verdict, found, 'sampled', violatedClaims(coverage.clauses), clauses.undecided()),
     coverage,
   };
 }

@@ -5,7 +5,8 @@ export { explore, type ExploreResult, type ExploreOptions, type ExploreCounterex
 export { replay, type ReplayResult, type ReplayInput } from './replay.ts';
 export { runScenario, type RunRecord, type RunSpec } from './runScenario.ts';
 export { failureWindows, restingStates } from './failureWindows.ts';
-export { faultSpace, plansOf, type FaultSpace } from './faultSpace.ts';
+export { faultSpace, type FaultSpace } from './faultSpace.ts';
+export { sweepPlan, type SweepPlan, type SweepSettings } from './windowsPart.ts';
 export { compose, compose as design, type Part, type BuildContext, type ComponentBuilder, type DesignBuild } from './compose.ts';
 export { wiringProblems, checkWiring } from './wiring.ts';
 export type { DesignIndex, WiringCheck } from './designIndex.ts';

@@ -210,6 +210,8 @@ export function repairQueryOf(claims: readonly Claim[], outcome: RunOutcome, fin
   }
   // An undecided run names no damage: a checker could not judge it, and the row says why.
   if (outcome === 'unknown') return { role: 'none', why: "the run could not be judged (a checker failed; the row's undecided clauses give the reason), so it names no damage to find", keys: [] };
+  // A run a bound cut names no damage either: what it did not finish is no finding.
+  if (outcome === 'inconclusive') return { role: 'none', why: 'the run was cut by its step bound before it could end, so it names no damage to find', keys: [] };
   const about = findings.filter((f) => f.violation === outcome);
   const keysOf = (fs: readonly Finding[]) => [...new Set(fs.map((f) => ('key' in f ? f.key : '')).filter((k) => k !== ''))].sort();
   let first: RepairQuery | undefined;

@@ -20,6 +20,7 @@ import { encodeChoices } from './check/choicePath.ts';
 import type { Duration } from './duration.ts';
 import { expectedAt, linkFaults, timeScaleOf, type DesignComponent, type Scenario } from './scenario.ts';
 import type { TraceEvent } from './trace.ts';
+import { undecidedOf } from './windowRow.ts';
 import { judge, verdictOf, type Judgement } from './verdict.ts';
 import type { DriverRefusal } from './world.ts';
 
@@ -165,7 +166,7 @@ export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.na
     traceHash: run.report.traceHash,
     trace: run.report.trace ?? [],
     unstruck: run.report.unstruck,
-    judgement: judge(expectedAt(scenario.expect, plan.length), verdict, run.findings.map((f) => f.violation), 'sampled', run.findings.map((f) => f.effect)),
+    judgement: judge(expectedAt(scenario.expect, plan.length), verdict, run.findings.map((f) => f.violation), 'sampled', run.findings.map((f) => f.effect), undecidedOf(run)),
     coverage,
     replay: replayRef,
     refusals: run.report.refusals,
@@ -214,7 +215,7 @@ function replayChoices(scenario: Scenario, input: Extract<ReplayInput, { kind: '
     traceHash: run.traceHash,
     trace: run.trace,
     unstruck: [],
-    judgement: judge(expectedAt(scenario.expect, input.faults), verdictOf([run.outcome]), run.findings.map((f) => f.violation), 'sampled', run.findings.map((f) => f.effect)),
+    judgement: judge(expectedAt(scenario.expect, input.faults), verdictOf([run.outcome]), run.findings.map((f) => f.violation), 'sampled', run.findings.map((f) => f.effect), undecidedOf(run)),
     coverage,
     replay: { kind: 'choices', scenario: ref, choices, faults: input.faults, ...(input.kinds === undefined ? {} : { kinds: input.kinds }), ...(input.size === undefined ? {} : { size: input.size }), ...(input.worldLatency ? { worldLatency: true } : {}) },
     refusals: [],

@@ -26,7 +26,6 @@ export interface SavedHost {
   readonly state: string;
   readonly down: boolean;
   readonly timers: readonly (readonly [string, PendingTimer])[];
-  readonly woke: number;
   readonly restoreTo: unknown;
 }
 
@@ -36,6 +35,7 @@ export interface SavedWorld {
   readonly steps: number;
   readonly inFlight: number;
   readonly lastProgressTick: number;
+  readonly lastFaultTick: number;
   readonly hosts: readonly SavedHost[];
   readonly schedule: ScheduleState<WorldItem>;
   readonly network: NetworkState;

@@ -120,5 +120,5 @@ export function builtOnce(scenario: Scenario, size: number): readonly DesignComp
 export function judgeClaims(scenario: Scenario, view: WorldView): { outcome: RunOutcome; findings: Finding[]; claims: ClaimVerdict[] } {
   const claims = scenario.claims.map((c) => checkClaim(c, view));
   const findings = claims.flatMap((c) => c.findings);
-  return { outcome: runOutcome(findings, claims.some((c) => c.outcome === 'unknown')), findings, claims };
+  return { outcome: runOutcome(findings, claims.some((c) => c.outcome === 'unknown'), claims.some((c) => c.outcome === 'inconclusive')), findings, claims };
 }

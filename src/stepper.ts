@@ -28,7 +28,12 @@ export interface Stepper {
   initial(input: Record<string, unknown> | undefined, actions: ExecutedAction[]): MachineSnapshot;
   /** One macrostep: the event's transition and any eventless ones after it. */
   transition(snapshot: MachineSnapshot, event: EventObject, actions: ExecutedAction[]): MachineSnapshot;
-  /** Whether the last `transition` left its state and entered it again (`reenter: true`). */
+  /**
+   * Whether the last `transition` entered the state it ended in (its entry ran): a transition
+   * with a target left a state and entered one. A step that ends in the state it began in has
+   * then entered it again (`reenter: true`, or out through other states and back), and the World
+   * counts that as one more entry of its failure window.
+   */
   readonly lastReentered: boolean;
 }
 
@@ -116,15 +121,25 @@ export class XStateStepper implements Stepper {
   }
 
   transition(snapshot: MachineSnapshot, event: EventObject, actions: ExecutedAction[]): MachineSnapshot {
+    this.lastReentered = this.reenters(snapshot, event) || this.leavesAndReturns(snapshot, event);
     this.sink = actions;
-    const next = this.machine.transition(snapshot as any, event, this.scope) as MachineSnapshot;
-    this.lastReentered = this.reenters(snapshot, event);
-    return next;
+    return this.machine.transition(snapshot as any, event, this.scope) as MachineSnapshot;
   }
 
   private reenters(prev: MachineSnapshot, event: EventObject): boolean {
     if (!reenteringEvents(this.machine).has(event.type)) return false;
     const taken = this.machine.getTransitionData(prev as any, event) as { reenter?: boolean; target?: readonly unknown[] }[] | undefined;
     return taken?.some((t) => t.reenter === true && (t.target?.length ?? 0) > 0) ?? false;
+  }
+
+  /**
+   * Whether some microstep of the step rests in another state than the step began in: then the
+   * state it ends in was entered in this step. XState's microsteps are worked out a second time,
+   * their actions thrown away; only this driver pays for it, the compiled one knows as it steps.
+   */
+  private leavesAndReturns(prev: MachineSnapshot, event: EventObject): boolean {
+    this.sink = [];
+    const start = JSON.stringify(prev.value);
+    return (this.machine.microstep(prev as any, event, this.scope) as MachineSnapshot[]).some((s) => JSON.stringify(s.value) !== start);
   }
 }

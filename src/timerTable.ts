@@ -5,14 +5,15 @@
 // reallocates its table as entries come and go, and so does a list that is spliced, which made
 // timer churn a steady share of a run's garbage.
 
-/** A timer the World scheduled: its place in the schedule, and the delay it was set for. */
+/** A timer the World scheduled: its place in the schedule, the delay it was set for, and the tick it was set at. */
 export interface PendingTimer {
   readonly seq: number;
   readonly delay: number;
+  readonly set: number;
 }
 
 /** What a freed slot holds, so it keeps no timer alive. */
-const FREE: PendingTimer = { seq: -1, delay: 0 };
+const FREE: PendingTimer = { seq: -1, delay: 0, set: 0 };
 
 export class TimerTable {
   private readonly ids: string[] = [];

@@ -3,7 +3,6 @@
 // pair) is one run. Each run's worst outcome lands in the failure-window table, and the first
 // run of each violation is run again, traced, as a counterexample with the line that replays it.
 // Everything here is data; src/report/ words it.
-import type { ClauseId } from './checkers/clause.ts';
 import type { RetryObservation } from './retryObservation.ts';
 import type { RepairQuery } from './repairQuery.ts';
 import { windowRowOf, type ObservedRun } from './windowRow.ts';
@@ -19,7 +18,9 @@ import type { Duration } from './duration.ts';
 import { expectedAt, timeScaleOf, type EvidencePart, type Scenario, type WindowNote } from './scenario.ts';
 import { rerun, sweepPlan, sweepWindows, type HeldRuns, type RowPart, type SweepPlan, type SweepSettings, type WindowsPart } from './windowsPart.ts';
 import type { TraceEvent } from './trace.ts';
-import { judge, outcomeRank, verdictOf, type Judgement } from './verdict.ts';
+import { judge, outcomeRank, verdictOf, type Judgement, type Undecided } from './verdict.ts';
+
+export type { Undecided } from './verdict.ts';
 import type { DriverRefusal, InFlight } from './world.ts';
 
 /** What was durable and in flight when a fault struck. */
@@ -67,11 +68,6 @@ export interface WindowRow {
   readonly replay?: ReplayRef;
 }
 
-export interface Undecided {
-  readonly effect: string;
-  readonly clause: ClauseId;
-  readonly reason: string;
-}
 
 export interface Counterexample {
   readonly violation: Violation;
@@ -147,12 +143,17 @@ export function observedRunOf(run: RunRecord): ObservedRun {
   return { outcome: run.outcome, findings: run.findings, claims: run.claims, strikes: run.report.strikes, trace: run.report.trace, notes: run.report.notes, components: run.components, plan: run.plan };
 }
 
-/** The settings a sweep of this scenario runs with: the options given, else the scenario's own, else the defaults. */
+const bound = (maxOccurrence: number | undefined) => (maxOccurrence === undefined ? {} : { maxOccurrence });
+
+/**
+ * The settings a sweep of this scenario runs with: the options given, else the scenario's own,
+ * else the defaults (seed 1, single faults, every occurrence each place had).
+ */
 export function sweepSettings(scenario: Scenario, options: WindowsOptions = {}): SweepSettings {
   return {
     seed: options.seed ?? DEFAULT_SEED,
     pairs: options.pairs ?? false,
-    maxOccurrence: options.maxOccurrence ?? scenario.windows?.maxOccurrence ?? 2,
+    ...bound(options.maxOccurrence ?? scenario.windows?.maxOccurrence),
     failFast: options.failFast ?? false,
   };
 }
@@ -204,9 +205,10 @@ export function finishWindows(scenario: Scenario, plan: SweepPlan, part: Windows
   clauses.merge(part.clauses);
   const windowRows = rows;
   const found = VIOLATIONS.filter((v) => firstOf.has(v));
-  const verdict = verdictOf(outcomes);
+  // Occurrences a bound left out were never struck: the sweep holds only within that bound.
+  const verdict = verdictOf(outcomes, plan.occurrences.beyond > 0);
   // A sweep stopped at its first violation cannot be asked for every expected one.
-  const judgement = judge(expectedAt(scenario.expect, pairs ? 2 : 1), verdict, found, stopped ? 'sampled' : 'exhaustive', violatedClaims(clauses.result()));
+  const judgement = judge(expectedAt(scenario.expect, pairs ? 2 : 1), verdict, found, stopped ? 'sampled' : 'exhaustive', violatedClaims(clauses.result()), clauses.undecided());
   const counterexamples = found.map((violation): Counterexample => {
     const faults = plan.plans[firstOf.get(violation)! - 1] ?? reference.plan;
     const size = scenario.workload.size;
@@ -230,7 +232,8 @@ export function finishWindows(scenario: Scenario, plan: SweepPlan, part: Windows
     windows: space.windows.length,
     points: space.points.length,
     faults: space.singles.length,
-    maxOccurrence,
+    ...bound(maxOccurrence),
+    occurrences: plan.occurrences,
     runs: done,
     unstruckRuns,
     interleavings: { kind: 'seeded', seed },

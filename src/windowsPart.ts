@@ -9,8 +9,8 @@
 // pure function of its scenario, seed and plan, it gets the same run back.
 import type { RunOutcome, Violation } from './checkers/finding.ts';
 import { ClauseTally, type ClauseTallyState } from './coverage.ts';
-import { faultLabel, faultPlaceName, type Fault, type FaultPlan } from './faults.ts';
-import { faultSpace, plansOf, type FaultSpace } from './faultSpace.ts';
+import { faultLabel, faultPlaceName, isWindowFault, sameFault, type Fault, type FaultPlan } from './faults.ts';
+import { faultSpace, type FaultSpace } from './faultSpace.ts';
 import { strikeKey } from './resumePoints.ts';
 import { runScenario, type RunRecord } from './runScenario.ts';
 import type { Scenario } from './scenario.ts';
@@ -22,7 +22,8 @@ import type { Undecided } from './windows.ts';
 export interface SweepSettings {
   readonly seed: number;
   readonly pairs: boolean;
-  readonly maxOccurrence: number;
+  /** Strike each place at its first this many occurrences; every occurrence reached when absent. */
+  readonly maxOccurrence?: number;
   /** Stop at the first run with a violation, expected or not. */
   readonly failFast: boolean;
 }
@@ -38,6 +39,12 @@ export interface SweepPlan {
   readonly total: number;
   /** The step of the reference run at which a single fault strikes (Infinity: never), when the reference was captured. */
   readonly strikesAt?: (f: Fault) => number;
+  /**
+   * Occurrences the runs reached at which a fault could strike (single faults in the reference
+   * run; with pairs, second faults in each first fault's run too), and those a bound left out:
+   * a sweep that left some out holds only within its bound.
+   */
+  readonly occurrences: { readonly reached: number; readonly beyond: number; readonly most: number };
 }
 
 /** The representative a row has so far: the plan's number, and what ranks it. */
@@ -84,21 +91,75 @@ export type HeldRuns = Map<number, RunRecord>;
 
 export function sweepPlan(scenario: Scenario, settings: SweepSettings, reference?: RunRecord): SweepPlan {
   const ref = reference ?? runScenario(scenario, { seed: settings.seed, plan: [], keepTrace: true, capture: true });
-  const space = faultSpace(ref, { maxOccurrence: settings.maxOccurrence, ...(scenario.windows?.kinds ? { kinds: scenario.windows.kinds } : {}) });
+  const kinds = scenario.windows?.kinds ? { kinds: scenario.windows.kinds } : {};
+  const space = faultSpace(ref, { ...(settings.maxOccurrence === undefined ? {} : { maxOccurrence: settings.maxOccurrence }), ...kinds });
   const points = ref.report.resume;
   const strikesAt = points === undefined ? undefined : (f: Fault) => points.at.get(strikeKey(f)) ?? Infinity;
-  const plans = plansOf(space, settings.pairs, strikesAt);
-  return { settings, reference: ref, space, plans, total: plans.length + 1, ...(strikesAt === undefined ? {} : { strikesAt }) };
+  const plans: FaultPlan[] = space.singles.map((f) => [f]);
+  const occurrences = { reached: space.reached, beyond: space.beyond, most: space.most };
+  if (settings.pairs) {
+    if (strikesAt === undefined) throw new Error(`${scenario.name}: pairs are planned from a captured reference run`);
+    const pairs = pairsOf(scenario, settings, ref, space, strikesAt);
+    plans.push(...pairs.plans);
+    occurrences.reached += pairs.reached;
+    occurrences.beyond += pairs.beyond;
+    occurrences.most = Math.max(occurrences.most, pairs.most);
+  }
+  return { settings, reference: ref, space, plans, total: plans.length + 1, occurrences, ...(strikesAt === undefined ? {} : { strikesAt }) };
+}
+
+/**
+ * Every pair of faults a run can meet: for each single fault that strikes in the reference run,
+ * in the order they strike, each fault the run of that fault alone reaches after it struck, at
+ * every occurrence that run reached (or up to the bound). The occurrences a pair's second fault
+ * strikes at are thus those of the run it strikes in, not the fault-free run's: a retry the first
+ * fault caused is a place the second can strike. A pair names the fault that strikes first first,
+ * and is made once: from the other side it would strike before its base. Faults that strike in
+ * the same step pair from the one earlier among the single faults.
+ */
+function pairsOf(scenario: Scenario, settings: SweepSettings, reference: RunRecord, space: FaultSpace, strikesAt: (f: Fault) => number): { plans: FaultPlan[]; reached: number; beyond: number; most: number } {
+  const bound = settings.maxOccurrence ?? Infinity;
+  const singleIndex = new Map(space.singles.map((f, i) => [strikeKey(f) + '\u0000' + faultLabel(f), i]));
+  const indexOf = (f: Fault) => singleIndex.get(strikeKey(f) + '\u0000' + faultLabel(f)) ?? -1;
+  const bases = space.singles
+    .map((f, i) => ({ f, i, at: strikesAt(f) }))
+    .filter((b) => b.at !== Infinity)
+    .sort((a, b) => a.at - b.at || a.i - b.i);
+  const out = { plans: [] as FaultPlan[], reached: 0, beyond: 0, most: 0 };
+  const perPlace = new Map<string, number>();
+  for (const { f: first, i } of bases) {
+    const run = runScenario(scenario, { seed: settings.seed, plan: [first], hashTrace: false, keepTrace: false, capture: true }, reference);
+    const at = run.report.resume!.at;
+    const struck = at.get(strikeKey(first))!;
+    perPlace.clear();
+    for (const second of faultSpace(run, scenario.windows?.kinds ? { kinds: scenario.windows.kinds } : {}).singles) {
+      if (sameFault(second, first)) continue;
+      // A message suffers one fault: a second fault of the message the first one struck never strikes.
+      if (!isWindowFault(first) && !isWindowFault(second) && strikeKey(first) === strikeKey(second)) continue;
+      const when = at.get(strikeKey(second));
+      if (when === undefined || when < struck) continue;
+      if (when === struck) {
+        const j = indexOf(second);
+        if (j >= 0 && j < i) continue;
+      }
+      out.reached++;
+      const place = faultPlaceName(second) + '\u0000' + faultLabel(second);
+      const n = (perPlace.get(place) ?? 0) + 1;
+      perPlace.set(place, n);
+      out.most = Math.max(out.most, n);
+      if (second.occurrence > bound) out.beyond++;
+      else out.plans.push([first, second]);
+    }
+  }
+  return out;
 }
 
 /**
  * The fault of a pair whose run, captured, the pair's run resumes from: the one that strikes
- * first in the reference run (the earlier in the plan on a tie), as `plansOf` grouped them.
+ * first, which a pair names first.
  */
-export function pairBase(plan: SweepPlan, faults: FaultPlan): Fault {
-  const [a, b] = faults as readonly [Fault, Fault];
-  if (plan.strikesAt === undefined) return a;
-  return plan.strikesAt(b) < plan.strikesAt(a) ? b : a;
+export function pairBase(_plan: SweepPlan, faults: FaultPlan): Fault {
+  return faults[0]!;
 }
 
 /**

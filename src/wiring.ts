@@ -42,7 +42,7 @@ function shapeProblems(components: readonly DesignComponent[]): string[] {
   });
 }
 
-/** Every name once, every peer present. */
+/** Every name once, every peer present, every component restored with another present and restorable. */
 function drawingProblems(design: DesignIndex): string[] {
   const problems: string[] = [];
   const seen = new Set<string>();
@@ -53,6 +53,12 @@ function drawingProblems(design: DesignIndex): string[] {
   for (const c of design.components) {
     for (const peer of c.peers ?? []) {
       if (!seen.has(peer)) problems.push(`${c.name} talks to ${peer}, which the design does not have${didYouMean(peer, design.names)}; components: ${design.names.join(', ')}`);
+    }
+    // Components restored with another are set back to their own snapshots, so each must have one.
+    for (const other of c.restoresWith ?? []) {
+      const found = design.component(other);
+      if (found === undefined) problems.push(`${c.name} is restored with ${other}, which the design does not have${didYouMean(other, design.names)}; components: ${design.names.join(', ')}`);
+      else if (found.restore === undefined) problems.push(`${c.name} is restored with ${other}, which has no snapshot to restore (make it restorable)`);
     }
   }
   return problems;

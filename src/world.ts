@@ -32,6 +32,7 @@ import { Network, type Envelope, type NetworkOptions } from './network.ts';
 import { windowName } from './place.ts';
 import { Prng } from './prng.ts';
 import { pointKey, windowKey, type ResumeFrom, type ResumePoints, type SavedWorld } from './resumePoints.ts';
+import { isQuiet, type QuietSubject } from './quiet.ts';
 import { Schedule } from './schedule.ts';
 import { stepperFor, type Driver, type MachineSnapshot, type Stepper } from './stepper.ts';
 import { TimerTable } from './timerTable.ts';
@@ -70,12 +71,19 @@ export interface ComponentSpec {
   /** How long it stays down after a crash; the world's `restartDelayTicks` when absent. */
   readonly restartDelayTicks?: number;
   /**
-   * A component that can be restored from a snapshot: given its durable state now, the durable
-   * state its snapshot restores (a database's last backup, a broker's group offsets as they
-   * stood, a stream processor's older checkpoint). A `restore` fault crashes it and restarts it
-   * from that state; without this, nothing restores it.
+   * A component that can be restored from a snapshot: given its durable state now and the tick of
+   * the restore, the durable state its snapshot restores (a database's last backup, the newest
+   * backup at least some age old, a broker's group offsets as they stood, a stream processor's
+   * older checkpoint). A `restore` fault crashes it and restarts it from that state; without
+   * this, nothing restores it.
    */
-  readonly restore?: (durable: unknown) => unknown;
+  readonly restore?: (durable: unknown, now: number) => unknown;
+  /**
+   * Components restored with this one, at the same moment and each to its own snapshot (each
+   * declares `restore`): a database and the broker holding its consumer's committed offsets, set
+   * back as one consistent snapshot by one `restore` fault that names this component.
+   */
+  readonly restoresWith?: readonly string[];
   /**
    * A component whose clock can jump: a `skew` fault delivers it `{ type: 'sys.clockSkew',
    * ticks }`, and from then on its clock reads that many ticks ahead. The model decides what
@@ -176,6 +184,11 @@ export interface RunReport {
   readonly census: ReadonlyMap<string, number>;
   /** How many times each failure window was entered. */
   readonly windowCounts: ReadonlyMap<string, number>;
+  /**
+   * The census and the window counts as they stood when faults were healed: the occurrences a
+   * fault could strike at, since none strikes in the liveness phase.
+   */
+  readonly struckable: { readonly census: ReadonlyMap<string, number>; readonly windowCounts: ReadonlyMap<string, number> };
   /** Notes the models wrote, kept even when the trace keeps only its hash. */
   readonly notes: readonly Note[];
   /** Every component's durable context at the end. */
@@ -205,8 +218,6 @@ interface Host {
   down: boolean;
   /** XState timer id → schedule seq, so a `cancel` action finds its timer. */
   readonly timers: TimerTable;
-  /** The tick one of its timers last fired (-1: never). */
-  woke: number;
   /** The durable state a restore set it back to, for its next boot; undefined once booted. */
   restoreTo: unknown;
   /** Its windows' names by state, made once: the census is keyed by them on every state entered. */
@@ -244,11 +255,15 @@ export class World {
   private readonly notes: Note[] = [];
   private readonly refusals: DriverRefusal[] = [];
   private healed = false;
+  /** The counts at the heal (or at the end, for a run stopped in its safety phase). */
+  private struckable: RunReport['struckable'] | undefined;
   /** The tick faults were healed; quiet is never measured from before it. */
   private healTick = 0;
   private inFlight = 0;
   private steps = 0;
   private lastProgressTick = 0;
+  /** The tick the last fault struck (0 before any): quiet is measured from after it too. */
+  private lastFaultTick = 0;
   /** While a captured run's safety phase lasts: the strike keys counted since the last save. */
   private keyLog: string[] | undefined;
   private readonly captured: { saved: SavedWorld[]; at: Map<string, number> } | undefined;
@@ -301,7 +316,7 @@ export class World {
         if (chosen.refused !== undefined) this.refusals.push({ component: spec.name, reason: chosen.refused });
       }
       if (from) this.refusals.push(...from.points.refusals.filter((r) => r.component === spec.name));
-      const host: Host = { spec, stepper, actions: [], snapshot: undefined as unknown as MachineSnapshot, state: '', down: false, timers: new TimerTable(), woke: -1, restoreTo: undefined, windows: new Map() };
+      const host: Host = { spec, stepper, actions: [], snapshot: undefined as unknown as MachineSnapshot, state: '', down: false, timers: new TimerTable(), restoreTo: undefined, windows: new Map() };
       this.hosts.set(spec.name, host);
       this.order.push(host);
     }
@@ -402,10 +417,16 @@ export class World {
    * snapshot gives. One already down restarts from the snapshot when its restart comes.
    */
   restore(name: string, window?: string): void {
+    this.setBack(name, window);
+    // The components restored with it go back at the same moment: one fault, one snapshot of all.
+    for (const other of this.host(name).spec.restoresWith ?? []) if (this.host(other).snapshot !== undefined) this.setBack(other, window);
+  }
+
+  private setBack(name: string, window: string | undefined): void {
     const host = this.host(name);
     const restore = host.spec.restore;
     if (restore === undefined) throw new Error(`${name} declares no snapshot to restore`);
-    host.restoreTo = restore(host.snapshot.context.durable);
+    host.restoreTo = restore(host.snapshot.context.durable, this.clock.now);
     this.trace.add(this.clock.now, name, 'restore', window === undefined ? undefined : { window });
     this.crash(name, window);
   }
@@ -467,7 +488,8 @@ export class World {
       steps: this.steps,
       inFlight: this.inFlight,
       lastProgressTick: this.lastProgressTick,
-      hosts: this.order.map((h) => ({ snapshot: h.snapshot, state: h.state, down: h.down, timers: h.timers.entries(), woke: h.woke, restoreTo: h.restoreTo })),
+      lastFaultTick: this.lastFaultTick,
+      hosts: this.order.map((h) => ({ snapshot: h.snapshot, state: h.state, down: h.down, timers: h.timers.entries(), restoreTo: h.restoreTo })),
       schedule: this.schedule.save(),
       network: this.network.save(),
       windowCounts: [...this.windowCounts],
@@ -484,13 +506,13 @@ export class World {
     this.steps = saved.steps;
     this.inFlight = saved.inFlight;
     this.lastProgressTick = saved.lastProgressTick;
+    this.lastFaultTick = saved.lastFaultTick;
     saved.hosts.forEach((s, i) => {
       const h = this.order[i]!;
       h.snapshot = s.snapshot;
       h.state = s.state;
       h.down = s.down;
       for (const [key, t] of s.timers) h.timers.set(key, t);
-      h.woke = s.woke;
       h.restoreTo = s.restoreTo;
     });
     this.schedule.load(saved.schedule);
@@ -501,33 +523,33 @@ export class World {
     this.trace.continueFrom(points.trace, saved.traceLength);
   }
 
-  /**
-   * Quiet: nothing in flight, nobody down, every process waiting for new work, nobody else
-   * waiting on a timer of its own (a client's retry), and nothing durable changed for
-   * `quietTicks` since the later of the last durable change and the heal. Every component that
-   * is waiting on a timer (a relay's poll, a broker's redelivery, a reconciler's sweep) must
-   * also have woken at least once since then, so a poll that could yet find work always gets
-   * its turn: the liveness phase lasts at least one full cycle of every timer, however long
-   * the world had been still before the heal. A timer longer than the whole liveness phase
-   * (a redelivery timeout of "never") could not fire within it and is not waited for.
-   */
+  /** Quiet, by the rule check mode asks too (src/quiet.ts), measured from the later of the last change, the last fault and the heal. */
   private isQuiet(): boolean {
-    if (this.inFlight > 0 || this.network.holding) return false;
-    const since = Math.max(this.lastProgressTick, this.healTick);
-    for (const h of this.order) {
-      if (h.down) return false;
-      const idle = h.snapshot.hasTag('idle');
-      if (!idle && (h.spec.process || h.timers.size > 0)) return false;
-      if (h.woke <= since && this.awaitsTimer(h)) return false;
-    }
-    return this.clock.now - since >= this.options.quietTicks;
+    return isQuiet(this.quietSubject, this.options);
   }
 
-  /** Whether a component has a timer pending that can fire within the liveness phase. */
-  private awaitsTimer(h: Host): boolean {
-    for (let i = 0; i < h.timers.size; i++) if (h.timers.at(i).delay <= this.options.livenessTicksMax) return true;
-    return false;
-  }
+  /** What the quiet rule reads of this World, made once. */
+  private readonly quietSubject: QuietSubject = ((world: World): QuietSubject => {
+    const order = world.order;
+    return {
+      get now() {
+        return world.clock.now;
+      },
+      get since() {
+        return Math.max(world.lastProgressTick, world.lastFaultTick, world.healTick);
+      },
+      carrying: () => world.inFlight > 0 || world.network.holding,
+      get components() {
+        return order.length;
+      },
+      isDown: (i) => order[i]!.down,
+      isIdle: (i) => order[i]!.snapshot.hasTag('idle'),
+      isProcess: (i) => order[i]!.spec.process,
+      timerCount: (i) => order[i]!.timers.size,
+      timerSet: (i, k) => order[i]!.timers.at(k).set,
+      timerDelay: (i, k) => order[i]!.timers.at(k).delay,
+    };
+  })(this);
 
   private step(): void {
     const next = this.schedule.pop()!;
@@ -550,7 +572,6 @@ export class World {
       case 'timer': {
         const host = this.host(item.component);
         host.timers.delete(item.key);
-        host.woke = this.clock.now;
         this.trace.add(this.clock.now, item.component, 'timer', item.event.type);
         this.deliver(host, arrived(item.event, undefined, this.clock.now));
         return;
@@ -674,7 +695,7 @@ export class World {
         const seq = this.schedule.push(this.clock.now + Math.max(0, Math.ceil(delay)), item);
         // An unnamed timer is known by its seq, which only the push gives.
         if (id === undefined) item.key = `#${seq}`;
-        host.timers.set(item.key, { seq, delay });
+        host.timers.set(item.key, { seq, delay, set: this.clock.now });
         return;
       }
       case 'xstate.cancel': {
@@ -693,6 +714,7 @@ export class World {
   }
 
   private strike(fault: Fault): void {
+    this.lastFaultTick = this.clock.now;
     this.strikes.push({ fault, tick: this.clock.now, durable: this.durableState(), inFlight: this.inFlightNow() });
     this.trace.add(this.clock.now, 'world', 'fault', fault);
   }
@@ -707,6 +729,7 @@ export class World {
 
   private heal(): void {
     this.healed = true;
+    this.struckable = { census: new Map(this.network.census()), windowCounts: new Map(this.windowCounts) };
     this.keyLog = undefined;
     this.healTick = this.clock.now;
     this.trace.add(this.clock.now, 'world', 'phase', 'liveness');
@@ -731,6 +754,7 @@ export class World {
       traceHash: this.trace.hash(),
       census: this.network.census(),
       windowCounts: this.windowCounts,
+      struckable: this.struckable ?? { census: this.network.census(), windowCounts: this.windowCounts },
       notes: this.notes,
       durable: this.durableState(),
       trace: this.options.keepTrace ? this.trace.events : undefined,

@@ -15,9 +15,17 @@ export function pickupRequests(size: number): Payload[] {
 
 type CallerDesign = Pick<CallerInput, 'sendKey' | 'statusLookup' | 'recordIntent'> & Partial<Pick<CallerInput, 'maxAttempts'>>;
 
-/** The fulfilment consumer and the carrier; `restores` names the servers a `restore` fault can set back (see providerPipeline). */
-export function carrierPipeline(caller: CallerDesign, provider: ProviderPipelineOptions['provider'], restores?: ProviderPipelineOptions['restores']) {
-  return providerPipeline({ records: pickupRequests, keyField: 'order_id', group: 'fulfillment', caller: { effectKey: [...PICKUP_KEY], ...caller }, provider, ...(restores === undefined ? {} : { restores }) });
+/** The fulfilment consumer and the carrier; `restores` names the servers a `restore` fault can set back, `callerDb` how fulfilment's database is restored (see providerPipeline). */
+export function carrierPipeline(caller: CallerDesign, provider: ProviderPipelineOptions['provider'], restores?: ProviderPipelineOptions['restores'], callerDb?: ProviderPipelineOptions['callerDb']) {
+  return providerPipeline({
+    records: pickupRequests,
+    keyField: 'order_id',
+    group: 'fulfillment',
+    caller: { effectKey: [...PICKUP_KEY], ...caller },
+    provider,
+    ...(restores === undefined ? {} : { restores }),
+    ...(callerDb === undefined ? {} : { callerDb }),
+  });
 }
 
 /** The carrier's bookings, as the export of its ledger, and fulfilment's pickup requests, as their outbox of events. */

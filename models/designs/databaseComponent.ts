@@ -3,11 +3,18 @@
 // drop (a statement or a reply is lost, and the caller cannot tell what happened) or be slow,
 // but it never delivers a statement twice or out of order, so `duplicate` and `reorder` never
 // strike it. A driver that retries a statement does so in the caller's own model, where it shows.
+// Where the design makes it restorable, a `restore` fault sets it back to the backup taken before
+// the workload, or, with periodic `backups`, to the newest one at least an age old
+// (models/databaseBackups.ts); `restoreWith` names the components the same fault sets back with
+// it (the broker holding its consumer's offsets), so the data and its input position go together.
 import { common, componentFields, ticksOf, type ComponentBuilder } from '../../src/design.ts';
 import type { MessageFaultKind } from '../../src/faults.ts';
+import type { TimeScale } from '../../src/duration.ts';
+import { InputError } from '../../src/inputError.ts';
 import { duration, parseOptions, z } from '../../src/options.ts';
 import type { DesignComponent } from '../../src/scenario.ts';
 import { databaseEvidence, databaseMachine, databaseSessions, emptyDatabase, type DatabaseDurable, type RowFormats, type TableSpec } from '../database.ts';
+import { restoredFromBackup, type BackupSchedule } from '../databaseBackups.ts';
 
 /** The message faults a database connection can suffer. */
 export const DATABASE_LINK_FAULTS: readonly MessageFaultKind[] = ['lose', 'delay'];
@@ -25,6 +32,13 @@ const TableOptions = z.strictObject({
   history: z.boolean().optional(),
 });
 
+/**
+ * A database's periodic backups and the one a restore picks: a backup every `every`, the first
+ * before the workload, and a `restore` fault sets the database back to the newest one at least
+ * `restoreAge` old (the one before the workload when none is that old).
+ */
+export const BackupOptions = z.strictObject({ every: duration, restoreAge: duration });
+
 /** A database's options as a design draws it. */
 export const DatabaseOptions = z.strictObject({
   ...componentFields,
@@ -39,6 +53,14 @@ export const DatabaseOptions = z.strictObject({
    * before the workload began, so a restore empties every table and restarts the server from it.
    */
   restorable: z.boolean().optional(),
+  /** Periodic backups, and a restore to the newest at least an age old instead of the one before the workload (none); makes it restorable. */
+  backups: BackupOptions.optional(),
+  /**
+   * Components restored with it by the same `restore` fault, each to its own snapshot (none): the
+   * broker holding its consumer's committed offsets, so the data and the input position it
+   * matches go back together. Each must be restorable itself.
+   */
+  restoreWith: z.array(z.string()).min(1).optional(),
 });
 
 /** A database server with the given tables. */
@@ -56,8 +78,24 @@ export function database(options: z.input<typeof DatabaseOptions>): ComponentBui
         ...(t.history ? { history: true } : {}),
       };
     }
-    return databaseComponent(o.name, tables, o.rows ?? {}, { ...common(time, o.name, o), ...(o.crashes ? { crashes: true } : {}), ...(o.restorable ? { restore: restoreBackup(tables) } : {}) });
+    if (o.restorable === false && (o.backups !== undefined || o.restoreWith !== undefined)) throw new InputError(`${o.name} is not restorable, so it takes neither backups nor restoreWith`);
+    if (o.restoreWith !== undefined && o.restorable === undefined && o.backups === undefined) throw new InputError(`${o.name} option restoreWith needs the database restorable (restorable: true, or backups)`);
+    const backups = o.backups === undefined ? undefined : backupScheduleOf(time, o.name, o.backups);
+    const restore = backups !== undefined ? { restore: restoreAgedBackup(tables, backups) } : o.restorable ? { restore: restoreBackup(tables) } : {};
+    const extra = { ...common(time, o.name, o), ...(o.crashes ? { crashes: true } : {}), ...restore, ...(o.restoreWith === undefined ? {} : { restoresWith: o.restoreWith }) };
+    return databaseComponent(o.name, tables, o.rows ?? {}, extra, backups);
   };
+}
+
+/** A backup schedule in ticks. */
+export function backupScheduleOf(time: TimeScale, name: string, o: z.output<typeof BackupOptions>): BackupSchedule {
+  return { everyTicks: time.ticks(`${name} option backups.every`, o.every, 1), ageTicks: time.ticks(`${name} option backups.restoreAge`, o.restoreAge, 0) };
+}
+
+/** A database's restore to the newest of its periodic backups at least the schedule's age old at the moment of the restore. */
+export function restoreAgedBackup(tables: Readonly<Record<string, TableSpec>>, schedule: BackupSchedule): (durable: unknown, now: number) => DatabaseDurable {
+  const empty = emptyDatabase(tables);
+  return (durable, now) => restoredFromBackup(durable as DatabaseDurable, schedule, now, empty);
 }
 
 /**
@@ -69,7 +107,7 @@ export function restoreBackup(tables: Readonly<Record<string, TableSpec>>): (dur
   return () => backup;
 }
 
-/** A database component from tables already in ticks. */
-export function databaseComponent(name: string, tables: Readonly<Record<string, TableSpec>>, rows: RowFormats = {}, extra: Partial<DesignComponent> = {}): DesignComponent {
-  return { name, machine: databaseMachine, input: { tables }, process: false, answersOnly: true, tables: Object.keys(tables), describe: databaseEvidence(tables, rows), messageFaults: DATABASE_LINK_FAULTS, sessionsOf: databaseSessions, ...extra };
+/** A database component from tables already in ticks; with a backup schedule, it keeps its backups. */
+export function databaseComponent(name: string, tables: Readonly<Record<string, TableSpec>>, rows: RowFormats = {}, extra: Partial<DesignComponent> = {}, backups?: BackupSchedule): DesignComponent {
+  return { name, machine: databaseMachine, input: backups === undefined ? { tables } : { tables, backups }, process: false, answersOnly: true, tables: Object.keys(tables), describe: databaseEvidence(tables, rows), messageFaults: DATABASE_LINK_FAULTS, sessionsOf: databaseSessions, ...extra };
 }

@@ -20,7 +20,7 @@ import { consumerGroup, ConsumerGroupOptions, type ConsumerInput, type EffectSpe
 import { rowsOf, type DatabaseDurable } from '../database.ts';
 import { publishedFacts, publisher, PublisherOptions, type PublisherDurable } from '../publisher.ts';
 import { database } from './databaseComponent.ts';
-import { changedTables, partOptions, presetDatabase } from './partOptions.ts';
+import { changedTables, databaseOwn, partOptions, presetDatabase } from './partOptions.ts';
 import { publishedView } from './tableViews.ts';
 import { consumerNotes, handlerNotes } from './windowNotes.ts';
 
@@ -83,7 +83,7 @@ export function groupPipeline(options: GroupPipelineOptions): DesignBuild {
       name: C.inventoryDb,
       tables: changedTables('groupPipeline option inventoryDb', tables, o.inventoryDb?.tables),
       rows: { reservations: (r) => `${r['order_id']}/${r['reservation_version']}`, inbox: (r) => String(r['event_id']) },
-      ...given({ crashes: o.inventoryDb?.crashes, restorable: o.inventoryDb?.restorable, restartAfter: o.inventoryDb?.restartAfter }),
+      ...databaseOwn(o.inventoryDb),
     }),
   );
 }

@@ -14,7 +14,7 @@ import { InputError } from '../../src/inputError.ts';
 import { outboxCleaner, OutboxCleanerOptions } from '../outboxCleaner.ts';
 import { relay, RelayOptions } from '../relay.ts';
 import { source, SourceOptions } from '../source.ts';
-import { changedTables, partOptions, presetDatabase, type PresetDatabase } from './partOptions.ts';
+import { changedTables, databaseOwn, partOptions, presetDatabase } from './partOptions.ts';
 import { database } from './databaseComponent.ts';
 import { historyView, pick, topicView } from './tableViews.ts';
 import { agedOutNotes, cdcNotes, claimingRelayNotes, cleanerNotes, consumerNotes, relayNotes, sourceNotes } from './windowNotes.ts';
@@ -82,9 +82,11 @@ export const OrderPipelineOptions = z.strictObject({
   /**
    * The servers a `restore` fault can set back to their snapshot (none): `broker`, its group
    * offsets to where they stood before the workload (the log kept, so the consumer reads it all
-   * again); `inventoryDb`, its tables to the backup taken before the workload.
+   * again); `inventoryDb`, its tables to the backup taken before the workload;
+   * `inventoryDbWithOffsets`, both at once as one fault (the inventory database restorable with
+   * the broker restored with it): the consumer's data and its input position as one snapshot.
    */
-  restores: z.array(z.enum(['inventoryDb', 'broker'])).optional(),
+  restores: z.array(z.enum(['inventoryDb', 'broker', 'inventoryDbWithOffsets'])).optional(),
   /** The commands the client sends, given the workload size; one acceptance per order by default. */
   commands: z.custom<(size: number) => readonly Command[]>((v) => typeof v === 'function').optional(),
 });
@@ -180,9 +182,11 @@ const projectionEffect: EffectSpec = {
 export function orderPipeline(options: OrderPipelineOptions): DesignBuild {
   const o = parseOptions('orderPipeline', OrderPipelineOptions, options);
   const effect = o.effect === 'projection' ? projectionEffect : reservationEffect;
+  const together = o.restores?.includes('inventoryDbWithOffsets') ?? false;
   const server = (name: 'ordersDb' | 'inventoryDb' | 'broker', own: { readonly crashes?: boolean | undefined; readonly restorable?: boolean | undefined } | undefined) => ({
     ...(o.crashes?.includes(name) || own?.crashes ? { crashes: true } : {}),
-    ...((name !== 'ordersDb' && o.restores?.includes(name)) || own?.restorable ? { restorable: true } : {}),
+    ...((name !== 'ordersDb' && (o.restores?.includes(name) || together)) || own?.restorable ? { restorable: true } : {}),
+    ...(name === 'inventoryDb' && together ? { restoreWith: [C.broker] } : {}),
   });
   const { consumers = 1, ...consumerOwn } = o.consumer ?? {};
   const inbox = consumerOwn.inbox ?? 'sameTx';
@@ -200,19 +204,18 @@ export function orderPipeline(options: OrderPipelineOptions): DesignBuild {
   } as const;
   const ordersTables = { [T.orders]: { key: ['order_id'] }, [T.outbox]: { key: ['event_id'], ...(o.relay?.type === 'cdc' ? { history: true } : {}) }, [T.checkoutKeys]: { key: ['checkout_key'] } };
   const inventoryTables = { [effect.table]: effectTable, [T.inbox]: { key: ['consumer_name', 'event_id'] } };
-  const dbOwn = (d: PresetDatabase | undefined) => given({ restartAfter: d?.restartAfter });
   return design(
     clientComponent({ commands: o.commands ?? acceptOrders, ...o.client }),
     source({ ...given(o.source ?? {}), design: o.design, checkoutKeys: o.checkoutKeys ?? false, notes: sourceNotes(o.design, (o.client?.retry ?? 'none') !== 'none') }),
     // A CDC connector streams the outbox's commit log, which the database keeps as its history.
-    database({ name: C.ordersDb, tables: changedTables('orderPipeline option ordersDb', ordersTables, o.ordersDb?.tables), rows: PIPELINE_ROWS, ...dbOwn(o.ordersDb), ...server('ordersDb', o.ordersDb) }),
+    database({ name: C.ordersDb, tables: changedTables('orderPipeline option ordersDb', ordersTables, o.ordersDb?.tables), rows: PIPELINE_ROWS, ...databaseOwn(o.ordersDb), ...server('ordersDb', o.ordersDb) }),
     o.design === 'outbox' && relayWorkers(o.relay ?? {}, o.cleanup?.rows === 'all'),
     o.design === 'outbox' && o.cleanup && outboxCleaner({ ...given(o.cleanup), retention: o.cleanup.retention, notes: cleanerNotes(o.cleanup.rows ?? 'published') }),
     broker({ ...given(o.broker ?? {}), ...server('broker', o.broker) }),
     consumers > 1
       ? consumerGroup({ ...consumerOptions, consumers, notes: consumerNotes({ broker: C.broker, ...consumerOptions } as ConsumerInput) })
       : consumer({ ...consumerOptions, notes: consumerNotes({ broker: C.broker, ...consumerOptions } as ConsumerInput) }),
-    database({ name: C.inventoryDb, tables: changedTables('orderPipeline option inventoryDb', inventoryTables, o.inventoryDb?.tables), rows: PIPELINE_ROWS, ...dbOwn(o.inventoryDb), ...server('inventoryDb', o.inventoryDb) }),
+    database({ name: C.inventoryDb, tables: changedTables('orderPipeline option inventoryDb', inventoryTables, o.inventoryDb?.tables), rows: PIPELINE_ROWS, ...databaseOwn(o.inventoryDb), ...server('inventoryDb', o.inventoryDb) }),
     inbox === 'separateTx' && database({ name: C.inboxDb, tables: { [T.inbox]: { key: ['consumer_name', 'event_id'] } }, rows: PIPELINE_ROWS }),
   );
 }

@@ -4,6 +4,7 @@
 // reaches every preset made of it. The option is documented by reference to the part.
 import { InputError } from '../../src/inputError.ts';
 import { didYouMean } from '../../src/nearest.ts';
+import { given } from '../../src/design.ts';
 import { z } from '../../src/options.ts';
 import { DatabaseOptions } from './databaseComponent.ts';
 
@@ -22,15 +23,22 @@ export function partOptions<S extends Shape, M extends { readonly [K in keyof S]
 /** A table's options, every one optional: what a preset lets a user change of a table it declares. */
 const TableChange = DatabaseOptions.shape.tables.valueType.partial();
 
-/** A preset database's options: a database's own (whether it crashes or restores, its restart delay), and changes to the tables the preset declares. */
+/** A preset database's options: a database's own (whether it crashes or restores, its backups, its restart delay), and changes to the tables the preset declares. */
 export const presetDatabase = (name: string) =>
   DatabaseOptions.omit({ name: true, tables: true, rows: true, notes: true })
     .partial()
     .extend({ tables: z.record(z.string(), TableChange).optional() })
-    .meta({ partOf: 'database', description: `Any option of database for ${name} (crashes, restorable, restartAfter), and per table it declares any table option (an inbox's ttl, a key's unique columns).` })
+    .meta({ partOf: 'database', description: `Any option of database for ${name} (crashes, restorable, backups, restoreWith, restartAfter), and per table it declares any table option (an inbox's ttl, a key's unique columns).` })
     .optional();
 
 export type PresetDatabase = NonNullable<z.output<ReturnType<typeof presetDatabase>>>;
+
+/** A preset database's own options as `database` takes them: all but the table changes, those given. */
+export function databaseOwn(d: PresetDatabase | undefined): Partial<Omit<PresetDatabase, 'tables'>> {
+  if (d === undefined) return {};
+  const { tables: _changes, ...own } = d;
+  return given(own);
+}
 
 /**
  * The preset's tables with the user's changes, in ticks of their time scale as `database` takes

@@ -11,7 +11,7 @@ import { consumer, ConsumerOptions } from '../consumer.ts';
 import { rowsOf, type DatabaseDurable } from '../database.ts';
 import { partner, PartnerOptions, type PartnerDurable } from '../partner.ts';
 import { database } from './databaseComponent.ts';
-import { changedTables, partOptions, presetDatabase } from './partOptions.ts';
+import { changedTables, databaseOwn, partOptions, presetDatabase } from './partOptions.ts';
 import { windowNote as n } from './windowNotes.ts';
 
 /** The names the feed gives its components and tables. */
@@ -85,7 +85,7 @@ export function partnerFeed(options: PartnerFeedOptions): DesignBuild {
       name: C.loyaltyDb,
       tables: changedTables('partnerFeed option loyaltyDb', tables, o.loyaltyDb?.tables),
       rows: { inbox: (r) => String(r['event_id']), loyalty_credits: (r) => `${r['member_id']} +${r['points']} for ${r['fact_id']}` },
-      ...given({ crashes: o.loyaltyDb?.crashes, restorable: o.loyaltyDb?.restorable, restartAfter: o.loyaltyDb?.restartAfter }),
+      ...databaseOwn(o.loyaltyDb),
     }),
   );
 }

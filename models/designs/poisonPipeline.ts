@@ -24,7 +24,7 @@ import { historyOf, versionsOf, type DatabaseDurable } from '../database.ts';
 import { publishedFacts, publisher, PublisherOptions, type PublisherDurable } from '../publisher.ts';
 import { SEED_BACKOFF } from '../retryPolicy.ts';
 import { database } from './databaseComponent.ts';
-import { changedTables, partOptions, presetDatabase } from './partOptions.ts';
+import { changedTables, databaseOwn, partOptions, presetDatabase } from './partOptions.ts';
 import { historyView, publishedView, topicView } from './tableViews.ts';
 import { handlerNotes } from './windowNotes.ts';
 
@@ -116,7 +116,7 @@ export function poisonPipeline(options: PoisonPipelineOptions): DesignBuild {
     database({
       name: C.statsDb,
       tables: changedTables('poisonPipeline option statsDb', tables, o.statsDb?.tables),
-      ...given({ crashes: o.statsDb?.crashes, restorable: o.statsDb?.restorable, restartAfter: o.statsDb?.restartAfter }),
+      ...databaseOwn(o.statsDb),
       rows: {
         book_stats: (r) => `${r['book_id']} v${r['version']}`,
         inbox: (r) => String(r['event_id']),

@@ -6,6 +6,7 @@
 // log. The claims observe the provider's own records, since that is where the effect happens.
 import type { Claim, ClaimTable, ClaimTables, Outcome, SqlType } from '../../src/claims.ts';
 import { design, given, type DesignBuild } from '../../src/design.ts';
+import { InputError } from '../../src/inputError.ts';
 import { duration, parseOptions, z } from '../../src/options.ts';
 import type { WindowNote } from '../../src/scenario.ts';
 import type { WorldView } from '../../src/worldView.ts';
@@ -20,7 +21,7 @@ import { operationsOf, provider as providerComponent, ProviderOptions, type Prov
 import { publishedFacts, publisher, PublisherOptions, type PublisherDurable } from '../publisher.ts';
 import { reconciler, ReconcilerOptions } from '../reconciler.ts';
 import { database, databaseComponent } from './databaseComponent.ts';
-import { changedTables, partOptions, presetDatabase } from './partOptions.ts';
+import { changedTables, databaseOwn, partOptions, presetDatabase } from './partOptions.ts';
 import { ledgerView, publishedView } from './tableViews.ts';
 import { windowNote as n } from './windowNotes.ts';
 
@@ -47,6 +48,7 @@ export const ProviderPipelineOptions = z.strictObject({
   provider: ProviderOptions.omit({ name: true, notes: true }).meta({ partOf: 'provider', description: 'Any option of provider but name; idempotency and statusLookup are required.' }),
   publisher: partOptions('publisher', PublisherOptions, { name: true, notes: true, broker: true, records: true, keyField: true }),
   broker: partOptions('broker', BrokerOptions, { name: true, notes: true, restorable: true }),
+  /** The caller's database: any option of database (its restart delay, its periodic backups…), and changes to its tables. */
   callerDb: presetDatabase(PROVIDER_PIPELINE.components.callerDb),
   /** A reconciler sweeps the caller's PENDING intents and UNKNOWN outcomes and resolves them with the provider. */
   reconciler: partOptions('reconciler', ReconcilerOptions, { name: true, notes: true, db: true, provider: true, recordIntent: true }),
@@ -58,12 +60,13 @@ export const ProviderPipelineOptions = z.strictObject({
   rebuild: z.strictObject({ through: z.enum(['liveConsumer', 'separateNamespace']), after: duration }).optional(),
   /**
    * The servers a `restore` fault can set back to their snapshot (none): `callerDb`, the caller's
-   * records, to the backup taken before the workload; `broker`, its group offsets to where they
-   * stood then. Restored at the same moment (a pair of faults), they are one consistent snapshot
-   * of the consumer and its input position, replayed from the start (seed 003: "Restore an old
-   * snapshot and replay the input").
+   * records, to the backup taken before the workload (or the one `callerDb.backups` picks);
+   * `broker`, its group offsets to where they stood then. Restored at the same moment (a pair of
+   * faults, or one fault with `callerDbWithOffsets`), they are one consistent snapshot of the
+   * consumer and its input position, replayed from the start (seed 003: "Restore an old snapshot
+   * and replay the input").
    */
-  restores: z.array(z.enum(['callerDb', 'broker'])).optional(),
+  restores: z.array(z.enum(['callerDb', 'broker', 'callerDbWithOffsets'])).optional(),
 });
 
 export type ProviderPipelineOptions = z.input<typeof ProviderPipelineOptions>;
@@ -76,19 +79,13 @@ export function providerPipeline(options: ProviderPipelineOptions): DesignBuild 
   const callerInput: CallerInput = { broker: C.broker, group: o.group, db: C.callerDb, provider: C.provider, ...o.caller };
   const providerInput: Omit<ProviderInput, 'durable'> = { idempotency: o.provider.idempotency, statusLookup: o.provider.statusLookup };
   const rebuildGroup = `${o.group}${REBUILD_SUFFIX}`;
-  const callerDb = o.callerDb ?? {};
+  const together = o.restores?.includes('callerDbWithOffsets') ?? false;
   return design(
     publisher({ ...given(o.publisher ?? {}), records: o.records, keyField: o.keyField, notes: publisherNotes }),
-    broker({ ...given(o.broker ?? {}), ...(o.restores?.includes('broker') ? { restorable: true } : {}) }),
-    database({
-      name: C.callerDb,
-      tables: changedTables('providerPipeline option callerDb', CALLER_TABLES, callerDb.tables),
-      rows: CALLER_ROWS,
-      ...given({ crashes: callerDb.crashes, restartAfter: callerDb.restartAfter }),
-      ...(o.restores?.includes('callerDb') || callerDb.restorable ? { restorable: true } : {}),
-    }),
+    broker({ ...given(o.broker ?? {}), ...(o.restores?.includes('broker') || together ? { restorable: true } : {}) }),
+    callerDatabase(o, together),
     callerComponent({ group: o.group, ...o.caller, notes: callerNotes(callerInput, providerInput) }),
-    providerComponent({ ...o.provider, notes: providerNotes(callerInput, providerInput) }),
+    providerComponent({ ...o.provider, notes: providerNotes(callerInput, providerInput, o.reconciler !== undefined) }),
     o.reconciler && reconciler({ ...given(o.reconciler), recordIntent: o.caller.recordIntent }),
     // The rebuild runs the same code under its own identity: its own group, its own database,
     // and the provider call gated off.
@@ -101,6 +98,24 @@ export function providerPipeline(options: ProviderPipelineOptions): DesignBuild 
         ? operator({ group: o.group, after: o.rebuild.after, truncate: { db: C.callerDb, tables: Object.keys(CALLER_TABLES) } })
         : operator({ group: rebuildGroup, after: o.rebuild.after })),
   );
+}
+
+/**
+ * The caller's database: restorable when the design restores it (alone or with the offsets),
+ * from the backup before the workload or, with `callerDb.backups`, an aged one.
+ */
+function callerDatabase(o: z.output<typeof ProviderPipelineOptions>, together: boolean) {
+  const own = databaseOwn(o.callerDb);
+  if (own.backups !== undefined && !together && !o.restores?.includes('callerDb')) throw new InputError('providerPipeline option callerDb.backups is for a restore of callerDb: add callerDb or callerDbWithOffsets to restores');
+  const restorable = together || (o.restores?.includes('callerDb') ?? false) || own.restorable === true;
+  return database({
+    ...own,
+    name: PROVIDER_PIPELINE.components.callerDb,
+    tables: changedTables('providerPipeline option callerDb', CALLER_TABLES, o.callerDb?.tables),
+    rows: CALLER_ROWS,
+    ...(restorable ? { restorable: true } : {}),
+    ...(together ? { restoreWith: [PROVIDER_PIPELINE.components.broker] } : {}),
+  });
 }
 
 /** The effect key inside a provider operation's canonical intent (`field=value&…`). */
@@ -272,12 +287,12 @@ function callerNotes(c: CallerInput, p: Omit<ProviderInput, 'durable'>): Record<
   };
 }
 
-function providerNotes(c: CallerInput, p: Omit<ProviderInput, 'durable'>): Record<string, WindowNote> {
+function providerNotes(c: CallerInput, p: Omit<ProviderInput, 'durable'>, reconciled: boolean): Record<string, WindowNote> {
   const keyed = c.sendKey && p.idempotency !== 'none';
+  // With a reconciler sweeping, either may be first to ask after the lost answer, so the note names neither.
+  const who = reconciled ? 'a timeout or the next sweep, whichever comes first' : 'caller timeout';
   return {
     serving: n('caller timeout (the queued call is lost)'),
-    afterExternalEffect: n(
-      keyed ? 'caller timeout; the retry under the same key is replayed while the key is retained' : 'caller timeout; the retry creates a new operation',
-    ),
+    afterExternalEffect: n(keyed ? `${who}; the retry under the same key is replayed while the key is retained` : `${who}; the retry creates a new operation`),
   };
 }

@@ -13,6 +13,8 @@
 // - `factCountedOnceClaim`: each fact is counted once, in the window its true event time falls
 //   in, by the window's final result, a correction linked to it, the correction workflow, or a
 //   declared and counted drop, and in nothing else;
+// - `correctionOnceClaim`: a late fact's correction reaches the sink once, however often a
+//   replay makes it;
 // - `closedPeriodClaim`: a final result is never revised silently: for a ledger not at all (a
 //   late fact becomes a correction linked to the closed result), for a dashboard only under a
 //   new version;
@@ -27,7 +29,8 @@ import type { WorldView } from '../../src/worldView.ts';
 import { device, DeviceOptions, type DeviceDurable, type PlannedFact } from '../device.ts';
 import { eventLogEvidence, eventLogMachine, factRecords, type EventLogDurable, type StreamRecord } from '../eventLog.ts';
 import { finalResults, resultSinkEvidence, resultSinkMachine, type SinkDurable } from '../resultSink.ts';
-import { aggregatorEvidence, aggregatorMachine, restoreOlderCheckpoint, type AggregatorInput, type SchemaAdapter } from '../windowedAggregator.ts';
+import { aggregatorEvidence, aggregatorMachine, restoreCheckpointByAge, restoreLatestCheckpoint, restoreOlderCheckpoint, type AggregatorInput, type SchemaAdapter } from '../windowedAggregator.ts';
+import { InputError } from '../../src/inputError.ts';
 import { partOptions } from './partOptions.ts';
 import { deviceFactsView, differingResults, factRecordsView, isFinalResult, resultViews, type StreamClock } from './streamTables.ts';
 
@@ -60,6 +63,20 @@ export const StreamPipelineOptions = z.strictObject({
   poll: duration.optional(),
   /** Whether a `restore` fault can set the aggregator back to the checkpoint before its latest (no). */
   restorable: z.boolean().optional(),
+  /**
+   * Which completed checkpoint a `restore` fault sets the aggregator back to (none: not
+   * restorable, unless `restorable`): `latest` (what a crash restores, at a moment an operator
+   * chooses), `previous` (the one before it, as `restorable`), or a duration: the newest one at
+   * least that old at the moment of the restore, the empty one when none is; the aggregator then
+   * keeps the checkpoints such a restore can reach.
+   */
+  restoreTo: z.union([z.enum(['latest', 'previous']), duration]).optional(),
+  /**
+   * A correction's identity (`derived`): from its window and the fact it carries, so the sink
+   * recognises a replayed correction; or `drawn` when it is processed (a random id), so a replay
+   * is a new correction to the sink.
+   */
+  correctionId: z.enum(['derived', 'drawn']).optional(),
   /** New code with state schema 2, deployed at `at` after a savepoint; `migrates`: it reads schema 1 checkpoints. */
   upgrade: z.strictObject({ at: duration, migrates: z.boolean() }).optional(),
   /** The devices' own options: how long one stays down after a crash, how far a skew moves its clock. */
@@ -88,6 +105,7 @@ export function streamPipeline(options: StreamPipelineOptions, facts: (d: number
     ({ time }) => {
       const t = (where: string, d: Duration | undefined, fallback: Duration, min = 1) => ticksOf(time, `streamPipeline option ${where}`, d ?? fallback, min)!;
       const windowTicks = t('window', o.window, '10m');
+      const restoreAge = o.restoreTo === undefined || o.restoreTo === 'latest' || o.restoreTo === 'previous' ? undefined : t('restoreTo', o.restoreTo, o.restoreTo, 0);
       const input: AggregatorInput = {
         log: 'log',
         partitions: devices,
@@ -105,6 +123,8 @@ export function streamPipeline(options: StreamPipelineOptions, facts: (d: number
         timeoutTicks: t('aggregator.timeout', o.aggregator?.timeout, '2m'),
         ...(o.upgrade === undefined ? {} : { upgrade: { atTick: t('upgrade.at', o.upgrade.at, '20m'), schema: 2, migrates: o.upgrade.migrates } }),
         ...(adapters === undefined ? {} : { adapters }),
+        ...(restoreAge === undefined ? {} : { retainCheckpointsTicks: restoreAge }),
+        ...(o.correctionId === undefined ? {} : { correctionId: o.correctionId }),
       };
       return {
         name: 'aggregator',
@@ -113,12 +133,20 @@ export function streamPipeline(options: StreamPipelineOptions, facts: (d: number
         peers: ['log', 'sink'],
         describe: aggregatorEvidence,
         input: input as unknown as Record<string, unknown>,
-        ...(o.restorable ? { restore: restoreOlderCheckpoint } : {}),
+        ...checkpointRestore(o.restoreTo, o.restorable, restoreAge),
         ...common(time, 'aggregator', o.aggregator ?? {}),
       };
     },
     () => ({ name: 'sink', machine: resultSinkMachine, process: false, answersOnly: true, describe: resultSinkEvidence, input: { mode: o.sink } }),
   );
+}
+
+/** The aggregator's restore: the checkpoint `restoreTo` chooses, or the one before the latest where it is only `restorable`. */
+function checkpointRestore(restoreTo: string | undefined, restorable: boolean | undefined, ageTicks: number | undefined): { restore?: (durable: unknown, now: number) => unknown } {
+  if (restoreTo !== undefined && restorable === false) throw new InputError('streamPipeline option restoreTo makes the aggregator restorable; drop restorable: false');
+  if (ageTicks !== undefined) return { restore: restoreCheckpointByAge(ageTicks) };
+  if (restoreTo === 'latest') return { restore: restoreLatestCheckpoint };
+  return restoreTo === 'previous' || restorable ? { restore: restoreOlderCheckpoint } : {};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -237,6 +265,28 @@ export function factCountedOnceClaim(shape: StreamShape = {}): Claim {
     replies: (v) =>
       // A window's version published twice (a replay after a restore) must carry the same facts.
       sinkOf(v).posts.flatMap((p) => (p.kind === 'result' ? [{ intent: `w${p.window}@v${p.version}`, outcome: [...p.facts].sort().join(','), ok: true }] : [])),
+  };
+}
+
+/**
+ * A late fact is corrected once: at most one correction per (fact, window) reaches the sink, however
+ * often a replay makes it again. It claims nothing about which facts must be corrected (which are
+ * late depends on the run), so its liveness and phantom clauses are not checked.
+ */
+export function correctionOnceClaim(shape: StreamShape = {}): Claim {
+  return {
+    effect: "a late fact's correction of its closed window",
+    key: ['fact_id', 'window'],
+    authority: 'the sink readers read, by the identity of each correction',
+    lifetime: 'the retention of the results',
+    sameIntent: 'the correction already posted',
+    // Which facts are late depends on the run: the claim has no source facts, and says so.
+    unchecked: ['lost effect', 'phantom effect'],
+    tables: {
+      effect: { table: 'window_results_facts', key: ['fact_id', 'window_id'], where: "$kind = 'correction'", format: '{0}@w{1}' },
+      views: resultTables(shape),
+    },
+    outcomes: (v) => sinkOf(v).posts.flatMap((p) => (p.kind === 'correction' ? p.facts.map((f) => ({ key: `${f}@w${p.window}` })) : [])),
   };
 }
 

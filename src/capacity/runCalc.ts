@@ -85,14 +85,18 @@ const SUBCOMMANDS: Readonly<Record<string, Subcommand>> = {
     },
   },
   retry: {
-    required: ['base', 'factor', 'cap', 'retries'],
-    optional: [],
+    required: ['base', 'factor', 'cap'],
+    optional: ['retries', 'until'],
     run(flags) {
+      const retries = flags.optional('retries');
+      const until = flags.optional('until');
+      if (retries === undefined && until === undefined) throw new InputError('calc retry: give --retries, --until, or both');
       const schedule = retrySchedule({
         baseSec: parseDuration('--base', flags.required('base')),
         factor: parseCount('--factor', flags.required('factor')),
         capSec: parseDuration('--cap', flags.required('cap')),
-        retries: parseCount('--retries', flags.required('retries'), { integer: true }),
+        retries: retries === undefined ? undefined : parseCount('--retries', retries, { integer: true }),
+        untilSec: until === undefined ? undefined : parseDuration('--until', until),
       });
       return describeRetry(schedule);
     },
@@ -132,7 +136,8 @@ const FLAG_HELP: Readonly<Record<string, string>> = {
   cap: 'the backfill cap (events a second) or the backoff cap (a duration)',
   base: 'the first wait (1s)',
   factor: 'how much each wait grows (2)',
-  retries: 'retries after the first attempt (whole number)',
+  retries: 'retries after the first attempt (whole number); with --until, at most this many',
+  until: 'retry only while the cumulative wait stays within this (2d)',
   'broker-retention': 'how long the broker keeps records (7d)',
   'producer-retry': 'the longest a producer keeps retrying',
   'offline-consumer': 'the longest a consumer may be offline',

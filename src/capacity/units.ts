@@ -269,6 +269,35 @@ export function renderDuration(seconds: DecimalLike): Rendered {
   return renderSeconds(big);
 }
 
+// A span of time as a person says it: "6 h", "1 d 20 h 31 m", "4 h 16 m 30.5 s", each part
+// whole except the seconds, which keep the millisecond. A span under ten minutes reads as well in
+// seconds ("183 s", as seed 004 quotes its retry budget) and is printed so.
+export function renderSpan(seconds: DecimalLike): string {
+  const big = dec(seconds);
+  return big.lt(SECONDS_READ_BEST_BELOW) ? renderSeconds(big).text : renderSpanCompound(big);
+}
+
+const SECONDS_READ_BEST_BELOW = 600;
+
+// How a table of spans is printed: all in seconds when every one of them is under ten minutes,
+// or all in days, hours and minutes otherwise, so one column never mixes "480 s" with "16 m".
+export function spanRenderer(spans: readonly DecimalLike[]): (seconds: DecimalLike) => string {
+  return spans.every((s) => dec(s).lt(SECONDS_READ_BEST_BELOW)) ? (s) => renderSeconds(s).text : (s) => renderSpanCompound(dec(s));
+}
+
+function renderSpanCompound(big: Big): string {
+  if (big.lt(60)) return renderSeconds(big).text;
+  const parts: string[] = [];
+  let rest = big;
+  for (const [unit, size] of [['d', 86400], ['h', 3600], ['m', 60]] as const) {
+    const whole = rest.div(size).round(0, Big.roundDown);
+    if (whole.gt(0)) parts.push(`${group(whole.toFixed())} ${unit}`);
+    rest = rest.minus(whole.times(size));
+  }
+  if (rest.gt(0)) parts.push(renderSeconds(rest).text);
+  return parts.join(' ');
+}
+
 // "7 d (604,800 s)", or just "45 s" when seconds are already the natural unit.
 export function renderDurationWithSeconds(seconds: DecimalLike): string {
   const human = renderDuration(seconds);

@@ -422,6 +422,8 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
   let bound: SearchBound | undefined;
   let stopped = false;
   let nextProgress = PROGRESS_EVERY;
+  // States pushed and not yet expanded: what the search had left when a bound stopped it.
+  let waiting = 1;
 
   const s0 = world.initial(log);
   const h0 = world.hash(s0, 0);
@@ -468,6 +470,7 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
   // numbers, and a state it reads back needs no object beyond its own. A new successor is pushed
   // the same way; a second expansion waits as an item.
   const expand = (s: CheckState, hi: number, lo: number, id: number, depth: number, tag: number, again: Item['again'], push: Push, pushAgain: (i: Item) => void) => {
+    waiting--;
     const offered = world.choices(s);
     const end = world.end(s, offered);
     if (end !== undefined) {
@@ -574,8 +577,14 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
 
   if (options.dfs) {
     const stack = [root];
-    const push: Push = (s, hi, lo, id, depth, tag) => stack.push({ s, hi, lo, id, depth, tag });
-    const pushAgain = (i: Item) => stack.push(i);
+    const push: Push = (s, hi, lo, id, depth, tag) => {
+      waiting++;
+      stack.push({ s, hi, lo, id, depth, tag });
+    };
+    const pushAgain = (i: Item) => {
+      waiting++;
+      stack.push(i);
+    };
     while (stack.length > 0 && !stopped) {
       const i = stack.pop()!;
       expand(i.s, i.hi, i.lo, i.id, i.depth, i.tag, i.again, push, pushAgain);
@@ -593,8 +602,14 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
       next.clear();
       const building = next;
       const nextAgains: Item[] = [];
-      const push: Push = (s, hi, lo, id, _depth, tag) => building.push(s, hi, lo, id, tag);
-      const pushAgain = (i: Item) => nextAgains.push(i);
+      const push: Push = (s, hi, lo, id, _depth, tag) => {
+        waiting++;
+        building.push(s, hi, lo, id, tag);
+      };
+      const pushAgain = (i: Item) => {
+        waiting++;
+        nextAgains.push(i);
+      };
       for (let k = 0; k < level.length && !stopped; k++) expand(level.state(k), level.hi(k), level.lo(k), level.id(k), depth, level.tag(k), undefined, push, pushAgain);
       for (let k = 0; k < agains.length && !stopped; k++) {
         const i = agains[k]!;
@@ -676,7 +691,12 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
   // A search cut short (by a bound, or by --fail-fast at its first violation) cannot be asked to
   // show every expected violation, as a sampling search cannot.
   const complete = bound === undefined && !stopped;
-  const judgement = judge(expectedAt(scenario.expect, faults), verdictOf(ordered, bound !== undefined), found, complete ? 'exhaustive' : 'sampled', violatedClaims(tally.result()));
+  // A search that judged no end state, or that a state bound stopped part-way (so that no depth
+  // was searched whole), decided nothing: it is inconclusive, never "holds within bound". A depth
+  // bound alone leaves a defined part searched: every path to that depth.
+  const undecided = ends === 0 || bound?.kind === 'states';
+  const verdict = verdictOf(ordered, bound !== undefined);
+  const judgement = judge(expectedAt(scenario.expect, faults), undecided && (verdict === 'holds' || verdict === 'holds within bound') ? 'inconclusive' : verdict, found, complete ? 'exhaustive' : 'sampled', violatedClaims(tally.result()), tally.undecided());
   const coverage: Coverage = {
     mode: 'check',
     faultDepth: faults,
@@ -686,6 +706,7 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
     runs: ends,
     unstruckRuns: 0,
     interleavings: { kind: 'all', states: visited.size, transitions, depth: maxSeen, ...(sleeps ? { slept } : {}) },
+    ...(bound === undefined ? {} : { frontier: waiting }),
     ...(bound ? { bound } : stopped ? { bound: { kind: 'firstViolation' as const, after: ends } } : {}),
     clauses: tally.result(),
   };

@@ -21,9 +21,8 @@
 //   a design declares them, a restore sets a component back to its snapshot (it goes down as in
 //   a crash and restarts from the durable state its snapshot gives) and a skew tells a resting
 //   process that its clock jumped, as in the World;
-// - a path ends when the world is quiet (the World's rule, measured from the last fault: nothing
-//   in flight, nobody down, every process idle, every component waiting on a timer woken since
-//   the last durable change, and `quietTicks` gone by since it), or is stuck when it is not quiet a liveness phase after its last
+// - a path ends when the world is quiet (the one rule of src/quiet.ts, measured from the later of
+//   the last durable change and the last fault), or is stuck when it is not quiet a liveness phase after its last
 //   fault (after the start when it has none), or when nothing is left to happen while some
 //   process still waits.
 // Actions are performed as the World performs them (send, note, delayed raise, cancel), and a
@@ -47,6 +46,7 @@ import type { MessageFaultKind } from '../faults.ts';
 import { Hasher, hashOf, type Hash64 } from './stateHash.ts';
 import { eventHashesOf, TransitionCache } from './transitionCache.ts';
 import { SearchState } from './searchState.ts';
+import { isQuiet } from '../quiet.ts';
 
 export interface CheckWorldOptions {
   readonly latencyTicksMin: number;
@@ -94,32 +94,30 @@ export class Comp {
     readonly restartAt: number,
     /** Sorted by id. */
     readonly timers: readonly Timer[],
-    /** The tick one of its timers last fired (-1: never). */
-    readonly woke: number,
     /** The durable state a restore set it back to, for its next boot. */
     readonly restoreTo: unknown = undefined,
   ) {}
 
   withSnapshot(snapshot: MachineSnapshot, ch: Hash64): Comp {
-    return new Comp(snapshot, ch, this.state, this.down, this.restartAt, this.timers, this.woke, this.restoreTo);
+    return new Comp(snapshot, ch, this.state, this.down, this.restartAt, this.timers, this.restoreTo);
   }
 
   /** A step's outcome: its snapshot and the state it rests in, as one part rather than two. */
   withStep(snapshot: MachineSnapshot, ch: Hash64, state: string): Comp {
-    return new Comp(snapshot, ch, state, this.down, this.restartAt, this.timers, this.woke, this.restoreTo);
+    return new Comp(snapshot, ch, state, this.down, this.restartAt, this.timers, this.restoreTo);
   }
 
-  withTimers(timers: readonly Timer[], woke = this.woke): Comp {
-    return new Comp(this.snapshot, this.ch, this.state, this.down, this.restartAt, timers, woke, this.restoreTo);
+  withTimers(timers: readonly Timer[]): Comp {
+    return new Comp(this.snapshot, this.ch, this.state, this.down, this.restartAt, timers, this.restoreTo);
   }
 
   /** Down until `restartAt` (up again when it is -1), with no timers while down. */
   withDown(down: boolean, restartAt: number): Comp {
-    return new Comp(this.snapshot, this.ch, this.state, down, restartAt, down ? [] : this.timers, this.woke, this.restoreTo);
+    return new Comp(this.snapshot, this.ch, this.state, down, restartAt, down ? [] : this.timers, this.restoreTo);
   }
 
   withRestoreTo(restoreTo: unknown): Comp {
-    return new Comp(this.snapshot, this.ch, this.state, this.down, this.restartAt, this.timers, this.woke, restoreTo);
+    return new Comp(this.snapshot, this.ch, this.state, this.down, this.restartAt, this.timers, restoreTo);
   }
 }
 
@@ -461,7 +459,7 @@ export class CheckWorld {
         const d = new Draft(s, s.now, log);
         const comp = d.comps[c.comp]!;
         const t = comp.timers.find((x) => x.id === c.id)!;
-        d.comps[c.comp] = comp.withTimers(comp.timers.filter((x) => x !== t), s.now);
+        d.comps[c.comp] = comp.withTimers(comp.timers.filter((x) => x !== t));
         log.trace?.(s.now, this.names[c.comp]!, 'timer', t.event.type);
         this.deliverTo(d, c.comp, t.event, t.eh, undefined, log);
         return this.freeze(d, s.faults, s.lastFault);
@@ -491,12 +489,15 @@ export class CheckWorld {
       }
       case 'restore': {
         const d = new Draft(s, s.now, log);
-        const comp = d.comps[c.comp]!;
         const window = this.windowOf(s, c.at);
         log.trace?.(d.now, 'world', 'fault', { kind: 'restore', component: this.names[c.comp], window });
-        log.trace?.(d.now, this.names[c.comp]!, 'restore', { window });
-        d.comps[c.comp] = comp.withRestoreTo(this.components[c.comp]!.restore!(comp.snapshot.context.durable));
-        if (!comp.down) this.crash(d, c.comp, window, log, false);
+        // The component and those restored with it, at the same moment, each to its own snapshot.
+        for (const i of [c.comp, ...(this.components[c.comp]!.restoresWith ?? []).map((n) => this.names.indexOf(n))]) {
+          const comp = d.comps[i]!;
+          log.trace?.(d.now, this.names[i]!, 'restore', { window });
+          d.comps[i] = comp.withRestoreTo(this.components[i]!.restore!(comp.snapshot.context.durable, d.now));
+          if (!comp.down) this.crash(d, i, window, log, false);
+        }
         return this.freeze(d, s.faults + 1, s.now);
       }
       case 'skew': {
@@ -588,7 +589,7 @@ export class CheckWorld {
   compHash(c: Comp): Hash64 {
     let h = c.h;
     if (h === undefined) {
-      const x = this.partHasher.reset().value(c.state).hash(c.ch).word(c.down ? 1 : 0).word(c.restartAt).word(c.woke).word(c.timers.length);
+      const x = this.partHasher.reset().value(c.state).hash(c.ch).word(c.down ? 1 : 0).word(c.restartAt).word(c.timers.length);
       if (c.restoreTo !== undefined) x.value(c.restoreTo);
       for (const t of c.timers) x.value(t.id).word(t.due).word(t.delay);
       h = c.h = x.digest();
@@ -674,7 +675,7 @@ export class CheckWorld {
     }
     const comp = d.comps[i]!;
     const t = comp.timers.find((x) => x.id === step.id)!;
-    d.comps[i] = comp.withTimers(comp.timers.filter((x) => x !== t), d.now);
+    d.comps[i] = comp.withTimers(comp.timers.filter((x) => x !== t));
     log.trace?.(d.now, this.names[i]!, 'timer', t.event.type);
     return { event: t.event, eh: t.eh, from: undefined };
   }
@@ -738,24 +739,39 @@ export class CheckWorld {
     return this.freeze(d, s.faults + 1, s.now);
   }
 
-  /**
-   * Quiet: nothing in flight, nobody down, every process idle, nobody else waiting on a timer,
-   * every component waiting on a timer woken since the last durable change (or fault), and
-   * `quietTicks` gone by since then.
-   * `ignoreHeld` asks whether only held messages keep the world from quiet.
-   */
+  /** Quiet, by the rule the World asks too (src/quiet.ts); `ignoreHeld` asks whether only held messages keep the world from quiet. */
   private quiet(s: CheckState, ignoreHeld: boolean): boolean {
-    for (const l of s.links) if (l.msgs.length > 0 || (!ignoreHeld && l.held.length > 0)) return false;
-    const since = Math.max(s.lastProgress, s.lastFault);
-    for (let i = 0; i < s.comps.length; i++) {
-      const c = s.comps[i]!;
-      if (c.down) return false;
-      const idle = c.snapshot.hasTag('idle');
-      if (!idle && (this.components[i]!.process || c.timers.length > 0)) return false;
-      if (c.woke <= since && c.timers.some((t) => t.delay <= this.options.livenessTicksMax)) return false;
-    }
-    return s.now - since >= this.options.quietTicks;
+    this.quietOf.s = s;
+    return isQuiet(this.quietOf, this.options, ignoreHeld);
   }
+
+  /** What the quiet rule reads of a state: one object, pointed at the state asked about. */
+  private readonly quietOf = ((world: CheckWorld) => {
+    const subject = {
+      s: undefined as unknown as CheckState,
+      get now() {
+        return subject.s.now;
+      },
+      // A check has no heal: after its last fault, the path is its liveness phase.
+      get since() {
+        return Math.max(subject.s.lastProgress, subject.s.lastFault);
+      },
+      carrying: (ignoreHeld: boolean) => subject.s.links.some((l) => l.msgs.length > 0 || (!ignoreHeld && l.held.length > 0)),
+      get components() {
+        return subject.s.comps.length;
+      },
+      isDown: (i: number) => subject.s.comps[i]!.down,
+      isIdle: (i: number) => subject.s.comps[i]!.snapshot.hasTag('idle'),
+      isProcess: (i: number) => world.components[i]!.process,
+      timerCount: (i: number) => subject.s.comps[i]!.timers.length,
+      timerSet: (i: number, k: number) => {
+        const t = subject.s.comps[i]!.timers[k]!;
+        return t.due - t.delay;
+      },
+      timerDelay: (i: number, k: number) => subject.s.comps[i]!.timers[k]!.delay,
+    };
+    return subject;
+  })(this);
 
   private linkFaults(from: number, to: number, type: string): readonly MessageFaultKind[] {
     const byType = this.pairs[from * this.names.length + to]!.faults;
@@ -786,10 +802,9 @@ export class CheckWorld {
 
   private boot(d: Draft, i: number, durable: unknown, log: StepLog, broken?: readonly string[]): void {
     const { snapshot, ch, state, actions, hashes } = this.bootOf(i, durable, broken);
-    const prev = d.comps[i];
     // A boot uses up a restore: the restored state is now the component's own. It enters its
     // state from none.
-    d.comps[i] = new Comp(snapshot, ch, state, false, -1, [], prev?.woke ?? -1);
+    d.comps[i] = new Comp(snapshot, ch, state, false, -1, []);
     this.afterStep(d, i, undefined, '', state, false, actions, hashes, log);
   }
 

@@ -14,7 +14,12 @@ import { checkDifferentIntent, checkSameIntent, checkUnknownResolved } from './r
 import { checkFinality } from './finality.ts';
 import { checkVersions } from './versions.ts';
 
-export type ClauseStatus = 'holds' | 'violated' | 'unknown' | 'not checked' | 'not exercised';
+/**
+ * A clause in one run: held, violated, unknown (its checker threw), not checked (the claim gives
+ * it no observer), not exercised (nothing to judge), or inconclusive (it needs the run's end, and
+ * a bound cut the run first).
+ */
+export type ClauseStatus = 'holds' | 'violated' | 'unknown' | 'inconclusive' | 'not checked' | 'not exercised';
 
 export interface ClauseResult {
   readonly clause: ClauseId;
@@ -64,10 +69,22 @@ export function checkClause(id: ClauseId, checker: Checker, claim: Claim, view: 
   return { clause: id, status: o.judged > 0 ? 'holds' : 'not exercised', findings: [] };
 }
 
+/**
+ * The clauses judged at a run's end (every fact has its effect, every unknown outcome resolved,
+ * the world quiet): a run the World's step bound cut never reached one, so they are inconclusive
+ * there, while what the run did commit is judged as it stands (a duplicate is a duplicate).
+ */
+const AT_THE_END: ReadonlySet<ClauseId> = new Set(['liveness', 'unknownResolved', 'quiescence']);
+
 export function checkClaim(claim: Claim, view: WorldView): ClaimVerdict {
-  const clauses = clausesOf(claim).map(([id, checker]) => checkClause(id, checker, claim, view));
+  const ending = view.result.ending;
+  const cut = ending.kind === 'stuck' && ending.reason.kind === 'steps' ? ending.reason : undefined;
+  const clauses = clausesOf(claim).map(([id, checker]): ClauseResult => {
+    if (cut !== undefined && AT_THE_END.has(id)) return { clause: id, status: 'inconclusive', findings: [], reason: `the run was cut by its bound of ${cut.bound} steps in its ${cut.phase} phase, before it could end` };
+    return checkClause(id, checker, claim, view);
+  });
   const findings = clauses.flatMap((c) => c.findings);
-  return { effect: claim.effect, outcome: runOutcome(findings, clauses.some((c) => c.status === 'unknown')), clauses, findings };
+  return { effect: claim.effect, outcome: runOutcome(findings, clauses.some((c) => c.status === 'unknown'), clauses.some((c) => c.status === 'inconclusive')), clauses, findings };
 }
 
 export { NOT_OBSERVED };

@@ -13,7 +13,12 @@ export type Violation =
   | 'silent revision'
   | 'stuck';
 
-export type RunOutcome = 'holds' | 'unknown' | Violation;
+/**
+ * How a run ended for its claims: held, violated (its worst finding), unknown (a clause could not
+ * be decided: a checker threw), or inconclusive (the run was cut by a bound, the World's steps,
+ * before the clauses that need its end could be judged; a bound is never a finding).
+ */
+export type RunOutcome = 'holds' | 'unknown' | 'inconclusive' | Violation;
 
 /** Severity order, so the table shows the worst outcome first and merges stay deterministic. */
 export const VIOLATIONS: readonly Violation[] = [

@@ -21,7 +21,7 @@ import { thousands } from '../report/thousands.ts';
 import { describePlan } from '../report/describePlan.ts';
 import { windowReach } from '../report/describeSweep.ts';
 import { renderJson } from '../report/json.ts';
-import { verdictSummary } from '../report/verdictSummary.ts';
+import { expectationTally, verdictSummary } from '../report/verdictSummary.ts';
 import { checkReportDir, writeReports } from '../report/writeReports.ts';
 import type { Command } from './command.ts';
 import { deferSignals } from './deferSignals.ts';
@@ -30,6 +30,7 @@ import type { CliIo } from './io.ts';
 import { loadOptions } from './loadOptions.ts';
 import { partHead, refuseWithShard, shardOut, withPool, workersFlag, writePart } from './sweepFlags.ts';
 import { styleFor, table } from './style.ts';
+import { exitCodeOf } from '../verdict.ts';
 
 /** The whole folder is replaced by each run, so the default is a name no project uses for anything else, and not windows mode's. */
 export const DEFAULT_OUT = 'faultline-check';
@@ -135,10 +136,9 @@ export async function presentCheck(results: readonly TimedCheck[], flags: { read
       outDir,
     ),
   );
-  const ok = results.every((r) => r.result.judgement.asExpected);
   if (flags.json) {
     io.out(renderJson(results.map((r) => r.result)));
-    return ok ? 0 : 1;
+    return exitCodeOf(results.map((r) => r.result.judgement));
   }
   const c = styleFor(io.isTTY);
   const rows = results.map(({ result: r, seconds }) => {
@@ -168,9 +168,8 @@ export async function presentCheck(results: readonly TimedCheck[], flags: { read
     for (const p of v.problems) io.out(`  ${p}`);
     if (results.length > 1) for (const ce of r.counterexamples.filter((x) => r.judgement.unexpected.includes(x.violation))) io.out(`  ${ce.violation}: ${describePlan(ce.plan)}\n  replay: ${replayLine(ce.replay)}`);
   }
-  const bad = results.filter((r) => !r.result.judgement.asExpected).length;
   const states = results.reduce((x, r) => x + r.result.check.states + (r.result.coverage.otherSearch?.states ?? 0), 0);
   const seconds = results.reduce((x, r) => x + r.seconds, 0);
-  io.out(`\n${results.length} scenario${results.length === 1 ? '' : 's'}, ${thousands(states)} states in ${seconds.toFixed(1)} s, ${bad === 0 ? c.green('every verdict as expected') : c.red(`${bad} not as expected`)}; reports in ${outDir}/`);
-  return ok ? 0 : 1;
+  io.out(`\n${results.length} scenario${results.length === 1 ? '' : 's'}, ${thousands(states)} states in ${seconds.toFixed(1)} s, ${expectationTally(results.map((r) => r.result.judgement), c.green, c.red)}; reports in ${outDir}/`);
+  return exitCodeOf(results.map((r) => r.result.judgement));
 }

@@ -19,6 +19,7 @@ import { partHead, refuseWithShard, shardOut, withPool, workersFlag, writePart }
 import { loadOptions } from './loadOptions.ts';
 import { printRun } from './printRun.ts';
 import { styleFor } from './style.ts';
+import { exitCodeOf } from '../verdict.ts';
 
 export const command: Command = {
   usage: 'explore <scenario|file|folder|pattern>… [--runs N] [--seed S] [--max-faults N] [--max-occurrence N] [--json] [--workers N] [--shard i/n [--out DIR]]',
@@ -70,10 +71,9 @@ export const command: Command = {
 
 /** Prints each search's summary (or one JSON document) and returns the exit code. */
 export function presentExplore(results: readonly ExploreResult[], flags: { readonly json: boolean }, io: CliIo): number {
-  const ok = results.every((r) => r.judgement.asExpected);
   if (flags.json) {
     io.out(results.length === 1 ? exploreJson(results[0]!) : `{"scenarios":[${results.map((r) => exploreJson(r)).join(',')}]}`);
-    return ok ? 0 : 1;
+    return exitCodeOf(results.map((r) => r.judgement));
   }
   const c = styleFor(io.isTTY);
   for (const [i, result] of results.entries()) {
@@ -87,5 +87,5 @@ export function presentExplore(results: readonly ExploreResult[], flags: { reado
     io.out(`covers: ${describeCoverage(result.judgement.verdict, result.coverage)}`);
     io.out(`verdict ${result.judgement.verdict}, expected ${expectedText(result.judgement.expected)}: ${result.judgement.asExpected ? c.green('as expected') : c.red('NOT as expected')}`);
   }
-  return ok ? 0 : 1;
+  return exitCodeOf(results.map((r) => r.judgement));
 }

@@ -1,6 +1,6 @@
 // The faultline command line: finds the command, parses its arguments, runs it and maps the
 // outcome to an exit code (0 every verdict as expected, 1 an unexpected verdict, 2 bad input or
-// usage). Bad input is one line on stderr, never a stack trace; anything else that escapes is a
+// usage, 3 an inconclusive search and nothing unexpected). Bad input is one line on stderr, never a stack trace; anything else that escapes is a
 // harness bug and keeps its stack, unless it was thrown from a user's scenario file (their
 // build(), observer or describer), which is their mistake and gets one line naming their file
 // and line. The command table is static and each command is loaded only when it runs, so
@@ -66,7 +66,7 @@ ${Object.entries(COMMANDS)
   .join('\n')}
 
 Exit codes: 0 every verdict as expected; 1 a verdict differs from its expectation;
-2 bad input or usage.`;
+2 bad input or usage; 3 a search was inconclusive (it decided nothing) and nothing else differs.`;
 
 export function version(): string {
   // Two folders up in the sources (src/cli/), three in the compiled package (dist/src/cli/).

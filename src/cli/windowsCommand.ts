@@ -13,7 +13,7 @@ import { replayLine } from '../replayLine.ts';
 import { describeClause } from '../report/describeCoverage.ts';
 import { describePlan } from '../report/describePlan.ts';
 import { renderJson } from '../report/json.ts';
-import { verdictSummary } from '../report/verdictSummary.ts';
+import { expectationTally, verdictSummary } from '../report/verdictSummary.ts';
 import { checkReportDir, writeReports } from '../report/writeReports.ts';
 import { parseShard, shardRange } from '../shard.ts';
 import type { WindowsPartFile } from '../sweepParts.ts';
@@ -26,6 +26,7 @@ import type { CliIo } from './io.ts';
 import { loadOptions } from './loadOptions.ts';
 import { partHead, refuseWithShard, shardOut, withPool, workersFlag, writePart } from './sweepFlags.ts';
 import { styleFor, table } from './style.ts';
+import { exitCodeOf } from '../verdict.ts';
 
 /** The whole folder is replaced by each run, so the default is a name no project uses for anything else. */
 export const DEFAULT_OUT = 'faultline-reports';
@@ -38,7 +39,7 @@ export const command: Command = {
       out: { type: 'string', value: 'DIR', help: 'the folder the report set replaces (default faultline-reports/; with --shard, the folder its part goes to, default faultline-shard-i-of-n/): new, empty, or one faultline wrote' },
       pairs: { type: 'boolean', help: 'every pair of faults as well as every single fault' },
       seed: { type: 'string', value: 'S', help: 'the simulation seed: which interleaving each plan runs (default 1)' },
-      'max-occurrence': { type: 'string', value: 'N', help: 'strike each place at its first N occurrences (default 2)' },
+      'max-occurrence': { type: 'string', value: 'N', help: 'strike each place at its first N occurrences (default: every occurrence the runs reach); occurrences left unstruck make the verdict "holds within bound"' },
       'fail-fast': { type: 'boolean', help: 'stop each scenario at its first violation, expected or not (a quicker CI gate; rows for the unrun plans are missing)' },
       workers: { type: 'string', value: 'N', help: 'run on N threads (default 1); the result is the same as on one' },
       shard: { type: 'string', value: 'i/n', help: "run the i-th of n equal stretches of every scenario's plans and write them as a part; faultline merge joins the n parts" },
@@ -100,10 +101,9 @@ export const command: Command = {
 export async function presentWindows(results: readonly WindowsResult[], flags: { readonly json: boolean; readonly outDir: string }, io: CliIo): Promise<number> {
   const { outDir } = flags;
   await deferSignals(() => writeReports(results, outDir));
-  const ok = results.every((r) => r.judgement.asExpected);
   if (flags.json) {
     io.out(renderJson(results));
-    return ok ? 0 : 1;
+    return exitCodeOf(results.map((r) => r.judgement));
   }
   const c = styleFor(io.isTTY);
   const rows = results.map((r) => {
@@ -132,8 +132,7 @@ export async function presentWindows(results: readonly WindowsResult[], flags: {
       io.out(`  ${ce.violation}: ${describePlan(ce.plan)}\n  replay: ${replayLine(ce.replay)}`);
     }
   }
-  const bad = results.filter((r) => !r.judgement.asExpected).length;
   const runs = results.reduce((n, r) => n + r.coverage.runs, 0);
-  io.out(`\n${results.length} scenarios, ${runs} runs, ${bad === 0 ? c.green('every verdict as expected') : c.red(`${bad} not as expected`)}; reports in ${outDir}/`);
-  return ok ? 0 : 1;
+  io.out(`\n${results.length} scenarios, ${runs} runs, ${expectationTally(results.map((r) => r.judgement), c.green, c.red)}; reports in ${outDir}/`);
+  return exitCodeOf(results.map((r) => r.judgement));
 }

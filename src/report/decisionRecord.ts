@@ -143,6 +143,7 @@ export function semanticsCheck(semantics: Semantics, result: WindowsResult, effe
   const found = own?.found ?? result.judgement.found;
   const of = effect === undefined ? 'the design' : `its claim ${JSON.stringify(effect)}`;
   if (own === undefined ? result.judgement.verdict === 'unknown' : own.unknown) return { ok: false, reason: 'the run could not decide every clause' };
+  if (result.judgement.verdict === 'inconclusive') return { ok: false, reason: 'the search was inconclusive: a bound stopped it before it decided anything' };
   if (semantics === 'effectively-once') {
     if (found.length > 0) return { ok: false, reason: `declared effectively-once, but ${of} is violated (${found.join(', ')})` };
     const weaker = own !== undefined ? (own.guarantee === 'exactlyOnceEffect' ? [] : [{ effect: effect!, guarantee: own.guarantee }]) : result.claims.filter((c) => (c.guarantee ?? 'exactlyOnceEffect') !== 'exactlyOnceEffect');
@@ -685,7 +686,7 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
   }
   for (const r of results) {
     for (const c of r.claims) {
-      const unchecked = r.coverage.clauses.filter((k) => k.effect === c.effect && (k.status === 'not checked' || k.status === 'not exercised' || k.status === 'unknown'));
+      const unchecked = r.coverage.clauses.filter((k) => k.effect === c.effect && (k.status === 'not checked' || k.status === 'not exercised' || k.status === 'unknown' || k.status === 'inconclusive'));
       if (unchecked.length === 0) continue;
       addOpen(
         'unchecked',

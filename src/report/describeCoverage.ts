@@ -1,6 +1,6 @@
 // What a verdict covers, in words, for every form of the report: "holds for every single fault:
-// 44 places x 5 fault kinds (first 2 occurrences of each), 183 runs, one interleaving per plan
-// (simulation seed 1)", and the claim clause by clause with its status ("not checked" where the
+// 44 places x 5 fault kinds (every occurrence the runs reached: 312, at most 23 at one place),
+// 312 runs, one interleaving per plan (simulation seed 1)", and the claim clause by clause with its status ("not checked" where the
 // claim gives no observer, "not exercised" where no run gave the clause anything to judge).
 import type { ClauseId } from '../checkers/clause.ts';
 import type { ClauseStatus } from '../checkers/compose.ts';
@@ -34,8 +34,18 @@ function depth(c: Coverage): string {
   return `every combination of up to ${c.faultDepth} faults`;
 }
 
+/** Which occurrences of each place were struck, and how many a bound left out. */
+function occurrencesOf(c: Coverage): string {
+  const o = c.occurrences;
+  const first = c.maxOccurrence === undefined ? undefined : `first ${count(c.maxOccurrence, 'occurrence')} of each`;
+  if (o === undefined) return first === undefined ? '' : `, ${first}`;
+  if (first === undefined) return `, every occurrence the runs reached: ${thousands(o.reached)}, at most ${thousands(o.most)} at one place`;
+  if (o.beyond === 0) return `, ${first}: every one of the ${thousands(o.reached)} the runs reached`;
+  return `, ${first}: ${thousands(o.reached - o.beyond)} of the ${thousands(o.reached)} the runs reached, up to ${thousands(o.most)} at one place; ${thousands(o.beyond)} left unstruck`;
+}
+
 function space(c: Coverage): string {
-  const occurrences = c.maxOccurrence === undefined ? '' : `, first ${c.maxOccurrence} occurrence${c.maxOccurrence === 1 ? '' : 's'} of each`;
+  const occurrences = occurrencesOf(c);
   const where = `${count(c.windows, 'window')} and ${count(c.points, 'message point')} (${c.kinds.join(', ')}${occurrences})`;
   return c.faults === undefined ? where : `${count(c.faults, 'fault')} at ${where}`;
 }
@@ -90,6 +100,6 @@ export function clauseStatusText(status: ClauseStatus): string {
 /** `at most one committed outcome per key: holds (183 runs)` */
 export function describeClause(c: ClauseCoverage, judgedOver: 'run' | 'end state' = 'run'): string {
   const runs = c.status === 'holds' || c.status === 'violated' ? ` (judged in ${count(c.exercised, judgedOver)})` : '';
-  const reason = c.status === 'unknown' && c.reason !== undefined ? `: ${c.reason}` : '';
+  const reason = (c.status === 'unknown' || c.status === 'inconclusive') && c.reason !== undefined ? `: ${c.reason}` : '';
   return `${CLAUSE_TITLES[c.clause]}: ${clauseStatusText(c.status)}${runs}${reason}`;
 }

@@ -40,6 +40,7 @@ export function coverageJson(verdict: Parameters<typeof describeCoverage>[0], c:
     windows: c.windows,
     points: c.points,
     ...(c.maxOccurrence === undefined ? {} : { maxOccurrence: c.maxOccurrence }),
+    ...(c.occurrences === undefined ? {} : { occurrences: c.occurrences }),
     runs: c.runs,
     unstruckRuns: c.unstruckRuns,
     interleavings: { ...c.interleavings },

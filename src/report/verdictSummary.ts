@@ -2,7 +2,7 @@
 // that "as expected" means the same thing in the terminal, the Markdown, the HTML and the index.
 import type { Coverage } from '../coverage.ts';
 import type { ExpectedVerdict, Judgement } from '../verdict.ts';
-import { describeCoverage } from './describeCoverage.ts';
+import { CLAUSE_TITLES, count, describeCoverage } from './describeCoverage.ts';
 
 export interface VerdictSummary {
   readonly verdict: Judgement['verdict'];
@@ -25,10 +25,12 @@ export function verdictSummary(result: { readonly judgement: Judgement; readonly
   const j = result.judgement;
   const problems: string[] = [];
   const holds = j.verdict === 'holds' || j.verdict === 'holds within bound';
-  if (j.expected.verdict === 'holds' ? !holds : j.verdict !== 'violated') problems.push(`the verdict is ${j.verdict} but ${j.expected.verdict} was expected`);
+  if (j.verdict === 'inconclusive') problems.push(`the search was inconclusive: ${inconclusiveWhy(result.coverage)}`);
+  else if (j.expected.verdict === 'holds' ? !holds : j.verdict !== 'violated') problems.push(`the verdict is ${j.verdict} but ${j.expected.verdict} was expected`);
   if (j.missing.length > 0) problems.push(`missing expected violations: ${j.missing.join(', ')}`);
   if (j.unexpected.length > 0) problems.push(`unexpected violations: ${j.unexpected.join(', ')}`);
   if (j.unexpectedClaims.length > 0) problems.push(`violated claims expected to hold: ${j.unexpectedClaims.join('; ')}`);
+  for (const u of j.undecided) problems.push(`undecided: ${CLAUSE_TITLES[u.clause]} (${u.effect}): ${u.reason}`);
   if (!j.asExpected && problems.length === 0) problems.push('the run did not end as expected');
   return {
     verdict: j.verdict,
@@ -40,8 +42,35 @@ export function verdictSummary(result: { readonly judgement: Judgement; readonly
   };
 }
 
+/**
+ * Why a search decided nothing, and what to change: the state bound it stopped at, or the step
+ * bound that cut its runs, with the search's own figures.
+ */
+export function inconclusiveWhy(c: Coverage): string {
+  const i = c.interleavings;
+  const cut = c.clauses.find((k) => k.status === 'inconclusive');
+  if (i.kind === 'all') {
+    const where = `${count(i.states, 'state')} to depth ${i.depth}${c.frontier === undefined ? '' : `, ${count(c.frontier, 'state')} still waiting`}`;
+    const ends = c.runs === 0 ? 'reached no end state' : `judged ${count(c.runs, 'end state')} but stopped at its bound before it had seen every state within reach`;
+    return `it ${ends} (${where}); shrink the workload (--size 1), the faults (--faults 0) or their kinds (--kinds crash), or raise --max-states`;
+  }
+  if (cut !== undefined) return `${cut.reason ?? 'its runs were cut by a bound'}; shrink the workload or raise the scenario's world.stepsMax`;
+  return 'a bound stopped it before it decided anything';
+}
+
 /** "2 scenarios, 1 as expected, 1 NOT as expected." for a whole run; `emphasise` marks the last clause in its form. */
 export function runTally(results: readonly { readonly judgement: Judgement }[], emphasise: (s: string) => string = (s) => s): string {
   const good = results.filter((r) => r.judgement.asExpected).length;
   return `${results.length} scenario${results.length === 1 ? '' : 's'}, ${good} as expected${good === results.length ? '' : `, ${emphasise(`${results.length - good} NOT as expected`)}`}.`;
+}
+
+/**
+ * The end of a command's summary line: "every verdict as expected", or how many were not as
+ * expected and how many were inconclusive. `bad` marks the words in the command's style.
+ */
+export function expectationTally(judgements: readonly Judgement[], good: (s: string) => string = (s) => s, bad: (s: string) => string = (s) => s): string {
+  const inconclusive = judgements.filter((j) => !j.asExpected && j.verdict === 'inconclusive').length;
+  const unexpected = judgements.filter((j) => !j.asExpected).length - inconclusive;
+  if (unexpected === 0 && inconclusive === 0) return good('every verdict as expected');
+  return bad([unexpected > 0 ? `${unexpected} not as expected` : '', inconclusive > 0 ? `${inconclusive} inconclusive` : ''].filter((x) => x !== '').join(', '));
 }

@@ -162,6 +162,14 @@ describe('runCalc', () => {
     expect(json).toMatchObject({ durationSec: '300000', durationHours: '83.33' });
   });
 
+  it('retry takes a deadline in place of a count, and refuses neither', () => {
+    const { text, json } = runCalc(['retry', '--base', '1m', '--factor', '2', '--cap', '6h', '--until', '2d']);
+    expect(text).toContain('  total waiting = 1 d 20 h 31 m before the last retry');
+    expect(json).toMatchObject({ retries: 15, untilSec: '172800', endedBy: 'until' });
+    expect(inputErrorOf(['retry', '--base', '1m', '--factor', '2', '--cap', '6h'])).toBe('calc retry: give --retries, --until, or both');
+    expect(inputErrorOf(['retry', '--base', '1m', '--factor', '2', '--cap', '6h', '--until', '-2d'])).toMatch(/^--until "-2d" is negative/);
+  });
+
   it('retry prints the capped schedule', () => {
     const { json } = runCalc(['retry', '--base', '1s', '--factor', '2', '--cap', '60s', '--retries', '8']);
     expect(json).toMatchObject({ cumulativeSec: ['1', '3', '7', '15', '31', '63', '123', '183'] });

@@ -10,6 +10,8 @@ import {
   perDay,
   render,
   renderDuration,
+  renderSpan,
+  spanRenderer,
 } from '../../src/capacity/units.ts';
 
 // Captures the thrown error so a test can check both its class and its one-line message.
@@ -172,6 +174,21 @@ describe('parsePercent', () => {
   it('refuses 100% and above when the caller needs a share below the whole', () => {
     expect(() => parsePercent('--hot-key-slowdown', '100%', { below100: true })).toThrow(InputError);
     expect(parsePercent('--x', '150%').toFixed()).toBe('1.5');
+  });
+});
+
+describe('spans of time', () => {
+  it('reads in days, hours and minutes, seconds under ten minutes', () => {
+    expect(renderSpan(183)).toBe('183 s');
+    expect(renderSpan(600)).toBe('10 m');
+    expect(renderSpan(160260)).toBe('1 d 20 h 31 m');
+    expect(renderSpan('15390.5')).toBe('4 h 16 m 30.5 s');
+    expect(renderSpan(8640000)).toBe('100 d');
+  });
+
+  it('prints a whole column in one style: seconds when every span is under ten minutes', () => {
+    expect([60, 183].map(spanRenderer([60, 183]))).toEqual(['60 s', '183 s']);
+    expect([60, 183].map(spanRenderer([60, 183, 900]))).toEqual(['1 m', '3 m 3 s']);
   });
 });
 

@@ -8,6 +8,8 @@ import { decodeChoices } from '../../src/check/choicePath.ts';
 import { loadScenario } from '../../src/catalogue.ts';
 import { formatPlace } from '../../src/place.ts';
 import { describeCoverage } from '../../src/report/describeCoverage.ts';
+import { exitCodeOf } from '../../src/verdict.ts';
+import { verdictSummary } from '../../src/report/verdictSummary.ts';
 
 const load = async (name: string) => (await loadScenario(name)).scenario;
 
@@ -54,20 +56,28 @@ describe('check', () => {
     expect(b.counterexamples.map((c) => [c.replay, c.traceHash])).toEqual(a.counterexamples.map((c) => [c.replay, c.traceHash]));
   }, 60_000);
 
-  it('holds only within bound when a bound stops it, and says which', async () => {
+  it('is inconclusive when a state bound stops it part-way, holds within a depth bound, and says which and what to shrink', async () => {
     const scenario = await load('mercury-outbox');
     const states = check(scenario, { faults: 1, maxStates: 500 });
-    expect(states.judgement.verdict).toBe('holds within bound');
-    expect(states.judgement.asExpected).toBe(true);
+    // No depth was searched whole, and no path reached its end: nothing was decided.
+    expect(states.judgement.verdict).toBe('inconclusive');
+    expect(states.judgement.asExpected).toBe(false);
+    expect(exitCodeOf([states.judgement])).toBe(3);
     expect(states.coverage.bound).toEqual({ kind: 'states', max: 500 });
+    expect(states.coverage.frontier).toBeGreaterThan(0);
+    expect(verdictSummary(states).problems).toEqual([expect.stringMatching(/^the search was inconclusive: it reached no end state \(500 states to depth \d+, [\d,]+ states still waiting\); shrink the workload \(--size 1\), the faults \(--faults 0\) or their kinds \(--kinds crash\), or raise --max-states$/)]);
     expect(states.check.states).toBe(500);
     // The breadth-first search that stopped at its bound was followed by a depth-first one, which found nothing either.
     expect(states.coverage.otherSearch).toMatchObject({ order: 'depth-first', states: 500 });
     expect(describeCoverage(states.judgement.verdict, states.coverage)).toMatch(/; a depth-first search within the same bound found no violation either \(500 states, depth \d+\)$/);
-    const depth = check(scenario, { faults: 1, maxDepth: 30 });
+    // Every path to depth 100 searched, and some of them ended: that part of the space holds.
+    const depth = check(scenario, { faults: 1, maxDepth: 100 });
     expect(depth.judgement.verdict).toBe('holds within bound');
-    expect(depth.coverage.bound).toEqual({ kind: 'depth', max: 30 });
-    expect(depth.check.depth).toBeLessThanOrEqual(30);
+    expect(depth.check.ends).toBeGreaterThan(0);
+    expect(depth.coverage.bound).toEqual({ kind: 'depth', max: 100 });
+    expect(depth.check.depth).toBeLessThanOrEqual(100);
+    // Every path to depth 30 searched, but none reached its end: no claim was ever judged.
+    expect(check(scenario, { faults: 1, maxDepth: 30 }).judgement.verdict).toBe('inconclusive');
   }, 60_000);
 
   it('follows a breadth-first search that stopped at its bound with a depth-first one, which reaches the end of long paths', async () => {

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { CheckWorld, type CheckState, type Choice } from '../../src/check/checkWorld.ts';
 import { checkSetup, judgeEnd } from '../../src/check/check.ts';
 import { loadScenario } from '../../src/catalogue.ts';
-import { faultSpace, plansOf } from '../../src/faultSpace.ts';
+import { faultSpace } from '../../src/faultSpace.ts';
 import type { FaultPlan } from '../../src/faults.ts';
 import { runScenario } from '../../src/runScenario.ts';
 import type { Scenario } from '../../src/scenario.ts';
@@ -164,7 +164,7 @@ async function compare(name: string, plans: (scenario: Scenario) => FaultPlan[],
 
 const singles = (scenario: Scenario) => {
   const reference = runScenario(scenario, { seed: 1, plan: [] });
-  return plansOf(faultSpace(reference, { maxOccurrence: 1 }), false);
+  return faultSpace(reference, { maxOccurrence: 1 }).singles.map((f) => [f]);
 };
 
 describe('a World run is a path of the check', () => {

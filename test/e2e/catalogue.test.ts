@@ -6,7 +6,9 @@
 // on any row of any scenario.
 //
 // Each scenario's sweep runs inside the one test that judges it, and that test makes every
-// assertion about the scenario's own result (vitest.mutants.config.ts says why).
+// assertion about the scenario's own result (vitest.mutants.config.ts says why). The quick suite
+// (`npm test`) judges a sample of the scenarios; the catalogue suite (`npm run test:catalogue`)
+// judges every one of them, and the catalogue as a whole (test/support/suite.ts).
 import { timeScaleOf } from '../../src/scenario.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
@@ -20,10 +22,12 @@ import { formatPlace } from '../../src/place.ts';
 import { runWindows } from '../../src/windows.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { full, SAMPLE_SCENARIOS, sampled } from '../support/suite.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 // Loading imports the scenario modules and runs none of them.
 const entries = await loadCatalogue();
+const judged = sampled(entries, (e) => SAMPLE_SCENARIOS.includes(e.scenario.name));
 
 /**
  * What one scenario's test measured that only the whole catalogue can be judged on: the states
@@ -51,6 +55,11 @@ describe('the scenario catalogue', () => {
     expect(entries.length).toBeGreaterThanOrEqual(5);
   });
 
+  it('holds every scenario the quick suite samples', () => {
+    const names = entries.map((e) => e.scenario.name);
+    expect(SAMPLE_SCENARIOS.filter((n) => !names.includes(n))).toEqual([]);
+  });
+
   it('opens every scenario file with a comment naming the seed passage it models', () => {
     for (const { file } of entries) {
       const text = readFileSync(join(root, file), 'utf8');
@@ -61,7 +70,7 @@ describe('the scenario catalogue', () => {
 });
 
 describe('each scenario of the catalogue', () => {
-  it.each(entries.map((e) => [e.scenario.name, e] as const))(
+  it.each(judged.map((e) => [e.scenario.name, e] as const))(
     '%s: gets its expected verdict, and every row agrees with its run (cells, note, repair query)',
     (_name, { scenario }) => {
       const r = runWindows(scenario);
@@ -117,7 +126,7 @@ describe('each scenario of the catalogue', () => {
   );
 });
 
-describe('the catalogue as a whole', () => {
+describe.runIf(full)('the catalogue as a whole', () => {
   it('enters every resting state of every process machine in some run', ({ skip }) => {
     const machines = new Map<AnyStateMachine, { id: string; reached: Set<string> }>();
     for (const tally of everyScenarioRan(skip)) {

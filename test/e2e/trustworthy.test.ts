@@ -13,6 +13,9 @@ import { replayJson } from '../../src/report/runJson.ts';
 import type { Scenario } from '../../src/scenario.ts';
 import { runWindows } from '../../src/windows.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
+import { checkClaim } from '../../src/checkers/compose.ts';
+import { verdictSummary } from '../../src/report/verdictSummary.ts';
+import { exitCodeOf } from '../../src/verdict.ts';
 
 describe('the liveness phase', () => {
   it('gives the relay its next poll after a heal that comes when the world has long been still (regression)', () => {
@@ -33,6 +36,55 @@ describe('the liveness phase', () => {
     // The relay polled after the heal and the reservations committed after it.
     expect(r.trace.some((e) => e.tick > heal.tick && e.component === 'relay' && e.kind === 'timer')).toBe(true);
     expect(lastTick - heal.tick).toBeGreaterThanOrEqual(60);
+  });
+});
+
+describe('a clause no run could decide, beside a violation the scenario expects', () => {
+  // The dual write loses orders, as its scenario expects; a second claim reads a component the
+  // design does not have. The expected violation does not make the whole as expected.
+  it('is not as expected, names the clause and why, and exits 1', async () => {
+    const { default: dualWrite } = await import('../../scenarios/mercury-dual-write-commit-first.ts');
+    const misread: Scenario = {
+      ...dualWrite,
+      name: 'dual-write-with-a-misread-claim',
+      claims: [...dualWrite.claims, { ...dualWrite.claims[0]!, effect: 'shipment', outcomes: (view) => view.durable<{ rows: [] }>('shipmentDb').rows }],
+    };
+    const r = runWindows(misread, { maxOccurrence: 1 });
+    expect(r.judgement.found).toContain('lost effect');
+    expect(r.judgement.asExpected).toBe(false);
+    expect(r.judgement.undecided.map((u) => `${u.effect} ${u.clause}: ${u.reason}`)).toContain('shipment atMostOne: no component named shipmentDb');
+    expect(renderMarkdownFile(r)).toContain('undecided: at most one committed outcome per key (shipment): no component named shipmentDb');
+  });
+});
+
+describe('a run the World’s step bound cuts', () => {
+  // Forty steps end every run long before the outbox design's two orders are through: nothing a
+  // run did not finish is a finding, and the verdict says nothing was decided.
+  const cut: Scenario = { ...outbox, name: 'outbox-cut-short', world: { stepsMax: 40 } };
+
+  it('is inconclusive, never a lost effect or a stuck run, with why and what to change', () => {
+    const r = runWindows(cut, { maxOccurrence: 1 });
+    expect(r.judgement.verdict).toBe('inconclusive');
+    expect(r.judgement.found).toEqual([]);
+    expect(r.distinctOutcomes).toEqual(['inconclusive']);
+    expect(r.rows.every((row) => row.outcome === 'inconclusive' && row.repair?.role === 'none')).toBe(true);
+    const liveness = r.coverage.clauses.find((k) => k.clause === 'liveness')!;
+    expect(liveness).toMatchObject({ status: 'inconclusive', reason: 'the run was cut by its bound of 40 steps in its safety phase, before it could end' });
+    expect(verdictSummary(r).problems).toEqual(["the search was inconclusive: the run was cut by its bound of 40 steps in its safety phase, before it could end; shrink the workload or raise the scenario's world.stepsMax"]);
+    expect(exitCodeOf([r.judgement])).toBe(3);
+  });
+
+  it('still reports what the run did commit twice', () => {
+    const [claim] = outbox.claims;
+    const duplicated = checkClaim({ ...claim!, outcomes: () => [{ key: 'o-1|1' }, { key: 'o-1|1' }], facts: () => ['o-1|1', 'o-2|1'] }, {
+      durable: () => ({}),
+      notes: [],
+      result: { ending: { kind: 'stuck', reason: { kind: 'steps', bound: 40, phase: 'safety' } } },
+    } as never);
+    expect(duplicated.outcome).toBe('duplicate effect');
+    // The effect o-2 never got is not counted lost: the run never came to its end.
+    expect(duplicated.findings.map((f) => f.violation)).toEqual(['duplicate effect']);
+    expect(duplicated.clauses.find((c) => c.clause === 'liveness')!.status).toBe('inconclusive');
   });
 });
 
@@ -58,7 +110,7 @@ describe('a checker that throws', () => {
     expect(json.scenarios[0]!.windows.every((w) => w.undecided?.[0]?.reason === reason)).toBe(true);
     const junit = renderJunit([r]);
     expect(junit).toContain(`unknown: the checkers could not decide this run (inventory reservation: liveness: ${reason}`);
-    expect(junit).toMatch(/<failure message="outbox-with-a-broken-observer is NOT as expected: the verdict is unknown but holds was expected"/);
+    expect(junit).toMatch(/<failure message="outbox-with-a-broken-observer is NOT as expected: the verdict is unknown but holds was expected; undecided: every committed fact yields its effect \(inventory reservation\): orders table missing from the durable state/);
   });
 
   it('makes a replay unknown, with the reason in its text and its JSON', () => {

@@ -25,10 +25,12 @@ const SUBSECTION: Readonly<Record<string, string>> = {
   DeviceOptions: 'device',
   BrokerOptions: 'broker',
   CallerOptions: 'caller',
+  CommitThenCallOptions: 'commitThenCall',
   ClientOptions: 'client',
   ConsumerOptions: 'consumer',
   ConsumerGroupOptions: 'consumer',
   DatabaseOptions: 'database',
+  BackupOptions: 'database',
   OperatorOptions: 'operator',
   OrchestratorOptions: 'orchestrator',
   ParticipantOptions: 'participant',
@@ -41,6 +43,7 @@ const SUBSECTION: Readonly<Record<string, string>> = {
   CdcConnectorOptions: 'cdcConnector',
   SourceOptions: 'source',
   RetryOptions: 'retryPolicy',
+  CallRetryOptions: 'callRetry',
   WORLD_SETTINGS: 'World settings',
 };
 

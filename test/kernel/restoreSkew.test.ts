@@ -58,6 +58,32 @@ describe('a restore fault', () => {
     expect(() => world.run()).toThrow(/receiver declares no snapshot to restore/);
   });
 
+  it('is told the tick it strikes at, so a snapshot can be chosen by its age, in the World and in check mode alike', () => {
+    const told: number[] = [];
+    const stamped = senderReceiver(3, false).map((c) =>
+      c.name === 'receiver'
+        ? {
+            ...c,
+            restore: (_: unknown, now: number) => {
+              told.push(now);
+              return { received: [], restoredAt: now };
+            },
+          }
+        : c,
+    );
+    const world = new World(stamped, { seed: 1, plan: [{ kind: 'restore', component: 'receiver', window: 'sender.acked', occurrence: 2 }] });
+    world.run();
+    const at = world.trace.events.find((e) => e.kind === 'restore')!.tick;
+    expect(at).toBeGreaterThan(0);
+    expect(told).toEqual([at]);
+    const options = { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 4000, quietTicks: 60, crash: false, restore: true, skew: false, messageFaults: [], driver: 'compiled' } as const;
+    const check = new CheckWorld(stamped, { ...options, faults: 1 });
+    const later = check.apply(check.initial(), { kind: 'advance', to: 7 });
+    const restored = check.apply(later, check.choices(later).find((c) => c.kind === 'restore')!);
+    const receiver = stamped.findIndex((c) => c.name === 'receiver');
+    expect(restored.comps[receiver]!.restoreTo).toEqual({ received: [], restoredAt: 7 });
+  });
+
   it('is a different fault for a different component at the same window', () => {
     const a = { kind: 'restore', component: 'receiver', window: 'sender.acked', occurrence: 1 } as const;
     expect(sameFault(a, { ...a })).toBe(true);
@@ -82,6 +108,43 @@ describe('a restore fault', () => {
     const again = world.apply(crashed, world.choices(crashed).find((c) => c.kind === 'restore')!);
     expect(again.comps[receiver]!.restoreTo).toEqual({ received: [] });
     expect(new CheckWorld(components, { ...options, faults: 1 }).choices(after).some((c) => c.kind === 'restore')).toBe(false);
+  });
+});
+
+describe('a restore of several components at once', () => {
+  /** The receiver restorable to an empty log together with the sender's acknowledgements: one consistent snapshot of both. */
+  function restoredTogether(total = 3): ComponentSpec[] {
+    return senderReceiver(total, false).map((c) =>
+      c.name === 'receiver' ? { ...c, restore: () => ({ received: [] }), restoresWith: ['sender'] } : { ...c, restore: () => ({ acked: [] }) },
+    );
+  }
+
+  it('sets the named components back with it as one fault: the sender sends everything again, and the receiver holds each message once', () => {
+    const plan: FaultPlan = [{ kind: 'restore', component: 'receiver', window: 'sender.acked', occurrence: 2 }];
+    const world = new World(restoredTogether(), { seed: 1, plan });
+    const result = world.run();
+    expect(result.strikes.map((s) => s.fault)).toEqual(plan);
+    expect(world.trace.events.filter((e) => e.kind === 'restore').map((e) => e.component)).toEqual(['receiver', 'sender']);
+    // Restored alone, the receiver lost messages 1 and 2 (see above); restored with the sender's
+    // acknowledgements, both are sent again and nothing is lost or repeated.
+    expect(world.durable<Received>('receiver').received).toEqual([1, 2, 3]);
+    expect(result.ending).toEqual({ kind: 'quiescent' });
+  });
+
+  it('is one choice of check mode that sets back every named component and counts one fault', () => {
+    const components = restoredTogether(2);
+    const options = { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 4000, quietTicks: 60, crash: false, restore: true, skew: false, messageFaults: [], driver: 'compiled' } as const;
+    const world = new CheckWorld(components, { ...options, faults: 1 });
+    const s0 = world.initial();
+    const receiver = components.findIndex((c) => c.name === 'receiver');
+    const sender = components.findIndex((c) => c.name === 'sender');
+    const after = world.apply(s0, world.choices(s0).find((c) => c.kind === 'restore' && c.comp === receiver)!);
+    expect(after.faults).toBe(1);
+    expect([after.comps[receiver]!.down, after.comps[sender]!.down]).toEqual([true, true]);
+    expect([after.comps[receiver]!.restoreTo, after.comps[sender]!.restoreTo]).toEqual([{ received: [] }, { acked: [] }]);
+    // The sender alone names nobody: its restore leaves the receiver up and as it was.
+    const alone = world.apply(s0, world.choices(s0).find((c) => c.kind === 'restore' && c.comp === sender)!);
+    expect([alone.comps[receiver]!.down, alone.comps[receiver]!.restoreTo]).toEqual([false, undefined]);
   });
 });
 

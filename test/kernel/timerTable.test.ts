@@ -1,16 +1,16 @@
 // The World's table of a component's pending timers behaves as the Map it replaced: an id set
 // again keeps its place, a deletion keeps the others in order, and slots freed are taken again.
 import { describe, expect, it } from 'vitest';
-import { TimerTable } from '../../src/timerTable.ts';
+import { TimerTable, type PendingTimer } from '../../src/timerTable.ts';
 
-const t = (seq: number, delay = 10) => ({ seq, delay });
+const t = (seq: number, delay = 10): PendingTimer => ({ seq, delay, set: seq });
 
 /** The table and a Map given the same operations, read back the same way. */
 function both() {
   const table = new TimerTable();
-  const map = new Map<string, { seq: number; delay: number }>();
+  const map = new Map<string, PendingTimer>();
   return {
-    set: (id: string, timer: { seq: number; delay: number }) => (table.set(id, timer), map.set(id, timer)),
+    set: (id: string, timer: PendingTimer) => (table.set(id, timer), map.set(id, timer)),
     delete: (id: string) => expect(table.delete(id)).toBe(map.delete(id)),
     clear: () => (table.clear(), map.clear()),
     check: () => {

@@ -11,8 +11,9 @@ const duplicate: Finding = { violation: 'duplicate effect', effect: 'reservation
 const phantom: Finding = { violation: 'phantom effect', effect: 'reservation', key: 'o-9|1' };
 
 describe('outcomes', () => {
-  it('rank every violation worse than unknown, and unknown worse than holds', () => {
-    expect(OUTCOME_ORDER).toEqual([...VIOLATIONS, 'unknown', 'holds']);
+  it('rank every violation worse than unknown, unknown worse than inconclusive, and inconclusive worse than holds', () => {
+    expect(OUTCOME_ORDER).toEqual([...VIOLATIONS, 'unknown', 'inconclusive', 'holds']);
+    expect(outcomeRank('inconclusive')).toBeLessThan(outcomeRank('holds'));
     expect(outcomeRank('phantom effect')).toBeLessThan(outcomeRank('lost effect'));
     expect(outcomeRank('stuck')).toBeLessThan(outcomeRank('unknown'));
     expect(outcomeRank('unknown')).toBeLessThan(outcomeRank('holds'));
@@ -66,7 +67,7 @@ describe('verdicts', () => {
   });
 
   it('are the merge of the runs’ own verdicts, whatever the order of the runs', () => {
-    const asVerdict = (o: RunOutcome): Verdict => (o === 'holds' ? 'holds' : o === 'unknown' ? 'unknown' : 'violated');
+    const asVerdict = (o: RunOutcome): Verdict => (o === 'holds' || o === 'unknown' || o === 'inconclusive' ? o : 'violated');
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...OUTCOME_ORDER)), fc.boolean(), (outcomes, bounded) => {
         const merged = mergeVerdicts([bounded ? 'holds within bound' : 'holds', ...outcomes.map(asVerdict)]);
@@ -83,7 +84,7 @@ describe('judge', () => {
   const violatedLost = { verdict: 'violated', violations: ['lost effect'] } as const;
 
   it('accepts holds, and holds within bound, for a scenario that expects to hold', () => {
-    expect(judge(holds, 'holds', [], 'exhaustive')).toEqual({ verdict: 'holds', expected: holds, asExpected: true, found: [], missing: [], unexpected: [], unexpectedClaims: [] });
+    expect(judge(holds, 'holds', [], 'exhaustive')).toEqual({ verdict: 'holds', expected: holds, asExpected: true, found: [], missing: [], unexpected: [], unexpectedClaims: [], undecided: [] });
     expect(judge(holds, 'holds within bound', [], 'sampled').asExpected).toBe(true);
   });
 
@@ -97,6 +98,14 @@ describe('judge', () => {
     expect(judge(ofCapture, 'violated', ['lost effect'], 'exhaustive')).toMatchObject({ asExpected: true, unexpectedClaims: [] });
     // Without named claims, any claim may carry the expected violation.
     expect(judge(violatedLost, 'violated', ['lost effect'], 'exhaustive', ['capture', 'alert']).asExpected).toBe(true);
+  });
+
+  it('never accepts a clause some run could not decide, even beside the violation it expects; each clause named once', () => {
+    const liveness = { effect: 'shipment', clause: 'liveness', reason: 'no component named shipmentDb' } as const;
+    const j = judge(violatedLost, 'violated', ['lost effect'], 'exhaustive', [], [liveness, { ...liveness, reason: 'a later reason' }]);
+    expect(j.asExpected).toBe(false);
+    expect(j.undecided).toEqual([liveness]);
+    expect(judge(holds, 'holds', [], 'exhaustive', [], [liveness]).asExpected).toBe(false);
   });
 
   it('never accepts unknown, whatever was expected', () => {

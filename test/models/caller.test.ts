@@ -3,7 +3,9 @@
 // foreign reply, which a delay or a redelivery brings, is ignored; and a negative status answer
 // is acted on at once.
 import { describe, expect, it } from 'vitest';
-import { callerMachine, intentOf, type CallerInput } from '../../models/caller.ts';
+import { caller, callerMachine, intentOf, type CallerInput } from '../../models/caller.ts';
+import { TimeScale } from '../../src/duration.ts';
+import type { DesignComponent } from '../../src/scenario.ts';
 import { MachineDriver } from './machineDriver.ts';
 
 const INPUT: CallerInput = { broker: 'broker', group: 'fulfillment', db: 'db', provider: 'provider', effectKey: ['order_id'], sendKey: true, statusLookup: true, recordIntent: true };
@@ -107,5 +109,55 @@ describe('caller: its broker session and its gate', () => {
     expect(d.sent.at(-1)).toMatchObject({ to: 'db', event: { ref: '0.0.outcome', ops: [{ row: { state: 'GATED', op_id: null } }, { row: { state: 'GATED' } }] } });
     d.advance(100);
     expect(d.sent.some((s) => s.to === 'provider')).toBe(false);
+  });
+});
+
+describe('caller: a retry schedule with backoff and a deadline', () => {
+  // No lookup, so each unanswered call is followed by the next after its wait: waits of 5, 10 and 20 ticks.
+  const SCHEDULE: Partial<CallerInput> = { statusLookup: false, timeoutTicks: 3, retryWaitsTicks: [5, 10, 20] };
+  const callTimes = (d: MachineDriver) => d.sent.filter((s) => s.event.type === 'provider.call').map((s) => s.event['ref']);
+
+  it('waits each retry out in beforeExternalCall before the call goes, then gives up UNKNOWN after the last', () => {
+    const d = calling(SCHEDULE);
+    expect(callTimes(d)).toEqual(['0.0#1']);
+    d.advance(3);
+    expect(d.state).toBe('beforeExternalCall');
+    d.advance(4);
+    // The first wait is 5 ticks: the second call has not gone yet.
+    expect(callTimes(d)).toEqual(['0.0#1']);
+    d.advance(1);
+    expect(callTimes(d)).toEqual(['0.0#1', '0.0#2']);
+    d.advance(3 + 10);
+    expect(callTimes(d)).toEqual(['0.0#1', '0.0#2', '0.0#3']);
+    d.advance(3 + 19);
+    expect(callTimes(d)).toHaveLength(3);
+    d.advance(1);
+    expect(callTimes(d)).toHaveLength(4);
+    d.advance(3);
+    expect(d.state).toBe('committingOutcome');
+    expect(d.notes.find((n) => n.kind === 'unknownOutcome')?.data).toMatchObject({ attempts: 4 });
+  });
+
+  it('without a schedule calls again on the next tick, maxAttempts times', () => {
+    const d = calling({ statusLookup: false, timeoutTicks: 3, maxAttempts: 2 });
+    d.advance(3 + 1);
+    expect(callTimes(d)).toEqual(['0.0#1', '0.0#2']);
+    d.advance(3);
+    expect(d.state).toBe('committingOutcome');
+  });
+
+  it('is drawn from the schedule `faultline calc retry` prints, rounded up to whole ticks, and refuses maxAttempts beside it', () => {
+    const at = (tick: string) => caller({ group: 'g', effectKey: ['order_id'], sendKey: true, statusLookup: true, recordIntent: true, retry: { backoff: '1m', factor: 2, cap: '6h', until: '2d' } })({ size: 1, time: new TimeScale(tick) });
+    const minutes = (at('1m') as DesignComponent).input!['retryWaitsTicks'] as number[];
+    expect(minutes).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256, 360, 360, 360, 360, 360, 360]);
+    // At a tick of 7 minutes the 1-minute wait is one tick and 6 hours is 52 (51.4, rounded up).
+    expect(((at('7m') as DesignComponent).input!['retryWaitsTicks'] as number[]).slice(0, 4)).toEqual([1, 1, 1, 2]);
+    expect(((at('7m') as DesignComponent).input!['retryWaitsTicks'] as number[]).at(-1)).toBe(52);
+    expect(() => caller({ group: 'g', effectKey: ['order_id'], sendKey: true, statusLookup: true, recordIntent: true, maxAttempts: 2, retry: { backoff: '1m', until: '1h' } })).toThrow(
+      'caller takes maxAttempts or a retry schedule, not both: the schedule sets the attempts',
+    );
+    expect(() => at('1m') && caller({ group: 'g', effectKey: ['order_id'], sendKey: true, statusLookup: true, recordIntent: true, retry: { backoff: '1h', until: '30m' } })({ size: 1, time: new TimeScale('1m') })).toThrow(
+      'caller option retry: until 30 m is shorter than the first wait 1 h: no retry fits before it',
+    );
   });
 });

@@ -16,7 +16,7 @@
 //   tests below (EXCLUDED).
 //
 // FAULTLINE_PG_RUNS sets the number of sequences of each kind (default 1000 serial, 300
-// interleaved); FAULTLINE_PG_SEED the fast-check seed (fixed by default, so a run is repeatable).
+// interleaved in the catalogue suite, a fifth of that in the quick one); FAULTLINE_PG_SEED the fast-check seed (fixed by default, so a run is repeatable).
 // `npm run conformance -- --postgres URL` runs the same property against any server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conformance, describeReport, type Mode } from './postgres/conformance.ts';
@@ -27,8 +27,10 @@ import { runSequence } from './postgres/runSequence.ts';
 import { ServerBackend } from './postgres/serverBackend.ts';
 import type { SqlBackend } from './postgres/sqlBackend.ts';
 import { EXCLUDED } from './postgres/steps.ts';
+import { full } from '../support/suite.ts';
 
-const runsOf = (mode: Mode) => Number(process.env['FAULTLINE_PG_RUNS'] ?? (mode === 'serial' ? 1000 : 300));
+// The quick suite runs a fifth of the sequences the catalogue suite runs (test/support/suite.ts).
+const runsOf = (mode: Mode) => Number(process.env['FAULTLINE_PG_RUNS'] ?? (mode === 'serial' ? 1000 : 300) / (full ? 1 : 5));
 const SEED = Number(process.env['FAULTLINE_PG_SEED'] ?? 20_251_201);
 const URL_GIVEN = process.env['FAULTLINE_POSTGRES_URL'];
 /** A property's time limit: it only guards against a hang, so it is far above a run's length on a busy machine. */

@@ -9,8 +9,8 @@ import { deviceMachine, type DeviceDurable } from '../../models/device.ts';
 import { END_OF_TIME, type EventLogDurable, type StreamRecord } from '../../models/eventLog.ts';
 import type { FactTimes } from '../../models/factTimes.ts';
 import { promoterMachine, type PromoterDurable } from '../../models/promoter.ts';
-import { factTimeline, finalResults, resultSinkMachine, type ResultPost, type SinkDurable, type StoredPost } from '../../models/resultSink.ts';
-import { aggregatorMachine, initialAggregatorDurable, restoreOlderCheckpoint, valueOf, type AggregatorDurable, type AggregatorInput, type WindowState } from '../../models/windowedAggregator.ts';
+import { factTimeline, finalResults, postKey, resultSinkMachine, type ResultPost, type SinkDurable, type StoredPost } from '../../models/resultSink.ts';
+import { aggregatorMachine, initialAggregatorDurable, restoreCheckpointByAge, restoreLatestCheckpoint, restoreOlderCheckpoint, valueOf, type AggregatorDurable, type AggregatorInput, type WindowState } from '../../models/windowedAggregator.ts';
 import { checkClaim } from '../../src/checkers/compose.ts';
 import { checkFinality } from '../../src/checkers/finality.ts';
 import type { WorldView } from '../../src/worldView.ts';
@@ -288,6 +288,30 @@ describe('the windowed aggregator', () => {
     expect(restoreOlderCheckpoint({ checkpoint: base.checkpoint, ids: 0, code: 1 }).checkpoint).toEqual(base.checkpoint);
   });
 
+  it('restores the newest checkpoint at least an age old at the moment of the restore, the older ones kept for a second restore', () => {
+    const base = initialAggregatorDurable(2);
+    const at = (id: number, tick: number) => ({ ...base.checkpoint, id, tick });
+    const durable: AggregatorDurable = { checkpoint: at(3, 90), previous: at(2, 60), retained: [at(1, 30), at(2, 60)], ids: 3, code: 1 };
+    const byAge = (age: number, now: number) => restoreCheckpointByAge(age)(durable, now);
+    expect(byAge(20, 100)).toEqual({ checkpoint: at(2, 60), previous: at(1, 30), retained: [at(1, 30)], ids: 3, code: 1 });
+    expect(byAge(10, 100).checkpoint).toEqual(at(3, 90));
+    expect(byAge(70, 100)).toEqual({ checkpoint: at(1, 30), ids: 3, code: 1 });
+    // None that old: the empty checkpoint the aggregator started from.
+    expect(byAge(80, 100)).toEqual({ checkpoint: base.checkpoint, ids: 3, code: 1 });
+    expect(restoreLatestCheckpoint(durable)).toBe(durable);
+  });
+
+  it('keeps, as it checkpoints, only the checkpoints a restore by age can still reach', () => {
+    const r = run({ sink: 'idempotent', restoreTo: '10m', checkpointEvery: '1m' });
+    const d = r.report.durable['aggregator'] as AggregatorDurable;
+    const retained = d.retained!.map((c) => c.tick);
+    // Ten minutes is 60 ticks: the oldest kept is the newest at least 60 ticks before the latest checkpoint.
+    expect(retained[0]).toBeLessThanOrEqual(d.checkpoint.tick - 60);
+    expect(retained[1]).toBeGreaterThan(d.checkpoint.tick - 60);
+    expect(d.retained!.at(-1)).toEqual(d.previous);
+    expect((run({ sink: 'idempotent', restorable: true }).report.durable['aggregator'] as AggregatorDurable).retained).toBeUndefined();
+  });
+
   it('stops on a checkpoint its code cannot read, and migrates one it can', () => {
     const deploy = (migrates: boolean) => {
       const d = aggregator({ upgrade: { atTick: 5, schema: 2, migrates } });
@@ -447,6 +471,22 @@ describe('stream designs in a World', () => {
     const transactional = run({ sink: 'transactional' }, [{ kind: 'crash', window: 'aggregator.preparing', occurrence: 1 }]);
     expect(transactional.outcome).toBe('holds');
     expect(new Set(results(transactional)).size).toBe(results(transactional).length);
+  });
+
+  it('posts a replayed correction under the same identity when it is derived, and under a new one when it is drawn', () => {
+    const ledger = (correctionId: 'derived' | 'drawn'): StreamPipelineOptions => ({ sink: 'idempotent', late: 'correction', idleAfter: '5m', device: { restartAfter: '30m' }, correctionId });
+    // The crash falls after f1-3's correction was acknowledged and before the next checkpoint.
+    const crash: FaultPlan = [{ kind: 'crash', window: 'aggregator.waiting', occurrence: 18 }];
+    const corrections = (r: ReturnType<typeof run>) => sinkOf(r).posts.filter((p) => p.kind === 'correction');
+    const derived = run(ledger('derived'), crash);
+    expect(corrections(derived).map((p) => postKey(p))).toEqual(['correction w2 f1-3']);
+    expect(derived.report.notes.some((n) => n.component === 'sink' && (n.data as { key?: string } | undefined)?.key === 'correction w2 f1-3')).toBe(true);
+    const drawn = run(ledger('drawn'), crash);
+    const ids = corrections(drawn).map((p) => (p as { id?: string }).id);
+    expect(ids).toHaveLength(2);
+    expect(new Set(ids).size).toBe(2);
+    // Without the crash a drawn identity is made once: nothing but a replay makes a second.
+    expect(corrections(run(ledger('drawn'))).length).toBe(1);
   });
 
   it('makes a crashed device\'s facts late, and a correction carries them to the closed window', () => {

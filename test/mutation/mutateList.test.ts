@@ -51,10 +51,11 @@ describe('the mutation run mutates', () => {
     expect(groups[0]!.entries).toContain('src/claims.ts');
   });
 
-  it("exactly the World's named methods, each from its signature to its closing brace", () => {
+  it("exactly the World's named methods, each from its signature to its closing brace, and the quiet rule whole", () => {
     const world = parse('src/world.ts');
     const ranges = groups[2]!.entries.map(rangeOf);
-    expect(ranges.map((r) => r.file)).toEqual(WORLD_METHODS.map(() => 'src/world.ts'));
+    expect(ranges.map((r) => r.file)).toEqual([...WORLD_METHODS.map(() => 'src/world.ts'), 'src/quiet.ts']);
+    expect(ranges.at(-1)!.lines).toBeUndefined();
     WORLD_METHODS.forEach((name: string, i: number) => {
       const methods = find(world, (n) => ts.isMethodDeclaration(n) && n.name.getText(world) === name && n.parent !== undefined && ts.isClassDeclaration(n.parent) && n.parent.name?.text === 'World');
       expect(methods, name).toHaveLength(1);

@@ -29,7 +29,7 @@ describe('renderMarkdownFile', () => {
     expect(md).toContain(r.lesson);
     for (const c of r.claims) expect(md).toContain(claimSentence(c));
     expect(md).toContain('**Verdict:** holds · **expected:** holds · **as expected**');
-    expect(md).toMatch(/\*\*Covers:\*\* holds for every single fault: \d+ faults at \d+ windows and \d+ message points \(crash, lose, duplicate, delay, reorder, first 2 occurrences of each\), \d+ runs, one interleaving per plan \(simulation seed 1\)/);
+    expect(md).toMatch(/\*\*Covers:\*\* holds for every single fault: \d+ faults at \d+ windows and \d+ message points \(crash, lose, duplicate, delay, reorder, every occurrence the runs reached: \d+, at most \d+ at one place\), \d+ runs, one interleaving per plan \(simulation seed 1\)/);
     expect(md).toContain('- at most one committed outcome per key: holds');
     expect(md).toContain(`| ${r.coverage.windows + r.coverage.points} | ${r.coverage.runs} | ${r.distinctOutcomes.join(', ')} |`);
     expect(md.endsWith('\n')).toBe(true);

@@ -1,0 +1,60 @@
+// Windows mode strikes every occurrence of every place the runs reach, so a flaw that shows only
+// at a late occurrence is found by default; a bound that leaves occurrences unstruck makes the
+// verdict "holds within bound", never "holds". The design (test/fixtures/fullDedupTable.ts)
+// breaks only when its sender crashes after its seventh send, past a dedup table of six entries.
+import { describe, expect, it } from 'vitest';
+import { describeCoverage } from '../../src/report/describeCoverage.ts';
+import { runScenario } from '../../src/runScenario.ts';
+import { runWindows } from '../../src/windows.ts';
+import { fullDedupTable, fullDedupTableScenario } from '../fixtures/fullDedupTable.ts';
+
+const crashRow = (r: ReturnType<typeof runWindows>) => r.rows.find((row) => row.fault === 'crash' && row.place.kind === 'window' && row.place.component === 'sender' && row.place.state === 'awaitingAck')!;
+
+describe('windows mode, every occurrence by default', () => {
+  it('finds the duplicate a crash after the seventh send makes, with the plan that replays it', () => {
+    const r = runWindows(fullDedupTableScenario);
+    expect(r.judgement.verdict).toBe('violated');
+    const row = crashRow(r);
+    expect(row.outcome).toBe('duplicate effect');
+    expect(row.runs).toBe(8);
+    expect(row.plan).toEqual([{ kind: 'crash', window: 'sender.awaitingAck', occurrence: 7 }]);
+    // Occurrences one to six are deduplicated; seven and eight are not.
+    expect(row.outcomes).toEqual({ holds: 6, 'duplicate effect': 2 });
+    expect(r.coverage.occurrences).toMatchObject({ beyond: 0 });
+    expect(r.coverage.maxOccurrence).toBeUndefined();
+  });
+
+  it('holds only within its bound when a bound leaves later occurrences unstruck, and says how many', () => {
+    for (const r of [runWindows(fullDedupTableScenario, { maxOccurrence: 2 }), runWindows({ ...fullDedupTableScenario, windows: { maxOccurrence: 2 } })]) {
+      expect(r.judgement.verdict).toBe('holds within bound');
+      // Holding within a bound is still holding: the expectation is met, and the words say where.
+      expect(r.judgement.asExpected).toBe(true);
+      expect(crashRow(r).runs).toBe(2);
+      expect(r.coverage.occurrences!.beyond).toBeGreaterThan(0);
+      expect(describeCoverage(r.judgement.verdict, r.coverage)).toMatch(/first 2 occurrences of each: [\d,]+ of the [\d,]+ the runs reached, up to \d+ at one place; [\d,]+ left unstruck/);
+    }
+  });
+
+  it('holds without a bound word when the bound leaves nothing out, or there is none', () => {
+    const roomy = { ...fullDedupTableScenario, build: () => fullDedupTable(100) };
+    expect(runWindows(roomy).judgement.verdict).toBe('holds');
+    const bounded = runWindows(roomy, { maxOccurrence: 50 });
+    expect(bounded.judgement.verdict).toBe('holds');
+    expect(bounded.coverage.occurrences!.beyond).toBe(0);
+  });
+
+  it('counts a window entered again by a way out and back as one more occurrence, under both drivers', () => {
+    for (const driver of ['compiled', 'xstate'] as const) {
+      const run = runScenario(fullDedupTableScenario, { seed: 1, plan: [], driver });
+      // One entry per order: after each ack the sender passes through `choosing` and comes back.
+      expect(run.report.windowCounts.get('sender.awaitingAck'), driver).toBe(8);
+    }
+  });
+
+  it('pairs a first fault with the occurrences its own run reaches, past what the fault-free run reached', () => {
+    const r = runWindows({ ...fullDedupTableScenario, build: () => fullDedupTable(100) }, { pairs: true, maxOccurrence: 3 });
+    expect(r.coverage.faultDepth).toBe(2);
+    expect(r.judgement.verdict).toBe('holds within bound');
+    expect(r.coverage.occurrences!.beyond).toBeGreaterThan(0);
+  });
+});
