@@ -37,6 +37,8 @@ import type { ProviderReply, ProviderResponseStatus } from './provider.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
 import { InputError } from '../src/inputError.ts';
 import { duration, parseOptions, z } from '../src/options.ts';
+import type { DesignIndex } from '../src/designIndex.ts';
+import { missingFields, publishedFields } from './payloadFields.ts';
 import { CallRetryOptions, callRetryWaits } from './callRetry.ts';
 
 export interface CallerInput {
@@ -336,6 +338,19 @@ export function caller(options: z.input<typeof CallerOptions>): ComponentBuilder
   });
   return ({ time }) => {
     const i = input(ticksOf(time, `${name} option timeout`, o.timeout), o.retry === undefined ? undefined : callRetryWaits(time, name, o.retry));
-    return { name, machine: callerMachine, process: true, peers: [i.broker, i.db, i.provider], input: { ...i }, ...common(time, name, o) };
+    return { name, machine: callerMachine, process: true, peers: [i.broker, i.db, i.provider], input: { ...i }, wiring: (design) => callerWiring(i, design), ...common(time, name, o) };
   };
+}
+
+/** The caller's database holds its records, and the records it reads carry the fields of its key and intent. */
+function callerWiring(i: CallerInput, design: DesignIndex): string[] {
+  const tables = Object.keys(CALLER_TABLES).flatMap((t) => design.missingTable(i.db, t) ?? []);
+  const carried = publishedFields(design, i.broker);
+  return [...tables, ...missingFields(design, i.broker, 'effectKey field', i.effectKey, carried), ...missingFields(design, i.broker, 'intentFields field', i.intentFields ?? [], carried)];
+}
+
+/** The fields of the intent a caller sends its provider: the ones it names, else every field of its records but `event_id`. */
+export function intentFieldsOf(i: CallerInput, design: DesignIndex): readonly string[] | undefined {
+  if (i.intentFields !== undefined) return i.intentFields;
+  return publishedFields(design, i.broker)?.filter((f) => f !== 'event_id');
 }

@@ -43,6 +43,8 @@ import type { TimeScale } from '../src/duration.ts';
 import { InputError } from '../src/inputError.ts';
 import { duration, parseOptions, z } from '../src/options.ts';
 import type { DesignComponent } from '../src/scenario.ts';
+import type { DesignIndex } from '../src/designIndex.ts';
+import { missingFields } from './payloadFields.ts';
 
 export interface EffectSpec {
   /** insert: create a row (a repeat is suppressed only by a unique key); upsert: set a row. */
@@ -640,9 +642,19 @@ function consumerComponent(name: string, o: z.output<typeof ConsumerOptions>, ti
     process: true,
     peers: [input.broker, o.db, ...(o.inboxDb ? [o.inboxDb] : []), ...new Set(topics)],
     input: input as unknown as Record<string, unknown>,
+    wiring: (design) => consumerWiring(input, design),
     ...common(time, name, o),
     ...extra,
   };
+}
+
+/** Its databases hold the tables it writes, and the records it reads carry the fields its effect's columns take. */
+function consumerWiring(input: ConsumerInput, design: DesignIndex): string[] {
+  const effect = design.missingTable(input.db, input.effect.table);
+  const inboxDb = input.inbox === 'separateTx' ? (input.inboxDb ?? input.db) : input.db;
+  const inbox = input.inbox === 'sameTx' || input.inbox === 'separateTx' ? design.missingTable(inboxDb, 'inbox') : undefined;
+  const fields = Object.values(input.effect.columns).filter((c): c is string => typeof c === 'string');
+  return [...(effect === undefined ? [] : [`effect table: ${effect}`]), ...(inbox === undefined ? [] : [`inbox table: ${inbox}`]), ...missingFields(design, input.broker, 'effect column field', fields)];
 }
 
 /** A consumer applying one local effect per delivered record, named `consumer` unless the design names it. */

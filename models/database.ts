@@ -123,6 +123,7 @@ import { assign, enqueueActions, setup } from 'xstate';
 import { send, window, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
 import type { TimeScale } from '../src/duration.ts';
 import type { EvidencePart } from '../src/scenario.ts';
+import { NotInDesign } from '../src/notInDesign.ts';
 import { backedUp, type BackupSchedule, type DatabaseBackup } from './databaseBackups.ts';
 
 export type Value = string | number | boolean | null;
@@ -720,12 +721,22 @@ export class Engine {
 
 /** Every committed version of a history table's rows, in commit order. */
 export function historyOf(durable: DatabaseDurable | undefined, table: string): readonly Row[] {
+  held(durable, table);
   return durable?.history[table] ?? [];
 }
 
 /** Committed rows of one table, oldest first; for checkers, evidence and tests. */
 export function rowsOf(durable: DatabaseDurable | undefined, table: string): Row[] {
+  held(durable, table);
   return bySeq(durable?.tables[table]).map(([, s]) => s.row);
+}
+
+/**
+ * Refuses a read of a table the database does not hold: an empty answer would be judged, and a
+ * claim reading a misspelt table would find every fact lost (src/notInDesign.ts).
+ */
+function held(durable: DatabaseDurable | undefined, table: string): void {
+  if (durable !== undefined && !Object.hasOwn(durable.tables, table)) throw new NotInDesign('table', table, Object.keys(durable.tables), 'the database read');
 }
 
 /** A history table's committed `version`s per row, by `keyColumn`, in commit order: a row moving backwards shows. */

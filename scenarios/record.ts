@@ -45,6 +45,7 @@ export default defineRecord({
       how: 'at-least-once delivery, dedup by event ID',
       technique: 'dedup table',
       scenario: 'flow-review-posted',
+      claim: "the followers' notification of a posted review",
     },
     {
       id: 'EV-02',
@@ -57,6 +58,7 @@ export default defineRecord({
       how: 'at-least-once delivery, idempotent upsert',
       technique: 'version check',
       scenario: 'flow-rating-changed',
+      claim: "a rating's contribution to the book's feature",
     },
     {
       id: 'EV-03',
@@ -69,6 +71,7 @@ export default defineRecord({
       how: 'loss acceptable',
       technique: 'none',
       scenario: 'flow-page-viewed',
+      claim: 'a counted page view',
     },
     {
       id: 'EV-04',
@@ -81,6 +84,7 @@ export default defineRecord({
       how: 'at-least-once delivery, idempotent by payment ID, saga (section 7)',
       technique: 'natural idempotency',
       scenario: 'flow-gift-payment-captured',
+      claim: 'dispatch of a paid gift',
     },
   ],
   outbox: {

@@ -3,7 +3,12 @@
 // clause compiles to one checker of src/checkers/ over the durable end state; a clause whose
 // observer the claim does not supply is reported "not checked", never counted as holding.
 // report/claimSentence.ts renders the claim back to the sentence.
+import type { WiringCheck } from './designIndex.ts';
 import type { WorldView } from './worldView.ts';
+
+/** The clauses that judge outcomes against source facts, by the violation each finds. */
+export const FACT_CLAUSES = ['lost effect', 'phantom effect'] as const;
+export type FactClause = (typeof FACT_CLAUSES)[number];
 
 /** What a claim promises about its effect. */
 export type Guarantee =
@@ -135,6 +140,17 @@ export interface Claim {
    */
   readonly finality?: string;
   readonly guarantee?: Guarantee;
+  /**
+   * The clauses this claim declares it does not check, by the violation each finds: a claim with
+   * no source facts to compare outcomes with says so here (`['lost effect', 'phantom effect']`),
+   * since a claim that needs facts and has none is refused when its scenario is loaded.
+   */
+  readonly unchecked?: readonly FactClause[];
+  /**
+   * Checks of what the claim keys on against the design, run when the scenario is loaded: a
+   * claim keyed on a payload field no record carries would give every outcome the empty key.
+   */
+  readonly wiring?: WiringCheck;
   /** The tables its outcomes and facts are read from, when they are tables. */
   readonly tables?: ClaimTables;
 

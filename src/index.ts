@@ -1,5 +1,5 @@
 // The programmatic API: what a team's own test suite imports to gate on its designs.
-//   import { runWindows, explore, replay, defineScenario } from 'faultline';
+//   import { compose, defineScenario, runWindows, explore, replay } from 'faultline';
 export { runWindows, DEFAULT_SEED, type WindowsResult, type WindowRow, type Counterexample, type WindowsOptions, type Evidence } from './windows.ts';
 export { explore, type ExploreResult, type ExploreOptions, type ExploreCounterexample, type ExploreSearch } from './explore.ts';
 export { replay, type ReplayResult, type ReplayInput } from './replay.ts';
@@ -7,9 +7,13 @@ export { runScenario, type RunRecord, type RunSpec } from './runScenario.ts';
 export { failureWindows, restingStates } from './failureWindows.ts';
 export { faultSpace, type FaultSpace } from './faultSpace.ts';
 export { sweepPlan, type SweepPlan, type SweepSettings } from './windowsPart.ts';
+export { compose, compose as design, type Part, type BuildContext, type ComponentBuilder, type DesignBuild } from './compose.ts';
+export { wiringProblems, checkWiring } from './wiring.ts';
+export type { DesignIndex, WiringCheck } from './designIndex.ts';
+export { NotInDesign } from './notInDesign.ts';
 export { defineScenario, expectedAt, type Scenario, type Expectation, type Workload, type DesignComponent, type EvidencePart, type WindowNote, type WorldSettings } from './scenario.ts';
 export type { Duration, TimeScale } from './duration.ts';
-export type { Claim, Guarantee, Outcome, Reply, ConflictAttempt } from './claims.ts';
+export { FACT_CLAUSES, type Claim, type Guarantee, type Outcome, type Reply, type ConflictAttempt, type FactClause, type ClaimTable, type ClaimTables, type TableView } from './claims.ts';
 export { claimSentence } from './report/claimSentence.ts';
 export { describeFinding } from './report/describeFinding.ts';
 export { describeFault, describePlan } from './report/describePlan.ts';
@@ -28,3 +32,5 @@ export { Prng } from './prng.ts';
 export { SimClock } from './clock.ts';
 export { loadCatalogue, loadScenario, loadScenarios, type CatalogueEntry, type LoadOptions } from './catalogue.ts';
 export { InputError } from './inputError.ts';
+export { defineRecord, type RecordSpec, type RecordSpecInput } from './recordSpec.ts';
+export { toJSONSchema, type JsonSchema } from './jsonSchema.ts';

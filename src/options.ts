@@ -29,39 +29,65 @@ function objectAt(schema: z.Schema, path: readonly PropertyKey[]): z.ObjectSchem
   return s instanceof z.ObjectSchema ? (s as z.ObjectSchema<Readonly<Record<string, z.Schema>>>) : undefined;
 }
 
-function name(where: string, path: readonly PropertyKey[]): string {
-  return path.length === 0 ? where : `${where} option ${path.map(String).join('.')}`;
+/** How an input names its parts in a message: a design's options, or a scenario's and a record's fields. */
+export type Noun = 'option' | 'field';
+
+function name(where: string, path: readonly PropertyKey[], noun: Noun): string {
+  if (path.length === 0) return where;
+  // A design's options read `relay option tables.t.key`; a scenario's fields `claims[0].facts`.
+  if (noun === 'option') return `${where} option ${path.map(String).join('.')}`;
+  const field = path.map((seg, i) => (typeof seg === 'number' ? `[${seg}]` : i === 0 ? String(seg) : `.${String(seg)}`)).join('');
+  return where === '' ? field : `${where} ${field}`;
 }
 
-/** Parses `value` with `schema`, or throws one InputError line about the first problem. */
-export function parseOptions<S extends z.Schema<unknown, unknown>>(where: string, schema: S, value: unknown): z.output<S> {
+/** Parses `value` with `schema`, or throws one InputError line naming every problem, each at its path. */
+export function parseOptions<S extends z.Schema<unknown, unknown>>(where: string, schema: S, value: unknown, noun: Noun = 'option'): z.output<S> {
   const r = schema.safeParse(value);
   if (r.success) return r.data as z.output<S>;
-  const issue = r.error.issues[0]!;
-  const at = name(where, issue.path);
+  throw new InputError(problemsOf(where, schema, value, r.error.issues, noun).join('; '));
+}
+
+/** Each problem of a refused value as the phrase a user reads, in the order the schema lists its keys. */
+export function problemsOf(where: string, schema: z.Schema, value: unknown, issues: readonly z.Issue[], noun: Noun = 'option'): string[] {
+  return issues.map((issue) => problemOf(where, schema, value, issue, noun));
+}
+
+function problemOf(where: string, schema: z.Schema, value: unknown, issue: z.Issue, noun: Noun): string {
+  const at = name(where, issue.path, noun);
   switch (issue.code) {
     case 'unrecognized_keys': {
       const key = String(issue.keys[0]);
-      const known = Object.keys(objectAt(schema, issue.path)?.shape ?? {});
-      throw new InputError(`${at === where ? where : at} has no option ${key}${didYouMean(key, known)}${known.length ? `; options: ${known.join(', ')}` : ''}`);
+      const known = issue.known.length > 0 ? issue.known : Object.keys(objectAt(schema, issue.path)?.shape ?? {});
+      const more = issue.keys.length > 1 ? ` (nor ${issue.keys.slice(1).map(String).join(', ')})` : '';
+      return `${at} has no ${noun} ${key}${didYouMean(key, known)}${more}${known.length ? `; ${noun}s: ${known.join(', ')}` : ''}`;
     }
     case 'invalid_value': {
       const given = lookup(value, issue.path);
       const values = issue.values.map(String);
       const expected = issue.values.map((v) => JSON.stringify(v)).join(', ');
-      if (given === undefined) throw new InputError(`${at} is missing; expected ${expected}`);
-      throw new InputError(`${at} has no value ${JSON.stringify(given)}${didYouMean(String(given), values)}; expected ${expected}`);
+      if (given === undefined) return `${at} is missing; expected ${expected}`;
+      return `${at} has no value ${JSON.stringify(given)}${didYouMean(String(given), values)}; expected ${expected}`;
     }
     case 'invalid_type': {
       const given = lookup(value, issue.path);
-      throw new InputError(`${at} ${issue.message}, got ${given === undefined ? 'nothing' : JSON.stringify(given)}`);
+      return `${at} ${issue.message}, got ${given === undefined ? 'nothing' : shown(given)}`;
     }
+    case 'invalid_union':
+      return `${at} must be ${issue.message.replace(/^expected /, '')}, got ${shown(lookup(value, issue.path))}`;
     default: {
       // A bound's own wording ("must be at least 1") follows the option's name; a schema's message is quoted after a colon.
-      const given = issue.path.length ? `, got ${JSON.stringify(lookup(value, issue.path))}` : '';
-      throw new InputError(`${at}${issue.message.startsWith('must ') ? ' ' : ': '}${issue.message}${given}`);
+      const given = issue.path.length ? `, got ${shown(lookup(value, issue.path))}` : '';
+      return `${at}${issue.message.startsWith('must ') ? ' ' : ': '}${issue.message}${given}`;
     }
   }
+}
+
+/** A value as a message quotes it: JSON, or what it is when JSON has no word for it (a function). */
+function shown(value: unknown): string {
+  if (typeof value === 'function') return 'a function';
+  if (value === undefined) return 'nothing';
+  const json = JSON.stringify(value);
+  return json === undefined ? String(value) : json.length > 60 ? `${json.slice(0, 57)}...` : json;
 }
 
 function lookup(value: unknown, path: readonly PropertyKey[]): unknown {

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { CATALOGUE_RECORD_FILE, RECORD_FILE, catalogueDir, loadCatalogue, loadFolder, loadScenario, type CatalogueEntry } from './catalogue.ts';
 import { InputError } from './inputError.ts';
-import { backingScenarios, defineRecord, type RecordSpec, type RecordSpecInput } from './recordSpec.ts';
+import { backingScenarios, defineRecord, flowClaimProblems, type RecordSpec, type RecordSpecInput } from './recordSpec.ts';
 
 export interface RecordSource {
   readonly spec: RecordSpec;
@@ -109,5 +109,7 @@ export async function loadRecordSource(ref: string): Promise<RecordSource> {
       }
     }
   }
+  const unclaimed = flowClaimProblems(spec, (name) => entries.find((e) => e.entry.scenario.name === name)?.entry.scenario.claims.map((c) => c.effect));
+  if (unclaimed.length > 0) throw new InputError(`malformed record ${ref}: ${unclaimed.join('; ')}`);
   return { spec, entries, outside };
 }

@@ -7,6 +7,7 @@
 // left to the scenario it names, whose design sets them; given in both places, they must agree.
 // A scenario carries it as its `record` field; a folder of scenarios (the catalogue included)
 // keeps it in a `record.ts` beside them.
+import { didYouMean } from './nearest.ts';
 import { parseOptions, z } from './options.ts';
 
 /** The three delivery semantics of the template's section 2. */
@@ -22,81 +23,137 @@ export const TECHNIQUES = ['natural idempotency', 'dedup table', 'version check'
 
 const scenarioName = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'a scenario name: lower-case words joined by -');
 const text = z.string().min(1);
+/** A field's text, with what it is for. */
+const said = (description: string) => text.meta({ description });
+/** The scenario whose measured verdict backs a row; a row that names none is an open item. */
+const backedBy = (what = 'this row') => scenarioName.optional().meta({ description: `The scenario whose measured verdict backs ${what}; without one it is an open item.` });
 
 /** A decision and, when a run measures it, the scenario that does. */
-const Backed = z.strictObject({ choice: text, scenario: scenarioName.optional() });
+const Backed = z.strictObject({ choice: said('The decision, in the document’s words.'), scenario: backedBy('the decision') });
 
 const Flow = z.strictObject({
-  id: text,
-  event: text,
-  producer: text,
-  consumer: text,
-  lost: text,
-  duplicated: text,
-  semantics: z.enum(SEMANTICS),
+  id: said('The register’s id: `EV-01`.'),
+  event: said('The event: `review.posted`.'),
+  producer: said('The producing service.'),
+  consumer: said('The consuming service.'),
+  lost: said('What it costs when the event is lost.'),
+  duplicated: said('What it costs when the event is applied twice.'),
+  semantics: z.enum(SEMANTICS).meta({ description: 'The delivery semantics the flow chose.' }),
   /** How the semantics is reached, in the register's words: "dedup by event ID". */
-  how: text,
-  technique: z.enum(TECHNIQUES),
-  scenario: scenarioName,
+  how: said('How the semantics is reached: "at-least-once delivery, dedup by event ID".'),
+  technique: z.enum(TECHNIQUES).meta({ description: 'The idempotent-consumer technique.' }),
+  scenario: scenarioName.meta({ description: 'The scenario that measures the flow.' }),
+  /** The claim of that scenario, by its effect, whose verdict is the flow's; the scenario's one claim when absent. */
+  claim: said('The claim of that scenario, by its effect, whose verdict says whether the flow is met; required when the scenario makes more than one claim.').optional(),
 });
 
 /**
- * The capacity figures. Volumes and rates are the record's own (no run simulates millions of
- * events); a design parameter absent here is read from the design of the figure's scenario.
+ * The capacity figures, each optional: a record states the figures its design needs. Volumes and
+ * rates are the record's own (no run simulates millions of events); a design parameter absent
+ * here is read from the design of the figure's scenario.
  */
-const Figures = z.strictObject({
-  /** `window`: how long an event id is kept; the scenario's inbox retention when absent. */
-  dedup: z.strictObject({ eventsPerDay: z.number().positive(), window: text.optional(), entryBytes: z.number().positive(), scenario: scenarioName.optional() }),
-  horizon: z
-    .strictObject({ brokerRetention: text.optional(), producerRetry: text.optional(), deadLetterRedrive: text.optional(), approvedReplay: text.optional(), partnerRedelivery: text.optional(), scenario: scenarioName.optional() })
-    .optional(),
-  retry: z.strictObject({ base: text, factor: z.number().positive(), cap: text, retries: z.number().int().positive(), scenario: scenarioName.optional() }),
-  /** `interval`: how often a checkpoint completes; the scenario's when absent. */
-  checkpoint: z.strictObject({ ratePerSec: z.number().positive(), interval: text.optional(), recoveryRatePerSec: z.number().positive(), scenario: scenarioName.optional() }),
-  backfill: z.strictObject({
-    events: z.number().positive(),
-    envelopePerSec: z.number().positive(),
-    liveReservePerSec: z.number().nonnegative(),
-    varianceReservePerSec: z.number().nonnegative(),
-    capPerSec: z.number().positive(),
-    scenario: scenarioName.optional(),
-  }),
-});
+const Figures = z
+  .strictObject({
+    /** `window`: how long an event id is kept; the scenario's inbox retention when absent. */
+    dedup: z
+      .strictObject({
+        eventsPerDay: z.number().positive().meta({ description: 'Events per day the dedup table records.' }),
+        window: text.optional().meta({ description: 'How long an event id is kept; the inbox retention of the scenario when absent.' }),
+        entryBytes: z.number().positive().meta({ description: 'Bytes per row, index overhead included.' }),
+        scenario: backedBy('the window'),
+      })
+      .optional()
+      .meta({ description: 'The dedup table’s size.' }),
+    horizon: z
+      .strictObject({
+        brokerRetention: text.optional().meta({ description: 'How long the broker keeps records.' }),
+        producerRetry: text.optional().meta({ description: 'How long a producer may retry a send.' }),
+        deadLetterRedrive: text.optional().meta({ description: 'How late a dead letter may be re-driven.' }),
+        approvedReplay: text.optional().meta({ description: 'How far back an approved replay may go.' }),
+        partnerRedelivery: text.optional().meta({ description: 'How late a partner sends a fact again.' }),
+        scenario: backedBy('the horizon'),
+      })
+      .optional()
+      .meta({ description: 'Every redelivery path against the dedup window.' }),
+    retry: z
+      .strictObject({
+        base: said('The first wait: `1s`.'),
+        factor: z.number().positive().meta({ description: 'Each wait is the last times this.' }),
+        cap: said('The longest wait: `60s`.'),
+        retries: z.number().int().positive().meta({ description: 'Retries after the first attempt.' }),
+        scenario: backedBy('the schedule'),
+      })
+      .optional()
+      .meta({ description: 'The backoff schedule.' }),
+    /** `interval`: how often a checkpoint completes; the scenario's when absent. */
+    checkpoint: z
+      .strictObject({
+        ratePerSec: z.number().positive().meta({ description: 'Events per second at peak.' }),
+        interval: text.optional().meta({ description: 'How often a checkpoint completes; the scenario’s when absent.' }),
+        recoveryRatePerSec: z.number().positive().meta({ description: 'Events per second a recovering processor reads.' }),
+        scenario: backedBy('the interval'),
+      })
+      .optional()
+      .meta({ description: 'The replay after a crash; for a design with a checkpointed stream processor.' }),
+    backfill: z
+      .strictObject({
+        events: z.number().positive().meta({ description: 'Events to backfill.' }),
+        envelopePerSec: z.number().positive().meta({ description: 'What the system sustains, per second.' }),
+        liveReservePerSec: z.number().nonnegative().meta({ description: 'Kept for live traffic, per second.' }),
+        varianceReservePerSec: z.number().nonnegative().meta({ description: 'Kept for variance, per second.' }),
+        capPerSec: z.number().positive().meta({ description: 'The backfill’s own cap, per second.' }),
+        scenario: backedBy('the backfill'),
+      })
+      .optional()
+      .meta({ description: 'How long a backfill takes within the headroom; for a design that backfills.' }),
+  })
+  .meta({ description: 'The capacity figures, each optional: state the ones the design needs.' });
 
 export const RecordSpecSchema = z.strictObject({
-  document: z.strictObject({
-    id: text,
-    /** The flows covered; the flow register's events when absent. */
-    flows: text.optional(),
-    broker: text,
-    version: text,
-    status: z.enum(['Draft', 'In review', 'Approved', 'Implemented', 'Superseded']),
-    owner: text,
-    producerTeams: z.array(text).min(1),
-    consumerTeams: z.array(text).min(1),
-    /** A date the author sets; the record never reads a clock, so a rerun gives the same bytes. */
-    updated: text.optional(),
-    classification: text.optional(),
-    related: z.array(text).optional(),
-  }),
-  approvals: z.array(z.strictObject({ role: text, name: text, decision: text, date: text })).optional(),
-  revisions: z.array(z.strictObject({ version: text, date: text, author: text, change: text })).optional(),
-  flows: z.array(Flow).min(1),
-  outbox: z.strictObject({ relay: Backed, eventId: Backed, ordering: Backed, cleanup: Backed, eventsPerDay: z.number().positive() }),
-  figures: Figures,
-  rules: z.array(z.strictObject({ rule: text, decision: text, scenario: scenarioName.optional() })),
-  limits: z.array(z.strictObject({ boundary: text, effectivelyOnce: z.boolean(), answer: text, why: text, scenario: scenarioName.optional() })),
+  document: z
+    .strictObject({
+      id: said('The document’s id: `EVT-REC-001`.'),
+      /** The flows covered; the flow register's events when absent. */
+      flows: text.optional().meta({ description: 'The flows covered; the flow register’s events when absent.' }),
+      broker: said('The broker or transport.'),
+      version: said('The document’s version.'),
+      status: z.enum(['Draft', 'In review', 'Approved', 'Implemented', 'Superseded']).meta({ description: 'Where the document stands.' }),
+      owner: said('Who owns the document.'),
+      producerTeams: z.array(text).min(1).meta({ description: 'The producing teams.' }),
+      consumerTeams: z.array(text).min(1).meta({ description: 'The consuming teams.' }),
+      /** A date the author sets; the record never reads a clock, so a rerun gives the same bytes. */
+      updated: text.optional().meta({ description: 'A date the author sets; the record never reads a clock, so a rerun gives the same bytes.' }),
+      classification: text.optional().meta({ description: 'Internal unless given.' }),
+      related: z.array(text).optional().meta({ description: 'Related documents.' }),
+    })
+    .meta({ description: 'Document control.' }),
+  approvals: z.array(z.strictObject({ role: said('The approver’s role.'), name: said('Who.'), decision: said('Approved, Pending…'), date: said('When.') })).optional().meta({ description: 'Who approved the document, and when.' }),
+  revisions: z.array(z.strictObject({ version: said('The version.'), date: said('When.'), author: said('Who.'), change: said('What changed.') })).optional().meta({ description: 'The revision history.' }),
+  flows: z.array(Flow).min(1).meta({ description: 'The flow register: each flow, the semantics it chose and the claim that measures it.' }),
+  outbox: z
+    .strictObject({
+      relay: Backed.meta({ description: 'How committed outbox rows are published.' }),
+      eventId: Backed.meta({ description: 'Where the event id comes from.' }),
+      ordering: Backed.meta({ description: 'What order events keep.' }),
+      cleanup: Backed.meta({ description: 'What becomes of published rows.' }),
+      eventsPerDay: z.number().positive().meta({ description: 'Outbox rows written per day.' }),
+    })
+    .meta({ description: 'The outbox decisions.' }),
+  figures: Figures.optional(),
+  rules: z.array(z.strictObject({ rule: said('The rule: ordering scope, retry policy, poison message…'), decision: said('What was decided.'), scenario: backedBy() })).meta({ description: 'Ordering, retry and dead-letter rules.' }),
+  limits: z.array(z.strictObject({ boundary: said('Where the effect crosses a boundary.'), effectivelyOnce: z.boolean().meta({ description: 'Whether it is effectively once there; its run says whether that holds.' }), answer: said('The answer, in words.'), why: said('Why.'), scenario: backedBy() })).meta({ description: 'Each boundary, and whether it is effectively once.' }),
   saga: z
     .strictObject({
-      name: text,
-      steps: z.array(z.strictObject({ service: text, action: text, compensation: text, undo: z.enum(['yes', 'yes, with fees', 'no']) })).min(1),
+      name: said('The saga.'),
+      steps: z.array(z.strictObject({ service: text, action: text, compensation: text, undo: z.enum(['yes', 'yes, with fees', 'no']) })).min(1).meta({ description: 'Each step: its service, action and compensation, and whether it can be undone.' }),
       /** The scenario with the step that cannot be undone placed last, and the one with it first. */
-      scenario: scenarioName,
-      counter: scenarioName.optional(),
+      scenario: scenarioName.meta({ description: 'The scenario with the step that cannot be undone placed last.' }),
+      counter: scenarioName.optional().meta({ description: 'The scenario with it placed first.' }),
     })
-    .optional(),
-  monitoring: z.array(z.strictObject({ signal: text, alert: text, scenario: scenarioName.optional() })),
-  decisions: z.array(z.strictObject({ id: text, item: text, reason: text, owner: text, status: z.enum(['Decided', 'Open']), scenario: scenarioName.optional() })),
+    .optional()
+    .meta({ description: 'A multi-service transaction, its steps and their compensations.' }),
+  monitoring: z.array(z.strictObject({ signal: said('What is watched.'), alert: said('When it alerts.'), scenario: backedBy() })).meta({ description: 'What is watched, and when it alerts.' }),
+  decisions: z.array(z.strictObject({ id: said('ED-01…'), item: said('The decision or open item.'), reason: said('Why.'), owner: said('Who owns it.'), status: z.enum(['Decided', 'Open']), scenario: backedBy() })).meta({ description: 'The decisions and open items.' }),
   /**
    * Seed 000's event-time and finality policy, per result a stream computes: which clock assigns
    * a fact to its window and what "final" means to its readers, stated here; the watermark delay,
@@ -107,18 +164,19 @@ export const RecordSpecSchema = z.strictObject({
   eventTime: z
     .array(
       z.strictObject({
-        result: text,
-        clock: text,
-        finality: text,
-        scenario: scenarioName,
-        watermarkDelay: text.optional(),
-        window: text.optional(),
-        lateness: text.optional(),
-        late: z.enum(LATE_POLICIES).optional(),
-        idleAfter: text.optional(),
+        result: said('The result a stream computes.'),
+        clock: said('Which clock assigns a fact to its window.'),
+        finality: said('What final means to its readers.'),
+        scenario: scenarioName.meta({ description: 'The stream scenario whose design sets the figures below.' }),
+        watermarkDelay: text.optional().meta({ description: 'The watermark delay; the scenario’s when absent.' }),
+        window: text.optional().meta({ description: 'The window; the scenario’s when absent.' }),
+        lateness: text.optional().meta({ description: 'How long a result stays open to revision; the scenario’s when absent.' }),
+        late: z.enum(LATE_POLICIES).optional().meta({ description: 'What becomes of a later fact; the scenario’s when absent.' }),
+        idleAfter: text.optional().meta({ description: 'When a silent partition is left out; the scenario’s when absent.' }),
       }),
     )
-    .optional(),
+    .optional()
+    .meta({ description: 'Per result a stream computes: which clock assigns a fact to its window, and what final means to its readers.' }),
 });
 
 export type RecordSpec = z.output<typeof RecordSpecSchema>;
@@ -126,7 +184,7 @@ export type RecordSpecInput = z.input<typeof RecordSpecSchema>;
 
 /** Validates record metadata; a mistake is one InputError line naming the field. */
 export function defineRecord(spec: RecordSpecInput, origin = 'record'): RecordSpec {
-  return parseOptions(origin, RecordSpecSchema, spec);
+  return parseOptions(origin, RecordSpecSchema, spec, 'field');
 }
 
 /** Every scenario the record names, in the order it first names them. */
@@ -138,11 +196,11 @@ export function backingScenarios(spec: RecordSpec): string[] {
     spec.outbox.eventId.scenario,
     spec.outbox.ordering.scenario,
     spec.outbox.cleanup.scenario,
-    f.dedup.scenario,
-    f.horizon?.scenario,
-    f.retry.scenario,
-    f.checkpoint.scenario,
-    f.backfill.scenario,
+    f?.dedup?.scenario,
+    f?.horizon?.scenario,
+    f?.retry?.scenario,
+    f?.checkpoint?.scenario,
+    f?.backfill?.scenario,
     ...spec.rules.map((r) => r.scenario),
     ...spec.limits.map((l) => l.scenario),
     spec.saga?.scenario,
@@ -152,4 +210,28 @@ export function backingScenarios(spec: RecordSpec): string[] {
     ...(spec.eventTime ?? []).map((e) => e.scenario),
   ];
   return [...new Set(names.filter((n): n is string => n !== undefined))];
+}
+
+/**
+ * The claim a flow's verdict is read from: the one it names, else its scenario's one claim;
+ * undefined when its scenario makes several and it names none (a load-time problem, below).
+ */
+export function flowClaim(flow: Pick<RecordSpec['flows'][number], 'claim'>, effects: readonly string[]): string | undefined {
+  return flow.claim ?? (effects.length === 1 ? effects[0] : undefined);
+}
+
+/**
+ * Every flow tied to a claim of its scenario, checked once the scenarios are loaded: a claim it
+ * names must be one of that scenario's, and a scenario of several claims needs one named, since a
+ * flow is met or not by its own claim's verdict, not by its scenario's other claims.
+ */
+export function flowClaimProblems(spec: { readonly flows: readonly RecordSpec['flows'][number][] }, effectsOf: (scenario: string) => readonly string[] | undefined): string[] {
+  return spec.flows.flatMap((f, i) => {
+    const effects = effectsOf(f.scenario);
+    if (effects === undefined) return [];
+    const where = `flows[${i}] (${f.id})`;
+    if (f.claim !== undefined && !effects.includes(f.claim)) return [`${where} names claim ${JSON.stringify(f.claim)}, which scenario ${f.scenario} does not make${didYouMean(f.claim, effects)}; its claims: ${effects.map((e) => JSON.stringify(e)).join(', ')}`];
+    if (flowClaim(f, effects) === undefined) return [`${where} names no claim, and scenario ${f.scenario} makes ${effects.length}: name the one that measures the flow with claim: ${effects.map((e) => JSON.stringify(e)).join(' or ')}`];
+    return [];
+  });
 }

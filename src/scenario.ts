@@ -1,18 +1,21 @@
 // A scenario: a design (components and their options), a workload, the claims it makes and the
 // verdict the seeds predict, per fault depth where the design's promise depends on it. Scenario
 // files are TypeScript, so a design is type-checked before it runs; `defineScenario` is the one
-// place their shape is validated at run time too (a user's own file may come from anywhere), and
-// every mistake is bad input naming the file, the field and the nearest valid value.
+// place a scenario is validated at run time too (a user's own file may come from anywhere): its
+// shape against src/scenarioSchema.ts, its design and claims by src/wiring.ts, and every mistake
+// is bad input naming the file, the field and the nearest valid value.
 import type { Claim } from './claims.ts';
-import { VIOLATIONS, type Violation } from './checkers/finding.ts';
-import { DECLARED_FAULT_KINDS, FAULT_KINDS, TRANSPORT_FAULT_KINDS, type FaultKind, type MessageFaultKind } from './faults.ts';
-import { SECONDS, TimeScale, type Duration } from './duration.ts';
+import { DECLARED_FAULT_KINDS, TRANSPORT_FAULT_KINDS, type FaultKind, type MessageFaultKind } from './faults.ts';
+import { TimeScale, type Duration } from './duration.ts';
 import { InputError } from './inputError.ts';
-import { duration, parseOptions, z } from './options.ts';
+import { problemsOf, type z } from './options.ts';
 import { didYouMean } from './nearest.ts';
-import { defineRecord, type RecordSpecInput } from './recordSpec.ts';
+import { wiringProblems } from './wiring.ts';
+import { flowClaimProblems, type RecordSpecInput } from './recordSpec.ts';
+import { ClaimSchema, ScenarioSchema } from './scenarioSchema.ts';
 import type { ExpectedVerdict } from './verdict.ts';
 import type { ComponentSpec, WorldOptions } from './world.ts';
+import type { WiringCheck } from './designIndex.ts';
 
 export interface Workload {
   /** How many units of work (orders, events): explore shrinks this towards 1. */
@@ -59,6 +62,14 @@ export interface DesignComponent extends ComponentSpec {
   readonly answersOnly?: boolean;
   /** The components it sends to, checked against the design when it is built. */
   readonly peers?: readonly string[];
+  /** The tables it holds (a database's): what a claim and a component's statements may name. */
+  readonly tables?: readonly string[];
+  /**
+   * Checks of its own options against the rest of the design, run when the design is loaded:
+   * the tables it writes are its database's, the payload fields it keys on are published to it.
+   * Each problem is one phrase naming what is wrong and, where one is close, what was meant.
+   */
+  readonly wiring?: WiringCheck;
 }
 
 /**
@@ -125,15 +136,7 @@ export interface WorldSettings {
   readonly stepsMax?: number;
 }
 
-export const WORLD_SETTINGS = z.strictObject({
-  latency: z.tuple([duration, duration]).optional(),
-  delayFault: duration.optional(),
-  restartAfter: duration.optional(),
-  safetyPhase: duration.optional(),
-  livenessPhase: duration.optional(),
-  quiet: duration.optional(),
-  stepsMax: z.number().int().min(1).optional(),
-});
+export { WORLD_SETTINGS } from './scenarioSchema.ts';
 
 /** The World's options a scenario's settings come to, in ticks of its time scale. */
 export function worldOptionsOf(s: Pick<Scenario, 'world'>, time: TimeScale): Partial<WorldOptions> {
@@ -170,100 +173,65 @@ export function timeScaleOf(s: Pick<Scenario, 'tick'>): TimeScale {
   return scale;
 }
 
-const NAME = /^[a-z0-9][a-z0-9-]*$/;
-const SCENARIO_KEYS = ['name', 'title', 'source', 'lesson', 'build', 'tick', 'workload', 'claims', 'expect', 'world', 'windows', 'record'];
-const CLAIM_KEYS = ['effect', 'key', 'namespace', 'authority', 'lifetime', 'sameIntent', 'differentIntent', 'unknownCompletion', 'finality', 'guarantee', 'tables', 'outcomes', 'facts', 'sources', 'versions', 'replies', 'conflicts', 'unresolved', 'revisions'];
+/** Names a scenario cannot take: its reports' own files are named so. */
+const TAKEN_NAMES = ['index', 'report', 'junit', 'record'];
 
-/** Validates a scenario's shape; every problem is an InputError naming the file and the field. */
+/**
+ * Validates a scenario: its shape against the one schema of a scenario (src/scenarioSchema.ts),
+ * then what the shape cannot say (the claims an expectation names, durations in whole ticks),
+ * then its design and claims together (src/wiring.ts). Every problem of a stage is reported at
+ * once, on one line naming the file and each field's path; a later stage runs only on a scenario
+ * the earlier ones accepted, since it reads what they checked.
+ */
 export function defineScenario(s: Scenario, origin = s?.name ?? 'scenario'): Scenario {
-  const fail = (what: string, cause?: unknown): never => {
-    throw new InputError(`malformed scenario ${origin}: ${what}`, cause === undefined ? undefined : { cause });
+  const fail = (problems: readonly string[], cause?: unknown): never => {
+    throw new InputError(`malformed scenario ${origin}: ${problems.join('; ')}`, cause === undefined ? undefined : { cause });
   };
-  const unknownKeys = (where: string, value: object, allowed: readonly string[]) => {
-    for (const k of Object.keys(value)) if (!allowed.includes(k)) fail(`${where} has no field ${k}${didYouMean(k, allowed)}`);
-  };
-  if (typeof s !== 'object' || s === null) fail('it does not export a scenario object');
-  unknownKeys('a scenario', s, SCENARIO_KEYS);
-  if (typeof s.name !== 'string' || !NAME.test(s.name)) fail(`name must be lower-case words joined by '-', got ${JSON.stringify(s.name)}`);
-  if (['index', 'report', 'junit', 'record'].includes(s.name)) fail(`the name ${s.name} is taken by a report file; choose another`);
-  if (typeof s.title !== 'string' || s.title.length === 0) fail('title is missing');
-  if (typeof s.build !== 'function') fail('build(workload) is missing');
-  if (!s.workload || !Number.isInteger(s.workload.size) || s.workload.size < 1) fail('workload.size must be a positive integer');
-  if (!Array.isArray(s.claims) || s.claims.length === 0) fail('it declares no claims');
-  for (const c of s.claims) {
-    if (typeof c !== 'object' || c === null || typeof c.effect !== 'string' || !Array.isArray(c.key) || typeof c.outcomes !== 'function') fail(`claim ${JSON.stringify(c?.effect)} needs effect, key and outcomes()`);
-    unknownKeys(`claim ${JSON.stringify(c.effect)}`, c, CLAIM_KEYS);
-  }
-  checkExpectation(s.expect, fail);
-  // The claims a violated expectation names must be claims of this scenario.
-  const effects = s.claims.map((c) => c.effect);
-  for (const e of 'verdict' in s.expect ? [s.expect] : [s.expect.single, s.expect.pairs]) {
-    for (const name of e.verdict === 'violated' ? (e.claims ?? []) : []) if (!effects.includes(name)) fail(`expect.claims names no claim of this scenario: ${JSON.stringify(name)}${didYouMean(name, effects)}`);
-  }
-  let time: TimeScale = SECONDS;
-  try {
-    time = timeScaleOf(s);
-    if (s.world !== undefined) {
-      parseOptions('world', WORLD_SETTINGS, s.world);
-      worldOptionsOf(s, time);
-    }
-  } catch (error) {
-    if (error instanceof InputError) fail(error.message);
-    throw error;
-  }
-  if (s.windows !== undefined) {
-    unknownKeys('windows', s.windows, ['maxOccurrence', 'kinds']);
-    const m = s.windows.maxOccurrence;
-    if (m !== undefined && (!Number.isInteger(m) || m < 1)) fail(`windows.maxOccurrence must be a positive whole number, got ${JSON.stringify(m)}`);
-    for (const k of s.windows.kinds ?? []) if (!FAULT_KINDS.includes(k)) fail(`windows.kinds has no fault kind ${JSON.stringify(k)}${didYouMean(String(k), FAULT_KINDS)}`);
-  }
-  if (s.record !== undefined) {
-    try {
-      defineRecord(s.record);
-    } catch (error) {
-      if (error instanceof InputError) fail(error.message);
-      throw error;
-    }
-  }
+  if (typeof s !== 'object' || s === null || Array.isArray(s)) fail(['it does not export a scenario object']);
+  const parsed = ScenarioSchema.safeParse(s);
+  if (!parsed.success) fail(shapeProblems(s, parsed.error.issues));
+  const meaning = meaningProblems(s);
+  if (meaning.length > 0) fail(meaning);
   let components: readonly DesignComponent[] = [];
   try {
-    components = s.build(s.workload, time);
+    components = s.build(s.workload, timeScaleOf(s));
   } catch (error) {
-    if (error instanceof InputError) fail(error.message);
-    fail(`build() threw: ${error instanceof Error ? error.message : String(error)}`, error);
+    if (error instanceof InputError) fail([error.message]);
+    fail([`build() threw: ${error instanceof Error ? error.message : String(error)}`], error);
   }
-  if (!Array.isArray(components) || components.length === 0) fail('build() returned no components');
-  for (const c of components) {
-    if (typeof c.name !== 'string' || !(c.machine as { transition?: unknown } | undefined)?.transition) fail(`component ${JSON.stringify(c?.name)} has no machine`);
-  }
+  if (!Array.isArray(components) || components.length === 0) fail(['build() returned no components']);
+  const problems = wiringProblems(components, s.claims);
+  if (problems.length > 0) fail(problems);
   return s;
 }
 
-function checkExpectation(e: unknown, fail: (what: string) => never): void {
-  if (typeof e !== 'object' || e === null) fail("expect must be { verdict: 'holds' }, { verdict: 'violated', violations: [...] } or { single, pairs, why }");
-  const o = e as Record<string, unknown>;
-  if ('verdict' in o) return checkVerdict('expect', o, fail);
-  for (const k of Object.keys(o)) if (!['single', 'pairs', 'why'].includes(k)) fail(`expect has no field ${k}${didYouMean(k, ['verdict', 'single', 'pairs', 'why'])}`);
-  if (typeof o['why'] !== 'string' || o['why'].trim() === '') fail('expect.why must say which fault, which window, and whether the engine, the model or the design is at fault');
-  checkVerdict('expect.single', o['single'], fail);
-  checkVerdict('expect.pairs', o['pairs'], fail);
+/** The shape's problems, a claim named by its effect rather than its index where it has one. */
+function shapeProblems(s: Scenario, issues: readonly z.Issue[]): string[] {
+  return issues.map((issue) => {
+    const [first, index, ...rest] = issue.path;
+    const effect = first === 'claims' && typeof index === 'number' ? (s.claims[index] as { effect?: unknown } | undefined)?.effect : undefined;
+    if (typeof effect !== 'string') return problemsOf(issue.path.length === 0 ? 'the scenario' : '', ScenarioSchema, s, [issue], 'field')[0]!;
+    // The claim's own fields, under its name: `claim "inventory reservation" has no field facs`.
+    return problemsOf(`claim ${JSON.stringify(effect)}`, ClaimSchema, s.claims[index as number], [{ ...issue, path: rest }], 'field')[0]!;
+  });
 }
 
-function checkVerdict(where: string, v: unknown, fail: (what: string) => never): void {
-  if (typeof v !== 'object' || v === null) fail(`${where} must be { verdict: 'holds' } or { verdict: 'violated', violations: [...] }`);
-  const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!['verdict', 'violations', 'claims'].includes(k)) fail(`${where} has no field ${k}${didYouMean(k, ['verdict', 'violations', 'claims'])}`);
-  if (o['verdict'] !== 'holds' && o['verdict'] !== 'violated') fail(`${where}.verdict must be 'holds' or 'violated', got ${JSON.stringify(o['verdict'])}${didYouMean(String(o['verdict']), ['holds', 'violated'])}`);
-  if (o['verdict'] === 'holds') {
-    if (o['violations'] !== undefined) fail(`${where} holds, so it names no violations`);
-    if (o['claims'] !== undefined) fail(`${where} holds, so it names no claims expected to fail`);
-    return;
+/** What a well-shaped scenario can still get wrong: a name taken, an expectation naming no claim, durations that are no whole ticks. */
+function meaningProblems(s: Scenario): string[] {
+  const problems: string[] = [];
+  if (TAKEN_NAMES.includes(s.name)) problems.push(`the name ${s.name} is taken by a report file; choose another`);
+  // The claims a violated expectation names must be claims of this scenario.
+  const effects = s.claims.map((c) => c.effect);
+  for (const e of 'verdict' in s.expect ? [s.expect] : [s.expect.single, s.expect.pairs]) {
+    for (const name of e.verdict === 'violated' ? (e.claims ?? []) : []) if (!effects.includes(name)) problems.push(`expect.claims names no claim of this scenario: ${JSON.stringify(name)}${didYouMean(name, effects)}`);
   }
-  const claims = o['claims'];
-  if (claims !== undefined && (!Array.isArray(claims) || claims.length === 0 || !claims.every((c) => typeof c === 'string'))) fail(`${where}.claims must name, by their effect, the claims the violations are expected of`);
-  const list = o['violations'];
-  if (!Array.isArray(list) || list.length === 0) fail(`${where}.violations must name the violations expected`);
-  for (const name of list as unknown[]) {
-    if (!VIOLATIONS.includes(name as Violation)) fail(`${where}.violations has no violation ${JSON.stringify(name)}${didYouMean(String(name), VIOLATIONS)}; valid: ${VIOLATIONS.join(', ')}`);
+  // A record the scenario carries ties its flows to claims; those of this scenario must be its own.
+  if (s.record !== undefined) problems.push(...flowClaimProblems({ flows: s.record.flows }, (name) => (name === s.name ? effects : undefined)).map((p) => `record.${p}`));
+  try {
+    worldOptionsOf(s, timeScaleOf(s));
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    problems.push(error.message);
   }
+  return problems;
 }

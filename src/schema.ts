@@ -7,13 +7,15 @@
 // importing zod 4 took about 90 ms of a command's ~270 ms start (95 modules evaluated before the
 // first run), for a dozen combinators whose error lines src/options.ts writes itself. This module
 // loads in well under a millisecond. It reports problems as zod's issues do (a code, a path and
-// the code's details), and only the first one of each value is kept: one line is all a user sees.
+// the code's details), every one of them: a user fixes a file once, not once per mistake. A
+// schema may carry a description (`.meta({ description })`), which src/jsonSchema.ts writes into
+// the JSON Schema generated from it, so the schema that validates an input also documents it.
 
 /** One problem with a value, at a path of keys and indexes inside it. */
 export type Issue =
   | { readonly code: 'invalid_type'; readonly path: readonly PropertyKey[]; readonly expected: string; readonly message: string }
   | { readonly code: 'invalid_value'; readonly path: readonly PropertyKey[]; readonly values: readonly Literal[]; readonly message: string }
-  | { readonly code: 'unrecognized_keys'; readonly path: readonly PropertyKey[]; readonly keys: readonly string[]; readonly message: string }
+  | { readonly code: 'unrecognized_keys'; readonly path: readonly PropertyKey[]; readonly keys: readonly string[]; readonly known: readonly string[]; readonly message: string }
   | { readonly code: 'too_small' | 'too_big' | 'invalid_format' | 'invalid_union' | 'custom'; readonly path: readonly PropertyKey[]; readonly message: string };
 
 /** A value an enum or a literal allows. */
@@ -29,10 +31,20 @@ export function unwrapOptional(schema: Schema): Schema {
 }
 
 /** A check's verdict on a value: the value it parsed to, or the problem, found with the path it was given. */
-type Checked = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issue: Issue };
+type Checked = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: readonly Issue[] };
 
 const ok = (value: unknown): Checked => ({ ok: true, value });
-const bad = (issue: Issue): Checked => ({ ok: false, issue });
+const bad = (issue: Issue): Checked => ({ ok: false, issues: [issue] });
+const fail = (issues: readonly Issue[]): Checked => ({ ok: false, issues });
+
+/** What a schema says of itself for documentation: a sentence, and for a custom value its TypeScript type. */
+export interface Meta {
+  readonly description?: string;
+  /** The TypeScript type of a value JSON cannot hold (a function), as a user writes it. */
+  readonly typescript?: string;
+  /** A preset's option that takes a part's own options (models/designs/partOptions.ts): the part's factory. */
+  readonly partOf?: string;
+}
 
 export abstract class Schema<Out = unknown, In = Out> {
   /** The type a valid value parses to; for types only (`output<typeof S>`), never set. */
@@ -41,6 +53,8 @@ export abstract class Schema<Out = unknown, In = Out> {
   declare readonly _input: In;
   /** What the schema is, for code that walks a schema (the README's option list, error hints). */
   abstract readonly kind: string;
+  /** Its description, when it was given one. */
+  metadata: Meta | undefined;
 
   /** Checks a value found at `path`: what it parses to, or its first problem. */
   abstract check(value: unknown, path: readonly PropertyKey[]): Checked;
@@ -52,10 +66,17 @@ export abstract class Schema<Out = unknown, In = Out> {
     return new OptionalSchema(this);
   }
 
-  /** Parses a value: the parsed copy (objects and lists are new), or every problem found (the first one). */
+  /** The same schema with a description (merged with any it had), as zod's `.meta()`. */
+  meta(meta: Meta): this {
+    const copy = Object.assign(Object.create(Object.getPrototypeOf(this) as object) as this, this);
+    copy.metadata = { ...this.metadata, ...meta };
+    return copy;
+  }
+
+  /** Parses a value: the parsed copy (objects and lists are new), or every problem found, in the order of the schema's keys. */
   safeParse(value: unknown): SafeParse<Out> {
     const r = this.check(value, []);
-    return r.ok ? { success: true, data: r.value as Out } : { success: false, error: { issues: [r.issue] } };
+    return r.ok ? { success: true, data: r.value as Out } : { success: false, error: { issues: r.issues } };
   }
 }
 
@@ -81,7 +102,7 @@ export class OptionalSchema<S extends Schema<unknown, unknown>> extends Schema<o
 }
 
 /** A bound on a number, a string's length or a list's length. */
-interface Bound {
+export interface Bound {
   readonly code: 'too_small' | 'too_big';
   readonly limit: number;
   readonly inclusive: boolean;
@@ -93,18 +114,18 @@ function outside(size: number, b: Bound): boolean {
   return b.inclusive ? size > b.limit : size >= b.limit;
 }
 
-function boundIssue(path: readonly PropertyKey[], b: Bound, of: 'number' | 'string' | 'array'): Checked {
+function boundIssue(path: readonly PropertyKey[], b: Bound, of: 'number' | 'string' | 'array'): Issue {
   const unit = of === 'string' ? 'character' : 'item';
   const what = of === 'number' ? '' : ` ${b.limit === 1 ? unit : `${unit}s`}`;
   const relation = b.code === 'too_small' ? (b.inclusive ? 'at least' : 'more than') : b.inclusive ? 'at most' : 'less than';
-  return bad({ code: b.code, path, message: b.message ?? `must be ${relation} ${b.limit}${what}` });
+  return { code: b.code, path, message: b.message ?? `must be ${relation} ${b.limit}${what}` };
 }
 
 export class StringSchema extends Schema<string> {
   readonly kind = 'string';
   constructor(
-    private readonly patterns: readonly { readonly re: RegExp; readonly message: string | undefined }[] = [],
-    private readonly bounds: readonly Bound[] = [],
+    readonly patterns: readonly { readonly re: RegExp; readonly message: string | undefined }[] = [],
+    readonly bounds: readonly Bound[] = [],
   ) {
     super();
   }
@@ -116,20 +137,22 @@ export class StringSchema extends Schema<string> {
   }
   check(value: unknown, path: readonly PropertyKey[]): Checked {
     if (typeof value !== 'string') return typeIssue(path, 'string', this);
-    for (const b of this.bounds) if (outside(value.length, b)) return boundIssue(path, b, 'string');
+    for (const b of this.bounds) if (outside(value.length, b)) return bad(boundIssue(path, b, 'string'));
     for (const p of this.patterns) if (!p.re.test(value)) return bad({ code: 'invalid_format', path, message: p.message ?? `must match ${String(p.re)}` });
     return ok(value);
   }
   describe(): string {
-    return 'a string';
+    // A pattern that says what it wants (`a duration with its unit, such as …`) says it for the type too.
+    const said = this.patterns.find((p) => p.message !== undefined && /^an? /.test(p.message));
+    return said?.message ?? 'a string';
   }
 }
 
 export class NumberSchema extends Schema<number> {
   readonly kind = 'number';
   constructor(
-    private readonly whole = false,
-    private readonly bounds: readonly Bound[] = [],
+    readonly whole = false,
+    readonly bounds: readonly Bound[] = [],
   ) {
     super();
   }
@@ -152,7 +175,7 @@ export class NumberSchema extends Schema<number> {
     // As zod: NaN and the infinities are not numbers an option can mean.
     if (typeof value !== 'number' || !Number.isFinite(value)) return typeIssue(path, 'number', this);
     if (this.whole && !Number.isSafeInteger(value)) return typeIssue(path, 'int', this);
-    for (const b of this.bounds) if (outside(value, b)) return boundIssue(path, b, 'number');
+    for (const b of this.bounds) if (outside(value, b)) return bad(boundIssue(path, b, 'number'));
     return ok(value);
   }
   describe(): string {
@@ -197,11 +220,11 @@ export class ValuesSchema<T extends Literal> extends Schema<T> {
   }
 }
 
-export class ArraySchema<E extends Schema<unknown, unknown>> extends Schema<output<E>[], input<E>[]> {
+export class ArraySchema<E extends Schema<unknown, unknown>> extends Schema<output<E>[], readonly input<E>[]> {
   readonly kind = 'array';
   constructor(
     readonly element: E,
-    private readonly bounds: readonly Bound[] = [],
+    readonly bounds: readonly Bound[] = [],
   ) {
     super();
   }
@@ -211,13 +234,14 @@ export class ArraySchema<E extends Schema<unknown, unknown>> extends Schema<outp
   check(value: unknown, path: readonly PropertyKey[]): Checked {
     if (!Array.isArray(value)) return typeIssue(path, 'array', this);
     const out: unknown[] = [];
+    const issues: Issue[] = [];
     for (let i = 0; i < value.length; i++) {
       const r = this.element.check(value[i], [...path, i]);
-      if (!r.ok) return r;
-      out.push(r.value);
+      if (r.ok) out.push(r.value);
+      else issues.push(...r.issues);
     }
-    for (const b of this.bounds) if (outside(value.length, b)) return boundIssue(path, b, 'array');
-    return ok(out);
+    for (const b of this.bounds) if (outside(value.length, b)) issues.push(boundIssue(path, b, 'array'));
+    return issues.length > 0 ? fail(issues) : ok(out);
   }
   describe(): string {
     return 'a list';
@@ -225,7 +249,7 @@ export class ArraySchema<E extends Schema<unknown, unknown>> extends Schema<outp
 }
 
 type Outputs<T extends readonly Schema<unknown, unknown>[]> = { -readonly [K in keyof T]: output<T[K]> };
-type Inputs<T extends readonly Schema<unknown, unknown>[]> = { -readonly [K in keyof T]: input<T[K]> };
+type Inputs<T extends readonly Schema<unknown, unknown>[]> = { readonly [K in keyof T]: input<T[K]> };
 
 export class TupleSchema<T extends readonly Schema<unknown, unknown>[]> extends Schema<Outputs<T>, Inputs<T>> {
   readonly kind = 'tuple';
@@ -236,12 +260,13 @@ export class TupleSchema<T extends readonly Schema<unknown, unknown>[]> extends 
     if (!Array.isArray(value)) return typeIssue(path, 'tuple', this);
     if (value.length !== this.items.length) return bad({ code: value.length < this.items.length ? 'too_small' : 'too_big', path, message: `must have exactly ${this.items.length} items` });
     const out: unknown[] = [];
+    const issues: Issue[] = [];
     for (let i = 0; i < this.items.length; i++) {
       const r = this.items[i]!.check(value[i], [...path, i]);
-      if (!r.ok) return r;
-      out.push(r.value);
+      if (r.ok) out.push(r.value);
+      else issues.push(...r.issues);
     }
-    return ok(out);
+    return issues.length > 0 ? fail(issues) : ok(out);
   }
   describe(): string {
     return `a list of ${this.items.length}`;
@@ -264,14 +289,18 @@ export class RecordSchema<K extends Schema<string, string>, V extends Schema<unk
   check(value: unknown, path: readonly PropertyKey[]): Checked {
     if (!isRecord(value)) return typeIssue(path, 'record', this);
     const out: Record<string, unknown> = {};
+    const issues: Issue[] = [];
     for (const key of Object.keys(value)) {
       const k = this.keyType.check(key, [...path, key]);
-      if (!k.ok) return k;
+      if (!k.ok) {
+        issues.push(...k.issues);
+        continue;
+      }
       const r = this.valueType.check(value[key], [...path, key]);
-      if (!r.ok) return r;
-      out[key] = r.value;
+      if (r.ok) out[key] = r.value;
+      else issues.push(...r.issues);
     }
-    return ok(out);
+    return issues.length > 0 ? fail(issues) : ok(out);
   }
   describe(): string {
     return 'an object';
@@ -285,18 +314,50 @@ export class UnionSchema<T extends readonly Schema<unknown, unknown>[]> extends 
   }
   check(value: unknown, path: readonly PropertyKey[]): Checked {
     // The first option the value fits, as zod takes it.
+    const failures: (readonly Issue[])[] = [];
     for (const o of this.options) {
       const r = o.check(value, path);
       if (r.ok) return r;
+      failures.push(r.issues);
     }
     // A union of values only (a flag or a named mode) is one list of values to a user.
     const lists = this.options.map(valuesOf);
     if (lists.every((l) => l !== undefined)) return bad({ code: 'invalid_value', path, values: lists.flat(), message: `expected ${this.describe()}` });
-    return bad({ code: 'invalid_union', path, message: `expected ${this.describe()}` });
+    const closest = isRecord(value) ? closestObject(this.options as readonly Schema[], failures, path) : undefined;
+    return closest ?? bad({ code: 'invalid_union', path, message: `expected ${this.describe()}` });
   }
   describe(): string {
-    return this.options.map((o) => o.describe()).join(', or ');
+    return [...new Set(this.options.map((o) => o.describe()))].join(', or ');
   }
+}
+
+/** The literal a strict object holds one of its keys to, when it does (`verdict: 'holds'`). */
+function literalAt(schema: Schema, key: PropertyKey): ValuesSchema<Literal> | undefined {
+  const s = unwrapOptional(schema);
+  const field = s instanceof ObjectSchema ? unwrapOptional((s.shape as Readonly<Record<string, Schema>>)[String(key)] ?? s) : undefined;
+  return field instanceof ValuesSchema && field.kind === 'literal' ? (field as ValuesSchema<Literal>) : undefined;
+}
+
+/**
+ * An object that fits no object of a union: the problems of the object it comes closest to, the
+ * one with the fewest problems (on a tie, the one whose literal keys it matches), so a user reads
+ * what to change in the shape they meant. A literal key it gets wrong lists every option's value.
+ */
+function closestObject(options: readonly Schema[], failures: readonly (readonly Issue[])[], path: readonly PropertyKey[]): Checked | undefined {
+  const mismatches = (i: number) => failures[i]!.filter((f) => f.code === 'invalid_value' && f.path.length === path.length + 1 && literalAt(options[i]!, f.path[path.length]!)).length;
+  let best: number | undefined;
+  for (let i = 0; i < options.length; i++) {
+    if (!(unwrapOptional(options[i]!) instanceof ObjectSchema)) continue;
+    if (best === undefined || failures[i]!.length < failures[best]!.length || (failures[i]!.length === failures[best]!.length && mismatches(i) < mismatches(best))) best = i;
+  }
+  if (best === undefined) return undefined;
+  return fail(
+    failures[best]!.map((f) => {
+      if (f.code !== 'invalid_value' || f.path.length !== path.length + 1 || !literalAt(options[best]!, f.path[path.length]!)) return f;
+      const values = [...new Set(options.flatMap((o) => literalAt(o, f.path[path.length]!)?.values ?? []))];
+      return { ...f, values, message: `expected ${values.map((v) => JSON.stringify(v)).join(' or ')}` };
+    }),
+  );
 }
 
 /** Every value a schema allows, when it allows a few values and nothing else. */
@@ -310,7 +371,7 @@ function valuesOf(schema: Schema): readonly Literal[] | undefined {
 export class CustomSchema<T> extends Schema<T> {
   readonly kind = 'custom';
   constructor(
-    private readonly test: ((value: unknown) => boolean) | undefined,
+    readonly test: ((value: unknown) => boolean) | undefined,
     private readonly message: string | undefined,
   ) {
     super();
@@ -345,18 +406,34 @@ export class ObjectSchema<S extends Shape> extends Schema<ObjectOf<S, '_output'>
     for (const key of Object.keys(mask)) if (key in this.shape) shape[key] = this.shape[key]!;
     return new ObjectSchema(shape as Flat<Pick<S, Extract<keyof M, keyof S>>>);
   }
+  /** The same object without the keys the mask names. */
+  omit<M extends { readonly [K in keyof S]?: true }>(mask: M): ObjectSchema<Flat<Omit<S, keyof M>>> {
+    const shape: Record<string, Schema<unknown, unknown>> = {};
+    for (const key of Object.keys(this.shape)) if (!Object.hasOwn(mask, key)) shape[key] = this.shape[key]!;
+    return new ObjectSchema(shape as Flat<Omit<S, keyof M>>);
+  }
+  /** The same object with every key optional. */
+  partial(): ObjectSchema<{ [K in keyof S]: OptionalSchema<S[K]> }> {
+    const shape: Record<string, Schema<unknown, unknown>> = {};
+    for (const key of Object.keys(this.shape)) {
+      const field = this.shape[key]!;
+      shape[key] = field instanceof OptionalSchema ? field : field.optional();
+    }
+    return new ObjectSchema(shape as { [K in keyof S]: OptionalSchema<S[K]> });
+  }
   check(value: unknown, path: readonly PropertyKey[]): Checked {
     if (!isRecord(value)) return typeIssue(path, 'object', this);
     const out: Record<string, unknown> = {};
+    const issues: Issue[] = [];
     // The keys it names first, in its order, then the keys it does not know: as zod reports them.
     for (const key of Object.keys(this.shape)) {
       const r = this.shape[key]!.check(Object.hasOwn(value, key) ? value[key] : undefined, [...path, key]);
-      if (!r.ok) return r;
-      if (Object.hasOwn(value, key)) out[key] = r.value;
+      if (!r.ok) issues.push(...r.issues);
+      else if (Object.hasOwn(value, key)) out[key] = r.value;
     }
     const unknown = Object.keys(value).filter((k) => !Object.hasOwn(this.shape, k));
-    if (unknown.length > 0) return bad({ code: 'unrecognized_keys', path, keys: unknown, message: `has no option ${unknown.join(', ')}` });
-    return ok(out);
+    if (unknown.length > 0) issues.push({ code: 'unrecognized_keys', path, keys: unknown, known: Object.keys(this.shape), message: `has no option ${unknown.join(', ')}` });
+    return issues.length > 0 ? fail(issues) : ok(out);
   }
   describe(): string {
     return 'an object';

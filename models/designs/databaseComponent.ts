@@ -109,5 +109,5 @@ export function restoreBackup(tables: Readonly<Record<string, TableSpec>>): (dur
 
 /** A database component from tables already in ticks; with a backup schedule, it keeps its backups. */
 export function databaseComponent(name: string, tables: Readonly<Record<string, TableSpec>>, rows: RowFormats = {}, extra: Partial<DesignComponent> = {}, backups?: BackupSchedule): DesignComponent {
-  return { name, machine: databaseMachine, input: backups === undefined ? { tables } : { tables, backups }, process: false, answersOnly: true, describe: databaseEvidence(tables, rows), messageFaults: DATABASE_LINK_FAULTS, sessionsOf: databaseSessions, ...extra };
+  return { name, machine: databaseMachine, input: backups === undefined ? { tables } : { tables, backups }, process: false, answersOnly: true, tables: Object.keys(tables), describe: databaseEvidence(tables, rows), messageFaults: DATABASE_LINK_FAULTS, sessionsOf: databaseSessions, ...extra };
 }

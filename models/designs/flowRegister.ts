@@ -15,14 +15,15 @@
 // - EV-04 gift.payment.captured: the payment id is the key of the dispatch, so even a second
 //   event for the same payment (Payments re-emits after its own reconciliation) dispatches once.
 import type { Claim } from '../../src/claims.ts';
-import { design, type DesignBuild } from '../../src/design.ts';
+import { design, given, type DesignBuild } from '../../src/design.ts';
 import { parseOptions, z } from '../../src/options.ts';
 import type { WorldView } from '../../src/worldView.ts';
-import { broker, type Payload } from '../broker.ts';
+import { broker, BrokerOptions, type Payload } from '../broker.ts';
 import { consumer, ConsumerOptions, type EffectSpec } from '../consumer.ts';
 import { rowsOf, versionsOf, type DatabaseDurable } from '../database.ts';
-import { publishedFacts, publisher, type PublisherDurable } from '../publisher.ts';
+import { publishedFacts, publisher, PublisherOptions, type PublisherDurable } from '../publisher.ts';
 import { database, DatabaseOptions } from './databaseComponent.ts';
+import { partOptions } from './partOptions.ts';
 import { historyView, publishedView } from './tableViews.ts';
 
 /** One flow of the register: what is published, how, and how the consuming service applies it. */
@@ -33,21 +34,28 @@ export const FlowDesign = z.strictObject({
   /** The payload field the broker partitions by (the ordering scope). */
   keyField: z.string(),
   delivery: z.enum(['atLeastOnce', 'atMostOnce']),
-  consumer: ConsumerOptions.pick({ group: true, consumerName: true, inbox: true, ack: true, versionCheck: true, effect: true }),
+  consumer: ConsumerOptions.omit({ name: true, notes: true, broker: true, db: true }).meta({ partOf: 'consumer', description: 'Any option of consumer but its name, broker and db; group, inbox and effect are required.' }),
   /** The consuming service's database and its tables. */
   db: z.string(),
   tables: DatabaseOptions.shape.tables,
+  /** The database's own options: whether it crashes or restores, its restart delay. */
+  database: partOptions('database', DatabaseOptions, { name: true, tables: true, rows: true, notes: true }),
+  publisher: partOptions('publisher', PublisherOptions, { name: true, notes: true, broker: true, records: true, keyField: true, delivery: true }),
+  broker: partOptions('broker', BrokerOptions, { name: true, notes: true }),
 });
+
+/** The names a flow's world gives its components (its database is the flow's `db`). */
+export const FLOW_PIPELINE = { components: { publisher: 'publisher', broker: 'broker', consumer: 'consumer' } } as const;
 
 export type FlowDesign = z.input<typeof FlowDesign>;
 
 export function flowPipeline(flow: FlowDesign): DesignBuild {
   const f = parseOptions('flowPipeline', FlowDesign, flow);
   return design(
-    publisher({ records: f.records, keyField: f.keyField, delivery: f.delivery }),
-    broker(),
+    publisher({ ...given(f.publisher ?? {}), records: f.records, keyField: f.keyField, delivery: f.delivery }),
+    broker(given(f.broker ?? {})),
     consumer({ ...f.consumer, db: f.db }),
-    database({ name: f.db, tables: f.tables }),
+    database({ ...given(f.database ?? {}), name: f.db, tables: f.tables }),
   );
 }
 

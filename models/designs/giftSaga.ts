@@ -4,14 +4,21 @@
 // (the template's decision) or `first`. Workload input: per purchase, whether Payments declines
 // the capture.
 import type { Claim, ClaimTable, ClaimTables, Outcome, TableView } from '../../src/claims.ts';
-import { design, type DesignBuild } from '../../src/design.ts';
+import { design, given, type DesignBuild } from '../../src/design.ts';
 import { parseOptions, z } from '../../src/options.ts';
 import type { WindowNote } from '../../src/scenario.ts';
 import type { WorldView } from '../../src/worldView.ts';
-import { orchestrator, type GiftPurchase, type OrchestratorDurable } from '../orchestrator.ts';
-import { participant, participantOperations, type ParticipantDurable, type RemoteAction } from '../participant.ts';
+import { orchestrator, OrchestratorOptions, type GiftPurchase, type OrchestratorDurable } from '../orchestrator.ts';
+import { participant, participantOperations, ParticipantOptions, type ParticipantDurable, type RemoteAction } from '../participant.ts';
+import { partOptions } from './partOptions.ts';
 import { windowNote as n } from './windowNotes.ts';
 
+
+/** The names the saga gives its components. */
+export const GIFT_SAGA = { components: { orchestrator: 'orchestrator', payments: 'payments', inventory: 'inventory', notifications: 'notifications' } } as const;
+
+/** A participant's own options as the saga takes them: its restart delay. */
+const participantPart = (name: string) => partOptions('participant', ParticipantOptions, { name: true, notes: true, idempotent: true, declines: true }).meta({ description: `Any option of participant for ${name} but its name, idempotent and declines, which the saga sets.` });
 
 export const GiftSagaOptions = z.strictObject({
   emailStep: z.enum(['first', 'last']),
@@ -19,6 +26,10 @@ export const GiftSagaOptions = z.strictObject({
   purchases: z.custom<(size: number) => readonly GiftPurchase[]>((v) => typeof v === 'function').optional(),
   /** Whether the email provider returns the recorded message for a repeated (saga, email). */
   emailIdempotent: z.boolean().optional(),
+  orchestrator: partOptions('orchestrator', OrchestratorOptions, { name: true, notes: true, purchases: true, emailStep: true }),
+  payments: participantPart('payments'),
+  inventory: participantPart('inventory'),
+  notifications: participantPart('notifications'),
 });
 
 export type GiftSagaOptions = z.input<typeof GiftSagaOptions>;
@@ -49,16 +60,18 @@ export function giftSaga(options: GiftSagaOptions): DesignBuild {
     ),
   });
   const emailIdempotent = o.emailIdempotent ?? false;
+  const C = GIFT_SAGA.components;
   return design(
-    orchestrator({ purchases, emailStep: o.emailStep, notes: orchestratorNotes }),
+    orchestrator({ ...given(o.orchestrator ?? {}), purchases, emailStep: o.emailStep, notes: orchestratorNotes }),
     participant({
-      name: 'payments',
+      ...given(o.payments ?? {}),
+      name: C.payments,
       idempotent: true,
       declines: (size) => purchases(size).filter((p) => p.captureDeclined).map((p) => `${p.id}:capture`),
       notes: participantNotes(true),
     }),
-    participant({ name: 'inventory', idempotent: true, notes: participantNotes(true) }),
-    participant({ name: 'notifications', idempotent: emailIdempotent, notes: participantNotes(emailIdempotent) }),
+    participant({ ...given(o.inventory ?? {}), name: C.inventory, idempotent: true, notes: participantNotes(true) }),
+    participant({ ...given(o.notifications ?? {}), name: C.notifications, idempotent: emailIdempotent, notes: participantNotes(emailIdempotent) }),
   );
 }
 
@@ -68,7 +81,7 @@ const ops = (v: WorldView, name: string) => participantOperations(v.durable<Part
 
 /** Purchases whose order is committed and not compensated: the facts every effect answers to. */
 export function confirmedPurchases(v: WorldView): string[] {
-  return Object.entries(v.durable<OrchestratorDurable>('orchestrator').sagas)
+  return Object.entries(v.durable<OrchestratorDurable>(GIFT_SAGA.components.orchestrator).sagas)
     .filter(([, r]) => r.order === 'CONFIRMED')
     .map(([id]) => id);
 }
@@ -106,7 +119,7 @@ const operationsView = (table: string, participant: string): TableView => ({
 const GIFT_ORDERS: TableView = {
   table: 'gift_orders',
   columns: { gift_order_id: 'text', state: 'text', status: 'text' },
-  rows: (v) => Object.entries(v.durable<OrchestratorDurable>('orchestrator').sagas).map(([id, r]) => ({ gift_order_id: id, state: r.order, status: r.status })),
+  rows: (v) => Object.entries(v.durable<OrchestratorDurable>(GIFT_SAGA.components.orchestrator).sagas).map(([id, r]) => ({ gift_order_id: id, state: r.order, status: r.status })),
 };
 /** Committed purchases: the facts every effect answers to. */
 const CONFIRMED: ClaimTable = { table: 'gift_orders', key: ['gift_order_id'], where: "$state = 'CONFIRMED'" };

@@ -12,16 +12,23 @@
 // - `effectKey`: the reservation table's key is the reservation itself (`semantic`), or a
 //   surrogate id with no unique key on the reservation (`none`).
 import type { Claim } from '../../src/claims.ts';
-import { design, type DesignBuild } from '../../src/design.ts';
+import { design, given, type DesignBuild } from '../../src/design.ts';
 import { parseOptions, z } from '../../src/options.ts';
 import type { WorldView } from '../../src/worldView.ts';
-import { broker, type Payload } from '../broker.ts';
-import { consumerGroup, type ConsumerInput, type EffectSpec } from '../consumer.ts';
+import { broker, BrokerOptions, type Payload } from '../broker.ts';
+import { consumerGroup, ConsumerGroupOptions, type ConsumerInput, type EffectSpec } from '../consumer.ts';
 import { rowsOf, type DatabaseDurable } from '../database.ts';
-import { publishedFacts, publisher, type PublisherDurable } from '../publisher.ts';
+import { publishedFacts, publisher, PublisherOptions, type PublisherDurable } from '../publisher.ts';
 import { database } from './databaseComponent.ts';
+import { changedTables, databaseOwn, partOptions, presetDatabase } from './partOptions.ts';
 import { publishedView } from './tableViews.ts';
 import { consumerNotes, handlerNotes } from './windowNotes.ts';
+
+/** The names the pipeline gives its components (the group's members are `consumer1` … `consumerK`) and tables. */
+export const GROUP_PIPELINE = {
+  components: { publisher: 'publisher', broker: 'broker', consumer: 'consumer', inventoryDb: 'inventoryDb' },
+  tables: { reservations: 'reservations', inbox: 'inbox' },
+} as const;
 
 export const GroupPipelineOptions = z.strictObject({
   consumers: z.number().int().min(1).max(16),
@@ -30,6 +37,11 @@ export const GroupPipelineOptions = z.strictObject({
   inbox: z.enum(['sameTx', 'localCache', 'none']),
   handler: z.enum(['atomic', 'checkThenInsert']).optional(),
   effectKey: z.enum(['semantic', 'none']),
+  /** The members' other options: any option of consumerGroup but those above and its wiring. */
+  consumer: partOptions('consumerGroup', ConsumerGroupOptions, { notes: true, broker: true, db: true, inboxDb: true, effect: true, consumers: true, inbox: true, handler: true }),
+  publisher: partOptions('publisher', PublisherOptions, { name: true, notes: true, broker: true, records: true, keyField: true }),
+  broker: partOptions('broker', BrokerOptions, { name: true, notes: true, partitions: true, commits: true }),
+  inventoryDb: presetDatabase(GROUP_PIPELINE.components.inventoryDb),
 });
 
 export type GroupPipelineOptions = z.input<typeof GroupPipelineOptions>;
@@ -47,26 +59,31 @@ const reservation: EffectSpec = {
 
 export function groupPipeline(options: GroupPipelineOptions): DesignBuild {
   const o = parseOptions('groupPipeline', GroupPipelineOptions, options);
+  const C = GROUP_PIPELINE.components;
+  const T = GROUP_PIPELINE.tables;
   const member = {
     group: 'inventory',
     consumerName: 'inventory-reservation-v3',
-    db: 'inventoryDb',
+    ...given(o.consumer ?? {}),
+    db: C.inventoryDb,
     inbox: o.inbox,
     effect: reservation,
     ...(o.handler === undefined ? {} : { handler: o.handler }),
   };
-  const input = { broker: 'broker', ...member } as ConsumerInput;
+  const input = { broker: C.broker, ...member } as ConsumerInput;
+  const tables = {
+    [T.reservations]: o.effectKey === 'semantic' ? { key: ['order_id', 'reservation_version'] } : { key: ['id'], autoId: true },
+    [T.inbox]: { key: ['consumer_name', 'event_id'] },
+  };
   return design(
-    publisher({ records: reservationRequests, keyField: 'order_id' }),
-    broker({ partitions: o.partitions ?? 2, ...(o.commits === undefined ? {} : { commits: o.commits }) }),
+    publisher({ ...given(o.publisher ?? {}), records: reservationRequests, keyField: 'order_id' }),
+    broker({ ...given(o.broker ?? {}), partitions: o.partitions ?? 2, ...(o.commits === undefined ? {} : { commits: o.commits }) }),
     consumerGroup({ consumers: o.consumers, ...member, notes: { ...consumerNotes(input), ...handlerNotes(input) } }),
     database({
-      name: 'inventoryDb',
-      tables: {
-        reservations: o.effectKey === 'semantic' ? { key: ['order_id', 'reservation_version'] } : { key: ['id'], autoId: true },
-        inbox: { key: ['consumer_name', 'event_id'] },
-      },
+      name: C.inventoryDb,
+      tables: changedTables('groupPipeline option inventoryDb', tables, o.inventoryDb?.tables),
       rows: { reservations: (r) => `${r['order_id']}/${r['reservation_version']}`, inbox: (r) => String(r['event_id']) },
+      ...databaseOwn(o.inventoryDb),
     }),
   );
 }
@@ -84,6 +101,6 @@ export const groupReservationClaim: Claim = {
     source: { table: 'reservation_requests', key: ['order_id', 'reservation_version'] },
     views: [publishedView('reservation_requests', { event_id: 'text', order_id: 'text', reservation_version: 'bigint' })],
   },
-  outcomes: (v: WorldView) => rowsOf(v.durable<DatabaseDurable>('inventoryDb'), 'reservations').map((r) => ({ key: `${r['order_id']}|${r['reservation_version']}` })),
-  facts: (v: WorldView) => publishedFacts(v.durable<PublisherDurable>('publisher')).map((p) => `${p['order_id']}|${p['reservation_version']}`),
+  outcomes: (v: WorldView) => rowsOf(v.durable<DatabaseDurable>(GROUP_PIPELINE.components.inventoryDb), GROUP_PIPELINE.tables.reservations).map((r) => ({ key: `${r['order_id']}|${r['reservation_version']}` })),
+  facts: (v: WorldView) => publishedFacts(v.durable<PublisherDurable>(GROUP_PIPELINE.components.publisher)).map((p) => `${p['order_id']}|${p['reservation_version']}`),
 };

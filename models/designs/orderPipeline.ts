@@ -3,64 +3,81 @@
 // inventory consumer with its database. Each design option of the seeds is one field here, so a
 // scenario file states a design in a few lines.
 import type { Claim, TableView } from '../../src/claims.ts';
-import { design, type DesignBuild } from '../../src/design.ts';
+import { design, given, type DesignBuild } from '../../src/design.ts';
 import { duration, parseOptions, z } from '../../src/options.ts';
-import { broker, recordsOf, type BrokerDurable } from '../broker.ts';
-import { client as clientComponent, type ClientDurable, type ClientReplyRecord, type Command } from '../client.ts';
-import { consumer, type ConsumerInput, type EffectSpec } from '../consumer.ts';
+import { broker, BrokerOptions, recordsOf, type BrokerDurable } from '../broker.ts';
+import { client as clientComponent, ClientOptions, type ClientDurable, type ClientReplyRecord, type Command } from '../client.ts';
+import { consumer, consumerGroup, ConsumerGroupOptions, type ConsumerInput, type EffectSpec } from '../consumer.ts';
 import { rowsOf, versionsOf, type DatabaseDurable, type RowFormats } from '../database.ts';
 import { cdcConnector } from '../cdcConnector.ts';
 import { InputError } from '../../src/inputError.ts';
-import { outboxCleaner } from '../outboxCleaner.ts';
-import { relay } from '../relay.ts';
-import { source } from '../source.ts';
+import { outboxCleaner, OutboxCleanerOptions } from '../outboxCleaner.ts';
+import { relay, RelayOptions } from '../relay.ts';
+import { source, SourceOptions } from '../source.ts';
+import { changedTables, databaseOwn, partOptions, presetDatabase } from './partOptions.ts';
 import { database } from './databaseComponent.ts';
 import { historyView, pick, topicView } from './tableViews.ts';
 import { agedOutNotes, cdcNotes, claimingRelayNotes, cleanerNotes, consumerNotes, relayNotes, sourceNotes } from './windowNotes.ts';
 
-/** The pipeline's options: each design option of the seeds is one field; durations in their units. */
+/**
+ * The names the pipeline gives its components and tables, for claims and checks written against
+ * it: `rowsOf(v.durable(ORDER_PIPELINE.components.inventoryDb), ORDER_PIPELINE.tables.reservations)`.
+ * A consumer group of K members names them `consumer1` … `consumerK`; several relay workers,
+ * `relay`, `relay2`, …
+ */
+export const ORDER_PIPELINE = {
+  components: {
+    client: 'client',
+    source: 'source',
+    ordersDb: 'ordersDb',
+    relay: 'relay',
+    connector: 'connector',
+    cleaner: 'cleaner',
+    broker: 'broker',
+    consumer: 'consumer',
+    inventoryDb: 'inventoryDb',
+    inboxDb: 'inboxDb',
+  },
+  tables: { orders: 'orders', outbox: 'outbox', checkoutKeys: 'checkout_keys', reservations: 'reservations', orderStatus: 'order_status', inbox: 'inbox' },
+} as const;
+
+const C = ORDER_PIPELINE.components;
+const T = ORDER_PIPELINE.tables;
+
+/** The pipeline's options: each design option of the seeds is one field, and each part takes its own options; durations in their units. */
 export const OrderPipelineOptions = z.strictObject({
   design: z.enum(['dualWriteCommitFirst', 'dualWritePublishFirst', 'outbox']),
-  relay: z
-    .strictObject({
-      mark: z.enum(['afterSend', 'beforeSend']).optional(),
-      concurrency: z.enum(['perAggregate', 'concurrent']).optional(),
-      poll: duration.optional(),
+  relay: RelayOptions.omit({ name: true, notes: true, db: true, broker: true, table: true })
+    .partial()
+    .extend({
       /** Relay workers polling the one outbox, named relay, relay2, …; more than one needs no coordination only with `claim: 'skipLocked'`. */
       workers: z.number().int().min(1).max(8).optional(),
-      claim: z.enum(['read', 'skipLocked']).optional(),
-      heads: z.boolean().optional(),
-      batch: z.number().int().min(1).optional(),
-      /** How long a crashed relay stays down (the world's restart delay otherwise). */
-      restartAfter: duration.optional(),
       /** A polling publisher (`relay`, the default) or a change-data-capture connector (`connector`) tailing the outbox's commit log. */
       type: z.enum(['polling', 'cdc']).optional(),
       /** With `type: 'cdc'`: the connector's offset moves past a change after the broker's ack, or before the send. */
       offsetCommit: z.enum(['afterAck', 'beforeAck']).optional(),
     })
+    .meta({ partOf: 'relay', description: 'Any option of relay but name, db, broker and table, which the preset sets; and workers, type and offsetCommit.' })
     .optional(),
   /** An outbox cleanup job (`cleaner`) deleting rows older than `retention`, only published ones unless `rows: 'all'`. */
-  cleanup: z.strictObject({ retention: duration, every: duration.optional(), rows: z.enum(['published', 'all']).optional() }).optional(),
-  consumer: z.strictObject({ inbox: z.enum(['sameTx', 'separateTx', 'none']).optional(), versionCheck: z.boolean().optional(), ack: z.enum(['afterCommit', 'beforeCommit']).optional() }).optional(),
+  cleanup: OutboxCleanerOptions.omit({ name: true, notes: true, db: true, table: true })
+    .partial()
+    .extend({ retention: duration })
+    .meta({ partOf: 'outboxCleaner', description: 'Any option of outboxCleaner but name, db and table, which the preset sets; retention is required.' })
+    .optional(),
+  /** The inventory consumer: any option of consumerGroup (`consumers: 2` draws a group of two, `inbox: 'localCache'` a process-local cache). */
+  consumer: partOptions('consumerGroup', ConsumerGroupOptions, { notes: true, broker: true, db: true, inboxDb: true, effect: true }),
   /** The effect table's key: the semantic key (`(order_id, reservation_version)`) or a surrogate id. */
   effectKey: z.enum(['semantic', 'none']).optional(),
   /** The effect: a reservation row per order (insert) or an order-status projection (upsert). */
   effect: z.enum(['reservation', 'projection']).optional(),
-  client: z
-    .strictObject({ retry: z.enum(['none', 'stableKey', 'freshKey']).optional(), keyed: z.boolean().optional(), maxAttempts: z.number().int().min(1).optional(), timeout: duration.optional(), untilAnswered: z.boolean().optional() })
-    .optional(),
+  client: partOptions('client', ClientOptions, { name: true, notes: true, target: true, commands: true }),
+  source: partOptions('source', SourceOptions, { name: true, notes: true, design: true, db: true, broker: true, aggregateTable: true, outboxTable: true, checkoutKeys: true }),
   checkoutKeys: z.union([z.boolean(), z.enum(['intentBound', 'honoured'])]).optional(),
-  broker: z
-    .strictObject({
-      producerDedup: z.boolean().optional(),
-      partitions: z.number().int().min(1).max(64).optional(),
-      redelivery: duration.optional(),
-      retention: duration.optional(),
-      syncBeforeAck: z.boolean().optional(),
-      syncAfter: duration.optional(),
-    })
-    .optional(),
-  /** The servers that crash and restart at their own windows (none). */
+  broker: partOptions('broker', BrokerOptions, { name: true, notes: true }),
+  ordersDb: presetDatabase(C.ordersDb),
+  inventoryDb: presetDatabase(C.inventoryDb),
+  /** The servers that crash and restart at their own windows (none): as their `crashes` option. */
   crashes: z.array(z.enum(['ordersDb', 'inventoryDb', 'broker'])).optional(),
   /**
    * The servers a `restore` fault can set back to their snapshot (none): `broker`, its group
@@ -166,35 +183,40 @@ export function orderPipeline(options: OrderPipelineOptions): DesignBuild {
   const o = parseOptions('orderPipeline', OrderPipelineOptions, options);
   const effect = o.effect === 'projection' ? projectionEffect : reservationEffect;
   const together = o.restores?.includes('inventoryDbWithOffsets') ?? false;
-  const restorable = (server: 'ordersDb' | 'inventoryDb' | 'broker') => server !== 'ordersDb' && (o.restores?.includes(server) || together);
-  const crashing = (server: 'ordersDb' | 'inventoryDb' | 'broker') => ({
-    ...(o.crashes?.includes(server) ? { crashes: true } : {}),
-    ...(restorable(server) ? { restorable: true } : {}),
-    ...(server === 'inventoryDb' && together ? { restoreWith: ['broker'] } : {}),
+  const server = (name: 'ordersDb' | 'inventoryDb' | 'broker', own: { readonly crashes?: boolean | undefined; readonly restorable?: boolean | undefined } | undefined) => ({
+    ...(o.crashes?.includes(name) || own?.crashes ? { crashes: true } : {}),
+    ...((name !== 'ordersDb' && (o.restores?.includes(name) || together)) || own?.restorable ? { restorable: true } : {}),
+    ...(name === 'inventoryDb' && together ? { restoreWith: [C.broker] } : {}),
   });
-  const inbox = o.consumer?.inbox ?? 'sameTx';
+  const { consumers = 1, ...consumerOwn } = o.consumer ?? {};
+  const inbox = consumerOwn.inbox ?? 'sameTx';
   const effectTable = o.effect === 'projection' ? { key: ['order_id'], history: true } : o.effectKey === 'none' ? { key: ['id'], autoId: true } : { key: ['order_id', 'reservation_version'] };
   const consumerOptions = {
     group: 'inventory',
     consumerName: 'inventory-reservation-v3',
-    db: 'inventoryDb',
-    ...(inbox === 'separateTx' ? { inboxDb: 'inboxDb' } : {}),
+    versionCheck: false,
+    ack: 'afterCommit',
+    ...given(consumerOwn),
+    db: C.inventoryDb,
+    ...(inbox === 'separateTx' ? { inboxDb: C.inboxDb } : {}),
     inbox,
     effect,
-    versionCheck: o.consumer?.versionCheck ?? false,
-    ack: o.consumer?.ack ?? 'afterCommit',
   } as const;
+  const ordersTables = { [T.orders]: { key: ['order_id'] }, [T.outbox]: { key: ['event_id'], ...(o.relay?.type === 'cdc' ? { history: true } : {}) }, [T.checkoutKeys]: { key: ['checkout_key'] } };
+  const inventoryTables = { [effect.table]: effectTable, [T.inbox]: { key: ['consumer_name', 'event_id'] } };
   return design(
     clientComponent({ commands: o.commands ?? acceptOrders, ...o.client }),
-    source({ design: o.design, checkoutKeys: o.checkoutKeys ?? false, notes: sourceNotes(o.design, (o.client?.retry ?? 'none') !== 'none') }),
+    source({ ...given(o.source ?? {}), design: o.design, checkoutKeys: o.checkoutKeys ?? false, notes: sourceNotes(o.design, (o.client?.retry ?? 'none') !== 'none') }),
     // A CDC connector streams the outbox's commit log, which the database keeps as its history.
-    database({ name: 'ordersDb', tables: { orders: { key: ['order_id'] }, outbox: { key: ['event_id'], ...(o.relay?.type === 'cdc' ? { history: true } : {}) }, checkout_keys: { key: ['checkout_key'] } }, rows: PIPELINE_ROWS, ...crashing('ordersDb') }),
-    o.design === 'outbox' ? relayWorkers(o.relay ?? {}, o.cleanup?.rows === 'all') : [],
-    o.design === 'outbox' && o.cleanup ? [outboxCleaner({ ...o.cleanup, notes: cleanerNotes(o.cleanup.rows ?? 'published') })] : [],
-    broker({ ...o.broker, ...crashing('broker') }),
-    consumer({ ...consumerOptions, notes: consumerNotes({ broker: 'broker', ...consumerOptions } as ConsumerInput) }),
-    database({ name: 'inventoryDb', tables: { [effect.table]: effectTable, inbox: { key: ['consumer_name', 'event_id'] } }, rows: PIPELINE_ROWS, ...crashing('inventoryDb') }),
-    inbox === 'separateTx' ? [database({ name: 'inboxDb', tables: { inbox: { key: ['consumer_name', 'event_id'] } }, rows: PIPELINE_ROWS })] : [],
+    database({ name: C.ordersDb, tables: changedTables('orderPipeline option ordersDb', ordersTables, o.ordersDb?.tables), rows: PIPELINE_ROWS, ...databaseOwn(o.ordersDb), ...server('ordersDb', o.ordersDb) }),
+    o.design === 'outbox' && relayWorkers(o.relay ?? {}, o.cleanup?.rows === 'all'),
+    o.design === 'outbox' && o.cleanup && outboxCleaner({ ...given(o.cleanup), retention: o.cleanup.retention, notes: cleanerNotes(o.cleanup.rows ?? 'published') }),
+    broker({ ...given(o.broker ?? {}), ...server('broker', o.broker) }),
+    consumers > 1
+      ? consumerGroup({ ...consumerOptions, consumers, notes: consumerNotes({ broker: C.broker, ...consumerOptions } as ConsumerInput) })
+      : consumer({ ...consumerOptions, notes: consumerNotes({ broker: C.broker, ...consumerOptions } as ConsumerInput) }),
+    database({ name: C.inventoryDb, tables: changedTables('orderPipeline option inventoryDb', inventoryTables, o.inventoryDb?.tables), rows: PIPELINE_ROWS, ...databaseOwn(o.inventoryDb), ...server('inventoryDb', o.inventoryDb) }),
+    inbox === 'separateTx' && database({ name: C.inboxDb, tables: { [T.inbox]: { key: ['consumer_name', 'event_id'] } }, rows: PIPELINE_ROWS }),
   );
 }
 
@@ -227,11 +249,11 @@ export const publishedEventClaim: Claim = {
   // The topic is read as the table its sink connector fills (order_events); the outbox is a table.
   tables: {
     effect: { table: 'order_events', key: ['event_id'] },
-    source: { table: 'outbox', key: ['event_id'] },
+    source: { table: T.outbox, key: ['event_id'] },
     views: [topicView('order_events', { event_id: 'text', aggregate_id: 'text', event_type: 'text' })],
   },
-  outcomes: (v) => recordsOf(v.durable<BrokerDurable>('broker')).map((r) => ({ key: String(r.payload['event_id']) })),
-  facts: (v) => rowsOf(db(v, 'ordersDb'), 'outbox').map((r) => String(r['event_id'])),
+  outcomes: (v) => recordsOf(v.durable<BrokerDurable>(C.broker)).map((r) => ({ key: String(r.payload['event_id']) })),
+  facts: (v) => rowsOf(db(v, C.ordersDb), T.outbox).map((r) => String(r['event_id'])),
 };
 
 /** The seed's inventory reservation claim, observed in the pipeline's databases. */
@@ -243,12 +265,12 @@ export const reservationClaim: Claim = {
   sameIntent: 'the stored reservation state',
   differentIntent: 'conflicts and does not change the existing reservation',
   tables: {
-    effect: { table: 'reservations', key: ['order_id', 'reservation_version'] },
-    source: { table: 'orders', key: ['order_id', '1'], where: "$status = 'ACCEPTED'" },
+    effect: { table: T.reservations, key: ['order_id', 'reservation_version'] },
+    source: { table: T.orders, key: ['order_id', '1'], where: "$status = 'ACCEPTED'" },
   },
-  outcomes: (v) => rowsOf(db(v, 'inventoryDb'), 'reservations').map((r) => ({ key: `${r['order_id']}|${r['reservation_version']}` })),
+  outcomes: (v) => rowsOf(db(v, C.inventoryDb), T.reservations).map((r) => ({ key: `${r['order_id']}|${r['reservation_version']}` })),
   facts: (v) =>
-    rowsOf(db(v, 'ordersDb'), 'orders')
+    rowsOf(db(v, C.ordersDb), T.orders)
       .filter((r) => r['status'] === 'ACCEPTED')
       .map((r) => `${r['order_id']}|1`),
 };
@@ -261,17 +283,17 @@ export const reservationClaim: Claim = {
  */
 export const requestedReservationClaim: Claim = {
   ...reservationClaim,
-  tables: { effect: reservationClaim.tables!.effect, source: { table: 'outbox', key: ['aggregate_id', 'reservation_version'], where: "$event_type = 'OrderAccepted'" } },
+  tables: { effect: reservationClaim.tables!.effect, source: { table: T.outbox, key: ['aggregate_id', 'reservation_version'], where: "$event_type = 'OrderAccepted'" } },
   facts: (v) => [
     ...new Set(
-      rowsOf(db(v, 'ordersDb'), 'outbox')
+      rowsOf(db(v, C.ordersDb), T.outbox)
         .filter((r) => r['event_type'] === 'OrderAccepted')
         .map((r) => `${r['aggregate_id']}|${r['reservation_version']}`),
     ),
   ],
 };
 
-const client = (v: { durable<T>(n: string): T }) => v.durable<ClientDurable>('client');
+const client = (v: { durable<T>(n: string): T }) => v.durable<ClientDurable>(C.client);
 
 /**
  * What the checkout client sent and what it was told, as the request log of the checkout API a
@@ -313,7 +335,7 @@ export const checkoutClaim: Claim = {
   differentIntent: 'is refused as a conflict, not answered with the recorded order',
   unknownCompletion: 'the client retrying with the same key, which returns the recorded order',
   tables: {
-    effect: { table: 'orders', key: ['intent'] },
+    effect: { table: T.orders, key: ['intent'] },
     source: { table: 'checkout_replies', key: ['intent'], where: '$ok' },
     causes: { table: 'checkout_requests', key: ['intent'] },
     // An attempt told two different orders.
@@ -336,12 +358,12 @@ export const checkoutClaim: Claim = {
     ],
     views: CHECKOUT_VIEWS,
   },
-  outcomes: (v) => rowsOf(db(v, 'ordersDb'), 'orders').map((r) => ({ key: String(r['intent']), intent: String(r['intent']) })),
+  outcomes: (v) => rowsOf(db(v, C.ordersDb), T.orders).map((r) => ({ key: String(r['intent']), intent: String(r['intent']) })),
   facts: (v) => [...new Set(client(v).replies.filter((r) => r.ok).map((r) => r.intent))],
   sources: (v) => [...client(v).attempted],
   replies: (v) => client(v).replies.map((r) => ({ intent: r.intent, outcome: r.outcome, ok: r.ok })),
   unresolved: (v) => {
-    const ordered = new Set(rowsOf(db(v, 'ordersDb'), 'orders').map((r) => String(r['intent'])));
+    const ordered = new Set(rowsOf(db(v, C.ordersDb), T.orders).map((r) => String(r['intent'])));
     const last = lastReplies(v);
     return client(v).attempted.filter((i) => ordered.has(i) && last.get(i)?.ok !== true).map((i) => `${i} (order committed, client last told ${last.get(i)?.outcome ?? 'nothing'})`);
   },
@@ -349,7 +371,7 @@ export const checkoutClaim: Claim = {
     // A reply is a different-intent attempt when the key it carried is bound, in the order
     // database, to another intent: the authority's binding, not the order the client sent things
     // in (a key whose first attempt never committed is free, and the next intent may take it).
-    const bound = new Map(rowsOf(db(v, 'ordersDb'), 'checkout_keys').map((r) => [String(r['checkout_key']), String(r['intent'])]));
+    const bound = new Map(rowsOf(db(v, C.ordersDb), T.checkoutKeys).map((r) => [String(r['checkout_key']), String(r['intent'])]));
     return client(v)
       .replies.filter((r) => r.key !== null && bound.has(r.key) && bound.get(r.key) !== r.intent && (r.ok || r.outcome === 'conflict'))
       .map((r) => ({ key: `${r.key} (${r.intent})`, refused: r.outcome === 'conflict' }));
@@ -366,14 +388,14 @@ export const projectionClaim: Claim = {
   guarantee: 'atLeastOnce',
   // Where the row stands shows no regression that was later overtaken: its audit history does.
   tables: {
-    effect: { table: 'order_status', key: ['order_id'] },
-    source: { table: 'orders', key: ['order_id'] },
+    effect: { table: T.orderStatus, key: ['order_id'] },
+    source: { table: T.orders, key: ['order_id'] },
     history: { table: 'order_status_history', key: ['order_id'], version: 'version', order: 'seq' },
-    views: [historyView('order_status_history', 'inventoryDb', 'order_status', { order_id: 'text', status: 'text', version: 'bigint' })],
+    views: [historyView('order_status_history', C.inventoryDb, T.orderStatus, { order_id: 'text', status: 'text', version: 'bigint' })],
   },
-  outcomes: (v) => rowsOf(db(v, 'inventoryDb'), 'order_status').map((r) => ({ key: String(r['order_id']) })),
-  facts: (v) => rowsOf(db(v, 'ordersDb'), 'orders').map((r) => String(r['order_id'])),
-  versions: (v) => versionsOf(db(v, 'inventoryDb'), 'order_status', 'order_id'),
+  outcomes: (v) => rowsOf(db(v, C.inventoryDb), T.orderStatus).map((r) => ({ key: String(r['order_id']) })),
+  facts: (v) => rowsOf(db(v, C.ordersDb), T.orders).map((r) => String(r['order_id'])),
+  versions: (v) => versionsOf(db(v, C.inventoryDb), T.orderStatus, 'order_id'),
 };
 
 /** How the pipeline's tables read in evidence. */

@@ -3,21 +3,32 @@
 // time-to-live (the "seven-day deduplication record") and the effect, a loyalty credit, is an
 // additive row with a surrogate id, so nothing but the inbox recognises a repeat.
 import type { Claim } from '../../src/claims.ts';
-import { design, type DesignBuild } from '../../src/design.ts';
+import { design, given, type DesignBuild } from '../../src/design.ts';
 import { duration, parseOptions, z } from '../../src/options.ts';
 import type { WindowNote } from '../../src/scenario.ts';
-import { broker, type Payload } from '../broker.ts';
-import { consumer } from '../consumer.ts';
+import { broker, BrokerOptions, type Payload } from '../broker.ts';
+import { consumer, ConsumerOptions } from '../consumer.ts';
 import { rowsOf, type DatabaseDurable } from '../database.ts';
-import { partner, type PartnerDurable } from '../partner.ts';
+import { partner, PartnerOptions, type PartnerDurable } from '../partner.ts';
 import { database } from './databaseComponent.ts';
+import { changedTables, databaseOwn, partOptions, presetDatabase } from './partOptions.ts';
 import { windowNote as n } from './windowNotes.ts';
+
+/** The names the feed gives its components and tables. */
+export const PARTNER_FEED = {
+  components: { partner: 'partner', broker: 'broker', consumer: 'consumer', loyaltyDb: 'loyaltyDb' },
+  tables: { loyaltyCredits: 'loyalty_credits', inbox: 'inbox' },
+} as const;
 
 export const PartnerFeedOptions = z.strictObject({
   /** How long after the first round the partner sends every fact again. */
   redeliverAfter: duration,
   /** How long the consumer's inbox remembers an event_id after it first committed (for ever). */
   inboxTtl: duration.optional(),
+  partner: partOptions('partner', PartnerOptions, { name: true, notes: true, broker: true, facts: true, redeliverAfter: true }),
+  broker: partOptions('broker', BrokerOptions, { name: true, notes: true }),
+  consumer: partOptions('consumer', ConsumerOptions, { name: true, notes: true, broker: true, db: true, inboxDb: true, effect: true }),
+  loyaltyDb: presetDatabase(PARTNER_FEED.components.loyaltyDb),
 });
 
 export type PartnerFeedOptions = z.input<typeof PartnerFeedOptions>;
@@ -54,22 +65,27 @@ const creditNotes: Record<string, WindowNote> = {
 /** Partner → broker → loyalty consumer (inbox with a horizon, additive credit) → loyalty database. */
 export function partnerFeed(options: PartnerFeedOptions): DesignBuild {
   const o = parseOptions('partnerFeed', PartnerFeedOptions, options);
+  const C = PARTNER_FEED.components;
+  const T = PARTNER_FEED.tables;
+  const tables = { [T.loyaltyCredits]: { key: ['id'], autoId: true }, [T.inbox]: { key: ['consumer_name', 'event_id'], ...(o.inboxTtl === undefined ? {} : { ttl: o.inboxTtl }) } };
   return design(
-    partner({ facts: partnerFacts, redeliverAfter: o.redeliverAfter, notes: partnerNotes }),
-    broker(),
+    partner({ ...given(o.partner ?? {}), facts: partnerFacts, redeliverAfter: o.redeliverAfter, notes: partnerNotes }),
+    broker(given(o.broker ?? {})),
     consumer({
       group: 'loyalty',
       consumerName: 'loyalty-credit-v1',
-      db: 'loyaltyDb',
       inbox: 'sameTx',
-      effect: { op: 'insert', table: 'loyalty_credits', columns: { fact_id: 'event_id', member_id: 'member_id', points: 'points' } },
       ack: 'afterCommit',
+      ...given(o.consumer ?? {}),
+      db: C.loyaltyDb,
+      effect: { op: 'insert', table: T.loyaltyCredits, columns: { fact_id: 'event_id', member_id: 'member_id', points: 'points' } },
       notes: creditNotes,
     }),
     database({
-      name: 'loyaltyDb',
-      tables: { loyalty_credits: { key: ['id'], autoId: true }, inbox: { key: ['consumer_name', 'event_id'], ...(o.inboxTtl === undefined ? {} : { ttl: o.inboxTtl }) } },
+      name: C.loyaltyDb,
+      tables: changedTables('partnerFeed option loyaltyDb', tables, o.loyaltyDb?.tables),
       rows: { inbox: (r) => String(r['event_id']), loyalty_credits: (r) => `${r['member_id']} +${r['points']} for ${r['fact_id']}` },
+      ...databaseOwn(o.loyaltyDb),
     }),
   );
 }
@@ -87,8 +103,8 @@ export const loyaltyCreditClaim: Claim = {
   tables: {
     effect: { table: 'loyalty_credits', key: ['fact_id'] },
     source: { table: 'partner_events', key: ['event_id'] },
-    views: [{ table: 'partner_events', columns: { event_id: 'text' }, rows: (v) => v.durable<PartnerDurable>('partner').published.map((event_id) => ({ event_id })) }],
+    views: [{ table: 'partner_events', columns: { event_id: 'text' }, rows: (v) => v.durable<PartnerDurable>(PARTNER_FEED.components.partner).published.map((event_id) => ({ event_id })) }],
   },
-  outcomes: (v) => rowsOf(v.durable<DatabaseDurable>('loyaltyDb'), 'loyalty_credits').map((r) => ({ key: String(r['fact_id']) })),
-  facts: (v) => [...v.durable<PartnerDurable>('partner').published],
+  outcomes: (v) => rowsOf(v.durable<DatabaseDurable>(PARTNER_FEED.components.loyaltyDb), PARTNER_FEED.tables.loyaltyCredits).map((r) => ({ key: String(r['fact_id']) })),
+  facts: (v) => [...v.durable<PartnerDurable>(PARTNER_FEED.components.partner).published],
 };

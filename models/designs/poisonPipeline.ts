@@ -14,18 +14,25 @@
 // dead-lettered with an owner, and the books without a bad record are applied within a bound of
 // their publication.
 import type { Claim, ClaimTable, TableView } from '../../src/claims.ts';
-import { design, type DesignBuild } from '../../src/design.ts';
+import { design, given, type DesignBuild } from '../../src/design.ts';
 import { TimeScale, type Duration } from '../../src/duration.ts';
 import { duration, parseOptions, z } from '../../src/options.ts';
 import type { WorldView } from '../../src/worldView.ts';
-import { broker, recordsOf, type BrokerDurable, type Payload } from '../broker.ts';
-import { consumer, type EffectSpec } from '../consumer.ts';
+import { broker, BrokerOptions, recordsOf, type BrokerDurable, type Payload } from '../broker.ts';
+import { consumer, ConsumerOptions, type EffectSpec } from '../consumer.ts';
 import { historyOf, versionsOf, type DatabaseDurable } from '../database.ts';
-import { publishedFacts, publisher, type PublisherDurable } from '../publisher.ts';
+import { publishedFacts, publisher, PublisherOptions, type PublisherDurable } from '../publisher.ts';
 import { SEED_BACKOFF } from '../retryPolicy.ts';
 import { database } from './databaseComponent.ts';
+import { changedTables, databaseOwn, partOptions, presetDatabase } from './partOptions.ts';
 import { historyView, publishedView, topicView } from './tableViews.ts';
 import { handlerNotes } from './windowNotes.ts';
+
+/** The names the pipeline gives its components and tables. */
+export const POISON_PIPELINE = {
+  components: { publisher: 'publisher', broker: 'broker', consumer: 'consumer', retryTopic: 'retryTopic', retryConsumer: 'retryConsumer', deadLetters: 'deadLetters', statsDb: 'statsDb' },
+  tables: { bookStats: 'book_stats', inbox: 'inbox', parked: 'parked' },
+} as const;
 
 export const PoisonPipelineOptions = z.strictObject({
   retry: z.enum(['blocking', 'retryTopic']),
@@ -35,6 +42,11 @@ export const PoisonPipelineOptions = z.strictObject({
   backoff: z.array(duration).optional(),
   /** How the bad record fails: every time (`poison`) or its first four attempts (`transient`). */
   bad: z.enum(['poison', 'transient']),
+  /** The stats consumers' other options (both the consumer and, with a retry topic, its retry consumer). */
+  consumer: partOptions('consumer', ConsumerOptions, { name: true, notes: true, broker: true, db: true, inboxDb: true, effect: true, retry: true, reads: true, group: true }),
+  publisher: partOptions('publisher', PublisherOptions, { name: true, notes: true, broker: true, records: true, keyField: true }),
+  broker: partOptions('broker', BrokerOptions, { name: true, notes: true }),
+  statsDb: presetDatabase(POISON_PIPELINE.components.statsDb),
 });
 
 export type PoisonPipelineOptions = z.input<typeof PoisonPipelineOptions>;
@@ -86,23 +98,25 @@ export function poisonPipeline(options: PoisonPipelineOptions): DesignBuild {
     ...(o.retry === 'retryTopic' ? { topic: 'retryTopic', parkKeys: o.parkKeys ?? false } : {}),
     ...(o.deadLetter ? { deadLetter: { topic: 'deadLetters', owner: DEAD_LETTER_OWNER } } : {}),
   };
-  const shared = { group: 'stats', consumerName: 'stats-ratings-v1', db: 'statsDb', inbox: 'sameTx' as const, effect: bookStats, retry };
-  const notesOf = (reads?: 'retries') => handlerNotes({ retry, ...(reads === undefined ? {} : { reads, broker: 'retryTopic' }) });
+  const C = POISON_PIPELINE.components;
+  const T = POISON_PIPELINE.tables;
+  const shared = { consumerName: 'stats-ratings-v1', inbox: 'sameTx' as const, ...given(o.consumer ?? {}), db: C.statsDb, effect: bookStats, retry };
+  const notesOf = (reads?: 'retries') => handlerNotes({ retry, ...(reads === undefined ? {} : { reads, broker: C.retryTopic }) });
+  const tables = {
+    [T.bookStats]: { key: ['book_id'], history: true },
+    [T.inbox]: { key: ['consumer_name', 'event_id'] },
+    ...(o.parkKeys ? { [T.parked]: { key: ['park_key', 'event_id'] } } : {}),
+  };
   return design(
-    publisher({ records: ratingChanges(o.bad), keyField: 'book_id' }),
-    broker(),
-    consumer({ ...shared, notes: notesOf() }),
-    o.retry === 'retryTopic'
-      ? [broker({ name: 'retryTopic' }), consumer({ ...shared, name: 'retryConsumer', broker: 'retryTopic', group: 'stats-retry', reads: 'retries', notes: notesOf('retries') })]
-      : [],
-    o.deadLetter ? [broker({ name: 'deadLetters' })] : [],
+    publisher({ ...given(o.publisher ?? {}), records: ratingChanges(o.bad), keyField: 'book_id' }),
+    broker(given(o.broker ?? {})),
+    consumer({ ...shared, group: 'stats', notes: notesOf() }),
+    o.retry === 'retryTopic' && [broker({ name: C.retryTopic }), consumer({ ...shared, name: C.retryConsumer, broker: C.retryTopic, group: 'stats-retry', reads: 'retries', notes: notesOf('retries') })],
+    o.deadLetter && broker({ name: C.deadLetters }),
     database({
-      name: 'statsDb',
-      tables: {
-        book_stats: { key: ['book_id'], history: true },
-        inbox: { key: ['consumer_name', 'event_id'] },
-        ...(o.parkKeys ? { parked: { key: ['park_key', 'event_id'] } } : {}),
-      },
+      name: C.statsDb,
+      tables: changedTables('poisonPipeline option statsDb', tables, o.statsDb?.tables),
+      ...databaseOwn(o.statsDb),
       rows: {
         book_stats: (r) => `${r['book_id']} v${r['version']}`,
         inbox: (r) => String(r['event_id']),
@@ -112,9 +126,9 @@ export function poisonPipeline(options: PoisonPipelineOptions): DesignBuild {
   );
 }
 
-const records = (v: WorldView) => publishedFacts(v.durable<PublisherDurable>('publisher'));
+const records = (v: WorldView) => publishedFacts(v.durable<PublisherDurable>(POISON_PIPELINE.components.publisher));
 const recordKey = (p: Payload) => `${p['book_id']}@v${p['version']}`;
-const stats = (v: WorldView) => v.durable<DatabaseDurable>('statsDb');
+const stats = (v: WorldView) => v.durable<DatabaseDurable>(POISON_PIPELINE.components.statsDb);
 const isBad = (p: Payload) => p['poison'] === true || Number(p['failures'] ?? 0) > 0;
 
 /**

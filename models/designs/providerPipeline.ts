@@ -5,25 +5,35 @@
 // honours, whether a reconciler owns unknown outcomes, and how an operator's rebuild replays the
 // log. The claims observe the provider's own records, since that is where the effect happens.
 import type { Claim, ClaimTable, ClaimTables, Outcome, SqlType } from '../../src/claims.ts';
-import { common, design, type DesignBuild } from '../../src/design.ts';
-import type { TimeScale } from '../../src/duration.ts';
+import { design, given, type DesignBuild } from '../../src/design.ts';
 import { InputError } from '../../src/inputError.ts';
 import { duration, parseOptions, z } from '../../src/options.ts';
-import type { DesignComponent, WindowNote } from '../../src/scenario.ts';
+import type { WindowNote } from '../../src/scenario.ts';
 import type { WorldView } from '../../src/worldView.ts';
-import { broker, type Payload } from '../broker.ts';
-import { CallRetryOptions } from '../callRetry.ts';
-import { CALLER_TABLES, caller as callerComponent, effectKeyOf, type CallerInput } from '../caller.ts';
+import { broker, BrokerOptions, type Payload } from '../broker.ts';
+import { CALLER_TABLES, caller as callerComponent, CallerOptions, effectKeyOf, intentFieldsOf, type CallerInput } from '../caller.ts';
+import type { DesignIndex } from '../../src/designIndex.ts';
+import { didYouMean } from '../../src/nearest.ts';
+import { missingFields } from '../payloadFields.ts';
 import { rowsOf, type DatabaseDurable } from '../database.ts';
 import { operator } from '../operator.ts';
-import { operationsOf, provider as providerComponent, type ProviderDurable, type ProviderInput } from '../provider.ts';
-import { publishedFacts, publisher, type PublisherDurable } from '../publisher.ts';
-import { reconciler } from '../reconciler.ts';
-import { BackupOptions, backupScheduleOf, databaseComponent, restoreAgedBackup, restoreBackup } from './databaseComponent.ts';
+import { operationsOf, provider as providerComponent, ProviderOptions, type ProviderDurable, type ProviderInput } from '../provider.ts';
+import { publishedFacts, publisher, PublisherOptions, type PublisherDurable } from '../publisher.ts';
+import { reconciler, ReconcilerOptions } from '../reconciler.ts';
+import { database, databaseComponent } from './databaseComponent.ts';
+import { changedTables, databaseOwn, partOptions, presetDatabase } from './partOptions.ts';
 import { ledgerView, publishedView } from './tableViews.ts';
 import { windowNote as n } from './windowNotes.ts';
 
-/** The pipeline's options: what the caller sends and records, what the provider honours, who reconciles, how a rebuild replays; durations in their units. */
+/** The names the pipeline gives its components and tables, and the tables its claims read by default. */
+export const PROVIDER_PIPELINE = {
+  components: { publisher: 'publisher', broker: 'broker', callerDb: 'callerDb', caller: 'caller', provider: 'provider', reconciler: 'reconciler', rebuild: 'rebuild', rebuildDb: 'rebuildDb', operator: 'operator' },
+  tables: { effectIntents: 'effect_intents', effectOutcomes: 'effect_outcomes' },
+  /** What providerClaim names the provider's ledger and the publisher's facts unless told otherwise. */
+  claimTables: { ledger: 'provider_operations', facts: 'published_events' },
+} as const;
+
+/** The pipeline's options: what the caller sends and records, what the provider honours, who reconciles, how a rebuild replays; each part takes its own options; durations in their units. */
 export const ProviderPipelineOptions = z.strictObject({
   /** The committed facts, given the workload size. */
   records: z.custom<(size: number) => readonly Payload[]>((v) => typeof v === 'function'),
@@ -31,27 +41,17 @@ export const ProviderPipelineOptions = z.strictObject({
   keyField: z.string(),
   /** The consumer group of the live caller. */
   group: z.string(),
-  caller: z.strictObject({
-    effectKey: z.array(z.string()).min(1),
-    intentFields: z.array(z.string()).optional(),
-    sendKey: z.boolean(),
-    statusLookup: z.boolean(),
-    recordIntent: z.boolean(),
-    maxAttempts: z.number().int().min(1).optional(),
-    timeout: duration.optional(),
-    /** Retry with exponential backoff until a deadline, in place of `maxAttempts` (models/callRetry.ts). */
-    retry: CallRetryOptions.optional(),
+  caller: CallerOptions.omit({ name: true, notes: true, broker: true, group: true, db: true, provider: true, sideEffects: true }).meta({
+    partOf: 'caller',
+    description: 'Any option of caller but its wiring, group and sideEffects; effectKey, sendKey, statusLookup and recordIntent are required.',
   }),
-  provider: z.strictObject({
-    idempotency: z.enum(['none', 'honoured', 'intentBound']),
-    statusLookup: z.enum(['none', 'byKey']),
-    keyRetention: duration.optional(),
-    /** How long the provider stays down after a crash: an outage of the API (the world's restart delay). */
-    restartAfter: duration.optional(),
-  }),
-  broker: z.strictObject({ redelivery: duration.optional() }).optional(),
+  provider: ProviderOptions.omit({ name: true, notes: true }).meta({ partOf: 'provider', description: 'Any option of provider but name; idempotency and statusLookup are required.' }),
+  publisher: partOptions('publisher', PublisherOptions, { name: true, notes: true, broker: true, records: true, keyField: true }),
+  broker: partOptions('broker', BrokerOptions, { name: true, notes: true, restorable: true }),
+  /** The caller's database: any option of database (its restart delay, its periodic backups…), and changes to its tables. */
+  callerDb: presetDatabase(PROVIDER_PIPELINE.components.callerDb),
   /** A reconciler sweeps the caller's PENDING intents and UNKNOWN outcomes and resolves them with the provider. */
-  reconciler: z.strictObject({ poll: duration.optional(), sweep: z.enum(['pendingAndUnknown', 'unknownOnly']).optional() }).optional(),
+  reconciler: partOptions('reconciler', ReconcilerOptions, { name: true, notes: true, db: true, provider: true, recordIntent: true }),
   /**
    * An operator rebuild `after` a while: through the live consumer identity (its read model
    * truncated, its group rewound to 0), or as a separate consumer group with its own database
@@ -67,8 +67,6 @@ export const ProviderPipelineOptions = z.strictObject({
    * and replay the input").
    */
   restores: z.array(z.enum(['callerDb', 'broker', 'callerDbWithOffsets'])).optional(),
-  /** The caller's database: how long a restore keeps it down, and its periodic backups. */
-  callerDb: z.strictObject({ restartAfter: duration.optional(), backups: BackupOptions.optional() }).optional(),
 });
 
 export type ProviderPipelineOptions = z.input<typeof ProviderPipelineOptions>;
@@ -77,43 +75,47 @@ export const REBUILD_SUFFIX = '-rebuild-v2';
 
 export function providerPipeline(options: ProviderPipelineOptions): DesignBuild {
   const o = parseOptions('providerPipeline', ProviderPipelineOptions, options);
-  const callerInput: CallerInput = { broker: 'broker', group: o.group, db: 'callerDb', provider: 'provider', ...o.caller };
+  const C = PROVIDER_PIPELINE.components;
+  const callerInput: CallerInput = { broker: C.broker, group: o.group, db: C.callerDb, provider: C.provider, ...o.caller };
   const providerInput: Omit<ProviderInput, 'durable'> = { idempotency: o.provider.idempotency, statusLookup: o.provider.statusLookup };
   const rebuildGroup = `${o.group}${REBUILD_SUFFIX}`;
   const together = o.restores?.includes('callerDbWithOffsets') ?? false;
   return design(
-    publisher({ records: o.records, keyField: o.keyField, notes: publisherNotes }),
-    broker({ ...o.broker, ...(o.restores?.includes('broker') || together ? { restorable: true } : {}) }),
-    ({ time }) => callerDatabase(time, o, together),
+    publisher({ ...given(o.publisher ?? {}), records: o.records, keyField: o.keyField, notes: publisherNotes }),
+    broker({ ...given(o.broker ?? {}), ...(o.restores?.includes('broker') || together ? { restorable: true } : {}) }),
+    callerDatabase(o, together),
     callerComponent({ group: o.group, ...o.caller, notes: callerNotes(callerInput, providerInput) }),
     providerComponent({ ...o.provider, notes: providerNotes(callerInput, providerInput, o.reconciler !== undefined) }),
-    o.reconciler ? [reconciler({ recordIntent: o.caller.recordIntent, ...o.reconciler })] : [],
+    o.reconciler && reconciler({ ...given(o.reconciler), recordIntent: o.caller.recordIntent }),
     // The rebuild runs the same code under its own identity: its own group, its own database,
     // and the provider call gated off.
-    o.rebuild?.through === 'separateNamespace'
-      ? [
-          () => databaseComponent('rebuildDb', CALLER_TABLES, CALLER_ROWS),
-          callerComponent({ ...o.caller, name: 'rebuild', group: rebuildGroup, db: 'rebuildDb', recordIntent: false, sideEffects: 'gated' }),
-        ]
-      : [],
-    o.rebuild === undefined
-      ? []
-      : [
-          o.rebuild.through === 'liveConsumer'
-            ? operator({ group: o.group, after: o.rebuild.after, truncate: { db: 'callerDb', tables: Object.keys(CALLER_TABLES) } })
-            : operator({ group: rebuildGroup, after: o.rebuild.after }),
-        ],
+    o.rebuild?.through === 'separateNamespace' && [
+      () => databaseComponent(C.rebuildDb, CALLER_TABLES, CALLER_ROWS),
+      callerComponent({ ...o.caller, name: C.rebuild, group: rebuildGroup, db: C.rebuildDb, recordIntent: false, sideEffects: 'gated' }),
+    ],
+    o.rebuild !== undefined &&
+      (o.rebuild.through === 'liveConsumer'
+        ? operator({ group: o.group, after: o.rebuild.after, truncate: { db: C.callerDb, tables: Object.keys(CALLER_TABLES) } })
+        : operator({ group: rebuildGroup, after: o.rebuild.after })),
   );
 }
 
-/** The caller's database: restorable when the design restores it (alone or with the offsets), from the backup before the workload or an aged one. */
-function callerDatabase(time: TimeScale, o: z.output<typeof ProviderPipelineOptions>, together: boolean): DesignComponent {
-  if (o.callerDb?.backups !== undefined && !together && !o.restores?.includes('callerDb')) throw new InputError('providerPipeline option callerDb.backups is for a restore of callerDb: add callerDb or callerDbWithOffsets to restores');
-  const backups = o.callerDb?.backups === undefined ? undefined : backupScheduleOf(time, 'callerDb', o.callerDb.backups);
-  const restorable = together || (o.restores?.includes('callerDb') ?? false);
-  const restore = !restorable ? {} : { restore: backups === undefined ? restoreBackup(CALLER_TABLES) : restoreAgedBackup(CALLER_TABLES, backups) };
-  const extra = { ...common(time, 'callerDb', o.callerDb ?? {}), ...restore, ...(together ? { restoresWith: ['broker'] } : {}) };
-  return databaseComponent('callerDb', CALLER_TABLES, CALLER_ROWS, extra, backups);
+/**
+ * The caller's database: restorable when the design restores it (alone or with the offsets),
+ * from the backup before the workload or, with `callerDb.backups`, an aged one.
+ */
+function callerDatabase(o: z.output<typeof ProviderPipelineOptions>, together: boolean) {
+  const own = databaseOwn(o.callerDb);
+  if (own.backups !== undefined && !together && !o.restores?.includes('callerDb')) throw new InputError('providerPipeline option callerDb.backups is for a restore of callerDb: add callerDb or callerDbWithOffsets to restores');
+  const restorable = together || (o.restores?.includes('callerDb') ?? false) || own.restorable === true;
+  return database({
+    ...own,
+    name: PROVIDER_PIPELINE.components.callerDb,
+    tables: changedTables('providerPipeline option callerDb', CALLER_TABLES, o.callerDb?.tables),
+    rows: CALLER_ROWS,
+    ...(restorable ? { restorable: true } : {}),
+    ...(together ? { restoreWith: [PROVIDER_PIPELINE.components.broker] } : {}),
+  });
 }
 
 /** The effect key inside a provider operation's canonical intent (`field=value&…`). */
@@ -212,9 +214,41 @@ export function providerTables(fields: readonly string[], names: ProviderTableNa
 export function providerClaim(
   fields: readonly string[],
   c: Omit<Claim, 'outcomes' | 'facts' | 'key'> & Partial<Pick<Claim, 'key'>>,
-  names: ProviderTableNames = { ledger: 'provider_operations', facts: 'published_events' },
+  names: ProviderTableNames = PROVIDER_PIPELINE.claimTables,
 ): Claim {
-  return { key: fields, tables: providerTables(fields, names), ...c, outcomes: providerOutcomes(fields), facts: publishedKeys(fields), ...(c.differentIntent === undefined ? {} : { conflicts: keyConflicts() }) };
+  return {
+    key: fields,
+    tables: providerTables(fields, names),
+    ...c,
+    outcomes: providerOutcomes(fields),
+    facts: publishedKeys(fields),
+    ...(c.differentIntent === undefined ? {} : { conflicts: keyConflicts() }),
+    wiring: (design) => providerKeyProblems(fields, design),
+  };
+}
+
+/**
+ * The fields a provider claim keys on must be in the intent every caller of the provider sends
+ * (the operation's key is read back from it) and in the publisher's records (the facts' key is):
+ * a field missing from either would give every operation, or every fact, the empty key.
+ */
+function providerKeyProblems(fields: readonly string[], design: DesignIndex): string[] {
+  const problems: string[] = [];
+  const said = new Set<string>();
+  for (const c of design.components) {
+    if (c.machine.id !== 'caller' || (c.input as unknown as CallerInput).provider !== 'provider') continue;
+    const intent = intentFieldsOf(c.input as unknown as CallerInput, design);
+    if (intent === undefined) continue;
+    for (const f of fields.filter((x) => !intent.includes(x))) {
+      said.add(f);
+      problems.push(`it is keyed on ${f}, which the intent ${c.name} sends the provider does not carry${didYouMean(f, intent)}; the intent's fields: ${intent.join(', ') || 'none'}`);
+    }
+  }
+  // The facts are keyed from the publisher's records; a field the intent lacks is said once.
+  const publisher = design.component('publisher');
+  const broker = String((publisher?.input as { broker?: unknown } | undefined)?.broker ?? 'broker');
+  if (publisher !== undefined) problems.push(...missingFields(design, broker, 'its key field', fields.filter((f) => !said.has(f))));
+  return problems;
 }
 
 /** How a caller's local records read in evidence: `o-1 SUCCEEDED op-2`. */

@@ -209,6 +209,9 @@ export function topicsEvidence(durable: unknown): EvidencePart[] {
   ];
 }
 
+/** The names the design gives its components. */
+export const READ_PROCESS_WRITE = { components: { topics: 'topics', processor: 'processor', mailer: 'mailer' } } as const;
+
 export const ReadProcessWriteOptions = z.strictObject({
   ...componentFields,
   /** One transaction for the result and the offset, or the offset committed after the result. */

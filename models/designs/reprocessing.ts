@@ -19,11 +19,12 @@
 // alerts and captures only if the design forgot to gate them. A promoter compares the two runs'
 // results and cuts over to the rebuild, or refuses.
 import type { Claim } from '../../src/claims.ts';
-import { design, ticksOf, type DesignBuild } from '../../src/design.ts';
+import { design, given, ticksOf, type DesignBuild } from '../../src/design.ts';
 import { TimeScale } from '../../src/duration.ts';
 import { parseOptions, z } from '../../src/options.ts';
 import type { WorldView } from '../../src/worldView.ts';
-import { device, type DeviceDurable, type PlannedFact } from '../device.ts';
+import { device, DeviceOptions, type DeviceDurable, type PlannedFact } from '../device.ts';
+import { partOptions } from './partOptions.ts';
 import { eventLogEvidence, eventLogMachine, type StreamRecord } from '../eventLog.ts';
 import { promoterEvidence, promoterMachine, type PromoterDurable } from '../promoter.ts';
 import { finalResults, resultSinkEvidence, resultSinkMachine, type SinkDurable } from '../resultSink.ts';
@@ -60,6 +61,11 @@ export function historicalFacts(d: number, size: number): PlannedFact[] {
   });
 }
 
+/** The names the design gives its components (its devices are `device0` and `device1`). */
+export const REPROCESSING = {
+  components: { log: 'log', aggregator: 'aggregator', rebuild: 'rebuild', sink: 'sink', alerts: 'alerts', payments: 'payments', rebuildSink: 'rebuildSink', promoter: 'promoter' },
+} as const;
+
 export const ReprocessingOptions = z.strictObject({
   /**
    * Which adapters today's code has: one per historical schema, or every one but one: schema 1's
@@ -75,6 +81,8 @@ export const ReprocessingOptions = z.strictObject({
   output: z.enum(['isolated', 'live']).optional(),
   /** The live run charges each closed window's total through the payment provider; the rebuild's charges are gated off, or not. No charges when absent. */
   captures: z.enum(['gated', 'notGated']).optional(),
+  /** The two devices' own options: how long one stays down, how far a skew moves its clock. */
+  device: partOptions('device', DeviceOptions, { name: true, notes: true }),
 });
 
 export type ReprocessingOptions = z.input<typeof ReprocessingOptions>;
@@ -120,7 +128,7 @@ export function reprocessing(options: ReprocessingOptions): DesignBuild {
     input: input as unknown as Record<string, unknown>,
   });
   return design(
-    [0, 1].map((d) => device({ name: `device${d}`, log: 'log', partition: d, facts: (size) => historicalFacts(d, size), timeout: '2m' })),
+    [0, 1].map((d) => device({ name: `device${d}`, log: 'log', partition: d, facts: (size) => historicalFacts(d, size), timeout: '2m', ...given(o.device ?? {}) })),
     () => ({ name: 'log', machine: eventLogMachine, process: false, answersOnly: true, describe: eventLogEvidence, input: { partitions: 2 } }),
     operator('aggregator', aggregatorInput('live', 'sink', ERA_ADAPTERS, live)),
     ({ time }) => operator('rebuild', aggregatorInput('rebuild', rebuildOut, today, rebuilt, ticksOf(time, 'the rebuild start', '40m')))(),

@@ -4,12 +4,25 @@
 // sweep, a clause no run ever exercised is "not exercised", which is not the same as holding.
 import type { Claim } from '../claims.ts';
 import type { WorldView } from '../worldView.ts';
-import type { Finding } from './finding.ts';
+import type { Finding, Violation } from './finding.ts';
 
 export type ClauseId = 'atMostOne' | 'liveness' | 'phantom' | 'versions' | 'sameIntent' | 'differentIntent' | 'unknownResolved' | 'finality' | 'quiescence';
 
 /** Every clause, in the order reports list them. */
 export const CLAUSE_IDS: readonly ClauseId[] = ['atMostOne', 'liveness', 'phantom', 'versions', 'sameIntent', 'differentIntent', 'unknownResolved', 'finality', 'quiescence'];
+
+/** The violation each clause finds, so a clause's status reads as the finding it stands for. */
+export const CLAUSE_FINDS: Readonly<Record<ClauseId, Violation>> = {
+  atMostOne: 'duplicate effect',
+  liveness: 'lost effect',
+  phantom: 'phantom effect',
+  versions: 'order regression',
+  sameIntent: 'replay mismatch',
+  differentIntent: 'conflict mishandled',
+  unknownResolved: 'unresolved unknown outcome',
+  finality: 'silent revision',
+  quiescence: 'stuck',
+};
 
 export type Observation =
   /** The claim supplies no observer for this clause. */

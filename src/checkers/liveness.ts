@@ -6,7 +6,7 @@ import { NOT_OBSERVED, observed, type Observation } from './clause.ts';
 import type { Finding } from './finding.ts';
 
 export function checkLiveness(claim: Claim, view: WorldView): Observation {
-  if (!claim.facts) return NOT_OBSERVED;
+  if (!claim.facts || claim.unchecked?.includes('lost effect')) return NOT_OBSERVED;
   const have = new Set(claim.outcomes(view).map((o) => o.key));
   const facts = claim.facts(view);
   const findings: Finding[] = [];

@@ -6,7 +6,7 @@ import type { Finding } from './finding.ts';
 
 export function checkPhantom(claim: Claim, view: WorldView): Observation {
   const sources = claim.sources ?? claim.facts;
-  if (!sources) return NOT_OBSERVED;
+  if (!sources || claim.unchecked?.includes('phantom effect')) return NOT_OBSERVED;
   const facts = new Set(sources(view));
   const outcomes = claim.outcomes(view);
   const seen = new Set<string>();

@@ -1,32 +1,82 @@
-// `faultline init [name] [--dir DIR]`: scaffolds a design of the user's own in their repository:
-// a scenario file (the Mercury outbox pipeline with an at-most-once relay, to be edited into
-// theirs) and a vitest test that gates on its verdict in CI. It never overwrites a file.
+// `faultline init [name] [--dir DIR] [--record]`: scaffolds a design of the user's own in their
+// repository: a scenario file (the Mercury outbox pipeline with an at-most-once relay, to be
+// edited into theirs) and a vitest test that gates on its verdict in CI; with `--record`, the
+// decision record (`record.ts`) that documents it. Each file is written from its input's schema
+// (src/cli/startingFile.ts): every field there is, after what it is, those with defaults
+// commented out, so nothing a user could set has to be looked up. It never overwrites a file.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { RECORD_FILE } from '../catalogue.ts';
 import { describeFsError } from '../fsError.ts';
 import { InputError } from '../inputError.ts';
 import { makeDirs } from '../makeDirs.ts';
 import { parseArgv } from '../parseArgv.ts';
+import { RecordSpecSchema } from '../recordSpec.ts';
+import { ScenarioSchema } from '../scenarioSchema.ts';
 import type { Command } from './command.ts';
 import { text } from './flagValues.ts';
+import { objectLines } from './startingFile.ts';
 
 const NAME = /^[a-z0-9][a-z0-9-]*$/;
 
 export function scenarioTemplate(name: string): string {
-  return `// ${name}: our design, checked by faultline at every failure window. Edit the components,
-// the workload, the claim and the verdict you expect; \`npx faultline windows ${name}.ts\` runs it.
+  const fields = objectLines(ScenarioSchema, {
+    name: `'${name}'`,
+    title: "'Our relay marks rows published before it sends them'",
+    source: "'our design review'",
+    lesson: "'Marking progress before the send turns a crash between the two into a lost event.'",
+    build: "orderPipeline({ design: 'outbox', relay: { mark: 'beforeSend' } })",
+    workload: { size: '2' },
+    claims: ['reservationClaim'],
+    expect: "{ verdict: 'violated', violations: ['lost effect'] }",
+    record: `// record: { ... }, (or a ${RECORD_FILE} beside this file: faultline init --record writes one)`,
+  }, '  ');
+  return `// ${name}: our design, checked by faultline at every failure window. Every field a scenario
+// takes is here, after what it is; those commented out keep their defaults. Edit the design, the
+// workload, the claim and the verdict you expect; \`npx faultline windows ${name}.ts\` runs it.
 import { defineScenario } from 'faultline';
 import { orderPipeline, reservationClaim } from 'faultline/models/designs/orderPipeline';
 
 export default defineScenario({
-  name: '${name}',
-  title: 'Our relay marks rows published before it sends them',
-  source: 'our design review',
-  lesson: 'Marking progress before the send turns a crash between the two into a lost event.',
-  build: orderPipeline({ design: 'outbox', relay: { mark: 'beforeSend' } }),
-  workload: { size: 2 },
-  claims: [reservationClaim],
-  expect: { verdict: 'violated', violations: ['lost effect'] },
+${fields.join('\n')}
+});
+`;
+}
+
+/** The decision record of a folder whose scenario `name` is: every field, its one flow measured by the scenario's claim. */
+export function recordTemplate(name: string): string {
+  const backed = (choice: string) => ({ choice: `'${choice}'`, scenario: `'${name}'` });
+  const fields = objectLines(RecordSpecSchema, {
+    document: { id: "'EVT-REC-001'", broker: "'our broker'", version: "'0.1'", status: "'Draft'", owner: "'@platform-team'", producerTeams: ["'@orders-team'"], consumerTeams: ["'@inventory-team'"] },
+    flows: [
+      {
+        id: "'EV-01'",
+        event: "'order.accepted'",
+        producer: "'Orders'",
+        consumer: "'Inventory'",
+        lost: "'An order ships without its stock reserved'",
+        duplicated: "'Stock reserved twice'",
+        semantics: "'effectively-once'",
+        how: "'at-least-once delivery, an inbox in the reservation’s transaction'",
+        technique: "'dedup table'",
+        scenario: `'${name}'`,
+        claim: "'inventory reservation'",
+      },
+    ],
+    outbox: { relay: backed('Polling publisher, progress recorded before the send'), eventId: backed('Assigned in the business transaction'), ordering: { choice: "'Per aggregate'" }, cleanup: { choice: "'Delete published rows after 3 days'" }, eventsPerDay: '1_000_000' },
+    rules: [],
+    limits: [],
+    monitoring: [],
+    decisions: [],
+  }, '  ');
+  return `// The decision record of the designs in this folder: \`npx faultline record <this folder>\` fills it
+// from their measured verdicts. Every field a record takes is here, after what it is; those
+// commented out are optional. A row that names a scenario is measured by its run; one that names
+// none is an open item.
+import { defineRecord } from 'faultline';
+
+export default defineRecord({
+${fields.join('\n')}
 });
 `;
 }
@@ -54,10 +104,13 @@ describe('${name}', () => {
 }
 
 export const command: Command = {
-  usage: 'init [name] [--dir DIR]',
+  usage: 'init [name] [--dir DIR] [--record]',
   spec: {
     command: 'init',
-    flags: { dir: { type: 'string', value: 'DIR', help: 'the folder to write into (default: the working folder)' } },
+    flags: {
+      dir: { type: 'string', value: 'DIR', help: 'the folder to write into (default: the working folder)' },
+      record: { type: 'boolean', help: `write the folder's decision record (${RECORD_FILE}) for the scenario named, instead of a scenario and its test` },
+    },
     positionals: { min: 0, max: 1, name: 'scenario name' },
   },
   run(args, io) {
@@ -65,10 +118,13 @@ export const command: Command = {
     const name = positionals[0] ?? 'my-design';
     if (!NAME.test(name) || name.length > 100) throw new InputError(`init: the name must be lower-case words joined by '-' (at most 100 characters), got ${JSON.stringify(name)}`);
     const dir = text(values['dir']) ?? '.';
-    const files = [
-      [join(dir, `${name}.ts`), scenarioTemplate(name)],
-      [join(dir, `${name}.test.ts`), testTemplate(name)],
-    ] as const;
+    const files: readonly (readonly [string, string])[] =
+      values['record'] === true
+        ? [[join(dir, RECORD_FILE), recordTemplate(name)]]
+        : [
+            [join(dir, `${name}.ts`), scenarioTemplate(name)],
+            [join(dir, `${name}.test.ts`), testTemplate(name)],
+          ];
     const taken = files.filter(([path]) => existsSync(path)).map(([path]) => path);
     if (taken.length > 0) throw new InputError(`init: ${taken.join(' and ')} already exist${taken.length === 1 ? 's' : ''}; nothing was written (choose another name or --dir)`);
     try {
@@ -79,7 +135,9 @@ export const command: Command = {
       throw new InputError(`init: cannot write into ${dir}: ${describeFsError(error) ?? String(error)}`);
     }
     for (const [path] of files) io.out(`wrote ${relative(process.cwd(), path) || path}`);
-    io.out(`next: npx faultline windows ${relative(process.cwd(), files[0][0])}   (and npx vitest run ${relative(process.cwd(), files[1][0])})`);
+    const first = relative(process.cwd(), files[0]![0]) || files[0]![0];
+    if (values['record'] === true) io.out(`next: npx faultline record ${relative(process.cwd(), dir) || '.'}   (it runs ${name} and fills the record from its verdict)`);
+    else io.out(`next: npx faultline windows ${first}   (and npx vitest run ${relative(process.cwd(), files[1]![0])})`);
     return 0;
   },
 };

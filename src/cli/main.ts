@@ -29,7 +29,8 @@ const COMMANDS: Readonly<Record<string, Entry>> = {
   merge: { summary: 'join the parts of a sharded sweep into the result of one run', load: () => import('./mergeCommand.ts') },
   record: { summary: 'the decision record of seed 004, filled from scenarios and their verdicts', load: () => import('./recordCommand.ts') },
   calc: { summary: 'capacity arithmetic: checkpoint, dedup, backfill, retry, horizon', load: () => import('./calcCommand.ts') },
-  init: { summary: 'write a scenario file and a vitest test for your own design', load: () => import('./initCommand.ts') },
+  init: { summary: 'write a scenario file and a vitest test for your own design, or its decision record', load: () => import('./initCommand.ts') },
+  schema: { summary: 'the JSON Schema of a scenario, a decision record or a design part’s options', load: () => import('./schemaCommand.ts') },
 };
 
 /** The command names, in the order help lists them. */
@@ -54,7 +55,8 @@ Usage:
   faultline replay <scenario|file> --faults K --choices PATH [--size N] [--trace] [--json]
   faultline record <scenario|file|dir|all> [--out DIR]
   faultline calc <checkpoint|dedup|backfill|retry|horizon> [--flags] [--json]
-  faultline init [name] [--dir DIR]
+  faultline init [name] [--dir DIR] [--record]
+  faultline schema [name] [--out DIR]
   faultline <command> --help
   faultline --help | --version
 

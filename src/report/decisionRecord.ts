@@ -17,9 +17,10 @@ import { dedupSizing } from '../capacity/dedup.ts';
 import { dedupHorizon, type HorizonInput } from '../capacity/horizon.ts';
 import { retrySchedule } from '../capacity/retry.ts';
 import { dec, parseDuration, render, renderDuration, renderDurationWithSeconds, renderSeconds, HOUR_DECIMALS } from '../capacity/units.ts';
-import type { Violation } from '../checkers/finding.ts';
+import { VIOLATIONS, type Violation } from '../checkers/finding.ts';
+import { CLAUSE_FINDS } from '../checkers/clause.ts';
 import { InputError } from '../inputError.ts';
-import { SEMANTICS, backingScenarios, type LatePolicy, type RecordSpec, type Semantics } from '../recordSpec.ts';
+import { SEMANTICS, backingScenarios, flowClaim, flowClaimProblems, type LatePolicy, type RecordSpec, type Semantics } from '../recordSpec.ts';
 import { replayLine } from '../replayLine.ts';
 import type { Scenario } from '../scenario.ts';
 import type { WindowsResult } from '../windows.ts';
@@ -123,24 +124,35 @@ const VIOLATION_SIGNALS: Partial<Record<Violation, string>> = {
   stuck: 'Work stuck in a non-final state (backlog, parked key, saga not finished)',
 };
 
+/** What the runs of a scenario found of one claim: the violations its clauses found, whether one could not be decided, and what it promises. */
+export function claimJudgement(result: WindowsResult, effect: string): { readonly found: readonly Violation[]; readonly unknown: boolean; readonly guarantee: string } {
+  const clauses = result.coverage.clauses.filter((c) => c.effect === effect);
+  const found = new Set(clauses.filter((c) => c.status === 'violated').map((c) => CLAUSE_FINDS[c.clause]));
+  const claim = result.claims.find((c) => c.effect === effect);
+  return { found: VIOLATIONS.filter((v) => found.has(v)), unknown: clauses.some((c) => c.status === 'unknown'), guarantee: claim?.guarantee ?? 'exactlyOnceEffect' };
+}
+
 /**
- * Whether a run's verdict bears out the semantics a flow declares: effectively-once needs the
- * claim to hold and to promise one effect; at-least-once may repeat but not lose or invent;
- * at-most-once may lose but not repeat or invent.
+ * Whether a run's verdict bears out the semantics a flow declares, judged on the flow's own claim
+ * (the whole scenario's verdict when it names none): effectively-once needs the claim to hold and
+ * to promise one effect; at-least-once may repeat but not lose or invent; at-most-once may lose
+ * but not repeat or invent. Another claim of the same scenario says nothing of this flow.
  */
-export function semanticsCheck(semantics: Semantics, result: WindowsResult): { readonly ok: boolean; readonly reason: string } {
-  const found = result.judgement.found;
-  if (result.judgement.verdict === 'unknown') return { ok: false, reason: 'the run could not decide every clause' };
+export function semanticsCheck(semantics: Semantics, result: WindowsResult, effect?: string): { readonly ok: boolean; readonly reason: string } {
+  const own = effect === undefined ? undefined : claimJudgement(result, effect);
+  const found = own?.found ?? result.judgement.found;
+  const of = effect === undefined ? 'the design' : `its claim ${JSON.stringify(effect)}`;
+  if (own === undefined ? result.judgement.verdict === 'unknown' : own.unknown) return { ok: false, reason: 'the run could not decide every clause' };
   if (result.judgement.verdict === 'inconclusive') return { ok: false, reason: 'the search was inconclusive: a bound stopped it before it decided anything' };
   if (semantics === 'effectively-once') {
-    if (found.length > 0) return { ok: false, reason: `declared effectively-once, but the design is violated (${found.join(', ')})` };
-    const weaker = result.claims.filter((c) => (c.guarantee ?? 'exactlyOnceEffect') !== 'exactlyOnceEffect');
+    if (found.length > 0) return { ok: false, reason: `declared effectively-once, but ${of} is violated (${found.join(', ')})` };
+    const weaker = own !== undefined ? (own.guarantee === 'exactlyOnceEffect' ? [] : [{ effect: effect!, guarantee: own.guarantee }]) : result.claims.filter((c) => (c.guarantee ?? 'exactlyOnceEffect') !== 'exactlyOnceEffect');
     if (weaker.length > 0) return { ok: false, reason: `declared effectively-once, but the claim of ${weaker.map((c) => c.effect).join(', ')} promises only ${weaker.map((c) => c.guarantee).join(', ')}` };
     return { ok: true, reason: 'holds: one effect per key under every fault' };
   }
   const allowed: readonly Violation[] = semantics === 'at-least-once' ? ['duplicate effect'] : ['lost effect'];
   const beyond = found.filter((v) => !allowed.includes(v));
-  if (beyond.length > 0) return { ok: false, reason: `declared ${semantics}, but the design is violated beyond it (${beyond.join(', ')})` };
+  if (beyond.length > 0) return { ok: false, reason: `declared ${semantics}, but ${of} is violated beyond it (${beyond.join(', ')})` };
   return { ok: true, reason: found.length === 0 ? 'holds' : `${found.join(', ')}, which ${semantics} accepts` };
 }
 
@@ -167,6 +179,9 @@ function outsideText(names: readonly string[]): string {
   return names.length === 1 ? `backed by ${names[0]}, a scenario not in this record` : `backed by ${names.join(' and ')}, scenarios not in this record`;
 }
 
+/** What a figure the record does not state says in its place: a design that needs none states none. */
+const NOT_STATED = 'the record states no figures for it';
+
 /** What a figure no run uses says where a run would be named. */
 const ARITHMETIC_ONLY = "arithmetic on the record's own figures: no run uses them";
 
@@ -191,6 +206,8 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
   const byName = new Map(results.map((r) => [r.name, r]));
   const outside = new Set(context.outside ?? []);
   for (const name of backingScenarios(spec)) if (!byName.has(name) && !outside.has(name)) throw new InputError(`the record names scenario ${name}, which is not among the scenarios given`);
+  const unclaimed = flowClaimProblems(spec, (name) => byName.get(name)?.claims.map((c) => c.effect));
+  if (unclaimed.length > 0) throw new InputError(`malformed record: ${unclaimed.join('; ')}`);
   const backing = (name: string | undefined): Backing => (name === undefined ? { kind: 'none' } : byName.has(name) ? { kind: 'run', name, result: byName.get(name)! } : { kind: 'outside', name });
   const run = (name: string): WindowsResult => {
     const r = byName.get(name);
@@ -286,7 +303,7 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
 
   // 1. Flow register: the semantics each flow chose, checked against its run.
   const flowRows = spec.flows.map((f) => {
-    const check = semanticsCheck(f.semantics, run(f.scenario));
+    const check = semanticsCheck(f.semantics, run(f.scenario), flowClaim(f, run(f.scenario).claims.map((c) => c.effect)));
     if (!check.ok) addOpen('contradicted', `Repair flow ${f.id} ${f.event} or change its semantics`, check.reason, ceOrRun(run(f.scenario)));
     const semantics: RecordCell = check.ok
       ? { text: `${SEMANTICS_TEXT[f.semantics].title}, ${f.how}`, link: runAnchor(f.scenario) }
@@ -362,11 +379,12 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
 
   // 4. Idempotent consumers, dedup sizing and horizon. The window is the one the backing
   // scenario's inbox keeps; the volume is the record's own.
-  const f = spec.figures;
-  const dedupBacking = backing(f.dedup.scenario);
+  const f = spec.figures ?? {};
+  const dedupBacking = backing(f.dedup?.scenario);
   let dedupWindowSec: Big | undefined;
   let sizingCells: RecordCell[];
-  if (dedupBacking.kind === 'outside') sizingCells = [{ text: `Dedup table sizing: ${outsideText([dedupBacking.name])}.` }];
+  if (f.dedup === undefined) sizingCells = [{ text: `Dedup table sizing: ${NOT_STATED}.` }];
+  else if (dedupBacking.kind === 'outside') sizingCells = [{ text: `Dedup table sizing: ${outsideText([dedupBacking.name])}.` }];
   else {
     const name = dedupBacking.kind === 'run' ? dedupBacking.name : undefined;
     const fromDesign = name === undefined ? undefined : design(name).inboxRetentionSec;
@@ -405,7 +423,7 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
    * paths its design has (partner redelivery, broker retention) and the window its inbox keeps
    * are the run's; a path only the record states is said to be the record's own.
    */
-  function horizonCell(h: NonNullable<RecordSpec['figures']['horizon']>): RecordCell {
+  function horizonCell(h: NonNullable<NonNullable<RecordSpec['figures']>['horizon']>): RecordCell {
     const b = backing(h.scenario);
     if (b.kind === 'outside') return { text: `Dedup horizon: ${outsideText([b.name])}.` };
     const name = b.kind === 'run' ? b.name : undefined;
@@ -415,7 +433,7 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
       conflicts.push(`the record's dedup window is ${duration(dedupWindowSec)}, ${name} keeps its inbox ${duration(p.inboxRetentionSec)}`);
     }
     const windowSec = p.inboxRetentionSec ?? dedupWindowSec;
-    if (windowSec === undefined) return { text: `Dedup horizon: its window is ${outsideText([f.dedup.scenario!])}.` };
+    if (windowSec === undefined) return { text: f.dedup?.scenario === undefined ? `Dedup horizon: ${NOT_STATED} for its window.` : `Dedup horizon: its window is ${outsideText([f.dedup.scenario])}.` };
     const brokerRetentionSec = parameter('the broker retention', 'figures.horizon.brokerRetention', h.brokerRetention, p.brokerRetentionSec, name, conflicts);
     const partnerRedeliverySec = parameter('the partner redelivery', 'figures.horizon.partnerRedelivery', h.partnerRedelivery, p.partnerRedeliverySec, name, conflicts);
     const stated: string[] = [];
@@ -458,11 +476,12 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
     return [{ text: r.rule }, { text: r.decision }, verdictCell(r.scenario)];
   });
   const blocks5: RecordBlock[] = [{ kind: 'table', table: { head: ['Rule', 'Decision', 'Measured'], rows: ruleRows } }, { kind: 'heading', text: 'Backoff schedule' }];
-  const retry = retrySchedule({ baseSec: parseDuration('figures.retry.base', f.retry.base), factor: f.retry.factor, capSec: parseDuration('figures.retry.cap', f.retry.cap), retries: f.retry.retries });
-  const retryBacking = backing(f.retry.scenario);
-  if (retryBacking.kind === 'outside') blocks5.push({ kind: 'para', cells: [{ text: `Backoff schedule: ${outsideText([retryBacking.name])}.` }] });
+  const retryBacking = backing(f.retry?.scenario);
+  if (f.retry === undefined) blocks5.push({ kind: 'para', cells: [{ text: `Backoff schedule: ${NOT_STATED}.` }] });
+  else if (retryBacking.kind === 'outside') blocks5.push({ kind: 'para', cells: [{ text: `Backoff schedule: ${outsideText([retryBacking.name])}.` }] });
   else {
     const name = retryBacking.kind === 'run' ? retryBacking.name : undefined;
+    const retry = retrySchedule({ baseSec: parseDuration('figures.retry.base', f.retry.base), factor: f.retry.factor, capSec: parseDuration('figures.retry.cap', f.retry.cap), retries: f.retry.retries });
     const ran = name === undefined ? undefined : design(name).retryWaitsSec;
     if (name !== undefined && ran === undefined) throw new InputError(`figures.retry names scenario ${name}, whose design has no retry schedule`);
     const waits: readonly Big[] = ran ?? retry.waitsSec;
@@ -497,9 +516,11 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
 
   // The checkpoint replay: the interval is the one the scenario's processor checkpoints at.
   const figureRows: RecordCell[][] = [];
-  const checkpointBacking = backing(f.checkpoint.scenario);
+  const checkpointBacking = backing(f.checkpoint?.scenario);
   const backedBy = (b: Backing, flag?: true): RecordCell => (b.kind === 'run' ? { text: b.name, link: runAnchor(b.name), ...(flag ? { flag } : {}) } : b.kind === 'outside' ? { text: outsideText([b.name]) } : { text: ARITHMETIC_ONLY });
-  if (checkpointBacking.kind === 'outside') {
+  if (f.checkpoint === undefined) {
+    // A design without a checkpointed processor states no checkpoint figures.
+  } else if (checkpointBacking.kind === 'outside') {
     for (const figure of ['Replay after a crash (average)', 'Replay after a crash (full interval)']) figureRows.push([{ text: figure }, { text: '—' }, backedBy(checkpointBacking)]);
   } else {
     const name = checkpointBacking.kind === 'run' ? checkpointBacking.name : undefined;
@@ -514,14 +535,19 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
       [{ text: 'Replay after a crash (full interval)' }, { text: `${render(cp.ratePerSec).text}/s × ${render(cp.intervalSec).text} s = ${render(cp.fullReplayEvents).text} events, caught up in ${renderSeconds(cp.idealCatchUpFullSec).text}` }, backedBy(checkpointBacking, off.flag)],
     );
   }
-  const bf = backfillDuration({ events: f.backfill.events, envelopePerSec: f.backfill.envelopePerSec, liveReservePerSec: f.backfill.liveReservePerSec, varianceReservePerSec: f.backfill.varianceReservePerSec, capPerSec: f.backfill.capPerSec });
-  const backfillBacking = backing(f.backfill.scenario);
-  const backfill = (text: string): RecordCell => ({ text: backfillBacking.kind === 'outside' ? '—' : text });
-  figureRows.push(
-    [{ text: 'Backfill headroom' }, backfill(`${render(bf.envelopePerSec).text}/s − ${render(bf.liveReservePerSec).text}/s live − ${render(bf.varianceReservePerSec).text}/s variance = ${render(bf.headroomPerSec).text}/s; cap ${render(bf.capPerSec).text}/s`), backedBy(backfillBacking)],
-    [{ text: 'Backfill duration' }, backfill(`${render(bf.events).text} ÷ ${render(bf.capPerSec).text}/s = ${renderSeconds(bf.durationSec).text} ≈ ${render(bf.durationHours, HOUR_DECIMALS).text} hours`), backedBy(backfillBacking)],
+  if (f.backfill !== undefined) {
+    const bf = backfillDuration({ events: f.backfill.events, envelopePerSec: f.backfill.envelopePerSec, liveReservePerSec: f.backfill.liveReservePerSec, varianceReservePerSec: f.backfill.varianceReservePerSec, capPerSec: f.backfill.capPerSec });
+    const backfillBacking = backing(f.backfill.scenario);
+    const backfill = (text: string): RecordCell => ({ text: backfillBacking.kind === 'outside' ? '—' : text });
+    figureRows.push(
+      [{ text: 'Backfill headroom' }, backfill(`${render(bf.envelopePerSec).text}/s − ${render(bf.liveReservePerSec).text}/s live − ${render(bf.varianceReservePerSec).text}/s variance = ${render(bf.headroomPerSec).text}/s; cap ${render(bf.capPerSec).text}/s`), backedBy(backfillBacking)],
+      [{ text: 'Backfill duration' }, backfill(`${render(bf.events).text} ÷ ${render(bf.capPerSec).text}/s = ${renderSeconds(bf.durationSec).text} ≈ ${render(bf.durationHours, HOUR_DECIMALS).text} hours`), backedBy(backfillBacking)],
+    );
+  }
+  blocks5.push(
+    { kind: 'heading', text: 'Replay after a restore and backfill' },
+    figureRows.length === 0 ? { kind: 'para', cells: [{ text: `Replay and backfill: ${NOT_STATED}.` }] } : { kind: 'table', table: { head: ['Figure', 'Arithmetic', 'Backed by'], rows: figureRows } },
   );
-  blocks5.push({ kind: 'heading', text: 'Replay after a restore and backfill' }, { kind: 'table', table: { head: ['Figure', 'Arithmetic', 'Backed by'], rows: figureRows } });
   sections.push({ id: 'ordering-retries', title: '5. Ordering, retries and dead letters', blocks: blocks5 });
 
   // 6. Exactly-once limits: each boundary's answer measured by a run.

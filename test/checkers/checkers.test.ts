@@ -45,6 +45,12 @@ describe('liveness', () => {
   it('is not checked without facts', () => {
     expect(checkLiveness(claim(), quiet)).toEqual({ observed: false });
   });
+
+  it('is not checked when the claim turns it off, facts or not', () => {
+    const c = claim({ outcomes: () => [], facts: () => ['o-1'], unchecked: ['lost effect'] });
+    expect(checkLiveness(c, quiet)).toEqual({ observed: false });
+    expect(checkClaim(c, quiet).clauses.find((r) => r.clause === 'liveness')?.status).toBe('not checked');
+  });
 });
 
 describe('phantom', () => {
@@ -56,6 +62,10 @@ describe('phantom', () => {
   it('reports a phantom key once however many times it repeats', () => {
     const c = claim({ outcomes: () => [{ key: 'o-9' }, { key: 'o-9' }, { key: 'o-1' }], facts: () => ['o-1'] });
     expect(keys(checkPhantom(c, quiet))).toHaveLength(1);
+  });
+
+  it('is not checked when the claim turns it off: no outcome is then a phantom for want of facts', () => {
+    expect(checkPhantom(claim({ outcomes: () => [{ key: 'o-9' }], facts: () => [], unchecked: ['phantom effect'] }), quiet)).toEqual({ observed: false });
   });
 
   it('is not checked when the claim names neither facts nor sources', () => {

@@ -94,7 +94,7 @@ const badPlan = fc.oneof(
 
 type Tokens = readonly string[];
 /** A valid start for each command, so that every case fails on what was added to it. */
-const BASE: Record<string, Tokens> = { list: [], windows: ['mercury-outbox'], explore: ['mercury-outbox'], check: ['mercury-outbox'], record: ['all'], replay: ['mercury-outbox', '--seed', '1'], calc: ['dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96'], init: [] };
+const BASE: Record<string, Tokens> = { list: [], windows: ['mercury-outbox'], explore: ['mercury-outbox'], check: ['mercury-outbox'], record: ['all'], replay: ['mercury-outbox', '--seed', '1'], calc: ['dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96'], init: [], schema: ['scenario'] };
 
 /** One mistake that the command refuses before it runs anything, as tokens and where they go. */
 function poison(command: string): fc.Arbitrary<{ readonly tokens: Tokens; readonly last?: boolean }> {
@@ -223,5 +223,52 @@ describe('bad input', () => {
     expect(listing(sandbox)).toEqual(fixture);
     expect(existsSync(join(sandbox, 'scenario-reports'))).toBe(false);
     expect(statSync(join(sandbox, 'scenarios')).isDirectory()).toBe(true);
+  });
+
+  it('a design that names what it does not have is refused before any run, one line naming the nearest name', async () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const head = [
+      `import { compose, defineScenario } from '${root}/src/index.ts';`,
+      `import { broker } from '${root}/models/broker.ts';`,
+      `import { consumerGroup } from '${root}/models/consumer.ts';`,
+      `import { rowsOf } from '${root}/models/database.ts';`,
+      `import { database } from '${root}/models/designs/databaseComponent.ts';`,
+      `import { publisher, publishedFacts } from '${root}/models/publisher.ts';`,
+      `import { providerClaim } from '${root}/models/designs/providerPipeline.ts';`,
+      `import { carrierPipeline } from '${root}/models/designs/carrier.ts';`,
+      `const records = (n) => Array.from({ length: n }, (_, i) => ({ event_id: 'e-' + i, order_id: 'o-' + i }));`,
+      `const facts = (v) => publishedFacts(v.durable('publisher')).map((p) => String(p.order_id));`,
+    ].join('\n');
+    const scenario = (db: string, claim: string, build = `compose(publisher({ records, keyField: 'order_id' }), broker(), consumerGroup({ consumers: 2, group: 'shipping', db: '${db}', inbox: 'none', effect: { op: 'insert', table: 'shipments', columns: { order_id: 'order_id' } } }), database({ name: 'shipmentsDb', tables: { shipments: { key: ['order_id'] } } }))`) =>
+      `${head}\nexport default defineScenario({ name: 'shipping', title: 't', source: 's', lesson: 'l', build: ${build}, workload: { size: 2 }, claims: [${claim}], expect: { verdict: 'holds' } });\n`;
+    const shipment = (table: string, db = 'shipmentsDb', extra = '') => `{ effect: 'shipment', key: ['order_id'], authority: 'a', lifetime: 'l', outcomes: (v) => rowsOf(v.durable('${db}'), '${table}').map((r) => ({ key: String(r.order_id) })), facts, tables: { effect: { table: '${table}', key: ['order_id'] } }${extra} }`;
+    const cases: readonly (readonly [string, string])[] = [
+      [scenario('shipmentDb', shipment('shipments')), 'consumer1 talks to shipmentDb, which the design does not have (did you mean shipmentsDb?)'],
+      [scenario('shipmentsDb', shipment('shipments', 'shipmentDb')), 'claim "shipment": outcomes() reads component shipmentDb, which the design does not have (did you mean shipmentsDb?)'],
+      [scenario('shipmentsDb', shipment('shipmentz')), 'claim "shipment": outcomes() reads table shipmentz, which the database read does not have (did you mean shipments?)'],
+      [
+        scenario('shipmentsDb', `providerClaim(['order_id', 'pickup_versoin'], { effect: 'pickup', authority: 'a', lifetime: 'l' })`, `carrierPipeline({ sendKey: true, statusLookup: true, recordIntent: true }, { idempotency: 'honoured', statusLookup: 'byKey' })`),
+        'claim "pickup": it is keyed on pickup_versoin, which the intent caller sends the provider does not carry (did you mean pickup_version?)',
+      ],
+      [scenario('shipmentsDb', shipment('shipments', 'shipmentsDb', `, guarantee: 'atMostOnce', facts: () => []`)), 'claim "shipment" has a facts() that gives none, so every outcome would be a phantom effect'],
+    ];
+    const lines: string[] = [];
+    for (const [i, [text, message]] of cases.entries()) {
+      const path = join(sandbox, 'scenarios', `wiring-${i}.mts`);
+      writeFileSync(path, text);
+      try {
+        const io = bufferIo();
+        expect(await main(['windows', path, '--out', join(sandbox, 'scenario-reports')], io), io.stderr).toBe(2);
+        expect(io.stdout).toBe('');
+        expect(io.stderr.trim().split('\n')).toHaveLength(1);
+        expect(io.stderr).toContain(`faultline: malformed scenario shipping: ${message}`);
+        lines.push(io.stderr.trim());
+      } finally {
+        rmSync(path);
+      }
+    }
+    expect(existsSync(join(sandbox, 'scenario-reports'))).toBe(false);
+    // Each refusal names its mistake once per place it is made, and nothing else.
+    expect(lines.every((l) => !l.includes(' at '))).toBe(true);
   });
 });

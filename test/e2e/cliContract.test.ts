@@ -44,6 +44,7 @@ const FIRST: Readonly<Record<string, readonly string[]>> = {
   merge: ['no-such-part'],
   calc: ['dedup'],
   init: ['x'],
+  schema: [],
 };
 
 describe('every command', () => {

@@ -97,6 +97,8 @@ describe.skipIf(skipReason !== undefined)('the packed package', () => {
     expect(paths).toContain('dist/src/cli/bin.js');
     expect(paths).toContain('dist/src/cli/checkCommand.js');
     expect(paths).toContain('dist/src/check/check.js');
+    // The JSON Schema of every input, generated at build from the schemas that validate them.
+    expect(paths).toEqual(expect.arrayContaining(['dist/schemas/scenario.schema.json', 'dist/schemas/record.schema.json', 'dist/schemas/orderPipeline.schema.json']));
     const catalogue = readdirSync(join(root, 'scenarios')).filter((f) => f.endsWith('.ts'));
     expect(paths.filter((p) => /^dist\/scenarios\/[^/]+\.js$/.test(p))).toHaveLength(catalogue.length);
     // The compiled files import compiled files, never the TypeScript sources.
@@ -194,6 +196,12 @@ export default scenario;
     const windows = run(process.execPath, [bin(), 'windows', 'designs/', '--out', 'scaffold-reports']);
     expect(windows.stdout).toMatch(/our-relay .* ok/);
     expect(windows.status).toBe(0);
+    // Its decision record, which the type-check below compiles with it; and the schemas it ships.
+    expect(run(process.execPath, [bin(), 'init', 'our-relay', '--dir', 'designs', '--record']).status).toBe(0);
+    const record = run(process.execPath, [bin(), 'record', 'designs/', '--out', 'scaffold-record']);
+    expect(record.stderr).toBe('');
+    expect(record.stdout).toMatch(/^record EVT-REC-001: 1 flow, 1 scenarios, /m);
+    expect(JSON.parse(readFileSync(join(project, 'node_modules', 'faultline', 'dist', 'schemas', 'scenario.schema.json'), 'utf8'))).toMatchObject({ $id: 'urn:faultline:schema:scenario' });
     // Its test runs under the project's own vitest with the README's, in designs/, below.
   });
 
@@ -215,7 +223,7 @@ export default scenario;
       expect(r.status, `README line ${block.line}:\n${block.code}\n${r.stdout}\n${r.stderr}`).toBe(0);
     }
     // The README's `npx vitest run designs/` (exit code 0 above) ran every test here, the scaffold's among them.
-    expect(readdirSync(join(project, 'designs')).sort()).toEqual(['checkout-relay.test.ts', 'checkout-relay.ts', 'our-relay.test.ts', 'our-relay.ts']);
+    expect(readdirSync(join(project, 'designs')).sort()).toEqual(['checkout-relay.test.ts', 'checkout-relay.ts', 'our-relay.test.ts', 'our-relay.ts', 'record.ts']);
   });
 
   it('type-checks the user\'s files, the scaffold and the README\'s under a default tsc --init, and with library checks on', async () => {

@@ -108,11 +108,33 @@ describe('faultline record', () => {
     const r = spawnSync(process.execPath, [bin, 'record', scenarios, '--out', out], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(1);
-    expect(r.stdout).toMatch(/^ED-01: Repair flow EV-02 rating\.changed or change its semantics: declared effectively-once, but the design is violated \(order regression\)$/m);
+    expect(r.stdout).toMatch(/^ED-01: Repair flow EV-02 rating\.changed or change its semantics: declared effectively-once, but its claim "a rating's contribution to the book's feature" is violated \(order regression\)$/m);
     const md = readFileSync(join(out, 'record.md'), 'utf8');
     expect(md).toMatch(/^\| EV-02 \| .*⚠ \*\*\[Effectively-once, at-least-once delivery, idempotent upsert\. NOT MET: /m);
     // The replay line names the scenario by its file, as the folder gave it.
     expect(md).toContain(`npx faultline replay ${join(scenarios, 'ratings.ts')} --seed 1 --plan `);
     expect(readdirSync(out).sort()).toEqual(['.faultline-reports.json', 'index.md', 'junit.xml', 'ratings.html', 'ratings.md', 'record.html', 'record.md', 'report.css', 'report.html', 'report.js', 'report.json']);
+  }, 60_000);
+
+  // A flow is measured by a claim of its scenario: one it does not make is bad input, before any run.
+  it('refuses a flow tied to a claim its scenario does not make, with one line and exit code 2', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-record-claim-'));
+    writeFileSync(
+      join(dir, 'email.ts'),
+      [
+        `import base from '${join(root, 'scenarios', 'email-confirmation.ts')}';`,
+        `import catalogue from '${join(root, 'scenarios', 'record.ts')}';`,
+        `const flow = { ...catalogue.flows[0], scenario: 'email', claim: 'confirmation sent' };`,
+        `export default { ...base, name: 'email', record: { ...catalogue, flows: [flow], rules: [], limits: [], saga: undefined, monitoring: [], decisions: [], eventTime: [], figures: undefined,`,
+        `  outbox: { ...catalogue.outbox, relay: { choice: 'polling' }, eventId: { choice: 'uuid' }, ordering: { choice: 'per key' }, cleanup: { choice: 'after 3 days' } } } };`,
+        '',
+      ].join('\n'),
+    );
+    const r = spawnSync(process.execPath, [bin, 'record', dir, '--out', join(dir, 'out')], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      `faultline: malformed scenario ${join(dir, 'email.ts')}: record.flows[0] (EV-01) names claim "confirmation sent", which scenario email does not make (did you mean confirmation send intent?); its claims: "confirmation send intent", "provider acceptance of the confirmation email"`,
+    ]);
   }, 60_000);
 });

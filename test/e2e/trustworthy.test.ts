@@ -147,10 +147,10 @@ describe('scenario validation', () => {
   it('refuses an expected violation that does not exist, naming the nearest one', async () => {
     const { defineScenario } = await import('../../src/scenario.ts');
     expect(() => defineScenario({ ...outbox, expect: { verdict: 'violated', violations: ['lost efect' as never] } })).toThrow(
-      /expect\.violations has no violation "lost efect" \(did you mean lost effect\?\)/,
+      /expect\.violations\[0\] has no value "lost efect" \(did you mean lost effect\?\)/,
     );
-    expect(() => defineScenario({ ...outbox, expect: { single: { verdict: 'holds' }, pairs: { verdict: 'holds' } } as never })).toThrow(/expect\.why must say/);
-    expect(() => defineScenario({ ...outbox, evidence: () => '' } as never)).toThrow(/a scenario has no field evidence/);
+    expect(() => defineScenario({ ...outbox, expect: { single: { verdict: 'holds' }, pairs: { verdict: 'holds' } } as never })).toThrow(/expect\.why must be a string, got nothing/);
+    expect(() => defineScenario({ ...outbox, evidence: () => '' } as never)).toThrow(/the scenario has no field evidence/);
   });
 });
 

@@ -79,6 +79,8 @@ interface Documented {
  * Every option path of a schema: a nested object's fields as `a.b`, a record's values as `a.*.b`.
  * The fields every component factory shares are documented once, so a schema that takes them as
  * they are skips them; one that redefines a field (a database's required name) documents its own.
+ * A preset's option that takes a part's own options (`consumer: { …any consumer option }`) is
+ * one path, documented by reference to the part's own subsection.
  */
 function optionPaths(schema: ObjectSchema, prefix = ''): Documented[] {
   const out: Documented[] = [];
@@ -86,6 +88,11 @@ function optionPaths(schema: ObjectSchema, prefix = ''): Documented[] {
     if (prefix === '' && (componentFields as Record<string, unknown>)[key] === field) continue;
     const path = `${prefix}${key}`;
     const inner = z.unwrapOptional(field);
+    // A preset's option that takes a part's own options is documented by reference to the part.
+    if ((field.metadata?.partOf ?? inner.metadata?.partOf) !== undefined) {
+      out.push({ path, values: [] });
+      continue;
+    }
     if (inner instanceof z.ObjectSchema) {
       out.push(...optionPaths(inner as ObjectSchema, `${path}.`));
       continue;

@@ -19,7 +19,7 @@ describe('parseOptions', () => {
     [{ design: 'outbox', relai: {} }, 'orderPipeline has no option relai (did you mean relay?); options: design, relay'],
     [{ design: 'outbox', relay: { marks: 'afterSend' } }, 'orderPipeline option relay has no option marks (did you mean mark?); options: mark, poll, workers'],
     [{ design: 'outbox', relay: { workers: 1.5 } }, 'orderPipeline option relay.workers must be a whole number, got 1.5'],
-    [{ design: 'outbox', relay: { poll: 8 } }, 'orderPipeline option relay.poll must be a string, got 8'],
+    [{ design: 'outbox', relay: { poll: 8 } }, "orderPipeline option relay.poll must be a duration with its unit, such as '250ms', '30s', '15m', '24h', '7d' or '3 ticks', got 8"],
     [{ design: 'outbox', relay: { poll: '8 parsecs' } }, "orderPipeline option relay.poll: a duration with its unit, such as '250ms', '30s', '15m', '24h', '7d' or '3 ticks', got \"8 parsecs\""],
   ])('refuses %j in one line', (value, message) => {
     expect(() => parseOptions('orderPipeline', pipeline, value)).toThrow(message);

@@ -1,5 +1,6 @@
 // The option schemas' validators: what each accepts, what it refuses and the issue it reports
-// (code and path), since src/options.ts turns the first issue into the one line a user reads.
+// (code and path), every issue of a value and not only its first, since src/options.ts turns them
+// into the one line a user reads, each problem at its path.
 import { describe, expect, it } from 'vitest';
 import { parseOptions } from '../../src/options.ts';
 import * as z from '../../src/schema.ts';
@@ -88,7 +89,47 @@ describe('the compound schemas', () => {
     expect(keys.safeParse('honored')).toMatchObject({ success: false, error: { issues: [{ code: 'invalid_value', values: [true, false, 'intentBound', 'honoured'] }] } });
     const column = z.union([z.string(), z.strictObject({ now: z.literal(true) })]);
     expect(column.safeParse({ now: true }).success).toBe(true);
-    expect(refusal(column, { now: false })).toEqual({ code: 'invalid_union', path: [] });
+    expect(refusal(column, { now: false })).toEqual({ code: 'invalid_value', path: ['now'] });
+    expect(refusal(column, 3)).toEqual({ code: 'invalid_union', path: [] });
+  });
+
+  it('refuses an object that fits no object of a union with the problems of the one it comes closest to', () => {
+    const holds = z.strictObject({ verdict: z.literal('holds') });
+    const violated = z.strictObject({ verdict: z.literal('violated'), violations: z.array(z.string()).min(1) });
+    const split = z.strictObject({ single: z.union([holds, violated]), pairs: z.union([holds, violated]), why: z.string() });
+    const expectation = z.union([holds, violated, split]);
+    // A wrong literal lists the values every object allows there.
+    expect(expectation.safeParse({ verdict: 'hold' })).toMatchObject({ success: false, error: { issues: [{ code: 'invalid_value', path: ['verdict'], values: ['holds', 'violated'] }] } });
+    expect(refusal(expectation, { verdict: 'violated' })).toEqual({ code: 'invalid_type', path: ['violations'] });
+    // On a tie, the object whose literal the value matches.
+    expect(refusal(expectation, { verdict: 'holds', violations: ['x'] })).toEqual({ code: 'unrecognized_keys', path: [] });
+    expect(refusal(expectation, { single: { verdict: 'holds' }, pairs: { verdict: 'x' }, why: 'w' })).toEqual({ code: 'invalid_value', path: ['pairs', 'verdict'] });
+  });
+});
+
+describe('every problem of a value', () => {
+  it('is reported, each at its path, in the order of the schema’s keys', () => {
+    const record = z.strictObject({ id: z.string(), flows: z.array(z.strictObject({ id: z.string(), scenario: z.string() })).min(1), owner: z.string() });
+    const r = record.safeParse({ flows: [{ id: 1, scenario: 's' }, { id: 'b' }], extra: true });
+    expect(r.success).toBe(false);
+    expect(!r.success && r.error.issues.map((i) => [i.code, i.path])).toEqual([
+      ['invalid_type', ['id']],
+      ['invalid_type', ['flows', 0, 'id']],
+      ['invalid_type', ['flows', 1, 'scenario']],
+      ['invalid_type', ['owner']],
+      ['unrecognized_keys', []],
+    ]);
+  });
+});
+
+describe('meta', () => {
+  it('gives a schema a description without changing what it accepts, on a copy', () => {
+    const plain = z.string().min(1);
+    const described = plain.meta({ description: 'the flow’s id' });
+    expect(described.metadata).toEqual({ description: 'the flow’s id' });
+    expect(plain.metadata).toBeUndefined();
+    expect(described.safeParse('')).toMatchObject({ success: false });
+    expect(described.meta({ typescript: 'string' }).metadata).toEqual({ description: 'the flow’s id', typescript: 'string' });
   });
 });
 
@@ -141,6 +182,7 @@ describe('the one line parseOptions writes for each kind of problem', () => {
     [{ design: 'outbox', tables: { t: { kee: ['id'] } } }, 'design option tables.t.key must be a list, got nothing'],
     [{ design: 'outbox', tables: { t: { key: ['id'], ttl: '1d' } } }, 'design option tables.t has no option ttl; options: key'],
     ['outbox', 'design must be an object, got "outbox"'],
+    [{ workers: 0, design: 'outbx', owner: '' }, 'design option workers must be at least 1, got 0; design option design has no value "outbx" (did you mean outbox?); expected "outbox", "dualWriteCommitFirst"; design option owner: a topic needs an owning team, got ""'],
   ])('refuses %j as: %s', (value, message) => {
     expect(() => parseOptions('design', options, value)).toThrow(message);
   });

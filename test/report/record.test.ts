@@ -12,7 +12,7 @@ import { runCalc } from '../../src/capacity/runCalc.ts';
 import { loadScenario } from '../../src/catalogue.ts';
 import type { Scenario } from '../../src/scenario.ts';
 import { InputError } from '../../src/inputError.ts';
-import { backingScenarios, type RecordSpec } from '../../src/recordSpec.ts';
+import { backingScenarios, flowClaimProblems, type RecordSpec } from '../../src/recordSpec.ts';
 import { narrowRecord } from '../../src/recordSource.ts';
 import { defineScenario } from '../../src/scenario.ts';
 import reviewPosted from '../../scenarios/flow-review-posted.ts';
@@ -213,7 +213,7 @@ judge('a property its run contradicts', {
     const r = buildDecisionRecord(withFlow({ scenario: 'flow-rating-changed-fire-and-forget' }), all(), context());
     const row = rows(r, 'flow-register')[1]!;
     expect(row[6]).toEqual({
-      text: 'Effectively-once, at-least-once delivery, idempotent upsert. NOT MET: declared effectively-once, but the design is violated (order regression)',
+      text: 'Effectively-once, at-least-once delivery, idempotent upsert. NOT MET: declared effectively-once, but its claim "a rating\'s contribution to the book\'s feature" is violated (order regression)',
       link: 'run-flow-rating-changed-fire-and-forget-ce-1',
       flag: true,
     });
@@ -285,14 +285,15 @@ judge('figures against the scenarios that back them', {
     // The figures as the record once typed them: a 7-day window backed by an inbox that keeps ids
     // for ever, a horizon backed by a 40-day inbox; a 5-minute interval backed by a processor that
     // checkpoints every 30 seconds, and a retry schedule its scenario does not run.
+    const stated = catalogueRecord.figures!;
     const spec: RecordSpec = {
       ...catalogueRecord,
       figures: {
-        ...catalogueRecord.figures,
-        dedup: { ...catalogueRecord.figures.dedup, window: '7d', scenario: 'consumer-durable-inbox' },
-        horizon: { ...catalogueRecord.figures.horizon!, scenario: 'dedup-horizon-covers-redelivery' },
-        checkpoint: { ...catalogueRecord.figures.checkpoint, interval: '5m' },
-        retry: { ...catalogueRecord.figures.retry, base: '2s' },
+        ...stated,
+        dedup: { ...stated.dedup!, window: '7d', scenario: 'consumer-durable-inbox' },
+        horizon: { ...stated.horizon!, scenario: 'dedup-horizon-covers-redelivery' },
+        checkpoint: { ...stated.checkpoint!, interval: '5m' },
+        retry: { ...stated.retry!, base: '2s' },
       },
     };
     const r = buildDecisionRecord(spec, all(), context());
@@ -387,9 +388,54 @@ describe('figures against the scenarios that back them', () => {
 describe('record metadata on a scenario', () => {
   it('is validated with the scenario: a missing field is bad input naming it', () => {
     expect(() => defineScenario({ ...reviewPosted, name: 'mine', record: { ...catalogueRecord, document: { ...catalogueRecord.document, broker: undefined as never } } })).toThrow(
-      'malformed scenario mine: record option document.broker must be a string, got nothing',
+      'malformed scenario mine: record.document.broker must be a string, got nothing',
     );
-    expect(() => defineScenario({ ...reviewPosted, name: 'mine', record: { ...catalogueRecord, flows: [{ ...catalogueRecord.flows[0]!, semantics: 'exactly-once' as never }] } })).toThrow(/record option flows\.0\.semantics/);
+    expect(() => defineScenario({ ...reviewPosted, name: 'mine', record: { ...catalogueRecord, flows: [{ ...catalogueRecord.flows[0]!, semantics: 'exactly-once' as never }] } })).toThrow(/record\.flows\[0\]\.semantics has no value "exactly-once"/);
     expect(defineScenario({ ...reviewPosted, name: 'mine', record: catalogueRecord }).record).toBe(catalogueRecord);
+  });
+});
+
+describe('a flow of the register is measured by its own claim', () => {
+  /** The least record a design of one flow needs: no figures, no saga, no event-time policies. */
+  const least = (flow: Partial<RecordSpec['flows'][number]>): RecordSpec => ({
+    document: { id: 'REC-1', broker: 'one broker', version: '1', status: 'Draft', owner: '@me', producerTeams: ['@us'], consumerTeams: ['@them'] },
+    flows: [{ id: 'EV-01', event: 'order.confirmed', producer: 'Orders', consumer: 'Email', lost: 'no email', duplicated: 'two emails', semantics: 'effectively-once', how: 'a key at the provider', technique: 'idempotency key at the target', scenario: 'email-confirmation', ...flow }],
+    outbox: { relay: { choice: 'polling' }, eventId: { choice: 'in the transaction' }, ordering: { choice: 'per aggregate' }, cleanup: { choice: 'after 3 days' }, eventsPerDay: 1000 },
+    rules: [],
+    limits: [],
+    monitoring: [],
+    decisions: [],
+  });
+
+  it('is met when its claim holds though another claim of its scenario is violated, and the record needs no figures for it', async () => {
+    const { scenario } = await loadScenario('email-confirmation');
+    const result = runWindows(scenario);
+    expect(result.judgement.found).toEqual(['duplicate effect']);
+    expect(semanticsCheck('effectively-once', result, 'confirmation send intent')).toEqual({ ok: true, reason: 'holds: one effect per key under every fault' });
+    expect(semanticsCheck('effectively-once', result, 'provider acceptance of the confirmation email')).toEqual({ ok: false, reason: 'declared effectively-once, but its claim "provider acceptance of the confirmation email" is violated (duplicate effect)' });
+    const flowCell = (claim: string) => {
+      const r = buildDecisionRecord(least({ claim }), [result], { scenarios: [scenario] });
+      return rows(r, 'flow-register')[0]![6]!;
+    };
+    expect(flowCell('confirmation send intent')).toMatchObject({ text: 'Effectively-once, a key at the provider' });
+    expect(flowCell('provider acceptance of the confirmation email')).toMatchObject({ flag: true, text: expect.stringContaining('NOT MET') });
+    // The record states no figures: each section says so rather than refusing the record.
+    const r = buildDecisionRecord(least({ claim: 'confirmation send intent' }), [result], { scenarios: [scenario] });
+    const texts = r.sections.flatMap((s) => s.blocks.flatMap((b) => (b.kind === 'para' ? b.cells.map((c) => c.text) : [])));
+    expect(texts).toEqual(expect.arrayContaining(['Dedup table sizing: the record states no figures for it.', 'Backoff schedule: the record states no figures for it.', 'Replay and backfill: the record states no figures for it.']));
+  });
+
+  it('must name one of its scenario’s claims, and name one when its scenario makes several', async () => {
+    const { scenario } = await loadScenario('email-confirmation');
+    const effects = (name: string) => (name === scenario.name ? scenario.claims.map((c) => c.effect) : undefined);
+    expect(flowClaimProblems(least({}), effects)).toEqual([
+      'flows[0] (EV-01) names no claim, and scenario email-confirmation makes 2: name the one that measures the flow with claim: "confirmation send intent" or "provider acceptance of the confirmation email"',
+    ]);
+    expect(flowClaimProblems(least({ claim: 'confirmation sent intent' }), effects)).toEqual([
+      'flows[0] (EV-01) names claim "confirmation sent intent", which scenario email-confirmation does not make (did you mean confirmation send intent?); its claims: "confirmation send intent", "provider acceptance of the confirmation email"',
+    ]);
+    expect(flowClaimProblems(least({ claim: 'confirmation send intent' }), effects)).toEqual([]);
+    // A scenario of one claim needs none named.
+    expect(flowClaimProblems(least({ scenario: 'flow-review-posted' }), (n) => (n === 'flow-review-posted' ? reviewPosted.claims.map((c) => c.effect) : undefined))).toEqual([]);
   });
 });

@@ -1,0 +1,76 @@
+// compose(), the public way to draw a design: parts and lists of parts in, the flat components
+// out, typed without casts, and the drawing checked before any run. Every name a component sends
+// to, every table it writes and every payload field it keys on must exist, each refusal one line
+// naming the nearest valid name.
+import { describe, expect, it } from 'vitest';
+import { compose, type Part } from 'faultline';
+import { SECONDS } from '../../src/duration.ts';
+import { broker } from '../../models/broker.ts';
+import { caller, CALLER_TABLES } from '../../models/caller.ts';
+import { consumer, consumerGroup } from '../../models/consumer.ts';
+import { database, databaseComponent } from '../../models/designs/databaseComponent.ts';
+import { provider } from '../../models/provider.ts';
+import { publisher } from '../../models/publisher.ts';
+
+const shipments = (size: number) => Array.from({ length: size }, (_, i) => ({ event_id: `evt-${i + 1}`, order_id: `o-${i + 1}`, shipment_id: `s-${i + 1}` }));
+const ship = { op: 'insert', table: 'shipments', columns: { order_id: 'order_id', shipment_id: 'shipment_id' } } as const;
+
+/** The parts of a design: a publisher, a broker, a consumer group of two and its database; `over` replaces the group. */
+function parts(over: { group?: Part; db?: Part } = {}): Part[] {
+  return [
+    publisher({ records: shipments, keyField: 'order_id' }),
+    broker({ partitions: 2 }),
+    over.group ?? consumerGroup({ consumers: 2, group: 'shipping', db: 'shipmentDb', inbox: 'sameTx', effect: ship }),
+    over.db ?? database({ name: 'shipmentDb', tables: { shipments: { key: ['order_id'] }, inbox: { key: ['consumer_name', 'event_id'] } } }),
+  ];
+}
+
+const build = (...p: Part[]) => compose(...p)({ size: 2 }, SECONDS);
+
+describe('compose()', () => {
+  it('takes factories, lists of them (a consumer group’s members), components drawn by hand and parts left out', () => {
+    const components = build(...parts(), false, undefined, [null, [() => databaseComponent('auditDb', { audit: { key: ['id'] } })]]);
+    expect(components.map((c) => c.name)).toEqual(['publisher', 'broker', 'consumer1', 'consumer2', 'shipmentDb', 'auditDb']);
+  });
+
+  it('types a database drawn with the caller’s own tables', () => {
+    // `tables: CALLER_TABLES` once failed to type-check (readonly key lists); tsc over this file says it does now.
+    const components = build(database({ name: 'callerDb', tables: CALLER_TABLES }));
+    expect(components[0]!.tables).toEqual(['effect_intents', 'effect_outcomes']);
+  });
+
+  it.each<[string, () => unknown, string]>([
+    [
+      'a consumer whose db names a component the design does not have',
+      () => build(...parts({ db: database({ name: 'shipmentsDb', tables: { shipments: { key: ['order_id'] } } }) })),
+      'consumer1 talks to shipmentDb, which the design does not have (did you mean shipmentsDb?); components: publisher, broker, consumer1, consumer2, shipmentsDb',
+    ],
+    [
+      'a consumer writing a table its database does not hold',
+      () => build(...parts({ group: consumer({ group: 'shipping', db: 'shipmentDb', inbox: 'none', effect: { ...ship, table: 'shipment' } }) })),
+      'consumer: effect table: shipmentDb has no table shipment (did you mean shipments?); its tables: shipments, inbox',
+    ],
+    [
+      'an inbox in a database that has no inbox table',
+      () => build(...parts({ db: database({ name: 'shipmentDb', tables: { shipments: { key: ['order_id'] } } }) })),
+      'consumer1: inbox table: shipmentDb has no table inbox; its tables: shipments',
+    ],
+    [
+      'an effect column read from a field no published record carries',
+      () => build(...parts({ group: consumer({ group: 'shipping', db: 'shipmentDb', inbox: 'none', effect: { ...ship, columns: { order_id: 'orderId' } } }) })),
+      'consumer: effect column field orderId is a field of no record published to broker (did you mean order_id?); fields: event_id, order_id, shipment_id',
+    ],
+    [
+      'a caller keyed on a field no published record carries, whose database lacks its tables',
+      () =>
+        build(
+          ...parts({ group: caller({ group: 'shipping', db: 'shipmentDb', effectKey: ['order_id', 'shipmentid'], sendKey: true, statusLookup: true, recordIntent: true }) }),
+          provider({ idempotency: 'honoured', statusLookup: 'byKey' }),
+        ),
+      'caller: shipmentDb has no table effect_intents; its tables: shipments, inbox; caller: shipmentDb has no table effect_outcomes; its tables: shipments, inbox; caller: effectKey field shipmentid is a field of no record published to broker (did you mean shipment_id?)',
+    ],
+    ['two components of one name', () => build(broker(), broker()), 'the design has two components named broker'],
+  ])('refuses %s, before any run', (_, drawing, message) => {
+    expect(drawing).toThrow(message);
+  });
+});
