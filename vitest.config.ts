@@ -31,6 +31,7 @@ export const SAMPLED = [
   'test/kernel/compiledMachine.test.ts',
   'test/check/transitionCache.test.ts',
   'test/check/sleepSets.test.ts',
+  'test/check/catalogueCheck.test.ts',
 ];
 
 export const alias = [

@@ -23,6 +23,7 @@ import { runWindows } from '../../src/windows.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { full, SAMPLE_SCENARIOS, sampled } from '../support/suite.ts';
+import { asJsonScenario, readGolden, scenarioDifferences } from '../golden/catalogueGolden.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 // Loading imports the scenario modules and runs none of them.
@@ -53,6 +54,10 @@ function everyScenarioRan(skip: (condition: boolean, note?: string) => void): Ta
 describe('the scenario catalogue', () => {
   it('has the designs of the seeds', () => {
     expect(entries.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('is kept row by row in test/golden/catalogue-windows.txt, every scenario and no other', () => {
+    expect([...readGolden('windows').keys()].sort()).toEqual(entries.map((e) => e.scenario.name).sort());
   });
 
   it('holds every scenario the quick suite samples', () => {
@@ -96,6 +101,11 @@ describe('each scenario of the catalogue', () => {
               r.counterexamples.filter((c) => r.judgement.unexpected.includes(c.violation)).map((c) => `\n  replay: ${replayLine(c.replay)}`).join(''),
           ];
       expect(wrong).toEqual([]);
+
+      // Every row's outcome, tally and worst plan are the ones test/golden/catalogue-windows.txt
+      // keeps: a change that moves a row, with or without the verdict, is seen here.
+      const differences = scenarioDifferences(asJsonScenario(r), 'windows');
+      expect(differences, differences.join('\n')).toEqual([]);
 
       // No declared note contradicts the retry owner its run shows.
       const contradictions = noted
