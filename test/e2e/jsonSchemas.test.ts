@@ -107,7 +107,9 @@ describe('the --json documents and their schemas', () => {
   it('ships every schema in the package, each named as the documents name it', () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { files: string[]; exports: Record<string, unknown> };
     expect(pkg.files).toContain('schemas/');
-    expect(pkg.exports['./schemas/*']).toBe('./schemas/*');
+    // Built beside the input schemas, so `faultline/schemas/windows.schema.json` resolves as `faultline/schemas/scenario.schema.json` does.
+    expect(pkg.exports['./schemas/*.json']).toBe('./dist/schemas/*.json');
+    expect((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { build: string } }).scripts.build).toContain("copyFileSync('schemas/' + f, 'dist/schemas/' + f)");
     for (const c of ['list', 'windows', 'check', 'explore', 'replay', 'calc']) expect(load(`${c}.schema.json`)['$id']).toBe(`faultline/${c}@1`);
   });
 });
