@@ -1,5 +1,6 @@
 // Check mode: every interleaving and every combination of up to K faults, by explicit-state
-// search over CheckWorld (src/check/checkWorld.ts). Breadth-first by default, so the first
+// search over the kernel's states (src/kernel/kernel.ts, each message landing within a window of
+// ticks and every fault a choice). Breadth-first by default, so the first
 // counterexample of each violation is a shortest one; depth-first on request. A state seen
 // before (by its 64-bit hash, src/check/visitedSet.ts) is not explored again, and a step that
 // commutes with one already taken is skipped where sleep sets (src/check/sleepSets.ts) show that
@@ -32,7 +33,9 @@ import { DEFAULT_WORLD_OPTIONS, type Driver, type Ending, type Note, type Strike
 import type { CheckSummary, Counterexample, WindowRow, WindowsResult } from '../windows.ts';
 import { undecidedOf, windowRowOf, type ObservedRun } from '../windowRow.ts';
 import { encodeChoices } from './choicePath.ts';
-import { CheckWorld, isFault, type CheckState, type Choice, type PathEnd, type StepLog } from './checkWorld.ts';
+import type { KernelState as CheckState } from '../kernel/draft.ts';
+import { Kernel, isFault, type Choice, type PathEnd } from '../kernel/kernel.ts';
+import type { StepLog } from '../kernel/stepLog.ts';
 import { Frontier } from './frontier.ts';
 import { SleepSets } from './sleepSets.ts';
 import { VisitedSet } from './visitedSet.ts';
@@ -99,7 +102,7 @@ export interface ChoiceRun {
 
 /** The settings of a check: the world's, the fault budget and kinds, the workload size. */
 export interface CheckSetup {
-  readonly world: CheckWorld;
+  readonly world: Kernel;
   readonly components: readonly DesignComponent[];
   readonly faults: number;
   readonly kinds: readonly FaultKind[];
@@ -142,7 +145,8 @@ export function checkSetup(scenario: Scenario, o: SetupOptions): CheckSetup {
     livenessTicksMax: w.livenessTicksMax,
     quietTicks: w.quietTicks,
   };
-  const world = new CheckWorld(components, {
+  const world = new Kernel(components, {
+    exact: false,
     ...options,
     faults,
     crash: kinds.includes('crash'),
@@ -166,7 +170,7 @@ export function judgeEnd(scenario: Scenario, durable: Readonly<Record<string, un
 }
 
 /** A choice's fault as a plan entry, with the occurrence the World would strike it at. */
-function faultOf(world: CheckWorld, s: CheckState, c: Choice, entered: ReadonlyMap<string, number>): Fault | undefined {
+function faultOf(world: Kernel, s: CheckState, c: Choice, entered: ReadonlyMap<string, number>): Fault | undefined {
   if (!isFault(c)) return undefined;
   if (c.kind === 'crash') {
     // A server's window is counted as its step reaches it, so the crash strikes the next one.
@@ -201,8 +205,9 @@ class TracingLog {
     }
     this.trace.add(tick, component, kind, data);
   }
-  enter(window: string): void {
+  enter(window: string): undefined {
     this.entered.set(window, (this.entered.get(window) ?? 0) + 1);
+    return undefined;
   }
 }
 
@@ -218,7 +223,7 @@ export function runChoices(scenario: Scenario, setup: CheckSetup, choices: reado
   const { faultFree = false, hashed = true } = how;
   const { world } = setup;
   const log = new TracingLog(hashed);
-  const tracer: StepLog = { trace: (t, c, k, d) => log.event(t, c, k, d), enter: (w) => log.enter(w) };
+  const tracer: StepLog = { trace: (t, c, k, d) => log.event(t, c, k, d), enter: (_c, w) => log.enter(w) };
   log.event(0, 'world', 'start', { choices: encodeChoices(choices), faults: setup.faults, kinds: setup.kinds, size: setup.size, options: setup.options });
   let s = world.initial(tracer);
   const plan: Fault[] = [];
@@ -265,7 +270,7 @@ export function runChoices(scenario: Scenario, setup: CheckSetup, choices: reado
  */
 export function faultFreeChoices(setup: CheckSetup, choices: readonly number[], firstFault: number = choices.length): number[] {
   const { world } = setup;
-  const quiet: StepLog = { enter: () => {} };
+  const quiet: StepLog = { enter: () => undefined };
   let s = world.initial(quiet);
   const out: number[] = [];
   for (let i = 0; ; i++) {
@@ -399,7 +404,12 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
   const { world, components } = setup;
   const time = timeScaleOf(scenario);
   const entered = new Set<string>();
-  const log: StepLog = { enter: (w) => entered.add(w) };
+  const log: StepLog = {
+    enter: (_c, w) => {
+      entered.add(w);
+      return undefined;
+    },
+  };
   const sleeps = options.reduction === false ? undefined : new SleepSets(options.sleepLowSteps);
   const visited = scratch.visited?.valued === (sleeps !== undefined) ? scratch.visited : new VisitedSet(1 << 16, sleeps !== undefined);
   const tree = scratch.tree ?? new Tree();

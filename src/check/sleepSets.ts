@@ -41,7 +41,8 @@
 // reduced. A design has a delivery step per link between two components and a restart per
 // component: the catalogue's largest offers 56 within the first twenty thousand transitions of a
 // one-fault search.
-import type { CheckState, Choice } from './checkWorld.ts';
+import type { KernelState as CheckState } from '../kernel/draft.ts';
+import type { Choice } from '../kernel/kernel.ts';
 
 /** Steps the low lane holds. */
 export const LOW_STEPS = 31;

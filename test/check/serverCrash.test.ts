@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { check, checkSetup, runChoices } from '../../src/check/check.ts';
 import { decodeChoices } from '../../src/check/choicePath.ts';
-import type { CheckState, CheckWorld, Choice } from '../../src/check/checkWorld.ts';
+import type { KernelState as CheckState } from '../../src/kernel/draft.ts';
+import type { Kernel as CheckWorld, Choice } from '../../src/kernel/kernel.ts';
 import { loadScenario } from '../../src/catalogue.ts';
 
 const load = async (name: string) => (await loadScenario(name)).scenario;

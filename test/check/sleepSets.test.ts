@@ -5,7 +5,8 @@
 import { sampled } from '../support/suite.ts';
 import { describe, expect, it } from 'vitest';
 import { check, type CheckResult } from '../../src/check/check.ts';
-import type { CheckState, Choice } from '../../src/check/checkWorld.ts';
+import type { KernelState as CheckState } from '../../src/kernel/draft.ts';
+import type { Choice } from '../../src/kernel/kernel.ts';
 import { decodeChoices } from '../../src/check/choicePath.ts';
 import { LOW_STEPS, SleepSets } from '../../src/check/sleepSets.ts';
 import { loadScenario } from '../../src/catalogue.ts';

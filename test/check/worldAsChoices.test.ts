@@ -9,7 +9,8 @@
 // check offers no reorder of a request sent on a connection of its own, whose order it leaves
 // free already (the World holds it back until the next send on the same link).
 import { describe, expect, it } from 'vitest';
-import { CheckWorld, type CheckState, type Choice } from '../../src/check/checkWorld.ts';
+import type { KernelState as CheckState } from '../../src/kernel/draft.ts';
+import type { Kernel as CheckWorld, Choice } from '../../src/kernel/kernel.ts';
 import { checkSetup, judgeEnd } from '../../src/check/check.ts';
 import { loadScenario } from '../../src/catalogue.ts';
 import { faultSpace } from '../../src/faultSpace.ts';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { assign, setup } from 'xstate';
 import { sameFault, type FaultPlan } from '../../src/faults.ts';
-import { CheckWorld } from '../../src/check/checkWorld.ts';
+import { Kernel } from '../../src/kernel/kernel.ts';
 import { World, type ClockSkewed, type ComponentSpec } from '../../src/world.ts';
 import { senderReceiver } from '../example/senderReceiver.ts';
 
@@ -77,7 +77,7 @@ describe('a restore fault', () => {
     expect(at).toBeGreaterThan(0);
     expect(told).toEqual([at]);
     const options = { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 4000, quietTicks: 60, crash: false, restore: true, skew: false, messageFaults: [], driver: 'compiled' } as const;
-    const check = new CheckWorld(stamped, { ...options, faults: 1 });
+    const check = new Kernel(stamped, { ...options, exact: false, faults: 1 });
     const later = check.apply(check.initial(), { kind: 'advance', to: 7 });
     const restored = check.apply(later, check.choices(later).find((c) => c.kind === 'restore')!);
     const receiver = stamped.findIndex((c) => c.name === 'receiver');
@@ -94,7 +94,7 @@ describe('a restore fault', () => {
   it('is a choice of check mode for a restorable component only, at each resting process\'s window, with the same effect', () => {
     const components = restorableDesign(2).map((c) => ({ ...c }));
     const options = { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 4000, quietTicks: 60, crash: true, restore: true, skew: true, messageFaults: [], driver: 'compiled' } as const;
-    const world = new CheckWorld(components, { ...options, faults: 2 });
+    const world = new Kernel(components, { ...options, exact: false, faults: 2 });
     const s0 = world.initial();
     const receiver = components.findIndex((c) => c.name === 'receiver');
     const restores = world.choices(s0).filter((c) => c.kind === 'restore');
@@ -107,7 +107,7 @@ describe('a restore fault', () => {
     const crashed = world.apply(s0, { kind: 'crash', comp: receiver });
     const again = world.apply(crashed, world.choices(crashed).find((c) => c.kind === 'restore')!);
     expect(again.comps[receiver]!.restoreTo).toEqual({ received: [] });
-    expect(new CheckWorld(components, { ...options, faults: 1 }).choices(after).some((c) => c.kind === 'restore')).toBe(false);
+    expect(new Kernel(components, { ...options, exact: false, faults: 1 }).choices(after).some((c) => c.kind === 'restore')).toBe(false);
   });
 });
 
@@ -134,7 +134,7 @@ describe('a restore of several components at once', () => {
   it('is one choice of check mode that sets back every named component and counts one fault', () => {
     const components = restoredTogether(2);
     const options = { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 4000, quietTicks: 60, crash: false, restore: true, skew: false, messageFaults: [], driver: 'compiled' } as const;
-    const world = new CheckWorld(components, { ...options, faults: 1 });
+    const world = new Kernel(components, { ...options, exact: false, faults: 1 });
     const s0 = world.initial();
     const receiver = components.findIndex((c) => c.name === 'receiver');
     const sender = components.findIndex((c) => c.name === 'sender');
