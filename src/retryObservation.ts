@@ -362,6 +362,19 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
     // `subscribe`) hands over no work: a component that had heard nothing else held none, and the
     // same answer to its next request after a restart is no re-send.
     for (const s of heardFrom) if (s.work !== undefined && !echoesRequest(s, sends)) lastFrom.set(s.from, s);
+    // A request it had already answered (its reply, carrying the request's reference, left
+    // before the crash) is work done: a server crashed while waiting for its next call holds none.
+    // Its reply may still be on its way when it crashes (a delivery while it is down left before
+    // the crash): that is work done too, and is no work of its own to send again.
+    const restartAt = trace.findIndex((e, i) => i > at && e.kind === 'restart' && e.component === crashed);
+    const answeredBy = (s: Sent) => (s.ref === undefined ? undefined : sends.lastBefore(crashed!, s.from, restartAt >= 0 ? trace[restartAt]!.seq : Number.POSITIVE_INFINITY, (r) => r.seq > s.seq && r.ref === s.ref));
+    const replies = new Set<number>();
+    for (const [from, s] of lastFrom) {
+      const reply = answeredBy(s);
+      if (reply === undefined) continue;
+      lastFrom.delete(from);
+      replies.add(reply.seq);
+    }
     for (const s of lastFrom.values()) {
       work.add(s.from, s.work!);
       held.push(s);
@@ -370,17 +383,22 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
     // bare acknowledgement, or a reply carrying the reference of its request), what it had sent
     // that peer is the work too, and asking again is the retry.
     const heard = heardFrom.at(-1);
-    const said = before.filter((s) => s.from === crashed && s.to === heard?.from && s.work !== undefined && (heard.work === undefined || (heard.ref !== undefined && s.ref === heard.ref))).at(-1);
+    // Only what it sent before that answer started the exchange: its own reply to a request is
+    // the exchange finished, not work in hand.
+    const said = before.filter((s) => s.from === crashed && s.to === heard?.from && s.seq < heard.seq && s.work !== undefined && (heard.work === undefined || (heard.ref !== undefined && s.ref === heard.ref))).at(-1);
     if (said?.work !== undefined) {
       own.add(said.work);
       held.push(said);
     }
-    if (interrupted !== undefined) exact.add(interrupted);
+    if (interrupted !== undefined && !after.some((s) => replies.has(s.seq) && s.work !== undefined && requestWorkOf(s) === interrupted)) exact.add(interrupted);
     // What was on its way to or from it, and what arrived while it was down.
-    const restart = trace.findIndex((e, i) => i > at && e.kind === 'restart' && e.component === crashed);
-    if (restart >= 0) downUntil = trace[restart]!.seq;
+    if (restartAt >= 0) downUntil = trace[restartAt]!.seq;
     for (const s of after) {
       if (s.seq >= downUntil || (s.from !== crashed && s.to !== crashed) || s.work === undefined) continue;
+      if (replies.has(s.seq)) {
+        sources.add(s.seq);
+        continue;
+      }
       // Anything it sent that arrives while it is down left before the crash; the first arrival
       // of each work meant for it is what the crash cut short, and a later one is a re-send.
       if (s.from === crashed || (s.to === crashed && !work.has(s))) sources.add(s.seq);
@@ -456,6 +474,10 @@ export function nextSendOf(trace: readonly TraceEvent[], window: string, occurre
       break;
     }
   }
-  const next = sendsOf(trace.slice(entered + 1, until)).find((s) => s.from === component && actors.has(s.to) && s.work !== undefined);
+  const sent = sendsOf(trace.slice(entered + 1, until));
+  const next = sent.find((s) => s.from === component && actors.has(s.to) && s.work !== undefined);
+  // A reply to a request that reached it after it entered the window answers work it was handed
+  // later: a server waiting for its next call there held nothing to send.
+  if (next?.ref !== undefined && sent.some((r) => r.seq < next.seq && r.to === component && r.from === next.to && r.ref === next.ref)) return undefined;
   return next && requestWorkOf(next);
 }

@@ -94,8 +94,9 @@ export function observedOwner(row: Pick<WindowRow, 'retry'>): string | undefined
  *   nothing was sent again, whether the work was lost or nothing was lost;
  * - a note naming a component says who takes up the work a crash interrupts: it agrees with a
  *   run whose crash struck a component that held no work (idle, whether or not the run lost
- *   work elsewhere), since there was nothing to take up, but not with a run that interrupted
- *   work nobody re-sent;
+ *   work elsewhere), and with a run that lost nothing and re-sent nothing (the work it cut short
+ *   had been done already, as a duplicate it was skipping), since there was nothing to take up;
+ *   but not with a run that lost work nobody re-sent;
  * - anything else contradicts it. A fault that never struck shows nothing to contradict.
  */
 export function contradicts(row: Pick<WindowRow, 'retry' | 'note'> & { readonly place?: Place }, components: readonly string[]): boolean {
@@ -104,7 +105,7 @@ export function contradicts(row: Pick<WindowRow, 'retry' | 'note'> & { readonly 
   if (r === undefined || wording === undefined) return false;
   const declared = declaredOwner(wording, components, row.place?.kind === 'window' ? row.place.component : undefined);
   if (declared === undefined || declared === observedOwner(row)) return false;
-  return !(r.kind !== 'resent' && r.idle === true);
+  return !(r.kind === 'none needed' || (r.kind === 'nobody' && r.idle === true));
 }
 
 /** Where a replay read its input again from, in words. */

@@ -73,12 +73,15 @@ describe('when a declared note contradicts its run', () => {
     expect(contradicts({ retry: resent('client'), note: { retryOwner: 'nobody needed: the relay publishes it' } }, names)).toBe(true);
   });
 
-  it('lets a note name who would retry only where the crash interrupted no work', () => {
+  it('lets a note name who would retry where there was nothing to take up, but not where work was lost', () => {
     const note = { retryOwner: 'caller timeout (the queued call is lost)' };
     expect(contradicts({ retry: { kind: 'none needed', idle: true }, note }, names)).toBe(false);
     expect(retryOwnerText({ retry: { kind: 'none needed', idle: true }, note }, names)).toBe('none needed: the crash interrupted no work · caller timeout (the queued call is lost)');
-    expect(contradicts({ retry: { kind: 'none needed' }, note }, names)).toBe(true);
+    // The work it cut short had been done already (a duplicate it was skipping): no evidence either way.
+    expect(contradicts({ retry: { kind: 'none needed' }, note }, names)).toBe(false);
+    expect(contradicts({ retry: { kind: 'nobody', idle: true }, note }, names)).toBe(false);
     expect(contradicts({ retry: { kind: 'nobody' }, note }, names)).toBe(true);
+    expect(contradicts({ retry: resent('broker'), note }, names)).toBe(true);
   });
 
   it('leaves a row whose fault never struck, or that has no note, uncontradicted', () => {
