@@ -34,7 +34,19 @@ export interface GroupNotes {
 export const PAGE_INTRO = `
 # Parts and options
 
-PAGE INTRO
+Every part a design is drawn from, and every option each takes: the component factories
+(\`faultline/models/<file>.js\`), the presets that draw a whole design from a few options
+(\`faultline/models/designs/<file>.js\`), the world's settings and a scenario's own fields.
+[Composing a design](composing.md) says how the parts fit together.
+
+Each table is generated from the schema that checks the options when a design is drawn (the one
+\`npx faultline schema <name>\` prints), so the paths, whether an option is required and the
+values it takes are the code's own; a test fails when this page falls behind it, and
+\`npm run docs:options\` writes it again. Values: a *duration* is a
+string with its unit (\`'250ms'\`, \`'30s'\`, \`'15m'\`, \`'24h'\`, \`'7d'\`, \`'3 ticks'\`), never a
+bare number; \`a.b\` is option \`b\` inside object \`a\`, and \`a.*.b\` is \`b\` in each entry of
+the record \`a\` (\`tables.*.ttl\`: the \`ttl\` of any table). A default written in ticks does not
+scale with the scenario's \`tick\` ([Time](composing.md#time-ticks-and-durations)).
 `;
 
 export const GROUPS: readonly GroupNotes[] = [

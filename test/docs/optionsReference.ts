@@ -4,7 +4,7 @@
 // changes and its default come from the notes. An option the notes do not explain, or a note for
 // an option no schema has, stops the rendering with the path named, so the page cannot fall
 // behind the code: test/docs/optionsReference.test.ts compares the committed page with a fresh
-// rendering. `npx tsx test/docs/optionsReference.ts --write` writes the page again.
+// rendering. `npm run docs:options` writes the page again.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { inputSchemas } from '../../src/cli/schemaCommand.ts';
 import { componentFields } from '../../src/design.ts';
@@ -262,7 +262,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const page = await renderOptionsReference();
   if (process.argv.includes('--write')) writeFileSync(OPTIONS_PAGE, page);
   else if (readFileSync(OPTIONS_PAGE, 'utf8') !== page) {
-    console.error('docs/options.md is stale: npx tsx test/docs/optionsReference.ts --write');
+    console.error('docs/options.md is stale: npm run docs:options writes it again');
     process.exit(1);
   }
 }
