@@ -589,7 +589,7 @@ export const GROUPS: readonly GroupNotes[] = [
         quiet: { values: "duration ≥ 1 tick", default: "60 ticks", text: "The world is quiet when nothing durable has changed for this long." },
         stepsMax: { values: "whole number ≥ 1 (a count)", default: "200,000", text: "Scheduled steps before a run that never settles ends as stuck." },
         },
-        after: "The scenario's other settings: `tick` (how long one tick is, default `'1s'`), `workload.size` (the units of work, required), and `windows.maxOccurrence` (a bound on the occurrences of each window and message point windows mode strikes; by default every occurrence the runs reach, and a bound that leaves some unstruck makes the verdict \"holds within bound\") and `windows.kinds` (the fault kinds it tries, default all of them). The World's `driver` (`compiled`, the default, or `xstate`) is chosen by the engine, not the scenario (see [Models and failure windows](#models-and-failure-windows)).",
+        after: "The scenario's other settings: `tick` (how long one tick is, default `'1s'`), `workload.size` (the units of work, required), and `windows.maxOccurrence` (a bound on the occurrences of each window and message point windows mode strikes; by default every occurrence the runs reach, and a bound that leaves some unstruck makes the verdict \"holds within bound\") and `windows.kinds` (the fault kinds it tries, default all of them). The World's `driver` (`compiled`, the default, or `xstate`) is chosen by the engine, not the scenario (see [Machines and their drivers](internals.md#machines-and-their-drivers)).",
       },
     ],
   },
