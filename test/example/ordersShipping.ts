@@ -66,7 +66,7 @@ export default defineScenario({
   name: 'orders-shipping',
   title: 'Orders, two SKIP LOCKED relays, a shipment group and a carrier booked under a 24-hour key, retried for two days',
   source: 'design review',
-  lesson: "A key the carrier forgets after 24 hours does not cover a retry schedule of two days: once an outage outlasts the key, the lookup finds nothing and the retry books a second pickup.",
+  lesson: 'A key the carrier forgets after 24 hours does not cover a retry schedule of two days: once an outage outlasts the key, the carrier no longer knows the first booking, and the next retry books a second pickup.',
   tick: '1m',
   build: compose(
     client({ commands: acceptOrders }),
