@@ -587,7 +587,7 @@ export const GROUPS: readonly GroupNotes[] = [
         safetyPhase: { values: "duration ≥ 1 tick", default: "2,000 ticks", text: "The longest the phase with faults lasts; it ends earlier once the world is quiet." },
         livenessPhase: { values: "duration ≥ 1 tick", default: "4,000 ticks", text: "How long the world has, faults healed and crashed components back, to reach quiescence; past it the run is \"no quiescence\"." },
         quiet: { values: "duration ≥ 1 tick", default: "60 ticks", text: "The world is quiet when nothing durable has changed for this long." },
-        stepsMax: { values: "whole number ≥ 1 (a count)", default: "200,000", text: "Scheduled steps before a run that never settles ends as stuck." },
+        stepsMax: { values: "whole number ≥ 1 (a count)", default: "200,000", text: "Steps a run may take before it is cut. A cut run never reached its end, so the clauses judged there (every fact has its effect, every unknown outcome resolved, the world quiet) are inconclusive, never a finding; what it did commit is judged as it stands." },
         },
         after: "The scenario's other settings: `tick` (how long one tick is, default `'1s'`), `workload.size` (the units of work, required), and `windows.maxOccurrence` (a bound on the occurrences of each window and message point windows mode strikes; by default every occurrence the runs reach, and a bound that leaves some unstruck makes the verdict \"holds within bound\") and `windows.kinds` (the fault kinds it tries, default all of them). The World's `driver` (`compiled`, the default, or `xstate`) is chosen by the engine, not the scenario (see [Machines and their drivers](internals.md#machines-and-their-drivers)).",
       },
