@@ -10,6 +10,7 @@ export { sweepPlan, type SweepPlan, type SweepSettings } from './windowsPart.ts'
 export { compose, compose as design, type Part, type BuildContext, type ComponentBuilder, type DesignBuild } from './compose.ts';
 export { wiringProblems, checkWiring } from './wiring.ts';
 export type { DesignIndex, WiringCheck } from './designIndex.ts';
+export type { WorldView } from './worldView.ts';
 export { NotInDesign } from './notInDesign.ts';
 export { defineScenario, expectedAt, type Scenario, type Expectation, type Workload, type DesignComponent, type EvidencePart, type WindowNote, type WorldSettings } from './scenario.ts';
 export type { Duration, TimeScale } from './duration.ts';

@@ -51,7 +51,7 @@ export abstract class Schema<Out = unknown, In = Out> {
   declare readonly _output: Out;
   /** The type a caller may give; for types only (`input<typeof S>`), never set. */
   declare readonly _input: In;
-  /** What the schema is, for code that walks a schema (the README's option list, error hints). */
+  /** What the schema is, for code that walks a schema (the options reference in docs/options.md, error hints). */
   abstract readonly kind: string;
   /** Its description, when it was given one. */
   metadata: Meta | undefined;

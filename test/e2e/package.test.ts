@@ -1,14 +1,15 @@
 // faultline as a user gets it: `npm pack`, installed from the tarball into a fresh project, then
-// used the ways the README says: the API from plain Node, the types under a default
+// used the ways the README and docs/ say: the API from plain Node, the types under a default
 // `tsc --init`, the command on the user's own scenario file, and every runnable code block of
-// the README, in order, in that project. The install uses the local npm cache first and the
+// the README and then of each page of docs/, in order, in that project (a TypeScript block is
+// saved as its file and compiled with the others in one run of tsc; a shell block is run). The install uses the local npm cache first and the
 // registry only for what the cache lacks.
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readmeBlocks } from './readmeBlocks.ts';
+import { readmeBlocks, type ReadmeBlock } from './readmeBlocks.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
@@ -54,6 +55,59 @@ function runAsync(cmd: string, args: readonly string[]): Promise<{ status: numbe
 function must(r: SpawnSyncReturns<string>, what: string): string {
   if (r.status !== 0) throw new Error(`${what} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
+}
+
+/** The shell commands already run, by their text: a page repeating one does not run it again. */
+const ran = new Set<string>();
+
+/**
+ * Runs a page's runnable blocks in order in the project: a TypeScript block is saved as the file it
+ * names (the type-check below compiles every one), a shell block runs with the project's own
+ * bin folder first on PATH and must exit 0. Two blocks saving one file must agree.
+ */
+function runBlocks(page: string, blocks: readonly ReadmeBlock[]): void {
+  for (const block of blocks.filter((b) => b.runs)) {
+    if (block.lang === 'ts') {
+      const file = block.file;
+      expect(file, `${page} line ${block.line}: a TypeScript block names its file on its first line or in a comment before it`).toBeDefined();
+      const path = join(project, file!);
+      if (existsSync(path)) expect(readFileSync(path, 'utf8'), `${page} line ${block.line}: ${file} differs from an earlier block's`).toBe(block.code);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, block.code);
+      continue;
+    }
+    if (block.lang === 'console') {
+      expectPrinted(page, block);
+      continue;
+    }
+    if (ran.has(block.code)) continue;
+    ran.add(block.code);
+    const r = run('bash', ['-e', '-c', block.code], project, { PATH: `${join(project, 'node_modules', '.bin')}:${process.env['PATH']}` });
+    expect(r.status, `${page} line ${block.line}:\n${block.code}\n${r.stdout}\n${r.stderr}`).toBe(0);
+  }
+}
+
+/**
+ * Runs a `console` block's command with the installed bin and holds what it prints to the block:
+ * every line, or, where the block leaves lines out (`…`), each stretch between them in order.
+ */
+function expectPrinted(page: string, block: ReadmeBlock): void {
+  const [first, ...shown] = block.code.trimEnd().split('\n');
+  const command = /^\$ faultline (.+)$/.exec(first!)?.[1];
+  expect(command, `${page} line ${block.line}: a console block opens with "$ faultline …"`).toBeDefined();
+  const r = run(process.execPath, [bin(), ...command!.split(' ')]);
+  expect(r.status, `${page} line ${block.line}: ${first}\n${r.stderr}`).toBe(0);
+  const stretches = shown.join('\n').split(/^…$/m).map((s) => s.replace(/^\n|\n$/g, ''));
+  if (stretches.length === 1) {
+    expect(r.stdout.trimEnd(), `${page} line ${block.line}`).toBe(stretches[0]);
+    return;
+  }
+  let from = 0;
+  for (const stretch of stretches.filter((s) => s !== '')) {
+    const at = r.stdout.indexOf(stretch, from);
+    expect(at, `${page} line ${block.line}: ${first} prints\n${r.stdout}\nwithout\n${stretch}`).toBeGreaterThanOrEqual(0);
+    from = at + stretch.length;
+  }
 }
 
 beforeAll(() => {
@@ -207,27 +261,36 @@ export default scenario;
 
   it('runs every runnable code block of the README, in order', () => {
     const blocks = readmeBlocks(readFileSync(join(root, 'README.md'), 'utf8'));
-    const runnable = blocks.filter((b) => b.runs);
-    expect(runnable.length).toBeGreaterThanOrEqual(8);
-    // Every block the README declines to run says why, and they are few.
-    expect(blocks.filter((b) => !b.runs).map((b) => b.line)).toHaveLength(4);
-    for (const block of runnable) {
-      if (block.lang === 'ts') {
-        const file = block.file;
-        expect(file, `README line ${block.line}: a TypeScript block names its file on its first line or in a comment before it`).toBeDefined();
-        mkdirSync(dirname(join(project, file!)), { recursive: true });
-        writeFileSync(join(project, file!), block.code);
-        continue;
-      }
-      const r = run('bash', ['-e', '-c', block.code], project, { PATH: `${join(project, 'node_modules', '.bin')}:${process.env['PATH']}` });
-      expect(r.status, `README line ${block.line}:\n${block.code}\n${r.stdout}\n${r.stderr}`).toBe(0);
-    }
-    // The README's `npx vitest run designs/` (exit code 0 above) ran every test here, the scaffold's among them.
-    expect(readdirSync(join(project, 'designs')).sort()).toEqual(['checkout-relay.test.ts', 'checkout-relay.ts', 'our-relay.test.ts', 'our-relay.ts', 'record.ts']);
+    expect(blocks.filter((b) => b.runs).length).toBeGreaterThanOrEqual(6);
+    // Every block the README declines to run says why, and they are few: this repository's own
+    // commands, and the install the test replaces with the tarball's.
+    expect(blocks.filter((b) => !b.runs).map((b) => b.line)).toHaveLength(2);
+    runBlocks('README.md', blocks);
+    expect(readdirSync(join(project, 'designs')).sort()).toEqual(['checkout-relay.ts', 'mark-first.ts', 'our-relay.test.ts', 'our-relay.ts', 'record.ts']);
   });
 
-  it('type-checks the user\'s files, the scaffold and the README\'s under a default tsc --init, and with library checks on', async () => {
-    // The README's blocks have made the project an ES module package; tsc --init's defaults are as TypeScript writes them.
+  it('runs every runnable code block of docs/, page by page, in the project the README made', () => {
+    const pages = readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort();
+    expect(pages).toEqual(expect.arrayContaining(['composing.md', 'options.md', 'worked-example.md']));
+    const skipped: string[] = [];
+    for (const page of pages) {
+      const blocks = readmeBlocks(readFileSync(join(root, 'docs', page), 'utf8'));
+      skipped.push(...blocks.filter((b) => !b.runs).map((b) => `${page}:${b.line}`));
+      runBlocks(`docs/${page}`, blocks);
+    }
+    // The blocks the pages decline to run (a search of the whole catalogue, a vitest run that
+    // another test makes, two fragments of a claim) say why, and they are few.
+    expect(skipped).toHaveLength(4);
+    // docs/ci.md's `npx vitest run designs/` (exit code 0 above) ran every test there, the scaffold's among them;
+    // its crash-points.test.ts, written after that run, is type-checked below.
+    expect(readdirSync(join(project, 'designs')).sort()).toEqual(['checkout-relay.test.ts', 'checkout-relay.ts', 'crash-points.test.ts', 'mark-first.ts', 'our-relay.test.ts', 'our-relay.ts', 'record.ts']);
+    expect(existsSync(join(project, 'orders-shipping.ts'))).toBe(true);
+  });
+
+  it('type-checks the user\'s files, the scaffold and every block of the README and docs/ under a default tsc --init, and with library checks on', async () => {
+    // The README's blocks have made the project an ES module package; tsc --init's defaults are as
+    // TypeScript writes them. One compilation checks every file, the worked example's twelve
+    // components (docs/worked-example.md, test/example/ordersShipping.ts) among them.
     must(run(process.execPath, [tsc, '--init']), 'tsc --init');
     writeFileSync(
       join(project, 'gate.ts'),

@@ -1,9 +1,10 @@
-// The fenced code blocks of a Markdown file, for the test that runs the README's examples.
+// The fenced code blocks of a Markdown file, for the test that runs the examples of the README and of docs/.
 // A block is runnable unless the line before it is an HTML comment starting `not run:`, which
 // must say why. A TypeScript block names the file it is saved as on its first line
 // (`// api-example.ts`), or, when its first lines belong to the file itself (a block a test
 // holds equal to a file of this repository), in a comment on the line before it
-// (`<!-- file: order-fan-out.ts -->`).
+// (`<!-- file: order-fan-out.ts -->`). A `console` block is a command (`$ faultline …` on its
+// first line) and what it prints; a line `…` stands for lines left out.
 
 export interface ReadmeBlock {
   readonly lang: string;
@@ -15,7 +16,7 @@ export interface ReadmeBlock {
   readonly file: string | undefined;
 }
 
-/** Every `ts` and `sh` block, in order. */
+/** Every `ts`, `sh` and `console` block, in order. */
 export function readmeBlocks(markdown: string): ReadmeBlock[] {
   const lines = markdown.split('\n');
   const blocks: ReadmeBlock[] = [];
@@ -23,9 +24,9 @@ export function readmeBlocks(markdown: string): ReadmeBlock[] {
     const open = /^```(\S*)\s*$/.exec(lines[i]!);
     if (!open) continue;
     const end = lines.indexOf('```', i + 1);
-    if (end < 0) throw new Error(`README line ${i + 1}: a code block is never closed`);
+    if (end < 0) throw new Error(`line ${i + 1}: a code block is never closed`);
     const lang = open[1]!;
-    if (lang === 'ts' || lang === 'sh') {
+    if (lang === 'ts' || lang === 'sh' || lang === 'console') {
       const before = i > 0 ? lines[i - 1]! : '';
       const code = `${lines.slice(i + 1, end).join('\n')}\n`;
       const file = lang === 'ts' ? (/^<!-- file: (\S+\.ts) -->$/.exec(before)?.[1] ?? /^\/\/ (\S+\.ts)\n/.exec(code)?.[1]) : undefined;

@@ -1,16 +1,19 @@
-// Every option a design can be drawn with is documented. The option schemas are found, not
-// listed: every strict-object schema a module of models/ or models/designs/ exports, and the scenario's
-// world settings. Each must have its subsection under "Components and options", and every option
-// path in it (`relay.mark`, `tables.*.ttl`) and every value an enumerated option allows must
-// appear there in backticks, so a new option, or a new value, without its line fails here.
-import { readdirSync } from 'node:fs';
+// Every option a design can be drawn with is documented in docs/options.md, and the page is the
+// one its generator writes today. The generator (test/docs/optionsReference.ts) renders the
+// schemas `faultline schema` knows; the schemas here are found, not listed: every strict-object
+// schema a module of models/ or models/designs/ exports, and the scenario's world settings, so a
+// schema exported but left out of the generator's list fails too. Each must have its section, and
+// every option path in it (`relay.mark`, `tables.*.ttl`) and every value an enumerated option
+// allows must appear there in backticks.
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { componentFields } from '../../src/design.ts';
 import { z } from '../../src/options.ts';
 import { WORLD_SETTINGS } from '../../src/scenario.ts';
-import { readmeSection } from './readmeSection.ts';
+import { docsPage, markdownSection } from './markdownSection.ts';
+import { OPTIONS_PAGE, renderOptionsReference } from './optionsReference.ts';
 
-/** The README subsection that documents each schema, by the schema's exported name. */
+/** The section of docs/options.md that documents each schema, by the schema's exported name. */
 const SUBSECTION: Readonly<Record<string, string>> = {
   OrderPipelineOptions: 'orderPipeline',
   ProviderPipelineOptions: 'providerPipeline',
@@ -30,7 +33,7 @@ const SUBSECTION: Readonly<Record<string, string>> = {
   ConsumerOptions: 'consumer',
   ConsumerGroupOptions: 'consumer',
   DatabaseOptions: 'database',
-  BackupOptions: 'database',
+  BackupOptions: 'database backups',
   OperatorOptions: 'operator',
   OrchestratorOptions: 'orchestrator',
   ParticipantOptions: 'participant',
@@ -62,6 +65,10 @@ async function optionSchemas(): Promise<Map<string, ObjectSchema>> {
 
 type ObjectSchema = z.ObjectSchema<Readonly<Record<string, z.Schema>>>;
 
+const schemas = await optionSchemas();
+/** The schemas with a section of their own, which another schema's option may refer to. */
+const documentedElsewhere = new Set<z.Schema>(schemas.values());
+
 /** The values an enumerated option allows, through unions (`checkoutKeys: boolean | 'intentBound' | …`). */
 function enumValues(s: z.Schema): string[] {
   const t = z.unwrapOptional(s);
@@ -89,7 +96,8 @@ function optionPaths(schema: ObjectSchema, prefix = ''): Documented[] {
     const path = `${prefix}${key}`;
     const inner = z.unwrapOptional(field);
     // A preset's option that takes a part's own options is documented by reference to the part.
-    if ((field.metadata?.partOf ?? inner.metadata?.partOf) !== undefined) {
+    // So is one that takes another documented schema whole (a caller's `retry`, a database's `backups`).
+    if ((field.metadata?.partOf ?? inner.metadata?.partOf) !== undefined || (prefix === '' && documentedElsewhere.has(inner) && inner !== schema)) {
       out.push({ path, values: [] });
       continue;
     }
@@ -114,10 +122,14 @@ function undocumented(schema: ObjectSchema, text: string): string[] {
   return missing;
 }
 
-const schemas = await optionSchemas();
-const section = readmeSection('Components and options');
 
-describe('the README documents every option', () => {
+const section = docsPage('options');
+
+describe('docs/options.md documents every option', () => {
+  it('is the page its generator writes from the schemas today (npm run docs:options writes it again)', async () => {
+    expect(readFileSync(OPTIONS_PAGE, 'utf8')).toBe(await renderOptionsReference());
+  });
+
   it('finds the option schemas of the presets, the components and the world', () => {
     expect(schemas.size).toBeGreaterThanOrEqual(24);
     expect([...schemas.keys()]).toEqual(expect.arrayContaining(['OrderPipelineOptions', 'RelayOptions', 'DatabaseOptions', 'WORLD_SETTINGS']));
@@ -129,7 +141,7 @@ describe('the README documents every option', () => {
   });
 
   it('names the fields every component factory takes', () => {
-    const text = readmeSection('Every component factory', section);
+    const text = markdownSection('Every component factory', section);
     expect(Object.keys(componentFields).filter((k) => !text.includes(`\`${k}\``))).toEqual([]);
   });
 
@@ -137,12 +149,12 @@ describe('the README documents every option', () => {
     it(`documents every option of ${name} under "${title}"`, () => {
       const schema = schemas.get(name);
       if (schema === undefined) return; // reported by the subsection test above
-      expect(undocumented(schema, readmeSection(title, section))).toEqual([]);
+      expect(undocumented(schema, markdownSection(title, section))).toEqual([]);
     });
   }
 
   it('would notice an option left out', () => {
-    const text = readmeSection('relay', section);
+    const text = markdownSection('relay', section);
     const relay = schemas.get('RelayOptions')!;
     expect(undocumented(relay, text)).toEqual([]);
     expect(undocumented(relay, text.replace(/^\| `poll` .*$/m, ''))).toEqual(['poll']);

@@ -1,9 +1,14 @@
-// One section of the README, for tests that hold the documentation to the code: the text from a
-// heading to the next heading of the same or a higher level, so a subsection stays inside it.
+// One section of a Markdown page, for tests that hold the documentation to the code: the text
+// from a heading to the next heading of the same or a higher level, so a subsection stays inside it.
 import { readFileSync } from 'node:fs';
 
-/** The section under the heading `title`, in the README or in `text` (a section already cut out). */
-export function readmeSection(title: string, text = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')): string {
+/** A page of docs/ (`options` for docs/options.md), as text. */
+export function docsPage(name: string): string {
+  return readFileSync(new URL(`../../docs/${name}.md`, import.meta.url), 'utf8');
+}
+
+/** The section under the heading `title` in `text` (a page, or a section already cut out). */
+export function markdownSection(title: string, text: string): string {
   const lines = text.split('\n');
   let inFence = false;
   let start = -1;
@@ -24,6 +29,6 @@ export function readmeSection(title: string, text = readFileSync(new URL('../../
     if (heading && heading[1]!.length <= level) break;
     out.push(line);
   }
-  if (start < 0) throw new Error(`the README has no section "${title}"`);
+  if (start < 0) throw new Error(`the page has no section "${title}"`);
   return out.join('\n');
 }
