@@ -247,7 +247,8 @@ export const brokerMachine = setup({
     armRedelivery: enqueueActions(({ context, event, enqueue }) => {
       const now = (event as unknown as { at: number }).at;
       const want: Record<string, number> = {};
-      for (const [name, s] of Object.entries(context.sessions)) s.inflight.forEach((f, p) => f !== null && (want[`redeliver ${name} ${p}`] = f.at));
+      // A broker that never redelivers on a timer arms none.
+      if (Number.isFinite(context.redeliveryTicks)) for (const [name, s] of Object.entries(context.sessions)) s.inflight.forEach((f, p) => f !== null && (want[`redeliver ${name} ${p}`] = f.at));
       let changed = false;
       for (const id of Object.keys(context.armed)) {
         if (want[id] === context.armed[id]) continue;
@@ -454,8 +455,11 @@ export function brokerEvidence(durable: unknown): EvidencePart[] {
 export const BrokerOptions = z.strictObject({
   ...componentFields,
   partitions: z.number().int().min(1).max(64).optional(),
-  /** How long a delivery may go unacknowledged before it is sent again (30 ticks). */
-  redelivery: duration.optional(),
+  /**
+   * How long a delivery may go unacknowledged before it is sent again (30 ticks); `'never'`: a
+   * delivery is sent again only when its member reconnects or the partition moves.
+   */
+  redelivery: z.union([duration, z.literal('never')]).optional(),
   /** How long records are kept (for ever). */
   retention: duration.optional(),
   /** An idempotent producer: a record whose event_id the partition already holds is not appended again. */
@@ -498,7 +502,7 @@ export function broker(options: z.input<typeof BrokerOptions> = {}): ComponentBu
     describe: brokerEvidence,
     input: given({
       partitions: o.partitions,
-      redeliveryTicks: ticksOf(time, `${name} option redelivery`, o.redelivery),
+      redeliveryTicks: o.redelivery === 'never' ? Number.POSITIVE_INFINITY : ticksOf(time, `${name} option redelivery`, o.redelivery),
       retentionTicks: ticksOf(time, `${name} option retention`, o.retention),
       producerDedup: o.producerDedup,
       commits: o.commits,

@@ -14,7 +14,7 @@ export default defineScenario({
   title: 'Outbox pipeline on a broker that redelivers only on reconnect',
   source: '002 · Delivery semantics (at-least-once: retry until an acknowledgement arrives); 000 · Applied repair',
   lesson: 'At-least-once delivery needs someone who retries on silence: a broker that redelivers only on reconnect loses the delivery the network drops.',
-  build: orderPipeline({ design: 'outbox', broker: { redelivery: '1000000s' } }),
+  build: orderPipeline({ design: 'outbox', broker: { redelivery: 'never' } }),
   workload: { size: 2 },
   claims: [reservationClaim],
   expect: { verdict: 'violated', violations: ['lost effect'] },

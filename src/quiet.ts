@@ -10,9 +10,10 @@
 // committed) has handled everything that was there at the last change only once it has fired
 // `d` or more after that change. So each pending timer that can fire within the liveness phase
 // must have been armed at least its own delay after the last change (by such a firing, for a
-// periodic timer); one armed earlier still holds work it may redo, and keeps the world awake.
-// A timer longer than the whole liveness phase (a redelivery of "never") could not fire within
-// it and is not waited for.
+// periodic timer); one armed earlier still holds work it may redo, and keeps the world awake,
+// however long it is: a two-hour visibility timeout or a thirty-day partner redelivery still
+// comes, and a run judged before it would report the wait as a lost effect. (A stretch of time in
+// which nothing happens costs a run nothing: the World jumps it, see World.runPhase.)
 
 /** What the rule reads of a world; each engine answers from its own state, without copying it. */
 export interface QuietSubject {
@@ -34,7 +35,6 @@ export interface QuietSubject {
 
 export interface QuietOptions {
   readonly quietTicks: number;
-  readonly livenessTicksMax: number;
 }
 
 /** Whether the world is quiet; `ignoreHeld` asks whether only held-back messages keep it awake. */
@@ -45,12 +45,12 @@ export function isQuiet(w: QuietSubject, o: QuietOptions, ignoreHeld = false): b
     if (w.isDown(i)) return false;
     const timers = w.timerCount(i);
     if (!w.isIdle(i) && (w.isProcess(i) || timers > 0)) return false;
-    for (let k = 0; k < timers; k++) if (timerKeepsAwake(w.timerSet(i, k), w.timerDelay(i, k), since, o.livenessTicksMax)) return false;
+    for (let k = 0; k < timers; k++) if (timerKeepsAwake(w.timerSet(i, k), w.timerDelay(i, k), since)) return false;
   }
   return w.now - since >= o.quietTicks;
 }
 
 /** Whether a timer armed at `set` for `delay` ticks may still redo work that was there at `since`. */
-export function timerKeepsAwake(set: number, delay: number, since: number, livenessTicksMax: number): boolean {
-  return delay <= livenessTicksMax && set < since + delay;
+export function timerKeepsAwake(set: number, delay: number, since: number): boolean {
+  return set < since + delay;
 }

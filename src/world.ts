@@ -349,7 +349,7 @@ export class World {
     const safetyEnd = this.runPhase(this.options.safetyTicksMax);
     if (safetyEnd === 'steps') return this.finish({ kind: 'stuck', reason: { kind: 'steps', bound: this.options.stepsMax, phase: 'safety' } });
     this.heal();
-    const end = this.runPhase(this.now + this.options.livenessTicksMax);
+    const end = this.runPhase(this.now + this.options.livenessTicksMax, this.options.livenessTicksMax);
     if (end === 'quiet') return this.finish({ kind: 'quiescent' });
     if (end === 'silent') {
       const busy = this.kernel.waiting(this.state!);
@@ -418,17 +418,35 @@ export class World {
     return this.state?.comps[i];
   }
 
-  private runPhase(untilTick: number): 'quiet' | 'silent' | 'bound' | 'steps' {
+  /**
+   * Runs until the world is quiet, nothing is left, `untilTick`, or the step bound. The liveness
+   * phase (given `activeTicks`) is bounded by the time in which the world changes or a process is
+   * busy, not by the clock (Kernel.activeTicks): a run waiting two hours or thirty days for a
+   * timer that redoes work reaches it, while a world that keeps changing or churning (a retry
+   * loop) is stopped as before.
+   */
+  private runPhase(untilTick: number, activeTicks?: number): 'quiet' | 'silent' | 'bound' | 'steps' {
+    let active = 0;
     for (;;) {
       if (this.kernel.quiet(this.state!, false)) return 'quiet';
       const next = this.next();
       if (next === undefined) return 'silent';
+      const gap = this.kernel.activeTicks(this.state!, next.tick);
       if (next.tick > untilTick) {
         // Nothing is due before the bound, so the world may have been still long enough by then:
-        // a timer beyond the phase, which quiet does not wait for, must not make the run stuck.
-        this.state = this.state!.at(Math.max(this.now, untilTick));
-        return this.kernel.quiet(this.state, false) ? 'quiet' : 'bound';
+        // quiet is asked there first, as at every step.
+        const still = this.state!.at(Math.max(this.now, untilTick));
+        if (this.kernel.quiet(still, false)) {
+          this.state = still;
+          return 'quiet';
+        }
+        if (activeTicks === undefined || active + gap > activeTicks) {
+          this.state = still;
+          return 'bound';
+        }
+        untilTick = next.tick;
       }
+      active += gap;
       if (this.steps >= this.options.stepsMax) return 'steps';
       if (this.captured && !this.healed) this.capturedStep(this.captured, next);
       else this.step(next);

@@ -20,7 +20,7 @@ import type { Hash64 } from './stateHash.ts';
 import { SearchState } from './searchState.ts';
 
 /** A search state's fields, with components and links of any type (the search's, or a test's). */
-type Parts<C, L> = Omit<SearchState<C, L>, 'at'>;
+type Parts<C, L> = Omit<SearchState<C, L>, 'at' | 'jump'>;
 
 /** What the level asks of the world: the hashes that name a component and a link list. */
 export interface PartHashes<C, L> {
@@ -124,7 +124,7 @@ class SentTable {
   }
 }
 
-const SCALARS = 5;
+const SCALARS = 6;
 /** Int32 fields of a row before its components'. */
 const ROW = 6;
 
@@ -166,6 +166,7 @@ export class Frontier<C, L> {
     this.scalars[f + 2] = s.lastProgress;
     this.scalars[f + 3] = s.lastFault;
     this.scalars[f + 4] = s.nextUnordered;
+    this.scalars[f + 5] = s.stillTicks;
     const r = this.count * this.width;
     this.ids[r] = id;
     this.ids[r + 1] = tag;
@@ -196,7 +197,7 @@ export class Frontier<C, L> {
     const comps: C[] = [];
     for (let k = ROW; k < this.width; k++) comps.push(this.comps[k - ROW]!.items[this.ids[r + k]!]!);
     const sc = this.scalars;
-    return new SearchState(sc[f]!, comps, this.links.items[this.ids[r + 2]!]!, sc[f + 1]!, sc[f + 2]!, sc[f + 3]!, sc[f + 4]!, this.sent.items[this.ids[r + 3]!]!);
+    return new SearchState(sc[f]!, comps, this.links.items[this.ids[r + 2]!]!, sc[f + 1]!, sc[f + 2]!, sc[f + 3]!, sc[f + 4]!, this.sent.items[this.ids[r + 3]!]!, undefined, sc[f + 5]!);
   }
 
   /** Row `i`'s hash in the visited set: its high lane, then its low lane. */

@@ -1,5 +1,5 @@
 // A state of the exhaustive search, as a class: every state the search makes, whether a step
-// froze it (src/check/checkWorld.ts) or a breadth-first level rebuilt it from a row
+// froze it (src/kernel/draft.ts) or a breadth-first level rebuilt it from a row
 // (src/check/frontier.ts), has this one shape, so the search's reads of its fields see one kind of
 // object. Its parts are generic only so a level can be tested with parts of its own.
 export class SearchState<C, L> {
@@ -18,11 +18,22 @@ export class SearchState<C, L> {
     readonly sent: readonly number[],
     /** The counters of a world that draws its latencies (the World's runs); absent in a search. */
     readonly exact?: Exact,
+    /**
+     * Ticks the clock spent still (Kernel.activeTicks says which): they do not count toward the
+     * liveness bound, so a path waiting days for a timer reaches it.
+     */
+    readonly stillTicks = 0,
   ) {}
 
   /** The same state with the clock at `now`. */
   at(now: number): SearchState<C, L> {
-    return new SearchState(now, this.comps, this.links, this.faults, this.lastProgress, this.lastFault, this.nextUnordered, this.sent, this.exact);
+    return new SearchState(now, this.comps, this.links, this.faults, this.lastProgress, this.lastFault, this.nextUnordered, this.sent, this.exact, this.stillTicks);
+  }
+
+  /** The clock advanced to `now` with nothing happening, `active` ticks of it counting toward the liveness bound (Kernel.activeTicks). */
+  jump(now: number, active: number): SearchState<C, L> {
+    const still = this.stillTicks + (now - this.now - active);
+    return new SearchState(now, this.comps, this.links, this.faults, this.lastProgress, this.lastFault, this.nextUnordered, this.sent, this.exact, still);
   }
 }
 

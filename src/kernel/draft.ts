@@ -15,6 +15,7 @@ export class Draft {
   lastFault: number;
   lastProgress: number;
   nextUnordered: number;
+  readonly stillTicks: number;
   sent: readonly number[];
   /** The world's own counters where it draws latencies (the World); undefined in a search. */
   exact: { nextSeq: number; sends: number; healTick: number; healed: boolean; nextHeld: number } | undefined;
@@ -32,6 +33,7 @@ export class Draft {
     this.lastFault = s.lastFault;
     this.lastProgress = s.lastProgress;
     this.nextUnordered = s.nextUnordered;
+    this.stillTicks = s.stillTicks;
     this.sent = s.sent;
     this.exact = s.exact === undefined ? undefined : { ...s.exact };
   }
@@ -103,7 +105,7 @@ export class Draft {
 
   /** The next state. */
   freeze(): KernelState {
-    return new SearchState(this.now, this.comps, this.links, this.faults, this.lastProgress, this.lastFault, this.nextUnordered, this.sent, this.exact);
+    return new SearchState(this.now, this.comps, this.links, this.faults, this.lastProgress, this.lastFault, this.nextUnordered, this.sent, this.exact, this.stillTicks);
   }
 }
 

@@ -175,7 +175,7 @@ export class Kernel {
   apply(s: KernelState, c: Choice, log: StepLog = NO_LOG): KernelState {
     switch (c.kind) {
       case 'advance':
-        return s.at(c.to);
+        return s.jump(c.to, this.activeTicks(s, c.to));
       case 'deliver': {
         const d = this.draft(s, log);
         this.deliverMsg(d, this.shift(d, c.link), log);
@@ -254,7 +254,8 @@ export class Kernel {
   /** Whether a path ends here, and how (a search's ending; the World's runs end by their phases). */
   end(s: KernelState, choices: readonly Choice[]): PathEnd | undefined {
     if (this.quiet(s, false)) return { kind: 'quiet' };
-    if (s.now > Math.max(s.lastFault, 0) + this.options.livenessTicksMax) return { kind: 'stuck', reason: { kind: 'no quiescence', ticks: this.options.livenessTicksMax } };
+    // The liveness bound counts the time in which something happened (see SearchState.jump).
+    if (s.now - s.stillTicks > Math.max(s.lastFault, 0) + this.options.livenessTicksMax) return { kind: 'stuck', reason: { kind: 'no quiescence', ticks: this.options.livenessTicksMax } };
     if (choices.every(isFault)) {
       const waiting = this.waiting(s);
       return waiting.length === 0 ? { kind: 'quiet' } : { kind: 'stuck', reason: { kind: 'waiting', components: waiting } };
@@ -303,6 +304,22 @@ export class Kernel {
   pointOf(s: KernelState, link: string): { point: string; occurrence: number } {
     const m = s.links.find((l) => l.key === link)!.msgs[0]!;
     return { point: pointName(this.names[m.from]!, this.names[m.to]!, m.event.type), occurrence: m.n };
+  }
+
+  /**
+   * How much of the time from a state's clock to `to` counts toward the liveness bound, in which
+   * nothing else happens: the part within the quiet period after its last durable change, fault
+   * or heal (the world is changing), and while a process is busy (not idle) up to a quiet period
+   * of it (a retry loop that changes nothing still churns; a single long wait for a timer does
+   * not). A poll that changes nothing, or a wait of days for a timer that redoes work, costs the
+   * bound nothing, so the run reaches what comes after it.
+   */
+  activeTicks(s: KernelState, to: number): number {
+    this.quietOf.s = s;
+    const gap = Math.max(0, to - s.now);
+    const changing = Math.max(0, Math.min(to, this.quietOf.since + this.options.quietTicks) - s.now);
+    const busy = s.comps.some((c, i) => this.components[i]!.process && !c.down && !c.snapshot.hasTag('idle'));
+    return busy ? Math.max(changing, Math.min(gap, this.options.quietTicks)) : changing;
   }
 
   /** Quiet, by the rule the World and a search both ask (src/quiet.ts); `ignoreHeld` asks whether only held messages keep it awake. */
@@ -483,7 +500,7 @@ export class Kernel {
 
   /** `hash` without the pair: its lanes are left in `hashHi` and `hashLo`. */
   hashLanes(s: KernelState, extra = 0): void {
-    const x = this.stateHasher.reset().word(s.now).word(s.faults).word(s.lastProgress).word(s.lastFault).word(s.nextUnordered).word(extra);
+    const x = this.stateHasher.reset().word(s.now).word(s.faults).word(s.lastProgress).word(s.lastFault).word(s.nextUnordered).word(s.stillTicks).word(extra);
     for (const c of s.comps) x.hash(this.compHash(c));
     x.word(s.links.length);
     for (const l of s.links) x.hash(this.linkHash(l));

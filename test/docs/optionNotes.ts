@@ -70,7 +70,7 @@ export const GROUPS: readonly GroupNotes[] = [
         intro: "`broker(options = {})`: a partitioned log. Records are keyed by aggregate id, so one aggregate's records keep their order; consumer groups commit offsets; an uncommitted delivery is sent again after the redelivery timeout; a group's partitions are shared among its live members (`groupAssignment`). Durable: the partitions' logs and each group's committed offsets. Volatile: consumer sessions, deliveries in flight, the group assignment. Not a process, but it can crash at its own windows where `crashes` is set: `broker.beforeAppend` (a record received, not yet in the log: it is lost, and its producer, with no ack, sends it again) and `broker.afterAppend` (in the log, the ack not yet sent: the producer sends it again and the log holds it twice unless `producerDedup` is on). Consumers are told of the crash as of a dropped connection and subscribe again; deliveries not yet committed come again from the committed offset.",
         options: {
         partitions: { default: "1", text: "Partitions of the topic." },
-        redelivery: { default: "30 ticks", text: "How long a delivery may go uncommitted before it is sent again." },
+        redelivery: { default: "30 ticks", text: "How long a delivery may go uncommitted before it is sent again; `never`: only when its member reconnects or its partition moves, never on a timer." },
         retention: { default: "for ever", text: "Records older than this are gone." },
         producerDedup: { default: "`false`", text: "An idempotent producer: a record whose event_id the partition holds is not appended again." },
         commits: { default: "`naive`", text: "A member's commit for a partition it no longer owns is accepted (and may move the offset backwards), or refused by its generation, as Kafka's group coordinator does." },
@@ -585,7 +585,7 @@ export const GROUPS: readonly GroupNotes[] = [
         delayFault: { values: "duration ≥ 1 tick", default: "40 ticks", text: "How late a `delay` fault makes a message arrive." },
         restartAfter: { values: "duration ≥ 1 tick", default: "10 ticks", text: "How long a crashed component stays down, unless its own `restartAfter` says otherwise." },
         safetyPhase: { values: "duration ≥ 1 tick", default: "2,000 ticks", text: "The longest the phase with faults lasts; it ends earlier once the world is quiet." },
-        livenessPhase: { values: "duration ≥ 1 tick", default: "4,000 ticks", text: "How long the world has, faults healed and crashed components back, to reach quiescence; past it the run is \"no quiescence\"." },
+        livenessPhase: { values: "duration ≥ 1 tick", default: "4,000 ticks", text: "How long the world has, faults healed and crashed components back, to reach quiescence, counting only the time in which it changes or a process is busy (a wait for a timer costs nothing); past it the run is \"no quiescence\"." },
         quiet: { values: "duration ≥ 1 tick", default: "60 ticks", text: "The world is quiet when nothing durable has changed for this long." },
         stepsMax: { values: "whole number ≥ 1 (a count)", default: "200,000", text: "Steps a run may take before it is cut. A cut run never reached its end, so the clauses judged there (every fact has its effect, every unknown outcome resolved, the world quiet) are inconclusive, never a finding; what it did commit is judged as it stands." },
         },

@@ -169,28 +169,32 @@ describe('held-out designs: pairs', () => {
   });
 });
 
-describe('held-out designs the engine answers wrongly today', () => {
-  // Defect (src/quiet.ts timerKeepsAwake, src/world.ts run): a pending timer longer than the
-  // liveness phase is taken for a timer that never fires, so the run ends "quiet" with the broker's
-  // two-hour redelivery still pending, and a lost delivery is judged a lost effect (retry owner
-  // "nobody") while the lost commit's duplicate is never reached. A bound is reported as a finding.
-  // Right: the redelivery comes and duplicates the credit; or, if the engine will not run that far,
-  // those runs are inconclusive and say which timer outlasted the liveness phase.
-  it.fails('a two-hour visibility timeout: no lost effect, and the lost delete is a duplicate (or inconclusive)', () => {
+describe('held-out designs that wait longer than the liveness phase', () => {
+  // A pending timer longer than the liveness phase was once taken for one that never fires: the
+  // run ended "quiet" with the broker's two-hour redelivery pending, and a lost delivery was judged
+  // a lost effect while the lost commit's duplicate was never reached.
+  it('a two-hour visibility timeout: no lost effect, and the lost delete is a duplicate (or inconclusive)', () => {
     const r = runWindows(visibilityTimeout);
     expect(r.judgement.found).not.toContain('lost effect');
     expect(['duplicate effect', 'inconclusive']).toContain(row(r, 'consumer->broker:broker.commit', 'lose').outcome);
   });
 
-  // Defect (src/world.ts run, the "no quiescence" ending): the liveness phase ends while the
-  // partner waits 30 days for its second round, and the cut is reported as a stuck run (a finding
-  // of the quiescence clause) in every run, the fault-free one included; the duplicate the second
-  // round makes is never found. world.stepsMax, the other bound, makes the same clauses
-  // inconclusive instead. Right: the duplicate, or an inconclusive verdict naming the liveness phase.
-  it.fails('a 30-day partner redelivery at one-second ticks: the duplicate (or inconclusive), never stuck', () => {
+  // The liveness phase once ended while the partner waited 30 days for its second round, and the
+  // cut was reported as a stuck run in every run; the duplicate the second round makes was never found.
+  it('a 30-day partner redelivery at one-second ticks: the duplicate (or inconclusive), never stuck', () => {
     const r = runWindows(partnerMonthly);
     expect(r.judgement.found).not.toContain('stuck');
     expect(r.judgement.found.includes('duplicate effect') || r.judgement.verdict === 'inconclusive').toBe(true);
+  });
+
+  // The liveness bound counts the time in which the world changes or a process is busy, in a
+  // search as in a run: a path waiting for the redelivery reaches it, and finds the duplicate.
+  it.each([
+    ['a two-hour visibility timeout', visibilityTimeout],
+    ['a 30-day partner redelivery', partnerMonthly],
+  ] as const)('%s: a check at one fault finds the duplicate, never a stuck or lost effect', (_, s) => {
+    const r = check(s, { failFast: true });
+    expect(r.judgement.found, why(r)).toEqual(['duplicate effect']);
   });
 });
 

@@ -4,7 +4,7 @@
 // Reasoned verdict, before running: violated, duplicate effect, in the fault-free run already:
 // the partner's second round comes 23 days after the inbox forgot the event_id, and the loyalty
 // credit (a surrogate id) is written again. The tick changes nothing but the arithmetic.
-// What the tool says today (see heldOut.test.ts): "stuck: no quiescence within 4000 ticks after
+// What the tool said while the liveness bound counted every tick (kept as a regression test): "stuck: no quiescence within 4000 ticks after
 // healing", in every run, and the duplicate is never found. The partner waits 2,592,000 ticks in a
 // state that is not idle; the World's liveness phase (4,000 ticks) ends first, and src/world.ts
 // reports the cut as a stuck run, a violation of the quiescence clause, rather than as a bound the
