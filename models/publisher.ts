@@ -17,6 +17,7 @@ import type { EvidencePart } from '../src/scenario.ts';
 import type { BrokerReply, Payload } from './broker.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
 import { duration, parseOptions, z } from '../src/options.ts';
+import { didYouMean } from '../src/nearest.ts';
 
 export interface PublisherDurable {
   /** The committed facts this producer owns, in publication order. */
@@ -120,6 +121,17 @@ export function publisher(options: z.input<typeof PublisherOptions>): ComponentB
     peers: [broker],
     describe: publisherEvidence,
     input: { broker, records: o.records(size), keyField: o.keyField, ...given({ delivery: o.delivery, timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout) }) },
+    // Its records carry the field it keys them by: a misspelt one would give every record the
+    // broker key "undefined" and put them all in one partition, silently.
+    wiring: () => keyFieldProblems(o.keyField, o.records(size)),
     ...common(time, name, o),
   });
+}
+
+/** What is wrong with `keyField` as the field every record is keyed by, one phrase each. */
+function keyFieldProblems(keyField: string, records: readonly Payload[]): string[] {
+  const lacking = records.find((r) => r[keyField] === undefined);
+  if (lacking === undefined) return [];
+  const fields = Object.keys(lacking);
+  return [`keyField ${keyField} is a field of no record it publishes${didYouMean(keyField, fields)}; fields: ${fields.join(', ')}`];
 }

@@ -1,11 +1,11 @@
 // Safety: at most one committed outcome per key.
 import type { Claim } from '../claims.ts';
 import type { WorldView } from '../worldView.ts';
-import { observed, type Observation } from './clause.ts';
+import { observed, outcomesOf, type Observation } from './clause.ts';
 import type { Finding } from './finding.ts';
 
 export function checkAtMostOne(claim: Claim, view: WorldView): Observation {
-  const outcomes = claim.outcomes(view);
+  const outcomes = outcomesOf(claim, view);
   const counts = new Map<string, number>();
   for (const o of outcomes) counts.set(o.key, (counts.get(o.key) ?? 0) + 1);
   const findings: Finding[] = [];

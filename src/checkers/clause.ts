@@ -37,3 +37,31 @@ export const NOT_OBSERVED: Observation = { observed: false };
 export function observed(judged: number, findings: readonly Finding[]): Observation {
   return { observed: true, judged, findings };
 }
+
+/**
+ * A key read off the world that names no value: empty, or with a part that is `undefined`,
+ * `null` or `NaN` as text. A claim reading a field or column its rows lack makes such keys
+ * (`String(row.purchaseId)`), and judged as keys they would merge every outcome into one.
+ */
+function emptyKey(key: unknown): boolean {
+  if (typeof key !== 'string') return true;
+  return key === '' || key.split('|').some((part) => part === 'undefined' || part === 'null' || part === 'NaN');
+}
+
+function refuseEmpty(what: string, key: unknown): void {
+  if (emptyKey(key)) throw new Error(`a${what === 'outcome' ? 'n' : ''} ${what} key ${JSON.stringify(key)} names no value: does the claim read a field or column its rows lack?`);
+}
+
+/** A claim's outcomes, refused (the clause undecided) when a key names no value. */
+export function outcomesOf(claim: Claim, view: WorldView): ReturnType<Claim['outcomes']> {
+  const outcomes = claim.outcomes(view);
+  for (const o of outcomes) refuseEmpty('outcome', o.key);
+  return outcomes;
+}
+
+/** A claim's committed facts, refused (the clause undecided) when a key names no value. */
+export function factsOf(claim: Claim & { readonly facts: NonNullable<Claim['facts']> }, view: WorldView): string[] {
+  const facts = claim.facts(view);
+  for (const f of facts) refuseEmpty('fact', f);
+  return [...facts];
+}

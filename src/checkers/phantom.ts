@@ -1,14 +1,14 @@
 // No effect without a committed source fact: an effect whose fact never committed is a phantom.
 import type { Claim } from '../claims.ts';
 import type { WorldView } from '../worldView.ts';
-import { NOT_OBSERVED, observed, type Observation } from './clause.ts';
+import { factsOf, NOT_OBSERVED, observed, outcomesOf, type Observation } from './clause.ts';
 import type { Finding } from './finding.ts';
 
 export function checkPhantom(claim: Claim, view: WorldView): Observation {
   const sources = claim.sources ?? claim.facts;
   if (!sources || claim.unchecked?.includes('phantom effect')) return NOT_OBSERVED;
-  const facts = new Set(sources(view));
-  const outcomes = claim.outcomes(view);
+  const facts = new Set(factsOf({ ...claim, facts: sources }, view));
+  const outcomes = outcomesOf(claim, view);
   const seen = new Set<string>();
   const findings: Finding[] = [];
   for (const o of outcomes) {

@@ -240,6 +240,18 @@ describe('a claim compiled to its clauses', () => {
     expect(v.clauses.find((c) => c.clause === 'atMostOne')?.status).toBe('holds');
   });
 
+  it('refuses keys that name no value, as a claim reading a missing column makes them, rather than judging them', () => {
+    // Two credits keyed on a column the rows lack would otherwise be one key twice: a duplicate.
+    const v = checkClaim(claim({ outcomes: () => [{ key: 'undefined' }, { key: 'undefined' }] }), quiet);
+    expect(v.outcome).toBe('unknown');
+    expect(v.clauses.find((c) => c.clause === 'atMostOne')).toMatchObject({ status: 'unknown', reason: expect.stringMatching(/outcome key "undefined" names no value/) });
+    const partly = checkClaim(claim({ outcomes: () => [{ key: 'o-1|1' }], facts: () => ['o-1|null'] }), quiet);
+    expect(partly.clauses.find((c) => c.clause === 'liveness')).toMatchObject({ status: 'unknown', reason: expect.stringMatching(/fact key "o-1\|null"/) });
+    expect(partly.clauses.find((c) => c.clause === 'atMostOne')?.status).toBe('holds');
+    // A key that merely contains the word is a key.
+    expect(checkClaim(claim({ outcomes: () => [{ key: 'undefined-order' }] }), quiet).outcome).toBe('holds');
+  });
+
   it('lets a violation outrank an unknown clause', () => {
     const v = checkClaim(claim({ outcomes: () => [{ key: 'o-1' }, { key: 'o-1' }], facts: () => { throw new Error('x'); } }), quiet);
     expect(v.outcome).toBe('duplicate effect');
