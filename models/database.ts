@@ -124,6 +124,8 @@ import { send, window, type Emitted, type FromPeer, type PeerCrashed } from '../
 import type { TimeScale } from '../src/duration.ts';
 import type { EvidencePart } from '../src/scenario.ts';
 import { NotInDesign } from '../src/notInDesign.ts';
+import { InputError } from '../src/inputError.ts';
+import { didYouMean } from '../src/nearest.ts';
 import { backedUp, type BackupSchedule, type DatabaseBackup } from './databaseBackups.ts';
 
 export type Value = string | number | boolean | null;
@@ -449,7 +451,7 @@ export class Engine {
 
   spec(table: string): TableSpec {
     const s = this.specs[table];
-    if (!s) throw new Error(`no table ${table}`);
+    if (!s) throw new InputError(`no table ${table}${didYouMean(table, Object.keys(this.specs))}; tables: ${Object.keys(this.specs).join(', ')}`);
     return s;
   }
 

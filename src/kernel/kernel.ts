@@ -21,6 +21,7 @@ import { windowMarkOf } from '../emitted.ts';
 import type { Fault, MessageFault, MessageFaultKind } from '../faults.ts';
 import { pointName, windowName } from '../place.ts';
 import { isQuiet } from '../quiet.ts';
+import { InputError } from '../inputError.ts';
 import type { DesignComponent } from '../scenario.ts';
 import { linkFaults } from '../scenario.ts';
 import { stepperFor, type Driver, type MachineSnapshot, type Stepper } from '../stepper.ts';
@@ -618,6 +619,17 @@ export class Kernel {
 
   /** Component `i`'s step on `event`, stamped with the tick and, for a message, its sender. */
   private stepOf(i: number, snapshot: MachineSnapshot, event: EventObject, eh: Hash64 | undefined, from: string | undefined, at: number): StepTaken {
+    try {
+      return this.stepTaken(i, snapshot, event, eh, from, at);
+    } catch (error) {
+      // A design mistake a model meets only when it runs (a table its database lacks) is bad
+      // input, said once with the component and the step it failed on.
+      if (error instanceof InputError) throw new InputError(`${this.names[i]} failed on ${event.type} in state ${stateKey(snapshot.value)}: ${error.message}`);
+      throw error;
+    }
+  }
+
+  private stepTaken(i: number, snapshot: MachineSnapshot, event: EventObject, eh: Hash64 | undefined, from: string | undefined, at: number): StepTaken {
     const cache = this.cache[i];
     if (cache !== undefined) return cache.step(this.steppers[i]!, snapshot, event, from, at, undefined, eh ?? hashOf(event));
     const stepper = this.steppers[i]!;
@@ -632,7 +644,10 @@ export class Kernel {
     const comp = d.comps[i]!;
     const step = this.stepOf(i, comp.snapshot, event, eh, from, d.now);
     const next = step.next;
-    if (next.status === 'error') throw new Error(`${this.names[i]} failed on ${event.type} in state ${comp.state}: ${String(next.error)}`);
+    if (next.status === 'error') {
+      const failed = `${this.names[i]} failed on ${event.type} in state ${comp.state}: ${next.error instanceof Error ? next.error.message : String(next.error)}`;
+      throw next.error instanceof InputError ? new InputError(failed) : new Error(failed);
+    }
     const state = step.state;
     const reentered = this.components[i]!.process && state === comp.state && step.reentered;
     // A crash inside the step stops it before its state is reached; otherwise the part takes

@@ -271,4 +271,30 @@ describe('bad input', () => {
     // Each refusal names its mistake once per place it is made, and nothing else.
     expect(lines.every((l) => !l.includes(' at '))).toBe(true);
   });
+
+  it('a table a model meets only when it runs (the outbox its service writes) is one line naming the component and the step, never a stack trace', async () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const text = [
+      `import { compose, defineScenario } from '${root}/src/index.ts';`,
+      `import { acceptOrders } from '${root}/models/designs/orderPipeline.ts';`,
+      `import { client } from '${root}/models/client.ts';`,
+      `import { source } from '${root}/models/source.ts';`,
+      `import { relay } from '${root}/models/relay.ts';`,
+      `import { broker } from '${root}/models/broker.ts';`,
+      `import { rowsOf } from '${root}/models/database.ts';`,
+      `import { database } from '${root}/models/designs/databaseComponent.ts';`,
+      `const claim = { effect: 'order row', key: ['order_id'], authority: 'pk', lifetime: 'ever', unchecked: ['lost effect', 'phantom effect'], outcomes: (v) => rowsOf(v.durable('ordersDb'), 'orders').map((r) => ({ key: String(r.order_id) })) };`,
+      `export default defineScenario({ name: 'no-outbox', title: 't', source: 's', lesson: 'l', build: compose(client({ commands: acceptOrders }), source({ design: 'outbox' }), database({ name: 'ordersDb', tables: { orders: { key: ['order_id'] } } }), relay({}), broker({})), workload: { size: 1 }, claims: [claim], expect: { verdict: 'holds' } });`,
+    ].join('\n');
+    const path = join(sandbox, 'scenarios', 'no-outbox.mts');
+    writeFileSync(path, text);
+    try {
+      const io = bufferIo();
+      expect(await main(['windows', path, '--out', join(sandbox, 'no-outbox-reports')], io), io.stderr).toBe(2);
+      expect(io.stderr.trim().split('\n')).toEqual(['faultline: ordersDb failed on db.exec in state serving: no table outbox; tables: orders']);
+      expect(existsSync(join(sandbox, 'no-outbox-reports'))).toBe(false);
+    } finally {
+      rmSync(path);
+    }
+  });
 });
