@@ -39,6 +39,8 @@ type Ctx = {
   durable: Record<string, never>;
   input: SourceInput;
   pending: Pending | undefined;
+  /** Commands that arrived while it was busy with another, taken in arrival order once it is idle: a real service answers every request. Lost in a crash. */
+  queued: readonly (CommandEvent & FromPeer)[];
   handled: number;
   replayOutcome: string | undefined;
 };
@@ -87,6 +89,8 @@ export const sourceMachine = setup({
   guards: {
     keyed: ({ context }) => Boolean(context.input.checkoutKeys && context.pending?.cmd.key !== undefined),
     publishFirst: ({ context }) => context.input.design === 'dualWritePublishFirst',
+    queued: ({ context }) => context.queued.length > 0,
+    queuedPublishFirst: ({ context }) => context.queued.length > 0 && context.input.design === 'dualWritePublishFirst',
     publishAfter: ({ context }) => context.input.design === 'dualWriteCommitFirst',
     writesOk: ({ event }) => event.type === 'db.result' && event.results.every((r) => r.inserted !== false && r.updated !== 0),
     committed: ({ event }) => event.type === 'db.committed' && event.ok,
@@ -102,6 +106,11 @@ export const sourceMachine = setup({
     accept: assign(({ context, event }) =>
       event.type === 'cmd' ? { pending: { cmd: event, from: event.from, n: context.handled + 1 }, handled: context.handled + 1, replayOutcome: undefined } : {},
     ),
+    hold: assign(({ context, event }) => (event.type === 'cmd' ? { queued: [...context.queued, event] } : {})),
+    takeQueued: assign(({ context }) => {
+      const [next, ...rest] = context.queued;
+      return { pending: { cmd: next!, from: next!.from, n: context.handled + 1 }, handled: context.handled + 1, replayOutcome: undefined, queued: rest };
+    }),
     claimKey: enqueueActions(({ context, enqueue }) => {
       const p = context.pending!;
       const row: Row = { checkout_key: p.cmd.key!, intent: p.cmd.command.intent, order_id: aggregateOf(p) };
@@ -155,11 +164,17 @@ export const sourceMachine = setup({
   },
 }).createMachine({
   id: 'source',
-  context: ({ input }) => ({ durable: input.durable ?? {}, input, pending: undefined, handled: 0, replayOutcome: undefined }),
+  context: ({ input }) => ({ durable: input.durable ?? {}, input, pending: undefined, queued: [], handled: 0, replayOutcome: undefined }),
   initial: 'idle',
+  // A command that arrives while another is being handled waits its turn (idle takes it).
+  on: { cmd: { actions: 'hold' } },
   states: {
     idle: {
       tags: ['idle'],
+      always: [
+        { guard: 'queuedPublishFirst', target: 'afterPublishSend', actions: ['takeQueued', 'publish'] },
+        { guard: 'queued', target: 'received', actions: 'takeQueued' },
+      ],
       on: {
         cmd: [
           { guard: 'publishFirst', target: 'afterPublishSend', actions: ['accept', 'publish'] },

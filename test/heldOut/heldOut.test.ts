@@ -155,7 +155,7 @@ describe('held-out designs: pairs', () => {
   // told nothing, and the checkout claim reports an unresolved outcome that a service taking
   // concurrent requests (or queueing them) would have answered from the recorded key. The
   // reasoned verdict under pairs is unchanged: only the reservation's lost effect.
-  it.fails('dual write with a stable key: the third attempt, arriving while the second is finished, is answered', () => {
+  it('dual write with a stable key: the third attempt, arriving while the second is finished, is answered', () => {
     const run = replay(dualWriteStableKey, {
       kind: 'plan',
       seed: 1,

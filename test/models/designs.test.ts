@@ -27,7 +27,7 @@ describe('preset options', () => {
     [() => orderPipeline({ design: 'outbox', relay: { mark: 'beforeSnd' as never } }), 'orderPipeline option relay.mark has no value "beforeSnd" (did you mean beforeSend?)'],
     [() => orderPipeline({ design: 'telepathy' as never }), 'orderPipeline option design has no value "telepathy"'],
     [() => orderPipeline({ design: 'outbox', consumr: {} } as never), 'orderPipeline has no option consumr (did you mean consumer?)'],
-    [() => orderPipeline({ design: 'outbox', broker: { redelivery: 30 as never } }), "orderPipeline option broker.redelivery must be a duration with its unit, such as '250ms', '30s', '15m', '24h', '7d' or '3 ticks', got 30"],
+    [() => orderPipeline({ design: 'outbox', broker: { redelivery: 30 as never } }), "orderPipeline option broker.redelivery must be a duration with its unit, such as '250ms', '30s', '15m', '24h', '7d' or '3 ticks', or \"never\", got 30"],
     [() => partnerFeed({ redeliverAfter: '30 days' }), "partnerFeed option redeliverAfter: a duration with its unit"],
     [
       () => providerPipeline({ records: () => [], keyField: 'k', group: 'g', caller: { effectKey: ['k'], sendKey: true, statusLookup: true, recordIntent: true }, provider: { idempotency: 'intentbound' as never, statusLookup: 'byKey' } }),
