@@ -184,6 +184,8 @@ class ClientReducer extends Reducer<ClientCtx> {
 interface SourceCtx {
   readonly durable: Record<string, never>;
   readonly pending: { readonly cmd: Ev; readonly from: string; readonly n: number } | undefined;
+  /** Commands that arrived while it was busy, taken in arrival order once it is idle. */
+  readonly queued: readonly Ev[];
   readonly handled: number;
 }
 
@@ -209,7 +211,7 @@ class SourceReducer extends Reducer<SourceCtx> {
 
   initial(input: Record<string, unknown> | undefined, actions: ExecutedAction[]): MachineSnapshot {
     this.out = actions;
-    return this.enter('idle', { durable: (input?.['durable'] as Record<string, never> | undefined) ?? {}, pending: undefined, handled: 0 });
+    return this.enter('idle', { durable: (input?.['durable'] as Record<string, never> | undefined) ?? {}, pending: undefined, queued: [], handled: 0 });
   }
 
   private tx(ctx: SourceCtx): string {
@@ -220,26 +222,36 @@ class SourceReducer extends Reducer<SourceCtx> {
   private reply(ctx: SourceCtx, ok: boolean): Snapshot<SourceCtx> {
     const p = ctx.pending!;
     this.send(p.from, { type: 'cmd.reply', ref: p.cmd['ref'], ok, outcome: ok ? p.cmd['command'].aggregate_id : 'failed' });
+    // Idle takes the next command that waited its turn at once, as the model's `always` does.
+    const [waiting, ...rest] = ctx.queued;
+    if (waiting !== undefined) return this.accept({ ...ctx, queued: rest }, waiting);
     return this.enter('idle', ctx);
+  }
+
+  /** Takes a command: the order and its outbox row written in one transaction. */
+  private accept(ctx: SourceCtx, e: Ev): Snapshot<SourceCtx> {
+    const n = ctx.handled + 1;
+    const next: SourceCtx = { ...ctx, pending: { cmd: e, from: e['from'], n }, handled: n };
+    const c = e['command'] as Command;
+    const fact = { event_id: `evt-${c.aggregate_id}-v${c.version}`, aggregate_id: c.aggregate_id, aggregate_version: c.version, event_type: c.event_type, status: c.status, ...(c.data ?? {}) };
+    const state =
+      c.version === 1
+        ? { op: 'insert', table: 'orders', row: { order_id: c.aggregate_id, intent: c.intent, status: c.status, version: c.version }, onConflict: 'error' }
+        : { op: 'update', table: 'orders', where: { order_id: c.aggregate_id }, set: { status: c.status, version: c.version }, ifVersion: c.version - 1 };
+    this.send(this.db, { type: 'db.exec', tx: `cmd-${n}`, ops: [state, { op: 'insert', table: 'outbox', row: { ...fact, published: false }, onConflict: 'error' }] });
+    return this.enter('writingSource', next);
   }
 
   transition(snapshot: MachineSnapshot, e: Ev, actions: ExecutedAction[]): MachineSnapshot {
     this.out = actions;
     this.lastReentered = false;
     const ctx = snapshot.context as SourceCtx;
+    // A command that arrives while another is being handled waits its turn.
+    if (e.type === 'cmd' && snapshot.value !== 'idle') return new Snapshot(snapshot.value as string, { ...ctx, queued: [...ctx.queued, e] }, false);
     switch (snapshot.value) {
       case 'idle': {
         if (e.type !== 'cmd') return snapshot;
-        const n = ctx.handled + 1;
-        const next: SourceCtx = { ...ctx, pending: { cmd: e, from: e['from'], n }, handled: n };
-        const c = e['command'] as Command;
-        const fact = { event_id: `evt-${c.aggregate_id}-v${c.version}`, aggregate_id: c.aggregate_id, aggregate_version: c.version, event_type: c.event_type, status: c.status, ...(c.data ?? {}) };
-        const state =
-          c.version === 1
-            ? { op: 'insert', table: 'orders', row: { order_id: c.aggregate_id, intent: c.intent, status: c.status, version: c.version }, onConflict: 'error' }
-            : { op: 'update', table: 'orders', where: { order_id: c.aggregate_id }, set: { status: c.status, version: c.version }, ifVersion: c.version - 1 };
-        this.send(this.db, { type: 'db.exec', tx: `cmd-${n}`, ops: [state, { op: 'insert', table: 'outbox', row: { ...fact, published: false }, onConflict: 'error' }] });
-        return this.enter('writingSource', next);
+        return this.accept(ctx, e);
       }
       case 'writingSource':
         if (e.type === 'db.result') {
