@@ -9,7 +9,7 @@
 //
 // Run time on two busy cores: about 90 s (the check of the stream design is the slowest single
 // test, about 8 s at one unit of workload).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -198,42 +198,9 @@ describe('held-out designs that wait longer than the liveness phase', () => {
   });
 });
 
-// A user's scenario file with its mistakes: the credit design above, with one thing wrong.
-const BASE = `
-import { compose, defineScenario, type Claim } from 'faultline';
-import { broker, type Payload } from 'faultline/models/broker.ts';
-import { consumer } from 'faultline/models/consumer.ts';
-import { rowsOf, type DatabaseDurable } from 'faultline/models/database.ts';
-import { database } from 'faultline/models/designs/databaseComponent.ts';
-import { publishedFacts, publisher, type PublisherDurable } from 'faultline/models/publisher.ts';
-
-const purchases = (size: number): Payload[] => Array.from({ length: size }, (_, i) => ({ event_id: 'evt-p-' + (i + 1), purchase_id: 'p-' + (i + 1), points: 10 }));
-
-const creditClaim: Claim = {
-  effect: 'loyalty credit per purchase',
-  key: ['purchase_id'],
-  authority: 'the inbox',
-  lifetime: 'the lifetime of the purchase',
-  outcomes: (v) => rowsOf(v.durable<DatabaseDurable>('loyaltyDb'), 'credits').map((r) => ({ key: String(r['purchase_id']) })),
-  facts: (v) => publishedFacts(v.durable<PublisherDurable>('publisher')).map((p) => String(p['purchase_id'])),
-};
-
-export default defineScenario({
-  name: 'user-credit-design',
-  title: 't',
-  source: 's',
-  lesson: 'l',
-  build: compose(
-    publisher({ records: purchases, keyField: 'purchase_id' }),
-    broker({ redelivery: '30s' }),
-    consumer({ group: 'loyalty', db: 'loyaltyDb', inbox: 'sameTx', effect: { op: 'insert', table: 'credits', columns: { purchase_id: 'purchase_id', points: 'points' } } }),
-    database({ name: 'loyaltyDb', tables: { credits: { key: ['id'], autoId: true }, inbox: { key: ['consumer_name', 'event_id'], ttl: '20s' } } }),
-  ),
-  workload: { size: 2 },
-  claims: [creditClaim],
-  expect: { verdict: 'violated', violations: ['duplicate effect'] },
-});
-`;
+// A user's scenario file with its mistakes: the credit design above, as its file has it, with one
+// thing wrong.
+const BASE = readFileSync(join(import.meta.dirname, 'creditInboxExpiresBeforeRedelivery.ts'), 'utf8');
 
 /** Each mistake: what it is, the text it replaces in BASE and with what, and what the one line must name. */
 const MISTAKES: readonly (readonly [string, string, string, RegExp])[] = [
