@@ -22,8 +22,13 @@ export type GoldenMode = 'windows' | 'pairs' | 'check';
 const root = join(import.meta.dirname, '..', '..');
 const dir = import.meta.dirname;
 
-/** The settings each golden is made with: CI's pairs gate uses the same. */
-export const PAIRS_MAX_OCCURRENCE = 2;
+/**
+ * The settings each golden is made with: CI's pairs gate uses the same. Pairs strike each place's
+ * first occurrence: the second doubles the gate's time (about 10 minutes of two cores), past what
+ * CI may spend; the scenarios whose expected pair violation needs a later occurrence are kept in
+ * the golden as "holds within bound (NOT as expected)".
+ */
+export const PAIRS_MAX_OCCURRENCE = 1;
 export const CHECK_MAX_STATES = 20_000;
 /** The check each scenario's golden figures come from: one fault, the state bound, the whole bound searched. */
 export const CHECK_FLAGS = ['--faults', '1', '--max-states', String(CHECK_MAX_STATES), '--full'];
@@ -128,6 +133,15 @@ function sweep(mode: GoldenMode): JsonScenario[] {
 
 function main(argv: readonly string[]): number {
   const [command, ...rest] = argv;
+  if (command === 'update' && rest[0] === '--from') {
+    // A report already made with the golden's settings (as CI's gate makes it), written as the golden.
+    const [, mode, report] = rest as [string, GoldenMode, string];
+    const file = join(dir, `catalogue-${mode}.txt`);
+    writeFileSync(`${file}.tmp`, goldenText((JSON.parse(readFileSync(report, 'utf8')) as { scenarios: JsonScenario[] }).scenarios, mode));
+    renameSync(`${file}.tmp`, file);
+    console.log(`wrote ${file}`);
+    return 0;
+  }
   if (command === 'update') {
     const modes = (rest.length === 0 ? ['windows', 'pairs', 'check'] : rest) as GoldenMode[];
     for (const mode of modes) {
@@ -145,7 +159,7 @@ function main(argv: readonly string[]): number {
     console.log(differences.length === 0 ? `every scenario as test/golden/catalogue-${mode}.txt has it` : `${differences.length} differences from test/golden/catalogue-${mode}.txt`);
     return differences.length === 0 ? 0 : 1;
   }
-  console.error('usage: catalogueGolden.ts update [windows] [pairs] [check] | compare <windows|pairs|check> <report.json>');
+  console.error('usage: catalogueGolden.ts update [windows] [pairs] [check] | update --from <windows|pairs|check> <report.json> | compare <windows|pairs|check> <report.json>');
   return 2;
 }
 
