@@ -330,7 +330,7 @@ export const GROUPS: readonly GroupNotes[] = [
       {
         title: "source",
         schemas: ["source"],
-        intro: "`source(options)`: the order service: takes a command, changes an aggregate in its database and makes the fact known. Durable: nothing of its own (its rows). Volatile: the command in hand.",
+        intro: "`source(options)`: the order service: takes a command, changes an aggregate in its database and makes the fact known. Durable: nothing of its own (its rows). Volatile: the command in hand, and the commands that arrived while it was busy, which it takes in arrival order once it is idle (a crash loses them; their clients ask again).",
         options: {
         design: { text: "As `orderPipeline`'s `design`." },
         db: { values: "component name", default: "`ordersDb`", text: "Its database." },
