@@ -431,7 +431,8 @@ export class World {
       if (this.kernel.quiet(this.state!, false)) return 'quiet';
       const next = this.next();
       if (next === undefined) return 'silent';
-      const gap = this.kernel.activeTicks(this.state!, next.tick);
+      // Only the liveness phase counts its active time; the safety phase is bounded by the clock.
+      const gap = activeTicks === undefined ? 0 : this.kernel.activeTicks(this.state!, next.tick);
       if (next.tick > untilTick) {
         // Nothing is due before the bound, so the world may have been still long enough by then:
         // quiet is asked there first, as at every step.
