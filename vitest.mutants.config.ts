@@ -22,7 +22,8 @@
 // - the check of the mutation run's own list (test/mutation): it reads the source text, which in
 //   the run's sandbox is Stryker's instrumented copy (a machine's `guards: {…}` becomes a choice
 //   between `{}` and the block), so it fails there before any mutant is tested, and it runs none
-//   of the mutated code.
+//   of the mutated code; the same holds for the other checks that read the source or the docs as
+//   text (the layout and length ratchet, the ban on real time, the options page).
 // A suite kept here runs its scenarios inside the tests that judge them, never in a hook or while
 // the file is collected, and never shares one test's run with later tests: Stryker records which
 // test ran which code (coverage per test), a run outside a test is recorded against none (so each
@@ -69,7 +70,7 @@ export default mergeConfig(
     test: {
       exclude: [
         '**/node_modules/**',
-        'test/e2e/{badInput,cli,cliContract,package,recordCli,spread,vitestEntry}.test.ts',
+        'test/e2e/{badInput,ciConventions,cli,cliContract,package,recordCli,spread,vitestEntry}.test.ts',
         'test/report/{reportSet,browser}.test.ts',
         'test/models/databasePostgres.test.ts',
         'test/models/postgres/**',
@@ -78,6 +79,9 @@ export default mergeConfig(
         'test/kernel/compiledMachine.test.ts',
         'test/report/{forms,html,json,junit,markdown,writeReports}.test.ts',
         'test/mutation/**',
+        'test/tidy/**',
+        'test/kernel/noRealTime.test.ts',
+        'test/docs/**',
       ],
       coverage: { enabled: false },
       sequence: { sequencer: CheapestFirst },
