@@ -16,9 +16,12 @@
 //   the World, stays);
 // - the compiled-driver suite: it runs each scenario under both drivers and compares them, and a
 //   planted bug in the World or a guard is the same code under both;
-// - the report suites that render two Mercury results and compare each form with those same
-//   results: a bug in the engine changes the results and the rendering alike, and every fact
-//   they assert outright is in the golden reports, which the golden suite compares byte for byte;
+// - the report suites that render a sweep's results (two Mercury results in each form, the
+//   counterexamples centred on their key, the pairs summary) and compare each with those same
+//   results: a bug in the engine changes the results and the rendering alike, every fact they
+//   assert outright is in the golden reports, which the golden suite compares byte for byte, and
+//   they sweep once in a hook for all their tests, which would make every mutant the sweep
+//   reaches static (run against the whole suite);
 // - the check of the mutation run's own list (test/mutation): it reads the source text, which in
 //   the run's sandbox is Stryker's instrumented copy (a machine's `guards: {…}` becomes a choice
 //   between `{}` and the block), so it fails there before any mutant is tested, and it runs none
@@ -77,7 +80,7 @@ export default mergeConfig(
         'test/bench/**',
         'test/capacity/!(crossCheck).test.ts',
         'test/kernel/compiledMachine.test.ts',
-        'test/report/{forms,html,json,junit,markdown,writeReports}.test.ts',
+        'test/report/{forms,html,json,junit,keyFocus,markdown,pairsSummary,writeReports}.test.ts',
         'test/mutation/**',
         'test/tidy/**',
         'test/kernel/noRealTime.test.ts',
