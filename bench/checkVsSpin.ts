@@ -11,8 +11,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { loadScenario } from '../src/catalogue.ts';
-import { check, type CheckResult } from '../src/check/check.ts';
+import { loadScenario } from '../src/scenario/catalogue.ts';
+import { check, type CheckResult } from '../src/modes/check/check.ts';
 import { SPIN_DESIGN_NAMES } from './spin/runSpin.ts';
 import { COMPILED_BIN, ensureBuilt } from './compiledCommand.ts';
 

@@ -2,9 +2,9 @@
 // the runs go by, to show whether memory stays flat (explore keeps counts, not traces).
 // Usage: node --expose-gc --import tsx bench/exploreMemory.ts <scenario> <runs>; prints one line
 // of JSON. With --expose-gc each sample first collects garbage, so `heapMB` is what is retained.
-import { loadScenario } from '../src/catalogue.ts';
-import { explore } from '../src/explore.ts';
-import { World } from '../src/world.ts';
+import { loadScenario } from '../src/scenario/catalogue.ts';
+import { explore } from '../src/modes/explore.ts';
+import { World } from '../src/run/world.ts';
 
 const [name = 'mercury-outbox', runsArg = '20000'] = process.argv.slice(2);
 const runs = Number(runsArg);

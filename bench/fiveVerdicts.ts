@@ -2,7 +2,7 @@
 // times this whole process (node, tsx, loading the models, every windows run) to compare with a
 // model checker's end-to-end time. Prints one line per scenario and exits 1 if any verdict is
 // not the expected one.
-import { runWindows } from '../src/windows.ts';
+import { runWindows } from '../src/modes/windows.ts';
 
 const names = ['mercury-outbox', 'mercury-dual-write-commit-first', 'mercury-dual-write-publish-first', 'inventory-ack-before-commit', 'inventory-inbox-separate-tx'];
 let ok = true;

@@ -7,13 +7,14 @@
 // fingerprint can be checked under either way of stepping the machines.
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { loadCatalogue } from '../src/catalogue.ts';
-import { caseArbitrary } from '../src/explore.ts';
-import { runScenario } from '../src/runScenario.ts';
-import { faultSpace } from '../src/faultSpace.ts';
-import { DEFAULT_SEED } from '../src/windows.ts';
-import { stableJson } from '../src/trace.ts';
-import { DEFAULT_WORLD_OPTIONS, type Driver } from '../src/world.ts';
+import { loadCatalogue } from '../src/scenario/catalogue.ts';
+import { caseArbitrary } from '../src/modes/explore.ts';
+import { runScenario } from '../src/run/runScenario.ts';
+import { faultSpace } from '../src/modes/faultSpace.ts';
+import { DEFAULT_SEED } from '../src/modes/windows.ts';
+import { stableJson } from '../src/kernel/trace.ts';
+import { DEFAULT_WORLD_OPTIONS } from '../src/kernel/worldOptions.ts';
+import { type Driver } from '../src/run/world.ts';
 
 const driver = process.env['FAULTLINE_DRIVER'];
 if (driver !== undefined) {

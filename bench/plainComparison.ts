@@ -5,10 +5,10 @@
 // leave the same trace hash, outcome, steps, ticks and durable end state. The benchmark prints
 // the result and times the same cases; test/bench/plainOutbox.test.ts asserts it.
 import fc from 'fast-check';
-import { caseArbitrary, type Case } from '../src/explore.ts';
-import { faultSpace } from '../src/faultSpace.ts';
-import { runScenario, type RunSpec } from '../src/runScenario.ts';
-import { stableJson } from '../src/trace.ts';
+import { caseArbitrary, type Case } from '../src/modes/explore.ts';
+import { faultSpace } from '../src/modes/faultSpace.ts';
+import { runScenario, type RunSpec } from '../src/run/runScenario.ts';
+import { stableJson } from '../src/kernel/trace.ts';
 import mercuryOutbox from '../scenarios/mercury-outbox.ts';
 import { runPlainOutbox } from './plainOutbox.ts';
 

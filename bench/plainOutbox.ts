@@ -20,10 +20,10 @@
 // it sends, an inbox outside the effect's transaction, several partitions) is refused when the
 // World makes its stepper, so a comparison can never run a protocol the baseline does not have.
 import type { EventObject } from 'xstate';
-import type { ExecutedAction } from '../src/compiledMachine.ts';
-import { runScenario, type RunRecord, type RunSpec } from '../src/runScenario.ts';
-import { timeScaleOf, type DesignComponent, type Scenario } from '../src/scenario.ts';
-import type { MachineSnapshot, Stepper } from '../src/stepper.ts';
+import type { ExecutedAction } from '../src/kernel/compiledMachine.ts';
+import { runScenario, type RunRecord, type RunSpec } from '../src/run/runScenario.ts';
+import { timeScaleOf, type DesignComponent, type Scenario } from '../src/scenario/scenario.ts';
+import type { MachineSnapshot, Stepper } from '../src/kernel/stepper.ts';
 import mercuryOutbox from '../scenarios/mercury-outbox.ts';
 import type { BrokerDurable, BrokerInput, LogRecord, Payload } from '../models/broker.ts';
 import type { ClientDurable, ClientInput, Command } from '../models/client.ts';

@@ -31,12 +31,12 @@
 // `beforeSync`, is the moment the flush is due and not yet done.
 
 import { assign, enqueueActions, setup } from 'xstate';
-import { note, send, window, type Emitted, type FromPeer, type PeerCrashed, type Rebalanced } from '../src/emitted.ts';
+import { note, send, window, type Emitted, type FromPeer, type PeerCrashed, type Rebalanced } from '../src/kernel/emitted.ts';
 import { emptyAssignment, handOver, reassign, release, type GroupAssignment } from './groupAssignment.ts';
-import type { EvidencePart } from '../src/scenario.ts';
-import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
-import { InputError } from '../src/inputError.ts';
-import { duration, parseOptions, z } from '../src/options.ts';
+import type { EvidencePart } from '../src/scenario/scenario.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
+import { InputError } from '../src/base/inputError.ts';
+import { duration, parseOptions, z } from '../src/scenario/options.ts';
 
 export type Payload = Readonly<Record<string, string | number | boolean | null>>;
 

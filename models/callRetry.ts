@@ -12,9 +12,9 @@
 // answer (the caller's `timeout`) comes on top.
 import Big from 'big.js';
 import { retrySchedule } from '../src/capacity/retry.ts';
-import { durationSeconds, type TimeScale } from '../src/duration.ts';
-import { InputError } from '../src/inputError.ts';
-import { duration, z } from '../src/options.ts';
+import { durationSeconds, type TimeScale } from '../src/base/duration.ts';
+import { InputError } from '../src/base/inputError.ts';
+import { duration, z } from '../src/scenario/options.ts';
 
 /** A caller's retry schedule as a design draws it, in durations. */
 export const CallRetryOptions = z.strictObject({

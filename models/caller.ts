@@ -29,15 +29,15 @@
 // `caller.afterLocalCommit` (outcome committed, offset not acknowledged) and its waiting states;
 // the provider adds `provider.afterExternalEffect`.
 import { assign, enqueueActions, setup } from 'xstate';
-import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
+import { note, send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
 import type { BrokerReply, Payload } from './broker.ts';
 import { commitRequest, subscribeRequest, withDelivery, type Delivery } from './subscription.ts';
 import type { DatabaseReply, DbOp, Row, TableSpec } from './database.ts';
 import type { ProviderReply, ProviderResponseStatus } from './provider.ts';
-import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
-import { InputError } from '../src/inputError.ts';
-import { duration, parseOptions, z } from '../src/options.ts';
-import type { DesignIndex } from '../src/designIndex.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
+import { InputError } from '../src/base/inputError.ts';
+import { duration, parseOptions, z } from '../src/scenario/options.ts';
+import type { DesignIndex } from '../src/scenario/designIndex.ts';
 import { missingFields, publishedFields } from './payloadFields.ts';
 import { CallRetryOptions, callRetryWaits } from './callRetry.ts';
 

@@ -13,9 +13,9 @@
 // Failure windows are its states: `connector.reading`, `connector.afterRelaySend`,
 // `connector.afterBrokerAccept`, `connector.afterOffsetCommit` and the rest.
 import { assign, enqueueActions, setup } from 'xstate';
-import { send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
-import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
-import { duration, parseOptions, z } from '../src/options.ts';
+import { send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
+import { duration, parseOptions, z } from '../src/scenario/options.ts';
 import type { BrokerReply } from './broker.ts';
 import type { DatabaseReply, Row } from './database.ts';
 import { idOf, publishOf } from './outboxRow.ts';

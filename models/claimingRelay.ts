@@ -17,7 +17,7 @@
 // Failure windows are its states: `relay.claiming`, `relay.afterRelaySend`,
 // `relay.afterRelayProgress` (marked, not yet committed), `relay.committingClaim` and the rest.
 import { assign, enqueueActions, setup } from 'xstate';
-import { send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
+import { send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
 import type { BrokerReply } from './broker.ts';
 import type { DatabaseReply, DbOp, Row } from './database.ts';
 import { idOf, publishOf } from './outboxRow.ts';

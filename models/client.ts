@@ -4,9 +4,9 @@
 // (a new key per attempt, so the server cannot tell a retry from new intent). Every reply it
 // gets is kept, so a checker can see whether a retry returned the recorded outcome.
 import { assign, enqueueActions, setup } from 'xstate';
-import { send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
-import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
-import { duration, parseOptions, z } from '../src/options.ts';
+import { send, type Emitted, type FromPeer, type PeerCrashed } from '../src/kernel/emitted.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
+import { duration, parseOptions, z } from '../src/scenario/options.ts';
 
 /** One unit of user intent: change `aggregate_id` to `status` at `version`, carrying `data`. */
 export interface Command {

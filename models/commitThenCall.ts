@@ -27,10 +27,10 @@
 // sent, no answer), `afterExternalResponse` (the answer in hand, not committed) and
 // `afterLocalCommit` (the outcome committed, the offset not acknowledged).
 import { assign, enqueueActions, setup } from 'xstate';
-import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
-import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
-import { InputError } from '../src/inputError.ts';
-import { duration, parseOptions, z } from '../src/options.ts';
+import { note, send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
+import { InputError } from '../src/base/inputError.ts';
+import { duration, parseOptions, z } from '../src/scenario/options.ts';
 import type { BrokerReply } from './broker.ts';
 import { CallRetryOptions, callRetryWaits } from './callRetry.ts';
 import { effectKeyOf, intentOf, type OutcomeState } from './caller.ts';

@@ -33,17 +33,17 @@
 // The machine has only the states its options need (consumerMachineFor), so a design without a
 // retry policy or a check-then-insert handler has no failure windows that could never be entered.
 import { assign, enqueueActions, setup } from 'xstate';
-import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
+import { note, send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
 import type { BrokerReply, Payload } from './broker.ts';
 import type { DatabaseReply, DbOp, Row, Value } from './database.ts';
 import { commitRequest, subscribeRequest, withDelivery, type Delivery } from './subscription.ts';
 import { attemptOf, deadLetterPayload, handlerError, retryPayload, retryPolicyOf, RetryOptions, waitAfter, type RetryPolicy } from './retryPolicy.ts';
-import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
-import type { TimeScale } from '../src/duration.ts';
-import { InputError } from '../src/inputError.ts';
-import { duration, parseOptions, z } from '../src/options.ts';
-import type { DesignComponent } from '../src/scenario.ts';
-import type { DesignIndex } from '../src/designIndex.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
+import type { TimeScale } from '../src/base/duration.ts';
+import { InputError } from '../src/base/inputError.ts';
+import { duration, parseOptions, z } from '../src/scenario/options.ts';
+import type { DesignComponent } from '../src/scenario/scenario.ts';
+import type { DesignIndex } from '../src/scenario/designIndex.ts';
 import { missingFields } from './payloadFields.ts';
 
 export interface EffectSpec {

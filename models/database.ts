@@ -120,12 +120,12 @@
 // rows are compared without it), a duplicated statement (`stmt` seen twice, answered with its
 // first result), and the ordered claim above (SKIP LOCKED in commit order).
 import { assign, enqueueActions, setup } from 'xstate';
-import { send, window, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
-import type { TimeScale } from '../src/duration.ts';
-import type { EvidencePart } from '../src/scenario.ts';
-import { NotInDesign } from '../src/notInDesign.ts';
-import { InputError } from '../src/inputError.ts';
-import { didYouMean } from '../src/nearest.ts';
+import { send, window, type Emitted, type FromPeer, type PeerCrashed } from '../src/kernel/emitted.ts';
+import type { TimeScale } from '../src/base/duration.ts';
+import type { EvidencePart } from '../src/scenario/scenario.ts';
+import { NotInDesign } from '../src/base/notInDesign.ts';
+import { InputError } from '../src/base/inputError.ts';
+import { didYouMean } from '../src/base/nearest.ts';
 import { backedUp, type BackupSchedule, type DatabaseBackup } from './databaseBackups.ts';
 
 export type Value = string | number | boolean | null;
@@ -735,7 +735,7 @@ export function rowsOf(durable: DatabaseDurable | undefined, table: string): Row
 
 /**
  * Refuses a read of a table the database does not hold: an empty answer would be judged, and a
- * claim reading a misspelt table would find every fact lost (src/notInDesign.ts).
+ * claim reading a misspelt table would find every fact lost (src/base/notInDesign.ts).
  */
 function held(durable: DatabaseDurable | undefined, table: string): void {
   if (durable !== undefined && !Object.hasOwn(durable.tables, table)) throw new NotInDesign('table', table, Object.keys(durable.tables), 'the database read');

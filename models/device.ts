@@ -19,11 +19,11 @@
 // due yet), `device.uploading` (an append sent, not acknowledged), `device.done` (every fact and
 // the end marker acknowledged).
 import { assign, enqueueActions, setup } from 'xstate';
-import { common, componentFields, ticksOf, type ComponentBuilder } from '../src/design.ts';
-import { send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
-import { duration, parseOptions, z } from '../src/options.ts';
-import type { EvidencePart } from '../src/scenario.ts';
-import type { ClockSkewed } from '../src/world.ts';
+import { common, componentFields, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
+import { send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
+import { duration, parseOptions, z } from '../src/scenario/options.ts';
+import type { EvidencePart } from '../src/scenario/scenario.ts';
+import type { ClockSkewed } from '../src/kernel/runReport.ts';
 import { END_OF_TIME, type Appended, type EventLogReply } from './eventLog.ts';
 
 /** One fact the device will record: when it truly occurs and what it carries. */

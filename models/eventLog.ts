@@ -8,8 +8,8 @@
 // here); an append it never acknowledged because the acknowledgement was lost is appended again
 // when the device resends it, so the log can hold one fact twice.
 import { enqueueActions, setup } from 'xstate';
-import { send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
-import type { EvidencePart } from '../src/scenario.ts';
+import { send, type Emitted, type FromPeer, type PeerCrashed } from '../src/kernel/emitted.ts';
+import type { EvidencePart } from '../src/scenario/scenario.ts';
 
 /**
  * One record of the log, as a device sent it plus where and when the log put it. It carries the

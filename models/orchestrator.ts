@@ -10,11 +10,11 @@
 // volatile, so after a restart the orchestrator sends the pending request again under the same
 // key (saga, action).
 import { assign, enqueueActions, setup } from 'xstate';
-import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
-import type { EvidencePart } from '../src/scenario.ts';
+import { note, send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
+import type { EvidencePart } from '../src/scenario/scenario.ts';
 import type { RemoteAction, SagaReply } from './participant.ts';
-import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
-import { duration, parseOptions, z } from '../src/options.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
+import { duration, parseOptions, z } from '../src/scenario/options.ts';
 
 export type EmailStep = 'first' | 'last';
 

@@ -7,9 +7,9 @@
 // not yet published when the relay is down or behind for longer than the retention).
 // Failure windows are its states: `cleaner.idle` and `cleaner.cleaning`.
 import { enqueueActions, setup } from 'xstate';
-import { send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
-import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
-import { duration, parseOptions, z } from '../src/options.ts';
+import { send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
+import { duration, parseOptions, z } from '../src/scenario/options.ts';
 import type { DatabaseReply } from './database.ts';
 
 export interface OutboxCleanerInput {

@@ -7,10 +7,10 @@
 // email provider that has no key). Option `declines`: the (saga, action) pairs it refuses.
 // Fault model: operations are durable, the queue of requests is volatile.
 import { assign, enqueueActions, setup } from 'xstate';
-import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
-import type { EvidencePart } from '../src/scenario.ts';
-import { common, componentFields, type ComponentBuilder } from '../src/design.ts';
-import { parseOptions, z } from '../src/options.ts';
+import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/kernel/emitted.ts';
+import type { EvidencePart } from '../src/scenario/scenario.ts';
+import { common, componentFields, type ComponentBuilder } from '../src/scenario/design.ts';
+import { parseOptions, z } from '../src/scenario/options.ts';
 
 export type RemoteAction = 'authorise' | 'void' | 'reserve' | 'release' | 'capture' | 'refund' | 'email';
 

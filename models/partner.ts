@@ -10,12 +10,12 @@
 // Waiting and publishing states are not tagged `idle`, so the world is not quiet (and the run
 // does not end) while a redelivery is still to come.
 import { assign, enqueueActions, setup } from 'xstate';
-import { send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
-import type { EvidencePart } from '../src/scenario.ts';
+import { send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
+import type { EvidencePart } from '../src/scenario/scenario.ts';
 import type { BrokerReply, Payload } from './broker.ts';
-import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
-import { duration, parseOptions, z } from '../src/options.ts';
-import { SECONDS, type TimeScale } from '../src/duration.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
+import { duration, parseOptions, z } from '../src/scenario/options.ts';
+import { SECONDS, type TimeScale } from '../src/base/duration.ts';
 
 export interface PartnerDurable {
   /** event_ids whose first publication the broker acknowledged, in order. */

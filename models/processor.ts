@@ -21,8 +21,8 @@
 // The processor has no clock of its own: it reads the tick from `at`, which the World puts on
 // every timer event it delivers, so it must run inside a World.
 import { assign, emit, setup, type EventObject } from 'xstate';
-import { note, type Emitted, type PeerCrashed } from '../src/emitted.ts';
-import type { ComponentSpec } from '../src/world.ts';
+import { note, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
+import type { ComponentSpec } from '../src/kernel/componentSpec.ts';
 
 export interface OperatorState {
   /** Records processed into the state. */

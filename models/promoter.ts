@@ -9,8 +9,8 @@
 //
 // Failure windows: `promoter.waiting`, `promoter.reading`, `promoter.promoted`, `promoter.refused`.
 import { assign, enqueueActions, setup } from 'xstate';
-import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
-import type { EvidencePart } from '../src/scenario.ts';
+import { note, send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
+import type { EvidencePart } from '../src/scenario/scenario.ts';
 import { finalResults, type SinkReply, type StoredPost } from './resultSink.ts';
 
 export interface PromoterDurable {

@@ -14,10 +14,10 @@
 // a crash there, or a lost `provider-><caller>:provider.response`, leaves the caller with the
 // ambiguous timeout of the seeds.
 import { assign, enqueueActions, setup } from 'xstate';
-import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
-import type { EvidencePart } from '../src/scenario.ts';
-import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
-import { duration, parseOptions, z } from '../src/options.ts';
+import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/kernel/emitted.ts';
+import type { EvidencePart } from '../src/scenario/scenario.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
+import { duration, parseOptions, z } from '../src/scenario/options.ts';
 
 export interface ProviderOperation {
   readonly op_id: string;

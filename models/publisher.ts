@@ -12,12 +12,12 @@
 // `publisher.afterBrokerAccept` (acknowledged, progress not recorded) and, at most once,
 // `publisher.afterProgress` (progress recorded, not yet sent).
 import { assign, enqueueActions, setup } from 'xstate';
-import { send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
-import type { EvidencePart } from '../src/scenario.ts';
+import { send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
+import type { EvidencePart } from '../src/scenario/scenario.ts';
 import type { BrokerReply, Payload } from './broker.ts';
-import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
-import { duration, parseOptions, z } from '../src/options.ts';
-import { didYouMean } from '../src/nearest.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
+import { duration, parseOptions, z } from '../src/scenario/options.ts';
+import { didYouMean } from '../src/base/nearest.ts';
 
 export interface PublisherDurable {
   /** The committed facts this producer owns, in publication order. */

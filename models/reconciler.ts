@@ -14,11 +14,11 @@
 // `reconciler.afterAnswer` (answer in hand, not recorded), `reconciler.recording` and its
 // polling states.
 import { assign, enqueueActions, setup } from 'xstate';
-import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
+import { note, send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
 import type { DatabaseReply, DbOp, OpResult, Row } from './database.ts';
 import type { ProviderReply } from './provider.ts';
-import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
-import { duration, parseOptions, z } from '../src/options.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
+import { duration, parseOptions, z } from '../src/scenario/options.ts';
 
 export interface ReconcilerInput {
   readonly db: string;

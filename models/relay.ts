@@ -10,13 +10,13 @@
 // Failure windows are its states: `relay.afterRelaySend`, `relay.afterBrokerAccept`,
 // `relay.afterRelayProgress` and the rest.
 import { assign, enqueueActions, setup } from 'xstate';
-import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
+import { note, send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
 import type { BrokerReply } from './broker.ts';
 import { idOf, publishOf } from './outboxRow.ts';
 import type { DatabaseReply, Row } from './database.ts';
-import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
-import { duration, parseOptions, z } from '../src/options.ts';
-import { InputError } from '../src/inputError.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
+import { duration, parseOptions, z } from '../src/scenario/options.ts';
+import { InputError } from '../src/base/inputError.ts';
 import { claimingRelayMachine } from './claimingRelay.ts';
 
 export interface RelayInput {

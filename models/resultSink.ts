@@ -20,9 +20,9 @@
 // payment provider for settlement captures), which keep one post per key in `idempotent` mode.
 // It acknowledges every request; it does not crash here (its storage is taken as durable).
 import { enqueueActions, setup } from 'xstate';
-import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
-import { stableJson } from '../src/trace.ts';
-import type { EvidencePart } from '../src/scenario.ts';
+import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/kernel/emitted.ts';
+import { stableJson } from '../src/kernel/trace.ts';
+import type { EvidencePart } from '../src/scenario/scenario.ts';
 import type { CommittedFactTimes, FactTimes } from './factTimes.ts';
 
 /**

@@ -14,9 +14,9 @@
 //   retried for ever at the last wait.
 // The backoff schedule is a list of waits in durations: seed 004's is 1, 2, 4, 8, 16, 32, 60 and
 // 60 s, a first attempt plus eight retries, 183 s of waiting in all.
-import type { Duration, TimeScale } from '../src/duration.ts';
-import { InputError } from '../src/inputError.ts';
-import { duration, z } from '../src/options.ts';
+import type { Duration, TimeScale } from '../src/base/duration.ts';
+import { InputError } from '../src/base/inputError.ts';
+import { duration, z } from '../src/scenario/options.ts';
 import type { Payload } from './broker.ts';
 import type { Delivery } from './subscription.ts';
 

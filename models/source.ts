@@ -12,12 +12,12 @@
 // conflict (seed 000: "same key, different intent: reject as conflict"); with `'honoured'` the key
 // is bound to nothing but the order, and a different intent silently gets the old order back.
 import { assign, enqueueActions, setup } from 'xstate';
-import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/emitted.ts';
+import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/kernel/emitted.ts';
 import type { BrokerReply } from './broker.ts';
 import type { CommandEvent, Command } from './client.ts';
 import type { DatabaseReply, DbOp, Row } from './database.ts';
-import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/design.ts';
-import { duration, parseOptions, z } from '../src/options.ts';
+import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
+import { duration, parseOptions, z } from '../src/scenario/options.ts';
 
 export type SourceDesign = 'dualWriteCommitFirst' | 'dualWritePublishFirst' | 'outbox';
 

@@ -53,14 +53,14 @@
 // `emitting`, `checkpointing`, `preparing`, `committing`, `afterCheckpoint`, `waiting`,
 // `upgrading`, `unreadableCheckpoint`.
 import { assign, enqueueActions, setup, type EventObject } from 'xstate';
-import { note, send, type Emitted, type PeerCrashed } from '../src/emitted.ts';
-import type { LatePolicy } from '../src/latePolicy.ts';
-import type { EvidencePart } from '../src/scenario.ts';
+import { note, send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
+import type { LatePolicy } from '../src/scenario/latePolicy.ts';
+import type { EvidencePart } from '../src/scenario/scenario.ts';
 import { END_OF_TIME, type EventLogReply, type StreamRecord } from './eventLog.ts';
 import { factTimes, type FactTimes } from './factTimes.ts';
 import type { ResultPost, SinkMode, SinkReply } from './resultSink.ts';
 
-export type { LatePolicy } from '../src/latePolicy.ts';
+export type { LatePolicy } from '../src/scenario/latePolicy.ts';
 
 /** A window's state in the operator. */
 export interface WindowState {

@@ -16,7 +16,7 @@
 // that keeps the pickup unique is the carrier's key, which no restore of fulfilment touches and
 // which the carrier keeps for the order's lifetime; payment-capture-restored-snapshot shows what
 // a consumer that hands unsettled work to a reconciler loses under the same restore.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { carrierPipeline, uniquePickupClaim } from '../models/designs/carrier.ts';
 import { unresolvedOutcomes } from '../models/designs/providerPipeline.ts';
 

@@ -8,7 +8,7 @@
 // nothing, calls again and books; the original turns up 10 days later, after the key expired,
 // and books a second pickup. The verdict depends on the delay fault alone.
 // carrier-key-and-lookup, whose carrier keeps the key for good, is the repair.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { carrierPipeline, uniquePickupClaim } from '../models/designs/carrier.ts';
 
 export default defineScenario({

@@ -2,7 +2,7 @@
 // carrier honours the key and answers lookups, but forgets a key after 5 ticks while fulfilment
 // waits 20 before it asks again. The verdict teaches that a key is only as good as its
 // retention: past it the lookup finds nothing and the retry books a second pickup.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { carrierPipeline, uniquePickupClaim } from '../models/designs/carrier.ts';
 
 export default defineScenario({

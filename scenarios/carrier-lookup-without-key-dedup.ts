@@ -7,7 +7,7 @@
 // a request the network itself duplicates (a proxy retrying, seed 002's "Duplication injection")
 // books two pickups, and only a carrier that deduplicates on the key stops that (seed 000, step
 // 3; carrier-key-and-lookup). The verdict depends on the duplicate fault alone.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { carrierPipeline, uniquePickupClaim } from '../models/designs/carrier.ts';
 
 export default defineScenario({

@@ -2,7 +2,7 @@
 // neither an idempotency key nor a status lookup, so after an ambiguous timeout fulfilment
 // cannot tell a booked pickup from a failed call. The verdict teaches the honest contract: "at
 // least one attempt" holds, "one pickup per order" does not, and no broker setting closes it.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { carrierPipeline, NO_KEY_REPLAY, pickupAttemptClaim, uniquePickupClaim } from '../models/designs/carrier.ts';
 
 export default defineScenario({

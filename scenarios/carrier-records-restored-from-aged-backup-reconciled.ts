@@ -12,7 +12,7 @@
 // reconciler sees the PENDING intent on two sweeps in a row, asks the carrier by key, finds op-1
 // and records it SUCCEEDED, so no outcome stays unknown, and nothing is booked twice (the key).
 // carrier-records-restored-from-aged-backup leaves the reconciler out.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { PICKUP_KEY, pickupRequests, uniquePickupClaim } from '../models/designs/carrier.ts';
 import { providerPipeline, unresolvedOutcomes, type ProviderPipelineOptions } from '../models/designs/providerPipeline.ts';
 

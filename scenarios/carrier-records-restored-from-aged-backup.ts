@@ -14,7 +14,7 @@
 // holds nothing unfinished. No pickup is lost or booked twice (the carrier's key). The engine and
 // the model are not at fault; the design is: a backup of any age other than "before everything"
 // can hold intents whose input is gone, and only something that sweeps the records finishes them.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { uniquePickupClaim } from '../models/designs/carrier.ts';
 import { providerPipeline, unresolvedOutcomes } from '../models/designs/providerPipeline.ts';
 import { agedRestore } from './carrier-records-restored-from-aged-backup-reconciled.ts';

@@ -17,7 +17,7 @@
 // not at fault; the design is: the restore, a consistent one, replays calls older than the
 // carrier remembers keys for. A key kept longer than the longest restore holds
 // (carrier-key-and-lookup keeps keys for ever).
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { carrierPipeline, uniquePickupClaim } from '../models/designs/carrier.ts';
 import { unresolvedOutcomes } from '../models/designs/providerPipeline.ts';
 

@@ -15,7 +15,7 @@
 // pickup exists, but fulfilment's record of it stays UNKNOWN. The engine and the model are not
 // at fault; the design is: a retry deadline shorter than the longest outage needs an owner for
 // what it gives up on (a reconciler, as payment-capture-intent-key has), or a longer deadline.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { uniquePickupClaim } from '../models/designs/carrier.ts';
 import { providerPipeline, unresolvedOutcomes } from '../models/designs/providerPipeline.ts';
 import { carrierWithBackoff } from './carrier-retry-outlasts-outage.ts';

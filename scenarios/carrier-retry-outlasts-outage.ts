@@ -13,7 +13,7 @@
 // A crash at `provider.afterExternalEffect` books the pickup and loses the answer; the lookup by
 // key after the outage finds it, so nothing is booked twice. The deadline outlasts the outage, so
 // no pickup is given up on; carrier-retry-deadline-before-outage-ends shows the outage outlasting it.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { PICKUP_KEY, pickupRequests, uniquePickupClaim } from '../models/designs/carrier.ts';
 import { providerPipeline, unresolvedOutcomes, type ProviderPipelineOptions } from '../models/designs/providerPipeline.ts';
 

@@ -8,7 +8,7 @@
 // Under two faults it also loses track of an ambiguous completion, as checkout-fresh-key does and
 // for the same pair (a crash at `source.idle` and a delayed `db.committed`), which involves no
 // server crash: `expect.pairs` adds that violation.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { checkoutClaim, checkouts, orderPipeline } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

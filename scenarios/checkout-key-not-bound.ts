@@ -8,7 +8,7 @@
 // Under two faults it also loses track of an ambiguous completion, as checkout-stable-key does
 // and for the same reason (a crash at `source.idle` and a delayed `db.committed` exhaust the
 // client's three attempts while the order commits): `expect.pairs` adds that violation.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { checkoutClaim, checkoutsReusingAKey, orderPipeline } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

@@ -4,7 +4,7 @@
 // recorded order, or a refusal of a reused key); a "failed" after a timeout is not one, since
 // the commit it was waiting for may have landed. The service is unchanged. The verdict teaches
 // that a stable key resolves an ambiguous completion only if the retries outlast the ambiguity.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { checkoutClaim, checkoutsReusingAKey, orderPipeline } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

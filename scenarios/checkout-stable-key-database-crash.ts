@@ -14,7 +14,7 @@
 // until the client's three attempts run out with the order committed. The design is at fault (a
 // bounded retry budget with a service that answers "failed" when it does not know), not the
 // engine or the model; checkout-stable-key-asks-until-answered is that repair.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { checkoutClaim, checkoutsReusingAKey, orderPipeline } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

@@ -20,7 +20,7 @@
 // the service could answer. The engine and the model are not at fault (the delay and the
 // timeouts are as declared); the design is: a bounded retry budget with a service that answers
 // "failed" when it does not know. checkout-stable-key-asks-until-answered is the repair.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { checkoutClaim, checkoutsReusingAKey, orderPipeline } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

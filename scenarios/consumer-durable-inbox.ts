@@ -3,7 +3,7 @@
 // scenario. The same consumer records the event id in an inbox table in the reservation's
 // transaction. The verdict teaches that evidence kept in the same durable transaction as the
 // effect survives the crash that causes the redelivery, and the repeat is suppressed.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { groupPipeline, groupReservationClaim } from '../models/designs/groupPipeline.ts';
 
 export default defineScenario({

@@ -4,7 +4,7 @@
 // the event ids it has applied in process memory and the reservation table has only a surrogate
 // id. The verdict teaches that a crash after the reservation commits and before the offset does
 // empties the cache, and the redelivered record is reserved again.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { groupPipeline, groupReservationClaim } from '../models/designs/groupPipeline.ts';
 
 export default defineScenario({

@@ -6,7 +6,7 @@
 // additive row with a surrogate id. The verdict teaches that the inbox is only
 // as good as its horizon: the redelivery finds no evidence, the old fact becomes new work, and
 // the member is credited twice, in the fault-free run already.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { loyaltyCreditClaim, partnerFeed } from '../models/designs/partnerFeed.ts';
 
 export default defineScenario({

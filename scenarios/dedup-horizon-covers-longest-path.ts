@@ -7,7 +7,7 @@
 // delay each tolerated fault can add (4 days each, two of them): about 43 days, kept at 50.
 // The verdict teaches that a horizon sized to the longest redelivery path keeps its promise
 // under two faults as well as one.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { loyaltyCreditClaim, partnerFeed } from '../models/designs/partnerFeed.ts';
 
 export default defineScenario({

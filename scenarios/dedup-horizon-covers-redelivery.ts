@@ -17,7 +17,7 @@
 // not at fault (the delay, the resends and the redelivery timeout are as declared); the design
 // is: the horizon was sized against the partner's nominal 30 days, not against the longest path
 // that can bring the fact back. dedup-horizon-covers-longest-path is the repair.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { loyaltyCreditClaim, partnerFeed } from '../models/designs/partnerFeed.ts';
 
 export default defineScenario({

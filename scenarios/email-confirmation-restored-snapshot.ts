@@ -23,7 +23,7 @@
 // with it (mercury-outbox-restore-database shows the same for a database effect), so the intent
 // claim holds only while the database is never restored alone, and a consistent restore still
 // sends every email again, since nothing outside the notifier remembers them.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { acceptedOrders } from '../models/designs/confirmations.ts';
 import { providerPipeline } from '../models/designs/providerPipeline.ts';
 import emailConfirmation from './email-confirmation.ts';

@@ -3,7 +3,7 @@
 // key nor status lookup. The verdict teaches which effect is unique and which is not: the
 // intent claim holds at every window, provider acceptance is violated as soon as a response is
 // lost and the notifier sends again, so "exactly once" must name the intent, not the email.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { rowsOf, type DatabaseDurable } from '../models/database.ts';
 import { providerClaim, providerPipeline, publishedKeys } from '../models/designs/providerPipeline.ts';
 import { CONFIRMATION_TABLES } from '../models/designs/confirmations.ts';

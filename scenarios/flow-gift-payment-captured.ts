@@ -2,7 +2,7 @@
 // idempotent by payment ID"): the capture is redelivered, and Payments also re-emits one capture
 // under a new event id. The verdict teaches that the business key, not the transport id, makes
 // the dispatch once: "gift sent twice" is refused even for two distinct events of one payment.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { flowPipeline, giftDispatchClaim, giftPaymentCaptured } from '../models/designs/flowRegister.ts';
 
 export default defineScenario({

@@ -3,7 +3,7 @@
 // before it counts, so a crash or a lost message loses a view. The verdict teaches that a
 // declared at-most-once claim holds although views are lost, because losing one was accepted in
 // writing; the view id still refuses to count one twice.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { flowPipeline, pageViewClaim, pageViewed } from '../models/designs/flowRegister.ts';
 
 export default defineScenario({

@@ -8,7 +8,7 @@
 // lands right behind its original. The one fault that applies an older rating after a newer one
 // is a message overtaken on the way: the verdict depends on the reorder fault alone.
 // flow-rating-changed, with the version check, is the repair.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { flowPipeline, ratingChangedFireAndForget, ratingFeatureClaim } from '../models/designs/flowRegister.ts';
 
 export default defineScenario({

@@ -3,7 +3,7 @@
 // feature row per rating, only ever moving its version forwards. The verdict teaches that an
 // idempotent, version-checked upsert needs no dedup table: a repeat or a stale redelivery
 // leaves the row as it is, so the rating counts once and at its latest value.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { flowPipeline, ratingChanged, ratingFeatureClaim } from '../models/designs/flowRegister.ts';
 
 export default defineScenario({

@@ -3,7 +3,7 @@
 // the notification table has only a surrogate id plus the causing event id. The verdict teaches
 // that the event id, recorded in the inbox in the notification's own transaction, is what
 // makes the notification once.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { flowPipeline, reviewNotificationClaim, reviewPosted } from '../models/designs/flowRegister.ts';
 
 export default defineScenario({

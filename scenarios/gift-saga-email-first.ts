@@ -3,7 +3,7 @@
 // exists, and the second purchase's capture is then declined. The verdict teaches that a
 // compensation can void, release and cancel, but it cannot unsend: the recipient holds a gift
 // code for a purchase that never happened.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { giftSaga, giftSagaClaims } from '../models/designs/giftSaga.ts';
 
 export default defineScenario({

@@ -3,7 +3,7 @@
 // declined at capture. The verdict teaches that with the irreversible step last, a refused step
 // is always followed by compensations that fully undo it: no email, capture or licence outlives
 // a cancelled order, and every confirmed order gets its gift code.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { giftSaga, giftSagaClaims } from '../models/designs/giftSaga.ts';
 
 export default defineScenario({

@@ -5,7 +5,7 @@
 // teaches that when a rebalance gives one record to two members, the database refuses the
 // second insert: it waits for the first member's transaction and then finds the key taken. The
 // key is the guard, in one statement.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { groupPipeline, groupReservationClaim } from '../models/designs/groupPipeline.ts';
 
 export default defineScenario({

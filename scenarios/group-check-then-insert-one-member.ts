@@ -4,7 +4,7 @@
 // back (a redelivery after a crash or a timeout, a republished record), so the lookup answers
 // correctly. The verdict teaches what the two-member counterpart needs to fail: concurrency,
 // which only a second member (and a rebalance) brings.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { groupPipeline, groupReservationClaim } from '../models/designs/groupPipeline.ts';
 
 export default defineScenario({

@@ -6,7 +6,7 @@
 // reservation. The verdict teaches that check-then-insert survives every sequential repeat
 // (a redelivery after a crash reads "present") and fails only when two members hold one record
 // at once: both read "absent", both insert. Only the rebalance fault makes that happen here.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { groupPipeline, groupReservationClaim } from '../models/designs/groupPipeline.ts';
 
 export default defineScenario({

@@ -3,7 +3,7 @@
 // ids, a reservation table with only a surrogate id. The verdict teaches that a cache is per
 // process: when a partition moves to the other member, that member's cache has never seen the
 // partition's records, so a rebalance mid-record reserves twice even without a crash.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { groupPipeline, groupReservationClaim } from '../models/designs/groupPipeline.ts';
 
 export default defineScenario({

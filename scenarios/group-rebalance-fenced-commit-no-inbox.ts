@@ -5,7 +5,7 @@
 // refused and the group's offset never moves backwards. The verdict teaches that fencing the
 // commit does not fence the effect: the old owner's reservation is already in the inventory
 // database when its commit is refused, and the new owner reserves again.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { groupPipeline, groupReservationClaim } from '../models/designs/groupPipeline.ts';
 
 export default defineScenario({

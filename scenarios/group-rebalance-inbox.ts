@@ -6,7 +6,7 @@
 // to a second member while the first is still applying it, the members race on the inbox key:
 // the second member's inbox insert waits for the first member's open transaction, finds the key
 // once that commits, and rolls its own transaction back, so the reservation is made once.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { groupPipeline, groupReservationClaim } from '../models/designs/groupPipeline.ts';
 
 export default defineScenario({

@@ -7,7 +7,7 @@
 // teaches that a partition moved while a record is in flight (the old owner still working when
 // the coordinator gives its partition away) hands the record to a second member from the
 // committed offset, and both reserve.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { groupPipeline, groupReservationClaim } from '../models/designs/groupPipeline.ts';
 
 export default defineScenario({

@@ -2,7 +2,7 @@
 // commit offsets after processing completes — never before": the inventory consumer moves its
 // offset before the reservation commits. The verdict teaches that at-most-once transport loses
 // the effect when the consumer dies between the ack and the commit.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

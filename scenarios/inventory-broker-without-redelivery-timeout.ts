@@ -6,7 +6,7 @@
 // since the consumer never saw it and the broker waits for an acknowledgement that cannot come.
 // The verdict depends on the lose fault alone: the at-least-once promise needs a retry on
 // silence, not only on reconnection.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

@@ -3,7 +3,7 @@
 // extra steps": the inbox row commits on its own, then the reservation. The verdict teaches
 // that a crash between the two leaves proof of processing without the effect, and every
 // redelivery is then skipped as a duplicate.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

@@ -5,7 +5,7 @@
 // nothing`. The verdict teaches that the effect key alone holds the claim for this effect: the
 // relay may publish twice and the consumer may execute twice (the window table shows the repeats
 // and the `effectKey` guard that absorbed them), yet one reservation commits per key.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

@@ -3,7 +3,7 @@
 // has no inbox and its reservations table has only a surrogate id, so nothing at the authority
 // recognises a repeat. The verdict teaches that an at-least-once relay and broker turn every
 // crash after the effect commit (and every republish) into a second reservation.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

@@ -4,7 +4,7 @@
 // the reservations table keyed by (order_id, reservation_version). The verdict teaches that the
 // effect key holds where the inbox alone would not: the second event passes the inbox, as it
 // should, and the business key turns it into the stored reservation.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { acceptTwice, orderPipeline, requestedReservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

@@ -5,7 +5,7 @@
 // the reservation's transaction, but the reservations table has only a surrogate id. The two
 // facts carry two distinct event_ids, so the inbox (transport history) lets both through and the
 // second becomes a second reservation, without any fault at all.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { acceptTwice, orderPipeline, requestedReservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

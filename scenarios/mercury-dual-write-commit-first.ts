@@ -2,7 +2,7 @@
 // ACCEPTED, then publish OrderAccepted. The verdict teaches that a crash or a lost publish
 // between the two commits leaves an accepted order that fulfilment never hears of (the 312
 // lost orders): no retry repairs it, because the intent to publish lived only in memory.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

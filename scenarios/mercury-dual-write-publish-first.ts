@@ -2,7 +2,7 @@
 // fails": publish OrderAccepted, then commit. The verdict teaches that moving the window does
 // not close it: a crash or failed commit after the publish gives inventory a reservation for
 // an order that never committed (the 47 phantom fulfilment events).
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

@@ -13,7 +13,7 @@
 // database that still has them, and the inbox turns each repeat into a no-op (guard `inboxKey`).
 // The repair mercury-outbox-restore-database calls for: restore the data and the positions it
 // matches together.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

@@ -6,7 +6,7 @@
 // durable offset past o-1's change, which was never sent. After the restart it reads on from the
 // offset; the outbox row is still there, but nothing reads it again. The order is accepted and
 // never reserved. A crash after the send is harmless here: the publish is already on the wire.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

@@ -5,7 +5,7 @@
 // order from its own durable offset, publishes each, and moves the offset past a change only
 // once the broker has acknowledged it. A crash between the ack and the offset commit streams the
 // change again; the inventory consumer's inbox suppresses the repeat.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

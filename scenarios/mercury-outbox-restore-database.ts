@@ -8,7 +8,7 @@
 // made them: nobody delivers those events again, and their reservations stay lost. The engine and
 // the model are not at fault; the design is, as the seed says: the state was restored without the
 // positions it matches. mercury-outbox-restore-offsets restores the positions and holds.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

@@ -8,7 +8,7 @@
 // (`windows --pairs`): the broker restarts with no offset committed, the consumer subscribes
 // again, and every record of the retained log is delivered once more; the inbox row of each
 // (committed with its reservation) turns the repeat into a no-op (guard `inboxKey`).
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

@@ -4,7 +4,7 @@
 // rows FOR UPDATE SKIP LOCKED and marking them in the same transaction before it commits. A
 // worker that crashes or loses its commit rolls its round back, and whichever worker claims
 // next publishes the same event_id again; the inventory consumer's inbox suppresses it.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

@@ -4,7 +4,7 @@
 // advancing its offset only after commit. The verdict teaches that the repair holds at every
 // failure window, the eight drills included, even though the relay may publish twice and the
 // consumer may execute twice.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

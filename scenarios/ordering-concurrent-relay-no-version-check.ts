@@ -9,7 +9,7 @@
 // together and a concurrent relay sends them at once on separate connections, so the broker
 // appends them in whatever order those connections deliver (2,1,3 or 1,3,2). The consumer
 // applies log order and the projection moves from DELIVERED back to PACKED.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderLifecycle, orderPipeline, projectionClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

@@ -6,7 +6,7 @@
 // independent of transport order: the stale PACKED (v2) arriving after DELIVERED (v3) is
 // rejected (the window table shows the `versionCheck` guard firing) and the projection ends
 // DELIVERED.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderLifecycle, orderPipeline, projectionClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

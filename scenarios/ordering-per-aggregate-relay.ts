@@ -11,7 +11,7 @@
 // partition, FIFO links, an inbox), not a licence to drop the check: a second producer, a
 // restore or a replay brings records outside this log's order, which is why seed 003 keeps
 // the version check in the handler.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderLifecycle, orderPipeline, projectionClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

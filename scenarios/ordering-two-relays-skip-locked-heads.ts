@@ -8,7 +8,7 @@
 // timeout, holds o-1's head; the other worker then finds no head to claim for o-1 and waits
 // instead of taking v2. A crash or a rolled-back round republishes a version already sent, in
 // order, and the inbox suppresses the repeat.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderLifecycle, orderPipeline, projectionClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

@@ -3,7 +3,7 @@
 // as ordering-two-relays-skip-locked, which publish o-1's v2 ahead of v1 when one of them holds
 // v1 in a round that stalls, but the projection is upserted only when the incoming version is
 // newer. The stale v1 arrives last and changes nothing.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderLifecycle, orderPipeline, projectionClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

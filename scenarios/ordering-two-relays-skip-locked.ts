@@ -10,7 +10,7 @@
 // back. The broker appends v2 before v1 and the consumer, trusting log order, applies the stale
 // version last. SKIP LOCKED keeps two workers from publishing one row together; it does nothing
 // for the order of one aggregate's rows, which the worker that skips a row goes on to break.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderLifecycle, orderPipeline, projectionClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

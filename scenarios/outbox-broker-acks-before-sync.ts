@@ -7,7 +7,7 @@
 // broker's log no longer has the record, so nobody ever publishes it again and the reservation
 // is never made. The outbox kept the event durable only as far as the broker's ack meant it.
 // outbox-broker-syncs-before-ack is the repair.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

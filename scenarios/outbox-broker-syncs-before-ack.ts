@@ -3,7 +3,7 @@
 // outbox-broker-acks-before-sync, but each append is on disk before its ack (`syncBeforeAck`,
 // the default). A crash before the append loses a record nobody was told of, and the relay sends
 // it again; a crash after it keeps the record. Nothing acknowledged is lost.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

@@ -8,7 +8,7 @@
 // that the event was never published. The relay comes back to an outbox without it and the
 // accepted order never gets its reservation.
 // The outbox made the fact durable; the cleanup took that back.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

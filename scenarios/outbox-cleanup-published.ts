@@ -7,7 +7,7 @@
 // What windows mode finds: it holds for every single fault and every pair. A row the relay has
 // not published is never old enough to matter to a cleanup that looks at the published flag;
 // the relay finds it when it comes back, however long that took.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

@@ -3,7 +3,7 @@
 // The relay's resend after `broker.afterAppend` (and after its own crash past the broker's
 // acceptance) finds the event_id already in the partition and is acknowledged with the first
 // record's offset instead of being appended again.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, publishedEventClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

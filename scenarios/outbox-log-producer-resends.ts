@@ -6,7 +6,7 @@
 // (A relay crash after the broker accepted does the same, which is why the seeds put the
 // duplicate in the outbox's design rather than in the broker's.) outbox-log-idempotent-producer
 // is the repair.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, publishedEventClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

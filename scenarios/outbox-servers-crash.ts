@@ -3,7 +3,7 @@
 // crash and restart at their own windows (a statement run in an open transaction, a commit made
 // before its reply, a record received before its append, a record appended before its ack).
 // Committed rows and the log survive; open transactions abort and pending replies are gone.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, reservationClaim } from '../models/designs/orderPipeline.ts';
 
 export default defineScenario({

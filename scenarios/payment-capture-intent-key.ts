@@ -6,7 +6,7 @@
 // amended amount; the provider refuses it as a conflict. The verdict teaches that unique capture
 // holds at every window, that a reused key with another intent is refused, and that no outcome
 // is left PENDING or UNKNOWN once the faults heal.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { paymentCapture, paymentCaptureClaim } from '../models/designs/paymentCapture.ts';
 
 export default defineScenario({

@@ -4,7 +4,7 @@
 // amount, the provider answers with the original capture as if the amendment were a retry, and
 // the consumer records the amended capture as succeeded. The verdict teaches that a key honoured
 // without intent binding turns a different request into a silent replay.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { paymentCapture, paymentCaptureClaim } from '../models/designs/paymentCapture.ts';
 
 export default defineScenario({

@@ -17,7 +17,7 @@
 // fault; the design is: a restore of the consumer's state without the input position it matches
 // drops the work that state still owed, as mercury-outbox-restore-database shows for a database
 // effect. The restore procedure must restore both together, or the offsets must live with the state.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { paymentCapture, paymentCaptureClaim } from '../models/designs/paymentCapture.ts';
 
 export default defineScenario({

@@ -7,7 +7,7 @@
 // had already moved past pi-2, so no redelivery comes, and the reconciler never looks at PENDING
 // intents: pi-2 stays PENDING for ever. The engine and the model are not at fault; the design is
 // (it reconciles unknown states but not pending ones). payment-capture-intent-key is the repair.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { paymentCapture, paymentCaptureClaim } from '../models/designs/paymentCapture.ts';
 
 export default defineScenario({

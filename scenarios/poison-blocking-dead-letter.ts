@@ -6,7 +6,7 @@
 // teaches that a dead-letter topic bounds the stall but does not remove it: every record of the
 // other book waits the full 183 s behind the bad one, past the two-minute bound the design
 // promises, though nothing is lost and no book moves backwards.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { bookOrderClaim, otherBooksTimelyClaim, poisonPipeline, POISON_TICK, recordAccountedClaim } from '../models/designs/poisonPipeline.ts';
 
 export default defineScenario({

@@ -6,7 +6,7 @@
 // retrying at the last wait. The verdict teaches that one permanent failure holds every later
 // record of the partition, of every book, for ever: the run never becomes quiet, and neither the
 // bad book's later versions nor the other book's are ever applied.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { bookOrderClaim, otherBooksTimelyClaim, poisonPipeline, POISON_TICK, recordAccountedClaim } from '../models/designs/poisonPipeline.ts';
 
 export default defineScenario({

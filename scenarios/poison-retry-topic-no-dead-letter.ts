@@ -4,7 +4,7 @@
 // topic, so the poison record circles through the retry topic at the last wait for ever. The
 // verdict teaches that parking without an end makes the bad key's later versions wait for good
 // and the system never settles, although the other books are unaffected.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { bookOrderClaim, otherBooksTimelyClaim, poisonPipeline, POISON_TICK, recordAccountedClaim } from '../models/designs/poisonPipeline.ts';
 
 export default defineScenario({

@@ -5,7 +5,7 @@
 // that a retry topic without parking trades the stall for disorder: the book's next version
 // overtakes the retrying one, and when the retry succeeds the statistics move back to the older
 // version.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { bookOrderClaim, otherBooksTimelyClaim, poisonPipeline, POISON_TICK, recordAccountedClaim } from '../models/designs/poisonPipeline.ts';
 
 export default defineScenario({

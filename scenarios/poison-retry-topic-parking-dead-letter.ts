@@ -6,7 +6,7 @@
 // owning team; the parked key is then released. The verdict teaches that every record ends
 // applied or accounted for by an owner, the bad book's later versions follow in order, and the
 // other books never wait for it.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { bookOrderClaim, otherBooksTimelyClaim, poisonPipeline, POISON_TICK, recordAccountedClaim } from '../models/designs/poisonPipeline.ts';
 
 export default defineScenario({

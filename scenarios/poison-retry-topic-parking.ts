@@ -5,7 +5,7 @@
 // record of a parked book after it, and the retry consumer applies a parked book's records in
 // their original order and releases the key when the last is done. The verdict teaches that
 // parking keeps per-key order and lets every other book flow at full speed.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { bookOrderClaim, otherBooksTimelyClaim, poisonPipeline, POISON_TICK, recordAccountedClaim } from '../models/designs/poisonPipeline.ts';
 
 export default defineScenario({

@@ -12,7 +12,7 @@
 // The dedup horizon (3 days of broker retention, 7 of approved replay) and the backfill are
 // arithmetic no run uses, and say so: the horizon scenarios run a partner that redelivers after
 // 30 days against a 7-, 40- or 50-day inbox, none of them Quillmere's paths.
-import { defineRecord } from '../src/recordSpec.ts';
+import { defineRecord } from '../src/scenario/recordSpec.ts';
 
 export default defineRecord({
   document: {

@@ -13,7 +13,7 @@
 // engine and the model are not at fault; the design is: the provider keeps its key for less time
 // than the live retry path can take (seed 000: the API must retain the result through the retry
 // horizon). carrier-key-and-lookup shows the same path with a key kept for the whole horizon.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { confirmationSentClaim, confirmationsPipeline, rebuildOutputClaim } from '../models/designs/confirmations.ts';
 
 export default defineScenario({

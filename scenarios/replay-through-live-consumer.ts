@@ -4,7 +4,7 @@
 // group's offsets to 0. The verdict teaches that a replay through the live identity re-runs the
 // live side effects: the sent-markers went with the read model and the provider's key expired
 // long ago, so every order gets its confirmation again.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { confirmationSentClaim, confirmationsPipeline } from '../models/designs/confirmations.ts';
 
 export default defineScenario({

@@ -7,7 +7,7 @@
 // alerts not gated, sends each one's alert under its own run's message id, so the mail gateway
 // cannot recognise it and the planning team gets every alert twice. The totals and the cutover
 // hold. The design is at fault: an irreversible effect needs a gate on replay.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { alertOnceClaim, promotionClaim, reprocessing, servedTotalsClaim } from '../models/designs/reprocessing.ts';
 import { STREAM_TICK } from '../models/designs/streamPipeline.ts';
 

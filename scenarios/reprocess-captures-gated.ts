@@ -10,7 +10,7 @@
 // run charges again under the same key (window and run `live`) and the provider returns the
 // capture it made (the `resultKey` guard). The live run waits for the provider's answer before it
 // moves on, so a held-back answer only makes it later.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { alertOnceClaim, captureOnceClaim, promotionClaim, reprocessing, servedTotalsClaim } from '../models/designs/reprocessing.ts';
 import { STREAM_TICK } from '../models/designs/streamPipeline.ts';
 

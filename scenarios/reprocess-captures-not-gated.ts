@@ -10,7 +10,7 @@
 // fault: each irreversible effect needs its own gate on replay, and the alert's gate does not
 // cover the payment (seed 000: "Ensure no email, payment, carrier, or irreversible effect is
 // repeated accidentally").
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { alertOnceClaim, captureOnceClaim, promotionClaim, reprocessing, servedTotalsClaim } from '../models/designs/reprocessing.ts';
 import { STREAM_TICK } from '../models/designs/streamPipeline.ts';
 

@@ -12,7 +12,7 @@
 // runs) gives the same verdict and no other violation. The comparison caught it; the design is at
 // fault: a field whose name survived while its meaning changed needs an adapter as much as a
 // missing one does, and nothing in the record's shape says so.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { alertOnceClaim, promotionClaim, reprocessing, servedTotalsClaim } from '../models/designs/reprocessing.ts';
 import { STREAM_TICK } from '../models/designs/streamPipeline.ts';
 

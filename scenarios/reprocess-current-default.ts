@@ -8,7 +8,7 @@
 // refuses the cutover (the promotion claim's lost effect). The served totals hold (readers keep
 // the live results) and no alert repeats. The comparison did its job; the design's missing
 // adapter is at fault.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { alertOnceClaim, promotionClaim, reprocessing, servedTotalsClaim } from '../models/designs/reprocessing.ts';
 import { STREAM_TICK } from '../models/designs/streamPipeline.ts';
 

@@ -6,7 +6,7 @@
 // closed every window, and the windows with a schema-1 order are then served short of the facts
 // they count (replay mismatch: the same facts, a different total). The design is at fault twice
 // over: the missing adapter, and a cutover with no comparison to catch it.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { alertOnceClaim, promotionClaim, reprocessing, servedTotalsClaim } from '../models/designs/reprocessing.ts';
 import { STREAM_TICK } from '../models/designs/streamPipeline.ts';
 

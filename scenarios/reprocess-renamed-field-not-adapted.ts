@@ -11,7 +11,7 @@
 // alert repeats. Every single fault and every pair (`windows --pairs`, 6,106 runs) gives the same
 // verdict and no other violation. The comparison did its job; the design's missing adapter is at
 // fault, as in reprocess-current-default for a field that is absent rather than renamed.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { alertOnceClaim, promotionClaim, reprocessing, servedTotalsClaim } from '../models/designs/reprocessing.ts';
 import { STREAM_TICK } from '../models/designs/streamPipeline.ts';
 

@@ -5,7 +5,7 @@
 // adapter per historical schema (a field missing, one renamed, one whose meaning changed), writes
 // to its own namespace with its alert emails gated off, and is promoted only after its results
 // match the live ones window by window.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { alertOnceClaim, promotionClaim, reprocessing, servedTotalsClaim } from '../models/designs/reprocessing.ts';
 import { STREAM_TICK } from '../models/designs/streamPipeline.ts';
 

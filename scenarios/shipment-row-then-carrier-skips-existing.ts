@@ -16,7 +16,7 @@
 // the carrier's side hold: the service itself is still there to ask by key. The engine and the
 // model are not at fault; the design is: the row is committed before the call, so its existence
 // proves only that the call was owed.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { shipmentBookingClaim, shipmentPipeline } from '../models/designs/shipments.ts';
 
 export default defineScenario({

@@ -12,7 +12,7 @@
 // A crash at `provider.afterExternalEffect`, or a lost response, leaves the carrier booked and the
 // row REQUESTED; the lookup by key finds the booking and the row records it, so nothing is booked
 // twice. shipment-row-then-carrier-skips-existing shows the same service trusting the row instead.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { shipmentBookingClaim, shipmentPipeline } from '../models/designs/shipments.ts';
 
 export default defineScenario({

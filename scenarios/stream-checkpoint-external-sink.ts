@@ -19,7 +19,7 @@
 // posted after the checkpoint it goes back to, and holds. The counting claim holds under every
 // restore too; the verdict and its violation are the same with the restore as without, under
 // single faults and pairs (`windows --pairs`, 8,002 runs).
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { factCountedOnceClaim, resultDeliveryClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 
 export default defineScenario({

@@ -4,7 +4,7 @@
 // stream-checkpoint-external-sink, posting to a store that upserts each result by window and
 // version. The aggregator is also restorable: a `restore` sets it back to the checkpoint before
 // its latest, as an operator restoring an older checkpoint would.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { factCountedOnceClaim, resultDeliveryClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 
 export default defineScenario({

@@ -5,7 +5,7 @@
 // discards what was staged after it. The processor checkpoints every 30 seconds, as Mercury's does
 // in seed 000 ("completes a checkpoint every 30 seconds"), so the decision record's replay figures
 // (270,000 events on average, 540,000 at worst) are this run's interval.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { factCountedOnceClaim, resultDeliveryClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 
 export default defineScenario({

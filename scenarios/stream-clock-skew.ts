@@ -9,7 +9,7 @@
 // is the least over the partitions, so the fast clock cannot pull it ahead while the other device
 // keeps sending: the other device's facts are not made late. The engine is not at fault: the
 // aggregator trusts device time, which is the design's choice.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { factCountedOnceClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 
 export default defineScenario({

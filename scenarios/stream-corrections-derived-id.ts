@@ -15,7 +15,7 @@
 // the correction's alone: which facts are late depends on the run (in some interleavings a replay
 // finds f1-3 on time, the flip stream-ledger-corrections-restored shows), so it promises no fact a
 // correction, only that none gets two. stream-corrections-drawn-id draws the identity instead.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { closedPeriodClaim, correctionOnceClaim, STREAM_TICK, streamPipeline, type StreamPipelineOptions } from '../models/designs/streamPipeline.ts';
 
 /** The ledger posted to a store keyed by each post's identity, its corrections' identity derived or drawn. */

@@ -14,7 +14,7 @@
 // acknowledgement holds: it carries the identity drawn the first time. The engine and the model
 // are not at fault; the design is: an identity drawn at processing time names the attempt, not
 // the fact, so a replay, which processes again, cannot be recognised.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { closedPeriodClaim, correctionOnceClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 import { correctionsLedger } from './stream-corrections-derived-id.ts';
 

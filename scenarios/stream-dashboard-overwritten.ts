@@ -6,7 +6,7 @@
 // facts arrive after their windows closed, and the policy posts the revised total under the
 // version readers already have: a silent revision. The design is at fault;
 // stream-dashboard-versions posts it under the next version.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { closedPeriodClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 
 export default defineScenario({

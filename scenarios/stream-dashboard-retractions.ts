@@ -9,7 +9,7 @@
 // after it, so the dashboard shows `w2@v1 retracted` and then `w2@v2` with f1-3; a device crash
 // does the same to the windows it leaves behind. A retraction that named a version readers do
 // not hold would be a silent revision (the claim's test in test/models/stream.test.ts).
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { closedPeriodClaim, factCountedOnceClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 
 export default defineScenario({

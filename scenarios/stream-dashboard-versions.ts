@@ -1,7 +1,7 @@
 // Seed 000, "A dashboard may update a displayed bucket" and "update or retract a prior result,
 // requiring sinks and readers to understand versions": a late fact revises its closed window
 // under the next version.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { closedPeriodClaim, factCountedOnceClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 
 export default defineScenario({

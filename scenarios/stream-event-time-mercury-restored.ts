@@ -24,7 +24,7 @@
 // recognises the repeated results but refuses the replay's different one, and under a pair
 // (device0 down from its start, the restore at its return) loses the facts only that result
 // counted.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 import mercury, { mercuryPolicy } from './stream-event-time-mercury.ts';
 

@@ -12,7 +12,7 @@
 // watermark to the end, window 2 closes empty, and f1-3 comes after it; the policy routes it to
 // review and the closed bucket stands, which the finality clause judges. Restoring the aggregator
 // to an older checkpoint breaks it: stream-event-time-mercury-restored.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { closedPeriodClaim, factCountedOnceClaim, resultDeliveryClaim, STREAM_TICK, streamPipeline, type StreamPipelineOptions } from '../models/designs/streamPipeline.ts';
 
 /** The design's options, which its restore drill (stream-event-time-mercury-restored) runs too. */

@@ -23,7 +23,7 @@
 // t=183 against t=180). Twenty-five holds in windows mode striking every occurrence up to the
 // fourth (and up to the eighth, tried once), in check mode over every interleaving with one
 // fault, and under explore.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { factCountedOnceClaim, STREAM_TICK, streamPipeline, timelyResultClaim, type StreamPipelineOptions } from '../models/designs/streamPipeline.ts';
 
 /** The design, shared with stream-idle-partition-tight-budget, which holds it to fifteen minutes. */

@@ -8,7 +8,7 @@
 // aggregator while it stages results, or a fetch held back, adds the replay or the wait to an
 // already slow watermark and also misses the bound. The design is at fault: nothing detects the
 // idle partition (stream-idle-partition-detected does).
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { STREAM_TICK, streamPipeline, timelyResultClaim } from '../models/designs/streamPipeline.ts';
 
 export default defineScenario({

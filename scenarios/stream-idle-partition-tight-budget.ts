@@ -26,7 +26,7 @@
 // budget has less slack (a little over a minute with real latencies, five minutes without) than
 // one fault costs. stream-idle-partition-detected gives the same design twenty minutes, which
 // covers the fault-free 13.8 minutes plus one held link.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { factCountedOnceClaim, STREAM_TICK, streamPipeline, timelyResultClaim } from '../models/designs/streamPipeline.ts';
 import { idleDetected } from './stream-idle-partition-detected.ts';
 

@@ -1,7 +1,7 @@
 // Seed 000, late-data policies: "drop it only when the lost contribution is declared acceptable
 // and measured". Facts later than the allowed lateness are dropped, and each drop is posted
 // beside the results, so the loss is declared and counted.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { factCountedOnceClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 
 export default defineScenario({

@@ -6,7 +6,7 @@
 // arrive after that. The policy drops them and records nothing (lost effects); a held-back upload
 // (`device1->log:log.append` delayed) has the same result for its fact. The design is at fault:
 // stream-late-dropped-counted drops the same facts and counts them.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { factCountedOnceClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 
 export default defineScenario({

@@ -17,7 +17,7 @@
 // one checkpoint, not to the entries (stream-transactional-sink-older-checkpoint), and the
 // restored watermark lets the replay decide lateness otherwise than the first run did, so the
 // entries it writes are not the ones it repeats.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 import ledger, { ledgerPolicy } from './stream-ledger-corrections.ts';
 

@@ -3,7 +3,7 @@
 // result": a late fact, after its window closed, becomes one correction linked to the closed
 // result, posted to a store keyed by the fact it corrects. Restoring the aggregator to an older
 // checkpoint breaks it: stream-ledger-corrections-restored.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { closedPeriodClaim, factCountedOnceClaim, STREAM_TICK, streamPipeline, type StreamPipelineOptions } from '../models/designs/streamPipeline.ts';
 
 /** The design's options, which its restore drill (stream-ledger-corrections-restored) runs too. */

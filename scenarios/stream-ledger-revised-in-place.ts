@@ -5,7 +5,7 @@
 // facts arrive after their windows closed, and the policy posts a new total for a closed period:
 // a silent revision for a ledger, while every fact is still counted once. The design is at fault;
 // stream-ledger-corrections posts a correction instead.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { closedPeriodClaim, factCountedOnceClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 
 export default defineScenario({

@@ -9,7 +9,7 @@
 // `aggregator.unreadableCheckpoint` (stuck); the windows still open then never get a result (lost
 // effects). No fault is needed; the design is at fault, and the run says so in its stuck reason
 // and in the `checkpoint unreadable` note.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { factCountedOnceClaim, resultDeliveryClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 
 export default defineScenario({

@@ -1,6 +1,6 @@
 // Seed 000, "Test restore and migration before deployment": the upgrade of
 // stream-state-schema-changed, with code that migrates a checkpoint of the schema before its own.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { factCountedOnceClaim, resultDeliveryClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 
 export default defineScenario({

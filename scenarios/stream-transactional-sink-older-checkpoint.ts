@@ -11,7 +11,7 @@
 // to one checkpoint, not to the results themselves, so it cannot recognise a replay that starts
 // earlier. A sink keyed by window and version (stream-checkpoint-idempotent-sink) holds under the
 // same restore.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { factCountedOnceClaim, resultDeliveryClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 
 export default defineScenario({

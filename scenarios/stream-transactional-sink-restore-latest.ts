@@ -10,7 +10,7 @@
 // that epoch again (the sink has it already: guard `epochCommitted`), and stages what it reads
 // after those positions under new epochs. Nothing it committed is staged twice, so readers see each
 // window's result once. stream-transactional-sink-restore-ten-minutes-back restores an older one.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { factCountedOnceClaim, resultDeliveryClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 
 export default defineScenario({

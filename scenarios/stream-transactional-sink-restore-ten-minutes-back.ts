@@ -15,7 +15,7 @@
 // fault; the design is: the sink transaction is bound to the epoch of one checkpoint, so it
 // recognises the replay of the latest checkpoint and not of an older one; a sink keyed by window
 // and version (stream-checkpoint-idempotent-sink) holds under the same restore.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { factCountedOnceClaim, resultDeliveryClaim, STREAM_TICK, streamPipeline } from '../models/designs/streamPipeline.ts';
 
 export default defineScenario({

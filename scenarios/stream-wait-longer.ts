@@ -15,7 +15,7 @@
 // holds under every single fault and every pair. The state held grows too: the aggregator held
 // five windows open at once (its `held open` evidence) where the seed's policy held four. The
 // engine and the model are not at fault; the latency is the policy's own price, declared here.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { closedPeriodClaim, factCountedOnceClaim, STREAM_TICK, streamPipeline, timelyResultClaim } from '../models/designs/streamPipeline.ts';
 
 export default defineScenario({

@@ -10,7 +10,7 @@
 // `topics.commit` does the same through the processor's timeout, and a lost `topics.produced`
 // makes it produce the result again. Nothing is lost: every record's result is written at least
 // once.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { readProcessWrite, topicResultClaim } from '../models/designs/readProcessWrite.ts';
 
 export default defineScenario({

@@ -12,7 +12,7 @@
 // `processor.afterTransactionSend` holds: the transaction is already on its way and lands, so the
 // record is not taken up again. The engine and the transaction are not at fault; the boundary
 // simply ends where the cluster does.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { paymentEmailClaim, readProcessWrite, topicResultClaim } from '../models/designs/readProcessWrite.ts';
 
 export default defineScenario({

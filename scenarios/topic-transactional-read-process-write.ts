@@ -13,7 +13,7 @@
 // way. Every single fault therefore holds, in every interleaving too (`faultline check` with
 // `--faults 2` finds no violation either). The boundary is the cluster: the result and the offset
 // are two writes of one system in one transaction; nothing outside it is measured here.
-import { defineScenario } from '../src/scenario.ts';
+import { defineScenario } from '../src/scenario/scenario.ts';
 import { readProcessWrite, topicResultClaim } from '../models/designs/readProcessWrite.ts';
 
 export default defineScenario({

@@ -8,13 +8,13 @@
 //   import { scenarioTests } from 'faultline/vitest';
 //   scenarioTests(['scenarios/checkout.ts'], { pairs: true });
 import { describe, test } from 'vitest';
-import { loadScenario, scenarioRefs } from './catalogue.ts';
-import { check } from './check/check.ts';
-import { explore } from './explore.ts';
+import { loadScenario, scenarioRefs } from './scenario/catalogue.ts';
+import { check } from './modes/check/check.ts';
+import { explore } from './modes/explore.ts';
 import { describePlan } from './report/describePlan.ts';
 import { verdictSummary } from './report/verdictSummary.ts';
-import { replayLine } from './replayLine.ts';
-import { runWindows } from './windows.ts';
+import { replayLine } from './modes/replayLine.ts';
+import { runWindows } from './modes/windows.ts';
 
 export interface ScenarioTestOptions {
   /** The sweep each test runs: windows (every window, every fault kind; the default), check or explore. */

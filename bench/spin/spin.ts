@@ -7,8 +7,8 @@
 //
 // Without spin or gcc on PATH it prints one line saying so and exits 0, so the benchmark can
 // call it on any machine.
-import { expectedAt } from '../../src/scenario.ts';
-import { loadScenario } from '../../src/catalogue.ts';
+import { expectedAt } from '../../src/scenario/scenario.ts';
+import { loadScenario } from '../../src/scenario/catalogue.ts';
 import { runSpinDesigns, spinAvailable, spinVersion, SpinError, type SpinOptions, type SpinResult } from './runSpin.ts';
 
 const USAGE = 'usage: npx tsx bench/spin/spin.ts [--orders 1..8] [--crashes 0..20] [--opt O2|O0] [--hash-bits 10..32]';

@@ -7,7 +7,7 @@ import { rowsOf, type DatabaseDurable } from '../database.ts';
 import type { Payload } from '../broker.ts';
 import { providerClaim, providerPipeline, publishedKeys, REBUILD_SUFFIX, type ProviderTableNames } from './providerPipeline.ts';
 import { publishedView } from './tableViews.ts';
-import type { Claim } from '../../src/claims.ts';
+import type { Claim } from '../../src/checkers/claims.ts';
 
 export const CONFIRMATION_KEY = ['order_id'];
 export const PROVIDER_KEY_RETENTION = '60s';

@@ -7,12 +7,12 @@
 // the workload, or, with periodic `backups`, to the newest one at least an age old
 // (models/databaseBackups.ts); `restoreWith` names the components the same fault sets back with
 // it (the broker holding its consumer's offsets), so the data and its input position go together.
-import { common, componentFields, ticksOf, type ComponentBuilder } from '../../src/design.ts';
-import type { MessageFaultKind } from '../../src/faults.ts';
-import type { TimeScale } from '../../src/duration.ts';
-import { InputError } from '../../src/inputError.ts';
-import { duration, parseOptions, z } from '../../src/options.ts';
-import type { DesignComponent } from '../../src/scenario.ts';
+import { common, componentFields, ticksOf, type ComponentBuilder } from '../../src/scenario/design.ts';
+import type { MessageFaultKind } from '../../src/faults/faults.ts';
+import type { TimeScale } from '../../src/base/duration.ts';
+import { InputError } from '../../src/base/inputError.ts';
+import { duration, parseOptions, z } from '../../src/scenario/options.ts';
+import type { DesignComponent } from '../../src/scenario/scenario.ts';
 import { databaseEvidence, databaseMachine, databaseSessions, emptyDatabase, type DatabaseDurable, type RowFormats, type TableSpec } from '../database.ts';
 import { restoredFromBackup, type BackupSchedule } from '../databaseBackups.ts';
 

@@ -14,10 +14,10 @@
 //   can be lost, and that is declared; the view id still refuses an overcount.
 // - EV-04 gift.payment.captured: the payment id is the key of the dispatch, so even a second
 //   event for the same payment (Payments re-emits after its own reconciliation) dispatches once.
-import type { Claim } from '../../src/claims.ts';
-import { design, given, type DesignBuild } from '../../src/design.ts';
-import { parseOptions, z } from '../../src/options.ts';
-import type { WorldView } from '../../src/worldView.ts';
+import type { Claim } from '../../src/checkers/claims.ts';
+import { design, given, type DesignBuild } from '../../src/scenario/design.ts';
+import { parseOptions, z } from '../../src/scenario/options.ts';
+import type { WorldView } from '../../src/kernel/worldView.ts';
 import { broker, BrokerOptions, type Payload } from '../broker.ts';
 import { consumer, ConsumerOptions, type EffectSpec } from '../consumer.ts';
 import { rowsOf, versionsOf, type DatabaseDurable } from '../database.ts';

@@ -3,11 +3,11 @@
 // the workload, and what the saga promises about each effect. Design option `emailStep`: `last`
 // (the template's decision) or `first`. Workload input: per purchase, whether Payments declines
 // the capture.
-import type { Claim, ClaimTable, ClaimTables, Outcome, TableView } from '../../src/claims.ts';
-import { design, given, type DesignBuild } from '../../src/design.ts';
-import { parseOptions, z } from '../../src/options.ts';
-import type { WindowNote } from '../../src/scenario.ts';
-import type { WorldView } from '../../src/worldView.ts';
+import type { Claim, ClaimTable, ClaimTables, Outcome, TableView } from '../../src/checkers/claims.ts';
+import { design, given, type DesignBuild } from '../../src/scenario/design.ts';
+import { parseOptions, z } from '../../src/scenario/options.ts';
+import type { WindowNote } from '../../src/scenario/scenario.ts';
+import type { WorldView } from '../../src/kernel/worldView.ts';
 import { orchestrator, OrchestratorOptions, type GiftPurchase, type OrchestratorDurable } from '../orchestrator.ts';
 import { participant, participantOperations, ParticipantOptions, type ParticipantDurable, type RemoteAction } from '../participant.ts';
 import { partOptions } from './partOptions.ts';

@@ -11,10 +11,10 @@
 // - `handler`: one atomic insert, or a lookup and then an insert (`checkThenInsert`).
 // - `effectKey`: the reservation table's key is the reservation itself (`semantic`), or a
 //   surrogate id with no unique key on the reservation (`none`).
-import type { Claim } from '../../src/claims.ts';
-import { design, given, type DesignBuild } from '../../src/design.ts';
-import { parseOptions, z } from '../../src/options.ts';
-import type { WorldView } from '../../src/worldView.ts';
+import type { Claim } from '../../src/checkers/claims.ts';
+import { design, given, type DesignBuild } from '../../src/scenario/design.ts';
+import { parseOptions, z } from '../../src/scenario/options.ts';
+import type { WorldView } from '../../src/kernel/worldView.ts';
 import { broker, BrokerOptions, type Payload } from '../broker.ts';
 import { consumerGroup, ConsumerGroupOptions, type ConsumerInput, type EffectSpec } from '../consumer.ts';
 import { rowsOf, type DatabaseDurable } from '../database.ts';

@@ -2,15 +2,15 @@
 // orders, the order service and its database, an optional outbox relay, the broker, and the
 // inventory consumer with its database. Each design option of the seeds is one field here, so a
 // scenario file states a design in a few lines.
-import type { Claim, TableView } from '../../src/claims.ts';
-import { design, given, type DesignBuild } from '../../src/design.ts';
-import { duration, parseOptions, z } from '../../src/options.ts';
+import type { Claim, TableView } from '../../src/checkers/claims.ts';
+import { design, given, type DesignBuild } from '../../src/scenario/design.ts';
+import { duration, parseOptions, z } from '../../src/scenario/options.ts';
 import { broker, BrokerOptions, recordsOf, type BrokerDurable } from '../broker.ts';
 import { client as clientComponent, ClientOptions, type ClientDurable, type ClientReplyRecord, type Command } from '../client.ts';
 import { consumer, consumerGroup, ConsumerGroupOptions, type ConsumerInput, type EffectSpec } from '../consumer.ts';
 import { rowsOf, versionsOf, type DatabaseDurable, type RowFormats } from '../database.ts';
 import { cdcConnector } from '../cdcConnector.ts';
-import { InputError } from '../../src/inputError.ts';
+import { InputError } from '../../src/base/inputError.ts';
 import { outboxCleaner, OutboxCleanerOptions } from '../outboxCleaner.ts';
 import { relay, RelayOptions } from '../relay.ts';
 import { source, SourceOptions } from '../source.ts';

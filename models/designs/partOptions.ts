@@ -2,10 +2,10 @@
 // the preset wires itself (which database, which broker, which effect, the names its claims
 // read). A preset made of parts thereby takes every option of each, and an option a part gains
 // reaches every preset made of it. The option is documented by reference to the part.
-import { InputError } from '../../src/inputError.ts';
-import { didYouMean } from '../../src/nearest.ts';
-import { given } from '../../src/design.ts';
-import { z } from '../../src/options.ts';
+import { InputError } from '../../src/base/inputError.ts';
+import { didYouMean } from '../../src/base/nearest.ts';
+import { given } from '../../src/scenario/design.ts';
+import { z } from '../../src/scenario/options.ts';
 import { DatabaseOptions } from './databaseComponent.ts';
 
 type Shape = Readonly<Record<string, z.Schema<unknown, unknown>>>;

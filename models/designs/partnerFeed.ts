@@ -2,10 +2,10 @@
 // weeks later, the broker, and a loyalty consumer whose inbox forgets: the inbox table has a
 // time-to-live (the "seven-day deduplication record") and the effect, a loyalty credit, is an
 // additive row with a surrogate id, so nothing but the inbox recognises a repeat.
-import type { Claim } from '../../src/claims.ts';
-import { design, given, type DesignBuild } from '../../src/design.ts';
-import { duration, parseOptions, z } from '../../src/options.ts';
-import type { WindowNote } from '../../src/scenario.ts';
+import type { Claim } from '../../src/checkers/claims.ts';
+import { design, given, type DesignBuild } from '../../src/scenario/design.ts';
+import { duration, parseOptions, z } from '../../src/scenario/options.ts';
+import type { WindowNote } from '../../src/scenario/scenario.ts';
 import { broker, BrokerOptions, type Payload } from '../broker.ts';
 import { consumer, ConsumerOptions } from '../consumer.ts';
 import { rowsOf, type DatabaseDurable } from '../database.ts';

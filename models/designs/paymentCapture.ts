@@ -4,7 +4,7 @@
 // "reconcile pending/unknown states until terminal"). The workload is one capture per payment
 // intent, and then an amendment: Payments re-emits pi-1 with a changed amount, a different
 // intent under an existing key, which a provider that binds keys to intents must refuse.
-import type { Claim } from '../../src/claims.ts';
+import type { Claim } from '../../src/checkers/claims.ts';
 import type { Payload } from '../broker.ts';
 import type { ProviderInput } from '../provider.ts';
 import type { ReconcilerInput } from '../reconciler.ts';

@@ -13,11 +13,11 @@
 // Three claims watch it: per-book versions never move backwards, every record is applied or
 // dead-lettered with an owner, and the books without a bad record are applied within a bound of
 // their publication.
-import type { Claim, ClaimTable, TableView } from '../../src/claims.ts';
-import { design, given, type DesignBuild } from '../../src/design.ts';
-import { TimeScale, type Duration } from '../../src/duration.ts';
-import { duration, parseOptions, z } from '../../src/options.ts';
-import type { WorldView } from '../../src/worldView.ts';
+import type { Claim, ClaimTable, TableView } from '../../src/checkers/claims.ts';
+import { design, given, type DesignBuild } from '../../src/scenario/design.ts';
+import { TimeScale, type Duration } from '../../src/base/duration.ts';
+import { duration, parseOptions, z } from '../../src/scenario/options.ts';
+import type { WorldView } from '../../src/kernel/worldView.ts';
 import { broker, BrokerOptions, recordsOf, type BrokerDurable, type Payload } from '../broker.ts';
 import { consumer, ConsumerOptions, type EffectSpec } from '../consumer.ts';
 import { historyOf, versionsOf, type DatabaseDurable } from '../database.ts';

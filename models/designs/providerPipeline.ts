@@ -4,16 +4,16 @@
 // option of the seeds is one field: what the caller sends and records, what the provider
 // honours, whether a reconciler owns unknown outcomes, and how an operator's rebuild replays the
 // log. The claims observe the provider's own records, since that is where the effect happens.
-import type { Claim, ClaimTable, ClaimTables, Outcome, SqlType } from '../../src/claims.ts';
-import { design, given, type DesignBuild } from '../../src/design.ts';
-import { InputError } from '../../src/inputError.ts';
-import { duration, parseOptions, z } from '../../src/options.ts';
-import type { WindowNote } from '../../src/scenario.ts';
-import type { WorldView } from '../../src/worldView.ts';
+import type { Claim, ClaimTable, ClaimTables, Outcome, SqlType } from '../../src/checkers/claims.ts';
+import { design, given, type DesignBuild } from '../../src/scenario/design.ts';
+import { InputError } from '../../src/base/inputError.ts';
+import { duration, parseOptions, z } from '../../src/scenario/options.ts';
+import type { WindowNote } from '../../src/scenario/scenario.ts';
+import type { WorldView } from '../../src/kernel/worldView.ts';
 import { broker, BrokerOptions, type Payload } from '../broker.ts';
 import { CALLER_TABLES, caller as callerComponent, CallerOptions, effectKeyOf, intentFieldsOf, type CallerInput } from '../caller.ts';
-import type { DesignIndex } from '../../src/designIndex.ts';
-import { didYouMean } from '../../src/nearest.ts';
+import type { DesignIndex } from '../../src/scenario/designIndex.ts';
+import { didYouMean } from '../../src/base/nearest.ts';
 import { missingFields } from '../payloadFields.ts';
 import { rowsOf, type DatabaseDurable } from '../database.ts';
 import { operator } from '../operator.ts';

@@ -26,12 +26,12 @@
 // transaction, so a repeat of the record after a crash sends it again and a lost request loses
 // it, while the result on `out` is still written once.
 import { assign, enqueueActions, setup } from 'xstate';
-import type { Claim, TableView } from '../../src/claims.ts';
-import { common, componentFields, design, given, ticksOf, type ComponentBuilder, type DesignBuild } from '../../src/design.ts';
-import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../../src/emitted.ts';
-import { duration, parseOptions, z } from '../../src/options.ts';
-import type { EvidencePart } from '../../src/scenario.ts';
-import type { WorldView } from '../../src/worldView.ts';
+import type { Claim, TableView } from '../../src/checkers/claims.ts';
+import { common, componentFields, design, given, ticksOf, type ComponentBuilder, type DesignBuild } from '../../src/scenario/design.ts';
+import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../../src/kernel/emitted.ts';
+import { duration, parseOptions, z } from '../../src/scenario/options.ts';
+import type { EvidencePart } from '../../src/scenario/scenario.ts';
+import type { WorldView } from '../../src/kernel/worldView.ts';
 import type { Payload } from '../broker.ts';
 
 export interface TopicsDurable {

@@ -18,11 +18,11 @@
 // to its own namespace (`rebuildSink`) unless the design points it at the live one, and sending
 // alerts and captures only if the design forgot to gate them. A promoter compares the two runs'
 // results and cuts over to the rebuild, or refuses.
-import type { Claim } from '../../src/claims.ts';
-import { design, given, ticksOf, type DesignBuild } from '../../src/design.ts';
-import { TimeScale } from '../../src/duration.ts';
-import { parseOptions, z } from '../../src/options.ts';
-import type { WorldView } from '../../src/worldView.ts';
+import type { Claim } from '../../src/checkers/claims.ts';
+import { design, given, ticksOf, type DesignBuild } from '../../src/scenario/design.ts';
+import { TimeScale } from '../../src/base/duration.ts';
+import { parseOptions, z } from '../../src/scenario/options.ts';
+import type { WorldView } from '../../src/kernel/worldView.ts';
 import { device, DeviceOptions, type DeviceDurable, type PlannedFact } from '../device.ts';
 import { partOptions } from './partOptions.ts';
 import { eventLogEvidence, eventLogMachine, type StreamRecord } from '../eventLog.ts';

@@ -5,9 +5,9 @@
 // that every committed shipment row yields exactly one booked pickup: the row is the service's
 // committed fact, the carrier's ledger the effect, and the moment between them is what the
 // scenarios strike.
-import type { Claim, ClaimTable } from '../../src/claims.ts';
-import { design, type DesignBuild } from '../../src/design.ts';
-import type { WorldView } from '../../src/worldView.ts';
+import type { Claim, ClaimTable } from '../../src/checkers/claims.ts';
+import { design, type DesignBuild } from '../../src/scenario/design.ts';
+import type { WorldView } from '../../src/kernel/worldView.ts';
 import { broker } from '../broker.ts';
 import { commitThenCall, commitThenCallTable, type CommitThenCallOptions } from '../commitThenCall.ts';
 import { rowsOf, type DatabaseDurable } from '../database.ts';
@@ -17,7 +17,7 @@ import { PICKUP_KEY, pickupRequests } from './carrier.ts';
 import { databaseComponent } from './databaseComponent.ts';
 import { providerOutcomes } from './providerPipeline.ts';
 import { ledgerView } from './tableViews.ts';
-import type { z } from '../../src/options.ts';
+import type { z } from '../../src/scenario/options.ts';
 
 /** The service's own choices: what it sends, asks and does with a row it finds already there, and how it retries. */
 export type ShippingOptions = Pick<z.input<typeof CommitThenCallOptions>, 'sendKey' | 'statusLookup' | 'existingRow' | 'retry' | 'maxAttempts' | 'timeout'>;

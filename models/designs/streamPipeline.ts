@@ -19,18 +19,18 @@
 //   late fact becomes a correction linked to the closed result), for a dashboard only under a
 //   new version;
 // - `timelyResultClaim`: each window's first result is posted within a bound of its end.
-import type { Claim, Revision } from '../../src/claims.ts';
-import { common, componentFields, design, given, ticksOf, type DesignBuild } from '../../src/design.ts';
-import type { Duration } from '../../src/duration.ts';
-import { LATE_POLICIES } from '../../src/latePolicy.ts';
-import { TimeScale } from '../../src/duration.ts';
-import { duration, parseOptions, z } from '../../src/options.ts';
-import type { WorldView } from '../../src/worldView.ts';
+import type { Claim, Revision } from '../../src/checkers/claims.ts';
+import { common, componentFields, design, given, ticksOf, type DesignBuild } from '../../src/scenario/design.ts';
+import type { Duration } from '../../src/base/duration.ts';
+import { LATE_POLICIES } from '../../src/scenario/latePolicy.ts';
+import { TimeScale } from '../../src/base/duration.ts';
+import { duration, parseOptions, z } from '../../src/scenario/options.ts';
+import type { WorldView } from '../../src/kernel/worldView.ts';
 import { device, DeviceOptions, type DeviceDurable, type PlannedFact } from '../device.ts';
 import { eventLogEvidence, eventLogMachine, factRecords, type EventLogDurable, type StreamRecord } from '../eventLog.ts';
 import { finalResults, resultSinkEvidence, resultSinkMachine, type SinkDurable } from '../resultSink.ts';
 import { aggregatorEvidence, aggregatorMachine, restoreCheckpointByAge, restoreLatestCheckpoint, restoreOlderCheckpoint, type AggregatorInput, type SchemaAdapter } from '../windowedAggregator.ts';
-import { InputError } from '../../src/inputError.ts';
+import { InputError } from '../../src/base/inputError.ts';
 import { partOptions } from './partOptions.ts';
 import { deviceFactsView, differingResults, factRecordsView, isFinalResult, resultViews, type StreamClock } from './streamTables.ts';
 

@@ -6,9 +6,9 @@
 // each fact or post carries the window it falls in (`window_id`, the window's index), reckoned
 // the way the claims reckon it: a fact's true window from when it occurred, a record's from the
 // event time the device stamped.
-import type { ClaimTable, TableView } from '../../src/claims.ts';
-import type { TimeScale } from '../../src/duration.ts';
-import type { WorldView } from '../../src/worldView.ts';
+import type { ClaimTable, TableView } from '../../src/checkers/claims.ts';
+import type { TimeScale } from '../../src/base/duration.ts';
+import type { WorldView } from '../../src/kernel/worldView.ts';
 import type { DeviceDurable } from '../device.ts';
 import { factRecords, type EventLogDurable } from '../eventLog.ts';
 import type { SinkDurable } from '../resultSink.ts';

@@ -4,8 +4,8 @@
 // an external provider's operations as the export of its ledger, a table's committed versions as
 // the audit table a team must keep to see a version go backwards after the fact. Each view
 // declares its columns and their types, and reads its rows off the component that holds them.
-import type { SqlType, TableView } from '../../src/claims.ts';
-import type { WorldView } from '../../src/worldView.ts';
+import type { SqlType, TableView } from '../../src/checkers/claims.ts';
+import type { WorldView } from '../../src/kernel/worldView.ts';
 import type { BrokerDurable } from '../broker.ts';
 import { historyOf, type DatabaseDurable } from '../database.ts';
 import { operationsOf, type ProviderDurable } from '../provider.ts';

@@ -2,7 +2,7 @@
 // report shows the wording only beside the component a run shows re-sending the work (the
 // query that finds the damage is written from the claim's tables instead). The answers depend
 // on the design option, so each component's notes are a function of it.
-import type { WindowNote } from '../../src/scenario.ts';
+import type { WindowNote } from '../../src/scenario/scenario.ts';
 import type { ConsumerInput } from '../consumer.ts';
 import type { RetryPolicy } from '../retryPolicy.ts';
 import type { SourceDesign } from '../source.ts';

@@ -2,7 +2,7 @@
 // after live work and a variance allowance are reserved out of a tested safe envelope, so the
 // backfill can never borrow capacity that live traffic needs. The duration follows from the cap.
 import type Big from 'big.js';
-import { InputError } from '../inputError.ts';
+import { InputError } from '../base/inputError.ts';
 import {
   type DecimalLike,
   HOUR_DECIMALS,

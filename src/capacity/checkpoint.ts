@@ -17,7 +17,7 @@
 //         more stops recovery outright under this reading: a rate cannot fall below zero.
 // Failure detection, source fetch, cache warming and sink demand are not modelled.
 import type Big from 'big.js';
-import { InputError } from '../inputError.ts';
+import { InputError } from '../base/inputError.ts';
 import {
   type DecimalLike,
   alignLines,

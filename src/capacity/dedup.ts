@@ -5,7 +5,7 @@
 // The entry size is a modelling input, not a measurement: key, state, timestamp and index
 // overhead together. The figures are a floor for planning; real overhead must be measured.
 import Big from 'big.js';
-import { InputError } from '../inputError.ts';
+import { InputError } from '../base/inputError.ts';
 import {
   type DecimalLike,
   type Rate,

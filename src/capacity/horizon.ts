@@ -4,7 +4,7 @@
 // evidence expired is applied again as new work. The window is invalid if any requirement is
 // longer; the gap to the longest one is the span in which that can happen.
 import type Big from 'big.js';
-import { InputError } from '../inputError.ts';
+import { InputError } from '../base/inputError.ts';
 import { type DecimalLike, alignLines, render, renderDuration, renderDurationWithSeconds, requirePositive } from './units.ts';
 
 export interface HorizonInput {

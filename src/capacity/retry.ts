@@ -7,7 +7,7 @@
 // is what sizes the dedup horizon. A caller's `retry` option (models/callRetry.ts) draws its
 // waits from this same function, so the schedule a design is swept with is the one printed here.
 import type Big from 'big.js';
-import { InputError } from '../inputError.ts';
+import { InputError } from '../base/inputError.ts';
 import { type DecimalLike, alignLines, dec, isWhole, render, renderSeconds, renderSpan, requirePositive, spanRenderer, SECOND_DECIMALS } from './units.ts';
 
 export interface RetryInput {

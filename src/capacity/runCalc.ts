@@ -3,9 +3,9 @@
 // prints and never exits, so the command line decides where output goes and maps InputError to
 // exit code 2; every mistake in the arguments surfaces here as one InputError line.
 import type Big from 'big.js';
-import { InputError } from '../inputError.ts';
-import { didYouMean } from '../nearest.ts';
-import { parseArgv, type ArgvSpec, type FlagSpec } from '../parseArgv.ts';
+import { InputError } from '../base/inputError.ts';
+import { didYouMean } from '../base/nearest.ts';
+import { parseArgv, type ArgvSpec, type FlagSpec } from '../base/parseArgv.ts';
 import { backfillDuration, describeBackfill } from './backfill.ts';
 import { checkpointReplay, describeCheckpoint } from './checkpoint.ts';
 import { dedupSizing, describeDedup } from './dedup.ts';

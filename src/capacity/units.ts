@@ -6,7 +6,7 @@
 // are compared against hand-computed figures (74.6496 GB, not 74.64959999999999 GB); binary
 // floating point cannot hold 0.1 or 74.6496 exactly, and a decimal library can.
 import Big from 'big.js';
-import { InputError } from '../inputError.ts';
+import { InputError } from '../base/inputError.ts';
 
 // A private constructor keeps our precision settings away from anyone else using big.js in the
 // same process. Forty decimal places on division is far beyond any printed figure, so the only

@@ -1,6 +1,6 @@
 // Safety: at most one committed outcome per key.
-import type { Claim } from '../claims.ts';
-import type { WorldView } from '../worldView.ts';
+import type { Claim } from './claims.ts';
+import type { WorldView } from '../kernel/worldView.ts';
 import { observed, outcomesOf, type Observation } from './clause.ts';
 import type { Finding } from './finding.ts';
 

@@ -2,8 +2,8 @@
 // (the claim gives it no observer: the clause is "not checked"), or how many items it judged and
 // what it found wrong. A clause that judged nothing in a run held vacuously there; summed over a
 // sweep, a clause no run ever exercised is "not exercised", which is not the same as holding.
-import type { Claim } from '../claims.ts';
-import type { WorldView } from '../worldView.ts';
+import type { Claim } from './claims.ts';
+import type { WorldView } from '../kernel/worldView.ts';
 import type { Finding, Violation } from './finding.ts';
 
 export type ClauseId = 'atMostOne' | 'liveness' | 'phantom' | 'versions' | 'sameIntent' | 'differentIntent' | 'unknownResolved' | 'finality' | 'quiescence';

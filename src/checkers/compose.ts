@@ -2,9 +2,9 @@
 // verdict for the claim, and the claims of a run compose into the run's verdict, so a composed
 // checker is itself a checker (Jepsen's `compose`). A checker that throws makes its clause
 // `unknown` with the reason, never a pass; a clause without an observer is "not checked".
-import type { Claim } from '../claims.ts';
-import type { WorldView } from '../worldView.ts';
-import { runOutcome } from '../verdict.ts';
+import type { Claim } from './claims.ts';
+import type { WorldView } from '../kernel/worldView.ts';
+import { runOutcome } from './verdict.ts';
 import { checkAtMostOne } from './atMostOne.ts';
 import { NOT_OBSERVED, observed, type Checker, type ClauseId } from './clause.ts';
 import type { Finding, RunOutcome } from './finding.ts';

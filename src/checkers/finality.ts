@@ -3,8 +3,8 @@
 // update a displayed bucket."). The claim lists every revision made after a period was final, as
 // its authority recorded it; each silent one (in place, under the same version, or a correction
 // linked to no result) is a finding. A claim that says nothing of finality is not checked here.
-import type { Claim } from '../claims.ts';
-import type { WorldView } from '../worldView.ts';
+import type { Claim } from './claims.ts';
+import type { WorldView } from '../kernel/worldView.ts';
 import { NOT_OBSERVED, observed, type Observation } from './clause.ts';
 import type { Finding } from './finding.ts';
 

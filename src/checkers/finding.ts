@@ -1,6 +1,7 @@
 // The outcome vocabulary of a run, shared by checkers, window tables and reports. A finding is
 // data: which violation, of which claim's effect, and the keys involved, so a report, a repair
 // query or a test reads the keys without parsing a sentence (report/describeFinding.ts words it).
+import type { StuckReason } from '../kernel/runReport.ts';
 
 export type Violation =
   | 'duplicate effect'
@@ -32,15 +33,6 @@ export const VIOLATIONS: readonly Violation[] = [
   'silent revision',
   'stuck',
 ];
-
-/** Why a run never reached quiescence, as data. */
-export type StuckReason =
-  /** The bound on scheduled items was reached, in the safety or the liveness phase. */
-  | { readonly kind: 'steps'; readonly bound: number; readonly phase: 'safety' | 'liveness' }
-  /** Something kept happening for the whole liveness phase (a livelock, a retry loop). */
-  | { readonly kind: 'no quiescence'; readonly ticks: number }
-  /** Nothing was left to happen, yet these processes (`component.state`) were not idle. */
-  | { readonly kind: 'waiting'; readonly components: readonly string[] };
 
 type About = { readonly effect: string };
 

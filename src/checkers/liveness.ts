@@ -1,7 +1,7 @@
 // Liveness: once faults are healed and the world is quiescent, every committed source fact has
 // yielded its effect. Judged only after the liveness phase, so a slow retry is not a loss.
-import type { Claim } from '../claims.ts';
-import type { WorldView } from '../worldView.ts';
+import type { Claim } from './claims.ts';
+import type { WorldView } from '../kernel/worldView.ts';
 import { factsOf, NOT_OBSERVED, observed, outcomesOf, type Observation } from './clause.ts';
 import type { Finding } from './finding.ts';
 

@@ -1,6 +1,6 @@
 // No effect without a committed source fact: an effect whose fact never committed is a phantom.
-import type { Claim } from '../claims.ts';
-import type { WorldView } from '../worldView.ts';
+import type { Claim } from './claims.ts';
+import type { WorldView } from '../kernel/worldView.ts';
 import { factsOf, NOT_OBSERVED, observed, outcomesOf, type Observation } from './clause.ts';
 import type { Finding } from './finding.ts';
 

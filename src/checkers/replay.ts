@@ -3,8 +3,8 @@
 //   same outcome;
 // - different intent conflicts: a different intent under an existing key is refused;
 // - unknown external completion ends resolved: nothing is left pending or unknown at quiescence.
-import type { Claim } from '../claims.ts';
-import type { WorldView } from '../worldView.ts';
+import type { Claim } from './claims.ts';
+import type { WorldView } from '../kernel/worldView.ts';
 import { NOT_OBSERVED, observed, type Observation } from './clause.ts';
 import type { Finding } from './finding.ts';
 

@@ -1,7 +1,7 @@
 // Per-aggregate versions never move backwards: each applied version is at least the one applied
 // just before it (not merely the first one: 1, 3, 2 is a regression even though 2 > 1).
-import type { Claim } from '../claims.ts';
-import type { WorldView } from '../worldView.ts';
+import type { Claim } from './claims.ts';
+import type { WorldView } from '../kernel/worldView.ts';
 import { NOT_OBSERVED, observed, type Observation } from './clause.ts';
 import type { Finding } from './finding.ts';
 

@@ -1,7 +1,7 @@
 // `faultline calc <checkpoint|dedup|backfill|retry|horizon> …`: the capacity arithmetic.
 import { CALC_SUBCOMMANDS, calcArgvSpec, runCalc } from '../capacity/runCalc.ts';
-import { InputError } from '../inputError.ts';
-import { flagHelp } from '../parseArgv.ts';
+import { InputError } from '../base/inputError.ts';
+import { flagHelp } from '../base/parseArgv.ts';
 import { schemaOf } from '../report/json.ts';
 import type { Command } from './command.ts';
 

@@ -11,15 +11,15 @@
 // file changes, and in GitHub Actions the verdicts go to the job summary and each one not as
 // expected is annotated on its scenario's file.
 import { performance } from 'node:perf_hooks';
-import { loadScenarios } from '../catalogue.ts';
-import { check, DEFAULT_MAX_STATES, type CheckResult } from '../check/check.ts';
-import { parseShard, shardTakes } from '../shard.ts';
-import { InputError } from '../inputError.ts';
-import { checkOnWorkers } from '../sweepOnWorkers.ts';
-import type { CheckPartFile } from '../sweepParts.ts';
-import type { CheckTaskOptions } from '../sweepTask.ts';
-import { parseArgv } from '../parseArgv.ts';
-import { replayLine } from '../replayLine.ts';
+import { loadScenarios } from '../scenario/catalogue.ts';
+import { check, DEFAULT_MAX_STATES, type CheckResult } from '../modes/check/check.ts';
+import { parseShard, shardTakes } from '../sweep/shard.ts';
+import { InputError } from '../base/inputError.ts';
+import { checkOnWorkers } from '../sweep/sweepOnWorkers.ts';
+import type { CheckPartFile } from '../sweep/sweepParts.ts';
+import type { CheckTaskOptions } from '../sweep/sweepTask.ts';
+import { parseArgv } from '../base/parseArgv.ts';
+import { replayLine } from '../modes/replayLine.ts';
 import { describeClause } from '../report/describeCoverage.ts';
 import { thousands } from '../report/thousands.ts';
 import { describePlan } from '../report/describePlan.ts';
@@ -34,7 +34,7 @@ import type { CliIo } from './io.ts';
 import { loadOptions } from './loadOptions.ts';
 import { partHead, refuseWithShard, shardOut, withPool, workersFlag, writePart } from './sweepFlags.ts';
 import { styleFor, table } from './style.ts';
-import { exitCodeOf } from '../verdict.ts';
+import { exitCodeOf } from '../checkers/verdict.ts';
 import { reportToCi } from './ciReport.ts';
 import { Progress } from './progress.ts';
 import { ciRows, filesOf, formsFlag, REPORT_FLAGS, type PresentFlags } from './reportFlags.ts';

@@ -5,8 +5,8 @@
 // shows on the file in the pull request. Elsewhere it does nothing.
 import { appendFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { describeFsError } from '../fsError.ts';
-import { InputError } from '../inputError.ts';
+import { describeFsError } from '../base/fsError.ts';
+import { InputError } from '../base/inputError.ts';
 
 /** One scenario's answer, as CI shows it. */
 export interface CiRow {

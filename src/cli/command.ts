@@ -1,8 +1,8 @@
 // The shape of one command of the command line: its arguments (read by the one parser of
-// src/parseArgv.ts, and listed by its own `--help`) and what it does with them. A command
+// src/base/parseArgv.ts, and listed by its own `--help`) and what it does with them. A command
 // returns its exit code: 0 every verdict as expected, 1 an unexpected verdict; bad input is an
 // InputError, which the command line turns into one line on stderr and exit code 2.
-import type { ArgvSpec } from '../parseArgv.ts';
+import type { ArgvSpec } from '../base/parseArgv.ts';
 import type { CliIo } from './io.ts';
 
 export interface Command {

@@ -2,7 +2,7 @@
 // process would otherwise pass for a clean run (exit code 0, nothing printed). The trap turns
 // the call into an error thrown where it was made, so the loader or the command line reports
 // which file did it and ends with exit code 2.
-import { userFrame } from '../userFault.ts';
+import { userFrame } from '../faults/userFault.ts';
 
 export class ExitCalled extends Error {
   override readonly name = 'ExitCalled';

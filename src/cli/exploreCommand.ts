@@ -3,19 +3,19 @@
 // its key and the line that replays it. On a terminal a progress line with its rate and an
 // estimate is drawn on stderr; in GitHub Actions the verdicts go to the job summary and each one
 // not as expected is annotated on its scenario's file.
-import { loadScenarios } from '../catalogue.ts';
-import { DEFAULT_RUNS, explore, exploreRange, type ExploreOptions, type ExploreResult } from '../explore.ts';
-import { InputError } from '../inputError.ts';
+import { loadScenarios } from '../scenario/catalogue.ts';
+import { DEFAULT_RUNS, explore, exploreRange, type ExploreOptions, type ExploreResult } from '../modes/explore.ts';
+import { InputError } from '../base/inputError.ts';
 import { checkReportDir } from '../report/writeReports.ts';
-import { parseShard, shardRange } from '../shard.ts';
-import { exploreOnWorkers, explorePartsOnWorkers } from '../sweepOnWorkers.ts';
-import type { ExplorePartFile } from '../sweepParts.ts';
-import { parseArgv } from '../parseArgv.ts';
+import { parseShard, shardRange } from '../sweep/shard.ts';
+import { exploreOnWorkers, explorePartsOnWorkers } from '../sweep/sweepOnWorkers.ts';
+import type { ExplorePartFile } from '../sweep/sweepParts.ts';
+import { parseArgv } from '../base/parseArgv.ts';
 import { describeCoverage } from '../report/describeCoverage.ts';
 import { exploreJson } from '../report/runJson.ts';
 import { expectedText, verdictSummary } from '../report/verdictSummary.ts';
 import { schemaOf } from '../report/json.ts';
-import { replayLine } from '../replayLine.ts';
+import { replayLine } from '../modes/replayLine.ts';
 import { reportToCi, type CiRow } from './ciReport.ts';
 import { Progress } from './progress.ts';
 import { filesOf } from './reportFlags.ts';
@@ -26,7 +26,7 @@ import { partHead, refuseWithShard, shardOut, withPool, workersFlag, writePart }
 import { loadOptions } from './loadOptions.ts';
 import { printRun } from './printRun.ts';
 import { styleFor } from './style.ts';
-import { exitCodeOf } from '../verdict.ts';
+import { exitCodeOf } from '../checkers/verdict.ts';
 
 export const command: Command = {
   usage: 'explore <scenario|file|folder|pattern>… [--runs N] [--seed S] [--max-faults N] [--max-occurrence N] [--json] [--workers N] [--shard i/n [--out DIR]]',

@@ -1,8 +1,8 @@
 // Reading the values of the command line's flags. Each refusal is an InputError naming the flag
 // and the value, so the user sees one clear line and exit code 2.
-import { FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from '../faults.ts';
-import { InputError } from '../inputError.ts';
-import { didYouMean } from '../nearest.ts';
+import { FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from '../faults/faults.ts';
+import { InputError } from '../base/inputError.ts';
+import { didYouMean } from '../base/nearest.ts';
 import { thousands } from '../report/thousands.ts';
 import type { ReportForm } from '../report/writeReports.ts';
 

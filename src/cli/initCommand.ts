@@ -6,13 +6,13 @@
 // commented out, so nothing a user could set has to be looked up. It never overwrites a file.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { RECORD_FILE } from '../catalogue.ts';
-import { describeFsError } from '../fsError.ts';
-import { InputError } from '../inputError.ts';
-import { makeDirs } from '../makeDirs.ts';
-import { parseArgv } from '../parseArgv.ts';
-import { RecordSpecSchema } from '../recordSpec.ts';
-import { ScenarioSchema } from '../scenarioSchema.ts';
+import { RECORD_FILE } from '../scenario/catalogue.ts';
+import { describeFsError } from '../base/fsError.ts';
+import { InputError } from '../base/inputError.ts';
+import { makeDirs } from '../base/makeDirs.ts';
+import { parseArgv } from '../base/parseArgv.ts';
+import { RecordSpecSchema } from '../scenario/recordSpec.ts';
+import { ScenarioSchema } from '../scenario/scenarioSchema.ts';
 import type { Command } from './command.ts';
 import { text } from './flagValues.ts';
 import { objectLines } from './startingFile.ts';

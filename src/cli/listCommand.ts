@@ -1,9 +1,9 @@
 // `faultline list [<scenario|file|folder|pattern>…]`: the catalogue, or the scenarios named,
 // with each scenario's expected verdict.
-import { loadCatalogue, loadScenarios } from '../catalogue.ts';
-import { parseArgv } from '../parseArgv.ts';
+import { loadCatalogue, loadScenarios } from '../scenario/catalogue.ts';
+import { parseArgv } from '../base/parseArgv.ts';
 import { expectedText } from '../report/verdictSummary.ts';
-import { expectedAt } from '../scenario.ts';
+import { expectedAt } from '../scenario/scenario.ts';
 import type { Command } from './command.ts';
 import { loadOptions } from './loadOptions.ts';
 import { styleFor, table } from './style.ts';

@@ -5,8 +5,8 @@
 // process reports that at once instead (cli/runProcess.ts). A file stuck in a loop that never
 // yields is ended by a watchdog thread.
 import { Worker } from 'node:worker_threads';
-import type { LoadOptions } from '../catalogue.ts';
-import { InputError } from '../inputError.ts';
+import type { LoadOptions } from '../scenario/catalogue.ts';
+import { InputError } from '../base/inputError.ts';
 
 export const DEFAULT_LOAD_TIMEOUT_MS = 20_000;
 

@@ -6,10 +6,10 @@
 // and line. The command table is static and each command is loaded only when it runs, so
 // `--version` and `--help` load nothing but this file and the few it imports.
 import { readFileSync } from 'node:fs';
-import { InputError } from '../inputError.ts';
-import { didYouMean } from '../nearest.ts';
-import { flagHelp } from '../parseArgv.ts';
-import { describeUserFault } from '../userFault.ts';
+import { InputError } from '../base/inputError.ts';
+import { didYouMean } from '../base/nearest.ts';
+import { flagHelp } from '../base/parseArgv.ts';
+import { describeUserFault } from '../faults/userFault.ts';
 import type { Command } from './command.ts';
 import { ExitCalled, withExitTrapped } from './exitTrap.ts';
 import { processIo, type CliIo } from './io.ts';

@@ -5,16 +5,16 @@
 // of shards are refused, one line, exit code 2.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadScenarios, type CatalogueEntry } from '../catalogue.ts';
-import type { CheckResult } from '../check/check.ts';
-import { finishExplore, mergeExploreParts, type ExploreOptions } from '../explore.ts';
-import { describeFsError } from '../fsError.ts';
-import { InputError } from '../inputError.ts';
-import { parseArgv } from '../parseArgv.ts';
+import { loadScenarios, type CatalogueEntry } from '../scenario/catalogue.ts';
+import type { CheckResult } from '../modes/check/check.ts';
+import { finishExplore, mergeExploreParts, type ExploreOptions } from '../modes/explore.ts';
+import { describeFsError } from '../base/fsError.ts';
+import { InputError } from '../base/inputError.ts';
+import { parseArgv } from '../base/parseArgv.ts';
 import { checkReportDir } from '../report/writeReports.ts';
-import { PART_FILE, scenarioFingerprint, type CheckPartFile, type ExplorePartFile, type PartFile, type WindowsPartFile } from '../sweepParts.ts';
-import { finishWindows, sweepSettings, type WindowsOptions } from '../windows.ts';
-import { mergeWindowsParts, sweepPlan } from '../windowsPart.ts';
+import { PART_FILE, scenarioFingerprint, type CheckPartFile, type ExplorePartFile, type PartFile, type WindowsPartFile } from '../sweep/sweepParts.ts';
+import { finishWindows, sweepSettings, type WindowsOptions } from '../modes/windows.ts';
+import { mergeWindowsParts, sweepPlan } from '../modes/windowsPart.ts';
 import { DEFAULT_OUT as CHECK_OUT, presentCheck, type TimedCheck } from './checkCommand.ts';
 import type { Command } from './command.ts';
 import { presentExplore } from './exploreCommand.ts';

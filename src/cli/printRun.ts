@@ -8,19 +8,19 @@
 import type { ChalkInstance } from 'chalk';
 import type { ClaimVerdict } from '../checkers/compose.ts';
 import type { Finding } from '../checkers/finding.ts';
-import type { Claim } from '../claims.ts';
-import type { Fault, FaultPlan } from '../faults.ts';
-import { replayLine, type ReplayRef } from '../replayLine.ts';
+import type { Claim } from '../checkers/claims.ts';
+import type { Fault, FaultPlan } from '../faults/faults.ts';
+import { replayLine, type ReplayRef } from '../modes/replayLine.ts';
 import { claimSentence } from '../report/claimSentence.ts';
 import { CLAUSE_TITLES, clauseStatusText } from '../report/describeCoverage.ts';
 import { describeFinding } from '../report/describeFinding.ts';
 import { describeFault, describePlan } from '../report/describePlan.ts';
 import { describeSchedule } from '../report/describeSchedule.ts';
 import { describeWorld } from '../report/describeWorld.ts';
-import type { Duration } from '../duration.ts';
-import { formatTraceEvent, type TraceEvent } from '../trace.ts';
+import type { Duration } from '../base/duration.ts';
+import { formatTraceEvent, type TraceEvent } from '../kernel/trace.ts';
 import { VIOLATIONS } from '../checkers/finding.ts';
-import type { KeyMoment } from '../keyMoments.ts';
+import type { KeyMoment } from '../analysis/keyMoments.ts';
 import { focusSentence, stepLine } from '../report/keyStory.ts';
 import { counterexampleSteps } from '../report/sequenceSteps.ts';
 

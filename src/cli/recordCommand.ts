@@ -4,13 +4,13 @@
 // are written to --out (reports/record by default) as one set swapped into place, as windows
 // writes its reports: the folder is checked before the runs and created only after them. Exit
 // code 0 when every verdict is as expected and no run contradicts the record, 1 otherwise.
-import { parseArgv } from '../parseArgv.ts';
-import { loadRecordSource } from '../recordSource.ts';
+import { parseArgv } from '../base/parseArgv.ts';
+import { loadRecordSource } from '../scenario/recordSource.ts';
 import { buildDecisionRecord } from '../report/decisionRecord.ts';
 import { renderRecordHtml } from '../report/recordHtml.ts';
 import { renderRecordMarkdown } from '../report/recordMarkdown.ts';
 import { checkReportDir, REPORT_FORMS, reportFiles, writeFileSet } from '../report/writeReports.ts';
-import { runWindows } from '../windows.ts';
+import { runWindows } from '../modes/windows.ts';
 import type { Command } from './command.ts';
 import { deferSignals } from './deferSignals.ts';
 import { text } from './flagValues.ts';

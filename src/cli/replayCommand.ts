@@ -4,12 +4,12 @@
 // With --path, S and P are the fast-check seed and path that explore printed; without, S is the
 // simulation seed and --plan the faults (windows mode prints lines of this form). A planned fault that never strikes is reported, not ignored.
 // `faultline replay <scenario|file> --faults K --choices PATH` runs a check's choice path.
-import { loadScenario } from '../catalogue.ts';
-import { InputError } from '../inputError.ts';
-import { parseArgv } from '../parseArgv.ts';
-import { replay } from '../replay.ts';
+import { loadScenario } from '../scenario/catalogue.ts';
+import { InputError } from '../base/inputError.ts';
+import { parseArgv } from '../base/parseArgv.ts';
+import { replay } from '../modes/replay.ts';
 import { replayJson } from '../report/runJson.ts';
-import { decodeChoices } from '../check/choicePath.ts';
+import { decodeChoices } from '../modes/check/choicePath.ts';
 import type { Command } from './command.ts';
 import type { CliIo } from './io.ts';
 import { kindsFlag, planFlag, text, wholeNumber } from './flagValues.ts';

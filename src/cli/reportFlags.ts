@@ -1,12 +1,12 @@
 // The flags the commands that write a report set share: `--reporter LIST` (or `--format LIST`,
 // the same flag by the other name tools use) choosing the forms written, and what such a run
 // tells CI (src/cli/ciReport.ts), read off its results.
-import type { CatalogueEntry } from '../catalogue.ts';
-import { InputError } from '../inputError.ts';
-import type { FlagSpec } from '../parseArgv.ts';
+import type { CatalogueEntry } from '../scenario/catalogue.ts';
+import { InputError } from '../base/inputError.ts';
+import type { FlagSpec } from '../base/parseArgv.ts';
 import { scenarioAnswer } from '../report/scenarioAnswer.ts';
 import { DEFAULT_FORMS, type ReportForm } from '../report/writeReports.ts';
-import type { WindowsResult } from '../windows.ts';
+import type { WindowsResult } from '../modes/windows.ts';
 import type { CiRow } from './ciReport.ts';
 import { reportersFlag } from './flagValues.ts';
 

@@ -4,8 +4,8 @@
 // whose loading leaves nothing to wait for, is reported as such with exit code 2 instead of
 // passing for a clean exit; and once main() has answered, the process ends even if a scenario
 // left a timer running.
-import { loadingNow } from '../loadingNow.ts';
-import { describeUserFault } from '../userFault.ts';
+import { loadingNow } from '../base/loadingNow.ts';
+import { describeUserFault } from '../faults/userFault.ts';
 import { ExitCalled } from './exitTrap.ts';
 import { main } from './main.ts';
 

@@ -6,15 +6,15 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeFsError } from '../fsError.ts';
-import { InputError } from '../inputError.ts';
-import { toJSONSchema, type JsonSchema } from '../jsonSchema.ts';
-import { makeDirs } from '../makeDirs.ts';
-import { didYouMean } from '../nearest.ts';
-import { z } from '../options.ts';
-import { parseArgv } from '../parseArgv.ts';
-import { RecordSpecSchema } from '../recordSpec.ts';
-import { ScenarioSchema } from '../scenarioSchema.ts';
+import { describeFsError } from '../base/fsError.ts';
+import { InputError } from '../base/inputError.ts';
+import { toJSONSchema, type JsonSchema } from '../base/jsonSchema.ts';
+import { makeDirs } from '../base/makeDirs.ts';
+import { didYouMean } from '../base/nearest.ts';
+import { z } from '../scenario/options.ts';
+import { parseArgv } from '../base/parseArgv.ts';
+import { RecordSpecSchema } from '../scenario/recordSpec.ts';
+import { ScenarioSchema } from '../scenario/scenarioSchema.ts';
 import type { Command } from './command.ts';
 import { text } from './flagValues.ts';
 

@@ -3,8 +3,8 @@
 // are written commented out with a value of their type, so the file is complete (nothing a user
 // could set is missing from it) and runs as it is. `faultline init` writes the scenario and the
 // decision record this way, so a new field of either appears in the files it writes.
-import { duration } from '../options.ts';
-import * as z from '../schema.ts';
+import { duration } from '../scenario/options.ts';
+import * as z from '../base/schema.ts';
 
 /** What a field is given: TypeScript source (a line starting `// ` stands for the field whole), the fields of an object, or the items of a list. */
 export type Given = string | GivenObject | readonly Given[];

@@ -1,10 +1,10 @@
 // The flags that spread a sweep: `--workers N` (threads in this process) and `--shard i/n` (one
 // of n machines), shared by windows, explore and check, and the part a shard writes.
-import { InputError } from '../inputError.ts';
-import type { Shard } from '../shard.ts';
-import type { CatalogueEntry } from '../catalogue.ts';
-import { PART_FILE, scenarioFingerprint, type PartFile } from '../sweepParts.ts';
-import { SweepPool } from '../sweepPool.ts';
+import { InputError } from '../base/inputError.ts';
+import type { Shard } from '../sweep/shard.ts';
+import type { CatalogueEntry } from '../scenario/catalogue.ts';
+import { PART_FILE, scenarioFingerprint, type PartFile } from '../sweep/sweepParts.ts';
+import { SweepPool } from '../sweep/sweepPool.ts';
 import { writeFileSet } from '../report/writeReports.ts';
 import { wholeNumber } from './flagValues.ts';
 import { version } from './main.ts';

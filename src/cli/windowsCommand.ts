@@ -10,19 +10,19 @@
 //
 // `--workers N` spreads the runs over N threads with the same result; `--shard i/n` runs one
 // stretch of every scenario's plans and writes its tally as a part for `faultline merge`.
-import { loadScenarios, type CatalogueEntry } from '../catalogue.ts';
-import { windowsOnWorkers, windowsPartsOnWorkers } from '../sweepOnWorkers.ts';
-import { parseArgv } from '../parseArgv.ts';
-import { replayLine } from '../replayLine.ts';
+import { loadScenarios, type CatalogueEntry } from '../scenario/catalogue.ts';
+import { windowsOnWorkers, windowsPartsOnWorkers } from '../sweep/sweepOnWorkers.ts';
+import { parseArgv } from '../base/parseArgv.ts';
+import { replayLine } from '../modes/replayLine.ts';
 import { describeClause } from '../report/describeCoverage.ts';
 import { describePlan } from '../report/describePlan.ts';
 import { renderJson } from '../report/json.ts';
 import { expectationTally, verdictSummary } from '../report/verdictSummary.ts';
 import { checkReportDir, writeReports } from '../report/writeReports.ts';
-import { parseShard, shardRange } from '../shard.ts';
-import type { WindowsPartFile } from '../sweepParts.ts';
-import { runWindows, sweepSettings, type WindowsOptions, type WindowsResult } from '../windows.ts';
-import { sweepPlan, sweepWindows } from '../windowsPart.ts';
+import { parseShard, shardRange } from '../sweep/shard.ts';
+import type { WindowsPartFile } from '../sweep/sweepParts.ts';
+import { runWindows, sweepSettings, type WindowsOptions, type WindowsResult } from '../modes/windows.ts';
+import { sweepPlan, sweepWindows } from '../modes/windowsPart.ts';
 import { reportToCi } from './ciReport.ts';
 import type { Command } from './command.ts';
 import { deferSignals } from './deferSignals.ts';
@@ -33,7 +33,7 @@ import { Progress } from './progress.ts';
 import { ciRows, filesOf, formsFlag, REPORT_FLAGS, type PresentFlags } from './reportFlags.ts';
 import { partHead, refuseWithShard, shardOut, withPool, workersFlag, writePart } from './sweepFlags.ts';
 import { styleFor, table } from './style.ts';
-import { exitCodeOf } from '../verdict.ts';
+import { exitCodeOf } from '../checkers/verdict.ts';
 import { watchAndRun } from './watch.ts';
 
 /** The whole folder is replaced by each run, so the default is a name no project uses for anything else. */

@@ -3,7 +3,7 @@
 // histories give equal contexts. The restarted server is given them (`input.broken`), so a request
 // that later arrives on one is refused as on a closed connection rather than taken for a new
 // transaction with its earlier statements missing.
-import type { ComponentSpec } from '../world.ts';
+import type { ComponentSpec } from './componentSpec.ts';
 
 export function brokenSessions(spec: Pick<ComponentSpec, 'sessionsOf'>, context: unknown): readonly string[] | undefined {
   const of = spec.sessionsOf;

@@ -1,7 +1,7 @@
 // A mutable draft of a world's state, made for one step and frozen into the next state: it copies
 // the component and link arrays once, and a step replaces the parts it changes. Links are kept in
 // key order, so two states with the same links list them alike.
-import { SearchState, type Exact } from '../check/searchState.ts';
+import { SearchState, type Exact } from './searchState.ts';
 import { Comp, Link, type Msg } from './parts.ts';
 
 /** A world state: its clock, components, links, fault budget and progress marks. */

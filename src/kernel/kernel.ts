@@ -3,7 +3,7 @@
 // crash drops what was on its way and tells its peers, how a restore and a clock skew strike, how
 // a message fault changes a message, when a world is quiet. Every state is an immutable value
 // and every step a function of a state and a choice (a delivery, a due timer, a restart, the
-// clock moving on, the heal, or a fault), so the World's seeded runs (src/world.ts: windows,
+// clock moving on, the heal, or a fault), so the World's seeded runs (src/run/world.ts: windows,
 // explore, replay) and the exhaustive search (src/check/: every choice, over a visited set) drive
 // the same code, as Stateright's `Model` is explored by simulation and by search alike.
 //
@@ -15,19 +15,19 @@
 // - a window (check): a message may land at any tick from its send plus the least latency to its
 //   send plus the most, a link delivering its head only, and faults are choices of their own.
 import type { EventObject } from 'xstate';
-import { arrived } from '../arrived.ts';
-import type { ExecutedAction } from '../compiledMachine.ts';
-import { windowMarkOf } from '../emitted.ts';
-import type { Fault, MessageFault, MessageFaultKind } from '../faults.ts';
-import { pointName, windowName } from '../place.ts';
-import { isQuiet } from '../quiet.ts';
-import { InputError } from '../inputError.ts';
-import type { DesignComponent } from '../scenario.ts';
-import { linkFaults } from '../scenario.ts';
-import { stepperFor, type Driver, type MachineSnapshot, type Stepper } from '../stepper.ts';
-import { Hasher, hashOf, type Hash64 } from '../check/stateHash.ts';
-import { eventHashesOf, TransitionCache } from '../check/transitionCache.ts';
-import { SearchState } from '../check/searchState.ts';
+import { arrived } from './arrived.ts';
+import type { ExecutedAction } from './compiledMachine.ts';
+import { windowMarkOf } from './emitted.ts';
+import type { Fault, MessageFault, MessageFaultKind } from '../faults/faults.ts';
+import { pointName, windowName } from '../faults/place.ts';
+import { isQuiet } from './quiet.ts';
+import { InputError } from '../base/inputError.ts';
+import type { ComponentSpec } from './componentSpec.ts';
+import { linkFaults } from '../faults/linkFaults.ts';
+import { stepperFor, type Driver, type MachineSnapshot, type Stepper } from './stepper.ts';
+import { Hasher, hashOf, type Hash64 } from './stateHash.ts';
+import { eventHashesOf, TransitionCache } from './transitionCache.ts';
+import { SearchState } from './searchState.ts';
 import { Draft, type KernelState } from './draft.ts';
 import { Comp, Link, Msg } from './parts.ts';
 import { NO_LOG, type StepLog, type StrikeMoment } from './stepLog.ts';
@@ -139,7 +139,7 @@ export class Kernel {
   private readonly listHasher = new Hasher();
 
   constructor(
-    readonly components: readonly DesignComponent[],
+    readonly components: readonly ComponentSpec[],
     readonly options: KernelOptions,
   ) {
     this.names = components.map((c) => c.name);
@@ -323,7 +323,7 @@ export class Kernel {
     return busy ? Math.max(changing, Math.min(gap, this.options.quietTicks)) : changing;
   }
 
-  /** Quiet, by the rule the World and a search both ask (src/quiet.ts); `ignoreHeld` asks whether only held messages keep it awake. */
+  /** Quiet, by the rule the World and a search both ask (src/kernel/quiet.ts); `ignoreHeld` asks whether only held messages keep it awake. */
   quiet(s: KernelState, ignoreHeld: boolean): boolean {
     this.quietOf.s = s;
     return isQuiet(this.quietOf, this.options, ignoreHeld);

@@ -5,8 +5,8 @@
 // part holds the messages on their way between two components, in the order they will land, and
 // those a reorder holds back. Each part keeps its hash once asked for (a copy starts without it).
 import type { EventObject } from 'xstate';
-import type { Hash64 } from '../check/stateHash.ts';
-import type { MachineSnapshot } from '../stepper.ts';
+import type { Hash64 } from './stateHash.ts';
+import type { MachineSnapshot } from './stepper.ts';
 
 /** A timer a component set: due at `due`, set at `set` for `delay` ticks; `seq` orders it among everything due at once. */
 export interface Timer {

@@ -1,5 +1,5 @@
 // The name of the state a machine rests in: `a` for a flat machine, `a.b` for a nested state value.
-// A failure window is a component's state by this name (src/place.ts).
+// A failure window is a component's state by this name (src/faults/place.ts).
 import type { StateValue } from 'xstate';
 
 export function stateKey(value: StateValue): string {

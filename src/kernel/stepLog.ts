@@ -5,8 +5,8 @@
 // message, the faults that strike there now; a search answers none (its faults are choices of
 // their own) and keeps only what it counts.
 import type { EventObject } from 'xstate';
-import type { Fault, MessageFault } from '../faults.ts';
-import type { TraceKind } from '../trace.ts';
+import type { Fault, MessageFault } from '../faults/faults.ts';
+import type { TraceKind } from './trace.ts';
 
 /** A moment of the world as a fault found it: what was durable and what was on its way. */
 export interface StrikeMoment {

@@ -3,7 +3,7 @@
 // outcome for <lifetime>. Transport and processing may retry. On replay, the same intent returns
 // <recorded result>; a different intent <conflicts>; unknown external completion is resolved by
 // <mechanism>." A part the claim does not make is left out of the sentence rather than filled in.
-import type { Claim } from '../claims.ts';
+import type { Claim } from '../checkers/claims.ts';
 
 function list(items: readonly string[]): string {
   return items.length === 1 ? items[0]! : `(${items.join(', ')})`;

@@ -4,8 +4,8 @@
 // claim gives no observer, "not exercised" where no run gave the clause anything to judge).
 import type { ClauseId } from '../checkers/clause.ts';
 import type { ClauseStatus } from '../checkers/compose.ts';
-import type { ClauseCoverage, Coverage } from '../coverage.ts';
-import type { Verdict } from '../verdict.ts';
+import type { ClauseCoverage, Coverage } from '../checkers/coverage.ts';
+import type { Verdict } from '../checkers/verdict.ts';
 import { thousands } from './thousands.ts';
 
 export const CLAUSE_TITLES: Readonly<Record<ClauseId, string>> = {

@@ -1,6 +1,7 @@
 // Findings in words. The engine keeps a finding as data (violation, effect, keys); this is the
 // one place its sentence is made, for the terminal, Markdown, HTML, JSON and JUnit alike.
-import type { Finding, StuckReason } from '../checkers/finding.ts';
+import type { Finding } from '../checkers/finding.ts';
+import type { StuckReason } from '../kernel/runReport.ts';
 
 export function describeStuck(r: StuckReason): string {
   switch (r.kind) {

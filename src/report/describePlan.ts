@@ -1,5 +1,5 @@
 // Faults and plans in words, as printed in plans, reports and replay output.
-import type { Fault, FaultPlan } from '../faults.ts';
+import type { Fault, FaultPlan } from '../faults/faults.ts';
 
 /** One short line per fault. */
 export function describeFault(f: Fault): string {

@@ -1,7 +1,7 @@
 // An explore case's schedule of message latencies in words: which messages, counted in the order
 // they were sent, took longer than the least latency, and by how much. A shrunk schedule names
 // only the late messages its failure needs, so the line stays short.
-import { TimeScale, type Duration } from '../duration.ts';
+import { TimeScale, type Duration } from '../base/duration.ts';
 
 export function describeSchedule(latencies: readonly number[], tick: Duration = '1s'): string {
   const t = new TimeScale(tick);

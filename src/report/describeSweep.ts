@@ -2,8 +2,8 @@
 // the runs were chosen (one seed, or every interleaving), how a counterexample is reproduced (a
 // seed and a plan, or a choice path), and what "not reached" means (not entered by these runs,
 // or unreachable within the search's bound).
-import { TimeScale } from '../duration.ts';
-import type { Counterexample, WindowsResult } from '../windows.ts';
+import { TimeScale } from '../base/duration.ts';
+import type { Counterexample, WindowsResult } from '../modes/windows.ts';
 import { count } from './describeCoverage.ts';
 
 /** "seed 1" or "every interleaving, at most 1 fault a path, workload 2", then the tick. */

@@ -2,7 +2,7 @@
 // way a simulator prints every derived parameter): how long messages take, how long a delay
 // fault holds one, how long a crashed component stays down, how long each phase may last. A
 // setting the run does not have (a check has no safety phase and no step bound) is left out.
-import { TimeScale, type Duration } from '../duration.ts';
+import { TimeScale, type Duration } from '../base/duration.ts';
 
 export function describeWorld(options: Readonly<Record<string, number>>, tick: Duration = '1s'): string {
   const t = new TimeScale(tick);

@@ -8,9 +8,9 @@
 // enough to open at once and a catalogue's set a few megabytes; every figure is in report.json.
 // Without JavaScript a page is whole but for the viewer. Nothing holds a timestamp, so the same
 // results always give the same bytes.
-import { replayLine } from '../replayLine.ts';
-import { isExpectedViolation, isUnexpectedOutcome } from '../verdict.ts';
-import type { Counterexample, WindowRow, WindowsResult } from '../windows.ts';
+import { replayLine } from '../modes/replayLine.ts';
+import { isExpectedViolation, isUnexpectedOutcome } from '../checkers/verdict.ts';
+import type { Counterexample, WindowRow, WindowsResult } from '../modes/windows.ts';
 import { claimSentence } from './claimSentence.ts';
 import { describeClause } from './describeCoverage.ts';
 import { describeFinding } from './describeFinding.ts';

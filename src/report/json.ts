@@ -5,12 +5,12 @@
 // (places, keys, in-flight messages), so a tool never has to parse a sentence.
 import type { Finding, RunOutcome } from '../checkers/finding.ts';
 import { findingKey } from '../checkers/finding.ts';
-import type { Coverage } from '../coverage.ts';
-import { isWindowFault, type Fault, type FaultPlan } from '../faults.ts';
-import { formatPlace } from '../place.ts';
-import { replayLine } from '../replayLine.ts';
-import { OUTCOME_ORDER } from '../verdict.ts';
-import type { Counterexample, PairsSummary, WindowRow, WindowsResult } from '../windows.ts';
+import type { Coverage } from '../checkers/coverage.ts';
+import { isWindowFault, type Fault, type FaultPlan } from '../faults/faults.ts';
+import { formatPlace } from '../faults/place.ts';
+import { replayLine } from '../modes/replayLine.ts';
+import { OUTCOME_ORDER } from '../checkers/verdict.ts';
+import type { Counterexample, PairsSummary, WindowRow, WindowsResult } from '../modes/windows.ts';
 import { claimSentence } from './claimSentence.ts';
 import { describeClause, describeCoverage } from './describeCoverage.ts';
 import { describeFinding } from './describeFinding.ts';

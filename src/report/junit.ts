@@ -9,10 +9,10 @@
 // that held is a bare passing case (its cells are in the HTML page and report.json), which
 // keeps the file small enough for a CI test view of thousands of rows.
 // No `time` or `timestamp` attributes: the file must be byte-identical on a rerun.
-import { formatPlace } from '../place.ts';
-import { replayLine } from '../replayLine.ts';
-import { isExpectedViolation, isUnexpectedOutcome } from '../verdict.ts';
-import type { WindowRow, WindowsResult } from '../windows.ts';
+import { formatPlace } from '../faults/place.ts';
+import { replayLine } from '../modes/replayLine.ts';
+import { isExpectedViolation, isUnexpectedOutcome } from '../checkers/verdict.ts';
+import type { WindowRow, WindowsResult } from '../modes/windows.ts';
 import { claimSentence } from './claimSentence.ts';
 import { describeClause } from './describeCoverage.ts';
 import { describePlan } from './describePlan.ts';

@@ -5,12 +5,12 @@
 // `o-1` of `o-1|1`) as a whole word anywhere inside it, or when it continues a conversation such
 // a step began: a reply or a commit under the same `ref` or `tx` between the same two
 // components, until one of them crashes or the conversation turns to another entity. The
-// steps at which the key went wrong are found by the claims' own checkers (src/keyMoments.ts)
+// steps at which the key went wrong are found by the claims' own checkers (src/analysis/keyMoments.ts)
 // and marked here: the second committed outcome, the source fact, the break, the missing effect.
 import { findingKey, type Finding, type Violation } from '../checkers/finding.ts';
-import type { KeyMoment } from '../keyMoments.ts';
-import { MOMENT_KEYS } from '../keyMoments.ts';
-import type { TraceEvent } from '../trace.ts';
+import type { KeyMoment } from '../analysis/keyMoments.ts';
+import { MOMENT_KEYS } from '../analysis/keyMoments.ts';
+import type { TraceEvent } from '../kernel/trace.ts';
 import { messageKeys, type SequenceStep, type StepMark } from './sequenceSteps.ts';
 
 export interface Focus {

@@ -3,9 +3,9 @@
 // the failure-window table (what is durable, who retries, can the effect repeat, which query
 // finds the damage) and every counterexample as a Mermaid sequence diagram with its replay line.
 // Nothing here reads a clock, so the same results always give the same bytes.
-import { replayLine } from '../replayLine.ts';
-import { isExpectedViolation, isUnexpectedOutcome } from '../verdict.ts';
-import type { Counterexample, WindowRow, WindowsResult } from '../windows.ts';
+import { replayLine } from '../modes/replayLine.ts';
+import { isExpectedViolation, isUnexpectedOutcome } from '../checkers/verdict.ts';
+import type { Counterexample, WindowRow, WindowsResult } from '../modes/windows.ts';
 import { claimSentence } from './claimSentence.ts';
 import { describeClause } from './describeCoverage.ts';
 import { describeFinding } from './describeFinding.ts';

@@ -3,8 +3,8 @@
 // struck first and clause, grouped by that first fault, with how many pairs did and the line
 // that replays the first of them. Then, in a sentence each, the single faults that break a
 // clause alone and so break it in every pair they are part of, with how many pairs that was.
-import { replayLine } from '../replayLine.ts';
-import type { WindowsResult } from '../windows.ts';
+import { replayLine } from '../modes/replayLine.ts';
+import type { WindowsResult } from '../modes/windows.ts';
 import { CLAUSE_TITLES, count } from './describeCoverage.ts';
 import { describeFault } from './describePlan.ts';
 

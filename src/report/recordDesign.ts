@@ -13,10 +13,10 @@
 // for it; two components that disagree make the parameter ambiguous, which is bad input.
 import type Big from 'big.js';
 import { dec } from '../capacity/units.ts';
-import { TimeScale } from '../duration.ts';
-import { InputError } from '../inputError.ts';
-import { LATE_POLICIES, type LatePolicy } from '../recordSpec.ts';
-import type { Scenario } from '../scenario.ts';
+import { TimeScale } from '../base/duration.ts';
+import { InputError } from '../base/inputError.ts';
+import { LATE_POLICIES, type LatePolicy } from '../scenario/recordSpec.ts';
+import type { Scenario } from '../scenario/scenario.ts';
 
 /** A stream processor's event-time policy, durations in seconds. */
 export interface EventTimePolicy {

@@ -5,9 +5,9 @@
 // The last two are listed by place, not as table rows: every figure of every row stays in
 // report.json. Repair queries repeat from row to row, so a page numbers each once (Q1, Q2)
 // and a row names its number.
-import { formatPlace } from '../place.ts';
-import { isUnexpectedOutcome, outcomeRank } from '../verdict.ts';
-import type { WindowRow, WindowsResult } from '../windows.ts';
+import { formatPlace } from '../faults/place.ts';
+import { isUnexpectedOutcome, outcomeRank } from '../checkers/verdict.ts';
+import type { WindowRow, WindowsResult } from '../modes/windows.ts';
 import { rowFaultLabel } from './windowCells.ts';
 
 export interface RowGroups {

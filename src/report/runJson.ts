@@ -1,9 +1,9 @@
 // The `explore --json` and `replay --json` documents: `{name, verdict, seed, path, traceHash,
 // plan, trace}` as the command-line contract names them, then the rest of the result (judgement,
 // coverage, findings with their keys, clauses, faults that never struck), key by key.
-import type { ExploreResult } from '../explore.ts';
-import { replayLine } from '../replayLine.ts';
-import type { ReplayResult } from '../replay.ts';
+import type { ExploreResult } from '../modes/explore.ts';
+import { replayLine } from '../modes/replayLine.ts';
+import type { ReplayResult } from '../modes/replay.ts';
 import { claimSentence } from './claimSentence.ts';
 import { coverageJson, faultJson, findingJson, planJson, schemaOf } from './json.ts';
 

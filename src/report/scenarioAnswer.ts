@@ -3,16 +3,16 @@
 // one, the worse outcome first), how many faults broke a claim, the first counterexample with
 // its finding and replay line, what the verdict covers, and why any clause judged fewer runs
 // than ran.
-import { replayLine } from '../replayLine.ts';
-import { isUnexpectedOutcome } from '../verdict.ts';
-import type { Counterexample, WindowRow, WindowsResult } from '../windows.ts';
+import { replayLine } from '../modes/replayLine.ts';
+import { isUnexpectedOutcome } from '../checkers/verdict.ts';
+import type { Counterexample, WindowRow, WindowsResult } from '../modes/windows.ts';
 import { CLAUSE_TITLES, unjudgedText } from './describeCoverage.ts';
 import { describeFinding } from './describeFinding.ts';
 import { describePlan } from './describePlan.ts';
 import { rowGroups } from './rowGroups.ts';
 import { verdictSummary, type VerdictSummary } from './verdictSummary.ts';
 import { outcomeLabel, rowFaultLabel } from './windowCells.ts';
-import { formatPlace } from '../place.ts';
+import { formatPlace } from '../faults/place.ts';
 
 export interface ScenarioAnswer {
   readonly summary: VerdictSummary;

@@ -8,9 +8,9 @@
 // (src/report/foldSteps.ts), and so is a loop that repeats itself, so no step is ever dropped
 // without a word. Every message is labelled with the keys of what it is about (see
 // `messageKeys`), so two orders' commands never read as one command and its retry.
-import type { KeyMoment } from '../keyMoments.ts';
-import type { TraceEvent } from '../trace.ts';
-import type { Counterexample } from '../windows.ts';
+import type { KeyMoment } from '../analysis/keyMoments.ts';
+import type { TraceEvent } from '../kernel/trace.ts';
+import type { Counterexample } from '../modes/windows.ts';
 import { foldSteps } from './foldSteps.ts';
 import { focusOf, markMoments, relatedSteps, type Focus } from './keyFocus.ts';
 

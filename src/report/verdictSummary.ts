@@ -1,7 +1,7 @@
 // Words for a scenario's verdict against its expectation, shared by every human-readable form so
 // that "as expected" means the same thing in the terminal, the Markdown, the HTML and the index.
-import type { Coverage } from '../coverage.ts';
-import type { ExpectedVerdict, Judgement } from '../verdict.ts';
+import type { Coverage } from '../checkers/coverage.ts';
+import type { ExpectedVerdict, Judgement } from '../checkers/verdict.ts';
 import { CLAUSE_TITLES, count, describeCoverage } from './describeCoverage.ts';
 
 export interface VerdictSummary {

@@ -3,8 +3,8 @@
 // the World by the end of it: components' states, which are down, the durable state each one's
 // describer gives, and the messages in flight. Only changes are written, so a long run costs
 // what it changes, not what it holds; the viewer adds them up to the step it shows.
-import type { StepFrame, StepFrames } from '../stepFrames.ts';
-import type { Counterexample } from '../windows.ts';
+import type { StepFrame, StepFrames } from '../run/stepFrames.ts';
+import type { Counterexample } from '../modes/windows.ts';
 import { stepWords } from './keyStory.ts';
 import { messageLabel, type SequenceDiagram, type SequenceStep } from './sequenceSteps.ts';
 

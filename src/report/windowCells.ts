@@ -6,9 +6,9 @@
 // happened from its findings), the query from the claim's tables and the finding. A design's
 // declared note only adds wording to the retry owner, and only where it does not contradict the
 // run (contradicts() states the rule).
-import { formatPlace, type Place } from '../place.ts';
-import type { RetryObservation } from '../retryObservation.ts';
-import type { Evidence, WindowRow, WindowsResult } from '../windows.ts';
+import { formatPlace, type Place } from '../faults/place.ts';
+import type { RetryObservation } from '../analysis/retryObservation.ts';
+import type { Evidence, WindowRow, WindowsResult } from '../modes/windows.ts';
 
 export interface WindowCells {
   readonly window: string;

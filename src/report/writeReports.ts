@@ -15,10 +15,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { describeFsError } from '../fsError.ts';
-import { InputError } from '../inputError.ts';
-import { makeDirs } from '../makeDirs.ts';
-import type { WindowsResult } from '../windows.ts';
+import { describeFsError } from '../base/fsError.ts';
+import { InputError } from '../base/inputError.ts';
+import { makeDirs } from '../base/makeDirs.ts';
+import type { WindowsResult } from '../modes/windows.ts';
 import { renderHtml, renderScenarioHtml, renderScript, renderStyle, SCRIPT_FILE, STYLE_FILE } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJunit } from './junit.ts';

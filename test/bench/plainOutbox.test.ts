@@ -7,16 +7,16 @@
 // connections: waits, wake order, deadlocks, crashes and the idle-in-transaction timeout.
 import fc from 'fast-check';
 import type { EventObject } from 'xstate';
-import { timeScaleOf, type DesignComponent } from '../../src/scenario.ts';
+import { timeScaleOf, type DesignComponent } from '../../src/scenario/scenario.ts';
 import { describe, expect, it, vi } from 'vitest';
 import { comparePlainOutbox, plainComparisonCases } from '../../bench/plainComparison.ts';
 import { plainOutboxComponents, plainStepperFor, runPlainOutbox } from '../../bench/plainOutbox.ts';
-import { CompiledMachine } from '../../src/compiledMachine.ts';
-import { loadScenario } from '../../src/catalogue.ts';
-import { runScenario } from '../../src/runScenario.ts';
-import { stepperFor, type MachineSnapshot, type Stepper } from '../../src/stepper.ts';
-import type { ExecutedAction } from '../../src/compiledMachine.ts';
-import { stableJson } from '../../src/trace.ts';
+import { CompiledMachine } from '../../src/kernel/compiledMachine.ts';
+import { loadScenario } from '../../src/scenario/catalogue.ts';
+import { runScenario } from '../../src/run/runScenario.ts';
+import { stepperFor, type MachineSnapshot, type Stepper } from '../../src/kernel/stepper.ts';
+import type { ExecutedAction } from '../../src/kernel/compiledMachine.ts';
+import { stableJson } from '../../src/kernel/trace.ts';
 import { databaseMachine, type DbOp, type TableSpec } from '../../models/database.ts';
 import mercuryOutbox from '../../scenarios/mercury-outbox.ts';
 

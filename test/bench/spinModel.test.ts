@@ -6,8 +6,8 @@ import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { parsePan, runSpin, SPIN_DESIGN_NAMES, spinAvailable, SpinError } from '../../bench/spin/runSpin.ts';
-import { expectedAt } from '../../src/scenario.ts';
-import { loadScenario } from '../../src/catalogue.ts';
+import { expectedAt } from '../../src/scenario/scenario.ts';
+import { loadScenario } from '../../src/scenario/catalogue.ts';
 
 const available = spinAvailable();
 const SKIPPED = 'skipped: spin or gcc is not on PATH (apt-get install -y spin gcc)';

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { InputError } from '../../src/inputError.ts';
+import { InputError } from '../../src/base/inputError.ts';
 import { checkpointReplay, describeCheckpoint } from '../../src/capacity/checkpoint.ts';
 
 const mercury = { ratePerSec: 18000, intervalSec: 30, recoveryRatePerSec: 24000 };

@@ -15,8 +15,8 @@
 // `processing` or `checkpointing`, which is the formula's "at most the full interval".
 import { describe, expect, it } from 'vitest';
 import { checkpointReplay } from '../../src/capacity/checkpoint.ts';
-import type { FaultPlan } from '../../src/faults.ts';
-import { World } from '../../src/world.ts';
+import type { FaultPlan } from '../../src/faults/faults.ts';
+import { World } from '../../src/run/world.ts';
 import { expectedState, processorComponent, type ProcessorDurable } from '../../models/processor.ts';
 
 const RATE = 18;

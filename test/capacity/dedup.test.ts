@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { InputError } from '../../src/inputError.ts';
+import { InputError } from '../../src/base/inputError.ts';
 import { dedupSizing, describeDedup } from '../../src/capacity/dedup.ts';
 
 describe('dedupSizing', () => {

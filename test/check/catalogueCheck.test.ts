@@ -4,8 +4,8 @@
 // or a model that moves any of them is seen here, whatever it does to the verdicts. The quick
 // suite checks the sampled scenarios, the catalogue suite every one (test/support/suite.ts).
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../../src/catalogue.ts';
-import { check } from '../../src/check/check.ts';
+import { loadCatalogue } from '../../src/scenario/catalogue.ts';
+import { check } from '../../src/modes/check/check.ts';
 import { asJsonScenario, CHECK_MAX_STATES, readGolden, scenarioDifferences } from '../golden/catalogueGolden.ts';
 import { SAMPLE_SCENARIOS, sampled } from '../support/suite.ts';
 

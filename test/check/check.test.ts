@@ -3,12 +3,12 @@
 // finds a shortest one, a bound turns "holds" into "holds within bound", --fail-fast stops at
 // the first violation, and every failure window is accounted for exactly once.
 import { describe, expect, it } from 'vitest';
-import { check, checkSetup, runChoices } from '../../src/check/check.ts';
-import { decodeChoices } from '../../src/check/choicePath.ts';
-import { loadScenario } from '../../src/catalogue.ts';
-import { formatPlace } from '../../src/place.ts';
+import { check, checkSetup, runChoices } from '../../src/modes/check/check.ts';
+import { decodeChoices } from '../../src/modes/check/choicePath.ts';
+import { loadScenario } from '../../src/scenario/catalogue.ts';
+import { formatPlace } from '../../src/faults/place.ts';
 import { describeCoverage } from '../../src/report/describeCoverage.ts';
-import { exitCodeOf } from '../../src/verdict.ts';
+import { exitCodeOf } from '../../src/checkers/verdict.ts';
 import { verdictSummary } from '../../src/report/verdictSummary.ts';
 
 const load = async (name: string) => (await loadScenario(name)).scenario;

@@ -2,8 +2,8 @@
 // first choice that counterexamples are made of, and bad text is one clear error.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeChoices, encodeChoices } from '../../src/check/choicePath.ts';
-import { InputError } from '../../src/inputError.ts';
+import { decodeChoices, encodeChoices } from '../../src/modes/check/choicePath.ts';
+import { InputError } from '../../src/base/inputError.ts';
 
 describe('choice paths', () => {
   it('decode what they encode', () => {

@@ -4,10 +4,10 @@
 // ordinal or share one lane of their key.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkSetup } from '../../src/check/check.ts';
-import { Frontier, type PartHashes } from '../../src/check/frontier.ts';
-import { loadScenario } from '../../src/catalogue.ts';
-import type { Hash64 } from '../../src/check/stateHash.ts';
+import { checkSetup } from '../../src/modes/check/check.ts';
+import { Frontier, type PartHashes } from '../../src/modes/check/frontier.ts';
+import { loadScenario } from '../../src/scenario/catalogue.ts';
+import type { Hash64 } from '../../src/kernel/stateHash.ts';
 
 interface FakeComp {
   readonly v: number;

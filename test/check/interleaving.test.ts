@@ -3,10 +3,10 @@
 // mode finds it and where the default timing of check stops seeing it, since an architect reads
 // "holds" from check as "no order of these steps breaks it".
 import { describe, expect, it } from 'vitest';
-import { check, runChoices, checkSetup } from '../../src/check/check.ts';
-import { decodeChoices } from '../../src/check/choicePath.ts';
-import { runWindows } from '../../src/windows.ts';
-import { explore } from '../../src/explore.ts';
+import { check, runChoices, checkSetup } from '../../src/modes/check/check.ts';
+import { decodeChoices } from '../../src/modes/check/choicePath.ts';
+import { runWindows } from '../../src/modes/windows.ts';
+import { explore } from '../../src/modes/explore.ts';
 import { twoClaimers } from './fixtures/twoClaimers.ts';
 
 describe('a race between two check-then-insert claimers', () => {

@@ -4,9 +4,9 @@
 // over every interleaving with one rebalance, and the counterexample names its fault and
 // replays to its trace.
 import { describe, expect, it } from 'vitest';
-import { check, checkSetup, runChoices } from '../../src/check/check.ts';
-import { decodeChoices } from '../../src/check/choicePath.ts';
-import { loadScenario } from '../../src/catalogue.ts';
+import { check, checkSetup, runChoices } from '../../src/modes/check/check.ts';
+import { decodeChoices } from '../../src/modes/check/choicePath.ts';
+import { loadScenario } from '../../src/scenario/catalogue.ts';
 
 const load = async (name: string) => (await loadScenario(name)).scenario;
 

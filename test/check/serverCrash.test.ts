@@ -5,11 +5,11 @@
 // its step leaves the server's durable state as before the step, and a restarted database is
 // given the sessions its crash broke.
 import { describe, expect, it } from 'vitest';
-import { check, checkSetup, runChoices } from '../../src/check/check.ts';
-import { decodeChoices } from '../../src/check/choicePath.ts';
+import { check, checkSetup, runChoices } from '../../src/modes/check/check.ts';
+import { decodeChoices } from '../../src/modes/check/choicePath.ts';
 import type { KernelState as CheckState } from '../../src/kernel/draft.ts';
 import type { Kernel as CheckWorld, Choice } from '../../src/kernel/kernel.ts';
-import { loadScenario } from '../../src/catalogue.ts';
+import { loadScenario } from '../../src/scenario/catalogue.ts';
 
 const load = async (name: string) => (await loadScenario(name)).scenario;
 

@@ -1,15 +1,15 @@
-// Windows mode and check mode build their rows through one builder (src/windowRow.ts): a check
+// Windows mode and check mode build their rows through one builder (src/modes/windowRow.ts): a check
 // row's retry owner, guard, evidence and end difference are all read off its worst path, and the
 // crash's interrupted work and the guards a fault called on are read beside that path's fault-free
 // counterpart, as windows mode reads them beside its fault-free run. So where both modes'
 // representatives are the same run up to interleaving, the two rows agree on owner and guard.
 import { describe, expect, it } from 'vitest';
-import { check, checkSetup, runChoices } from '../../src/check/check.ts';
-import { decodeChoices } from '../../src/check/choicePath.ts';
-import { endDifferenceOf } from '../../src/endDifference.ts';
-import { formatPlace } from '../../src/place.ts';
+import { check, checkSetup, runChoices } from '../../src/modes/check/check.ts';
+import { decodeChoices } from '../../src/modes/check/choicePath.ts';
+import { endDifferenceOf } from '../../src/analysis/endDifference.ts';
+import { formatPlace } from '../../src/faults/place.ts';
 import { observedOwner } from '../../src/report/windowCells.ts';
-import { runWindows, type WindowRow } from '../../src/windows.ts';
+import { runWindows, type WindowRow } from '../../src/modes/windows.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
 
 const find = (rows: readonly WindowRow[], place: string, fault: string) => rows.find((r) => formatPlace(r.place) === place && r.fault === fault)!;

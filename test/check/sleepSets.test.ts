@@ -4,13 +4,13 @@
 // tested on its own: which steps may sleep, and which pairs commute.
 import { sampled } from '../support/suite.ts';
 import { describe, expect, it } from 'vitest';
-import { check, type CheckResult } from '../../src/check/check.ts';
+import { check, type CheckResult } from '../../src/modes/check/check.ts';
 import type { KernelState as CheckState } from '../../src/kernel/draft.ts';
 import type { Choice } from '../../src/kernel/kernel.ts';
-import { decodeChoices } from '../../src/check/choicePath.ts';
-import { LOW_STEPS, SleepSets } from '../../src/check/sleepSets.ts';
-import { loadScenario } from '../../src/catalogue.ts';
-import type { Scenario } from '../../src/scenario.ts';
+import { decodeChoices } from '../../src/modes/check/choicePath.ts';
+import { LOW_STEPS, SleepSets } from '../../src/modes/check/sleepSets.ts';
+import { loadScenario } from '../../src/scenario/catalogue.ts';
+import type { Scenario } from '../../src/scenario/scenario.ts';
 import { twoClaimers } from './fixtures/twoClaimers.ts';
 
 const pathLength = (replay: { kind: string; choices?: string } | undefined) => (replay?.kind === 'choices' ? decodeChoices(replay.choices!).length : replay?.kind);

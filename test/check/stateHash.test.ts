@@ -2,8 +2,8 @@
 // whether or not they share objects; values a checker would tell apart hash apart.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hashOf } from '../../src/check/stateHash.ts';
-import { stableJson } from '../../src/trace.ts';
+import { hashOf } from '../../src/kernel/stateHash.ts';
+import { stableJson } from '../../src/kernel/trace.ts';
 
 describe('hashOf', () => {
   it('hashes equal values equal, and different values (by their stable JSON) apart', () => {

@@ -5,11 +5,11 @@
 import type { EventObject } from 'xstate';
 import { sampled } from '../support/suite.ts';
 import { describe, expect, it } from 'vitest';
-import { check } from '../../src/check/check.ts';
-import { TransitionCache } from '../../src/check/transitionCache.ts';
-import { loadScenario } from '../../src/catalogue.ts';
-import type { ExecutedAction } from '../../src/compiledMachine.ts';
-import type { MachineSnapshot, Stepper } from '../../src/stepper.ts';
+import { check } from '../../src/modes/check/check.ts';
+import { TransitionCache } from '../../src/kernel/transitionCache.ts';
+import { loadScenario } from '../../src/scenario/catalogue.ts';
+import type { ExecutedAction } from '../../src/kernel/compiledMachine.ts';
+import type { MachineSnapshot, Stepper } from '../../src/kernel/stepper.ts';
 
 interface FakeStepper extends Stepper {
   /** Whether its next step re-enters its state. */

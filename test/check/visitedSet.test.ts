@@ -2,7 +2,7 @@
 // same answers through growth, including hashes that share a lane or land in the same slot.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { VisitedSet } from '../../src/check/visitedSet.ts';
+import { VisitedSet } from '../../src/modes/check/visitedSet.ts';
 
 describe('VisitedSet', () => {
   it('answers as a Set of the pairs does, through every growth', () => {

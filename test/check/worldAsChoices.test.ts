@@ -11,13 +11,13 @@
 import { describe, expect, it } from 'vitest';
 import type { KernelState as CheckState } from '../../src/kernel/draft.ts';
 import type { Kernel as CheckWorld, Choice } from '../../src/kernel/kernel.ts';
-import { checkSetup, judgeEnd } from '../../src/check/check.ts';
-import { loadScenario } from '../../src/catalogue.ts';
-import { faultSpace } from '../../src/faultSpace.ts';
-import type { FaultPlan } from '../../src/faults.ts';
-import { runScenario } from '../../src/runScenario.ts';
-import type { Scenario } from '../../src/scenario.ts';
-import { stableJson, type TraceEvent } from '../../src/trace.ts';
+import { checkSetup, judgeEnd } from '../../src/modes/check/check.ts';
+import { loadScenario } from '../../src/scenario/catalogue.ts';
+import { faultSpace } from '../../src/modes/faultSpace.ts';
+import type { FaultPlan } from '../../src/faults/faults.ts';
+import { runScenario } from '../../src/run/runScenario.ts';
+import type { Scenario } from '../../src/scenario/scenario.ts';
+import { stableJson, type TraceEvent } from '../../src/kernel/trace.ts';
 
 type Mark = 'lose' | 'duplicate' | 'delay' | 'reorder';
 

@@ -14,8 +14,8 @@ import { checkVersions } from '../../src/checkers/versions.ts';
 import { checkFinality } from '../../src/checkers/finality.ts';
 import { closedPeriodClaim } from '../../models/designs/streamPipeline.ts';
 import type { SinkDurable, StoredPost } from '../../models/resultSink.ts';
-import type { Claim } from '../../src/claims.ts';
-import type { WorldView } from '../../src/worldView.ts';
+import type { Claim } from '../../src/checkers/claims.ts';
+import type { WorldView } from '../../src/kernel/worldView.ts';
 
 const quiet: WorldView = { durable: () => undefined as never, result: { ending: { kind: 'quiescent' } }, notes: [] };
 

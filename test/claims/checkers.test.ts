@@ -9,8 +9,8 @@ import { checkLiveness } from '../../src/checkers/liveness.ts';
 import { checkPhantom } from '../../src/checkers/phantom.ts';
 import { checkDifferentIntent, checkSameIntent, checkUnknownResolved } from '../../src/checkers/replay.ts';
 import { checkVersions } from '../../src/checkers/versions.ts';
-import type { Claim } from '../../src/claims.ts';
-import type { WorldView } from '../../src/worldView.ts';
+import type { Claim } from '../../src/checkers/claims.ts';
+import type { WorldView } from '../../src/kernel/worldView.ts';
 
 const quiet: WorldView = { durable: () => undefined as never, result: { ending: { kind: 'quiescent' } }, notes: [] };
 const stuck: WorldView = { ...quiet, result: { ending: { kind: 'stuck', reason: { kind: 'waiting', components: ['relay.polling'] } } } };

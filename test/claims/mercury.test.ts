@@ -1,12 +1,12 @@
 // The five Mercury designs of the seeds, judged by both windows mode and explore mode.
 import { describe, expect, it } from 'vitest';
 import { claimSentence } from '../../src/report/claimSentence.ts';
-import { replayLine } from '../../src/replayLine.ts';
-import { expectedAt } from '../../src/scenario.ts';
-import { explore } from '../../src/explore.ts';
-import { runScenario } from '../../src/runScenario.ts';
-import { runWindows } from '../../src/windows.ts';
-import type { Scenario } from '../../src/scenario.ts';
+import { replayLine } from '../../src/modes/replayLine.ts';
+import { expectedAt } from '../../src/scenario/scenario.ts';
+import { explore } from '../../src/modes/explore.ts';
+import { runScenario } from '../../src/run/runScenario.ts';
+import { runWindows } from '../../src/modes/windows.ts';
+import type { Scenario } from '../../src/scenario/scenario.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
 import commitFirst from '../../scenarios/mercury-dual-write-commit-first.ts';
 import publishFirst from '../../scenarios/mercury-dual-write-publish-first.ts';
@@ -126,7 +126,7 @@ describe('claims', () => {
   });
 
   it('refuses a scenario named like a report file', async () => {
-    const { defineScenario } = await import('../../src/scenario.ts');
+    const { defineScenario } = await import('../../src/scenario/scenario.ts');
     expect(() => defineScenario({ ...outbox, name: 'index' })).toThrow(/taken by a report file/);
   });
 

@@ -579,7 +579,7 @@ export const GROUPS: readonly GroupNotes[] = [
       {
         title: "World settings",
         schemas: ["world"],
-        intro: "A scenario's `world` field sets the simulation around the design, in durations of its time scale (the defaults are the World's, in ticks: `DEFAULT_WORLD_OPTIONS` in `src/world.ts`).",
+        intro: "A scenario's `world` field sets the simulation around the design, in durations of its time scale (the defaults are the World's, in ticks: `DEFAULT_WORLD_OPTIONS` in `src/run/world.ts`).",
         options: {
         latency: { default: "1 to 3 ticks", text: "Every message takes a latency drawn from this window; each link keeps its order." },
         delayFault: { values: "duration ≥ 1 tick", default: "40 ticks", text: "How late a `delay` fault makes a message arrive." },

@@ -7,9 +7,9 @@
 // allows must appear there in backticks.
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { componentFields } from '../../src/design.ts';
-import { z } from '../../src/options.ts';
-import { WORLD_SETTINGS } from '../../src/scenario.ts';
+import { componentFields } from '../../src/scenario/design.ts';
+import { z } from '../../src/scenario/options.ts';
+import { WORLD_SETTINGS } from '../../src/scenario/scenario.ts';
 import { docsPage, markdownSection } from './markdownSection.ts';
 import { OPTIONS_PAGE, renderOptionsReference } from './optionsReference.ts';
 

@@ -7,9 +7,9 @@
 // rendering. `npm run docs:options` writes the page again.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { inputSchemas } from '../../src/cli/schemaCommand.ts';
-import { componentFields } from '../../src/design.ts';
-import { z } from '../../src/options.ts';
-import { ScenarioSchema, WORLD_SETTINGS } from '../../src/scenarioSchema.ts';
+import { componentFields } from '../../src/scenario/design.ts';
+import { z } from '../../src/scenario/options.ts';
+import { ScenarioSchema, WORLD_SETTINGS } from '../../src/scenario/scenarioSchema.ts';
 import { GROUPS, PAGE_INTRO, type OptionNote, type SectionNotes } from './optionNotes.ts';
 
 type ObjectSchema = z.ObjectSchema<Readonly<Record<string, z.Schema>>>;

@@ -14,8 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CALC_SUBCOMMANDS, calcArgvSpec } from '../../src/capacity/runCalc.ts';
 import { bufferIo } from '../../src/cli/io.ts';
 import { COMMAND_NAMES, loadCommand, main } from '../../src/cli/main.ts';
-import { FAULT_KINDS } from '../../src/faults.ts';
-import type { ArgvSpec } from '../../src/parseArgv.ts';
+import { FAULT_KINDS } from '../../src/faults/faults.ts';
+import type { ArgvSpec } from '../../src/base/parseArgv.ts';
 
 let sandbox: string;
 let specs: Record<string, ArgvSpec>;

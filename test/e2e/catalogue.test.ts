@@ -9,17 +9,17 @@
 // assertion about the scenario's own result (vitest.mutants.config.ts says why). The quick suite
 // (`npm test`) judges a sample of the scenarios; the catalogue suite (`npm run test:catalogue`)
 // judges every one of them, and the catalogue as a whole (test/support/suite.ts).
-import { timeScaleOf } from '../../src/scenario.ts';
+import { timeScaleOf } from '../../src/scenario/scenario.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
-import { loadCatalogue } from '../../src/catalogue.ts';
-import { restingStates } from '../../src/failureWindows.ts';
-import { replayLine } from '../../src/replayLine.ts';
+import { loadCatalogue } from '../../src/scenario/catalogue.ts';
+import { restingStates } from '../../src/run/failureWindows.ts';
+import { replayLine } from '../../src/modes/replayLine.ts';
 import { expectedText } from '../../src/report/verdictSummary.ts';
 import { componentNames, contradicts, observedOwner, repairIsSql, repairQueryText, windowCells } from '../../src/report/windowCells.ts';
 import { VIOLATIONS } from '../../src/checkers/finding.ts';
-import { formatPlace } from '../../src/place.ts';
-import { runWindows } from '../../src/windows.ts';
+import { formatPlace } from '../../src/faults/place.ts';
+import { runWindows } from '../../src/modes/windows.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { full, SAMPLE_SCENARIOS, sampled } from '../support/suite.ts';

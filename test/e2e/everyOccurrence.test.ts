@@ -4,8 +4,8 @@
 // breaks only when its sender crashes after its seventh send, past a dedup table of six entries.
 import { describe, expect, it } from 'vitest';
 import { describeCoverage } from '../../src/report/describeCoverage.ts';
-import { runScenario } from '../../src/runScenario.ts';
-import { runWindows } from '../../src/windows.ts';
+import { runScenario } from '../../src/run/runScenario.ts';
+import { runWindows } from '../../src/modes/windows.ts';
 import { fullDedupTable, fullDedupTableScenario } from '../fixtures/fullDedupTable.ts';
 
 const crashRow = (r: ReturnType<typeof runWindows>) => r.rows.find((row) => row.fault === 'crash' && row.place.kind === 'window' && row.place.component === 'sender' && row.place.state === 'awaitingAck')!;

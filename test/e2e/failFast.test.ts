@@ -1,10 +1,10 @@
 // --fail-fast: a sweep stops at its first violation, says so in its coverage, and is judged
 // without asking for the expected violations it never got to; a design that holds runs whole.
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from '../../src/catalogue.ts';
-import { check } from '../../src/check/check.ts';
+import { loadScenario } from '../../src/scenario/catalogue.ts';
+import { check } from '../../src/modes/check/check.ts';
 import { describeCoverage } from '../../src/report/describeCoverage.ts';
-import { runWindows } from '../../src/windows.ts';
+import { runWindows } from '../../src/modes/windows.ts';
 
 const load = async (name: string) => (await loadScenario(name)).scenario;
 

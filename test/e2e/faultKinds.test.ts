@@ -2,9 +2,9 @@
 // whose verdict depends on that kind alone. Struck with that kind only, it is violated; struck
 // with every other kind, it holds. A fault kind that silently did nothing would fail here.
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from '../../src/catalogue.ts';
-import { FAULT_KINDS, type FaultKind } from '../../src/faults.ts';
-import { runWindows } from '../../src/windows.ts';
+import { loadScenario } from '../../src/scenario/catalogue.ts';
+import { FAULT_KINDS, type FaultKind } from '../../src/faults/faults.ts';
+import { runWindows } from '../../src/modes/windows.ts';
 
 const DEPENDS_ON: readonly (readonly [FaultKind, string])[] = [
   ['crash', 'inventory-ack-before-commit'],

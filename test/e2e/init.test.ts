@@ -8,9 +8,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bufferIo } from '../../src/cli/io.ts';
 import { main } from '../../src/cli/main.ts';
-import { RecordSpecSchema } from '../../src/recordSpec.ts';
-import { ClaimSchema, ScenarioSchema } from '../../src/scenarioSchema.ts';
-import type { Schema } from '../../src/schema.ts';
+import { RecordSpecSchema } from '../../src/scenario/recordSpec.ts';
+import { ClaimSchema, ScenarioSchema } from '../../src/scenario/scenarioSchema.ts';
+import type { Schema } from '../../src/base/schema.ts';
 import catalogueRecord from '../../scenarios/record.ts';
 
 const root = join(import.meta.dirname, '..', '..');

@@ -3,14 +3,14 @@
 // a check-then-insert counterexample down to it, replay's --plan accepts it there and refuses it
 // anywhere else with a line naming what the point can suffer, and every report words it.
 import { describe, expect, it } from 'vitest';
-import { explore, explorationSpace } from '../../src/explore.ts';
-import { faultSpace } from '../../src/faultSpace.ts';
-import { InputError } from '../../src/inputError.ts';
-import { checkPlan, replay } from '../../src/replay.ts';
+import { explore, explorationSpace } from '../../src/modes/explore.ts';
+import { faultSpace } from '../../src/modes/faultSpace.ts';
+import { InputError } from '../../src/base/inputError.ts';
+import { checkPlan, replay } from '../../src/modes/replay.ts';
 import { describePlan } from '../../src/report/describePlan.ts';
 import { windowCells } from '../../src/report/windowCells.ts';
-import { runScenario } from '../../src/runScenario.ts';
-import { runWindows } from '../../src/windows.ts';
+import { runScenario } from '../../src/run/runScenario.ts';
+import { runWindows } from '../../src/modes/windows.ts';
 import checkThenInsert from '../../scenarios/group-check-then-insert.ts';
 import oneMember from '../../scenarios/group-check-then-insert-one-member.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bufferIo } from '../../src/cli/io.ts';
 import { main } from '../../src/cli/main.ts';
-import { backingScenarios } from '../../src/recordSpec.ts';
+import { backingScenarios } from '../../src/scenario/recordSpec.ts';
 import catalogueRecord from '../../scenarios/record.ts';
 
 const root = join(import.meta.dirname, '..', '..');

@@ -6,13 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from '../../src/catalogue.ts';
+import { loadScenario } from '../../src/scenario/catalogue.ts';
 import { bufferIo } from '../../src/cli/io.ts';
 import { main } from '../../src/cli/main.ts';
-import { exploreRange, mergeExploreParts } from '../../src/explore.ts';
-import { shardRange } from '../../src/shard.ts';
-import { sweepSettings } from '../../src/windows.ts';
-import { mergeWindowsParts, sweepPlan, sweepWindows, type WindowsPart } from '../../src/windowsPart.ts';
+import { exploreRange, mergeExploreParts } from '../../src/modes/explore.ts';
+import { shardRange } from '../../src/sweep/shard.ts';
+import { sweepSettings } from '../../src/modes/windows.ts';
+import { mergeWindowsParts, sweepPlan, sweepWindows, type WindowsPart } from '../../src/modes/windowsPart.ts';
 
 const load = async (name: string) => (await loadScenario(name)).scenario;
 

@@ -4,18 +4,18 @@
 import { describe, expect, it } from 'vitest';
 import { bufferIo } from '../../src/cli/io.ts';
 import { main } from '../../src/cli/main.ts';
-import { replay } from '../../src/replay.ts';
+import { replay } from '../../src/modes/replay.ts';
 import { renderHtml, renderScenarioHtml } from '../../src/report/html.ts';
 import { renderJson } from '../../src/report/json.ts';
 import { renderJunit } from '../../src/report/junit.ts';
 import { renderMarkdownFile } from '../../src/report/markdown.ts';
 import { replayJson } from '../../src/report/runJson.ts';
-import type { Scenario } from '../../src/scenario.ts';
-import { runWindows } from '../../src/windows.ts';
+import type { Scenario } from '../../src/scenario/scenario.ts';
+import { runWindows } from '../../src/modes/windows.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
 import { checkClaim } from '../../src/checkers/compose.ts';
 import { verdictSummary } from '../../src/report/verdictSummary.ts';
-import { exitCodeOf } from '../../src/verdict.ts';
+import { exitCodeOf } from '../../src/checkers/verdict.ts';
 
 describe('the liveness phase', () => {
   it('gives the relay its next poll after a heal that comes when the world has long been still (regression)', () => {
@@ -145,7 +145,7 @@ describe('a planned fault that never strikes', () => {
 
 describe('scenario validation', () => {
   it('refuses an expected violation that does not exist, naming the nearest one', async () => {
-    const { defineScenario } = await import('../../src/scenario.ts');
+    const { defineScenario } = await import('../../src/scenario/scenario.ts');
     expect(() => defineScenario({ ...outbox, expect: { verdict: 'violated', violations: ['lost efect' as never] } })).toThrow(
       /expect\.violations\[0\] has no value "lost efect" \(did you mean lost effect\?\)/,
     );

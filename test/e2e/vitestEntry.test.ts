@@ -27,7 +27,7 @@ export default defineConfig({ resolve: { alias: [{ find: /^faultline\\/vitest$/,
   // The design loses effects; its file claims it holds.
   writeFileSync(
     join(dir, 'scenarios', 'claims-too-much.ts'),
-    `import { defineScenario } from ${JSON.stringify(join(repo, 'src/scenario.ts'))};
+    `import { defineScenario } from ${JSON.stringify(join(repo, 'src/scenario/scenario.ts'))};
 import { orderPipeline, reservationClaim } from ${JSON.stringify(join(repo, 'models/designs/orderPipeline.ts'))};
 export default defineScenario({ name: 'claims-too-much', title: 'commit then publish, claimed safe', source: 'a test', lesson: 'a wrong expectation fails its test', build: orderPipeline({ design: 'dualWriteCommitFirst' }), workload: { size: 2 }, claims: [reservationClaim], expect: { verdict: 'holds' } });
 `,

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compose, defineScenario, formatPlace, runWindows, type DesignBuild } from 'faultline';
 import { provider } from 'faultline/models/provider.ts';
-import { timeScaleOf } from '../../src/scenario.ts';
+import { timeScaleOf } from '../../src/scenario/scenario.ts';
 import ordersShipping from './ordersShipping.ts';
 import { docsPage, markdownSection } from '../docs/markdownSection.ts';
 

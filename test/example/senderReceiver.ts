@@ -3,8 +3,8 @@
 // receiver records every delivery durably and acks it. Duplicates, losses, reordering and
 // crashes all leave visible marks in the receiver's durable log.
 import { assign, emit, enqueueActions, setup } from 'xstate';
-import { send, type Emitted, type FromPeer, type PeerCrashed } from '../../src/emitted.ts';
-import type { ComponentSpec } from '../../src/world.ts';
+import { send, type Emitted, type FromPeer, type PeerCrashed } from '../../src/kernel/emitted.ts';
+import type { ComponentSpec } from '../../src/kernel/componentSpec.ts';
 
 type SenderDurable = { readonly acked: readonly number[] };
 

@@ -5,10 +5,10 @@
 // first read and before the first insert, which only a late message of the first claimer's gives.
 // No fault is needed, so a search with no faults finds it through the latencies alone.
 import { enqueueActions, setup } from 'xstate';
-import { send, type Emitted, type PeerCrashed } from '../../src/emitted.ts';
+import { send, type Emitted, type PeerCrashed } from '../../src/kernel/emitted.ts';
 import { rowsOf, type DatabaseDurable, type DatabaseReply } from '../../models/database.ts';
 import { databaseComponent } from '../../models/designs/databaseComponent.ts';
-import { defineScenario, type DesignComponent } from '../../src/scenario.ts';
+import { defineScenario, type DesignComponent } from '../../src/scenario/scenario.ts';
 
 interface ClaimerInput {
   readonly db: string;

@@ -5,9 +5,9 @@
 // unique constraint, the second starting a few ticks after the first.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { caseArbitrary, explore, SCHEDULE_LENGTH_MAX, type ExploreCounterexample } from '../../src/explore.ts';
-import { replay } from '../../src/replay.ts';
-import { runScenario } from '../../src/runScenario.ts';
+import { caseArbitrary, explore, SCHEDULE_LENGTH_MAX, type ExploreCounterexample } from '../../src/modes/explore.ts';
+import { replay } from '../../src/modes/replay.ts';
+import { runScenario } from '../../src/run/runScenario.ts';
 import checkThenInsert from './checkThenInsert.ts';
 
 const SEEDS = [1, 2, 3, 4, 5];

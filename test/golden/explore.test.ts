@@ -7,8 +7,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from '../../src/catalogue.ts';
-import { explore } from '../../src/explore.ts';
+import { loadScenario } from '../../src/scenario/catalogue.ts';
+import { explore } from '../../src/modes/explore.ts';
 
 const FILE = join(import.meta.dirname, 'explore.json');
 const SCENARIOS = ['mercury-outbox', 'mercury-dual-write-commit-first', 'mercury-dual-write-publish-first', 'inventory-ack-before-commit', 'inventory-inbox-separate-tx'];

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatPlace, replay, runWindows, type Scenario, type WindowRow, type WindowsResult } from 'faultline';
 import { bufferIo } from '../../src/cli/io.ts';
 import { main } from '../../src/cli/main.ts';
-import { check } from '../../src/check/check.ts';
+import { check } from '../../src/modes/check/check.ts';
 import captureKeyForgotten from './captureKeyForgottenDuringOutage.ts';
 import cdcAcksBeforeSync from './cdcOutboxBrokerAcksBeforeSync.ts';
 import creditInboxExpires from './creditInboxExpiresBeforeRedelivery.ts';

@@ -6,7 +6,7 @@
 // credit (a surrogate id) is written again. The tick changes nothing but the arithmetic.
 // What the tool said while the liveness bound counted every tick (kept as a regression test): "stuck: no quiescence within 4000 ticks after
 // healing", in every run, and the duplicate is never found. The partner waits 2,592,000 ticks in a
-// state that is not idle; the World's liveness phase (4,000 ticks) ends first, and src/world.ts
+// state that is not idle; the World's liveness phase (4,000 ticks) ends first, and src/run/world.ts
 // reports the cut as a stuck run, a violation of the quiescence clause, rather than as a bound the
 // run was cut by (compare world.stepsMax, which makes the clause inconclusive). The catalogue's
 // dedup-horizon-7d-vs-30d avoids it with a tick of 2.4 h.

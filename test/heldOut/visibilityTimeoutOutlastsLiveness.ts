@@ -10,7 +10,7 @@
 // - A lost delivery is handed out again two hours later too, and credited then: nothing is lost,
 //   however long the wait.
 // What the tool said while the liveness bound counted every tick (kept as a regression test): a lost effect at broker->consumer:broker.deliver
-// and no duplicate. The quiet rule (src/quiet.ts, timerKeepsAwake) does not wait for a timer longer
+// and no duplicate. The quiet rule (src/kernel/quiet.ts, timerKeepsAwake) does not wait for a timer longer
 // than the liveness phase (4,000 ticks by default, 1.11 h), so the run ends "quiet" with the
 // broker's two-hour redelivery still pending, and the claims are judged on a world that was not
 // finished: a bound reported as a finding.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, setup } from 'xstate';
-import { SimClock } from '../../src/clock.ts';
+import { SimClock } from '../../src/kernel/clock.ts';
 
 const blinker = setup({}).createMachine({
   initial: 'off',

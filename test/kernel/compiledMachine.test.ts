@@ -4,14 +4,14 @@
 // The quick suite compares the sampled scenarios; the catalogue suite every one (test/support/suite.ts).
 import { assign, createMachine, emit, raise, setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../../src/catalogue.ts';
-import { compileMachine } from '../../src/compiledMachine.ts';
-import type { FaultPlan } from '../../src/faults.ts';
-import { runScenario } from '../../src/runScenario.ts';
-import { timeScaleOf, type Scenario } from '../../src/scenario.ts';
-import { faultSpace } from '../../src/faultSpace.ts';
-import { DEFAULT_SEED } from '../../src/windows.ts';
-import { World, type Driver } from '../../src/world.ts';
+import { loadCatalogue } from '../../src/scenario/catalogue.ts';
+import { compileMachine } from '../../src/kernel/compiledMachine.ts';
+import type { FaultPlan } from '../../src/faults/faults.ts';
+import { runScenario } from '../../src/run/runScenario.ts';
+import { timeScaleOf, type Scenario } from '../../src/scenario/scenario.ts';
+import { faultSpace } from '../../src/modes/faultSpace.ts';
+import { DEFAULT_SEED } from '../../src/modes/windows.ts';
+import { World, type Driver } from '../../src/run/world.ts';
 import { senderReceiver } from '../example/senderReceiver.ts';
 import { SAMPLE_SCENARIOS, sampled } from '../support/suite.ts';
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClaimVerdict, ClauseResult, ClauseStatus } from '../../src/checkers/compose.ts';
 import type { ClauseId } from '../../src/checkers/clause.ts';
-import { ClauseTally } from '../../src/coverage.ts';
+import { ClauseTally } from '../../src/checkers/coverage.ts';
 
 const clause = (id: ClauseId, status: ClauseStatus, reason?: string): ClauseResult => ({ clause: id, status, findings: [], ...(reason === undefined ? {} : { reason }) });
 const claim = (effect: string, ...clauses: ClauseResult[]): ClaimVerdict => ({ effect, outcome: 'holds', clauses, findings: [] });

@@ -1,7 +1,7 @@
 // Determinism is the product: the same seed and fault plan must give a byte-identical trace.
 import { describe, expect, it } from 'vitest';
-import type { FaultPlan } from '../../src/faults.ts';
-import { World } from '../../src/world.ts';
+import type { FaultPlan } from '../../src/faults/faults.ts';
+import { World } from '../../src/run/world.ts';
 import { senderReceiver } from '../example/senderReceiver.ts';
 
 const plan: FaultPlan = [

@@ -4,11 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import carrier from '../../scenarios/carrier-no-key-no-lookup.ts';
 import dualWrite from '../../scenarios/mercury-dual-write-commit-first.ts';
-import { framedRun } from '../../src/framedRun.ts';
-import { keyMoments } from '../../src/keyMoments.ts';
-import { runScenario } from '../../src/runScenario.ts';
-import { stepFrames } from '../../src/stepFrames.ts';
-import type { FaultPlan } from '../../src/faults.ts';
+import { framedRun } from '../../src/run/framedRun.ts';
+import { keyMoments } from '../../src/analysis/keyMoments.ts';
+import { runScenario } from '../../src/run/runScenario.ts';
+import { stepFrames } from '../../src/run/stepFrames.ts';
+import type { FaultPlan } from '../../src/faults/faults.ts';
 
 const crashAwaiting: FaultPlan = [{ kind: 'crash', window: 'caller.awaitingExternalResponse', occurrence: 1 }];
 

@@ -4,9 +4,9 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonOf, toJSONSchema } from '../../src/jsonSchema.ts';
-import { duration } from '../../src/options.ts';
-import * as z from '../../src/schema.ts';
+import { jsonOf, toJSONSchema } from '../../src/base/jsonSchema.ts';
+import { duration } from '../../src/scenario/options.ts';
+import * as z from '../../src/base/schema.ts';
 
 const ajv = new Ajv2020({ strict: false });
 

@@ -2,7 +2,7 @@
 // offers nothing when no name is close, so the hint is never a wild guess.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { didYouMean, editDistance, nearest } from '../../src/nearest.ts';
+import { didYouMean, editDistance, nearest } from '../../src/base/nearest.ts';
 
 describe('editDistance', () => {
   it('counts insertions, deletions and substitutions', () => {

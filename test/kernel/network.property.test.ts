@@ -8,8 +8,9 @@
 // seeds are fixed, so a failure prints a seed and path that reproduce it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { MessageFault, MessageFaultKind } from '../../src/faults.ts';
-import { World, type ComponentSpec } from '../../src/world.ts';
+import type { MessageFault, MessageFaultKind } from '../../src/faults/faults.ts';
+import { World } from '../../src/run/world.ts';
+import { type ComponentSpec } from '../../src/kernel/componentSpec.ts';
 import { actor, type Send } from '../support/scriptedActor.ts';
 
 const COMPONENTS = ['a', 'b', 'c'] as const;

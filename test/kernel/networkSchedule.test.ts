@@ -4,8 +4,9 @@
 // connection-drop messages keep their places in the count, so a fault added to or taken from a
 // plan does not shift the latencies of the messages after it.
 import { describe, expect, it } from 'vitest';
-import type { MessageFault } from '../../src/faults.ts';
-import { World, type ComponentSpec } from '../../src/world.ts';
+import type { MessageFault } from '../../src/faults/faults.ts';
+import { World } from '../../src/run/world.ts';
+import { type ComponentSpec } from '../../src/kernel/componentSpec.ts';
 import { actor, type Send } from '../support/scriptedActor.ts';
 import { senderReceiver } from '../example/senderReceiver.ts';
 

@@ -1,8 +1,8 @@
 // Design options are parsed strictly: a typo is bad input naming the option and the nearest valid
 // key or value, never a silent default.
 import { describe, expect, it } from 'vitest';
-import { duration, parseOptions, z } from '../../src/options.ts';
-import { TimeScale, formatSeconds } from '../../src/duration.ts';
+import { duration, parseOptions, z } from '../../src/scenario/options.ts';
+import { TimeScale, formatSeconds } from '../../src/base/duration.ts';
 import Big from 'big.js';
 
 const relay = z.strictObject({ mark: z.enum(['afterSend', 'beforeSend']).optional(), poll: duration.optional(), workers: z.number().int().min(1).optional() });

@@ -4,9 +4,11 @@
 // the heal and ends quiescent, or stuck with the reason as data.
 import { assign, emit, setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { send, type Emitted } from '../../src/emitted.ts';
-import type { FaultPlan } from '../../src/faults.ts';
-import { World, type ComponentSpec, type WorldOptions } from '../../src/world.ts';
+import { send, type Emitted } from '../../src/kernel/emitted.ts';
+import type { FaultPlan } from '../../src/faults/faults.ts';
+import { World } from '../../src/run/world.ts';
+import { type ComponentSpec } from '../../src/kernel/componentSpec.ts';
+import { type WorldOptions } from '../../src/kernel/worldOptions.ts';
 import { receiverMachine, senderReceiver } from '../example/senderReceiver.ts';
 
 type PollerDurable = { readonly fired: boolean };

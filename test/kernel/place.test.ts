@@ -1,9 +1,9 @@
-// Places are made into text once and read back once (src/place.ts), so plans, replay lines and
+// Places are made into text once and read back once (src/faults/place.ts), so plans, replay lines and
 // reports always agree on a window or a message point. The round trip must hold for every name a
 // design can have: nested state values with dots, message types with dots and colons.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatPlace, parsePlace, parsePoint, parseWindow, placeComponent, pointName, pointPlace, windowName, windowPlace } from '../../src/place.ts';
+import { formatPlace, parsePlace, parsePoint, parseWindow, placeComponent, pointName, pointPlace, windowName, windowPlace } from '../../src/faults/place.ts';
 
 // Component names carry no dot, no arrow and no colon; states and message types may carry dots
 // (and a message type colons).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Prng } from '../../src/prng.ts';
+import { Prng } from '../../src/base/prng.ts';
 
 const draws = (p: Prng, n: number) => Array.from({ length: n }, () => p.int(1_000_000));
 

@@ -1,15 +1,15 @@
-// The one quiet rule (src/quiet.ts), which the World and check mode both ask: when a run has
+// The one quiet rule (src/kernel/quiet.ts), which the World and check mode both ask: when a run has
 // nothing left to do. Each condition is held to its boundary on a world described by hand, and a
 // design whose broker redelivers on a slow timer shows the rule at work in both engines: a
 // delivery lost just after the broker's sweep is redelivered by the next sweep, and no path is
 // judged before that sweep could run.
 import { describe, expect, it } from 'vitest';
-import { check } from '../../src/check/check.ts';
+import { check } from '../../src/modes/check/check.ts';
 import { orderPipeline, reservationClaim } from '../../models/designs/orderPipeline.ts';
-import { isQuiet, timerKeepsAwake, type QuietSubject } from '../../src/quiet.ts';
-import { defineScenario } from '../../src/scenario.ts';
-import { runScenario } from '../../src/runScenario.ts';
-import { runWindows } from '../../src/windows.ts';
+import { isQuiet, timerKeepsAwake, type QuietSubject } from '../../src/kernel/quiet.ts';
+import { defineScenario } from '../../src/scenario/scenario.ts';
+import { runScenario } from '../../src/run/runScenario.ts';
+import { runWindows } from '../../src/modes/windows.ts';
 
 interface Part {
   down?: boolean;

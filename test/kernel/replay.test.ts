@@ -2,11 +2,11 @@
 // its findings, clauses, trace, the faults that never struck and the line that replays it again.
 // A plan naming what the design does not have is bad input; a harness error keeps its stack.
 import { describe, expect, it } from 'vitest';
-import { explore } from '../../src/explore.ts';
-import { InputError } from '../../src/inputError.ts';
-import { replayLine } from '../../src/replayLine.ts';
-import { checkPlan, replay } from '../../src/replay.ts';
-import { timeScaleOf, type Scenario } from '../../src/scenario.ts';
+import { explore } from '../../src/modes/explore.ts';
+import { InputError } from '../../src/base/inputError.ts';
+import { replayLine } from '../../src/modes/replayLine.ts';
+import { checkPlan, replay } from '../../src/modes/replay.ts';
+import { timeScaleOf, type Scenario } from '../../src/scenario/scenario.ts';
 import commitFirst from '../../scenarios/mercury-dual-write-commit-first.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
 

@@ -4,9 +4,11 @@
 // strikes a component that does not declare it.
 import { describe, expect, it } from 'vitest';
 import { assign, setup } from 'xstate';
-import { sameFault, type FaultPlan } from '../../src/faults.ts';
+import { sameFault, type FaultPlan } from '../../src/faults/faults.ts';
 import { Kernel } from '../../src/kernel/kernel.ts';
-import { World, type ClockSkewed, type ComponentSpec } from '../../src/world.ts';
+import { World } from '../../src/run/world.ts';
+import { type ClockSkewed } from '../../src/kernel/runReport.ts';
+import { type ComponentSpec } from '../../src/kernel/componentSpec.ts';
 import { senderReceiver } from '../example/senderReceiver.ts';
 
 type Received = { received: number[] };

@@ -1,16 +1,16 @@
-// Prefix sharing (src/resumePoints.ts): a faulted run started where its first fault strikes in a
+// Prefix sharing (src/kernel/resumePoints.ts): a faulted run started where its first fault strikes in a
 // captured reference run must be the run performed from the beginning, event for event: the same
 // trace, the same hash, the same strikes, notes, end state and findings. Every single-fault plan
 // of scenarios that between them use every fault kind and both kinds of crashing component is
 // held to that, and every pair of one scenario, since a pair resumes at the earlier of its two.
 // The quick suite takes three of the scenarios and a fifth of the pairs (test/support/suite.ts).
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from '../../src/catalogue.ts';
-import type { Fault, FaultPlan } from '../../src/faults.ts';
-import { resumeIndex, sameRunAs } from '../../src/resumePoints.ts';
-import { runScenario, type RunRecord } from '../../src/runScenario.ts';
-import type { Scenario } from '../../src/scenario.ts';
-import { pairBase, sweepPlan } from '../../src/windowsPart.ts';
+import { loadScenario } from '../../src/scenario/catalogue.ts';
+import type { Fault, FaultPlan } from '../../src/faults/faults.ts';
+import { resumeIndex, sameRunAs } from '../../src/kernel/resumePoints.ts';
+import { runScenario, type RunRecord } from '../../src/run/runScenario.ts';
+import type { Scenario } from '../../src/scenario/scenario.ts';
+import { pairBase, sweepPlan } from '../../src/modes/windowsPart.ts';
 import { full, sampled } from '../support/suite.ts';
 
 const SEED = 1;
@@ -110,7 +110,7 @@ describe('a run resumed from a captured reference run', () => {
   it('is refused by a World given another run’s components or seed', async () => {
     const scenario = await load('mercury-outbox');
     const reference = runScenario(scenario, { seed: SEED, plan: [], keepTrace: true, capture: true });
-    const { World } = await import('../../src/world.ts');
+    const { World } = await import('../../src/run/world.ts');
     const from = { points: reference.report.resume!, index: 0 };
     expect(() => new World(scenario.build({ size: scenario.workload.size }, { tickMs: 1 } as never), { seed: SEED, plan: [] }, from)).toThrow(/resumes only from a reference run of its own components and seed/);
     expect(() => new World(reference.components, { seed: SEED + 1, plan: [] }, from)).toThrow(/resumes only from a reference run of its own components and seed/);

@@ -2,14 +2,14 @@
 // anywhere, so every mistake must be one InputError naming the file, the field and, where one is
 // close, the valid value meant. And expectedAt picks the expectation of a fault depth.
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/inputError.ts';
-import { defineScenario, expectedAt, type Scenario } from '../../src/scenario.ts';
+import { InputError } from '../../src/base/inputError.ts';
+import { defineScenario, expectedAt, type Scenario } from '../../src/scenario/scenario.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
 import carrier from '../../scenarios/carrier-key-and-lookup.ts';
 import { rowsOf, type DatabaseDurable } from '../../models/database.ts';
 import { consumerGroup } from '../../models/consumer.ts';
 import { providerClaim } from '../../models/designs/providerPipeline.ts';
-import type { Claim } from '../../src/claims.ts';
+import type { Claim } from '../../src/checkers/claims.ts';
 
 const base: Scenario = outbox;
 

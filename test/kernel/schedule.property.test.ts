@@ -4,7 +4,7 @@
 // fixed, so a failure prints a seed and path that reproduce it exactly.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Schedule, type Scheduled } from '../../src/schedule.ts';
+import { Schedule, type Scheduled } from '../../src/kernel/schedule.ts';
 
 type Op =
   | { readonly op: 'push'; readonly tick: number }

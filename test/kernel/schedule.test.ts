@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Schedule } from '../../src/schedule.ts';
-import { Prng } from '../../src/prng.ts';
+import { Schedule } from '../../src/kernel/schedule.ts';
+import { Prng } from '../../src/base/prng.ts';
 
 describe('Schedule', () => {
   it('releases items by tick, and by scheduling order within a tick', () => {

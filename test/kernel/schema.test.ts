@@ -1,9 +1,9 @@
 // The option schemas' validators: what each accepts, what it refuses and the issue it reports
-// (code and path), every issue of a value and not only its first, since src/options.ts turns them
+// (code and path), every issue of a value and not only its first, since src/scenario/options.ts turns them
 // into the one line a user reads, each problem at its path.
 import { describe, expect, it } from 'vitest';
-import { parseOptions } from '../../src/options.ts';
-import * as z from '../../src/schema.ts';
+import { parseOptions } from '../../src/scenario/options.ts';
+import * as z from '../../src/base/schema.ts';
 
 /** The first issue of a refused value, as code and path. */
 function refusal(schema: z.Schema, value: unknown): { code: string; path: readonly PropertyKey[] } | 'accepted' {

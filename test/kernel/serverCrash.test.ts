@@ -3,11 +3,11 @@
 // a broker that acknowledges before it syncs takes with it, and that the options are checked.
 import { initialTransition, transition, type AnyMachineSnapshot } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { SECONDS } from '../../src/duration.ts';
-import type { Emitted } from '../../src/emitted.ts';
-import { failureWindows } from '../../src/failureWindows.ts';
-import { InputError } from '../../src/inputError.ts';
-import { World } from '../../src/world.ts';
+import { SECONDS } from '../../src/base/duration.ts';
+import type { Emitted } from '../../src/kernel/emitted.ts';
+import { failureWindows } from '../../src/run/failureWindows.ts';
+import { InputError } from '../../src/base/inputError.ts';
+import { World } from '../../src/run/world.ts';
 import { broker, recordsOf, type BrokerDurable } from '../../models/broker.ts';
 import type { ClientDurable } from '../../models/client.ts';
 import { databaseMachine, rowsOf, type DatabaseDurable } from '../../models/database.ts';

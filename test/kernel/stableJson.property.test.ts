@@ -5,7 +5,7 @@
 // so a failure prints a seed and path that reproduce it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { stableJson } from '../../src/trace.ts';
+import { stableJson } from '../../src/kernel/trace.ts';
 
 /** The plain definition stableJson must equal. */
 function referenceStableJson(value: unknown): string {

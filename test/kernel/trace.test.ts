@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Trace, stableJson } from '../../src/trace.ts';
+import { Trace, stableJson } from '../../src/kernel/trace.ts';
 
 describe('Trace', () => {
   it('hashes the same events identically whatever order object keys were written in', () => {

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { VIOLATIONS, type Finding, type RunOutcome } from '../../src/checkers/finding.ts';
-import { OUTCOME_ORDER, isExpectedViolation, isUnexpectedOutcome, judge, mergeVerdicts, outcomeRank, runOutcome, verdictOf, worseOutcome, type Verdict } from '../../src/verdict.ts';
+import { OUTCOME_ORDER, isExpectedViolation, isUnexpectedOutcome, judge, mergeVerdicts, outcomeRank, runOutcome, verdictOf, worseOutcome, type Verdict } from '../../src/checkers/verdict.ts';
 
 const lost: Finding = { violation: 'lost effect', effect: 'reservation', key: 'o-1|1' };
 const duplicate: Finding = { violation: 'duplicate effect', effect: 'reservation', key: 'o-1|1', count: 2 };

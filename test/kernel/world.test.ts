@@ -1,11 +1,12 @@
 // The kernel proven on the sender/receiver example: each network fault and each crash leaves a
 // mark that would be missing if the fault were silently not applied.
 import { describe, expect, it } from 'vitest';
-import type { FaultPlan } from '../../src/faults.ts';
-import { World, type WorldOptions } from '../../src/world.ts';
+import type { FaultPlan } from '../../src/faults/faults.ts';
+import { World } from '../../src/run/world.ts';
+import { type WorldOptions } from '../../src/kernel/worldOptions.ts';
 import { senderReceiver } from '../example/senderReceiver.ts';
-import { loadScenario } from '../../src/catalogue.ts';
-import { runScenario } from '../../src/runScenario.ts';
+import { loadScenario } from '../../src/scenario/catalogue.ts';
+import { runScenario } from '../../src/run/runScenario.ts';
 
 type Received = { received: number[] };
 type Acked = { acked: number[] };

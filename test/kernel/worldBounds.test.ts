@@ -4,8 +4,9 @@
 // World cannot perform are harness errors with a message, never a silent no-op.
 import { assign, emit, setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { send, type Emitted } from '../../src/emitted.ts';
-import { World, stateKey, type ComponentSpec } from '../../src/world.ts';
+import { send, type Emitted } from '../../src/kernel/emitted.ts';
+import { World, stateKey } from '../../src/run/world.ts';
+import { type ComponentSpec } from '../../src/kernel/componentSpec.ts';
 import { senderReceiver } from '../example/senderReceiver.ts';
 
 /** A process that sends one event on entry and then waits forever for a reply that never comes. */

@@ -1,12 +1,14 @@
 // The broker model: partitioning by key (driven directly with XState's pure `transition`), and
 // producer acks, committed offsets, redelivery and retention shown in the Mercury outbox
 // pipeline, each with the fault that makes the option matter.
-import { SECONDS } from '../../src/duration.ts';
+import { SECONDS } from '../../src/base/duration.ts';
 import { initialTransition, transition, type AnyMachineSnapshot } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import type { FaultPlan } from '../../src/faults.ts';
-import type { TraceEvent } from '../../src/trace.ts';
-import { World, type ComponentSpec, type WorldOptions } from '../../src/world.ts';
+import type { FaultPlan } from '../../src/faults/faults.ts';
+import type { TraceEvent } from '../../src/kernel/trace.ts';
+import { World } from '../../src/run/world.ts';
+import { type ComponentSpec } from '../../src/kernel/componentSpec.ts';
+import { type WorldOptions } from '../../src/kernel/worldOptions.ts';
 import { brokerMachine, partitionOf, recordsOf, type BrokerDurable, type BrokerInput } from '../../models/broker.ts';
 import { rowsOf, type DatabaseDurable } from '../../models/database.ts';
 import { orderPipeline, type OrderPipelineOptions } from '../../models/designs/orderPipeline.ts';

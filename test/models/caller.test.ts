@@ -4,8 +4,8 @@
 // is acted on at once.
 import { describe, expect, it } from 'vitest';
 import { caller, callerMachine, intentOf, type CallerInput } from '../../models/caller.ts';
-import { TimeScale } from '../../src/duration.ts';
-import type { DesignComponent } from '../../src/scenario.ts';
+import { TimeScale } from '../../src/base/duration.ts';
+import type { DesignComponent } from '../../src/scenario/scenario.ts';
 import { MachineDriver } from './machineDriver.ts';
 
 const INPUT: CallerInput = { broker: 'broker', group: 'fulfillment', db: 'db', provider: 'provider', effectKey: ['order_id'], sendKey: true, statusLookup: true, recordIntent: true };

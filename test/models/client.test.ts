@@ -1,10 +1,10 @@
 // The client's retry option after a lost reply: give up, retry with the same key, or retry with a
 // fresh key. The keys are read from the `cmd` deliveries in the trace, so the test sees what the
 // order service actually received.
-import { SECONDS } from '../../src/duration.ts';
+import { SECONDS } from '../../src/base/duration.ts';
 import { describe, expect, it } from 'vitest';
-import type { FaultPlan } from '../../src/faults.ts';
-import { World } from '../../src/world.ts';
+import type { FaultPlan } from '../../src/faults/faults.ts';
+import { World } from '../../src/run/world.ts';
 import type { ClientDurable, ClientInput } from '../../models/client.ts';
 import { rowsOf, type DatabaseDurable } from '../../models/database.ts';
 import { checkouts, orderPipeline } from '../../models/designs/orderPipeline.ts';

@@ -3,8 +3,8 @@
 // whether a crash between the commit and the call loses the call.
 import { describe, expect, it } from 'vitest';
 import { commitThenCall, commitThenCallMachine, type CommitThenCallInput } from '../../models/commitThenCall.ts';
-import { TimeScale } from '../../src/duration.ts';
-import type { DesignComponent } from '../../src/scenario.ts';
+import { TimeScale } from '../../src/base/duration.ts';
+import type { DesignComponent } from '../../src/scenario/scenario.ts';
 import { MachineDriver } from './machineDriver.ts';
 
 const INPUT: CommitThenCallInput = { broker: 'broker', group: 'shipping', db: 'db', table: 'shipments', provider: 'carrier', effectKey: ['order_id'], sendKey: true, statusLookup: true, existingRow: 'resume' };

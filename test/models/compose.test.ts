@@ -4,7 +4,7 @@
 // naming the nearest valid name.
 import { describe, expect, it } from 'vitest';
 import { compose, type Part } from 'faultline';
-import { SECONDS } from '../../src/duration.ts';
+import { SECONDS } from '../../src/base/duration.ts';
 import { broker } from '../../models/broker.ts';
 import { caller, CALLER_TABLES } from '../../models/caller.ts';
 import { consumer, consumerGroup } from '../../models/consumer.ts';

@@ -2,10 +2,10 @@
 // option changed and one fault, and shows the durable difference the option makes. The
 // pipeline is the outbox design, so duplicates and reorders come from the places the seeds name
 // (a relay republishing, a crash before transport progress), not from a broken source.
-import { SECONDS } from '../../src/duration.ts';
+import { SECONDS } from '../../src/base/duration.ts';
 import { describe, expect, it } from 'vitest';
-import type { FaultPlan } from '../../src/faults.ts';
-import { World } from '../../src/world.ts';
+import type { FaultPlan } from '../../src/faults/faults.ts';
+import { World } from '../../src/run/world.ts';
 import type { BrokerDurable } from '../../models/broker.ts';
 import { historyOf, rowsOf, type DatabaseDurable } from '../../models/database.ts';
 import { orderLifecycle, orderPipeline, type OrderPipelineOptions } from '../../models/designs/orderPipeline.ts';

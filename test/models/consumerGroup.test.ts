@@ -6,9 +6,9 @@
 // point, and in a World where the consumers' behaviour is.
 import { initialTransition, transition, type AnyMachineSnapshot } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { SECONDS } from '../../src/duration.ts';
-import type { FaultPlan } from '../../src/faults.ts';
-import { World } from '../../src/world.ts';
+import { SECONDS } from '../../src/base/duration.ts';
+import type { FaultPlan } from '../../src/faults/faults.ts';
+import { World } from '../../src/run/world.ts';
 import { brokerMachine, partitionOf, type BrokerDurable, type BrokerInput } from '../../models/broker.ts';
 import { rowsOf, type DatabaseDurable } from '../../models/database.ts';
 import { groupPipeline, type GroupPipelineOptions } from '../../models/designs/groupPipeline.ts';

@@ -3,9 +3,9 @@
 // once, and a process-local dedup cache against a republished record, a restart and a second
 // member. Also the factory's refusals of options that do not fit together.
 import { describe, expect, it } from 'vitest';
-import { SECONDS } from '../../src/duration.ts';
-import type { FaultPlan } from '../../src/faults.ts';
-import { World } from '../../src/world.ts';
+import { SECONDS } from '../../src/base/duration.ts';
+import type { FaultPlan } from '../../src/faults/faults.ts';
+import { World } from '../../src/run/world.ts';
 import { consumer, consumerGroup, effectLookup, effectRow, type EffectSpec } from '../../models/consumer.ts';
 import { rowsOf, type DatabaseDurable } from '../../models/database.ts';
 import { groupPipeline, type GroupPipelineOptions } from '../../models/designs/groupPipeline.ts';

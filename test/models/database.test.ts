@@ -3,11 +3,11 @@
 // the World would deliver it, and the replies are read from the `send` actions the step emitted.
 // One test runs the order pipeline in a World to show the ambiguity of a lost commit reply. That
 // these behaviours are PostgreSQL's is held by test/models/databasePostgres.test.ts.
-import { SECONDS } from '../../src/duration.ts';
+import { SECONDS } from '../../src/base/duration.ts';
 import { initialTransition, transition, type AnyMachineSnapshot } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import type { Emitted, SendEmitted } from '../../src/emitted.ts';
-import { World } from '../../src/world.ts';
+import type { Emitted, SendEmitted } from '../../src/kernel/emitted.ts';
+import { World } from '../../src/run/world.ts';
 import type { ClientDurable } from '../../models/client.ts';
 import { databaseMachine, historyOf, IDLE_TX_TICKS, rowsOf, waitingOf, type DatabaseDurable, type DbOp, type OpResult, type Row, type TableSpec } from '../../models/database.ts';
 import { orderPipeline } from '../../models/designs/orderPipeline.ts';

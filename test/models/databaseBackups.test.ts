@@ -7,9 +7,9 @@ import { databaseMachine, rowsOf, type DatabaseDurable, type DatabaseInput } fro
 import { backedUp, restoredFromBackup, type BackupSchedule, type WithBackups } from '../../models/databaseBackups.ts';
 import { broker } from '../../models/broker.ts';
 import { database, restoreAgedBackup } from '../../models/designs/databaseComponent.ts';
-import { design } from '../../src/design.ts';
-import { TimeScale } from '../../src/duration.ts';
-import type { DesignComponent } from '../../src/scenario.ts';
+import { design } from '../../src/scenario/design.ts';
+import { TimeScale } from '../../src/base/duration.ts';
+import type { DesignComponent } from '../../src/scenario/scenario.ts';
 import { MachineDriver } from './machineDriver.ts';
 
 type State = WithBackups<string, string>;

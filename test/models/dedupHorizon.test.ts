@@ -7,8 +7,8 @@
 // contains a few ticks of message latency, which the arithmetic does not model.
 import { describe, expect, it } from 'vitest';
 import { dedupHorizon } from '../../src/capacity/horizon.ts';
-import { TimeScale } from '../../src/duration.ts';
-import { World } from '../../src/world.ts';
+import { TimeScale } from '../../src/base/duration.ts';
+import { World } from '../../src/run/world.ts';
 import type { BrokerDurable } from '../../models/broker.ts';
 import { rowsOf, type DatabaseDurable } from '../../models/database.ts';
 import { partnerFeed } from '../../models/designs/partnerFeed.ts';

@@ -2,8 +2,8 @@
 // when the design is drawn, durations come to whole ticks of the scenario's time scale, and a
 // drawing that names a component the design does not have is refused before any run.
 import { describe, expect, it } from 'vitest';
-import { design } from '../../src/design.ts';
-import { SECONDS, TimeScale } from '../../src/duration.ts';
+import { design } from '../../src/scenario/design.ts';
+import { SECONDS, TimeScale } from '../../src/base/duration.ts';
 import { broker } from '../../models/broker.ts';
 import { consumer } from '../../models/consumer.ts';
 import { relay } from '../../models/relay.ts';
@@ -16,7 +16,7 @@ import { providerPipeline, PROVIDER_PIPELINE, type ProviderPipelineOptions } fro
 import { groupPipeline } from '../../models/designs/groupPipeline.ts';
 import { giftSaga, GIFT_SAGA } from '../../models/designs/giftSaga.ts';
 import { pickupRequests } from '../../models/designs/carrier.ts';
-import type { DesignComponent } from '../../src/scenario.ts';
+import type { DesignComponent } from '../../src/scenario/scenario.ts';
 
 /** A carrier-like provider pipeline with some of its parts' own options. */
 const carrierLike = (more: Partial<ProviderPipelineOptions>) =>

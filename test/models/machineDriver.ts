@@ -3,9 +3,9 @@
 // (messages, notes) is collected instead of performed. A test can then hand a model exactly the
 // stale or foreign reply that a fault would bring only now and then, and see it ignored.
 import type { AnyStateMachine, EventObject } from 'xstate';
-import type { ExecutedAction } from '../../src/compiledMachine.ts';
-import { stepperFor, type MachineSnapshot, type Stepper } from '../../src/stepper.ts';
-import { stateKey } from '../../src/world.ts';
+import type { ExecutedAction } from '../../src/kernel/compiledMachine.ts';
+import { stepperFor, type MachineSnapshot, type Stepper } from '../../src/kernel/stepper.ts';
+import { stateKey } from '../../src/run/world.ts';
 
 interface Timer {
   readonly id: string;

@@ -3,8 +3,8 @@
 // operator state back to exactly the fault-free run's, each source record counted once.
 import { initialTransition } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import type { FaultPlan } from '../../src/faults.ts';
-import { World } from '../../src/world.ts';
+import type { FaultPlan } from '../../src/faults/faults.ts';
+import { World } from '../../src/run/world.ts';
 import { expectedState, processorComponent, processorMachine, type ProcessorDurable } from '../../models/processor.ts';
 
 const input = { eventsPerTick: 18, recoveryEventsPerTick: 24, checkpointEveryTicks: 30, totalTicks: 120 };

@@ -3,9 +3,10 @@
 // same fault, so an option that did nothing would leave the operation count unchanged.
 import { describe, expect, it } from 'vitest';
 import { enqueueActions, setup } from 'xstate';
-import { send, type Emitted } from '../../src/emitted.ts';
-import type { FaultPlan } from '../../src/faults.ts';
-import { World, type ComponentSpec } from '../../src/world.ts';
+import { send, type Emitted } from '../../src/kernel/emitted.ts';
+import type { FaultPlan } from '../../src/faults/faults.ts';
+import { World } from '../../src/run/world.ts';
+import { type ComponentSpec } from '../../src/kernel/componentSpec.ts';
 import { brokerMachine, type Payload } from '../../models/broker.ts';
 import { CALLER_TABLES, callerMachine, type CallerInput } from '../../models/caller.ts';
 import { databaseMachine, rowsOf, type DatabaseDurable } from '../../models/database.ts';

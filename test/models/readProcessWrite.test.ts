@@ -3,8 +3,8 @@
 // result, a crash between the two writes the result again, and the processor's own poll is what
 // reads the record again.
 import { describe, expect, it } from 'vitest';
-import { formatPlace } from '../../src/place.ts';
-import { runWindows, type WindowRow } from '../../src/windows.ts';
+import { formatPlace } from '../../src/faults/place.ts';
+import { runWindows, type WindowRow } from '../../src/modes/windows.ts';
 import separate from '../../scenarios/topic-read-process-write-separate-commit.ts';
 import transactional from '../../scenarios/topic-transactional-read-process-write.ts';
 import withEmail from '../../scenarios/topic-transactional-read-process-write-email.ts';

@@ -1,10 +1,10 @@
 // The outbox relay's two design options, each shown by running the Mercury outbox pipeline twice
 // under one fault, once per setting: where progress is recorded (after or before the send) and
 // how many publishes are in flight (one per aggregate, or a whole batch at once).
-import { SECONDS } from '../../src/duration.ts';
+import { SECONDS } from '../../src/base/duration.ts';
 import { describe, expect, it } from 'vitest';
-import type { FaultPlan } from '../../src/faults.ts';
-import { World } from '../../src/world.ts';
+import type { FaultPlan } from '../../src/faults/faults.ts';
+import { World } from '../../src/run/world.ts';
 import { recordsOf, type BrokerDurable } from '../../models/broker.ts';
 import { historyOf, rowsOf, type DatabaseDurable } from '../../models/database.ts';
 import { orderLifecycle, orderPipeline, type OrderPipelineOptions } from '../../models/designs/orderPipeline.ts';

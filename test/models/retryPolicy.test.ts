@@ -4,9 +4,9 @@
 // overtaken without parking and kept in order with it, and a dead-lettered record with its error,
 // attempt count, original offset and owner.
 import { describe, expect, it } from 'vitest';
-import { TimeScale } from '../../src/duration.ts';
-import type { FaultPlan } from '../../src/faults.ts';
-import { World } from '../../src/world.ts';
+import { TimeScale } from '../../src/base/duration.ts';
+import type { FaultPlan } from '../../src/faults/faults.ts';
+import { World } from '../../src/run/world.ts';
 import { recordsOf, type BrokerDurable } from '../../models/broker.ts';
 import { historyOf, rowsOf, type DatabaseDurable } from '../../models/database.ts';
 import { DEAD_LETTER_OWNER, poisonPipeline, ratingChanges, type PoisonPipelineOptions } from '../../models/designs/poisonPipeline.ts';

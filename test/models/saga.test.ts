@@ -2,11 +2,11 @@
 // participants. Each test varies one option (email position, declined capture, a participant's
 // idempotency) or strikes one fault, and checks the saga log and the participants' records, so
 // an option that did nothing would leave the records unchanged.
-import { SECONDS } from '../../src/duration.ts';
+import { SECONDS } from '../../src/base/duration.ts';
 import { describe, expect, it } from 'vitest';
-import type { FaultPlan } from '../../src/faults.ts';
-import { restingStates } from '../../src/failureWindows.ts';
-import { World } from '../../src/world.ts';
+import type { FaultPlan } from '../../src/faults/faults.ts';
+import { restingStates } from '../../src/run/failureWindows.ts';
+import { World } from '../../src/run/world.ts';
 import { giftPurchases, giftSaga } from '../../models/designs/giftSaga.ts';
 import { orchestratorMachine, sagaPlan, type EmailStep, type GiftPurchase, type OrchestratorDurable } from '../../models/orchestrator.ts';
 import { participantMachine, participantOperations, type ParticipantDurable } from '../../models/participant.ts';

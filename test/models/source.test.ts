@@ -1,10 +1,10 @@
 // The source service's designs under one crash each: the same failure window gives a lost fact
 // (commit then publish), a phantom fact (publish then commit) or nothing wrong (outbox). Then the
 // checkout key: a repeat of the same key gets the recorded outcome and creates nothing.
-import { SECONDS } from '../../src/duration.ts';
+import { SECONDS } from '../../src/base/duration.ts';
 import { describe, expect, it } from 'vitest';
-import type { FaultPlan } from '../../src/faults.ts';
-import { World } from '../../src/world.ts';
+import type { FaultPlan } from '../../src/faults/faults.ts';
+import { World } from '../../src/run/world.ts';
 import { recordsOf, type BrokerDurable } from '../../models/broker.ts';
 import type { ClientDurable } from '../../models/client.ts';
 import { rowsOf, type DatabaseDurable } from '../../models/database.ts';

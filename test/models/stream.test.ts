@@ -13,10 +13,10 @@ import { factTimeline, finalResults, postKey, resultSinkMachine, type ResultPost
 import { aggregatorMachine, initialAggregatorDurable, restoreCheckpointByAge, restoreLatestCheckpoint, restoreOlderCheckpoint, valueOf, type AggregatorDurable, type AggregatorInput, type WindowState } from '../../models/windowedAggregator.ts';
 import { checkClaim } from '../../src/checkers/compose.ts';
 import { checkFinality } from '../../src/checkers/finality.ts';
-import type { WorldView } from '../../src/worldView.ts';
-import type { FaultPlan } from '../../src/faults.ts';
-import { runScenario } from '../../src/runScenario.ts';
-import { defineScenario } from '../../src/scenario.ts';
+import type { WorldView } from '../../src/kernel/worldView.ts';
+import type { FaultPlan } from '../../src/faults/faults.ts';
+import { runScenario } from '../../src/run/runScenario.ts';
+import { defineScenario } from '../../src/scenario/scenario.ts';
 import { MachineDriver } from './machineDriver.ts';
 
 const scenario = (options: StreamPipelineOptions, name = 'stream-test') =>

@@ -6,13 +6,14 @@
 // ignored one (a lookup that outlived its key), fails here.
 import { describe, expect, it } from 'vitest';
 import { emit, setup } from 'xstate';
-import { send, type Emitted } from '../../src/emitted.ts';
+import { send, type Emitted } from '../../src/kernel/emitted.ts';
 import { brokerMachine } from '../../models/broker.ts';
 import { CALLER_TABLES, callerMachine, type CallerInput } from '../../models/caller.ts';
 import { databaseMachine } from '../../models/database.ts';
 import { operationsOf, providerMachine, type ProviderDurable } from '../../models/provider.ts';
-import type { FaultPlan } from '../../src/faults.ts';
-import { World, type ComponentSpec } from '../../src/world.ts';
+import type { FaultPlan } from '../../src/faults/faults.ts';
+import { World } from '../../src/run/world.ts';
+import { type ComponentSpec } from '../../src/kernel/componentSpec.ts';
 import { MachineDriver } from './machineDriver.ts';
 
 const call = (ref: string, key = 'o1/1', intent = 'A') => ({ type: 'provider.call', ref, key, intent });

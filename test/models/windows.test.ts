@@ -1,8 +1,8 @@
 // Failure windows are derived from the machine definitions, never hand-listed: the outbox
 // pipeline has the eight drills of seed 000 and the external call the four interruptions of 003.
-import { SECONDS } from '../../src/duration.ts';
+import { SECONDS } from '../../src/base/duration.ts';
 import { describe, expect, it } from 'vitest';
-import { failureWindows, restingStates } from '../../src/failureWindows.ts';
+import { failureWindows, restingStates } from '../../src/run/failureWindows.ts';
 import { MERCURY_DRILLS, orderPipeline } from '../../models/designs/orderPipeline.ts';
 import { callerMachine } from '../../models/caller.ts';
 import { providerMachine } from '../../models/provider.ts';

@@ -9,10 +9,10 @@ import { join } from 'node:path';
 /**
  * The methods a mutation run plants bugs in, by file and class: the World's phases and the order
  * it takes what is due, and the kernel's heal, ending, window faults, server windows, crash and
- * restore (the quiet rule is src/quiet.ts, mutated whole).
+ * restore (the quiet rule is src/kernel/quiet.ts, mutated whole).
  */
 export const KERNEL_METHODS = [
-  { file: 'src/world.ts', class: 'World', methods: ['run', 'runPhase', 'next', 'heal'] },
+  { file: 'src/run/world.ts', class: 'World', methods: ['run', 'runPhase', 'next', 'heal'] },
   { file: 'src/kernel/kernel.ts', class: 'Kernel', methods: ['heal', 'end', 'afterStep', 'strikeAtWindow', 'serverWindow', 'crash', 'restore'] },
 ];
 
@@ -94,19 +94,19 @@ export function guardedModels(root) {
 export function mutateGroups(root) {
   const read = (file) => readFileSync(join(root, file), 'utf8');
   const range = (file, [first, last]) => `${file}:${first}-${last}`;
+  // The verdict and the clause tally sit in src/checkers/ beside the checkers, but are a group of their own.
+  const verdict = ['src/checkers/verdict.ts', 'src/checkers/coverage.ts', 'src/report/claimSentence.ts'];
   return [
     {
       name: 'checkers and claims',
-      entries: [
-        ...readdirSync(join(root, 'src/checkers'))
-          .filter((f) => f.endsWith('.ts'))
-          .sort()
-          .map((f) => `src/checkers/${f}`),
-        'src/claims.ts',
-      ],
+      entries: readdirSync(join(root, 'src/checkers'))
+        .filter((f) => f.endsWith('.ts'))
+        .sort()
+        .map((f) => `src/checkers/${f}`)
+        .filter((f) => !verdict.includes(f)),
     },
-    { name: 'verdict and clause tally', entries: ['src/verdict.ts', 'src/coverage.ts', 'src/report/claimSentence.ts'] },
-    { name: 'kernel phases and quiet rule', entries: [...KERNEL_METHODS.flatMap(({ file, methods }) => methods.map((m) => range(file, methodLines(read(file), m)))), 'src/quiet.ts'] },
+    { name: 'verdict and clause tally', entries: verdict },
+    { name: 'kernel phases and quiet rule', entries: [...KERNEL_METHODS.flatMap(({ file, methods }) => methods.map((m) => range(file, methodLines(read(file), m)))), 'src/kernel/quiet.ts'] },
     { name: 'model guards', entries: guardedModels(root).map((file) => range(file, guardsLines(read(file)))) },
   ];
 }

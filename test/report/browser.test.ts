@@ -21,13 +21,13 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../../src/catalogue.ts';
-import { backingScenarios } from '../../src/recordSpec.ts';
+import { loadCatalogue } from '../../src/scenario/catalogue.ts';
+import { backingScenarios } from '../../src/scenario/recordSpec.ts';
 import { buildDecisionRecord } from '../../src/report/decisionRecord.ts';
 import { renderRecordHtml } from '../../src/report/recordHtml.ts';
 import { counterexampleSteps } from '../../src/report/sequenceSteps.ts';
 import { writeReports } from '../../src/report/writeReports.ts';
-import { runWindows, type WindowsResult } from '../../src/windows.ts';
+import { runWindows, type WindowsResult } from '../../src/modes/windows.ts';
 import catalogueRecord from '../../scenarios/record.ts';
 
 const CHROMIUM = '/usr/bin/chromium';

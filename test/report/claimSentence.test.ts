@@ -1,7 +1,7 @@
 // The claim as the seeds' sentence: every part the claim makes, in the seeds' words and order,
 // and nothing it does not make (no namespace, no replay clause it is silent about).
 import { describe, expect, it } from 'vitest';
-import type { Claim } from '../../src/claims.ts';
+import type { Claim } from '../../src/checkers/claims.ts';
 import { claimSentence } from '../../src/report/claimSentence.ts';
 
 const base: Claim = {

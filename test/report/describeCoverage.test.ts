@@ -2,14 +2,14 @@
 // so "holds" always says for which faults, how many places and runs, which interleavings and
 // which bound. Each part is pinned for each mode, with singular and plural counts.
 import { describe, expect, it } from 'vitest';
-import { ClauseTally } from '../../src/coverage.ts';
-import type { Coverage } from '../../src/coverage.ts';
+import { ClauseTally } from '../../src/checkers/coverage.ts';
+import type { Coverage } from '../../src/checkers/coverage.ts';
 import { claimSentence } from '../../src/report/claimSentence.ts';
 import { clauseStatusText, describeClause, describeCoverage } from '../../src/report/describeCoverage.ts';
 import { describeFault, describePlan } from '../../src/report/describePlan.ts';
 import { describeSchedule } from '../../src/report/describeSchedule.ts';
 import { expectedText, runTally, verdictSummary } from '../../src/report/verdictSummary.ts';
-import { judge } from '../../src/verdict.ts';
+import { judge } from '../../src/checkers/verdict.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
 
 const windows: Coverage = {

@@ -10,7 +10,7 @@ import { renderJson } from '../../src/report/json.ts';
 import { renderJunit } from '../../src/report/junit.ts';
 import { renderMarkdown } from '../../src/report/markdown.ts';
 import { outcomeLabel } from '../../src/report/windowCells.ts';
-import type { WindowsResult } from '../../src/windows.ts';
+import type { WindowsResult } from '../../src/modes/windows.ts';
 import { loadResults, placeOf, type Results } from './results.ts';
 
 type Row = readonly [scenario: string, window: string, fault: string, outcome: string];

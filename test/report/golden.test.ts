@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdownFile } from '../../src/report/markdown.ts';
-import { runWindows } from '../../src/windows.ts';
+import { runWindows } from '../../src/modes/windows.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
 import commitFirst from '../../scenarios/mercury-dual-write-commit-first.ts';
 

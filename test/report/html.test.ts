@@ -4,8 +4,8 @@
 // every row of the engine accounted for, and each counterexample drawn around its key with the
 // data its step-through viewer reads.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatPlace } from '../../src/place.ts';
-import { replayLine } from '../../src/replayLine.ts';
+import { formatPlace } from '../../src/faults/place.ts';
+import { replayLine } from '../../src/modes/replayLine.ts';
 import { renderHtml, renderScenarioHtml, renderScript, renderStyle } from '../../src/report/html.ts';
 import type { ViewerData } from '../../src/report/viewerData.ts';
 import { outcomeLabel } from '../../src/report/windowCells.ts';

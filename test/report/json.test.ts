@@ -1,7 +1,7 @@
 // The `windows --json` document: the documented keys, every row and outcome the engine produced,
 // counterexamples that carry their replay line, and a stable byte form.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { replayLine } from '../../src/replayLine.ts';
+import { replayLine } from '../../src/modes/replayLine.ts';
 import { claimSentence } from '../../src/report/claimSentence.ts';
 import { renderJson } from '../../src/report/json.ts';
 import { componentNames, evidenceText, repairQueryText, retryOwnerText } from '../../src/report/windowCells.ts';

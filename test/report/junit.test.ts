@@ -1,11 +1,11 @@
 // The JUnit file CI reads: one suite per scenario, one testcase per failure-window row plus one
 // for the verdict, and a <failure> for exactly the outcomes the scenario did not expect, so CI
 // turns red exactly when `faultline windows` would exit 1.
-import { replayLine } from '../../src/replayLine.ts';
+import { replayLine } from '../../src/modes/replayLine.ts';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderJunit } from '../../src/report/junit.ts';
-import { runWindows, type WindowsResult } from '../../src/windows.ts';
+import { runWindows, type WindowsResult } from '../../src/modes/windows.ts';
 import dualWrite from '../../scenarios/mercury-dual-write-commit-first.ts';
 import { brokenHolds, loadResults, missingViolation, placeOf, unexpectedRows, type Results } from './results.ts';
 

@@ -12,8 +12,8 @@ import { markedLines, storyLines } from '../../src/report/keyStory.ts';
 import { mermaidSequence } from '../../src/report/mermaidSequence.ts';
 import { counterexampleSteps, traceSteps, type SequenceDiagram, type SequenceStep } from '../../src/report/sequenceSteps.ts';
 import { svgSequence } from '../../src/report/svgSequence.ts';
-import type { TraceEvent } from '../../src/trace.ts';
-import { runWindows, type Counterexample } from '../../src/windows.ts';
+import type { TraceEvent } from '../../src/kernel/trace.ts';
+import { runWindows, type Counterexample } from '../../src/modes/windows.ts';
 
 let duplicate: Counterexample;
 let lost: Counterexample;

@@ -4,7 +4,7 @@
 // and which guard stopped the repeat, and the dual-write counterexample drawn around its key.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { renderMarkdown, renderMarkdownFile, renderMarkdownIndex } from '../../src/report/markdown.ts';
-import { replayLine } from '../../src/replayLine.ts';
+import { replayLine } from '../../src/modes/replayLine.ts';
 import { claimSentence } from '../../src/report/claimSentence.ts';
 import { outcomeLabel } from '../../src/report/windowCells.ts';
 import { DRILL_WINDOWS, brokenHolds, loadResults, placeOf, type Results } from './results.ts';

@@ -4,13 +4,13 @@
 // where it does not contradict the run, and the guards are the ones that run fired more often
 // than the fault-free run did. The whole catalogue's rows are checked in test/e2e/catalogue.test.ts.
 import { describe, expect, it } from 'vitest';
-import { loadCatalogue } from '../../src/catalogue.ts';
-import { check } from '../../src/check/check.ts';
-import { formatPlace } from '../../src/place.ts';
+import { loadCatalogue } from '../../src/scenario/catalogue.ts';
+import { check } from '../../src/modes/check/check.ts';
+import { formatPlace } from '../../src/faults/place.ts';
 import { componentNames, contradicts, declaredOwner, duplicateGuardText, observedOwner, retryOwnerText, windowCells } from '../../src/report/windowCells.ts';
-import { faultDuplicated, faultGuardsOf } from '../../src/windowRow.ts';
-import { runWindows, type WindowRow } from '../../src/windows.ts';
-import type { Note } from '../../src/world.ts';
+import { faultDuplicated, faultGuardsOf } from '../../src/modes/windowRow.ts';
+import { runWindows, type WindowRow } from '../../src/modes/windows.ts';
+import type { Note } from '../../src/kernel/runEvents.ts';
 import commitFirst from '../../scenarios/mercury-dual-write-commit-first.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
 

@@ -5,13 +5,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import redelivery from '../../scenarios/dedup-horizon-covers-redelivery.ts';
 import type { ClaimVerdict } from '../../src/checkers/compose.ts';
-import type { Fault } from '../../src/faults.ts';
-import { PairTally } from '../../src/pairTally.ts';
+import type { Fault } from '../../src/faults/faults.ts';
+import { PairTally } from '../../src/modes/pairTally.ts';
 import { renderJson } from '../../src/report/json.ts';
 import { renderMarkdownFile } from '../../src/report/markdown.ts';
 import { knownLines, pairRows, pairsLead } from '../../src/report/pairsSummary.ts';
-import { replay } from '../../src/replay.ts';
-import { runWindows, type WindowsResult } from '../../src/windows.ts';
+import { replay } from '../../src/modes/replay.ts';
+import { runWindows, type WindowsResult } from '../../src/modes/windows.ts';
 
 const crash = (window: string): Fault => ({ kind: 'crash', window, occurrence: 1 });
 const broke = (clause: 'atMostOne' | 'liveness'): ClaimVerdict[] => [{ effect: 'e', outcome: 'duplicate effect', findings: [], clauses: [{ clause, status: 'violated', findings: [] }] } as unknown as ClaimVerdict];

@@ -9,20 +9,20 @@
 // forms lands on an anchor of the page.
 import { describe, expect, it } from 'vitest';
 import { runCalc } from '../../src/capacity/runCalc.ts';
-import { loadScenario } from '../../src/catalogue.ts';
-import type { Scenario } from '../../src/scenario.ts';
-import { InputError } from '../../src/inputError.ts';
-import { backingScenarios, flowClaimProblems, type RecordSpec } from '../../src/recordSpec.ts';
-import { narrowRecord } from '../../src/recordSource.ts';
-import { defineScenario } from '../../src/scenario.ts';
+import { loadScenario } from '../../src/scenario/catalogue.ts';
+import type { Scenario } from '../../src/scenario/scenario.ts';
+import { InputError } from '../../src/base/inputError.ts';
+import { backingScenarios, flowClaimProblems, type RecordSpec } from '../../src/scenario/recordSpec.ts';
+import { narrowRecord } from '../../src/scenario/recordSource.ts';
+import { defineScenario } from '../../src/scenario/scenario.ts';
 import reviewPosted from '../../scenarios/flow-review-posted.ts';
-import { replayLine } from '../../src/replayLine.ts';
+import { replayLine } from '../../src/modes/replayLine.ts';
 import { dec } from '../../src/capacity/units.ts';
 import { buildDecisionRecord, eventTimeText, runAnchor, semanticsCheck, type DecisionRecord, type RecordCell } from '../../src/report/decisionRecord.ts';
 import { designParameters } from '../../src/report/recordDesign.ts';
 import { renderRecordHtml } from '../../src/report/recordHtml.ts';
 import { renderRecordMarkdown } from '../../src/report/recordMarkdown.ts';
-import { runWindows, type WindowsResult } from '../../src/windows.ts';
+import { runWindows, type WindowsResult } from '../../src/modes/windows.ts';
 import catalogueRecord from '../../scenarios/record.ts';
 
 /** Scenarios the tests cite beyond the catalogue record: designs that break what a row states. */

@@ -7,8 +7,8 @@
 // over the sweep it runs anyway.
 import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/checkers/finding.ts';
-import type { Claim } from '../../src/claims.ts';
-import { queryForms, repairQueryOf } from '../../src/repairQuery.ts';
+import type { Claim } from '../../src/checkers/claims.ts';
+import { queryForms, repairQueryOf } from '../../src/analysis/repairQuery.ts';
 import { repairIsSql, repairQueryText } from '../../src/report/windowCells.ts';
 
 const base: Claim = { effect: 'stats row', key: ['book_id'], authority: 'the stats table', lifetime: 'for ever', outcomes: () => [], facts: () => [] };

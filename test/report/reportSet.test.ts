@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import commitFirst from '../../scenarios/mercury-dual-write-commit-first.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
-import { InputError } from '../../src/inputError.ts';
+import { InputError } from '../../src/base/inputError.ts';
 import { checkReportDir, cleanLeftovers, REPORT_FORMS, writeReports } from '../../src/report/writeReports.ts';
-import { runWindows, type WindowsResult } from '../../src/windows.ts';
+import { runWindows, type WindowsResult } from '../../src/modes/windows.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -49,7 +49,7 @@ function child(out: string, body: string): { status: number | null; signal: Node
   writeFileSync(
     file,
     `import scenario from ${JSON.stringify(join(root, 'scenarios', 'mercury-dual-write-commit-first.ts'))};
-import { runWindows } from ${JSON.stringify(join(root, 'src', 'windows.ts'))};
+import { runWindows } from ${JSON.stringify(join(root, 'src', 'modes', 'windows.ts'))};
 import { writeReports } from ${JSON.stringify(join(root, 'src', 'report', 'writeReports.ts'))};
 import { deferSignals } from ${JSON.stringify(join(root, 'src', 'cli', 'deferSignals.ts'))};
 const results = [runWindows(scenario)];

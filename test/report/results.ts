@@ -3,8 +3,8 @@
 // checked against what the engine produced rather than against hand-written expectations.
 import outbox from '../../scenarios/mercury-outbox.ts';
 import dualWrite from '../../scenarios/mercury-dual-write-commit-first.ts';
-import { formatPlace } from '../../src/place.ts';
-import { runWindows, type WindowRow, type WindowsResult } from '../../src/windows.ts';
+import { formatPlace } from '../../src/faults/place.ts';
+import { runWindows, type WindowRow, type WindowsResult } from '../../src/modes/windows.ts';
 
 export interface Results {
   readonly outbox: WindowsResult;

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { mermaidSequence } from '../../src/report/mermaidSequence.ts';
 import { messageKeys, sequenceSteps } from '../../src/report/sequenceSteps.ts';
 import { svgSequence } from '../../src/report/svgSequence.ts';
-import type { TraceEvent } from '../../src/trace.ts';
+import type { TraceEvent } from '../../src/kernel/trace.ts';
 
 let seq = 0;
 const ev = (tick: number, component: string, kind: TraceEvent['kind'], data?: unknown): TraceEvent => ({ tick, seq: seq++, component, kind, ...(data === undefined ? {} : { data }) });

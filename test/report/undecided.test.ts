@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { renderJson } from '../../src/report/json.ts';
 import { renderJunit } from '../../src/report/junit.ts';
 import { renderMarkdownFile } from '../../src/report/markdown.ts';
-import type { Scenario } from '../../src/scenario.ts';
-import { runWindows } from '../../src/windows.ts';
+import type { Scenario } from '../../src/scenario/scenario.ts';
+import { runWindows } from '../../src/modes/windows.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
 
 // The outbox design, with a versions clause whose observer fails on every run.

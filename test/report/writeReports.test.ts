@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPORT_FORMS, writeReports } from '../../src/report/writeReports.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
 import dualWrite from '../../scenarios/mercury-dual-write-commit-first.ts';
-import { runWindows } from '../../src/windows.ts';
+import { runWindows } from '../../src/modes/windows.ts';
 import { loadResults, type Results } from './results.ts';
 
 let results: Results;

@@ -2,7 +2,7 @@
 // connections of their own) and records every message it gets, so a test of the network can say
 // what was sent, when, and what arrived where.
 import { enqueueActions, setup } from 'xstate';
-import { send, type Emitted } from '../../src/emitted.ts';
+import { send, type Emitted } from '../../src/kernel/emitted.ts';
 
 export interface Send {
   readonly at: number;

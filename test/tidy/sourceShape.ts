@@ -1,6 +1,6 @@
 // The shape of the source, read with TypeScript's own parser: which modules import which (type-only
 // imports included, since a cycle through types still ties two modules' meanings together), the
-// cycles among them, and every function's length in lines. The tidy test holds these to a
+// cycles among them, the imports that reach up a layer, and every function's length in lines. The tidy test holds these to a
 // baseline, so the source can only get simpler: no new cycle, no new function over 70 lines, and
 // no function of the baseline growing.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -74,6 +74,19 @@ export function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][
   };
   for (const v of [...graph.keys()].sort()) if (!indexOf.has(v)) visit(v);
   return out.sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
+}
+
+/** The layer a file belongs to: its folder under src/ (`top` for the package's entry points), or `models`. */
+export function layerOf(file: string): string {
+  const parts = file.split('/');
+  if (parts[0] === 'models') return 'models';
+  return parts.length > 2 ? parts[1]! : 'top';
+}
+
+/** Every import from a file's layer into a higher one, as `from -> to`, given the layers lowest first. */
+export function upwardImports(graph: ReadonlyMap<string, readonly string[]>, layers: readonly string[]): string[] {
+  const rank = (f: string) => layers.indexOf(layerOf(f));
+  return [...graph].flatMap(([from, to]) => to.filter((t) => rank(t) > rank(from)).map((t) => `${from} -> ${t}`)).sort();
 }
 
 /** Every function, method, accessor, constructor and arrow of a file with its name and length in lines. */

@@ -1,34 +1,48 @@
-// The source may only get simpler. Read with TypeScript's parser (test/tidy/sourceShape.ts): no
-// import cycle in src/ or models/ beyond the ones listed below, none of those growing, and no
-// function over 70 lines beyond the ones listed, none of those growing. Breaking a cycle or
+// The source may only get simpler. Read with TypeScript's parser (test/tidy/sourceShape.ts): every
+// file of src/ in a layer folder, no import from a higher layer beyond the ones listed below, no
+// import cycle in src/ or models/ beyond the ones listed, none of those growing, and no function
+// over 70 lines beyond the ones listed, none of those growing. Breaking a cycle or
 // shortening a function shrinks the lists; the test then says which entry to take out, so the
 // baseline never keeps a pass it no longer needs.
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { cycles, functionLengths, importGraph, sourceFiles } from './sourceShape.ts';
+import { cycles, functionLengths, importGraph, layerOf, sourceFiles, upwardImports } from './sourceShape.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const files = [...sourceFiles(root, 'src'), ...sourceFiles(root, 'models')];
 
 /** The import cycles the source has today, type-only imports included; none may grow, and no new one may start. */
 const CYCLES: readonly (readonly string[])[] = [
-  // The scenario, its claims, the World and the kernel read one another's types.
-  ['src/check/transitionCache.ts', 'src/checkers/clause.ts', 'src/claimFacts.ts', 'src/claimProbe.ts', 'src/claims.ts', 'src/designIndex.ts', 'src/kernel/brokenSessions.ts', 'src/kernel/kernel.ts', 'src/resumePoints.ts', 'src/scenario.ts', 'src/scenarioSchema.ts', 'src/verdict.ts', 'src/wiring.ts', 'src/world.ts', 'src/worldView.ts'],
-  ['src/compiledMachine.ts', 'src/stepper.ts'],
+  // A claim's wiring check reads the design index, and the scenario holds its claims and their expected verdicts.
+  ['src/checkers/claims.ts', 'src/checkers/clause.ts', 'src/checkers/verdict.ts', 'src/scenario/claimFacts.ts', 'src/scenario/claimProbe.ts', 'src/scenario/designIndex.ts', 'src/scenario/scenario.ts', 'src/scenario/scenarioSchema.ts', 'src/scenario/wiring.ts'],
+  ['src/kernel/compiledMachine.ts', 'src/kernel/stepper.ts'],
+  ['src/modes/windowRow.ts', 'src/modes/windows.ts', 'src/modes/windowsPart.ts'],
   ['src/report/foldSteps.ts', 'src/report/keyFocus.ts', 'src/report/sequenceSteps.ts'],
-  ['src/windowRow.ts', 'src/windows.ts', 'src/windowsPart.ts'],
+];
+
+/**
+ * The layers of the source, lowest first: a file may import from its own layer and the ones
+ * below it, never from one above. `models` are the design parts users compose; `top` is the
+ * package's entry points (src/index.ts, src/vitest.ts).
+ */
+const LAYERS = ['base', 'capacity', 'faults', 'kernel', 'checkers', 'scenario', 'models', 'run', 'analysis', 'modes', 'report', 'sweep', 'cli', 'top'] as const;
+
+/** The upward imports the source has today; none may be added. */
+const UPWARD: readonly string[] = [
+  // A claim's optional wiring check is a function of the design index.
+  'src/checkers/claims.ts -> src/scenario/designIndex.ts',
 ];
 
 /** The functions over 70 lines today, with their length: none may grow, and no other may pass 70. */
 const LONG: Readonly<Record<string, number>> = {
   'src/capacity/checkpoint.ts checkpointReplay': 72,
   'src/capacity/checkpoint.ts describeCheckpoint': 80,
-  'src/check/check.ts search': 355,
-  'src/check/check.ts expand': 105,
-  'src/check/stateHash.ts hashInto': 75,
-  'src/replay.ts replay': 83,
+  'src/modes/check/check.ts search': 355,
+  'src/modes/check/check.ts expand': 105,
+  'src/kernel/stateHash.ts hashInto': 75,
+  'src/modes/replay.ts replay': 83,
   'src/report/decisionRecord.ts buildDecisionRecord': 564,
-  'src/retryObservation.ts observeRetry': 130,
+  'src/analysis/retryObservation.ts observeRetry': 130,
   'models/consumer.ts configFor': 126,
   'models/database.ts step': 101,
 };
@@ -42,6 +56,13 @@ describe('the shape of the source', () => {
     expect(gone, 'cycles broken or shrunk: take them out of CYCLES (or list what is left)').toEqual([]);
   });
 
+  it('keeps every file in a layer, and imports only from its own layer or lower ones, beyond the listed exceptions', () => {
+    expect(files.filter((f) => !(LAYERS as readonly string[]).includes(layerOf(f))), 'files outside every layer').toEqual([]);
+    const found = upwardImports(importGraph(root, files), LAYERS);
+    expect(found.filter((e) => !UPWARD.includes(e)), 'new upward imports').toEqual([]);
+    expect(UPWARD.filter((e) => !found.includes(e)), 'upward imports gone: take them out of UPWARD').toEqual([]);
+  });
+
   it('has no function over 70 lines beyond the listed ones, and none of those grew', () => {
     const long = new Map<string, number>(files.flatMap((f) => functionLengths(root, f).filter((x) => x.lines > 70).map((x) => [`${f} ${x.name}`, x.lines] as const)));
     const over = [...long].filter(([name, lines]) => lines > (LONG[name] ?? 70)).map(([name, lines]) => `${name}: ${lines} lines`);
@@ -53,6 +74,8 @@ describe('the shape of the source', () => {
   it('finds a cycle and a long function where there is one (the reader itself is right)', () => {
     expect(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);
     expect(cycles(new Map([['a', ['a']]]))).toEqual([['a']]);
+    expect(upwardImports(new Map([['src/base/a.ts', ['src/kernel/b.ts']], ['src/kernel/b.ts', ['src/base/a.ts']], ['models/m.ts', ['src/kernel/b.ts']]]), LAYERS)).toEqual(['src/base/a.ts -> src/kernel/b.ts']);
+    expect([layerOf('src/index.ts'), layerOf('src/kernel/kernel.ts'), layerOf('src/modes/check/check.ts'), layerOf('models/relay.ts')]).toEqual(['top', 'kernel', 'modes', 'models']);
     expect(functionLengths(root, 'test/tidy/sourceShape.ts').find((f) => f.name === 'cycles')!.lines).toBeGreaterThan(20);
   });
 });

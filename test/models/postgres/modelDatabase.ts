@@ -3,7 +3,7 @@
 // read from the `send` actions the step emitted. A step can be tried without being taken, so a
 // runner can skip a step whose outcome it cannot compare.
 import { initialTransition, transition, type AnyMachineSnapshot } from 'xstate';
-import type { Emitted, SendEmitted } from '../../../src/emitted.ts';
+import type { Emitted, SendEmitted } from '../../../src/kernel/emitted.ts';
 import { databaseMachine, rowsOf, waitingOf, type DatabaseDurable, type DatabaseReply, type Row, type TableSpec } from '../../../models/database.ts';
 
 export interface Delivered {

@@ -19,14 +19,14 @@ import { captures, PAYMENT_KEY, paymentCaptureClaim } from '../../../models/desi
 import { providerPipeline } from '../../../models/designs/providerPipeline.ts';
 import { closedPeriodClaim } from '../../../models/designs/streamPipeline.ts';
 import type { StoredPost } from '../../../models/resultSink.ts';
-import { loadCatalogue } from '../../../src/catalogue.ts';
+import { loadCatalogue } from '../../../src/scenario/catalogue.ts';
 import type { Violation } from '../../../src/checkers/finding.ts';
-import type { Claim, TableView } from '../../../src/claims.ts';
-import { queryForms, repairQueryOf } from '../../../src/repairQuery.ts';
-import { runScenario, viewOf, type RunRecord } from '../../../src/runScenario.ts';
-import { defineScenario, type Scenario } from '../../../src/scenario.ts';
+import type { Claim, TableView } from '../../../src/checkers/claims.ts';
+import { queryForms, repairQueryOf } from '../../../src/analysis/repairQuery.ts';
+import { runScenario, viewOf, type RunRecord } from '../../../src/run/runScenario.ts';
+import { defineScenario, type Scenario } from '../../../src/scenario/scenario.ts';
 import { full, SAMPLE_SCENARIOS, sampled } from '../../support/suite.ts';
-import { runWindows } from '../../../src/windows.ts';
+import { runWindows } from '../../../src/modes/windows.ts';
 
 let db: PGlite;
 beforeAll(async () => {

@@ -1,0 +1,231 @@
+// Replay: one run, exactly as a failure line describes it. Either a simulation seed and a fault
+// plan (the line windows mode prints), or fast-check's seed and path (the line explore prints),
+// which is decoded back into the same shrunk case, its schedule of message latencies included. The result is data: the run's findings and
+// clauses, its trace and hash, and the planned faults that never struck (a plan that does not
+// strike proves nothing, and the replay says so).
+import type { ClaimVerdict } from '../checkers/compose.ts';
+import type { Finding, RunOutcome } from '../checkers/finding.ts';
+import type { Claim } from '../checkers/claims.ts';
+import { ClauseTally, type Coverage } from '../checkers/coverage.ts';
+import { FAULT_KINDS, faultPlace, isWindowFault, type Fault, type FaultKind, type FaultPlan, type WindowFault } from '../faults/faults.ts';
+import { explore } from './explore.ts';
+import { failureWindows } from '../run/failureWindows.ts';
+import { InputError } from '../base/inputError.ts';
+import { didYouMean } from '../base/nearest.ts';
+import { formatPlace } from '../faults/place.ts';
+import type { ReplayRef } from './replayLine.ts';
+import { framedRun } from '../run/framedRun.ts';
+import { keyMoments, type KeyMoment } from '../analysis/keyMoments.ts';
+import { checkSetup, runChoices } from './check/check.ts';
+import { encodeChoices } from './check/choicePath.ts';
+import type { Duration } from '../base/duration.ts';
+import { linkFaults } from '../faults/linkFaults.ts';
+import { expectedAt, timeScaleOf, type DesignComponent, type Scenario } from '../scenario/scenario.ts';
+import type { TraceEvent } from '../kernel/trace.ts';
+import { undecidedOf } from './windowRow.ts';
+import { judge, verdictOf, type Judgement } from '../checkers/verdict.ts';
+import type { DriverRefusal } from '../kernel/runEvents.ts';
+
+export type ReplayInput =
+  | { readonly kind: 'plan'; readonly seed: number; readonly plan: FaultPlan; readonly size?: number }
+  | { readonly kind: 'choices'; readonly choices: readonly number[]; readonly faults: number; readonly kinds?: readonly FaultKind[]; readonly size?: number; readonly worldLatency?: boolean }
+  | { readonly kind: 'path'; readonly seed: number; readonly path: string; readonly maxFaults?: number; readonly maxOccurrence?: number };
+
+export interface ReplayResult {
+  readonly kind: 'replay';
+  readonly name: string;
+  readonly ref: string;
+  readonly claims: readonly Claim[];
+  /** The simulation seed, workload size and plan of the run. */
+  readonly seed: number;
+  readonly size: number;
+  readonly plan: FaultPlan;
+  /** How long one tick of the scenario's simulated time is. */
+  readonly tick: Duration;
+  /** For an explore line, fast-check's seed and path. */
+  readonly search: { readonly seed: number; readonly path: string } | undefined;
+  /** For a check line, the choice path. */
+  readonly choices?: string;
+  /** For an explore line, the case's schedule of message latencies; a plan's run draws them from its seed, and a check's run has none. */
+  readonly latencies: readonly number[] | undefined;
+  readonly outcome: RunOutcome;
+  readonly findings: readonly Finding[];
+  readonly claimVerdicts: readonly ClaimVerdict[];
+  readonly traceHash: string;
+  readonly trace: readonly TraceEvent[];
+  /** Planned faults that never struck. */
+  readonly unstruck: readonly Fault[];
+  readonly judgement: Judgement;
+  readonly coverage: Coverage;
+  readonly replay: ReplayRef;
+  readonly refusals: readonly DriverRefusal[];
+  /** The steps at which the keys of the run's worst finding went wrong (absent for a check's choice path, which is not framed). */
+  readonly moments?: readonly KeyMoment[];
+}
+
+/** Refuses a plan that names a window or a message point the design does not have. */
+export function checkPlan(scenario: Scenario, plan: FaultPlan, size: number | undefined): void {
+  const components = scenario.build(size === undefined ? scenario.workload : { size }, timeScaleOf(scenario));
+  const names = components.map((c) => c.name);
+  const windows = failureWindows(components);
+  for (const f of plan) {
+    if (!FAULT_KINDS.includes(f.kind)) throw new InputError(`--plan: no fault kind ${f.kind}${didYouMean(f.kind, FAULT_KINDS)}`);
+    const place = faultPlace(f);
+    if (isWindowFault(f)) {
+      if (!place || !windows.includes(formatPlace(place))) throw new InputError(`--plan: ${scenario.name} has no failure window ${f.window}${didYouMean(f.window, windows)}`);
+      checkDeclaredWindowFault(f, components, place.kind === 'window' ? place.component : '');
+    } else if (!place || place.kind !== 'point' || !names.includes(place.from) || !names.includes(place.to)) {
+      throw new InputError(`--plan: ${f.point} is not a message point of ${scenario.name} (<from>-><to>:<type>)`);
+    } else if (!linkFaults(components, place.from, place.to, place.type).includes(f.kind)) {
+      const can = linkFaults(components, place.from, place.to, place.type).join(', ') || 'nothing';
+      throw new InputError(`--plan: ${f.point} cannot suffer ${f.kind} (it can: ${can})`);
+    }
+  }
+}
+
+/** A restore needs a component that declares a snapshot, a skew a window of one whose clock can jump. */
+function checkDeclaredWindowFault(f: WindowFault, components: readonly DesignComponent[], owner: string): void {
+  if (f.kind === 'restore') {
+    const restorable = components.filter((c) => c.restore !== undefined).map((c) => c.name);
+    if (!restorable.includes(f.component)) {
+      throw new InputError(`--plan: ${JSON.stringify(f.component)} cannot be restored (${restorable.length === 0 ? 'no component of this design declares a snapshot' : `components with a snapshot: ${restorable.join(', ')}`})${didYouMean(String(f.component), restorable)}`);
+    }
+    if (!components.find((c) => c.name === owner)?.process) throw new InputError(`--plan: a restore strikes at a process's window, and ${f.window} is a server's`);
+  } else if (f.kind === 'skew' && components.find((c) => c.name === owner)?.skewTicks === undefined) {
+    const skewable = components.filter((c) => c.skewTicks !== undefined).map((c) => c.name);
+    throw new InputError(`--plan: ${owner}'s clock cannot be skewed (${skewable.length === 0 ? 'no component of this design declares a clock skew' : `components whose clock can jump: ${skewable.join(', ')}`})`);
+  }
+}
+
+export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.name): ReplayResult {
+  if (input.kind === 'choices') return replayChoices(scenario, input, ref);
+  let seed: number;
+  let size: number | undefined;
+  let plan: FaultPlan;
+  let latencies: readonly number[] | undefined;
+  let search: ReplayResult['search'];
+  let replayRef: ReplayRef;
+  if (input.kind === 'path') {
+    let found;
+    try {
+      found = explore(scenario, {
+        seed: input.seed,
+        path: input.path,
+        runs: 1,
+        ref,
+        ...(input.maxFaults === undefined ? {} : { maxFaults: input.maxFaults }),
+        ...(input.maxOccurrence === undefined ? {} : { maxOccurrence: input.maxOccurrence }),
+      });
+    } catch (error) {
+      // fast-check refuses a path that does not fit the search space the options describe; any
+      // other error is a harness bug and keeps its stack.
+      if (!(error instanceof Error) || !/replay|path/i.test(error.message)) throw error;
+      throw new InputError(`seed ${input.seed} and path ${input.path} do not replay for ${scenario.name}: ${error.message.split('\n')[0]}`);
+    }
+    if (found.search.status !== 'failed') throw new InputError(`seed ${input.seed} and path ${input.path} reproduce no failure for ${scenario.name}`);
+    const ce = found.search.counterexample;
+    seed = ce.seed;
+    size = ce.size;
+    plan = ce.plan;
+    latencies = ce.latencies;
+    search = { seed: input.seed, path: input.path };
+    replayRef = ce.replay;
+  } else {
+    checkPlan(scenario, input.plan, input.size);
+    seed = input.seed;
+    size = input.size;
+    plan = input.plan;
+    search = undefined;
+    replayRef = { kind: 'plan', scenario: ref, seed, plan, ...(size === undefined ? {} : { size }) };
+  }
+  // Framed, so the summary can mark where the worst finding's key went wrong; the run is the same.
+  const framed = framedRun(scenario, { seed, plan, ...(size === undefined ? {} : { size }), ...(latencies === undefined ? {} : { latencies }) });
+  const run = framed.record;
+  const worst = run.outcome === 'holds' || run.outcome === 'unknown' || run.outcome === 'inconclusive' ? undefined : run.outcome;
+  const clauses = new ClauseTally();
+  clauses.add(run.claims);
+  const coverage: Coverage = {
+    mode: 'replay',
+    faultDepth: plan.length,
+    kinds: [...new Set(plan.map((f) => f.kind))],
+    windows: failureWindows(run.components).length,
+    points: run.report.census.size,
+    runs: 1,
+    unstruckRuns: run.report.unstruck.length > 0 ? 1 : 0,
+    interleavings: latencies === undefined ? { kind: 'seeded', seed } : { kind: 'scheduled' },
+    clauses: clauses.result(),
+  };
+  const verdict = verdictOf([run.outcome]);
+  return {
+    kind: 'replay',
+    name: scenario.name,
+    ref,
+    claims: scenario.claims,
+    seed,
+    size: run.size,
+    plan,
+    tick: timeScaleOf(scenario).tick,
+    search,
+    latencies,
+    outcome: run.outcome,
+    findings: run.findings,
+    claimVerdicts: run.claims,
+    traceHash: run.report.traceHash,
+    trace: run.report.trace ?? [],
+    unstruck: run.report.unstruck,
+    judgement: judge(expectedAt(scenario.expect, plan.length), verdict, run.findings.map((f) => f.violation), 'sampled', run.findings.map((f) => f.effect), undecidedOf(run)),
+    coverage,
+    replay: replayRef,
+    refusals: run.report.refusals,
+    ...(worst === undefined ? {} : { moments: keyMoments(framed, scenario.claims, worst) }),
+  };
+}
+
+/** A check counterexample's run again: the choice path through the check's world, traced. */
+function replayChoices(scenario: Scenario, input: Extract<ReplayInput, { kind: 'choices' }>, ref: string): ReplayResult {
+  const setup = checkSetup(scenario, {
+    faults: input.faults,
+    ...(input.kinds === undefined ? {} : { kinds: input.kinds }),
+    ...(input.size === undefined ? {} : { size: input.size }),
+    ...(input.worldLatency ? { worldLatency: true } : {}),
+  });
+  const run = runChoices(scenario, setup, input.choices);
+  if (run.end === undefined) throw new InputError(`--choices: the path stops before the run ends (after ${input.choices.length} steps the world is neither quiet nor stuck); give the whole path the check printed`);
+  const clauses = new ClauseTally();
+  clauses.add(run.claims);
+  const choices = encodeChoices(input.choices);
+  const coverage: Coverage = {
+    mode: 'replay',
+    faultDepth: run.plan.length,
+    kinds: [...new Set(run.plan.map((f) => f.kind))],
+    windows: failureWindows(run.components).length,
+    points: 0,
+    runs: 1,
+    unstruckRuns: 0,
+    interleavings: { kind: 'chosen' },
+    clauses: clauses.result(),
+  };
+  return {
+    kind: 'replay',
+    name: scenario.name,
+    ref,
+    claims: scenario.claims,
+    seed: 0,
+    size: setup.size,
+    plan: run.plan,
+    tick: timeScaleOf(scenario).tick,
+    search: undefined,
+    latencies: undefined,
+    choices,
+    outcome: run.outcome,
+    findings: run.findings,
+    claimVerdicts: run.claims,
+    traceHash: run.traceHash,
+    trace: run.trace,
+    unstruck: [],
+    judgement: judge(expectedAt(scenario.expect, input.faults), verdictOf([run.outcome]), run.findings.map((f) => f.violation), 'sampled', run.findings.map((f) => f.effect), undecidedOf(run)),
+    coverage,
+    replay: { kind: 'choices', scenario: ref, choices, faults: input.faults, ...(input.kinds === undefined ? {} : { kinds: input.kinds }), ...(input.size === undefined ? {} : { size: input.size }), ...(input.worldLatency ? { worldLatency: true } : {}) },
+    refusals: [],
+  };
+}

@@ -1,0 +1,58 @@
+// Failure windows are never listed by hand: they are the states each process machine can rest
+// in, read from its definition, so a new design option or machine brings its windows with it.
+// A window `<component>.<state>` is the moment that component has entered the state and not yet
+// taken its next step. A server (database, broker) rests in one state and does its work inside
+// single steps, so its windows are the moments within a step its machine declares in its
+// definition (`meta.failureWindows`) and marks as it reaches them (src/kernel/emitted.ts, `window`);
+// they are struck only where the design lets that server crash (ComponentSpec.crashes).
+import type { AnyStateMachine, AnyStateNode } from 'xstate';
+import { windowName } from '../faults/place.ts';
+import type { ComponentSpec } from '../kernel/componentSpec.ts';
+
+/** Every state a machine can rest in: atomic states that are not left at once by an unguarded `always`. */
+export function restingStates(machine: AnyStateMachine): string[] {
+  const out: string[] = [];
+  const walk = (node: AnyStateNode, path: string[]) => {
+    const children = Object.values(node.states ?? {}) as AnyStateNode[];
+    if (children.length === 0) {
+      const transient = (node.always ?? []).some((t) => !t.guard);
+      if (!transient) out.push(path.join('.'));
+      return;
+    }
+    for (const child of children) walk(child, [...path, child.key]);
+  };
+  walk(machine.root, []);
+  return out;
+}
+
+/**
+ * The windows a server's machine declares for its input: the moments inside its steps at which
+ * it can crash (a broker that syncs before it acks has no moment before a sync).
+ */
+export function declaredWindows(machine: AnyStateMachine, input: unknown): string[] {
+  const meta = machine.root.meta as { failureWindows?: (input: unknown) => readonly string[] } | undefined;
+  return [...(meta?.failureWindows?.(input ?? {}) ?? [])];
+}
+
+/**
+ * The failure windows of a design, named `<component>.<state>`: the resting states of its
+ * process machines, then the declared windows of each server that can crash, in design order.
+ */
+export function failureWindows(components: readonly ComponentSpec[]): string[] {
+  return components.flatMap((c) => (c.process ? restingStates(c.machine) : c.crashes ? declaredWindows(c.machine, c.input) : []).map((s) => windowName(c.name, s)));
+}
+
+/** The resting states of the design's process machines alone: the moments a restore or a skew can strike at. */
+export function processWindows(components: readonly ComponentSpec[]): string[] {
+  return components.flatMap((c) => (c.process ? restingStates(c.machine).map((s) => windowName(c.name, s)) : []));
+}
+
+/** The components a restore can set back: those that declare a snapshot. */
+export function restorableComponents(components: readonly ComponentSpec[]): string[] {
+  return components.filter((c) => c.restore !== undefined).map((c) => c.name);
+}
+
+/** The windows a skew can strike at: every resting state of a process whose clock can jump. */
+export function skewableWindows(components: readonly ComponentSpec[]): string[] {
+  return processWindows(components.filter((c) => c.skewTicks !== undefined));
+}

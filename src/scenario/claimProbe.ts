@@ -1,0 +1,65 @@
+// A claim's observers read once against the design's start, before any run: every component
+// each asks for must be one the design draws, and every table it reads one its database holds. A
+// claim is code (`rowsOf(v.durable('shipmentDb'), 'shipments')`), so what it reads is found by
+// reading it: a misspelt name then throws NotInDesign here, where it is one line of bad input,
+// rather than at the end of every run, where it would be judged. A read that only happens once
+// some data exists is not seen here; at run time it makes its clause unknown.
+import type { Claim } from '../checkers/claims.ts';
+import { NotInDesign } from '../base/notInDesign.ts';
+import type { DesignComponent } from './scenario.ts';
+import { stepperFor } from '../kernel/stepper.ts';
+import type { WorldView } from '../kernel/worldView.ts';
+
+/** Every component's durable state before the workload starts: what a machine's initial snapshot holds. */
+export function startOf(components: readonly DesignComponent[]): ReadonlyMap<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const c of components) {
+    try {
+      const stepper = c.stepper ? c.stepper() : stepperFor(c.machine, c.name, c.input, 'xstate').stepper;
+      out.set(c.name, stepper.initial(c.input, []).context?.durable);
+    } catch {
+      // A machine that cannot start from its input alone fails its first run, which says why.
+      out.set(c.name, undefined);
+    }
+  }
+  return out;
+}
+
+/** The end state of a run that did nothing: the design's start, and a component it lacks refused. */
+function startView(start: ReadonlyMap<string, unknown>): WorldView {
+  return {
+    durable: <T>(name: string) => {
+      if (!start.has(name)) throw new NotInDesign('component', name, [...start.keys()], 'the design');
+      return start.get(name) as T;
+    },
+    result: { ending: { kind: 'quiescent' } },
+    notes: [],
+  };
+}
+
+/** The observers of a claim, by the name a user gave them. */
+function observersOf(claim: Claim): readonly (readonly [string, (view: WorldView) => unknown])[] {
+  const named = (['outcomes', 'facts', 'sources', 'versions', 'replies', 'conflicts', 'unresolved', 'revisions'] as const).flatMap((k) => {
+    const f = claim[k];
+    return typeof f === 'function' ? [[`${k}()`, f as (view: WorldView) => unknown] as const] : [];
+  });
+  const views = (claim.tables?.views ?? []).map((v) => [`view ${v.table}`, v.rows] as const);
+  return [...named, ...views];
+}
+
+/** What each observer of the claim reads that the design does not have, one phrase each. */
+export function probeClaim(claim: Claim, start: ReadonlyMap<string, unknown>): string[] {
+  const view = startView(start);
+  const problems: string[] = [];
+  for (const [name, observe] of observersOf(claim)) {
+    try {
+      observe(view);
+    } catch (error) {
+      // Only a read of something missing is a mistake in the drawing; anything else an observer
+      // does with an empty start is its own affair, judged (or made unknown) in the runs.
+      // By name: a user's file may import another copy of faultline than the command's.
+      if (error instanceof Error && error.name === 'NotInDesign') problems.push(`claim ${JSON.stringify(claim.effect)}: ${name} ${error.message}`);
+    }
+  }
+  return problems;
+}
