@@ -16,6 +16,7 @@ import { failureWindows, processWindows, restorableComponents, skewableWindows }
 import { parsePoint } from '../faults/place.ts';
 import type { RunRecord } from '../run/runScenario.ts';
 import { linkFaults } from '../faults/linkFaults.ts';
+import { InputError } from '../base/inputError.ts';
 
 export interface FaultSpaceOptions {
   /** Strike each place at its first this many occurrences; every occurrence the run reached when absent. */
@@ -23,6 +24,9 @@ export interface FaultSpaceOptions {
   readonly kinds?: readonly FaultKind[];
   /** Only the faults at this failure window or message point (`--only`); every place when absent. */
   readonly only?: string;
+  /** Refuse a space with no fault in it (the reference run's), naming this scenario. */
+  readonly strict?: boolean;
+  readonly scenario?: string;
 }
 
 export interface FaultSpace {
@@ -76,5 +80,28 @@ export function faultSpace(run: RunRecord, options: FaultSpaceOptions): FaultSpa
   // A declared kind no point of this design offers is not part of its space, and coverage does
   // not claim it was tried.
   const kinds = asked.filter((k) => !isDeclaredKind(k) || singles.some((f) => f.kind === k));
+  if (options.strict && singles.length === 0) refuseNoFault(options.scenario ?? 'the design', asked);
   return { singles, windows, points, kinds, reached, beyond, most };
+}
+
+/** Why a fault of a kind strikes nowhere in a design, in its reader's words. */
+const NOWHERE: Readonly<Record<FaultKind, string>> = {
+  crash: 'no failure window',
+  restore: 'no component that can be restored (none declares a snapshot)',
+  skew: 'no component whose clock can jump (none declares skewTicks)',
+  rebalance: 'no record delivered to a member of a consumer group of two or more',
+  lose: 'no message on a link that can lose one',
+  duplicate: 'no message on a link that can duplicate one',
+  delay: 'no message on a link that can delay one',
+  reorder: 'no message on a link that can reorder one',
+};
+
+/**
+ * Refuses a sweep or a search that could strike no fault at all: one whose kinds (the scenario's
+ * `windows.kinds` or `--kinds`) are empty or name only faults the design offers nowhere. Run, it
+ * would answer "holds" having tried nothing.
+ */
+export function refuseNoFault(scenario: string, asked: readonly FaultKind[]): never {
+  if (asked.length === 0) throw new InputError(`${scenario}: no fault kind to strike (its kinds are empty); name at least one of ${FAULT_KINDS.join(', ')}`);
+  throw new InputError(`${scenario}: no fault of the kinds asked for can strike it (${asked.map((k) => `${k}: ${NOWHERE[k]}`).join('; ')})`);
 }

@@ -99,7 +99,7 @@ export type HeldRuns = Map<number, RunRecord>;
 export function sweepPlan(scenario: Scenario, settings: SweepSettings, reference?: RunRecord): SweepPlan {
   const ref = reference ?? runScenario(scenario, { seed: settings.seed, plan: [], keepTrace: true, capture: true });
   const kinds = scenario.windows?.kinds ? { kinds: scenario.windows.kinds } : {};
-  const whole = faultSpace(ref, { ...(settings.maxOccurrence === undefined ? {} : { maxOccurrence: settings.maxOccurrence }), ...kinds });
+  const whole = faultSpace(ref, { ...(settings.maxOccurrence === undefined ? {} : { maxOccurrence: settings.maxOccurrence }), ...kinds, strict: true, scenario: scenario.name });
   const points = ref.report.resume;
   const strikesAt = points === undefined ? undefined : (f: Fault) => points.at.get(strikeKey(f)) ?? Infinity;
   const only = settings.only;

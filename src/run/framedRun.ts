@@ -6,6 +6,7 @@
 // trace's `beforeAdd` unset and records nothing of this. The run is the one `runScenario` makes
 // for the same seed and plan, performed whole rather than resumed from a reference run, so its
 // trace and hash are the counterexample's own.
+import { refuseUnhandled } from './unhandledMessages.ts';
 import type { DesignComponent, Scenario } from '../scenario/scenario.ts';
 import { timeScaleOf, worldOptionsOf } from '../scenario/scenario.ts';
 import { builtOnce, judgeClaims, viewOf, type RunRecord } from './runScenario.ts';
@@ -64,6 +65,7 @@ export function framedRun(scenario: Scenario, spec: { readonly seed: number; rea
   const report = world.run();
   world.trace.beforeAdd = undefined;
   note(report.trace?.length ?? 0);
+  refuseUnhandled(report.census, components);
   const { outcome, findings, claims } = judgeClaims(scenario, viewOf(report));
   const record: RunRecord = { scenario, driver: undefined, seed: spec.seed, plan: spec.plan, size, report, outcome, findings, claims, components };
   return { record, components, frames };

@@ -8,6 +8,7 @@ import { sameFault, type FaultPlan } from '../faults/faults.ts';
 import { timeScaleOf, worldOptionsOf, type DesignComponent, type Scenario } from '../scenario/scenario.ts';
 import { resumeIndex, sameRunAs } from '../kernel/resumePoints.ts';
 import { runOutcome } from '../checkers/verdict.ts';
+import { refuseUnhandled } from './unhandledMessages.ts';
 import { World, type Driver } from './world.ts';
 import { type RunReport } from '../kernel/runReport.ts';
 import type { WorldView } from '../kernel/worldView.ts';
@@ -88,6 +89,8 @@ export function runScenario(scenario: Scenario, spec: RunSpec, reference?: RunRe
     ...(spec.capture ? { capture: true } : {}),
   }, from);
   const report = world.run();
+  // Only a run of the full design can send to the wrong component; a resumed run's sends were checked in its reference.
+  if (from === undefined) refuseUnhandled(report.census, components);
   const { outcome, findings, claims } = judgeClaims(scenario, viewOf(report));
   return { scenario, seed: spec.seed, plan: spec.plan, size, driver: spec.driver, report, outcome, findings, claims, components };
 }

@@ -199,6 +199,8 @@ function meaningProblems(s: Scenario): string[] {
   if (TAKEN_NAMES.includes(s.name)) problems.push(`the name ${s.name} is taken by a report file; choose another`);
   // The claims a violated expectation names must be claims of this scenario.
   const effects = s.claims.map((c) => c.effect);
+  // A claim is named by its effect (in expect.claims, the verdicts, the reports): two of one name could not be told apart.
+  for (const name of new Set(effects.filter((e, i) => effects.indexOf(e) !== i))) problems.push(`two claims are named ${JSON.stringify(name)}: give each claim its own effect name`);
   for (const e of 'verdict' in s.expect ? [s.expect] : [s.expect.single, s.expect.pairs]) {
     for (const name of e.verdict === 'violated' ? (e.claims ?? []) : []) if (!effects.includes(name)) problems.push(`expect.claims names no claim of this scenario: ${JSON.stringify(name)}${didYouMean(name, effects)}`);
   }

@@ -19,9 +19,10 @@
 // A search stopped by --max-states or --max-depth holds only "within bound", and says so.
 import type { Finding, RunOutcome, Violation } from '../../checkers/finding.ts';
 import type { ClaimVerdict } from '../../checkers/compose.ts';
-import { judgeClaims, viewOf } from '../../run/runScenario.ts';
+import { judgeClaims, runScenario, viewOf } from '../../run/runScenario.ts';
 import { ClauseTally, violatedClaims, type Coverage, type OtherSearch, type SearchBound } from '../../checkers/coverage.ts';
-import { FAULT_KINDS, faultLabel, faultPlace, faultPlaceName, isWindowFault, MESSAGE_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from '../../faults/faults.ts';
+import { FAULT_KINDS, faultLabel, faultPlace, faultPlaceName, isDeclaredKind, isWindowFault, MESSAGE_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan, type MessageFaultKind } from '../../faults/faults.ts';
+import { refuseNoFault } from '../faultSpace.ts';
 import { failureWindows, restorableComponents, skewableWindows } from '../../run/failureWindows.ts';
 import { InputError } from '../../base/inputError.ts';
 import type { Place } from '../../faults/place.ts';
@@ -137,8 +138,15 @@ export function checkSetup(scenario: Scenario, o: SetupOptions): CheckSetup {
   const w = { ...DEFAULT_WORLD_OPTIONS, ...worldOptionsOf(scenario, time) };
   // A restore or a skew is offered only where a component declares it, and only then counted
   // among the kinds the check covers.
-  const offered = (k: FaultKind) => (k === 'restore' ? restorableComponents(components).length > 0 : k === 'skew' ? skewableWindows(components).length > 0 : true);
-  const kinds = (o.kinds ?? scenario.windows?.kinds ?? FAULT_KINDS).filter(offered);
+  // A rebalance likewise only where a member of a group of two or more declares it.
+  const offered = (k: FaultKind) =>
+    k === 'restore' ? restorableComponents(components).length > 0
+    : k === 'skew' ? skewableWindows(components).length > 0
+    : isDeclaredKind(k) ? components.some((c) => Object.values(c.receivedFaults ?? {}).some((declared) => declared.includes(k as MessageFaultKind)))
+    : true;
+  const asked = o.kinds ?? scenario.windows?.kinds ?? FAULT_KINDS;
+  const kinds = asked.filter(offered);
+  if (faults > 0 && kinds.length === 0) refuseNoFault(scenario.name, asked);
   // The timing the search uses, also recorded in a traced path's start event.
   const options = {
     latencyTicksMin: worldLatency ? w.latencyTicksMin : 0,
@@ -389,6 +397,9 @@ const PROGRESS_EVERY = 100_000;
  * holding within bound, and says the depth-first search found nothing either.
  */
 export function check(scenario: Scenario, options: CheckOptions = {}): CheckResult {
+  // One fault-free run first, as windows mode makes: a design whose messages reach a component
+  // that handles them nowhere is refused as miswired before any state is searched.
+  runScenario(scenario, { seed: 1, plan: [], ...(options.size === undefined ? {} : { size: options.size }) });
   const scratch: Scratch = {};
   const first = search(scenario, options, scratch);
   if (options.dfs || first.coverage.bound?.kind !== 'states' || first.counterexamples.length > 0) return first;

@@ -1,0 +1,64 @@
+// A message sent to a component whose machine handles that type in no state at all is a wiring
+// mistake, not a behaviour: a consumer whose database peer names the broker sends it `db.exec`,
+// which the broker drops in every state, and the run would end as a lost effect and a stuck
+// consumer, a verdict about a design nobody drew. The census of a run (every message point that
+// sent) is held against each receiver's machine, and such a point is refused as bad input.
+import type { AnyStateMachine, AnyStateNode } from 'xstate';
+import { InputError } from '../base/inputError.ts';
+import type { ComponentSpec } from '../kernel/componentSpec.ts';
+
+/** The event types a machine handles somewhere: exact types, `prefix.*` descriptors, and `*`. */
+interface Handled {
+  readonly exact: ReadonlySet<string>;
+  readonly prefixes: readonly string[];
+  readonly any: boolean;
+}
+
+const handledOf = new WeakMap<AnyStateMachine, Handled>();
+
+function handled(machine: AnyStateMachine): Handled {
+  let h = handledOf.get(machine);
+  if (h !== undefined) return h;
+  const exact = new Set<string>();
+  const prefixes: string[] = [];
+  let any = false;
+  const walk = (node: AnyStateNode) => {
+    for (const descriptor of (node.transitions as Map<string, unknown>).keys()) {
+      if (descriptor === '*') any = true;
+      else if (descriptor.endsWith('.*')) prefixes.push(descriptor.slice(0, -1));
+      else exact.add(descriptor);
+    }
+    for (const child of Object.values(node.states ?? {})) walk(child as AnyStateNode);
+  };
+  walk(machine.root);
+  h = { exact, prefixes, any };
+  handledOf.set(machine, h);
+  return h;
+}
+
+function handles(h: Handled, type: string): boolean {
+  return h.any || h.exact.has(type) || h.prefixes.some((p) => type.startsWith(p));
+}
+
+/** The points of a census (`from->to:type`) whose receiver handles the type in none of its states. */
+export function unhandledPoints(census: ReadonlyMap<string, number>, components: readonly ComponentSpec[]): string[] {
+  const byName = new Map(components.map((c) => [c.name, c]));
+  const out: string[] = [];
+  for (const point of census.keys()) {
+    const m = /^(.*)->(.*):(.*)$/.exec(point);
+    const to = m === null ? undefined : byName.get(m[2]!);
+    if (to !== undefined && !handles(handled(to.machine), m![3]!)) out.push(point);
+  }
+  return out;
+}
+
+/** Refuses a run that sent a message its receiver can never handle, naming the sender's peer to look at. */
+export function refuseUnhandled(census: ReadonlyMap<string, number>, components: readonly ComponentSpec[]): void {
+  const [first, ...rest] = unhandledPoints(census, components);
+  if (first === undefined) return;
+  const [, from, to, type] = /^(.*)->(.*):(.*)$/.exec(first)!;
+  const h = handled(components.find((c) => c.name === to)!.machine);
+  const takes = [...h.exact].filter((t) => !t.startsWith('sys.') && !t.startsWith('xstate.')).sort();
+  const more = rest.length === 0 ? '' : ` (and ${rest.length} more such message${rest.length === 1 ? '' : 's'}: ${rest.join(', ')})`;
+  throw new InputError(`${from} sends ${type} to ${to}, which handles no ${type} in any state${takes.length > 0 ? ` (it takes ${takes.join(', ')})` : ''}: is one of ${from}'s peers wired to the wrong component?${more}`);
+}
