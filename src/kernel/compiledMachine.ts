@@ -33,7 +33,6 @@
 // `machine.transition` as before. An unsupported action that only shows up inside
 // `enqueueActions` at run time throws.
 import type { AnyStateMachine, AnyStateNode, EventObject } from 'xstate';
-import type { Stepper } from './stepper.ts';
 
 /** What the World performs: the same shape XState passes to a scope's action executor. */
 export interface ExecutedAction {
@@ -152,7 +151,9 @@ function guardOf(machine: AnyStateMachine, ref: unknown): Guard | undefined {
 }
 
 /** A machine whose steps are precomputed; `undefined` from `compileMachine` means refused. */
-export class CompiledMachine implements Stepper {
+// It is a Stepper (src/kernel/stepper.ts) by shape; stepperFor holds it to that interface, so this
+// file need not import the one that imports it.
+export class CompiledMachine {
   /**
    * Whether the last `transition` entered the state it ended in: some microstep of it (the
    * event's, or an eventless one after it) left a state and entered one, so the final state's

@@ -44,7 +44,10 @@ export type Driver = 'xstate' | 'compiled';
 export function stepperFor(machine: AnyStateMachine, name: string, input: Record<string, unknown> | undefined, driver: Driver): { stepper: Stepper; refused?: string } {
   if (driver === 'compiled') {
     const c = compileMachine(machine);
-    if (typeof c === 'object') return { stepper: c as unknown as Stepper };
+    if (typeof c === 'object') {
+      const stepper: Stepper = c;
+      return { stepper };
+    }
     return { stepper: new XStateStepper(machine, name, input), refused: c };
   }
   return { stepper: new XStateStepper(machine, name, input) };

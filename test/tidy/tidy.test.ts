@@ -15,7 +15,6 @@ const files = [...sourceFiles(root, 'src'), ...sourceFiles(root, 'models')];
 const CYCLES: readonly (readonly string[])[] = [
   // A claim's wiring check reads the design index, and the scenario holds its claims and their expected verdicts.
   ['src/checkers/claims.ts', 'src/checkers/clause.ts', 'src/checkers/verdict.ts', 'src/scenario/claimFacts.ts', 'src/scenario/claimProbe.ts', 'src/scenario/designIndex.ts', 'src/scenario/scenario.ts', 'src/scenario/scenarioSchema.ts', 'src/scenario/wiring.ts'],
-  ['src/kernel/compiledMachine.ts', 'src/kernel/stepper.ts'],
   ['src/modes/windowRow.ts', 'src/modes/windows.ts', 'src/modes/windowsPart.ts'],
   ['src/report/foldSteps.ts', 'src/report/keyFocus.ts', 'src/report/sequenceSteps.ts'],
 ];
