@@ -203,6 +203,38 @@ const LATE_TEXT: Readonly<Record<LatePolicy, string>> = {
 };
 
 export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsResult[], context: RecordContext): DecisionRecord {
+  const b = recordBuild(spec, results, context);
+  const { d, sections, open } = b;
+  documentControl(b);
+  flowRegister(b);
+  deliverySemantics(b);
+  outboxSection(b);
+  idempotentConsumers(b);
+  orderingRetries(b);
+  limitsSection(b);
+  sagasSection(b);
+  monitoringSection(b);
+  const eventTimeRows = eventTimeRowsOf(b);
+  decisionsSection(b, eventTimeRows);
+  closingSections(b);
+  const runs: RunEvidence[] = results.map((r) => {
+    const v = verdictSummary(r);
+    return {
+      name: r.name,
+      title: r.title,
+      anchor: runAnchor(r.name),
+      verdict: v.verdict,
+      expected: v.expected,
+      asExpected: v.asExpected,
+      covers: v.covers,
+      counterexamples: r.counterexamples.map((ce, i) => ({ anchor: ceAnchor(r.name, i), violation: ce.violation, plan: describePlan(ce.plan), replay: replayLine(ce.replay) })),
+    };
+  });
+  return { title: `Event Delivery Guarantees: ${d.flows ?? spec.flows.map((x) => x.event).join(', ')}`, sections, openItems: open, runs };
+}
+
+/** The record's metadata and runs, checked against each other, with the helpers every section reads them through. */
+function recordBuild(spec: RecordSpec, results: readonly WindowsResult[], context: RecordContext): RecordBuild {
   const byName = new Map(results.map((r) => [r.name, r]));
   const outside = new Set(context.outside ?? []);
   for (const name of backingScenarios(spec)) if (!byName.has(name) && !outside.has(name)) throw new InputError(`the record names scenario ${name}, which is not among the scenarios given`);
@@ -264,8 +296,36 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
     return { text, link: r.counterexamples.length > 0 ? ceAnchor(name, 0) : runAnchor(name), ...(flag ? { flag } : {}) };
   };
 
-  const sections: RecordSection[] = [];
   const d = spec.document;
+  const f = spec.figures ?? {};
+  const sections: RecordSection[] = [];
+  return { spec, results, context, byName, outside, backing, run, design, open, addOpen, unmeasured, parameter, disagreement, verdictCell, sections, d, f };
+}
+
+/** What every section of a record is built from: the metadata, the runs, and the helpers that read them and raise open items. */
+interface RecordBuild {
+  readonly spec: RecordSpec;
+  readonly results: readonly WindowsResult[];
+  readonly context: RecordContext;
+  readonly byName: ReadonlyMap<string, WindowsResult>;
+  readonly outside: ReadonlySet<string>;
+  readonly backing: (name: string | undefined) => Backing;
+  readonly run: (name: string) => WindowsResult;
+  readonly design: (name: string) => DesignParameters;
+  readonly open: readonly OpenItem[];
+  readonly addOpen: (kind: OpenKind, item: string, reason: string, link?: string) => void;
+  readonly unmeasured: (item: string, what: string) => void;
+  readonly parameter: (label: string, where: string, typed: string | undefined, fromDesign: Big | undefined, scenario: string | undefined, conflicts: string[]) => Big | undefined;
+  readonly disagreement: (figure: string, scenario: string, conflicts: readonly string[]) => { readonly suffix: string; readonly flag?: true };
+  readonly verdictCell: (name: string | undefined, flag?: boolean) => RecordCell;
+  readonly sections: RecordSection[];
+  readonly d: RecordSpec['document'];
+  readonly f: NonNullable<RecordSpec['figures']>;
+}
+
+/** Document control: the record's metadata, approvals and revisions. */
+function documentControl(b: RecordBuild): void {
+  const { spec, results, sections, d } = b;
   sections.push({
     id: 'document-control',
     title: 'Document control',
@@ -301,7 +361,11 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
     ],
   });
 
-  // 1. Flow register: the semantics each flow chose, checked against its run.
+}
+
+/** 1. Flow register: the semantics each flow chose, checked against its run. */
+function flowRegister(b: RecordBuild): void {
+  const { spec, run, addOpen, verdictCell, sections } = b;
   const flowRows = spec.flows.map((f) => {
     const check = semanticsCheck(f.semantics, run(f.scenario), flowClaim(f, run(f.scenario).claims.map((c) => c.effect)));
     if (!check.ok) addOpen('contradicted', `Repair flow ${f.id} ${f.event} or change its semantics`, check.reason, ceOrRun(run(f.scenario)));
@@ -316,7 +380,11 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
     blocks: [{ kind: 'table', table: { head: ['ID', 'Event', 'Producer', 'Consumer', 'Impact if lost', 'Impact if duplicated', 'Semantics chosen', 'Measured'], rows: flowRows } }],
   });
 
-  // 2. Delivery semantics, with the flows that chose each.
+}
+
+/** 2. Delivery semantics, with the flows that chose each. */
+function deliverySemantics(b: RecordBuild): void {
+  const { spec, sections } = b;
   sections.push({
     id: 'delivery-semantics',
     title: '2. Delivery semantics',
@@ -349,7 +417,11 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
     ],
   });
 
-  // 3. The transactional outbox.
+}
+
+/** 3. The transactional outbox. */
+function outboxSection(b: RecordBuild): void {
+  const { spec, unmeasured, verdictCell, sections } = b;
   const o = spec.outbox;
   const perSecond = render(dec(o.eventsPerDay).div(86400), HOUR_DECIMALS);
   sections.push({
@@ -377,34 +449,12 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
     ],
   });
 
-  // 4. Idempotent consumers, dedup sizing and horizon. The window is the one the backing
-  // scenario's inbox keeps; the volume is the record's own.
-  const f = spec.figures ?? {};
-  const dedupBacking = backing(f.dedup?.scenario);
-  let dedupWindowSec: Big | undefined;
-  let sizingCells: RecordCell[];
-  if (f.dedup === undefined) sizingCells = [{ text: `Dedup table sizing: ${NOT_STATED}.` }];
-  else if (dedupBacking.kind === 'outside') sizingCells = [{ text: `Dedup table sizing: ${outsideText([dedupBacking.name])}.` }];
-  else {
-    const name = dedupBacking.kind === 'run' ? dedupBacking.name : undefined;
-    const fromDesign = name === undefined ? undefined : design(name).inboxRetentionSec;
-    if (name !== undefined && fromDesign === undefined && f.dedup.window === undefined) throw new InputError(`figures.dedup names scenario ${name}, whose inbox keeps event ids for ever; give figures.dedup.window, or name a scenario whose inbox table has a ttl`);
-    if (name === undefined && f.dedup.window === undefined) throw new InputError('figures.dedup needs a window, or a scenario whose inbox table has a ttl');
-    const conflicts: string[] = [];
-    const windowSec = parameter('the dedup window', 'figures.dedup.window', f.dedup.window, fromDesign, name, conflicts)!;
-    dedupWindowSec = windowSec;
-    const sizing = dedupSizing({ ratePerDay: f.dedup.eventsPerDay, windowSec, entryBytes: f.dedup.entryBytes });
-    const gb = render(sizing.logicalBytes.div(1e9)).text;
-    const off = name === undefined ? undefined : disagreement('dedup sizing', name, conflicts);
-    const source = name === undefined ? ` ${cap(ARITHMETIC_ONLY)}.` : fromDesign === undefined ? '' : ` The window is the inbox retention ${name} runs.`;
-    sizingCells = [
-      {
-        text: `Dedup table sizing: ${render(f.dedup.eventsPerDay).text} events per day kept for ${renderDurationWithSeconds(windowSec)} is ${render(sizing.entries).text} rows; at about ${render(f.dedup.entryBytes).text} bytes per row including index overhead that is ${gb} GB.${source}${off?.suffix ?? ''}`,
-        ...(name === undefined ? {} : { link: runAnchor(name) }),
-        ...(off?.flag ? { flag: true } : {}),
-      },
-    ];
-  }
+}
+
+/** 4. Idempotent consumers, dedup sizing and horizon. The window is the one the backing scenario's inbox keeps; the volume is the record's own. */
+function idempotentConsumers(b: RecordBuild): void {
+  const { spec, verdictCell, sections, f } = b;
+  const { cells: sizingCells, windowSec: dedupWindowSec } = dedupSizingCells(b);
   const blocks4: RecordBlock[] = [
     {
       kind: 'table',
@@ -415,70 +465,112 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
     },
     { kind: 'para', cells: sizingCells },
   ];
-  if (f.horizon !== undefined) blocks4.push({ kind: 'para', cells: [horizonCell(f.horizon)] });
+  if (f.horizon !== undefined) blocks4.push({ kind: 'para', cells: [horizonCell(b, f.horizon, dedupWindowSec)] });
   sections.push({ id: 'idempotent-consumers', title: '4. Idempotent consumers', blocks: blocks4 });
+}
 
-  /**
-   * The dedup horizon: every redelivery path against the window. Where a scenario backs it, the
-   * paths its design has (partner redelivery, broker retention) and the window its inbox keeps
-   * are the run's; a path only the record states is said to be the record's own.
-   */
-  function horizonCell(h: NonNullable<NonNullable<RecordSpec['figures']>['horizon']>): RecordCell {
-    const b = backing(h.scenario);
-    if (b.kind === 'outside') return { text: `Dedup horizon: ${outsideText([b.name])}.` };
-    const name = b.kind === 'run' ? b.name : undefined;
-    const p = name === undefined ? {} : design(name);
-    const conflicts: string[] = [];
-    if (name !== undefined && p.inboxRetentionSec !== undefined && dedupWindowSec !== undefined && !p.inboxRetentionSec.eq(dedupWindowSec)) {
-      conflicts.push(`the record's dedup window is ${duration(dedupWindowSec)}, ${name} keeps its inbox ${duration(p.inboxRetentionSec)}`);
-    }
-    const windowSec = p.inboxRetentionSec ?? dedupWindowSec;
-    if (windowSec === undefined) return { text: f.dedup?.scenario === undefined ? `Dedup horizon: ${NOT_STATED} for its window.` : `Dedup horizon: its window is ${outsideText([f.dedup.scenario])}.` };
-    const brokerRetentionSec = parameter('the broker retention', 'figures.horizon.brokerRetention', h.brokerRetention, p.brokerRetentionSec, name, conflicts);
-    const partnerRedeliverySec = parameter('the partner redelivery', 'figures.horizon.partnerRedelivery', h.partnerRedelivery, p.partnerRedeliverySec, name, conflicts);
-    const stated: string[] = [];
-    const typed = (label: string, key: 'producerRetry' | 'deadLetterRedrive' | 'approvedReplay'): Big | undefined => {
-      const raw = h[key];
-      if (raw === undefined) return undefined;
-      stated.push(label);
-      return parseDuration(`figures.horizon.${key}`, raw);
-    };
-    const producerRetrySec = typed('producer-retry', 'producerRetry');
-    const deadLetterRedriveSec = typed('dead-letter-redrive', 'deadLetterRedrive');
-    const approvedReplaySec = typed('approved-replay', 'approvedReplay');
-    const input: HorizonInput = {
-      windowSec,
-      ...(brokerRetentionSec === undefined ? {} : { brokerRetentionSec }),
-      ...(producerRetrySec === undefined ? {} : { producerRetrySec }),
-      ...(deadLetterRedriveSec === undefined ? {} : { deadLetterRedriveSec }),
-      ...(approvedReplaySec === undefined ? {} : { approvedReplaySec }),
-      ...(partnerRedeliverySec === undefined ? {} : { partnerRedeliverySec }),
-    };
-    const horizon = dedupHorizon(input);
-    const reqs = horizon.requirements.map((r) => `${r.name} ${renderDuration(r.sec).text}`).join(', ');
-    const verdict = horizon.valid
-      ? `valid: ${reqs} fit inside the ${renderDuration(windowSec).text} window`
-      : `INVALID: ${horizon.exceeding.join(', ')} reach past the ${renderDuration(windowSec).text} window by ${renderDurationWithSeconds(horizon.gapSec!)}, so a late duplicate is applied again`;
-    if (!horizon.valid) addOpen('contradicted', 'Lengthen the dedup retention or shorten the redelivery paths', verdict, name === undefined ? undefined : runAnchor(name));
-    if (name === undefined) {
-      unmeasured(`Measure the dedup horizon: no run keeps a ${duration(windowSec)} window against ${reqs || 'its redelivery paths'}`, 'verdict');
-      return { text: `Dedup horizon: ${verdict} (${ARITHMETIC_ONLY}).`, ...(horizon.valid ? {} : { flag: true }) };
-    }
-    const off = disagreement('dedup horizon', name, conflicts);
-    const own = stated.length === 0 ? '' : ` ${cap(stated.join(', '))} ${stated.length === 1 ? 'is' : 'are'} the record's own: ${name} has no such path.`;
-    return { text: `Dedup horizon, as ${name} runs it: ${verdict}.${own}${off.suffix}`, link: runAnchor(name), ...(horizon.valid && !off.flag ? {} : { flag: true }) };
+/** The dedup table's size: the record's volume kept for the window its backing scenario's inbox keeps (or the record's own). */
+function dedupSizingCells(b: RecordBuild): { readonly cells: RecordCell[]; readonly windowSec: Big | undefined } {
+  const { backing, design, parameter, disagreement, f } = b;
+  const dedupBacking = backing(f.dedup?.scenario);
+  if (f.dedup === undefined) return { cells: [{ text: `Dedup table sizing: ${NOT_STATED}.` }], windowSec: undefined };
+  if (dedupBacking.kind === 'outside') return { cells: [{ text: `Dedup table sizing: ${outsideText([dedupBacking.name])}.` }], windowSec: undefined };
+  const name = dedupBacking.kind === 'run' ? dedupBacking.name : undefined;
+  const fromDesign = name === undefined ? undefined : design(name).inboxRetentionSec;
+  if (name !== undefined && fromDesign === undefined && f.dedup.window === undefined) throw new InputError(`figures.dedup names scenario ${name}, whose inbox keeps event ids for ever; give figures.dedup.window, or name a scenario whose inbox table has a ttl`);
+  if (name === undefined && f.dedup.window === undefined) throw new InputError('figures.dedup needs a window, or a scenario whose inbox table has a ttl');
+  const conflicts: string[] = [];
+  const windowSec = parameter('the dedup window', 'figures.dedup.window', f.dedup.window, fromDesign, name, conflicts)!;
+  const sizing = dedupSizing({ ratePerDay: f.dedup.eventsPerDay, windowSec, entryBytes: f.dedup.entryBytes });
+  const gb = render(sizing.logicalBytes.div(1e9)).text;
+  const off = name === undefined ? undefined : disagreement('dedup sizing', name, conflicts);
+  const source = name === undefined ? ` ${cap(ARITHMETIC_ONLY)}.` : fromDesign === undefined ? '' : ` The window is the inbox retention ${name} runs.`;
+  const cells: RecordCell[] = [
+    {
+      text: `Dedup table sizing: ${render(f.dedup.eventsPerDay).text} events per day kept for ${renderDurationWithSeconds(windowSec)} is ${render(sizing.entries).text} rows; at about ${render(f.dedup.entryBytes).text} bytes per row including index overhead that is ${gb} GB.${source}${off?.suffix ?? ''}`,
+      ...(name === undefined ? {} : { link: runAnchor(name) }),
+      ...(off?.flag ? { flag: true } : {}),
+    },
+  ];
+  return { cells, windowSec };
+}
+
+/**
+ * The dedup horizon: every redelivery path against the window. Where a scenario backs it, the
+ * paths its design has (partner redelivery, broker retention) and the window its inbox keeps
+ * are the run's; a path only the record states is said to be the record's own.
+ */
+function horizonCell(build: RecordBuild, h: NonNullable<NonNullable<RecordSpec['figures']>['horizon']>, dedupWindowSec: Big | undefined): RecordCell {
+  const { backing, design, addOpen, unmeasured, parameter, disagreement, f } = build;
+  const b = backing(h.scenario);
+  if (b.kind === 'outside') return { text: `Dedup horizon: ${outsideText([b.name])}.` };
+  const name = b.kind === 'run' ? b.name : undefined;
+  const p = name === undefined ? {} : design(name);
+  const conflicts: string[] = [];
+  if (name !== undefined && p.inboxRetentionSec !== undefined && dedupWindowSec !== undefined && !p.inboxRetentionSec.eq(dedupWindowSec)) {
+    conflicts.push(`the record's dedup window is ${duration(dedupWindowSec)}, ${name} keeps its inbox ${duration(p.inboxRetentionSec)}`);
   }
+  const windowSec = p.inboxRetentionSec ?? dedupWindowSec;
+  if (windowSec === undefined) return { text: f.dedup?.scenario === undefined ? `Dedup horizon: ${NOT_STATED} for its window.` : `Dedup horizon: its window is ${outsideText([f.dedup.scenario])}.` };
+  const brokerRetentionSec = parameter('the broker retention', 'figures.horizon.brokerRetention', h.brokerRetention, p.brokerRetentionSec, name, conflicts);
+  const partnerRedeliverySec = parameter('the partner redelivery', 'figures.horizon.partnerRedelivery', h.partnerRedelivery, p.partnerRedeliverySec, name, conflicts);
+  const stated: string[] = [];
+  const typed = (label: string, key: 'producerRetry' | 'deadLetterRedrive' | 'approvedReplay'): Big | undefined => {
+    const raw = h[key];
+    if (raw === undefined) return undefined;
+    stated.push(label);
+    return parseDuration(`figures.horizon.${key}`, raw);
+  };
+  const producerRetrySec = typed('producer-retry', 'producerRetry');
+  const deadLetterRedriveSec = typed('dead-letter-redrive', 'deadLetterRedrive');
+  const approvedReplaySec = typed('approved-replay', 'approvedReplay');
+  const input: HorizonInput = {
+    windowSec,
+    ...(brokerRetentionSec === undefined ? {} : { brokerRetentionSec }),
+    ...(producerRetrySec === undefined ? {} : { producerRetrySec }),
+    ...(deadLetterRedriveSec === undefined ? {} : { deadLetterRedriveSec }),
+    ...(approvedReplaySec === undefined ? {} : { approvedReplaySec }),
+    ...(partnerRedeliverySec === undefined ? {} : { partnerRedeliverySec }),
+  };
+  const horizon = dedupHorizon(input);
+  const reqs = horizon.requirements.map((r) => `${r.name} ${renderDuration(r.sec).text}`).join(', ');
+  const verdict = horizon.valid
+    ? `valid: ${reqs} fit inside the ${renderDuration(windowSec).text} window`
+    : `INVALID: ${horizon.exceeding.join(', ')} reach past the ${renderDuration(windowSec).text} window by ${renderDurationWithSeconds(horizon.gapSec!)}, so a late duplicate is applied again`;
+  if (!horizon.valid) addOpen('contradicted', 'Lengthen the dedup retention or shorten the redelivery paths', verdict, name === undefined ? undefined : runAnchor(name));
+  if (name === undefined) {
+    unmeasured(`Measure the dedup horizon: no run keeps a ${duration(windowSec)} window against ${reqs || 'its redelivery paths'}`, 'verdict');
+    return { text: `Dedup horizon: ${verdict} (${ARITHMETIC_ONLY}).`, ...(horizon.valid ? {} : { flag: true }) };
+  }
+  const off = disagreement('dedup horizon', name, conflicts);
+  const own = stated.length === 0 ? '' : ` ${cap(stated.join(', '))} ${stated.length === 1 ? 'is' : 'are'} the record's own: ${name} has no such path.`;
+  return { text: `Dedup horizon, as ${name} runs it: ${verdict}.${own}${off.suffix}`, link: runAnchor(name), ...(horizon.valid && !off.flag ? {} : { flag: true }) };
+}
 
-  // 5. Ordering, retries and dead letters; the replay and backfill arithmetic. The retry waits and
-  // the checkpoint interval are the backing scenario's; the rates are the record's own.
+/** 5. Ordering, retries and dead letters; the replay and backfill arithmetic. The retry waits and the checkpoint interval are the backing scenario's; the rates are the record's own. */
+function orderingRetries(b: RecordBuild): void {
+  const { spec, unmeasured, verdictCell, sections } = b;
   const ruleRows = spec.rules.map((r) => {
     if (r.scenario === undefined) unmeasured(`Measure the rule "${r.rule}"`, 'decision');
     return [{ text: r.rule }, { text: r.decision }, verdictCell(r.scenario)];
   });
   const blocks5: RecordBlock[] = [{ kind: 'table', table: { head: ['Rule', 'Decision', 'Measured'], rows: ruleRows } }, { kind: 'heading', text: 'Backoff schedule' }];
+  blocks5.push(...retryBlocks(b));
+  const figureRows = replayFigureRows(b);
+  blocks5.push(
+    { kind: 'heading', text: 'Replay after a restore and backfill' },
+    figureRows.length === 0 ? { kind: 'para', cells: [{ text: `Replay and backfill: ${NOT_STATED}.` }] } : { kind: 'table', table: { head: ['Figure', 'Arithmetic', 'Backed by'], rows: figureRows } },
+  );
+  sections.push({ id: 'ordering-retries', title: '5. Ordering, retries and dead letters', blocks: blocks5 });
+}
+
+/** The backoff schedule: the waits the backing scenario's caller runs, or the record's own arithmetic. */
+function retryBlocks(b: RecordBuild): RecordBlock[] {
+  const { backing, design, disagreement, f } = b;
+  const blocks: RecordBlock[] = [];
   const retryBacking = backing(f.retry?.scenario);
-  if (f.retry === undefined) blocks5.push({ kind: 'para', cells: [{ text: `Backoff schedule: ${NOT_STATED}.` }] });
-  else if (retryBacking.kind === 'outside') blocks5.push({ kind: 'para', cells: [{ text: `Backoff schedule: ${outsideText([retryBacking.name])}.` }] });
+  if (f.retry === undefined) blocks.push({ kind: 'para', cells: [{ text: `Backoff schedule: ${NOT_STATED}.` }] });
+  else if (retryBacking.kind === 'outside') blocks.push({ kind: 'para', cells: [{ text: `Backoff schedule: ${outsideText([retryBacking.name])}.` }] });
   else {
     const name = retryBacking.kind === 'run' ? retryBacking.name : undefined;
     const retry = retrySchedule({ baseSec: parseDuration('figures.retry.base', f.retry.base), factor: f.retry.factor, capSec: parseDuration('figures.retry.cap', f.retry.cap), retries: f.retry.retries });
@@ -490,7 +582,7 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
     const conflicts = same ? [] : [`the record's schedule waits ${retry.waitsSec.map((w) => render(w, 3).text).join(', ')} s, ${name} waits ${waits.map((w) => render(w, 3).text).join(', ')} s`];
     const off = name === undefined ? { suffix: '' } : disagreement('retry schedule', name, conflicts);
     const total = retry.cumulativeSec[retry.cumulativeSec.length - 1]!;
-    blocks5.push(
+    blocks.push(
       {
         kind: 'table',
         table: {
@@ -513,11 +605,19 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
       },
     );
   }
+  return blocks;
+}
 
-  // The checkpoint replay: the interval is the one the scenario's processor checkpoints at.
+/** The cell naming what backs a figure: its run, a scenario left out of the record, or the record's own arithmetic. */
+function backedBy(b: Backing, flag?: true): RecordCell {
+  return b.kind === 'run' ? { text: b.name, link: runAnchor(b.name), ...(flag ? { flag } : {}) } : b.kind === 'outside' ? { text: outsideText([b.name]) } : { text: ARITHMETIC_ONLY };
+}
+
+/** The replay and backfill figures: the checkpoint interval is the one the backing scenario's processor checkpoints at. */
+function replayFigureRows(b: RecordBuild): RecordCell[][] {
+  const { backing, design, parameter, disagreement, f } = b;
   const figureRows: RecordCell[][] = [];
   const checkpointBacking = backing(f.checkpoint?.scenario);
-  const backedBy = (b: Backing, flag?: true): RecordCell => (b.kind === 'run' ? { text: b.name, link: runAnchor(b.name), ...(flag ? { flag } : {}) } : b.kind === 'outside' ? { text: outsideText([b.name]) } : { text: ARITHMETIC_ONLY });
   if (f.checkpoint === undefined) {
     // A design without a checkpointed processor states no checkpoint figures.
   } else if (checkpointBacking.kind === 'outside') {
@@ -544,13 +644,12 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
       [{ text: 'Backfill duration' }, backfill(`${render(bf.events).text} ÷ ${render(bf.capPerSec).text}/s = ${renderSeconds(bf.durationSec).text} ≈ ${render(bf.durationHours, HOUR_DECIMALS).text} hours`), backedBy(backfillBacking)],
     );
   }
-  blocks5.push(
-    { kind: 'heading', text: 'Replay after a restore and backfill' },
-    figureRows.length === 0 ? { kind: 'para', cells: [{ text: `Replay and backfill: ${NOT_STATED}.` }] } : { kind: 'table', table: { head: ['Figure', 'Arithmetic', 'Backed by'], rows: figureRows } },
-  );
-  sections.push({ id: 'ordering-retries', title: '5. Ordering, retries and dead letters', blocks: blocks5 });
+  return figureRows;
+}
 
-  // 6. Exactly-once limits: each boundary's answer measured by a run.
+/** 6. Exactly-once limits: each boundary's answer measured by a run. */
+function limitsSection(b: RecordBuild): void {
+  const { spec, run, addOpen, verdictCell, sections } = b;
   const limitRows = spec.limits.map((l) => {
     if (l.scenario === undefined) {
       addOpen('unmeasured', `Measure the boundary "${l.boundary}"`, 'no scenario backs it, so its answer is stated, not measured');
@@ -566,7 +665,11 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
   });
   sections.push({ id: 'exactly-once-limits', title: '6. Exactly-once: limits', blocks: [{ kind: 'table', table: { head: ['Boundary', 'Effectively once?', 'Why', 'Measured', 'Replay'], rows: limitRows } }] });
 
-  // 7. The saga: which steps can be undone, and where the one that cannot goes.
+}
+
+/** 7. The saga: which steps can be undone, and where the one that cannot goes. */
+function sagasSection(b: RecordBuild): void {
+  const { spec, byName, run, addOpen, sections } = b;
   const blocks7: RecordBlock[] = [];
   const sagaLeftOut = spec.saga === undefined ? [] : [spec.saga.scenario, spec.saga.counter].filter((n): n is string => n !== undefined && !byName.has(n));
   if (spec.saga === undefined) blocks7.push({ kind: 'para', cells: [{ text: 'No multi-service transaction in this record.' }] });
@@ -605,7 +708,11 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
   }
   sections.push({ id: 'sagas', title: '7. Sagas for multi-service transactions', blocks: blocks7 });
 
-  // 8. Monitoring: the declared signals, then what the runs say to watch.
+}
+
+/** 8. Monitoring: the declared signals, then what the runs say to watch. */
+function monitoringSection(b: RecordBuild): void {
+  const { spec, results, unmeasured, verdictCell, sections } = b;
   const derived: RecordCell[][] = [];
   const guards = new Map<string, Set<string>>();
   for (const r of results) for (const row of r.rows) for (const g of row.guards) guards.set(g, (guards.get(g) ?? new Set()).add(r.name));
@@ -642,10 +749,12 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
     ],
   });
 
-  // 10 (seed 000). Event time and finality, each policy backed by a stream run whose design sets
-  // its watermark, window, lateness and late policy; computed before the open items, so a run
-  // that contradicts its policy, or a policy the record states otherwise than its run, is one.
-  const eventTimeRows = (spec.eventTime ?? []).map((e) => {
+}
+
+/** 10 (seed 000). Event time and finality, each policy backed by a stream run whose design sets its watermark, window, lateness and late policy; computed before the open items, so a run that contradicts its policy, or a policy the record states otherwise than its run, is one. */
+function eventTimeRowsOf(b: RecordBuild): RecordCell[][] {
+  const { spec, run, design, addOpen, parameter, disagreement, verdictCell } = b;
+  return (spec.eventTime ?? []).map((e) => {
     const r = run(e.scenario);
     const bad = !r.judgement.asExpected;
     if (bad) addOpen('unexpected', `Revisit the event-time policy of ${e.result}`, `${r.name} is ${verdictSummary(r).verdict}, not as expected`, ceOrRun(r));
@@ -672,7 +781,11 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
     ];
   });
 
-  // 9. Decisions, then the open items the runs raise.
+}
+
+/** 9. Decisions, then the open items the runs raise. */
+function decisionsSection(b: RecordBuild, eventTimeRows: RecordCell[][]): void {
+  const { spec, results, backing, open, addOpen, unmeasured, verdictCell, sections, d } = b;
   const decisionRows = spec.decisions.map((x) => {
     if (x.scenario === undefined && x.status === 'Decided') unmeasured(`Measure ${x.id}: ${x.item}`, 'decision');
     const b = backing(x.scenario);
@@ -722,6 +835,11 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
     });
   }
 
+}
+
+/** closingSections */
+function closingSections(b: RecordBuild): void {
+  const { sections } = b;
   sections.push({
     id: 'glossary',
     title: 'Glossary and references',
@@ -751,20 +869,6 @@ export function buildDecisionRecord(spec: RecordSpec, results: readonly WindowsR
     ],
   });
 
-  const runs: RunEvidence[] = results.map((r) => {
-    const v = verdictSummary(r);
-    return {
-      name: r.name,
-      title: r.title,
-      anchor: runAnchor(r.name),
-      verdict: v.verdict,
-      expected: v.expected,
-      asExpected: v.asExpected,
-      covers: v.covers,
-      counterexamples: r.counterexamples.map((ce, i) => ({ anchor: ceAnchor(r.name, i), violation: ce.violation, plan: describePlan(ce.plan), replay: replayLine(ce.replay) })),
-    };
-  });
-  return { title: `Event Delivery Guarantees: ${d.flows ?? spec.flows.map((x) => x.event).join(', ')}`, sections, openItems: open, runs };
 }
 
 /** The cells of an event-time policy, in the words of seed 000's policy statement. */
