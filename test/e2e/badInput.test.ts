@@ -298,3 +298,36 @@ describe('bad input', () => {
     }
   });
 });
+
+/** The one line a refused command line prints, after checking it is one line, exit code 2, and nothing on stdout. */
+async function refusal(argv: readonly string[]): Promise<string> {
+  const io = bufferIo();
+  const code = await main(argv, io);
+  const why = `faultline ${JSON.stringify(argv)}\nexit ${code}\nstdout: ${io.stdout}\nstderr: ${io.stderr}`;
+  expect(code, why).toBe(2);
+  expect(io.stdout, why).toBe('');
+  const lines = io.stderr.split('\n').filter((l) => l !== '');
+  expect(lines, why).toHaveLength(1);
+  expect(lines[0], why).not.toMatch(/\bat .+:\d+:\d+\)?$/);
+  return lines[0]!;
+}
+
+describe('a refusal says what is wrong', () => {
+  it('a plan fault at a message point the design never sends is refused with the nearest point it does send', async () => {
+    const plan = (point: string, extra = '') => JSON.stringify([JSON.parse(`{"kind":"lose","point":${JSON.stringify(point)},"occurrence":1${extra}}`)]);
+    expect(await refusal(['replay', 'mercury-outbox', '--seed', '1', '--plan', plan('relay->broker:broker.publsh')])).toBe(
+      'faultline: --plan: mercury-outbox never sends a message at relay->broker:broker.publsh (did you mean relay->broker:broker.publish?)',
+    );
+    expect(await refusal(['replay', 'mercury-outbox', '--seed', '1', '--plan', plan('relay->brokr:broker.publish')])).toMatch(/is not a message point of mercury-outbox .*\(did you mean relay->broker:broker\.publish\?\)$/);
+    // A real point at an occurrence the run never reaches is a fault that never struck, not a mistake.
+    const io = bufferIo();
+    expect(await main(['replay', 'mercury-outbox', '--seed', '1', '--plan', JSON.stringify([{ kind: 'lose', point: 'relay->broker:broker.publish', occurrence: 99 }])], io), io.stderr).toBe(0);
+  });
+
+  it('a plan fault with a field its kind does not have is refused, naming the field', async () => {
+    expect(await refusal(['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"lose","point":"relay->broker:broker.publish","occurrence":1,"extra":2}]'])).toBe(
+      'faultline: --plan fault 1: a lose fault has no field "extra" (its fields: kind, point, occurrence)',
+    );
+    expect(await refusal(['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"crash","window":"relay.afterBrokerAccept","occurrence":1,"occurence":2}]'])).toMatch(/a crash fault has no field "occurence" \(did you mean occurrence\?\)/);
+  });
+});
