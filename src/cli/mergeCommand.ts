@@ -25,7 +25,7 @@ import { version } from './main.ts';
 import { DEFAULT_OUT as WINDOWS_OUT, presentWindows } from './windowsCommand.ts';
 
 export const command: Command = {
-  usage: 'merge <part folder|part file>… [--out DIR] [--reporter LIST] [--json]',
+  usage: 'merge <part folder|part file>… [--out DIR] [--reporter|--format LIST] [--json]',
   spec: {
     command: 'merge',
     flags: {

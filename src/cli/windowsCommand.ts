@@ -40,7 +40,7 @@ import { watchAndRun } from './watch.ts';
 export const DEFAULT_OUT = 'faultline-reports';
 
 export const command: Command = {
-  usage: 'windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--reporter LIST] [--pairs] [--only PLACE] [--seed S] [--max-occurrence N] [--fail-fast] [--watch] [--workers N] [--shard i/n]',
+  usage: 'windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--reporter|--format LIST] [--pairs] [--only PLACE] [--seed S] [--max-occurrence N] [--fail-fast] [--watch] [--workers N] [--shard i/n]',
   spec: {
     command: 'windows',
     flags: {
