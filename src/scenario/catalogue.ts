@@ -149,7 +149,7 @@ function checkUserFile(ref: string, path: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new InputError(`no scenario file ${ref}`);
-    throw new InputError(`cannot read scenario file ${ref}: ${describeFsError(error) ?? String(error)}`);
+    throw new InputError(`cannot read scenario file ${ref}: ${describeFsError(error, 'read') ?? String(error)}`);
   }
   // A device, a pipe or a socket (/dev/stdin, /proc/kmsg's kind) could block for ever when read.
   if (!stat.isFile()) throw new InputError(`${ref} is not a regular file`);
@@ -157,7 +157,7 @@ function checkUserFile(ref: string, path: string): void {
   try {
     accessSync(path, constants.R_OK);
   } catch (error) {
-    throw new InputError(`cannot read scenario file ${ref}: ${describeFsError(error) ?? String(error)}`);
+    throw new InputError(`cannot read scenario file ${ref}: ${describeFsError(error, 'read') ?? String(error)}`);
   }
 }
 
@@ -193,7 +193,7 @@ function folderFiles(ref: string, path: string): string[] {
   try {
     names = readdirSync(path);
   } catch (error) {
-    throw new InputError(`cannot read folder ${ref}: ${describeFsError(error) ?? String(error)}`);
+    throw new InputError(`cannot read folder ${ref}: ${describeFsError(error, 'read') ?? String(error)}`);
   }
   const files = names
     .filter(isScenarioFileName)

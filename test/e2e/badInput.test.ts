@@ -330,4 +330,23 @@ describe('a refusal says what is wrong', () => {
     );
     expect(await refusal(['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"crash","window":"relay.afterBrokerAccept","occurrence":1,"occurence":2}]'])).toMatch(/a crash fault has no field "occurence" \(did you mean occurrence\?\)/);
   });
+
+  it('merge of a path that holds no part says what is there: nothing, an empty folder, a report set, other files', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-merge-'));
+    try {
+      mkdirSync(join(dir, 'empty'));
+      const reports = join(dir, 'reports');
+      expect(await main(['check', 'mercury-outbox', '--faults', '0', '--out', reports], bufferIo())).toBe(0);
+      const lines = await Promise.all(['missing', 'empty', 'reports', join('missing', 'part.json')].map((p) => refusal(['merge', join(dir, p)])));
+      expect(lines).toEqual([
+        `faultline: ${join(dir, 'missing')} does not exist`,
+        `faultline: ${join(dir, 'empty')} holds no part.json (it is empty; a part is the folder windows, explore or check wrote with --shard)`,
+        `faultline: ${reports} holds no part.json (it is a report set, not a part; a part is the folder windows, explore or check wrote with --shard)`,
+        `faultline: ${join(dir, 'missing', 'part.json')} does not exist`,
+      ]);
+      expect(lines.join('\n')).not.toMatch(/ENOENT|cannot be created/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
