@@ -349,4 +349,12 @@ describe('a refusal says what is wrong', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('calc refuses a value outside what its flag means, as it refuses a negative one', async () => {
+    const dedup = ['calc', 'dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96'];
+    expect(await refusal([...dedup, '--amplification', '0.5'])).toBe('faultline: amplification must be at least 1 (1 is none: the store holds at least the entries it keeps), got 0.5');
+    expect((await main([...dedup, '--amplification', '1'], bufferIo()))).toBe(0);
+    expect(await refusal([...dedup, '--replication', '1.5'])).toMatch(/replication/);
+    expect(await refusal(['calc', 'retry', '--base', '1s', '--factor', '0.5', '--cap', '1m', '--retries', '3'])).toMatch(/factor must be at least 1/);
+  });
 });
