@@ -81,7 +81,7 @@ export const command: Command = {
     if (values['full'] && values['fail-fast']) throw new InputError('--full and --fail-fast contradict each other: --full searches on after the first violation, --fail-fast stops there');
     const outDir = text(values['out']) ?? (shard ? shardOut(shard) : DEFAULT_OUT);
     // Find out before the searches, not after them, that the reports cannot be written; create nothing yet.
-    const entries = await loadScenarios(positionals, { ...loadOptions(), beforeLoad: () => checkReportDir(outDir) });
+    const entries = await loadScenarios(positionals, { ...loadOptions(io), beforeLoad: () => checkReportDir(outDir) });
     if (values['watch']) return watchAndRun([this.spec.command, ...args], entries.map((e) => e.file), io);
     const options: CheckTaskOptions = {
       faults,

@@ -55,7 +55,7 @@ export const command: Command = {
     refuseWithShard(shard, values, ['json']);
     const outDir = text(values['out']);
     if (outDir !== undefined && !shard) throw new InputError('--out is where a shard writes its part; give it with --shard');
-    const entries = await loadScenarios(positionals, { ...loadOptions(), ...(shard ? { beforeLoad: () => checkReportDir(outDir ?? shardOut(shard)) } : {}) });
+    const entries = await loadScenarios(positionals, { ...loadOptions(io), ...(shard ? { beforeLoad: () => checkReportDir(outDir ?? shardOut(shard)) } : {}) });
     const options: ExploreOptions = {
       ...(maxOccurrence === undefined ? {} : { maxOccurrence }),
       ...(runs === undefined ? {} : { runs }),

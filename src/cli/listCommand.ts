@@ -17,7 +17,7 @@ export const command: Command = {
   },
   async run(args, io) {
     const { values, positionals } = parseArgv(args, this.spec);
-    const entries = positionals.length === 0 ? await loadCatalogue() : await loadScenarios(positionals, loadOptions());
+    const entries = positionals.length === 0 ? await loadCatalogue() : await loadScenarios(positionals, loadOptions(io));
     const rows = entries.map(({ scenario: s, file }) => {
       const single = expectedAt(s.expect, 1);
       const pairs = expectedAt(s.expect, 2);

@@ -63,7 +63,7 @@ export const command: Command = {
     if (first.command === 'explore' && (values['reporter'] !== undefined || values['format'] !== undefined)) throw new InputError(`--${values['reporter'] !== undefined ? 'reporter' : 'format'}: an explore writes no report set`);
     const forms = formsFlag(values);
     const outDir = out ?? (first.command === 'check' ? CHECK_OUT : WINDOWS_OUT);
-    const entries = await loadScenarios(first.refs, { ...loadOptions(), ...(first.command === 'explore' ? {} : { beforeLoad: () => checkReportDir(outDir) }) });
+    const entries = await loadScenarios(first.refs, { ...loadOptions(io), ...(first.command === 'explore' ? {} : { beforeLoad: () => checkReportDir(outDir) }) });
     // The scenarios as they are now must be the ones the shards ran.
     for (const [k, { scenario, ref }] of entries.entries()) if (scenarioFingerprint(scenario) !== first.fingerprints[k]) throw new InputError(`${ref} changed since the shards ran: merge parts of the scenarios as they are, or run the shards again`);
     const files = filesOf(entries);

@@ -357,4 +357,42 @@ describe('a refusal says what is wrong', () => {
     expect(await refusal([...dedup, '--replication', '1.5'])).toMatch(/replication/);
     expect(await refusal(['calc', 'retry', '--base', '1s', '--factor', '0.5', '--cap', '1m', '--retries', '3'])).toMatch(/factor must be at least 1/);
   });
+
+  it('a folder run skips a module with no default export, saying so, and refuses a folder of nothing else; a file named directly is refused', async () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-folder-'));
+    try {
+      const designs = join(dir, 'designs');
+      mkdirSync(designs);
+      writeFileSync(join(designs, 'common.mts'), 'export const size = 1;\n');
+      writeFileSync(join(designs, 'mine.mts'), `import outbox from '${root}/scenarios/mercury-outbox.ts';\nimport { size } from './common.mts';\nexport default { ...outbox, workload: { size } };\n`);
+      const io = bufferIo();
+      expect(await main(['list', designs], io), io.stderr).toBe(0);
+      expect(io.stdout).toMatch(/^mercury-outbox /m);
+      expect(io.stderr).toBe(`faultline: skipped ${join(designs, 'common.mts')}: it has no default export, so it is a module the scenarios share, not a scenario\n`);
+      expect(await refusal(['list', join(designs, 'common.mts')])).toBe(`faultline: malformed scenario ${join(designs, 'common.mts')}: it has no default export`);
+      const shared = join(dir, 'shared');
+      mkdirSync(shared);
+      writeFileSync(join(shared, 'common.mts'), 'export const size = 1;\n');
+      expect(await refusal(['list', shared])).toBe(`faultline: ${shared} holds no scenario: its one file, ${join(shared, 'common.mts')}, has no default export`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an existing file without a scenario\'s extension is not a scenario file, not an unknown scenario name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-notes-'));
+    const cwd = process.cwd();
+    try {
+      writeFileSync(join(dir, 'run.sh'), 'echo');
+      process.chdir(dir);
+      for (const command of ['list', 'windows', 'explore', 'check', 'replay']) {
+        expect(await refusal(command === 'replay' ? [command, 'run.sh', '--seed', '1'] : [command, 'run.sh'])).toBe('faultline: run.sh is not a scenario file: it must end in .ts, .mts, .cts, .js, .mjs, .cjs');
+      }
+      expect(await refusal(['list', 'no-such-name'])).toMatch(/^faultline: unknown scenario no-such-name/);
+    } finally {
+      process.chdir(cwd);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
