@@ -395,4 +395,14 @@ describe('a refusal says what is wrong', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('a choice path refused says what a choice path looks like and what is wrong with this one', async () => {
+    const replay = (choices: string) => refusal(['replay', 'mercury-outbox', '--faults', '1', '--choices', choices]);
+    expect(await replay('999999')).toMatch(/^faultline: --choices: step 1 takes choice 999999, but that state offers \d+ \(0 to \d+\)$/);
+    expect(await replay('99999999999')).toMatch(/step 1 takes choice 99999999999, more than any state offers/);
+    expect(await replay('0.abc')).toMatch(/step 2, "abc", is not a choice index; a choice path is the indices check printed: whole numbers joined by '\.'/);
+    expect(await replay('0.1.')).toMatch(/step 3 is empty/);
+    expect(await replay('99999999x0')).toMatch(/longer than ten million steps/);
+    expect(await replay('0x1')).toMatch(/a run of 0x1 repeats nothing/);
+  });
 });
