@@ -122,6 +122,25 @@ function checkDeclaredWindowFault(f: WindowFault, components: readonly DesignCom
   }
 }
 
+/** Explore's one case at fast-check's seed and path; a path that does not fit the search space is bad input. */
+function explorePath(scenario: Scenario, input: Extract<ReplayInput, { kind: 'path' }>, ref: string): ReturnType<typeof explore> {
+  try {
+    return explore(scenario, {
+      seed: input.seed,
+      path: input.path,
+      runs: 1,
+      ref,
+      ...(input.maxFaults === undefined ? {} : { maxFaults: input.maxFaults }),
+      ...(input.maxOccurrence === undefined ? {} : { maxOccurrence: input.maxOccurrence }),
+    });
+  } catch (error) {
+    // fast-check refuses a path that does not fit the search space the options describe; any
+    // other error is a harness bug and keeps its stack.
+    if (!(error instanceof Error) || !/replay|path/i.test(error.message)) throw error;
+    throw new InputError(`seed ${input.seed} and path ${input.path} do not replay for ${scenario.name}: ${error.message.split('\n')[0]}`);
+  }
+}
+
 export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.name): ReplayResult {
   if (input.kind === 'choices') return replayChoices(scenario, input, ref);
   let seed: number;
@@ -130,24 +149,9 @@ export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.na
   let latencies: readonly number[] | undefined;
   let search: ReplayResult['search'];
   let replayRef: ReplayRef;
-  let sent: (() => readonly string[]) | undefined;
+  const sent = input.kind === 'plan' ? sentPoints(scenario, input.seed, input.size) : undefined;
   if (input.kind === 'path') {
-    let found;
-    try {
-      found = explore(scenario, {
-        seed: input.seed,
-        path: input.path,
-        runs: 1,
-        ref,
-        ...(input.maxFaults === undefined ? {} : { maxFaults: input.maxFaults }),
-        ...(input.maxOccurrence === undefined ? {} : { maxOccurrence: input.maxOccurrence }),
-      });
-    } catch (error) {
-      // fast-check refuses a path that does not fit the search space the options describe; any
-      // other error is a harness bug and keeps its stack.
-      if (!(error instanceof Error) || !/replay|path/i.test(error.message)) throw error;
-      throw new InputError(`seed ${input.seed} and path ${input.path} do not replay for ${scenario.name}: ${error.message.split('\n')[0]}`);
-    }
+    const found = explorePath(scenario, input, ref);
     if (found.search.status !== 'failed') throw new InputError(`seed ${input.seed} and path ${input.path} reproduce no failure for ${scenario.name}`);
     const ce = found.search.counterexample;
     seed = ce.seed;
@@ -157,7 +161,6 @@ export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.na
     search = { seed: input.seed, path: input.path };
     replayRef = ce.replay;
   } else {
-    sent = sentPoints(scenario, input.seed, input.size);
     checkPlan(scenario, input.plan, input.size, sent);
     seed = input.seed;
     size = input.size;

@@ -40,7 +40,6 @@ const LONG: Readonly<Record<string, number>> = {
   'src/modes/check/check.ts search': 355,
   'src/modes/check/check.ts expand': 105,
   'src/kernel/stateHash.ts hashInto': 75,
-  'src/modes/replay.ts replay': 83,
   'src/report/decisionRecord.ts buildDecisionRecord': 564,
   'src/analysis/retryObservation.ts observeRetry': 130,
   'models/consumer.ts configFor': 126,
