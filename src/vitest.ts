@@ -33,7 +33,7 @@ export interface ScenarioTestOptions {
   readonly failFast?: boolean;
   /** check: at most K faults in one path. */
   readonly faults?: number;
-  /** check: stop after this many distinct states ("holds within bound"). */
+  /** check: stop after this many distinct states (a search the bound stops is "inconclusive" unless it found a violation). */
   readonly maxStates?: number;
   /** explore: how many cases to try. */
   readonly runs?: number;

@@ -11,6 +11,9 @@ const ERRNO_TEXT: Readonly<Record<string, string>> = {
   ENOTDIR: 'a part of the path is not a folder',
   ENAMETOOLONG: 'the name is too long',
   ENOENT: 'the path cannot be created there',
+  // Where a read failed (an error's meaning differs by what was asked of the path).
+  'read ENOENT': 'no such file or folder',
+  'read EISDIR': 'it is a folder, not a file',
   EEXIST: 'already exists',
   EIO: 'input/output error',
   ELOOP: 'too many symbolic links',
@@ -19,9 +22,12 @@ const ERRNO_TEXT: Readonly<Record<string, string>> = {
   EXDEV: 'on another device',
 };
 
-/** One line for a file-system error: its code and what it means. */
-export function describeFsError(error: unknown): string | undefined {
+/**
+ * One line for a file-system error: its code and what it means, for a write unless `op` says the
+ * path was read (a missing path is then missing, not a place nothing can be created).
+ */
+export function describeFsError(error: unknown, op: 'write' | 'read' = 'write'): string | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return undefined;
-  return `${code} (${ERRNO_TEXT[code] ?? 'file-system error'})`;
+  return `${code} (${(op === 'read' ? ERRNO_TEXT[`read ${code}`] : undefined) ?? ERRNO_TEXT[code] ?? 'file-system error'})`;
 }

@@ -68,6 +68,11 @@ export function dedupSizing(input: DedupInput): DedupSizing {
     throw new InputError(`replication must be a whole number of copies, got ${replication.toFixed()}`);
   }
   const amplification = requirePositive('amplification', input.amplification ?? 1);
+  // Amplification is physical bytes over logical bytes: below 1 the store would hold less than
+  // the entries it keeps, which no engine does (1 is none), so it is a typo, as factor below 1 is.
+  if (amplification.lt(1)) {
+    throw new InputError(`amplification must be at least 1 (1 is none: the store holds at least the entries it keeps), got ${amplification.toFixed()}`);
+  }
 
   // A store cannot hold part of an entry; rounding up keeps the estimate on the safe side.
   const exactEntries = eventsOver(rate, windowSec);

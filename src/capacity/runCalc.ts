@@ -124,7 +124,7 @@ const FLAG_HELP: Readonly<Record<string, string>> = {
   window: 'how long the dedup record is kept (12h, 7d)',
   'entry-bytes': 'bytes per dedup entry, index and overhead included (96, 64B)',
   replication: 'copies kept of each entry (whole number)',
-  amplification: 'storage-engine write amplification (1.5)',
+  amplification: 'storage-engine space amplification, physical bytes over logical, at least 1 (1.5)',
   interval: 'time between completed checkpoints (30s)',
   'recovery-rate': 'events a second the processor replays after a restore',
   restore: 'time to load the checkpointed state (20s)',

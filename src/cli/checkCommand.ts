@@ -44,15 +44,15 @@ import { watchAndRun } from './watch.ts';
 export const DEFAULT_OUT = 'faultline-check';
 
 export const command: Command = {
-  usage: 'check <scenario|file|folder|pattern|all>… [--faults K] [--kinds LIST] [--size N] [--max-states N] [--max-depth N] [--dfs] [--no-reduction] [--full] [--world-latency] [--json] [--out DIR] [--reporter LIST] [--watch] [--workers N] [--shard i/n]',
+  usage: 'check <scenario|file|folder|pattern|all>… [--faults K] [--kinds LIST] [--size N] [--max-states N] [--max-depth N] [--dfs] [--no-reduction] [--full | --fail-fast] [--world-latency] [--json] [--out DIR] [--reporter|--format LIST] [--watch] [--workers N] [--shard i/n]',
   spec: {
     command: 'check',
     flags: {
       faults: { type: 'string', value: 'K', help: 'at most K faults in one path (default 1)' },
       kinds: { type: 'string', value: 'LIST', help: "the fault kinds that may strike, joined by commas (default the scenario's own: crash,lose,duplicate,delay,reorder, and rebalance, restore and skew where its design declares them, unless it says)" },
       size: { type: 'string', value: 'N', help: "the workload size (default the scenario's own)" },
-      'max-states': { type: 'string', value: 'N', help: `stop after N distinct states (default ${thousands(DEFAULT_MAX_STATES)}); the verdict is then "holds within bound"` },
-      'max-depth': { type: 'string', value: 'N', help: 'extend no path past N steps; the verdict is then "holds within bound"' },
+      'max-states': { type: 'string', value: 'N', help: `stop after N distinct states (default ${thousands(DEFAULT_MAX_STATES)}); a search this bound stops has decided nothing: unless it found a violation, its verdict is "inconclusive" (exit code 3)` },
+      'max-depth': { type: 'string', value: 'N', help: 'extend no path past N steps; a verdict that would have been "holds" is then "holds within bound" (every path to that depth), or "inconclusive" (exit code 3) when no path reached its end' },
       dfs: { type: 'boolean', help: 'search depth-first (default breadth-first, whose counterexamples are shortest)' },
       'no-reduction': { type: 'boolean', help: 'take every transition, also those sleep sets skip as commuting with one already taken (same states and verdicts, more transitions)' },
       full: { type: 'boolean', help: "search on after the first violation, to the bound: every expected violation found and every window's reach known (default: stop at the first violation)" },
@@ -81,7 +81,7 @@ export const command: Command = {
     if (values['full'] && values['fail-fast']) throw new InputError('--full and --fail-fast contradict each other: --full searches on after the first violation, --fail-fast stops there');
     const outDir = text(values['out']) ?? (shard ? shardOut(shard) : DEFAULT_OUT);
     // Find out before the searches, not after them, that the reports cannot be written; create nothing yet.
-    const entries = await loadScenarios(positionals, { ...loadOptions(), beforeLoad: () => checkReportDir(outDir) });
+    const entries = await loadScenarios(positionals, { ...loadOptions(io), beforeLoad: () => checkReportDir(outDir) });
     if (values['watch']) return watchAndRun([this.spec.command, ...args], entries.map((e) => e.file), io);
     const options: CheckTaskOptions = {
       faults,
@@ -137,6 +137,19 @@ export interface TimedCheck {
   readonly seconds: number;
 }
 
+/**
+ * The states the searches visited, as the summary line counts them: the table's figures, and
+ * apart from them those of the depth-first searches that followed an inconclusive breadth-first
+ * one (the table leaves those out, so the two totals are told apart rather than summed unsaid).
+ */
+function statesSearched(results: readonly TimedCheck[]): string {
+  const table = results.reduce((x, r) => x + r.result.check.states, 0);
+  const retries = results.filter((r) => r.result.coverage.otherSearch !== undefined);
+  const retried = retries.reduce((x, r) => x + r.result.coverage.otherSearch!.states, 0);
+  if (retries.length === 0) return `${thousands(table)} states`;
+  return `${thousands(table)} states (and ${thousands(retried)} more in ${retries.length === 1 ? 'a depth-first search' : `${retries.length} depth-first searches`} after the breadth-first one${retries.length === 1 ? '' : 's'} stopped)`;
+}
+
 /** Prints the searches' summary (or their JSON), writes their report set, tells CI, and returns the exit code. */
 export async function presentCheck(results: readonly TimedCheck[], flags: PresentFlags, io: CliIo): Promise<number> {
   const { outDir } = flags;
@@ -175,8 +188,7 @@ export async function presentCheck(results: readonly TimedCheck[], flags: Presen
     for (const p of v.problems) io.out(`  ${p}`);
     if (results.length > 1) for (const ce of r.counterexamples.filter((x) => r.judgement.unexpected.includes(x.violation))) io.out(`  ${ce.violation}: ${describePlan(ce.plan)}\n  replay: ${replayLine(ce.replay)}`);
   }
-  const states = results.reduce((x, r) => x + r.result.check.states + (r.result.coverage.otherSearch?.states ?? 0), 0);
   const seconds = results.reduce((x, r) => x + r.seconds, 0);
-  io.out(`\n${results.length} scenario${results.length === 1 ? '' : 's'}, ${thousands(states)} states in ${seconds.toFixed(1)} s, ${expectationTally(results.map((r) => r.result.judgement), c.green, c.red)}; reports in ${outDir}/`);
+  io.out(`\n${results.length} scenario${results.length === 1 ? '' : 's'}, ${statesSearched(results)} in ${seconds.toFixed(1)} s, ${expectationTally(results.map((r) => r.result.judgement), c.green, c.red)}; reports in ${outDir}/`);
   return exitCodeOf(results.map((r) => r.result.judgement));
 }

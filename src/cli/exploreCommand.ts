@@ -1,4 +1,4 @@
-// `faultline explore <scenario|file|folder|pattern>…`: fast-check searches plans and
+// `faultline explore <scenario|file|folder|pattern|all>…`: fast-check searches plans and
 // interleavings of each scenario named; a violation is shrunk and printed with the steps about
 // its key and the line that replays it. On a terminal a progress line with its rate and an
 // estimate is drawn on stderr; in GitHub Actions the verdicts go to the job summary and each one
@@ -29,7 +29,7 @@ import { styleFor } from './style.ts';
 import { exitCodeOf } from '../checkers/verdict.ts';
 
 export const command: Command = {
-  usage: 'explore <scenario|file|folder|pattern>… [--runs N] [--seed S] [--max-faults N] [--max-occurrence N] [--json] [--workers N] [--shard i/n [--out DIR]]',
+  usage: 'explore <scenario|file|folder|pattern|all>… [--runs N] [--seed S] [--max-faults N] [--max-occurrence N] [--json] [--workers N] [--shard i/n [--out DIR]]',
   spec: {
     command: 'explore',
     flags: {
@@ -42,7 +42,7 @@ export const command: Command = {
       out: { type: 'string', value: 'DIR', help: 'with --shard: the folder its part goes to (default faultline-shard-i-of-n/)' },
       json: { type: 'boolean', help: 'print one JSON document: {schema, name, verdict, seed, path, traceHash, plan, trace, …}; for several scenarios, {schema, scenarios: [those]}' },
     },
-    positionals: { min: 1, max: Infinity, name: 'scenario names, files, folders or patterns' },
+    positionals: { min: 1, max: Infinity, name: 'scenario names, files, folders, patterns or "all"' },
   },
   async run(args, io) {
     const { values, positionals } = parseArgv(args, this.spec);
@@ -55,7 +55,7 @@ export const command: Command = {
     refuseWithShard(shard, values, ['json']);
     const outDir = text(values['out']);
     if (outDir !== undefined && !shard) throw new InputError('--out is where a shard writes its part; give it with --shard');
-    const entries = await loadScenarios(positionals, { ...loadOptions(), ...(shard ? { beforeLoad: () => checkReportDir(outDir ?? shardOut(shard)) } : {}) });
+    const entries = await loadScenarios(positionals, { ...loadOptions(io), ...(shard ? { beforeLoad: () => checkReportDir(outDir ?? shardOut(shard)) } : {}) });
     const options: ExploreOptions = {
       ...(maxOccurrence === undefined ? {} : { maxOccurrence }),
       ...(runs === undefined ? {} : { runs }),

@@ -37,6 +37,7 @@ export function planFlag(value: string | true | undefined): FaultPlan | undefine
     if (!f || typeof f !== 'object') throw new InputError(`${where}: must be an object such as {"kind":"crash","window":"relay.afterBrokerAccept","occurrence":1}`);
     if (!FAULT_KINDS.includes(f.kind as never)) throw new InputError(`${where}: kind must be one of ${FAULT_KINDS.join(', ')}, got ${JSON.stringify(f.kind)}${didYouMean(String(f.kind), FAULT_KINDS)}`);
     if (!Number.isSafeInteger(f.occurrence) || (f.occurrence as number) < 1) throw new InputError(`${where}: occurrence must be a positive whole number`);
+    refuseUnknownFields(where, f);
     if (f.kind === 'crash' || f.kind === 'skew') {
       if (typeof f['window'] !== 'string') throw new InputError(`${where}: a ${f.kind} needs a window`);
       return { kind: f.kind, window: f['window'], occurrence: f.occurrence as number };
@@ -49,6 +50,13 @@ export function planFlag(value: string | true | undefined): FaultPlan | undefine
     if (typeof f['point'] !== 'string') throw new InputError(`${where}: a ${f.kind} fault needs a point`);
     return { kind: f.kind, point: f['point'], occurrence: f.occurrence as number } as Fault;
   });
+}
+
+/** The fields a fault of each shape has: a field beyond them is a mistake (a misspelt `occurence`), never ignored. */
+function refuseUnknownFields(where: string, f: Record<string, unknown>): void {
+  const fields = f['kind'] === 'restore' ? ['kind', 'component', 'window', 'occurrence'] : f['kind'] === 'crash' || f['kind'] === 'skew' ? ['kind', 'window', 'occurrence'] : ['kind', 'point', 'occurrence'];
+  const extra = Object.keys(f).find((k) => !fields.includes(k));
+  if (extra !== undefined) throw new InputError(`${where}: a ${String(f['kind'])} fault has no field ${JSON.stringify(extra)}${didYouMean(extra, fields)} (its fields: ${fields.join(', ')})`);
 }
 
 /** Fault kinds joined by commas: `crash,lose`. */

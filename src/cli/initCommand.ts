@@ -1,12 +1,15 @@
 // `faultline init [name] [--dir DIR] [--record]`: scaffolds a design of the user's own in their
 // repository: a scenario file (the Mercury outbox pipeline with an at-most-once relay, to be
 // edited into theirs) and a vitest test that gates on its verdict in CI; with `--record`, the
-// decision record (`record.ts`) that documents it. Each file is written from its input's schema
+// decision record (`record.ts`) that documents it, citing a scenario the folder holds (the one
+// named, or its only one) and that scenario's claim, so the record fills as written. Each file is written from its input's schema
 // (src/cli/startingFile.ts): every field there is, after what it is, those with defaults
 // commented out, so nothing a user could set has to be looked up. It never overwrites a file.
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { RECORD_FILE } from '../scenario/catalogue.ts';
+import { loadScenarios, RECORD_FILE, scenarioRefs } from '../scenario/catalogue.ts';
+import { didYouMean } from '../base/nearest.ts';
+import { loadOptions } from './loadOptions.ts';
 import { describeFsError } from '../base/fsError.ts';
 import { InputError } from '../base/inputError.ts';
 import { makeDirs } from '../base/makeDirs.ts';
@@ -43,8 +46,8 @@ ${fields.join('\n')}
 `;
 }
 
-/** The decision record of a folder whose scenario `name` is: every field, its one flow measured by the scenario's claim. */
-export function recordTemplate(name: string): string {
+/** The decision record of a folder whose scenario `name` is: every field, its one flow measured by the scenario's claim `claim`. */
+export function recordTemplate(name: string, claim = 'inventory reservation'): string {
   const backed = (choice: string) => ({ choice: `'${choice}'`, scenario: `'${name}'` });
   const fields = objectLines(RecordSpecSchema, {
     document: { id: "'EVT-REC-001'", broker: "'our broker'", version: "'0.1'", status: "'Draft'", owner: "'@platform-team'", producerTeams: ["'@orders-team'"], consumerTeams: ["'@inventory-team'"] },
@@ -60,7 +63,7 @@ export function recordTemplate(name: string): string {
         how: "'at-least-once delivery, an inbox in the reservation’s transaction'",
         technique: "'dedup table'",
         scenario: `'${name}'`,
-        claim: "'inventory reservation'",
+        claim: `'${claim.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`,
       },
     ],
     outbox: { relay: backed('Polling publisher, progress recorded before the send'), eventId: backed('Assigned in the business transaction'), ordering: { choice: "'Per aggregate'" }, cleanup: { choice: "'Delete published rows after 3 days'" }, eventsPerDay: '1_000_000' },
@@ -103,24 +106,49 @@ describe('${name}', () => {
 `;
 }
 
+/**
+ * The scenario of `dir` a new record cites, and the claim its flow is measured by: the one
+ * named, or the folder's only scenario. A record that cites a scenario the folder does not hold
+ * would fail the first `faultline record`, so the folder must hold it.
+ */
+async function citedScenario(dir: string, asked: string | undefined): Promise<{ readonly name: string; readonly claim?: string }> {
+  const write = `faultline init <name> --dir ${dir} writes one`;
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError(`init --record: ${dir} is not a folder; the record goes beside the scenarios it cites (${write})`);
+  try {
+    scenarioRefs([dir]);
+  } catch (error) {
+    if (error instanceof InputError && /holds no scenario/.test(error.message)) throw new InputError(`init --record: ${dir} holds no scenario for the record to cite (${write})`);
+    throw error;
+  }
+  // Modules the folder's scenarios share are skipped without a word: init runs nothing, and a refusal stays one line.
+  const scenarios = (await loadScenarios([dir], loadOptions())).map((e) => e.scenario);
+  const names = scenarios.map((s) => s.name);
+  const scenario = asked === undefined ? (scenarios.length === 1 ? scenarios[0] : undefined) : scenarios.find((s) => s.name === asked);
+  if (scenario === undefined && asked === undefined) throw new InputError(`init --record: ${dir} holds ${scenarios.length} scenarios; name the one the record cites (${names.join(', ')})`);
+  if (scenario === undefined) throw new InputError(`init --record: ${dir} holds no scenario ${asked}${didYouMean(asked!, names)}; its scenarios: ${names.join(', ')}`);
+  return { name: scenario.name, ...(scenario.claims[0] === undefined ? {} : { claim: scenario.claims[0].effect }) };
+}
+
 export const command: Command = {
   usage: 'init [name] [--dir DIR] [--record]',
   spec: {
     command: 'init',
     flags: {
       dir: { type: 'string', value: 'DIR', help: 'the folder to write into (default: the working folder)' },
-      record: { type: 'boolean', help: `write the folder's decision record (${RECORD_FILE}) for the scenario named, instead of a scenario and its test` },
+      record: { type: 'boolean', help: `write the folder's decision record (${RECORD_FILE}) for a scenario it holds (the one named, or its only one), instead of a scenario and its test` },
     },
     positionals: { min: 0, max: 1, name: 'scenario name' },
   },
-  run(args, io) {
+  async run(args, io) {
     const { values, positionals } = parseArgv(args, this.spec);
-    const name = positionals[0] ?? 'my-design';
-    if (!NAME.test(name) || name.length > 100) throw new InputError(`init: the name must be lower-case words joined by '-' (at most 100 characters), got ${JSON.stringify(name)}`);
+    const asked = positionals[0];
+    if (asked !== undefined && (!NAME.test(asked) || asked.length > 100)) throw new InputError(`init: the name must be lower-case words joined by '-' (at most 100 characters), got ${JSON.stringify(asked)}`);
     const dir = text(values['dir']) ?? '.';
+    const cited = values['record'] === true ? await citedScenario(dir, asked) : undefined;
+    const name = cited?.name ?? asked ?? 'my-design';
     const files: readonly (readonly [string, string])[] =
-      values['record'] === true
-        ? [[join(dir, RECORD_FILE), recordTemplate(name)]]
+      cited !== undefined
+        ? [[join(dir, RECORD_FILE), recordTemplate(cited.name, cited.claim)]]
         : [
             [join(dir, `${name}.ts`), scenarioTemplate(name)],
             [join(dir, `${name}.test.ts`), testTemplate(name)],

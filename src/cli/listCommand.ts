@@ -1,4 +1,4 @@
-// `faultline list [<scenario|file|folder|pattern>…]`: the catalogue, or the scenarios named,
+// `faultline list [<scenario|file|folder|pattern|all>…]`: the catalogue, or the scenarios named,
 // with each scenario's expected verdict.
 import { loadCatalogue, loadScenarios } from '../scenario/catalogue.ts';
 import { parseArgv } from '../base/parseArgv.ts';
@@ -9,15 +9,15 @@ import { loadOptions } from './loadOptions.ts';
 import { styleFor, table } from './style.ts';
 
 export const command: Command = {
-  usage: 'list [<scenario|file|folder|pattern>…] [--json]',
+  usage: 'list [<scenario|file|folder|pattern|all>…] [--json]',
   spec: {
     command: 'list',
     flags: { json: { type: 'boolean', help: 'print one JSON document: [{name, expect, title, file}]' } },
-    positionals: { min: 0, max: Infinity, name: 'scenario names, files, folders or patterns (default: the catalogue)' },
+    positionals: { min: 0, max: Infinity, name: 'scenario names, files, folders, patterns or "all" (default: the catalogue)' },
   },
   async run(args, io) {
     const { values, positionals } = parseArgv(args, this.spec);
-    const entries = positionals.length === 0 ? await loadCatalogue() : await loadScenarios(positionals, loadOptions());
+    const entries = positionals.length === 0 ? await loadCatalogue() : await loadScenarios(positionals, loadOptions(io));
     const rows = entries.map(({ scenario: s, file }) => {
       const single = expectedAt(s.expect, 1);
       const pairs = expectedAt(s.expect, 2);

@@ -7,6 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import type { LoadOptions } from '../scenario/catalogue.ts';
 import { InputError } from '../base/inputError.ts';
+import type { CliIo } from './io.ts';
 
 export const DEFAULT_LOAD_TIMEOUT_MS = 20_000;
 
@@ -78,10 +79,12 @@ export function withinLimit(ms: number): <T>(load: Promise<T>, origin: string) =
   };
 }
 
-export function loadOptions(env: NodeJS.ProcessEnv = process.env): LoadOptions {
+export function loadOptions(io?: Pick<CliIo, 'err'>, env: NodeJS.ProcessEnv = process.env): LoadOptions {
+  // A folder's module that is no scenario is skipped, and the user told so in one line each.
+  const told: Pick<LoadOptions, 'onSkipped'> = io === undefined ? {} : { onSkipped: (file, why) => io.err(`faultline: skipped ${file}: ${why}`) };
   const raw = env['FAULTLINE_LOAD_TIMEOUT_MS'];
-  if (raw === undefined || raw === '') return { within: withinLimit(DEFAULT_LOAD_TIMEOUT_MS) };
+  if (raw === undefined || raw === '') return { within: withinLimit(DEFAULT_LOAD_TIMEOUT_MS), ...told };
   const n = Number(raw);
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1 || n > 3_600_000) throw new InputError(`FAULTLINE_LOAD_TIMEOUT_MS must be a whole number of milliseconds from 1 to 3600000, got ${JSON.stringify(raw)}`);
-  return { within: withinLimit(n) };
+  return { within: withinLimit(n), ...told };
 }

@@ -46,13 +46,13 @@ export async function loadCommand(name: string): Promise<Command> {
 export const USAGE = `faultline: crash every failure window of an event-delivery design and check its claims
 
 Usage:
-  faultline list [<scenario|file|folder|pattern>…] [--json]
-  faultline windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--reporter LIST] [--pairs] [--only PLACE] [--seed S] [--max-occurrence N] [--fail-fast] [--watch] [--workers N] [--shard i/n]
-  faultline explore <scenario|file|folder|pattern>… [--runs N] [--seed S] [--max-faults N] [--max-occurrence N] [--json] [--workers N] [--shard i/n]
-  faultline check <scenario|file|folder|pattern|all>… [--faults K] [--size N] [--max-states N] [--dfs] [--no-reduction] [--full] [--json] [--out DIR] [--reporter LIST] [--watch] [--workers N] [--shard i/n]
-  faultline merge <part folder|part file>… [--out DIR] [--reporter LIST] [--json]
-  faultline replay <scenario|file> --seed S [--path P | --plan JSON] [--size N] [--trace] [--json]
-  faultline replay <scenario|file> --faults K --choices PATH [--size N] [--trace] [--json]
+  faultline list [<scenario|file|folder|pattern|all>…] [--json]
+  faultline windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--reporter|--format LIST] [--pairs] [--only PLACE] [--seed S] [--max-occurrence N] [--fail-fast] [--watch] [--workers N] [--shard i/n]
+  faultline explore <scenario|file|folder|pattern|all>… [--runs N] [--seed S] [--max-faults N] [--max-occurrence N] [--json] [--workers N] [--shard i/n [--out DIR]]
+  faultline check <scenario|file|folder|pattern|all>… [--faults K] [--kinds LIST] [--size N] [--max-states N] [--max-depth N] [--dfs] [--no-reduction] [--full | --fail-fast] [--world-latency] [--json] [--out DIR] [--reporter|--format LIST] [--watch] [--workers N] [--shard i/n]
+  faultline merge <part folder|part file>… [--out DIR] [--reporter|--format LIST] [--json]
+  faultline replay <scenario|file> --seed S [--path P [--max-faults N] [--max-occurrence N] | --plan JSON [--size N]] [--trace] [--json]
+  faultline replay <scenario|file> --faults K --choices PATH [--kinds LIST] [--world-latency] [--size N] [--trace] [--json]
   faultline record <scenario|file|dir|all> [--out DIR]
   faultline calc <checkpoint|dedup|backfill|retry|horizon> [--flags] [--json]
   faultline init [name] [--dir DIR] [--record]

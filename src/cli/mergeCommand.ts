@@ -3,7 +3,7 @@
 // same report set, byte for byte, and the same exit code. Parts of different sweeps (another
 // command, seed, fault depth or scenario list, another faultline version) or an incomplete set
 // of shards are refused, one line, exit code 2.
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadScenarios, type CatalogueEntry } from '../scenario/catalogue.ts';
 import type { CheckResult } from '../modes/check/check.ts';
@@ -11,7 +11,7 @@ import { finishExplore, mergeExploreParts, type ExploreOptions } from '../modes/
 import { describeFsError } from '../base/fsError.ts';
 import { InputError } from '../base/inputError.ts';
 import { parseArgv } from '../base/parseArgv.ts';
-import { checkReportDir } from '../report/writeReports.ts';
+import { checkReportDir, MANIFEST } from '../report/writeReports.ts';
 import { PART_FILE, scenarioFingerprint, type CheckPartFile, type ExplorePartFile, type PartFile, type WindowsPartFile } from '../sweep/sweepParts.ts';
 import { finishWindows, sweepSettings, type WindowsOptions } from '../modes/windows.ts';
 import { mergeWindowsParts, sweepPlan } from '../modes/windowsPart.ts';
@@ -25,7 +25,7 @@ import { version } from './main.ts';
 import { DEFAULT_OUT as WINDOWS_OUT, presentWindows } from './windowsCommand.ts';
 
 export const command: Command = {
-  usage: 'merge <part folder|part file>… [--out DIR] [--reporter LIST] [--json]',
+  usage: 'merge <part folder|part file>… [--out DIR] [--reporter|--format LIST] [--json]',
   spec: {
     command: 'merge',
     flags: {
@@ -63,7 +63,7 @@ export const command: Command = {
     if (first.command === 'explore' && (values['reporter'] !== undefined || values['format'] !== undefined)) throw new InputError(`--${values['reporter'] !== undefined ? 'reporter' : 'format'}: an explore writes no report set`);
     const forms = formsFlag(values);
     const outDir = out ?? (first.command === 'check' ? CHECK_OUT : WINDOWS_OUT);
-    const entries = await loadScenarios(first.refs, { ...loadOptions(), ...(first.command === 'explore' ? {} : { beforeLoad: () => checkReportDir(outDir) }) });
+    const entries = await loadScenarios(first.refs, { ...loadOptions(io), ...(first.command === 'explore' ? {} : { beforeLoad: () => checkReportDir(outDir) }) });
     // The scenarios as they are now must be the ones the shards ran.
     for (const [k, { scenario, ref }] of entries.entries()) if (scenarioFingerprint(scenario) !== first.fingerprints[k]) throw new InputError(`${ref} changed since the shards ran: merge parts of the scenarios as they are, or run the shards again`);
     const files = filesOf(entries);
@@ -73,15 +73,30 @@ export const command: Command = {
   },
 };
 
+/**
+ * Why `where` holds no part to read, in the reader's terms: it does not exist, or it is a folder
+ * without a part file (empty, a report set, or something else); undefined when it may hold one.
+ */
+function noPartAt(where: string): string | undefined {
+  if (!existsSync(where)) return `${where} does not exist`;
+  if (!statSync(where).isDirectory() || existsSync(join(where, PART_FILE))) return undefined;
+  const entries = readdirSync(where);
+  const what = entries.length === 0 ? 'it is empty' : entries.includes(MANIFEST) ? 'it is a report set, not a part' : entries.length === 1 ? 'it holds one file, which is not a part' : `it holds ${entries.length} files, none of them a part`;
+  return `${where} holds no ${PART_FILE} (${what}; a part is the folder windows, explore or check wrote with --shard)`;
+}
+
 /** A part, from the folder a shard wrote or the file itself. */
 function readPart(where: string): PartFile {
   let file = where;
   let text: string;
   try {
+    const missing = noPartAt(where);
+    if (missing !== undefined) throw new InputError(missing);
     if (statSync(where).isDirectory()) file = join(where, PART_FILE);
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new InputError(`cannot read the part ${where}: ${describeFsError(error) ?? String(error)}`);
+    if (error instanceof InputError) throw error;
+    throw new InputError(`cannot read the part ${where}: ${describeFsError(error, 'read') ?? String(error)}`);
   }
   let part: Partial<PartFile>;
   try {

@@ -53,7 +53,7 @@ export const command: Command = {
     const maxFaults = wholeNumber('--max-faults', values['max-faults'], 1, 64);
     const maxOccurrence = wholeNumber('--max-occurrence', values['max-occurrence'], 1, 1_000);
     const ref = positionals[0]!;
-    const { scenario } = await loadScenario(ref, loadOptions());
+    const { scenario } = await loadScenario(ref, loadOptions(io));
     const result = replay(
       scenario,
       path !== undefined
@@ -74,7 +74,7 @@ async function runChoicePath(values: Readonly<Record<string, string | true | und
   if (faults === undefined) throw new InputError('--choices needs --faults K, the fault budget the check ran with (its replay line gives it)');
   const choices = decodeChoices(choicesText);
   const size = wholeNumber('--size', values['size'], 1, 10_000);
-  const { scenario } = await loadScenario(ref, loadOptions());
+  const { scenario } = await loadScenario(ref, loadOptions(io));
   const kinds = kindsFlag(values['kinds']);
   const result = replay(scenario, { kind: 'choices', choices, faults, ...(kinds === undefined ? {} : { kinds }), ...(size === undefined ? {} : { size }), ...(values['world-latency'] ? { worldLatency: true } : {}) }, ref);
   if (values['json']) io.out(replayJson(result));

@@ -40,7 +40,7 @@ import { watchAndRun } from './watch.ts';
 export const DEFAULT_OUT = 'faultline-reports';
 
 export const command: Command = {
-  usage: 'windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--reporter LIST] [--pairs] [--only PLACE] [--seed S] [--max-occurrence N] [--fail-fast] [--watch] [--workers N] [--shard i/n]',
+  usage: 'windows <scenario|file|folder|pattern|all>… [--json] [--out DIR] [--reporter|--format LIST] [--pairs] [--only PLACE] [--seed S] [--max-occurrence N] [--fail-fast] [--watch] [--workers N] [--shard i/n]',
   spec: {
     command: 'windows',
     flags: {
@@ -69,7 +69,7 @@ export const command: Command = {
     refuseWithShard(shard, values, ['json', 'watch', 'reporter', 'format']);
     const outDir = text(values['out']) ?? (shard ? shardOut(shard) : DEFAULT_OUT);
     // Find out before the runs, not after them, that the reports cannot be written; create nothing yet.
-    const entries = await loadScenarios(positionals, { ...loadOptions(), beforeLoad: () => checkReportDir(outDir) });
+    const entries = await loadScenarios(positionals, { ...loadOptions(io), beforeLoad: () => checkReportDir(outDir) });
     if (values['watch']) return watchAndRun([this.spec.command, ...args], entries.map((e) => e.file), io);
     const options: WindowsOptions = {
       ...(seed === undefined ? {} : { seed }),

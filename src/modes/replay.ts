@@ -15,6 +15,7 @@ import { didYouMean } from '../base/nearest.ts';
 import { formatPlace } from '../faults/place.ts';
 import type { ReplayRef } from './replayLine.ts';
 import { framedRun } from '../run/framedRun.ts';
+import { runScenario } from '../run/runScenario.ts';
 import { keyMoments, type KeyMoment } from '../analysis/keyMoments.ts';
 import { checkSetup, runChoices } from './check/check.ts';
 import { encodeChoices } from './check/choicePath.ts';
@@ -63,8 +64,11 @@ export interface ReplayResult {
   readonly moments?: readonly KeyMoment[];
 }
 
-/** Refuses a plan that names a window or a message point the design does not have. */
-export function checkPlan(scenario: Scenario, plan: FaultPlan, size: number | undefined): void {
+/**
+ * Refuses a plan that names a window or a message point the design does not have. A point's
+ * nearest names are the points the design's fault-free run sends (`sent`, run only when needed).
+ */
+export function checkPlan(scenario: Scenario, plan: FaultPlan, size: number | undefined, sent: () => readonly string[] = () => []): void {
   const components = scenario.build(size === undefined ? scenario.workload : { size }, timeScaleOf(scenario));
   const names = components.map((c) => c.name);
   const windows = failureWindows(components);
@@ -75,11 +79,32 @@ export function checkPlan(scenario: Scenario, plan: FaultPlan, size: number | un
       if (!place || !windows.includes(formatPlace(place))) throw new InputError(`--plan: ${scenario.name} has no failure window ${f.window}${didYouMean(f.window, windows)}`);
       checkDeclaredWindowFault(f, components, place.kind === 'window' ? place.component : '');
     } else if (!place || place.kind !== 'point' || !names.includes(place.from) || !names.includes(place.to)) {
-      throw new InputError(`--plan: ${f.point} is not a message point of ${scenario.name} (<from>-><to>:<type>)`);
+      throw new InputError(`--plan: ${f.point} is not a message point of ${scenario.name} (<from>-><to>:<type>)${didYouMean(f.point, sent())}`);
     } else if (!linkFaults(components, place.from, place.to, place.type).includes(f.kind)) {
       const can = linkFaults(components, place.from, place.to, place.type).join(', ') || 'nothing';
       throw new InputError(`--plan: ${f.point} cannot suffer ${f.kind} (it can: ${can})`);
     }
+  }
+}
+
+/** The message points the design's fault-free run sends with this seed and size, sorted; run once, when first asked. */
+function sentPoints(scenario: Scenario, seed: number, size: number | undefined): () => readonly string[] {
+  let points: readonly string[] | undefined;
+  return () => (points ??= [...runScenario(scenario, { seed, plan: [], hashTrace: false, keepTrace: false, ...(size === undefined ? {} : { size }) }).report.census.keys()].sort());
+}
+
+/**
+ * Refuses a message fault at a point that neither the plan's own run nor the design's fault-free
+ * run ever sends: such a place does not exist (a misspelt message type), and reporting the fault
+ * as merely never struck would pass the plan off as tried. A point the runs do send but not as
+ * often as the fault's occurrence is a real place, and stays a fault that never struck.
+ */
+function checkPointsSent(scenario: Scenario, plan: FaultPlan, census: ReadonlyMap<string, number>, sent: () => readonly string[]): void {
+  for (const f of plan) {
+    if (isWindowFault(f) || census.has(f.point) || sent().includes(f.point)) continue;
+    const known = [...new Set([...census.keys(), ...sent()])].sort();
+    const near = didYouMean(f.point, known);
+    throw new InputError(`--plan: ${scenario.name} never sends a message at ${f.point}${near || `; its message points: ${known.join(', ') || 'none'}`}`);
   }
 }
 
@@ -97,6 +122,25 @@ function checkDeclaredWindowFault(f: WindowFault, components: readonly DesignCom
   }
 }
 
+/** Explore's one case at fast-check's seed and path; a path that does not fit the search space is bad input. */
+function explorePath(scenario: Scenario, input: Extract<ReplayInput, { kind: 'path' }>, ref: string): ReturnType<typeof explore> {
+  try {
+    return explore(scenario, {
+      seed: input.seed,
+      path: input.path,
+      runs: 1,
+      ref,
+      ...(input.maxFaults === undefined ? {} : { maxFaults: input.maxFaults }),
+      ...(input.maxOccurrence === undefined ? {} : { maxOccurrence: input.maxOccurrence }),
+    });
+  } catch (error) {
+    // fast-check refuses a path that does not fit the search space the options describe; any
+    // other error is a harness bug and keeps its stack.
+    if (!(error instanceof Error) || !/replay|path/i.test(error.message)) throw error;
+    throw new InputError(`seed ${input.seed} and path ${input.path} do not replay for ${scenario.name}: ${error.message.split('\n')[0]}`);
+  }
+}
+
 export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.name): ReplayResult {
   if (input.kind === 'choices') return replayChoices(scenario, input, ref);
   let seed: number;
@@ -105,23 +149,9 @@ export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.na
   let latencies: readonly number[] | undefined;
   let search: ReplayResult['search'];
   let replayRef: ReplayRef;
+  const sent = input.kind === 'plan' ? sentPoints(scenario, input.seed, input.size) : undefined;
   if (input.kind === 'path') {
-    let found;
-    try {
-      found = explore(scenario, {
-        seed: input.seed,
-        path: input.path,
-        runs: 1,
-        ref,
-        ...(input.maxFaults === undefined ? {} : { maxFaults: input.maxFaults }),
-        ...(input.maxOccurrence === undefined ? {} : { maxOccurrence: input.maxOccurrence }),
-      });
-    } catch (error) {
-      // fast-check refuses a path that does not fit the search space the options describe; any
-      // other error is a harness bug and keeps its stack.
-      if (!(error instanceof Error) || !/replay|path/i.test(error.message)) throw error;
-      throw new InputError(`seed ${input.seed} and path ${input.path} do not replay for ${scenario.name}: ${error.message.split('\n')[0]}`);
-    }
+    const found = explorePath(scenario, input, ref);
     if (found.search.status !== 'failed') throw new InputError(`seed ${input.seed} and path ${input.path} reproduce no failure for ${scenario.name}`);
     const ce = found.search.counterexample;
     seed = ce.seed;
@@ -131,7 +161,7 @@ export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.na
     search = { seed: input.seed, path: input.path };
     replayRef = ce.replay;
   } else {
-    checkPlan(scenario, input.plan, input.size);
+    checkPlan(scenario, input.plan, input.size, sent);
     seed = input.seed;
     size = input.size;
     plan = input.plan;
@@ -141,6 +171,7 @@ export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.na
   // Framed, so the summary can mark where the worst finding's key went wrong; the run is the same.
   const framed = framedRun(scenario, { seed, plan, ...(size === undefined ? {} : { size }), ...(latencies === undefined ? {} : { latencies }) });
   const run = framed.record;
+  if (sent !== undefined) checkPointsSent(scenario, plan, run.report.census, sent);
   const worst = run.outcome === 'holds' || run.outcome === 'unknown' || run.outcome === 'inconclusive' ? undefined : run.outcome;
   const clauses = new ClauseTally();
   clauses.add(run.claims);

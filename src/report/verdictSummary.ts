@@ -21,11 +21,17 @@ export function expectedText(e: ExpectedVerdict): string {
   return e.verdict === 'holds' ? 'holds' : `violated (${e.violations.join(', ')})`;
 }
 
-export function verdictSummary(result: { readonly judgement: Judgement; readonly coverage: Coverage }): VerdictSummary {
+/** What a search was given that the advice on an inconclusive one can shrink: a check's workload size and fault budget. */
+export interface SearchSettings {
+  readonly size: number;
+  readonly faults: number;
+}
+
+export function verdictSummary(result: { readonly judgement: Judgement; readonly coverage: Coverage; readonly check?: SearchSettings | undefined }): VerdictSummary {
   const j = result.judgement;
   const problems: string[] = [];
   const holds = j.verdict === 'holds' || j.verdict === 'holds within bound';
-  if (j.verdict === 'inconclusive') problems.push(`the search was inconclusive: ${inconclusiveWhy(result.coverage)}`);
+  if (j.verdict === 'inconclusive') problems.push(`the search was inconclusive: ${inconclusiveWhy(result.coverage, result.check)}`);
   else if (j.expected.verdict === 'holds' ? !holds : j.verdict !== 'violated') problems.push(`the verdict is ${j.verdict} but ${j.expected.verdict} was expected`);
   if (j.missing.length > 0) problems.push(`missing expected violations: ${j.missing.join(', ')}`);
   if (j.unexpected.length > 0) problems.push(`unexpected violations: ${j.unexpected.join(', ')}`);
@@ -44,18 +50,32 @@ export function verdictSummary(result: { readonly judgement: Judgement; readonly
 
 /**
  * Why a search decided nothing, and what to change: the state bound it stopped at, or the step
- * bound that cut its runs, with the search's own figures.
+ * bound that cut its runs, with the search's own figures. Only what can still shrink is advised:
+ * a workload of one, no faults, or a single kind is already as small as it goes.
  */
-export function inconclusiveWhy(c: Coverage): string {
+export function inconclusiveWhy(c: Coverage, settings?: SearchSettings): string {
   const i = c.interleavings;
   const cut = c.clauses.find((k) => k.status === 'inconclusive');
+  const smallest = settings !== undefined && settings.size <= 1;
   if (i.kind === 'all') {
     const where = `${count(i.states, 'state')} to depth ${i.depth}${c.frontier === undefined ? '' : `, ${count(c.frontier, 'state')} still waiting`}`;
     const ends = c.runs === 0 ? 'reached no end state' : `judged ${count(c.runs, 'end state')} but stopped at its bound before it had seen every state within reach`;
-    return `it ${ends} (${where}); shrink the workload (--size 1), the faults (--faults 0) or their kinds (--kinds crash), or raise --max-states`;
+    const faults = settings?.faults ?? c.faultDepth;
+    const shrink = [
+      smallest ? '' : 'the workload (--size 1)',
+      faults > 0 ? `the faults (--faults ${faults - 1})` : '',
+      faults > 0 && c.kinds.length > 1 ? `their kinds (--kinds ${c.kinds.includes('crash') ? 'crash' : c.kinds[0]})` : '',
+    ].filter((x) => x !== '');
+    const advice = shrink.length === 0 ? 'raise --max-states' : `shrink ${orList(shrink)}, or raise --max-states`;
+    return `it ${ends} (${where}); ${advice}`;
   }
-  if (cut !== undefined) return `${cut.reason ?? 'its runs were cut by a bound'}; shrink the workload or raise the scenario's world.stepsMax`;
+  if (cut !== undefined) return `${cut.reason ?? 'its runs were cut by a bound'}; ${smallest ? '' : 'shrink the workload or '}raise the scenario's world.stepsMax`;
   return 'a bound stopped it before it decided anything';
+}
+
+/** "a", "a or b", "a, b or c". */
+function orList(items: readonly string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
 }
 
 /** "2 scenarios, 1 as expected, 1 NOT as expected." for a whole run; `emphasise` marks the last clause in its form. */

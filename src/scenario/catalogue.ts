@@ -48,14 +48,27 @@ export interface LoadOptions {
   readonly within?: <T>(load: Promise<T>, origin: string) => Promise<T>;
   /** Runs once every reference is found and before any file is loaded: the command's own checks. */
   readonly beforeLoad?: () => void;
+  /**
+   * Told of each file of a folder or a pattern that was skipped as no scenario (a module of
+   * shared claims or records, with no default export), and why; the command line prints it.
+   */
+  readonly onSkipped?: (file: string, why: string) => void;
 }
+
+/** Why a module is no scenario at all: it has no default export (nor a `scenario` one). */
+const NO_DEFAULT_EXPORT = 'it has no default export';
 
 /** The module's scenario export: the default export, or `scenario`; CommonJS wraps it once more. */
 function scenarioExport(mod: Record<string, unknown>, origin: string): Scenario {
+  const candidate = scenarioCandidate(mod);
+  if (candidate === undefined) throw new InputError(`malformed scenario ${origin}: ${NO_DEFAULT_EXPORT}`);
+  return defineScenario(candidate as unknown as Scenario, origin);
+}
+
+function scenarioCandidate(mod: Record<string, unknown>): Record<string, unknown> | undefined {
   let candidate = (mod['default'] ?? mod['scenario']) as Record<string, unknown> | undefined;
   if (candidate && typeof candidate === 'object' && !('name' in candidate) && ('default' in candidate || 'scenario' in candidate)) candidate = (candidate['default'] ?? candidate['scenario']) as Record<string, unknown> | undefined;
-  if (candidate === undefined) throw new InputError(`malformed scenario ${origin}: it has no default export`);
-  return defineScenario(candidate as unknown as Scenario, origin);
+  return candidate;
 }
 
 /** One line for a failure to load a user's file: a syntax error with its location, or the first frame in their file. */
@@ -126,13 +139,18 @@ async function importUserFile(path: string): Promise<Record<string, unknown>> {
   return tsxRequire(path, import.meta.url) as Record<string, unknown>;
 }
 
-/** Loads one user's file, within the time limit the options give. */
-async function loadUserFile(path: string, origin: string, options: LoadOptions): Promise<Scenario> {
+/**
+ * Loads one user's file, within the time limit the options give. A file a folder or a pattern
+ * found (`found`) that has no default export is a module the scenarios share, not a scenario:
+ * undefined. A file named directly must be a scenario.
+ */
+async function loadUserFile(path: string, origin: string, options: LoadOptions, found = false): Promise<Scenario | undefined> {
   registerUserFile(path);
   setLoading(origin);
   try {
     const load = importUserFile(path);
     const mod = await (options.within ? options.within(load, origin) : load);
+    if (found && scenarioCandidate(mod) === undefined) return undefined;
     return scenarioExport(mod, origin);
   } catch (error) {
     throw loadFailure(error, origin, path);
@@ -149,7 +167,7 @@ function checkUserFile(ref: string, path: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new InputError(`no scenario file ${ref}`);
-    throw new InputError(`cannot read scenario file ${ref}: ${describeFsError(error) ?? String(error)}`);
+    throw new InputError(`cannot read scenario file ${ref}: ${describeFsError(error, 'read') ?? String(error)}`);
   }
   // A device, a pipe or a socket (/dev/stdin, /proc/kmsg's kind) could block for ever when read.
   if (!stat.isFile()) throw new InputError(`${ref} is not a regular file`);
@@ -157,7 +175,7 @@ function checkUserFile(ref: string, path: string): void {
   try {
     accessSync(path, constants.R_OK);
   } catch (error) {
-    throw new InputError(`cannot read scenario file ${ref}: ${describeFsError(error) ?? String(error)}`);
+    throw new InputError(`cannot read scenario file ${ref}: ${describeFsError(error, 'read') ?? String(error)}`);
   }
 }
 
@@ -193,7 +211,7 @@ function folderFiles(ref: string, path: string): string[] {
   try {
     names = readdirSync(path);
   } catch (error) {
-    throw new InputError(`cannot read folder ${ref}: ${describeFsError(error) ?? String(error)}`);
+    throw new InputError(`cannot read folder ${ref}: ${describeFsError(error, 'read') ?? String(error)}`);
   }
   const files = names
     .filter(isScenarioFileName)
@@ -208,26 +226,31 @@ function isScenarioFileName(f: string): boolean {
   return (SCENARIO_EXTENSIONS as readonly string[]).includes(extname(f)) && !/\.d\.[cm]?ts$/.test(f) && !/\.(test|spec)\.[cm]?[jt]s$/.test(f) && !f.startsWith('.') && f !== RECORD_FILE;
 }
 
-/** Where one reference leads: the catalogue, catalogue names, or user's files as [shown name, absolute path]. */
-function expand(ref: string): { readonly catalogue: readonly string[]; readonly files: readonly (readonly [string, string])[] } {
-  if (ref === 'all') return { catalogue: catalogueNames(), files: [] };
+/**
+ * Where one reference leads: the catalogue, catalogue names, or user's files as [shown name,
+ * absolute path]; `found` when a folder or a pattern found the files rather than the user naming one.
+ */
+function expand(ref: string): { readonly catalogue: readonly string[]; readonly files: readonly (readonly [string, string])[]; readonly found: boolean } {
+  if (ref === 'all') return { catalogue: catalogueNames(), files: [], found: false };
   if (isGlob(ref)) {
     const files = expandGlob(ref).filter((f) => isScenarioFileName(basename(f)));
     if (files.length === 0) throw new InputError(`no scenario file matches ${ref}`);
-    return { catalogue: [], files: files.map((f) => [shownPath(f), f] as const) };
+    return { catalogue: [], files: files.map((f) => [shownPath(f), f] as const), found: true };
   }
   const path = isAbsolute(ref) ? ref : resolve(process.cwd(), ref);
-  let isDir = false;
+  let stat;
   try {
-    isDir = statSync(path).isDirectory();
+    stat = statSync(path);
   } catch {
     // Not there: a catalogue name, or a missing file refused below.
   }
-  if (isDir) return { catalogue: [], files: folderFiles(ref, path).map((f) => [join(ref, basename(f)), f] as const) };
-  if (isPathRef(ref)) return { catalogue: [], files: [[ref, path]] };
+  if (stat?.isDirectory()) return { catalogue: [], files: folderFiles(ref, path).map((f) => [join(ref, basename(f)), f] as const), found: true };
+  if (isPathRef(ref)) return { catalogue: [], files: [[ref, path]], found: false };
   const names = catalogueNames();
+  // A file that is there but has no scenario's extension (`notes.sh`) is checked as the file it is, not looked up as a name.
+  if (!names.includes(ref) && stat !== undefined) return { catalogue: [], files: [[ref, path]], found: false };
   if (!names.includes(ref)) throw new InputError(`unknown scenario ${ref}${didYouMean(ref, names)} (faultline list shows the catalogue)`);
-  return { catalogue: [ref], files: [] };
+  return { catalogue: [ref], files: [], found: false };
 }
 
 /**
@@ -242,18 +265,22 @@ export async function loadScenarios(refs: readonly string[], options: LoadOption
   // Every path is checked before any file runs: a typo in the last name costs no loading.
   for (const { files } of plan) for (const [shown, path] of files) checkUserFile(shown, path);
   options.beforeLoad?.();
-  for (const { catalogue, files } of plan) {
+  for (const [i, { catalogue, files, found }] of plan.entries()) {
     for (const name of catalogue) {
       const key = `catalogue:${name}`;
       if (seen.has(key)) continue;
       seen.add(key);
       out.push(await loadCatalogueFile(name));
     }
+    const skipped: string[] = [];
     for (const [shown, path] of files) {
       if (seen.has(path)) continue;
       seen.add(path);
-      out.push({ scenario: await loadUserFile(path, shown, options), file: shown, ref: shown });
+      const scenario = await loadUserFile(path, shown, options, found);
+      if (scenario !== undefined) out.push({ scenario, file: shown, ref: shown });
+      else skipped.push(shown);
     }
+    refuseOnlyModules(refs[i]!, files.length, skipped, options);
   }
   const byName = new Map<string, string>();
   for (const { scenario, file } of out) {
@@ -262,6 +289,19 @@ export async function loadScenarios(refs: readonly string[], options: LoadOption
     byName.set(scenario.name, file);
   }
   return out;
+}
+
+/**
+ * Tells of the modules a folder or a pattern held that are no scenarios, and refuses one that
+ * held nothing else: a folder run needs at least one scenario.
+ */
+function refuseOnlyModules(ref: string, files: number, skipped: readonly string[], options: LoadOptions): void {
+  if (skipped.length > 0 && skipped.length === files) {
+    const its = isGlob(ref) ? ['the one file it matches', 'the files it matches'] : ['its one file', 'its files'];
+    const what = skipped.length === 1 ? `${its[0]}, ${skipped[0]}, has no default export` : `none of ${its[1]} (${skipped.length}) has a default export`;
+    throw new InputError(`${ref} ${isGlob(ref) ? 'matches' : 'holds'} no scenario: ${what}`);
+  }
+  for (const file of skipped) options.onSkipped?.(file, `${NO_DEFAULT_EXPORT}, so it is a module the scenarios share, not a scenario`);
 }
 
 /**

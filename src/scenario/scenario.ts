@@ -101,7 +101,7 @@ export function expectedAt(e: Expectation, faults: number): ExpectedVerdict {
  * and the most), how long a `delay` fault holds one, how long a crashed component stays down
  * unless its design says otherwise, how long the safety phase may last, how long the liveness
  * phase has to reach quiescence, how long nothing durable must change for the world to be quiet,
- * and the bound on scheduled steps that ends a livelock as stuck.
+ * and how many steps a run may take before it is cut (a cut run is inconclusive, never stuck).
  */
 export interface WorldSettings {
   readonly latency?: readonly [Duration, Duration];

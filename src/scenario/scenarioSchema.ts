@@ -23,7 +23,7 @@ export const WORLD_SETTINGS = z
     safetyPhase: duration.optional().meta({ description: 'How long the safety phase, in which faults strike, may last.' }),
     livenessPhase: duration.optional().meta({ description: 'How long the liveness phase has to reach quiescence once faults are healed.' }),
     quiet: duration.optional().meta({ description: 'How long nothing durable must change for the world to be quiet.' }),
-    stepsMax: z.number().int().min(1).optional().meta({ description: 'The bound on scheduled steps that ends a livelock as stuck.' }),
+    stepsMax: z.number().int().min(1).optional().meta({ description: 'How many steps a run may take before it is cut (default 200,000). A run this bound cuts never reached its end: it is inconclusive, never stuck and never a finding.' }),
   })
   .meta({ description: "The simulation's own settings; each has a default." });
 

@@ -67,6 +67,9 @@ describe('check', () => {
     expect(states.coverage.frontier).toBeGreaterThan(0);
     expect(verdictSummary(states).problems).toEqual([expect.stringMatching(/^the search was inconclusive: it reached no end state \(500 states to depth \d+, [\d,]+ states still waiting\); shrink the workload \(--size 1\), the faults \(--faults 0\) or their kinds \(--kinds crash\), or raise --max-states$/)]);
     expect(states.check.states).toBe(500);
+    // At a workload of one the workload cannot shrink, and with no faults neither can the faults or their kinds: only the bound is advised.
+    expect(verdictSummary(check(scenario, { faults: 1, size: 1, maxStates: 500 })).problems[0]).toMatch(/\); shrink the faults \(--faults 0\) or their kinds \(--kinds crash\), or raise --max-states$/);
+    expect(verdictSummary(check(scenario, { faults: 0, size: 1, maxStates: 20 })).problems[0]).toMatch(/\); raise --max-states$/);
     // The breadth-first search that stopped at its bound was followed by a depth-first one, which found nothing either.
     expect(states.coverage.otherSearch).toMatchObject({ order: 'depth-first', states: 500 });
     expect(describeCoverage(states.judgement.verdict, states.coverage)).toMatch(/; a depth-first search within the same bound found no violation either \(500 states, depth \d+\)$/);

@@ -377,7 +377,7 @@ export const GROUPS: readonly GroupNotes[] = [
   },
   {
     title: 'Presets',
-    intro: 'PRESETS INTRO',
+    intro: "A preset (`models/designs/<file>.ts`, imported as `faultline/models/designs/<file>.js`) draws a whole, common design from a few options, so a scenario's `build` can be one call: `build: orderPipeline({ design: 'outbox' })`. Each names its components and tables with defaults that fit together, exports them as constants for claims of your own (`ORDER_PIPELINE.tables.reservations`), and exports the claims that go with it. An option named after one of its parts (`relay`, `consumer`, `ordersDb`) takes that part's own factory options, less those the preset wires itself; the rows below list them by path (`relay.workers`). A preset cannot be given extra parts: a design with a part no preset has is drawn with `compose` ([Composing a design](composing.md)).",
     sections: [
       {
         title: "orderPipeline",

@@ -11,7 +11,7 @@ import { componentFields } from '../../src/scenario/design.ts';
 import { z } from '../../src/scenario/options.ts';
 import { WORLD_SETTINGS } from '../../src/scenario/scenario.ts';
 import { docsPage, markdownSection } from './markdownSection.ts';
-import { OPTIONS_PAGE, renderOptionsReference } from './optionsReference.ts';
+import { isPlaceholder, OPTIONS_PAGE, renderOptionsReference } from './optionsReference.ts';
 
 /** The section of docs/options.md that documents each schema, by the schema's exported name. */
 const SUBSECTION: Readonly<Record<string, string>> = {
@@ -128,6 +128,12 @@ const section = docsPage('options');
 describe('docs/options.md documents every option', () => {
   it('is the page its generator writes from the schemas today (npm run docs:options writes it again)', async () => {
     expect(readFileSync(OPTIONS_PAGE, 'utf8')).toBe(await renderOptionsReference());
+  });
+
+  it('holds no placeholder where its prose should be, and its generator refuses to write one', async () => {
+    expect(readFileSync(OPTIONS_PAGE, 'utf8').split('\n').filter(isPlaceholder)).toEqual([]);
+    expect(isPlaceholder('PRESETS INTRO')).toBe(true);
+    expect(isPlaceholder('A preset draws a whole design.\nSQL and HTTP are named')).toBe(false);
   });
 
   it('finds the option schemas of the presets, the components and the world', () => {

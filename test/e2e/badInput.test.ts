@@ -298,3 +298,111 @@ describe('bad input', () => {
     }
   });
 });
+
+/** The one line a refused command line prints, after checking it is one line, exit code 2, and nothing on stdout. */
+async function refusal(argv: readonly string[]): Promise<string> {
+  const io = bufferIo();
+  const code = await main(argv, io);
+  const why = `faultline ${JSON.stringify(argv)}\nexit ${code}\nstdout: ${io.stdout}\nstderr: ${io.stderr}`;
+  expect(code, why).toBe(2);
+  expect(io.stdout, why).toBe('');
+  const lines = io.stderr.split('\n').filter((l) => l !== '');
+  expect(lines, why).toHaveLength(1);
+  expect(lines[0], why).not.toMatch(/\bat .+:\d+:\d+\)?$/);
+  return lines[0]!;
+}
+
+describe('a refusal says what is wrong', () => {
+  it('a plan fault at a message point the design never sends is refused with the nearest point it does send', async () => {
+    const plan = (point: string, extra = '') => JSON.stringify([JSON.parse(`{"kind":"lose","point":${JSON.stringify(point)},"occurrence":1${extra}}`)]);
+    expect(await refusal(['replay', 'mercury-outbox', '--seed', '1', '--plan', plan('relay->broker:broker.publsh')])).toBe(
+      'faultline: --plan: mercury-outbox never sends a message at relay->broker:broker.publsh (did you mean relay->broker:broker.publish?)',
+    );
+    expect(await refusal(['replay', 'mercury-outbox', '--seed', '1', '--plan', plan('relay->brokr:broker.publish')])).toMatch(/is not a message point of mercury-outbox .*\(did you mean relay->broker:broker\.publish\?\)$/);
+    // A real point at an occurrence the run never reaches is a fault that never struck, not a mistake.
+    const io = bufferIo();
+    expect(await main(['replay', 'mercury-outbox', '--seed', '1', '--plan', JSON.stringify([{ kind: 'lose', point: 'relay->broker:broker.publish', occurrence: 99 }])], io), io.stderr).toBe(0);
+  });
+
+  it('a plan fault with a field its kind does not have is refused, naming the field', async () => {
+    expect(await refusal(['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"lose","point":"relay->broker:broker.publish","occurrence":1,"extra":2}]'])).toBe(
+      'faultline: --plan fault 1: a lose fault has no field "extra" (its fields: kind, point, occurrence)',
+    );
+    expect(await refusal(['replay', 'mercury-outbox', '--seed', '1', '--plan', '[{"kind":"crash","window":"relay.afterBrokerAccept","occurrence":1,"occurence":2}]'])).toMatch(/a crash fault has no field "occurence" \(did you mean occurrence\?\)/);
+  });
+
+  it('merge of a path that holds no part says what is there: nothing, an empty folder, a report set, other files', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-merge-'));
+    try {
+      mkdirSync(join(dir, 'empty'));
+      const reports = join(dir, 'reports');
+      expect(await main(['check', 'mercury-outbox', '--faults', '0', '--out', reports], bufferIo())).toBe(0);
+      const lines = await Promise.all(['missing', 'empty', 'reports', join('missing', 'part.json')].map((p) => refusal(['merge', join(dir, p)])));
+      expect(lines).toEqual([
+        `faultline: ${join(dir, 'missing')} does not exist`,
+        `faultline: ${join(dir, 'empty')} holds no part.json (it is empty; a part is the folder windows, explore or check wrote with --shard)`,
+        `faultline: ${reports} holds no part.json (it is a report set, not a part; a part is the folder windows, explore or check wrote with --shard)`,
+        `faultline: ${join(dir, 'missing', 'part.json')} does not exist`,
+      ]);
+      expect(lines.join('\n')).not.toMatch(/ENOENT|cannot be created/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('calc refuses a value outside what its flag means, as it refuses a negative one', async () => {
+    const dedup = ['calc', 'dedup', '--rate', '18000', '--window', '12h', '--entry-bytes', '96'];
+    expect(await refusal([...dedup, '--amplification', '0.5'])).toBe('faultline: amplification must be at least 1 (1 is none: the store holds at least the entries it keeps), got 0.5');
+    expect((await main([...dedup, '--amplification', '1'], bufferIo()))).toBe(0);
+    expect(await refusal([...dedup, '--replication', '1.5'])).toMatch(/replication/);
+    expect(await refusal(['calc', 'retry', '--base', '1s', '--factor', '0.5', '--cap', '1m', '--retries', '3'])).toMatch(/factor must be at least 1/);
+  });
+
+  it('a folder run skips a module with no default export, saying so, and refuses a folder of nothing else; a file named directly is refused', async () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-folder-'));
+    try {
+      const designs = join(dir, 'designs');
+      mkdirSync(designs);
+      writeFileSync(join(designs, 'common.mts'), 'export const size = 1;\n');
+      writeFileSync(join(designs, 'mine.mts'), `import outbox from '${root}/scenarios/mercury-outbox.ts';\nimport { size } from './common.mts';\nexport default { ...outbox, workload: { size } };\n`);
+      const io = bufferIo();
+      expect(await main(['list', designs], io), io.stderr).toBe(0);
+      expect(io.stdout).toMatch(/^mercury-outbox /m);
+      expect(io.stderr).toBe(`faultline: skipped ${join(designs, 'common.mts')}: it has no default export, so it is a module the scenarios share, not a scenario\n`);
+      expect(await refusal(['list', join(designs, 'common.mts')])).toBe(`faultline: malformed scenario ${join(designs, 'common.mts')}: it has no default export`);
+      const shared = join(dir, 'shared');
+      mkdirSync(shared);
+      writeFileSync(join(shared, 'common.mts'), 'export const size = 1;\n');
+      expect(await refusal(['list', shared])).toBe(`faultline: ${shared} holds no scenario: its one file, ${join(shared, 'common.mts')}, has no default export`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an existing file without a scenario\'s extension is not a scenario file, not an unknown scenario name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-notes-'));
+    const cwd = process.cwd();
+    try {
+      writeFileSync(join(dir, 'run.sh'), 'echo');
+      process.chdir(dir);
+      for (const command of ['list', 'windows', 'explore', 'check', 'replay']) {
+        expect(await refusal(command === 'replay' ? [command, 'run.sh', '--seed', '1'] : [command, 'run.sh'])).toBe('faultline: run.sh is not a scenario file: it must end in .ts, .mts, .cts, .js, .mjs, .cjs');
+      }
+      expect(await refusal(['list', 'no-such-name'])).toMatch(/^faultline: unknown scenario no-such-name/);
+    } finally {
+      process.chdir(cwd);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a choice path refused says what a choice path looks like and what is wrong with this one', async () => {
+    const replay = (choices: string) => refusal(['replay', 'mercury-outbox', '--faults', '1', '--choices', choices]);
+    expect(await replay('999999')).toMatch(/^faultline: --choices: step 1 takes choice 999999, but that state offers \d+ \(0 to \d+\)$/);
+    expect(await replay('99999999999')).toMatch(/step 1 takes choice 99999999999, more than any state offers/);
+    expect(await replay('0.abc')).toMatch(/step 2, "abc", is not a choice index; a choice path is the indices check printed: whole numbers joined by '\.'/);
+    expect(await replay('0.1.')).toMatch(/step 3 is empty/);
+    expect(await replay('99999999x0')).toMatch(/longer than ten million steps/);
+    expect(await replay('0x1')).toMatch(/a run of 0x1 repeats nothing/);
+  });
+});

@@ -152,7 +152,7 @@ describe('the argument parser refuses, for every command alike', () => {
     // The wrong number of positional arguments.
     // (list, windows, explore and check take any number of scenarios; replay takes exactly one.)
     [['windows'], 'faultline: windows: takes at least one: scenario names, files, folders, patterns or "all"'],
-    [['explore'], 'faultline: explore: takes at least one: scenario names, files, folders or patterns'],
+    [['explore'], 'faultline: explore: takes at least one: scenario names, files, folders, patterns or "all"'],
     [['check', '--faults', '2'], 'faultline: check: takes at least one: scenario names, files, folders, patterns or "all"'],
     [['replay', '--seed', '1'], 'faultline: replay: takes one scenario name or scenario file'],
     [['replay', 'mercury-outbox', 'mercury-outbox', '--seed', '1'], 'faultline: replay: takes one scenario name or scenario file; unexpected argument "mercury-outbox"'],

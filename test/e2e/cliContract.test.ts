@@ -60,6 +60,40 @@ describe('every command', () => {
     expect(r.out).toContain(`Usage: faultline ${command.usage}`);
   });
 
+  it.each(COMMAND_NAMES)('faultline --help lists every flag %s takes on its usage lines', async (name) => {
+    const command = await loadCommand(name);
+    const lines = (await cli('--help')).out.split('\n').filter((l) => l.startsWith(`  faultline ${name} `));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const flag of Object.keys(command.spec.flags)) expect(lines.join('\n'), `--${flag}`).toMatch(new RegExp(`--${flag}\\b`));
+  });
+
+  it('a command that takes "all" for the whole catalogue says so on its usage lines, and one that does not refuses it', async () => {
+    const top = (await cli('--help')).out.split('\n');
+    for (const name of ['list', 'windows', 'explore', 'check', 'record']) {
+      const command = await loadCommand(name);
+      expect(command.usage, name).toMatch(/\|all>/);
+      expect(top.filter((l) => l.startsWith(`  faultline ${name} `)).every((l) => /\|all>/.test(l)), name).toBe(true);
+    }
+    expect((await cli('list', 'all')).code).toBe(0);
+    expect((await loadCommand('replay')).usage).not.toMatch(/\ball\b/);
+    refused(await cli('replay', 'all', '--seed', '1'), /all names \d+ scenarios; give one/);
+  });
+
+  it('check --help says a search its state bound stops is inconclusive, as a verdict is', async () => {
+    const help = (await cli('check', '--help')).out;
+    const line = (flag: string) => help.split('\n').find((l) => l.trimStart().startsWith(flag))!;
+    expect(line('--max-states')).toMatch(/"inconclusive" \(exit code 3\)/);
+    expect(line('--max-states')).not.toMatch(/holds within bound/);
+    expect(line('--max-depth')).toMatch(/"holds within bound".*"inconclusive"/);
+  });
+
+  it('check\'s summary line counts the states the table shows, and a depth-first retry\'s apart from them', async () => {
+    const r = await cli('check', 'mercury-outbox', '--max-states', '500', '--out', join(sandbox, 'bounded'));
+    expect(r.code).toBe(3);
+    expect(r.out).toMatch(/^mercury-outbox +500 /m);
+    expect(r.out).toMatch(/\n1 scenario, 500 states \(and 500 more in a depth-first search after the breadth-first one stopped\) in [\d.]+ s, 1 inconclusive; /);
+  });
+
   it.each(CALC_SUBCOMMANDS)('calc %s --help lists every flag it takes', async (sub) => {
     const r = await cli('calc', sub, '--help');
     expect(r.code).toBe(0);

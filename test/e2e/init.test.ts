@@ -44,6 +44,9 @@ describe('faultline init', () => {
     expectEveryField(file, ScenarioSchema.shape);
     expectEveryField(file, ClaimSchema.shape);
     expect(file).toContain("  // world: {\n    // How long a message takes: the least and the most.\n    // latency: ['30s', '30s'],");
+    // A run stepsMax cuts is inconclusive, and the template says so rather than call it stuck.
+    expect(file).toMatch(/\/\/ How many steps a run may take before it is cut[^\n]*\n[^\n]*inconclusive, never stuck/);
+    expect(file).not.toMatch(/livelock as stuck/);
     const list = await cli('list', join(work, 'our-relay.ts'));
     expect(list.err).toBe('');
     expect(list.out).toMatch(/^our-relay\s+violated/m);
@@ -64,6 +67,22 @@ describe('faultline init', () => {
     expect(record.err).toBe('');
     expect(record.out).toMatch(/^ED-01: Repair flow EV-01 order\.accepted or change its semantics: declared effectively-once, but its claim "inventory reservation" is violated \(lost effect\)$/m);
     expect(record.code).toBe(1);
+  }, 60_000);
+
+  it('refuses --record for a folder that holds no scenario, or not the one named, in one line, and writes nothing', async () => {
+    const empty = join(work, 'empty');
+    mkdirSync(empty);
+    expect(await cli('init', '--record', '--dir', empty)).toEqual({ code: 2, out: '', err: `faultline: init --record: ${empty} holds no scenario for the record to cite (faultline init <name> --dir ${empty} writes one)\n` });
+    expect(await cli('init', '--record', '--dir', join(work, 'missing'))).toMatchObject({ code: 2, out: '', err: expect.stringMatching(/^faultline: init --record: \S+missing is not a folder;[^\n]*\n$/) });
+    expect(readdirSync(empty)).toEqual([]);
+    const one = join(work, 'one');
+    expect((await cli('init', 'our-relay', '--dir', one)).code).toBe(0);
+    expect(await cli('init', 'other-relay', '--record', '--dir', one)).toMatchObject({ code: 2, out: '', err: `faultline: init --record: ${one} holds no scenario other-relay (did you mean our-relay?); its scenarios: our-relay\n` });
+    // No name: the folder's only scenario, which the record it writes fills from.
+    const r = await cli('init', '--record', '--dir', one);
+    expect(r.code, r.err).toBe(0);
+    expect(readFileSync(join(one, 'record.ts'), 'utf8')).toMatch(/scenario: 'our-relay',\n\s+\/\/ The claim of that scenario[^\n]*\n[^\n]*\n\s+claim: 'inventory reservation',/);
+    expect((await cli('record', one, '--out', join(one, 'out'))).err).toBe('');
   }, 60_000);
 });
 

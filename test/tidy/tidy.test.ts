@@ -39,7 +39,6 @@ const LONG: Readonly<Record<string, number>> = {
   'src/modes/check/check.ts search': 355,
   'src/modes/check/check.ts expand': 105,
   'src/kernel/stateHash.ts hashInto': 75,
-  'src/modes/replay.ts replay': 83,
   'src/analysis/retryObservation.ts observeRetry': 130,
   'models/consumer.ts configFor': 126,
   'models/database.ts step': 101,

@@ -16,7 +16,8 @@
 //   spent its fault budget reached it), or not reached within the bound;
 // - a counterexample per violation, with its choice path (replayable with
 //   `faultline replay <scenario> --choices <path>`) and the trace of running it again.
-// A search stopped by --max-states or --max-depth holds only "within bound", and says so.
+// A search stopped by --max-depth holds only "within bound", and says so; one stopped by
+// --max-states, or one that judged no end state, decided nothing and is "inconclusive".
 import type { Finding, RunOutcome, Violation } from '../../checkers/finding.ts';
 import type { ClaimVerdict } from '../../checkers/compose.ts';
 import { judgeClaims, runScenario, viewOf } from '../../run/runScenario.ts';
