@@ -25,6 +25,13 @@ export default {
   concurrency: 2,
   mutate: groups.filter((g) => chosen.length === 0 || chosen.includes(g.name)).flatMap((g) => g.entries),
   checkers: [],
+  // No ArrowFunction mutants (a function replaced by \`() => undefined\`). The arrows it would
+  // mutate here are the models' guards and the checkers' callbacks, built once when their module
+  // loads: such a mutant is static, so it runs against the whole suite, and for a guard it plants
+  // the bug the ConditionalExpression mutant \`false\` of the guard's own body already plants, one
+  // the tests meet per test. In the run of 6 December 2026 it made 165 of 2,132 mutants and 132 of
+  // the 244 static ones; without it 112 of 1,967 are static (5.7%).
+  mutator: { excludedMutations: ['ArrowFunction'] },
   // Type errors a mutant causes are not checked (vitest strips types): such a mutant is run like
   // any other and must be killed by a test.
   disableTypeChecks: false,
