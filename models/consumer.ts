@@ -613,6 +613,8 @@ export type ConsumerOptions = z.input<typeof ConsumerOptions>;
 function consumerInput(name: string, o: z.output<typeof ConsumerOptions>, time: TimeScale): ConsumerInput {
   if (o.handler === 'checkThenInsert' && o.effect.op !== 'insert') throw new InputError(`${name} option handler: checkThenInsert looks up an inserted effect; the effect is an ${o.effect.op}`);
   if (o.retry !== undefined && o.ack === 'beforeCommit') throw new InputError(`${name} option retry: a consumer that acknowledges before its effect has nothing left to retry`);
+  // Only an inbox in its own transaction can live in another database; one in the effect's transaction is in the effect's.
+  if (o.inboxDb !== undefined && o.inbox !== 'separateTx') throw new InputError(`${name} option inboxDb: an inbox ${o.inbox === 'sameTx' ? "in the effect's transaction (sameTx) is in the effect's database" : `of kind ${o.inbox} is in no database`}; inboxDb needs inbox: 'separateTx'`);
   if (o.reads === 'retries' && o.retry?.mode !== 'retryTopic') throw new InputError(`${name} option reads: a retry topic's consumer needs retry: { mode: 'retryTopic', … }`);
   return {
     broker: o.broker ?? 'broker',

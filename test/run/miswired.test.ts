@@ -93,3 +93,9 @@ describe('claims of one name', () => {
     expect(() => defineScenario({ ...design('two-claims'), claims: [claim, { ...claim }] })).toThrow(/two claims are named "reservation": give each claim its own effect name/);
   });
 });
+
+describe('an inbox database the inbox cannot use', () => {
+  it("refuses inboxDb on an inbox in the effect's transaction, which lives in the effect's database", () => {
+    expect(() => design('same-tx-inbox-elsewhere', { inboxDb: 'inboxDb' })).toThrow(/consumer option inboxDb: an inbox in the effect's transaction \(sameTx\) is in the effect's database; inboxDb needs inbox: 'separateTx'/);
+  });
+});
