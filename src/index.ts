@@ -9,7 +9,7 @@ export { faultSpace, type FaultSpace } from './modes/faultSpace.ts';
 export { sweepPlan, type SweepPlan, type SweepSettings } from './modes/windowsPart.ts';
 export { compose, compose as design, type Part, type BuildContext, type ComponentBuilder, type DesignBuild } from './scenario/compose.ts';
 export { wiringProblems, checkWiring } from './scenario/wiring.ts';
-export type { DesignIndex, WiringCheck } from './scenario/designIndex.ts';
+export type { DesignIndex, WiringCheck } from './checkers/designIndex.ts';
 export type { WorldView } from './kernel/worldView.ts';
 export { NotInDesign } from './base/notInDesign.ts';
 export { defineScenario, expectedAt, type Scenario, type Expectation, type Workload, type DesignComponent, type EvidencePart, type WindowNote, type WorldSettings } from './scenario/scenario.ts';

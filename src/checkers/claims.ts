@@ -3,7 +3,7 @@
 // clause compiles to one checker of src/checkers/ over the durable end state; a clause whose
 // observer the claim does not supply is reported "not checked", never counted as holding.
 // report/claimSentence.ts renders the claim back to the sentence.
-import type { WiringCheck } from '../scenario/designIndex.ts';
+import type { WiringCheck } from './designIndex.ts';
 import type { WorldView } from '../kernel/worldView.ts';
 
 /** The clauses that judge outcomes against source facts, by the violation each finds. */

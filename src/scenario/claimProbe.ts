@@ -6,12 +6,12 @@
 // some data exists is not seen here; at run time it makes its clause unknown.
 import type { Claim } from '../checkers/claims.ts';
 import { NotInDesign } from '../base/notInDesign.ts';
-import type { DesignComponent } from './scenario.ts';
+import type { DesignPart } from '../checkers/designIndex.ts';
 import { stepperFor } from '../kernel/stepper.ts';
 import type { WorldView } from '../kernel/worldView.ts';
 
 /** Every component's durable state before the workload starts: what a machine's initial snapshot holds. */
-export function startOf(components: readonly DesignComponent[]): ReadonlyMap<string, unknown> {
+export function startOf(components: readonly DesignPart[]): ReadonlyMap<string, unknown> {
   const out = new Map<string, unknown>();
   for (const c of components) {
     try {

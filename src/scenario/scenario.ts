@@ -14,9 +14,8 @@ import { wiringProblems } from './wiring.ts';
 import { flowClaimProblems, type RecordSpecInput } from './recordSpec.ts';
 import { ClaimSchema, ScenarioSchema } from './scenarioSchema.ts';
 import type { ExpectedVerdict } from '../checkers/verdict.ts';
-import type { ComponentSpec } from '../kernel/componentSpec.ts';
 import type { WorldOptions } from '../kernel/worldOptions.ts';
-import type { WiringCheck } from './designIndex.ts';
+import type { DesignPart } from '../checkers/designIndex.ts';
 
 export interface Workload {
   /** How many units of work (orders, events): explore shrinks this towards 1. */
@@ -40,26 +39,12 @@ export interface WindowNote {
 }
 
 /** A component as a design composes it: the kernel's spec plus what its reports say about it. */
-export interface DesignComponent extends ComponentSpec {
+/** A component as a design composes it: what the load-time checks read, plus what its reports say about it. */
+export interface DesignComponent extends DesignPart {
   /** Renders this component's durable state as evidence; each machine module exports its own. */
   readonly describe?: (durable: unknown, time: TimeScale) => readonly EvidencePart[];
   /** Declared notes for this component's failure windows, by state name. */
   readonly notes?: Readonly<Record<string, WindowNote>>;
-  /**
-   * A store that only answers requests (a database): what it sends is a reply, never a retry of
-   * anyone's work, so the retry owner a report observes is never it.
-   */
-  readonly answersOnly?: boolean;
-  /** The components it sends to, checked against the design when it is built. */
-  readonly peers?: readonly string[];
-  /** The tables it holds (a database's): what a claim and a component's statements may name. */
-  readonly tables?: readonly string[];
-  /**
-   * Checks of its own options against the rest of the design, run when the design is loaded:
-   * the tables it writes are its database's, the payload fields it keys on are published to it.
-   * Each problem is one phrase naming what is wrong and, where one is close, what was meant.
-   */
-  readonly wiring?: WiringCheck;
 }
 
 /**

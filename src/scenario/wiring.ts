@@ -10,13 +10,12 @@
 import type { Claim, ClaimTable } from '../checkers/claims.ts';
 import { factProblems } from './claimFacts.ts';
 import { probeClaim, startOf } from './claimProbe.ts';
-import { designIndex, type DesignIndex } from './designIndex.ts';
+import { designIndex, type DesignIndex, type DesignPart } from '../checkers/designIndex.ts';
 import { InputError } from '../base/inputError.ts';
 import { didYouMean } from '../base/nearest.ts';
-import type { DesignComponent } from './scenario.ts';
 
 /** Every problem of the drawing and of the claims over it, one phrase each, in the design's order. */
-export function wiringProblems(components: readonly DesignComponent[], claims: readonly Claim[] = []): string[] {
+export function wiringProblems(components: readonly DesignPart[], claims: readonly Claim[] = []): string[] {
   const shape = shapeProblems(components);
   if (shape.length > 0) return shape;
   const design = designIndex(components);
@@ -27,13 +26,13 @@ export function wiringProblems(components: readonly DesignComponent[], claims: r
 }
 
 /** Refuses a design (and its claims) with every problem on one line. */
-export function checkWiring(components: readonly DesignComponent[], claims: readonly Claim[] = []): void {
+export function checkWiring(components: readonly DesignPart[], claims: readonly Claim[] = []): void {
   const problems = wiringProblems(components, claims);
   if (problems.length > 0) throw new InputError(problems.join('; '));
 }
 
 /** Components that are not components: a list inside the list, something with no name or machine. */
-function shapeProblems(components: readonly DesignComponent[]): string[] {
+function shapeProblems(components: readonly DesignPart[]): string[] {
   return components.flatMap((c, i): string[] => {
     if (Array.isArray(c)) return [`component ${i + 1} is a list of components, not one (a consumer group's members?): draw the design with compose(...), which takes lists of parts`];
     if (typeof c !== 'object' || c === null) return [`component ${i + 1} is ${JSON.stringify(c) ?? typeof c}, not a component`];
