@@ -37,7 +37,7 @@ import type { ProviderReply, ProviderResponseStatus } from './provider.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
 import { InputError } from '../src/base/inputError.ts';
 import { duration, parseOptions, z } from '../src/scenario/options.ts';
-import type { DesignIndex } from '../src/scenario/designIndex.ts';
+import type { DesignIndex } from '../src/checkers/designIndex.ts';
 import { missingFields, publishedFields } from './payloadFields.ts';
 import { CallRetryOptions, callRetryWaits } from './callRetry.ts';
 

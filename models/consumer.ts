@@ -43,7 +43,7 @@ import type { TimeScale } from '../src/base/duration.ts';
 import { InputError } from '../src/base/inputError.ts';
 import { duration, parseOptions, z } from '../src/scenario/options.ts';
 import type { DesignComponent } from '../src/scenario/scenario.ts';
-import type { DesignIndex } from '../src/scenario/designIndex.ts';
+import type { DesignIndex } from '../src/checkers/designIndex.ts';
 import { missingFields } from './payloadFields.ts';
 
 export interface EffectSpec {

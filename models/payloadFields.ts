@@ -4,7 +4,7 @@
 // when the broker's only producers are publishers, whose records are data in the design; a
 // broker fed by anything else (an outbox relay, a partner, a consumer's retry topic) carries
 // fields the drawing does not show, and then nothing is checked.
-import type { DesignIndex } from '../src/scenario/designIndex.ts';
+import type { DesignIndex } from '../src/checkers/designIndex.ts';
 import { didYouMean } from '../src/base/nearest.ts';
 import type { DesignComponent } from '../src/scenario/scenario.ts';
 import type { Payload } from './broker.ts';

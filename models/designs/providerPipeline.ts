@@ -12,7 +12,7 @@ import type { WindowNote } from '../../src/scenario/scenario.ts';
 import type { WorldView } from '../../src/kernel/worldView.ts';
 import { broker, BrokerOptions, type Payload } from '../broker.ts';
 import { CALLER_TABLES, caller as callerComponent, CallerOptions, effectKeyOf, intentFieldsOf, type CallerInput } from '../caller.ts';
-import type { DesignIndex } from '../../src/scenario/designIndex.ts';
+import type { DesignIndex } from '../../src/checkers/designIndex.ts';
 import { didYouMean } from '../../src/base/nearest.ts';
 import { missingFields } from '../payloadFields.ts';
 import { rowsOf, type DatabaseDurable } from '../database.ts';
