@@ -16,7 +16,7 @@ import { formatPlace } from '../faults/place.ts';
 import type { ReplayRef } from './replayLine.ts';
 import { framedRun } from '../run/framedRun.ts';
 import { keyMoments, type KeyMoment } from '../analysis/keyMoments.ts';
-import { checkSetup, runChoices } from './check/check.ts';
+import { checkSetup, choiceMoments, runChoices } from './check/check.ts';
 import { encodeChoices } from './check/choicePath.ts';
 import type { Duration } from '../base/duration.ts';
 import { linkFaults } from '../faults/linkFaults.ts';
@@ -59,7 +59,7 @@ export interface ReplayResult {
   readonly coverage: Coverage;
   readonly replay: ReplayRef;
   readonly refusals: readonly DriverRefusal[];
-  /** The steps at which the keys of the run's worst finding went wrong (absent for a check's choice path, which is not framed). */
+  /** The steps at which the keys of the run's worst finding went wrong (absent when it has none). */
   readonly moments?: readonly KeyMoment[];
 }
 
@@ -189,8 +189,9 @@ function replayChoices(scenario: Scenario, input: Extract<ReplayInput, { kind: '
     ...(input.size === undefined ? {} : { size: input.size }),
     ...(input.worldLatency ? { worldLatency: true } : {}),
   });
-  const run = runChoices(scenario, setup, input.choices);
+  const run = runChoices(scenario, setup, input.choices, { framed: true });
   if (run.end === undefined) throw new InputError(`--choices: the path stops before the run ends (after ${input.choices.length} steps the world is neither quiet nor stuck); give the whole path the check printed`);
+  const worst = run.outcome === 'holds' || run.outcome === 'unknown' || run.outcome === 'inconclusive' ? undefined : run.outcome;
   const clauses = new ClauseTally();
   clauses.add(run.claims);
   const choices = encodeChoices(input.choices);
@@ -227,5 +228,6 @@ function replayChoices(scenario: Scenario, input: Extract<ReplayInput, { kind: '
     coverage,
     replay: { kind: 'choices', scenario: ref, choices, faults: input.faults, ...(input.kinds === undefined ? {} : { kinds: input.kinds }), ...(input.size === undefined ? {} : { size: input.size }), ...(input.worldLatency ? { worldLatency: true } : {}) },
     refusals: [],
+    ...(worst === undefined ? {} : { moments: choiceMoments(scenario, run, worst) }),
   };
 }

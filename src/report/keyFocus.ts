@@ -131,7 +131,8 @@ function ordinal(n: number): string {
   return ORDINALS[n] ?? `${n}th`;
 }
 
-function markOf(m: KeyMoment): StepMark {
+/** What a moment's step is marked with. */
+export function markOf(m: KeyMoment): StepMark {
   switch (m.kind) {
     case 'outcome':
       return m.violation === 'duplicate effect' && (m.nth ?? 1) > 1
