@@ -149,6 +149,23 @@ describe('message faults and idle crashes the observer once misread', async () =
     }
   });
 
+  it('a lost or late message that confirms work leaves it unconfirmed, and its sender sending it again is the retry', () => {
+    const result = runWindows(outbox);
+    const at = (place: string, fault: string) => result.rows.find((r) => r.fault === fault && formatPlace(r.place) === place)!;
+    // The relay publishes again when the broker's acknowledgement never came, and the inbox stops the repeat.
+    expect(at('broker->relay:broker.ack', 'lose')).toMatchObject({ retry: { kind: 'resent', component: 'relay', message: 'broker.publish', to: 'broker' }, guards: ['inboxKey'] });
+    expect(at('broker->relay:broker.ack', 'delay').retry).toMatchObject({ kind: 'resent', component: 'relay', message: 'broker.publish' });
+    // The consumer runs its transaction again when it never learned it committed, or its commit came late.
+    for (const [place, fault] of [['inventoryDb->consumer:db.committed', 'lose'], ['inventoryDb->consumer:db.result', 'lose'], ['consumer->inventoryDb:db.commit', 'delay']]) {
+      expect(at(place!, fault!).retry, `${place} ${fault}`).toMatchObject({ kind: 'resent', component: 'consumer', message: 'db.exec', to: 'inventoryDb' });
+    }
+    // A lost offset commit confirms the delivery it followed: the broker delivers it again.
+    expect(at('consumer->broker:broker.commit', 'lose').retry).toMatchObject({ kind: 'resent', component: 'broker', message: 'broker.deliver', to: 'consumer' });
+    // A duplicated acknowledgement arrives: nothing was left unconfirmed, and nobody re-sent.
+    expect(at('broker->relay:broker.ack', 'duplicate').retry).toEqual({ kind: 'none needed' });
+    expect(retryOwnerText(at('broker->relay:broker.ack', 'lose'), componentNames(result))).toMatch(/^relay: sent broker\.publish to broker again \(t=\d+\)$/);
+  });
+
   it('a consumer or caller that had only been told it subscribed held no work, and the answer to its next subscribe is no re-send', () => {
     expect(rowOf('mercury-outbox', 'consumer.idle', 'crash').retry).toEqual({ kind: 'none needed', idle: true });
     // A caller whose crash dropped the record on its way to it: the broker's redelivery is the retry.

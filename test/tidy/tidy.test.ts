@@ -42,7 +42,7 @@ const LONG: Readonly<Record<string, number>> = {
   'src/kernel/stateHash.ts hashInto': 75,
   'src/modes/replay.ts replay': 83,
   'src/report/decisionRecord.ts buildDecisionRecord': 564,
-  'src/analysis/retryObservation.ts observeRetry': 130,
+  'src/analysis/retryObservation.ts observeRetry': 123,
   'models/consumer.ts configFor': 126,
   'models/database.ts step': 101,
 };
