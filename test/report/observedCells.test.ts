@@ -188,6 +188,14 @@ describe('the guard and duplicate cells of a row’s own run', async () => {
   const rowOf = (result: { rows: readonly WindowRow[] }, place: string, fault: string) => result.rows.find((r) => r.fault === fault && formatPlace(r.place) === place)!;
   const guardNote = (guard: string, seq: number): Note => ({ tick: seq, seq, component: 'consumer', kind: 'guard', data: { guard } });
 
+  it('names the guards in a reader\'s words, several as a sentence joins them, one no catalogue model notes by its own name', () => {
+    expect(duplicateGuardText({ guards: ['inboxKey'], duplicated: false })).toBe('the inbox key');
+    expect(duplicateGuardText({ guards: ['effectKey', 'localCache'], duplicated: false })).toBe('the effect key and the in-memory inbox');
+    expect(duplicateGuardText({ guards: ['localCache'], duplicated: true })).toBe('the in-memory inbox caught a repeat, and the duplicate still happened');
+    expect(duplicateGuardText({ guards: ['myDedup'], duplicated: false })).toBe('the guard myDedup');
+    expect(duplicateGuardText({ guards: [], duplicated: false })).toBe('none');
+  });
+
   it('counts a guard the fault called on by its hits, not by its name', () => {
     const reference = [guardNote('inboxKey', 1)];
     expect(faultGuardsOf([guardNote('inboxKey', 1), guardNote('inboxKey', 2)], reference)).toEqual(['inboxKey']);
@@ -204,7 +212,7 @@ describe('the guard and duplicate cells of a row’s own run', async () => {
       expect(r.guards, result.kind).toEqual(['inboxKey']);
       const cells = windowCells(r, componentNames(result));
       expect(cells.duplicatePossible, result.kind).toBe('yes');
-      expect(cells.duplicateGuard, result.kind).toBe('inboxKey');
+      expect(cells.duplicateGuard, result.kind).toBe('the inbox key');
     }
   }, 60_000);
 
@@ -217,7 +225,7 @@ describe('the guard and duplicate cells of a row’s own run', async () => {
     expect(r.duplicated).toBe(true);
     const cells = windowCells(r, []);
     expect(cells.duplicatePossible).toBe('yes');
-    expect(cells.duplicateGuard).toBe('epochCommitted fired, and the duplicate still happened');
+    expect(cells.duplicateGuard).toBe('the sink’s committed epoch caught a repeat, and the duplicate still happened');
   });
 
   it('takes a duplicate the fault-free run commits as well for no fault’s doing', () => {
@@ -226,7 +234,7 @@ describe('the guard and duplicate cells of a row’s own run', async () => {
     expect(faultDuplicated([dup(2)], [dup(2)])).toBe(false);
     expect(faultDuplicated([dup(3)], [dup(2)])).toBe(true);
     expect(faultDuplicated([{ ...dup(2), key: 'w1' }], [dup(2)])).toBe(true);
-    expect(duplicateGuardText({ guards: ['resultKey'], duplicated: false })).toBe('resultKey');
+    expect(duplicateGuardText({ guards: ['resultKey'], duplicated: false })).toBe('the sink’s result key');
     expect(duplicateGuardText({ guards: [], duplicated: true })).toBe('none');
   });
 });
