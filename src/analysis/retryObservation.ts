@@ -63,7 +63,8 @@ class Sent {
     readonly type: string,
     /** The request reference it carries: a reply carries its request's. */
     readonly ref: string | undefined,
-    private readonly event: unknown,
+    /** The message as it was sent. */
+    readonly event: unknown,
   ) {}
 
   /** Its fields but the volatile ones. */
@@ -304,6 +305,97 @@ function replayOf(trace: readonly TraceEvent[], sends: SendIndex, fault: Fault, 
   return undefined;
 }
 
+/** What a message fault struck, as the observation reads it. */
+interface MessageFault {
+  /** The struck message's work, with its sender. */
+  readonly work?: { readonly sender: string; readonly work: string };
+  /** Where the trace shows the struck message. */
+  readonly struck?: number;
+  readonly answers: Sent | undefined;
+  readonly unconfirmed: Unconfirmed | undefined;
+  /** How many deliveries of the struck message the fault lets through: the network's doing, not a retry. */
+  readonly passThrough: number;
+}
+
+/**
+ * The struck message of a message fault and the work it held. A reply answers one request: the
+ * same outcome sent later in answer to another request (the next command's reply, accepted like
+ * the lost one) is that request's answer, not a re-send, while a re-send answers a request
+ * carrying the same work (the same command sent again), so `answers` is the request it answered.
+ * The struck message itself is the work, never its re-send (a check's path traces a lost message
+ * just after the fault that struck it). A delayed or reordered message arrives once, a duplicated
+ * one twice.
+ */
+function messageFaultOf(trace: readonly TraceEvent[], at: number, fault: Fault, sends: SendIndex, actors: ReadonlySet<string>): MessageFault {
+  const struck = [...trace.slice(0, at)].reverse().find((e) => e.kind === fault.kind) ?? trace.slice(at + 1).find((e) => e.kind === fault.kind);
+  const passThrough = fault.kind === 'lose' ? 0 : fault.kind === 'duplicate' ? 2 : 1;
+  if (struck === undefined) return { answers: undefined, unconfirmed: undefined, passThrough };
+  const event = (struck.data as { event?: unknown } | undefined)?.event;
+  const w = workOf(event);
+  const r = (event as { ref?: unknown } | undefined)?.ref;
+  const point = faultPlace(fault);
+  return {
+    ...(w === undefined ? {} : { work: { sender: struck.component, work: w } }),
+    struck: struck.seq,
+    answers: typeof r === 'string' && point?.kind === 'point' ? requestAnswered(r, point.from, point.to, struck.seq, sends) : undefined,
+    unconfirmed: unconfirmedOf(trace, struck, fault, sends, actors),
+    passThrough,
+  };
+}
+
+/** The work of the exchange a struck message belonged to, and until when each of its senders was left unconfirmed. */
+interface Unconfirmed {
+  readonly work: WorkBySender;
+  /** The trace index at which a sender of the work learned it was served (infinity: it never did). */
+  readonly until: (sender: string) => number;
+}
+
+/** The conversation references of a message: the request reference and the transaction it belongs to. */
+function exchangeOf(event: unknown): { readonly ref?: unknown; readonly tx?: unknown } {
+  return typeof event === 'object' && event !== null ? (event as { ref?: unknown; tx?: unknown }) : {};
+}
+
+/**
+ * A message the fault lost, held back or delayed may be one that confirms work rather than one
+ * that carries it: a broker's acknowledgement of a publish, a database's reply, the commit of a
+ * transaction, a consumer's offset commit. Until it arrives, the work it confirms is unconfirmed,
+ * and whoever sent that work sending it again is the repair (the publisher publishing again, the
+ * consumer running its transaction again, the broker delivering again). The work is that of the
+ * message's exchange: what an actor sent between the same two components before it under its
+ * request reference (`ref`) or in its transaction (`tx`); for a message with neither that carries
+ * no work (an offset commit), the last work its receiver had sent its sender, which it confirms.
+ * A re-send counts while its sender does not know the work was served: a sender of a request,
+ * until the struck reply arrives, or after a struck request, until the answer to it does; a lost
+ * message leaves the work unconfirmed for good. A duplicated message arrives, so it leaves
+ * nothing unconfirmed. Undefined when the exchange holds no actor's work.
+ */
+function unconfirmedOf(trace: readonly TraceEvent[], struck: TraceEvent, fault: Fault, sends: SendIndex, actors: ReadonlySet<string>): Unconfirmed | undefined {
+  if (fault.kind !== 'lose' && fault.kind !== 'delay' && fault.kind !== 'reorder') return undefined;
+  const d = struck.data as { to?: string; event?: unknown } | undefined;
+  const [a, b] = [struck.component, d?.to];
+  if (b === undefined) return undefined;
+  const { ref, tx } = exchangeOf(d?.event);
+  const inExchange = (event: unknown) => {
+    const x = exchangeOf(event);
+    return (ref !== undefined && x.ref === ref) || (tx !== undefined && x.tx === tx);
+  };
+  const work = new WorkBySender();
+  const add = (s: Sent) => {
+    if (actors.has(s.from) && s.work !== undefined) work.add(s.from, s.work);
+  };
+  const between = (s: Sent) => (s.from === a && s.to === b) || (s.from === b && s.to === a);
+  if (ref !== undefined || tx !== undefined) for (const s of sends.all) if (s.seq < struck.seq && between(s) && inExchange(s.event)) add(s);
+  const confirmed = ref === undefined && tx === undefined && workOf(d?.event) === undefined ? sends.lastBefore(b, a, struck.seq, (s) => s.work !== undefined) : undefined;
+  if (confirmed !== undefined) add(confirmed);
+  if (work.size === 0) return undefined;
+  if (fault.kind === 'lose') return { work, until: () => Number.POSITIVE_INFINITY };
+  const delivered = (from: string, to: string, after: number, pass: (event: unknown) => boolean) => trace.find((e) => e.seq > after && e.kind === 'deliver' && e.component === to && (e.data as { from?: string }).from === from && pass((e.data as { event?: unknown }).event));
+  const sent = stableJson(d?.event);
+  const arrived = delivered(a, b, struck.seq, (event) => stableJson(event) === sent);
+  const answered = arrived === undefined ? undefined : delivered(b, a, arrived.seq, inExchange);
+  return { work, until: (sender) => (sender === b ? arrived : answered)?.seq ?? Number.POSITIVE_INFINITY };
+}
+
 /**
  * Whether a trace's fault event is the strike of `fault`: the same kind at the same place, and the
  * same occurrence where the event names one (a check's path traces its fault without it, since a
@@ -347,8 +439,10 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
   // Deliveries of the struck message itself that the fault lets through (a delayed or reordered
   // message arrives once, a duplicated one twice) are the network's doing, not a retry.
   let passThrough = 0;
-  // For a struck reply, the request it answered (see below).
+  // For a struck reply, the request it answered (see messageFaultOf), and the work a struck
+  // message left unconfirmed, which its sender may send again (see unconfirmedOf).
   let answers: Sent | undefined;
+  let unconfirmed: Unconfirmed | undefined;
   // A clock that jumped interrupts no work; what it changes shows in the findings alone.
   if (fault.kind === 'skew') return none;
   // A restore takes the restored component down as a crash does, whatever window it struck at.
@@ -410,20 +504,10 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
     // back further behind than it was and replayed what it had already done.
     if (work.size === 0 && own.size === 0 && exact.size === 0) return (actors.has(crashed) ? replayOf(trace, sends, fault, crashed, faultSeq, downUntil) : undefined) ?? (lost ? { kind: 'nobody', idle: true } : { kind: 'none needed', idle: true });
   } else {
-    const struck = [...trace.slice(0, at)].reverse().find((e) => e.kind === fault.kind) ?? trace.slice(at + 1).find((e) => e.kind === fault.kind);
-    const event = (struck?.data as { event?: unknown } | undefined)?.event;
-    const w = workOf(event);
-    if (w !== undefined && struck !== undefined) work.add(struck.component, w);
-    // A reply answers one request: the same outcome sent later in answer to another request (the
-    // next command's reply, accepted like the lost one) is that request's answer, not a re-send.
-    // A re-send answers a request carrying the same work (the same command sent again).
-    const r = (event as { ref?: unknown } | undefined)?.ref;
-    const point = faultPlace(fault);
-    if (typeof r === 'string' && point?.kind === 'point' && struck) answers = requestAnswered(r, point.from, point.to, struck.seq, sends);
-    // The struck message itself is the work, never its re-send (a check's path traces a lost
-    // message just after the fault that struck it).
-    if (struck !== undefined && struck.seq > faultSeq) sources.add(struck.seq);
-    passThrough = fault.kind === 'lose' ? 0 : fault.kind === 'duplicate' ? 2 : 1;
+    const m = messageFaultOf(trace, at, fault, sends, actors);
+    if (m.work !== undefined) work.add(m.work.sender, m.work.work);
+    if (m.struck !== undefined && m.struck > faultSeq) sources.add(m.struck);
+    ({ answers, unconfirmed, passThrough } = m);
   }
   // A message's work is a stable JSON of its fields, made on first read; most messages after the
   // fault are from senders that held no work and are not the crashed component, and are only
@@ -431,6 +515,7 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
   for (const s of after) {
     // A database only answers; the retry is owned by whoever asks again.
     if (!actors.has(s.from) || sources.has(s.seq) || !s.carriesWork) continue;
+    if (unconfirmed !== undefined && unconfirmed.work.has(s) && s.seq < unconfirmed.until(s.from)) return { kind: 'resent', component: s.from, message: s.type, to: s.to, tick: s.tick };
     // Another component that made the very request the crashed one had made (a group's other
     // member subscribing too) is answered for itself: the answer is not the crashed one's work.
     // Its request is the last message its receiver sent it after the fault.

@@ -22,6 +22,7 @@ import { formatTraceEvent, type TraceEvent } from '../kernel/trace.ts';
 import { VIOLATIONS } from '../checkers/finding.ts';
 import type { KeyMoment } from '../analysis/keyMoments.ts';
 import { focusSentence, stepLine } from '../report/keyStory.ts';
+import { markOf } from '../report/keyFocus.ts';
 import { counterexampleSteps } from '../report/sequenceSteps.ts';
 
 export interface PrintableRun {
@@ -57,13 +58,16 @@ function keySteps(out: (text: string) => void, c: ChalkInstance, run: PrintableR
   }
 }
 
-/** Every event of the trace, one line each. */
+/** Every event of the trace, one line each, the event that starts a marked step carrying its marks. */
 function fullTrace(out: (text: string) => void, c: ChalkInstance, run: PrintableRun): void {
   out(c.bold('trace'));
-  for (const e of run.trace) {
-    const line = `  ${formatTraceEvent(e)}`;
-    out(e.kind === 'crash' || e.kind === 'lose' || e.kind === 'fault' ? c.red(line) : e.kind === 'note' ? c.cyan(line) : line);
-  }
+  const marks = new Map<number, string[]>();
+  for (const m of run.moments ?? []) if (m.at !== undefined && m.kind !== 'missing') marks.set(m.at, [...(marks.get(m.at) ?? []), markOf(m).text]);
+  run.trace.forEach((e, i) => {
+    const marked = marks.get(i);
+    const line = `  ${formatTraceEvent(e)}${marked === undefined ? '' : `   ◀ ${marked.join('; ')}`}`;
+    out(e.kind === 'crash' || e.kind === 'lose' || e.kind === 'fault' ? c.red(line) : marked !== undefined ? c.yellow(line) : e.kind === 'note' ? c.cyan(line) : line);
+  });
 }
 
 export function printRun(out: (text: string) => void, c: ChalkInstance, run: PrintableRun, full = false): void {

@@ -14,6 +14,8 @@ import { parsePoint } from '../faults/place.ts';
 import { failureWindows, processWindows, restorableComponents, skewableWindows } from '../run/failureWindows.ts';
 import type { ReplayRef } from './replayLine.ts';
 import { runScenario } from '../run/runScenario.ts';
+import { framedRun } from '../run/framedRun.ts';
+import { keyMoments, type KeyMoment } from '../analysis/keyMoments.ts';
 import type { Duration } from '../base/duration.ts';
 import { linkFaults } from '../faults/linkFaults.ts';
 import { expectedAt, timeScaleOf, worldOptionsOf, type Scenario } from '../scenario/scenario.ts';
@@ -57,6 +59,8 @@ export interface ExploreCounterexample extends Case {
   readonly traceHash: string;
   readonly trace: readonly TraceEvent[];
   readonly replay: ReplayRef;
+  /** The steps at which the keys of its worst finding went wrong, as a replay of it finds them. */
+  readonly moments: readonly KeyMoment[];
 }
 
 /** How the search ended: no counterexample within its samples, or a shrunk counterexample. */
@@ -246,7 +250,10 @@ export function finishExplore(scenario: Scenario, options: ExploreOptions, part:
   let search: ExploreSearch = { status: 'passed' };
   if (part.failed) {
     const { path, case: c } = part.failed;
-    const traced = runScenario(scenario, { seed: c.seed, plan: c.plan, size: c.size, latencies: c.latencies, keepTrace: true });
+    // Framed, as its replay is, so its steps are marked where the worst finding's keys went wrong.
+    const framed = framedRun(scenario, { seed: c.seed, plan: c.plan, size: c.size, latencies: c.latencies });
+    const traced = framed.record;
+    const worst = traced.outcome === 'holds' || traced.outcome === 'unknown' || traced.outcome === 'inconclusive' ? undefined : traced.outcome;
     search = {
       status: 'failed',
       path,
@@ -256,6 +263,7 @@ export function finishExplore(scenario: Scenario, options: ExploreOptions, part:
         findings: traced.findings,
         traceHash: traced.report.traceHash,
         trace: traced.report.trace ?? [],
+        moments: worst === undefined ? [] : keyMoments(framed, scenario.claims, worst),
         replay: {
           kind: 'path',
           scenario: ref,

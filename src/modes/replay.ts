@@ -17,7 +17,7 @@ import type { ReplayRef } from './replayLine.ts';
 import { framedRun } from '../run/framedRun.ts';
 import { runScenario } from '../run/runScenario.ts';
 import { keyMoments, type KeyMoment } from '../analysis/keyMoments.ts';
-import { checkSetup, runChoices } from './check/check.ts';
+import { checkSetup, choiceMoments, runChoices } from './check/check.ts';
 import { encodeChoices } from './check/choicePath.ts';
 import type { Duration } from '../base/duration.ts';
 import { linkFaults } from '../faults/linkFaults.ts';
@@ -60,7 +60,7 @@ export interface ReplayResult {
   readonly coverage: Coverage;
   readonly replay: ReplayRef;
   readonly refusals: readonly DriverRefusal[];
-  /** The steps at which the keys of the run's worst finding went wrong (absent for a check's choice path, which is not framed). */
+  /** The steps at which the keys of the run's worst finding went wrong (absent when it has none). */
   readonly moments?: readonly KeyMoment[];
 }
 
@@ -220,8 +220,9 @@ function replayChoices(scenario: Scenario, input: Extract<ReplayInput, { kind: '
     ...(input.size === undefined ? {} : { size: input.size }),
     ...(input.worldLatency ? { worldLatency: true } : {}),
   });
-  const run = runChoices(scenario, setup, input.choices);
+  const run = runChoices(scenario, setup, input.choices, { framed: true });
   if (run.end === undefined) throw new InputError(`--choices: the path stops before the run ends (after ${input.choices.length} steps the world is neither quiet nor stuck); give the whole path the check printed`);
+  const worst = run.outcome === 'holds' || run.outcome === 'unknown' || run.outcome === 'inconclusive' ? undefined : run.outcome;
   const clauses = new ClauseTally();
   clauses.add(run.claims);
   const choices = encodeChoices(input.choices);
@@ -258,5 +259,6 @@ function replayChoices(scenario: Scenario, input: Extract<ReplayInput, { kind: '
     coverage,
     replay: { kind: 'choices', scenario: ref, choices, faults: input.faults, ...(input.kinds === undefined ? {} : { kinds: input.kinds }), ...(input.size === undefined ? {} : { size: input.size }), ...(input.worldLatency ? { worldLatency: true } : {}) },
     refusals: [],
+    ...(worst === undefined ? {} : { moments: choiceMoments(scenario, run, worst) }),
   };
 }

@@ -82,7 +82,7 @@ export interface Counterexample {
   readonly traceHash: string;
   readonly trace: readonly TraceEvent[];
   readonly replay: ReplayRef;
-  /** The World at each step of the trace, for a report's step-through view (absent where the run was not framed: a check's path). */
+  /** The World at each step of the trace, for a report's step-through view (absent for a check's path, whose steps are not the World's). */
   readonly frames?: StepFrames;
   /** The steps at which the findings' keys changed: each committed outcome, the fact, where it broke. */
   readonly moments?: readonly KeyMoment[];

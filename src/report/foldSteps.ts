@@ -117,7 +117,8 @@ function foldRuns(all: readonly SequenceStep[], draw: readonly boolean[], lead: 
 /** What makes two steps the same step of a loop: their kind, who, and words, and never a mark. */
 function signature(s: SequenceStep): string {
   if (s.kind === 'fold') return `fold|${s.detail.replace(/×\d+/g, '×').replace(/^\d+ steps?/, '')}`;
-  if (s.kind !== 'missing' && 'mark' in s && s.mark !== undefined) return `mark|${s.at}`;
+  // Several marks may sit on one step (two keys' outcomes committed by one delivery): each is its own.
+  if (s.kind !== 'missing' && 'mark' in s && s.mark !== undefined) return `mark|${s.at}|${s.mark.text}`;
   const p = partOf(s);
   return `${s.kind}|${p?.who}|${'label' in s ? s.label : p?.what}`;
 }

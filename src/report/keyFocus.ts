@@ -131,7 +131,8 @@ function ordinal(n: number): string {
   return ORDINALS[n] ?? `${n}th`;
 }
 
-function markOf(m: KeyMoment): StepMark {
+/** What a moment's step is marked with. */
+export function markOf(m: KeyMoment): StepMark {
   switch (m.kind) {
     case 'outcome':
       return m.violation === 'duplicate effect' && (m.nth ?? 1) > 1
@@ -144,10 +145,16 @@ function markOf(m: KeyMoment): StepMark {
   }
 }
 
+/** The type of a delivered message, for a note that stands in for its step. */
+function messageType(data: unknown): string {
+  const type = (data as { event?: { type?: unknown } } | undefined)?.event?.type;
+  return typeof type === 'string' ? type : 'delivery';
+}
+
 /**
  * The steps with the moments marked on them: a moment's step carries its mark, or, where the
- * step is not one a diagram draws (a timer firing), a note on the component it changed stands
- * in for it. A missing effect ends the story on the component that commits the effect.
+ * step is not one a diagram draws (a timer firing) or already carries another moment's mark (one
+ * delivery committed two keys' outcomes), a note on the component it changed stands in for it. A missing effect ends the story on the component that commits the effect.
  */
 export function markMoments(steps: readonly SequenceStep[], trace: readonly TraceEvent[], moments: readonly KeyMoment[], focus: Focus | undefined): SequenceStep[] {
   const out = [...steps];
@@ -161,7 +168,7 @@ export function markMoments(steps: readonly SequenceStep[], trace: readonly Trac
     }
     const e = m.at === undefined ? undefined : trace[m.at];
     const component = m.component ?? e?.component ?? 'world';
-    const what = e?.kind === 'timer' ? `timer ${String(e.data)}` : (e?.kind ?? 'step');
+    const what = e?.kind === 'timer' ? `timer ${String(e.data)}` : e?.kind === 'deliver' ? `the same ${messageType(e.data)}` : (e?.kind ?? 'step');
     const note: SequenceStep = { kind: 'note', tick: e?.tick ?? 0, component, label: what, parts: [what], detail: what, at: m.at!, mark };
     const after = out.findIndex((s) => s.kind !== 'fold' && s.kind !== 'missing' && s.at !== undefined && s.at > m.at!);
     out.splice(after < 0 ? out.length : after, 0, note);

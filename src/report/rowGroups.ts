@@ -9,6 +9,7 @@ import { formatPlace } from '../faults/place.ts';
 import { isUnexpectedOutcome, outcomeRank } from '../checkers/verdict.ts';
 import type { WindowRow, WindowsResult } from '../modes/windows.ts';
 import { rowFaultLabel } from './windowCells.ts';
+import { guardsWords } from './guardWords.ts';
 
 export interface RowGroups {
   /** Rows whose worst run broke a claim, or could not be judged: the worst first. */
@@ -89,11 +90,11 @@ export function repairCell(row: WindowRow, legend: QueryLegend): string {
 function absorbedWords(row: WindowRow): string {
   const r = row.retry;
   const who = r === undefined ? 'not reached' : r.kind === 'resent' ? `${r.component} ${r.lookup ? 'asked after the work' : 'sent the work again'}` : r.kind === 'nobody' ? 'nobody sent the work again' : 'nothing had to be sent again';
-  const guard = row.guards.length > 0 ? `; ${row.guards.join(', ')} stopped the repeat` : row.repeatSeen ? '; a repeat was possible' : '';
+  const guard = row.guards.length > 0 ? `; ${guardsWords(row.guards)} stopped the repeat` : row.repeatSeen ? '; a repeat was possible' : '';
   return `${who}${guard}`;
 }
 
-/** The rows the design absorbed, grouped by what they show: `broker sent the work again; inboxKey stopped the repeat` and the places it did so at. */
+/** The rows the design absorbed, grouped by what they show: `broker sent the work again; the inbox key stopped the repeat` and the places it did so at. */
 export function absorbedSummary(rows: readonly WindowRow[]): { readonly text: string; readonly rows: readonly WindowRow[] }[] {
   const groups = new Map<string, WindowRow[]>();
   for (const r of rows) {

@@ -12,6 +12,7 @@ import type { KeyMoment } from '../analysis/keyMoments.ts';
 import type { TraceEvent } from '../kernel/trace.ts';
 import type { Counterexample } from '../modes/windows.ts';
 import { foldSteps } from './foldSteps.ts';
+import { guardWords } from './guardWords.ts';
 import { focusOf, markMoments, relatedSteps, type Focus } from './keyFocus.ts';
 
 /** Where a step sits in its trace: the index of the event it was drawn from. */
@@ -245,7 +246,7 @@ function noteOf(data: unknown): Labelled {
   const d = data as { kind?: unknown; data?: Record<string, unknown> } | undefined;
   const kind = typeof d?.kind === 'string' ? d.kind : 'note';
   let name = kind;
-  if (kind === 'guard' && typeof d?.data?.['guard'] === 'string') name = `guard ${d.data['guard']} suppressed a repeat`;
+  if (kind === 'guard' && typeof d?.data?.['guard'] === 'string') name = `${guardWords(d.data['guard'])} suppressed a repeat`;
   else if (kind === 'effect') {
     const table = d?.data?.['table'];
     name = typeof table === 'string' ? `effect committed (${table})` : 'effect committed';

@@ -6,6 +6,7 @@
 // happened from its findings), the query from the claim's tables and the finding. A design's
 // declared note only adds wording to the retry owner, and only where it does not contradict the
 // run (contradicts() states the rule).
+import { guardsWords } from './guardWords.ts';
 import { formatPlace, type Place } from '../faults/place.ts';
 import type { RetryObservation } from '../analysis/retryObservation.ts';
 import type { Evidence, WindowRow, WindowsResult } from '../modes/windows.ts';
@@ -177,14 +178,15 @@ export function rowFaultLabel(row: Pick<WindowRow, 'fault' | 'restored'>): strin
 }
 
 /**
- * The guards the fault called on in the row's run. A guard that fired in a run that still
- * committed a duplicate did not suppress it, and the cell says so rather than naming it as the
- * guard that suppresses the repeat: `epochCommitted fired, and the duplicate still happened`.
+ * The guards the fault called on in the row's run, in words (`the inbox key`). A guard that
+ * fired in a run that still committed a duplicate did not suppress it, and the cell says so
+ * rather than naming it as the guard that suppresses the repeat: `the sink’s committed epoch
+ * caught a repeat, and the duplicate still happened`.
  */
 export function duplicateGuardText(row: Pick<WindowRow, 'guards' | 'duplicated'>): string {
   if (row.guards.length === 0) return 'none';
-  const names = row.guards.join(', ');
-  return row.duplicated ? `${names} fired, and the duplicate still happened` : names;
+  const words = guardsWords(row.guards);
+  return row.duplicated ? `${words} caught a repeat, and the duplicate still happened` : words;
 }
 
 /** A row's cells; `components` are the design's component names, so a declared owner is recognised. */

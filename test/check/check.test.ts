@@ -5,6 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { check, checkSetup, runChoices } from '../../src/modes/check/check.ts';
 import { decodeChoices } from '../../src/modes/check/choicePath.ts';
+import { replay } from '../../src/modes/replay.ts';
+import { printRun } from '../../src/cli/printRun.ts';
+import { styleFor } from '../../src/cli/style.ts';
 import { loadScenario } from '../../src/scenario/catalogue.ts';
 import { formatPlace } from '../../src/faults/place.ts';
 import { describeCoverage } from '../../src/report/describeCoverage.ts';
@@ -46,6 +49,22 @@ describe('check', () => {
     expect(decodeChoices(deep.replay.kind === 'choices' ? deep.replay.choices : '').length).toBeGreaterThanOrEqual(path.length);
     // Both orders visit the same states.
     expect(dfs.check.states).toBe(bfs.check.states);
+  }, 120_000);
+
+  it('marks where a counterexample\'s key went wrong, and its choice path\'s replay marks the same steps, in its summary and in its whole trace', async () => {
+    const scenario = await load('mercury-dual-write-commit-first');
+    const ce = check(scenario, { faults: 1 }).counterexamples.find((c) => c.violation === 'lost effect')!;
+    const fact = ce.moments!.find((m) => m.kind === 'fact')!;
+    expect([ce.trace[fact.at!]!.kind, ce.trace[fact.at!]!.component, (ce.trace[fact.at!]!.data as { event: { type: string } }).event.type]).toEqual(['deliver', 'ordersDb', 'db.commit']);
+    expect(ce.moments!.map((m) => m.kind)).toEqual(['fact', 'missing']);
+    const choices = decodeChoices(ce.replay.kind === 'choices' ? ce.replay.choices : '');
+    const r = replay(scenario, { kind: 'choices', choices, faults: 1 });
+    expect(r.moments).toEqual(ce.moments);
+    for (const full of [false, true]) {
+      const lines: string[] = [];
+      printRun((t) => lines.push(t), styleFor(0), r, full);
+      expect(lines.filter((l) => l.includes(`◀ source fact ${fact.key} committed`))).toHaveLength(1);
+    }
   }, 120_000);
 
   it('is deterministic: the same search twice gives the same figures, paths and hashes', async () => {

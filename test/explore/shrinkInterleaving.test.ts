@@ -9,6 +9,8 @@ import { caseArbitrary, explore, SCHEDULE_LENGTH_MAX, type ExploreCounterexample
 import { replay } from '../../src/modes/replay.ts';
 import { runScenario } from '../../src/run/runScenario.ts';
 import checkThenInsert from './checkThenInsert.ts';
+import { presentExplore } from '../../src/cli/exploreCommand.ts';
+import { findingKey } from '../../src/checkers/finding.ts';
 
 const SEEDS = [1, 2, 3, 4, 5];
 // No faults: the only thing the search can vary is the schedule.
@@ -53,6 +55,17 @@ describe('explore on a failure only an interleaving causes', () => {
     expect(r.coverage.interleavings).toEqual({ kind: 'scheduled' });
     // The case as data reruns to the same hash without fast-check.
     expect(runScenario(checkThenInsert, { seed: ce.seed, plan: ce.plan, size: ce.size, latencies: ce.latencies }).report.traceHash).toBe(ce.traceHash);
+  });
+
+  it('marks the committed outcomes of its duplicate where its replay marks them, and prints the marks', () => {
+    const { ce, path } = counterexample(2);
+    const r = replay(checkThenInsert, { kind: 'path', seed: 2, path, maxFaults: 0 });
+    expect(ce.moments.filter((m) => m.kind === 'outcome').map((m) => m.nth)).toEqual([1, 2]);
+    expect(ce.moments).toEqual(r.moments);
+    const lines: string[] = [];
+    presentExplore([explore(checkThenInsert, { seed: 2, ...OPTIONS })], { json: false }, { out: (t: string) => lines.push(t), err: () => undefined, colorLevel: 0 } as never);
+    const key = findingKey(ce.findings[0]!);
+    expect(lines.filter((l) => l.includes('◀')).map((l) => l.replace(/^.*◀ /, ''))).toEqual([`1st committed outcome for ${key}`, `DUPLICATE: 2nd committed outcome for ${key}`]);
   });
 });
 

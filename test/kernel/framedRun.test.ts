@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import carrier from '../../scenarios/carrier-no-key-no-lookup.ts';
 import dualWrite from '../../scenarios/mercury-dual-write-commit-first.ts';
+import liveReplay from '../../scenarios/replay-through-live-consumer.ts';
+import topicProcess from '../../scenarios/topic-read-process-write-separate-commit.ts';
 import { framedRun } from '../../src/run/framedRun.ts';
 import { keyMoments } from '../../src/analysis/keyMoments.ts';
 import { runScenario } from '../../src/run/runScenario.ts';
@@ -40,6 +42,26 @@ describe('framedRun', () => {
     expect((frames[0]!.durable[provider] as { operations: unknown[] }).operations).toHaveLength(0);
   });
 
+  it('says which step each frame falls in: frames of one step show the World alike, each step starts with a delivery, a timer, a restart, a drop or the heal', () => {
+    const lost: FaultPlan = [{ kind: 'lose', point: 'ordersDb->source:db.committed', occurrence: 1 }];
+    for (const [scenario, plan] of [[dualWrite, lost], [carrier, crashAwaiting]] as const) {
+      const { frames, record } = framedRun(scenario, { seed: 1, plan });
+      const trace = record.report.trace!;
+      let split = 0;
+      for (let i = 1; i < frames.length - 1; i++) {
+        const [before, f] = [frames[i - 1]!, frames[i]!];
+        expect(['deliver', 'timer', 'restart', 'drop', 'phase']).toContain(trace[f.step]!.kind);
+        if (f.step !== before.step) continue;
+        split++;
+        expect(f.durable).toEqual(before.durable);
+        expect(f.states).toEqual(before.states);
+        expect(f.inFlight).toEqual(before.inFlight);
+      }
+      // Both plans' runs have steps that record more than one event (a lost reply, a crash).
+      expect(split).toBeGreaterThan(0);
+    }
+  });
+
   it('describes each durable state in its component\'s words, sharing the words of one that did not change', () => {
     const run = framedRun(dualWrite, { seed: 1, plan: [{ kind: 'crash', window: 'source.committing', occurrence: 1 }] });
     const { components, frames } = stepFrames(dualWrite, run);
@@ -70,5 +92,29 @@ describe('keyMoments', () => {
       ['missing', 'o-1|1', 'inventoryDb'],
     ]);
     expect(moments[1]!.at).toBeUndefined();
+  });
+
+  it('places a moment on the event that starts the step which made it, not on a fault that step suffered', () => {
+    // The commit is delivered and its reply lost in one step: the fact is the commit's.
+    const run = framedRun(dualWrite, { seed: 1, plan: [{ kind: 'lose', point: 'ordersDb->source:db.committed', occurrence: 1 }] });
+    const trace = run.record.report.trace!;
+    const fact = keyMoments(run, dualWrite.claims, 'lost effect').find((m) => m.kind === 'fact')!;
+    expect([trace[fact.at!]!.kind, (trace[fact.at!]!.data as { event: { type: string } }).event.type, fact.component]).toEqual(['deliver', 'db.commit', 'ordersDb']);
+    // The first outcome is produced and its acknowledgement lost in one step.
+    const topic = framedRun(topicProcess, { seed: 1, plan: [{ kind: 'lose', point: 'topics->processor:topics.produced', occurrence: 1 }] });
+    const events = topic.record.report.trace!;
+    const outcomes = keyMoments(topic, topicProcess.claims, 'duplicate effect').filter((m) => m.kind === 'outcome');
+    expect(outcomes.map((m) => [m.nth, events[m.at!]!.kind])).toEqual([
+      [1, 'deliver'],
+      [2, 'deliver'],
+    ]);
+  });
+
+  it('marks no step for a source fact that held before the first step', () => {
+    const plan: FaultPlan = [{ kind: 'lose', point: 'caller->broker:broker.subscribe', occurrence: 1 }];
+    const run = framedRun(liveReplay, { seed: 1, plan });
+    const moments = keyMoments(run, liveReplay.claims, 'duplicate effect');
+    expect(moments.filter((m) => m.kind === 'fact')).toEqual([]);
+    expect(moments.filter((m) => m.kind === 'outcome').map((m) => m.nth)).toEqual([1, 2, 1, 2]);
   });
 });

@@ -71,10 +71,10 @@ describe('renderMarkdownFile', () => {
     const md = renderMarkdownFile(results.outbox);
     const group = (words: string) => md.split('\n').find((l) => l.startsWith(`- **${words}:**`)) ?? '';
     for (const window of DRILL_WINDOWS) expect(md, window).toContain(`\`${window}\` (crash)`);
-    expect(group('relay sent the work again; inboxKey stopped the repeat')).toContain('`relay.afterBrokerAccept` (crash)');
-    expect(group('broker sent the work again; inboxKey stopped the repeat')).toContain('`consumer.afterEffectCommit` (crash)');
+    expect(group('relay sent the work again; the inbox key stopped the repeat')).toContain('`relay.afterBrokerAccept` (crash)');
+    expect(group('broker sent the work again; the inbox key stopped the repeat')).toContain('`consumer.afterEffectCommit` (crash)');
     // Each group names the check that finds the damage its faults could do, listed once below.
-    expect(group('relay sent the work again; inboxKey stopped the repeat')).toMatch(/\(check with Q\d\)$/);
+    expect(group('relay sent the work again; the inbox key stopped the repeat')).toMatch(/\(check with Q\d\)$/);
     expect(md).toMatch(/- \*\*Q1:\*\* `SELECT /);
     expect(md).toContain('None: no run violated a claim.');
   });

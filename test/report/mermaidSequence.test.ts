@@ -35,7 +35,7 @@ describe('sequenceSteps', () => {
       { kind: 'note', tick: 1, component: 'relay', label: 'publish to broker duplicated' },
       { kind: 'note', tick: 2, component: 'relay', label: 'publish to broker delayed' },
       { kind: 'note', tick: 3, component: 'relay', label: 'publish to ? held back (reorder)' },
-      { kind: 'note', tick: 4, component: 'broker', label: 'guard inboxKey suppressed a repeat' },
+      { kind: 'note', tick: 4, component: 'broker', label: 'the inbox key suppressed a repeat' },
       { kind: 'note', tick: 5, component: 'broker', label: 'effect committed (reservations)' },
       { kind: 'note', tick: 6, component: 'broker', label: 'effect committed' },
       { kind: 'note', tick: 7, component: 'broker', label: 'guard' },

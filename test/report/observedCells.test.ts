@@ -149,6 +149,23 @@ describe('message faults and idle crashes the observer once misread', async () =
     }
   });
 
+  it('a lost or late message that confirms work leaves it unconfirmed, and its sender sending it again is the retry', () => {
+    const result = runWindows(outbox);
+    const at = (place: string, fault: string) => result.rows.find((r) => r.fault === fault && formatPlace(r.place) === place)!;
+    // The relay publishes again when the broker's acknowledgement never came, and the inbox stops the repeat.
+    expect(at('broker->relay:broker.ack', 'lose')).toMatchObject({ retry: { kind: 'resent', component: 'relay', message: 'broker.publish', to: 'broker' }, guards: ['inboxKey'] });
+    expect(at('broker->relay:broker.ack', 'delay').retry).toMatchObject({ kind: 'resent', component: 'relay', message: 'broker.publish' });
+    // The consumer runs its transaction again when it never learned it committed, or its commit came late.
+    for (const [place, fault] of [['inventoryDb->consumer:db.committed', 'lose'], ['inventoryDb->consumer:db.result', 'lose'], ['consumer->inventoryDb:db.commit', 'delay']]) {
+      expect(at(place!, fault!).retry, `${place} ${fault}`).toMatchObject({ kind: 'resent', component: 'consumer', message: 'db.exec', to: 'inventoryDb' });
+    }
+    // A lost offset commit confirms the delivery it followed: the broker delivers it again.
+    expect(at('consumer->broker:broker.commit', 'lose').retry).toMatchObject({ kind: 'resent', component: 'broker', message: 'broker.deliver', to: 'consumer' });
+    // A duplicated acknowledgement arrives: nothing was left unconfirmed, and nobody re-sent.
+    expect(at('broker->relay:broker.ack', 'duplicate').retry).toEqual({ kind: 'none needed' });
+    expect(retryOwnerText(at('broker->relay:broker.ack', 'lose'), componentNames(result))).toMatch(/^relay: sent broker\.publish to broker again \(t=\d+\)$/);
+  });
+
   it('a consumer or caller that had only been told it subscribed held no work, and the answer to its next subscribe is no re-send', () => {
     expect(rowOf('mercury-outbox', 'consumer.idle', 'crash').retry).toEqual({ kind: 'none needed', idle: true });
     // A caller whose crash dropped the record on its way to it: the broker's redelivery is the retry.
@@ -171,6 +188,14 @@ describe('the guard and duplicate cells of a row’s own run', async () => {
   const rowOf = (result: { rows: readonly WindowRow[] }, place: string, fault: string) => result.rows.find((r) => r.fault === fault && formatPlace(r.place) === place)!;
   const guardNote = (guard: string, seq: number): Note => ({ tick: seq, seq, component: 'consumer', kind: 'guard', data: { guard } });
 
+  it('names the guards in a reader\'s words, several as a sentence joins them, one no catalogue model notes by its own name', () => {
+    expect(duplicateGuardText({ guards: ['inboxKey'], duplicated: false })).toBe('the inbox key');
+    expect(duplicateGuardText({ guards: ['effectKey', 'localCache'], duplicated: false })).toBe('the effect key and the in-memory inbox');
+    expect(duplicateGuardText({ guards: ['localCache'], duplicated: true })).toBe('the in-memory inbox caught a repeat, and the duplicate still happened');
+    expect(duplicateGuardText({ guards: ['myDedup'], duplicated: false })).toBe('the guard myDedup');
+    expect(duplicateGuardText({ guards: [], duplicated: false })).toBe('none');
+  });
+
   it('counts a guard the fault called on by its hits, not by its name', () => {
     const reference = [guardNote('inboxKey', 1)];
     expect(faultGuardsOf([guardNote('inboxKey', 1), guardNote('inboxKey', 2)], reference)).toEqual(['inboxKey']);
@@ -187,7 +212,7 @@ describe('the guard and duplicate cells of a row’s own run', async () => {
       expect(r.guards, result.kind).toEqual(['inboxKey']);
       const cells = windowCells(r, componentNames(result));
       expect(cells.duplicatePossible, result.kind).toBe('yes');
-      expect(cells.duplicateGuard, result.kind).toBe('inboxKey');
+      expect(cells.duplicateGuard, result.kind).toBe('the inbox key');
     }
   }, 60_000);
 
@@ -200,7 +225,7 @@ describe('the guard and duplicate cells of a row’s own run', async () => {
     expect(r.duplicated).toBe(true);
     const cells = windowCells(r, []);
     expect(cells.duplicatePossible).toBe('yes');
-    expect(cells.duplicateGuard).toBe('epochCommitted fired, and the duplicate still happened');
+    expect(cells.duplicateGuard).toBe('the sink’s committed epoch caught a repeat, and the duplicate still happened');
   });
 
   it('takes a duplicate the fault-free run commits as well for no fault’s doing', () => {
@@ -209,7 +234,7 @@ describe('the guard and duplicate cells of a row’s own run', async () => {
     expect(faultDuplicated([dup(2)], [dup(2)])).toBe(false);
     expect(faultDuplicated([dup(3)], [dup(2)])).toBe(true);
     expect(faultDuplicated([{ ...dup(2), key: 'w1' }], [dup(2)])).toBe(true);
-    expect(duplicateGuardText({ guards: ['resultKey'], duplicated: false })).toBe('resultKey');
+    expect(duplicateGuardText({ guards: ['resultKey'], duplicated: false })).toBe('the sink’s result key');
     expect(duplicateGuardText({ guards: [], duplicated: true })).toBe('none');
   });
 });

@@ -5,7 +5,10 @@
 // so that no lifeline runs through one.
 import { describe, expect, it } from 'vitest';
 import { mermaidSequence } from '../../src/report/mermaidSequence.ts';
-import { messageKeys, sequenceSteps } from '../../src/report/sequenceSteps.ts';
+import { counterexampleSteps, messageKeys, sequenceSteps } from '../../src/report/sequenceSteps.ts';
+import { stepLine } from '../../src/report/keyStory.ts';
+import type { KeyMoment } from '../../src/analysis/keyMoments.ts';
+import type { Finding } from '../../src/checkers/finding.ts';
 import { svgSequence } from '../../src/report/svgSequence.ts';
 import type { TraceEvent } from '../../src/kernel/trace.ts';
 
@@ -137,6 +140,21 @@ describe('sequenceSteps', () => {
     for (let i = 0; i < 30; i++) loop.push(deliver(2 * i + 1, 'a', 'b', 'poll'), deliver(2 * i + 2, 'b', 'a', 'empty'));
     const d = sequenceSteps(loop);
     expect(d.steps.map((s) => (s.kind === 'fold' ? `fold ${s.count}: ${s.text}` : s.kind === 'message' ? s.label : s.kind))).toEqual(['poll', 'empty', 'fold 56: the 2 steps above, 28 more times: a ↔ b poll/empty ×28', 'poll', 'empty']);
+  });
+});
+
+describe('marks on one step', () => {
+  it('draws every mark of a step that made several moments: the step carries one, a note on its component each of the others, none folded as a loop', () => {
+    const marksTrace: TraceEvent[] = [ev(0, 'world', 'start', {}), deliver(1, 'app', 'db', 'db.commit', { keys: 'k1 k2 k3' }), deliver(2, 'db', 'app', 'db.committed')];
+    const keys = ['k1', 'k2', 'k3'];
+    const findings: Finding[] = keys.map((key) => ({ violation: 'duplicate effect', effect: 'row', key, count: 2 }));
+    const moments: KeyMoment[] = keys.map((key) => ({ violation: 'duplicate effect', key, kind: 'outcome', at: 1, component: 'db', nth: 2 }));
+    const d = counterexampleSteps({ trace: marksTrace, findings, violation: 'duplicate effect', moments });
+    expect(d.steps.filter((s) => 'mark' in s && s.mark !== undefined).map(stepLine)).toEqual([
+      't=1    app → db  db.commit   ◀ DUPLICATE: 2nd committed outcome for k1',
+      't=1    db: the same db.commit   ◀ DUPLICATE: 2nd committed outcome for k2',
+      't=1    db: the same db.commit   ◀ DUPLICATE: 2nd committed outcome for k3',
+    ]);
   });
 });
 

@@ -38,6 +38,7 @@ import { type Note, type Strike } from '../../kernel/runEvents.ts';
 import type { CheckSummary, Counterexample, WindowRow, WindowsResult } from '../windows.ts';
 import { undecidedOf, windowRowOf, type ObservedRun } from '../windowRow.ts';
 import { encodeChoices } from './choicePath.ts';
+import { steppedMoments, type DurableFrame, type KeyMoment } from '../../analysis/keyMoments.ts';
 import type { KernelState as CheckState } from '../../kernel/draft.ts';
 import { Kernel, isFault, type Choice, type PathEnd } from '../../kernel/kernel.ts';
 import type { StepLog } from '../../kernel/stepLog.ts';
@@ -103,6 +104,8 @@ export interface ChoiceRun {
   readonly strikes: readonly Strike[];
   /** The step (an index into `choices`) at which each fault was taken. */
   readonly faultSteps: readonly number[];
+  /** With `framed`: every component's durable state before each step and after the last, for the moments of its findings. */
+  readonly frames?: readonly DurableFrame[];
 }
 
 /** The settings of a check: the world's, the fault budget and kinds, the workload size. */
@@ -229,9 +232,10 @@ class TracingLog {
  * (its end is then undefined and the outcome says what the claims see there). `faultFree` says
  * the path takes no fault, so the states need not offer any (the choices keep their indices);
  * `hashed` false keeps the trace without hashing it (its `traceHash` is then ''), for a run
- * whose hash no report prints.
+ * whose hash no report prints; `framed` notes the durable state before every step, as a framed
+ * World run does, for a counterexample whose steps are marked.
  */
-export function runChoices(scenario: Scenario, setup: CheckSetup, choices: readonly number[], how: { readonly faultFree?: boolean; readonly hashed?: boolean } = {}): ChoiceRun {
+export function runChoices(scenario: Scenario, setup: CheckSetup, choices: readonly number[], how: { readonly faultFree?: boolean; readonly hashed?: boolean; readonly framed?: boolean } = {}): ChoiceRun {
   const { faultFree = false, hashed = true } = how;
   const { world } = setup;
   const log = new TracingLog(hashed);
@@ -241,6 +245,12 @@ export function runChoices(scenario: Scenario, setup: CheckSetup, choices: reado
   const plan: Fault[] = [];
   const strikes: Strike[] = [];
   const faultSteps: number[] = [];
+  // Each choice is one step, and its first event is the next one the trace records.
+  const frames: DurableFrame[] | undefined = how.framed ? [] : undefined;
+  const note = (state: CheckState) => {
+    const durable = world.durable(state);
+    frames?.push({ at: log.trace.length, step: log.trace.length, durable: world.names.map((n) => durable[n]) });
+  };
   let end: PathEnd | undefined;
   for (let i = 0; ; i++) {
     const offered = world.choices(s, !faultFree);
@@ -255,8 +265,10 @@ export function runChoices(scenario: Scenario, setup: CheckSetup, choices: reado
       strikes.push({ fault: f, tick: s.now, durable: world.durable(s), inFlight: world.inFlight(s) });
       faultSteps.push(i);
     }
+    note(s);
     s = world.apply(s, c, tracer);
   }
+  note(s);
   const durable = world.durable(s);
   const judged = end === undefined ? { outcome: 'holds' as RunOutcome, findings: [], claims: [] } : judgeEnd(scenario, durable, end, log.notes);
   return {
@@ -271,7 +283,15 @@ export function runChoices(scenario: Scenario, setup: CheckSetup, choices: reado
     components: setup.components,
     strikes,
     faultSteps,
+    ...(frames === undefined ? {} : { frames }),
   };
+}
+
+/** The steps of a framed path's run at which the keys of its findings of `violation` went wrong. */
+export function choiceMoments(scenario: Scenario, run: ChoiceRun, violation: Violation): KeyMoment[] {
+  if (run.frames === undefined || run.end === undefined) return [];
+  const components = run.components.map((c) => c.name);
+  return steppedMoments({ components, frames: run.frames, ending: endingOf(run.end), notes: run.notes, findings: run.findings }, scenario.claims, violation);
 }
 
 /**
@@ -650,10 +670,10 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
   // Counterexamples and each row's worst path, run again traced; only a counterexample's trace
   // hash is printed, so only its run is hashed.
   const traced = new Map<number, ChoiceRun>();
-  const runOf = (node: number, hashed: boolean): ChoiceRun => {
+  const runOf = (node: number, hashed: boolean, framed = false): ChoiceRun => {
     let run = traced.get(node);
-    if (!run || (hashed && run.traceHash === '')) {
-      run = runChoices(scenario, setup, tree.path(node), { hashed });
+    if (!run || (hashed && run.traceHash === '') || (framed && run.frames === undefined)) {
+      run = runChoices(scenario, setup, tree.path(node), { hashed, framed });
       traced.set(node, run);
     }
     return run;
@@ -669,8 +689,8 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
   });
   const found = [...firstOf.keys()].sort((a, b) => outcomeRank(a) - outcomeRank(b));
   const counterexamples = found.map((violation): Counterexample => {
-    const run = runOf(firstOf.get(violation)!, true);
-    return { violation, seed: 0, size: setup.size, plan: run.plan, findings: run.findings, traceHash: run.traceHash, trace: run.trace, replay: replayOf(run) };
+    const run = runOf(firstOf.get(violation)!, true, true);
+    return { violation, seed: 0, size: setup.size, plan: run.plan, findings: run.findings, traceHash: run.traceHash, trace: run.trace, replay: replayOf(run), moments: choiceMoments(scenario, run, violation) };
   });
   // Every row is built as windows mode builds one (src/modes/windowRow.ts): all its observed cells from
   // its worst path, read beside that path's fault-free counterpart.
