@@ -150,7 +150,7 @@ describe.skipIf(skipReason !== undefined)('the packed package', () => {
     expect(paths).toContain('dist/src/index.js.map');
     expect(paths).toContain('dist/src/cli/bin.js');
     expect(paths).toContain('dist/src/cli/checkCommand.js');
-    expect(paths).toContain('dist/src/check/check.js');
+    expect(paths).toContain('dist/src/modes/check/check.js');
     // The JSON Schema of every input, generated at build from the schemas that validate them.
     expect(paths).toEqual(expect.arrayContaining(['dist/schemas/scenario.schema.json', 'dist/schemas/record.schema.json', 'dist/schemas/orderPipeline.schema.json']));
     const catalogue = readdirSync(join(root, 'scenarios')).filter((f) => f.endsWith('.ts'));
