@@ -147,7 +147,7 @@ describe('--workers and --shard on the command line', () => {
       [['windows', names[0]!, '--shard', '1/2', '--json'], /give --json to faultline merge/],
       [['windows', names[0]!, '--workers', '0'], /--workers must be at least 1/],
       [['explore', names[0]!, '--out', dir], /--out is where a shard writes its part/],
-      [['merge', join(dir, 'nothing')], /cannot read the part/],
+      [['merge', join(dir, 'nothing')], /nothing does not exist/],
     ] as const) {
       const r = await run(...args);
       expect(r.code, args.join(' ')).toBe(2);
