@@ -97,3 +97,43 @@ describe('commitThenCall: its options', () => {
     expect(() => commitThenCall({ ...base, existingRow: 'ignore' as never })).toThrow(/existingRow has no value "ignore"/);
   });
 });
+
+describe('commitThenCall: answers it must tell apart', () => {
+  it('takes a status lookup that finds the call as the answer, and calls nobody', () => {
+    const d = committing();
+    d.receive(rowRan(false), 'db');
+    d.advance(1);
+    d.receive({ type: 'provider.statusResult', ref: '0.0#s0', op_id: 'op-9' }, 'carrier');
+    d.advance(1);
+    expect(d.sent.filter((s) => s.event.type === 'provider.call')).toEqual([]);
+    expect(d.sent.at(-1)).toMatchObject({ to: 'db', event: { ref: '0.0.outcome', ops: [{ op: 'update', set: { status: 'SUCCEEDED', op_id: 'op-9' } }] } });
+  });
+
+  it('ignores a status result of another delivery: it neither finds nor misses this one', () => {
+    const d = committing();
+    d.receive(rowRan(false), 'db');
+    d.advance(1);
+    expect(d.state).toBe('checkingStatus');
+    for (const op_id of [null, 'op-9']) d.receive({ type: 'provider.statusResult', ref: '0.1#s0', op_id }, 'carrier');
+    expect(d.state).toBe('checkingStatus');
+    expect(d.sent.filter((s) => s.event.type === 'provider.call')).toEqual([]);
+  });
+
+  it('calls at most maxAttempts times, then gives up', () => {
+    const d = committing({ statusLookup: false, maxAttempts: 2 });
+    d.receive(rowRan(true), 'db');
+    d.advance(200);
+    expect(d.sent.filter((s) => s.event.type === 'provider.call')).toHaveLength(2);
+    expect(d.state).toBe('committingOutcome');
+  });
+
+  it('forgets its session when its broker crashes, and not when another peer does', () => {
+    const d = committing();
+    d.receive({ type: 'sys.peerCrashed', peer: 'db' }, 'db');
+    expect(d.state).toBe('committingRow');
+    const before = d.sent.length;
+    d.receive({ type: 'sys.peerCrashed', peer: 'broker' }, 'broker');
+    expect(d.state).toBe('connecting');
+    expect(types(d, before)).toEqual(['broker:broker.subscribe']);
+  });
+});
