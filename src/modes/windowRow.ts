@@ -8,17 +8,62 @@
 import type { ClaimVerdict } from '../checkers/compose.ts';
 import type { Finding, RunOutcome } from '../checkers/finding.ts';
 import type { Claim } from '../checkers/claims.ts';
+import type { Undecided } from '../checkers/verdict.ts';
 import { endDifferenceOf } from '../analysis/endDifference.ts';
-import type { Fault, FaultPlan } from '../faults/faults.ts';
+import { repairQueryOf, type RepairQuery } from '../analysis/repairQuery.ts';
+import { nextSendOf, observeRetry, type RetryObservation } from '../analysis/retryObservation.ts';
+import type { Fault, FaultKind, FaultPlan } from '../faults/faults.ts';
 import type { Place } from '../faults/place.ts';
 import type { ReplayRef } from './replayLine.ts';
-import { repairQueryOf } from '../analysis/repairQuery.ts';
-import { nextSendOf, observeRetry } from '../analysis/retryObservation.ts';
 import type { TimeScale } from '../base/duration.ts';
-import type { DesignComponent, WindowNote } from '../scenario/scenario.ts';
+import type { DesignComponent, EvidencePart, WindowNote } from '../scenario/scenario.ts';
 import type { TraceEvent } from '../kernel/trace.ts';
-import type { Evidence, Undecided, WindowRow } from './windows.ts';
-import type { Note, Strike } from '../kernel/runEvents.ts';
+import type { InFlight, Note, Strike } from '../kernel/runEvents.ts';
+
+/** What was durable and in flight when a fault struck. */
+export interface Evidence {
+  readonly tick: number;
+  /** Each described component's durable state, in the design's order. */
+  readonly components: readonly { readonly component: string; readonly parts: readonly EvidencePart[] }[];
+  readonly inFlight: readonly InFlight[];
+  /** What the end state shows that the row's finding points at (empty when the run held). */
+  readonly end: readonly string[];
+}
+
+export interface WindowRow {
+  /** A failure window or a message point. */
+  readonly place: Place;
+  readonly fault: FaultKind;
+  /** For a restore, the component it set back to its snapshot. */
+  readonly restored?: string;
+  /** Runs at this place and fault (one per occurrence). */
+  readonly runs: number;
+  /** Runs in which the fault actually struck (none: the workload never reached this place). */
+  readonly struck: number;
+  /** The worst outcome over those runs. */
+  readonly outcome: RunOutcome;
+  readonly outcomes: Readonly<Partial<Record<RunOutcome, number>>>;
+  /** Durable state and messages in flight when the representative run's fault struck, and its end-state difference. */
+  readonly evidence: Evidence | undefined;
+  /** Who re-sent the interrupted work in the representative run (undefined: the fault never struck). */
+  readonly retry: RetryObservation | undefined;
+  /** The query that finds the damage the row's finding points at, or checks for what the window could do. */
+  readonly repair: RepairQuery | undefined;
+  /** Whether the representative run saw a repeat attempt (a guard the fault called on fired, or a duplicate effect committed). */
+  readonly repeatSeen: boolean;
+  /** The guards that fired more often in the representative run than in the fault-free run: the ones the fault called on. */
+  readonly guards: readonly string[];
+  /** Whether the representative run committed a duplicate its fault-free run did not: the guards the fault called on did not suppress it. */
+  readonly duplicated: boolean;
+  /** The design's own note for this window, when it declares one. */
+  readonly note: WindowNote | undefined;
+  /** Why runs here could not be judged: the clause whose checker threw, and its error. */
+  readonly undecided: readonly Undecided[];
+  /** The plan of the worst run: the row's representative, whose strike, trace and findings its cells show. */
+  readonly plan: FaultPlan;
+  /** How to replay the worst run, when a plan and the sweep's seed do not (check mode: its choice path). */
+  readonly replay?: ReplayRef;
+}
 
 /** A run as a row reads it, whichever mode ran it: a World run or a check's choice path. */
 export interface ObservedRun {

@@ -3,19 +3,16 @@
 // pair) is one run. Each run's worst outcome lands in the failure-window table, and the first
 // run of each violation is run again, traced, as a counterexample with the line that replays it.
 // Everything here is data; src/report/ words it.
-import type { RetryObservation } from '../analysis/retryObservation.ts';
-import type { RepairQuery } from '../analysis/repairQuery.ts';
-import { windowRowOf, type ObservedRun } from './windowRow.ts';
+import { windowRowOf, type ObservedRun, type WindowRow } from './windowRow.ts';
 import { VIOLATIONS, type Finding, type RunOutcome, type Violation } from '../checkers/finding.ts';
 import type { Claim } from '../checkers/claims.ts';
 import { ClauseTally, violatedClaims, type Coverage } from '../checkers/coverage.ts';
-import { faultPlace, type FaultKind, type FaultPlan } from '../faults/faults.ts';
+import { faultPlace, type FaultPlan } from '../faults/faults.ts';
 import { failureWindows } from '../run/failureWindows.ts';
-import type { Place } from '../faults/place.ts';
 import type { ReplayRef } from './replayLine.ts';
 import type { RunRecord } from '../run/runScenario.ts';
 import type { Duration } from '../base/duration.ts';
-import { expectedAt, timeScaleOf, type EvidencePart, type Scenario, type WindowNote } from '../scenario/scenario.ts';
+import { expectedAt, timeScaleOf, type Scenario } from '../scenario/scenario.ts';
 import { rerun, sweepPlan, sweepWindows, type HeldRuns, type RowPart, type SweepPlan, type SweepSettings, type WindowsPart } from './windowsPart.ts';
 import type { TraceEvent } from '../kernel/trace.ts';
 import { PairTally, type FreshBreak, type KnownBreak } from './pairTally.ts';
@@ -25,52 +22,9 @@ import { stepFrames, type StepFrames } from '../run/stepFrames.ts';
 import { judge, outcomeRank, verdictOf, type Judgement, type Undecided, type Verdict } from '../checkers/verdict.ts';
 
 export type { Undecided } from '../checkers/verdict.ts';
-import type { DriverRefusal, InFlight } from '../kernel/runEvents.ts';
+import type { DriverRefusal } from '../kernel/runEvents.ts';
 
-/** What was durable and in flight when a fault struck. */
-export interface Evidence {
-  readonly tick: number;
-  /** Each described component's durable state, in the design's order. */
-  readonly components: readonly { readonly component: string; readonly parts: readonly EvidencePart[] }[];
-  readonly inFlight: readonly InFlight[];
-  /** What the end state shows that the row's finding points at (empty when the run held). */
-  readonly end: readonly string[];
-}
-
-export interface WindowRow {
-  /** A failure window or a message point. */
-  readonly place: Place;
-  readonly fault: FaultKind;
-  /** For a restore, the component it set back to its snapshot. */
-  readonly restored?: string;
-  /** Runs at this place and fault (one per occurrence). */
-  readonly runs: number;
-  /** Runs in which the fault actually struck (none: the workload never reached this place). */
-  readonly struck: number;
-  /** The worst outcome over those runs. */
-  readonly outcome: RunOutcome;
-  readonly outcomes: Readonly<Partial<Record<RunOutcome, number>>>;
-  /** Durable state and messages in flight when the representative run's fault struck, and its end-state difference. */
-  readonly evidence: Evidence | undefined;
-  /** Who re-sent the interrupted work in the representative run (undefined: the fault never struck). */
-  readonly retry: RetryObservation | undefined;
-  /** The query that finds the damage the row's finding points at, or checks for what the window could do. */
-  readonly repair: RepairQuery | undefined;
-  /** Whether the representative run saw a repeat attempt (a guard the fault called on fired, or a duplicate effect committed). */
-  readonly repeatSeen: boolean;
-  /** The guards that fired more often in the representative run than in the fault-free run: the ones the fault called on. */
-  readonly guards: readonly string[];
-  /** Whether the representative run committed a duplicate its fault-free run did not: the guards the fault called on did not suppress it. */
-  readonly duplicated: boolean;
-  /** The design's own note for this window, when it declares one. */
-  readonly note: WindowNote | undefined;
-  /** Why runs here could not be judged: the clause whose checker threw, and its error. */
-  readonly undecided: readonly Undecided[];
-  /** The plan of the worst run: the row's representative, whose strike, trace and findings its cells show. */
-  readonly plan: FaultPlan;
-  /** How to replay the worst run, when a plan and the sweep's seed do not (check mode: its choice path). */
-  readonly replay?: ReplayRef;
-}
+export type { Evidence, WindowRow } from './windowRow.ts';
 
 
 export interface Counterexample {

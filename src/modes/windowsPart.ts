@@ -19,7 +19,7 @@ import type { Scenario } from '../scenario/scenario.ts';
 import { outcomeRank } from '../checkers/verdict.ts';
 import { PairTally, type PairTallyState } from './pairTally.ts';
 import { faultGuardsOf, sawRepeat, undecidedOf } from './windowRow.ts';
-import type { Undecided } from './windows.ts';
+import type { Undecided } from '../checkers/verdict.ts';
 
 /** What decides a sweep's plans: the same settings give the same numbered plans everywhere. */
 export interface SweepSettings {

@@ -5,7 +5,7 @@
 // how many steps it holds, which components exchanged what, and from which event to which, so
 // nothing is dropped without a word, and a fault or a marked step (the duplicate, the fact whose
 // effect went missing) is never folded.
-import type { SequenceStep } from './sequenceSteps.ts';
+import type { SequenceStep } from './sequenceStep.ts';
 
 export interface FoldOptions {
   readonly maxSteps: number;

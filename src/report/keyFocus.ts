@@ -11,7 +11,8 @@ import { findingKey, type Finding, type Violation } from '../checkers/finding.ts
 import type { KeyMoment } from '../analysis/keyMoments.ts';
 import { MOMENT_KEYS } from '../analysis/keyMoments.ts';
 import type { TraceEvent } from '../kernel/trace.ts';
-import { messageKeys, type SequenceStep, type StepMark } from './sequenceSteps.ts';
+import { messageKeys } from './messageKeys.ts';
+import type { SequenceStep, StepMark } from './sequenceStep.ts';
 
 export interface Focus {
   readonly violation: Violation;

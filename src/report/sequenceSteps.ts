@@ -14,58 +14,11 @@ import type { Counterexample } from '../modes/windows.ts';
 import { foldSteps } from './foldSteps.ts';
 import { guardWords } from './guardWords.ts';
 import { focusOf, markMoments, relatedSteps, type Focus } from './keyFocus.ts';
+import { messageKeys, type MessageKey } from './messageKeys.ts';
+import type { Labelled, SequenceStep } from './sequenceStep.ts';
 
-/** Where a step sits in its trace: the index of the event it was drawn from. */
-interface Placed {
-  readonly at?: number;
-}
-
-/** Why a step is marked: it committed an outcome under the key (the second one is the duplicate), its source fact, or the break. */
-export interface StepMark {
-  readonly kind: 'outcome' | 'duplicate' | 'fact' | 'broke';
-  /** The words the diagram writes beside the step. */
-  readonly text: string;
-}
-
-/** A step the diagram may mark. */
-interface Markable {
-  readonly mark?: StepMark;
-}
-
-export type SequenceStep =
-  /**
-   * A message delivered from one component to another. `inFlight` marks one delivered while its
-   * sender was down: it was sent before the crash, so the diagram must not read as a dead sender speaking.
-   */
-  | ({ readonly kind: 'message'; readonly tick: number; readonly from: string; readonly to: string; readonly inFlight?: true } & Labelled & Placed & Markable)
-  /** A message the network lost: it never arrives. */
-  | ({ readonly kind: 'lost'; readonly tick: number; readonly from: string; readonly to: string } & Labelled & Placed & Markable)
-  /** A message that arrived while its receiver was down, so nobody processed it. */
-  | ({ readonly kind: 'dropped'; readonly tick: number; readonly from: string; readonly to: string } & Labelled & Placed & Markable)
-  | ({ readonly kind: 'crash'; readonly tick: number; readonly component: string; readonly window: string | undefined } & Placed)
-  | ({ readonly kind: 'restart'; readonly tick: number; readonly component: string } & Placed)
-  /** Something a component recorded or suffered that is not a message: an effect, a guard, a delayed message. */
-  | ({ readonly kind: 'note'; readonly tick: number; readonly component: string } & Labelled & Placed & Markable)
-  /** A change that concerns every component: the start of the liveness phase. */
-  | ({ readonly kind: 'phase'; readonly tick: number; readonly text: string } & Placed)
-  /**
-   * Steps folded into one line that says what they were: `count` steps from trace event `first`
-   * to `last`, `text` short enough to draw, `detail` every part of them.
-   */
-  | { readonly kind: 'fold'; readonly count: number; readonly text: string; readonly detail: string; readonly first?: number; readonly last?: number }
-  /** An effect that never happened: drawn where the claim's other outcomes were committed, at the end. */
-  | { readonly kind: 'missing'; readonly component: string; readonly text: string; readonly detail: string };
-
-/**
- * What a message or note says: `label` short enough to draw, made of `parts` (its name, then each
- * key) that a drawing may put on lines of their own but never splits, and `detail` with every key
- * in full (an SVG tooltip).
- */
-export interface Labelled {
-  readonly label: string;
-  readonly parts: readonly string[];
-  readonly detail: string;
-}
+export { messageKeys, type MessageKey } from './messageKeys.ts';
+export type { Labelled, SequenceStep, StepMark } from './sequenceStep.ts';
 
 export interface SequenceDiagram {
   /** Components in the order they booted, so the diagram reads left to right like the pipeline. */
@@ -87,81 +40,10 @@ export interface SequenceOptions {
 const DEFAULT_MAX_STEPS = 40;
 const DEFAULT_CONTEXT_STEPS = 3;
 
-/** One identifying key of a message: the field's name as written and its value as text. */
-export interface MessageKey {
-  readonly name: string;
-  readonly value: string;
-}
-
 /** The most keys a drawn label carries; the tooltip carries them all. */
 const LABEL_KEYS = 2;
 /** The longest key value a drawn label shows before it is cut in the middle. */
 const VALUE_MAX = 22;
-/** How deep the search looks into nested objects and arrays (`ops[0].row.order_id` is four levels down). */
-const KEY_DEPTH = 5;
-/** How many elements of an array the search reads: a batch is identified by its first few members. */
-const ARRAY_ELEMENTS = 4;
-
-/**
- * Which tier a field name belongs to, or undefined when it is not a key. The rule is generic, so
- * a new design's messages are labelled without a table of their own:
- *  1. names of entities: `id`, or a name ending in `_id` or `Id` (order_id, aggregate_id,
- *     event_id, op_id): they say what the message is about;
- *  2. keys: `key`, or a name ending in `_key` or `Key` (a partition key, an idempotency key);
- *  3. conversation references: `tx`, `ref` and `offset`, which pair a reply with its request
- *     or name a record's place in a log.
- */
-function keyTier(name: string): number | undefined {
-  if (name === 'id' || name.endsWith('_id') || /[a-z0-9]Id$/.test(name)) return 1;
-  if (name === 'key' || name.endsWith('_key') || /[a-z0-9]Key$/.test(name)) return 2;
-  if (name === 'tx' || name === 'ref' || name === 'offset') return 3;
-  return undefined;
-}
-
-/**
- * The identifying keys of a message's data, best first: the event's own fields before nested
- * ones (payload, command, ops[].row, where, results), breadth first with names in sorted order
- * so the same data always gives the same keys, then ordered by tier (entities, keys, references).
- * A value already found under another name is not repeated (an order's `aggregate_id` and its
- * `order_id` are usually the same), and only string and number values count. The `type` field
- * is the message's name, never a key.
- */
-export function messageKeys(data: unknown): MessageKey[] {
-  const found: (MessageKey & { readonly tier: number; readonly order: number })[] = [];
-  let level: unknown[] = [data];
-  for (let depth = 0; depth < KEY_DEPTH && level.length > 0; depth++) {
-    const next: unknown[] = [];
-    for (const value of level) {
-      if (Array.isArray(value)) {
-        next.push(...value.slice(0, ARRAY_ELEMENTS));
-        continue;
-      }
-      if (value === null || typeof value !== 'object') continue;
-      const obj = value as Record<string, unknown>;
-      for (const name of Object.keys(obj).sort()) {
-        const v = obj[name];
-        if (v !== null && typeof v === 'object') {
-          next.push(v);
-          continue;
-        }
-        const tier = keyTier(name);
-        if (tier === undefined || (typeof v !== 'string' && typeof v !== 'number')) continue;
-        found.push({ name, value: String(v), tier, order: found.length });
-      }
-    }
-    level = next;
-  }
-  found.sort((x, y) => x.tier - y.tier || x.order - y.order);
-  const seen = new Set<string>();
-  const keys: MessageKey[] = [];
-  for (const k of found) {
-    if (seen.has(k.value)) continue;
-    seen.add(k.value);
-    keys.push({ name: k.name, value: k.value });
-  }
-  return keys;
-}
-
 /** The shortest value whose appearance inside another makes it redundant there; `0` or `1` inside `rec-0` is chance. */
 const WITHIN_MIN = 3;
 
