@@ -1,0 +1,46 @@
+// The words a check's answer is given in: the violation each clause stands for, the message that
+// leaves a clause undecided when a key names no value, and what the design index says of a table
+// a component does not hold. Each reaches a reader (a decision record, an undecided reason, a
+// load-time refusal), so each is held to what it must say.
+import { describe, expect, it } from 'vitest';
+import { setup } from 'xstate';
+import { CLAUSE_IDS, factsOf, outcomesOf } from '../../src/checkers/clause.ts';
+import type { Claim } from '../../src/checkers/claims.ts';
+import { designIndex } from '../../src/checkers/designIndex.ts';
+import { VIOLATIONS } from '../../src/checkers/finding.ts';
+import type { WorldView } from '../../src/kernel/worldView.ts';
+import { claimJudgement } from '../../src/report/decisionRecord.ts';
+import type { WindowsResult } from '../../src/modes/windows.ts';
+
+const view: WorldView = { durable: () => ({}) as never, result: { ending: { kind: 'quiescent' } }, notes: [] };
+const claim = (keys: readonly string[]): Claim & { facts: NonNullable<Claim['facts']> } => ({
+  effect: 'shipment',
+  key: ['order_id'],
+  authority: 'pk',
+  lifetime: 'ever',
+  outcomes: () => keys.map((key) => ({ key })),
+  facts: () => [...keys],
+});
+
+describe('the words of a check', () => {
+  it('reads every clause violated as the violation that clause finds, each once', () => {
+    const result = { claims: [claim([])], coverage: { clauses: CLAUSE_IDS.map((clause) => ({ effect: 'shipment', clause, status: 'violated' })) } } as unknown as WindowsResult;
+    expect(claimJudgement(result, 'shipment').found).toEqual(VIOLATIONS);
+  });
+
+  it('says which key names no value, with its article: an outcome key, a fact key', () => {
+    expect(() => outcomesOf(claim(['undefined']), view)).toThrow(/^an outcome key "undefined" names no value: does the claim read a field or column its rows lack\?$/);
+    expect(() => factsOf(claim(['o-1|null']), view)).toThrow(/^a fact key "o-1\|null" names no value: does the claim read a field or column its rows lack\?$/);
+  });
+
+  it('names the tables a component holds, or none, when a table it lacks is asked for', () => {
+    const machine = setup({}).createMachine({ id: 'db', initial: 'serving', states: { serving: {} } });
+    const design = designIndex([
+      { name: 'ordersDb', machine, process: false, tables: ['orders', 'outbox'] },
+      { name: 'emptyDb', machine, process: false, tables: [] },
+    ]);
+    expect(design.missingTable('ordersDb', 'order')).toBe('ordersDb has no table order (did you mean orders?); its tables: orders, outbox');
+    expect(design.missingTable('emptyDb', 'orders')).toBe('emptyDb has no table orders; its tables: none');
+    expect(design.missingTable('ordersDb', 'outbox')).toBeUndefined();
+  });
+});
