@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { setup } from 'xstate';
 import { CLAUSE_IDS, factsOf, outcomesOf } from '../../src/checkers/clause.ts';
+import { checkClaim } from '../../src/checkers/compose.ts';
 import type { Claim } from '../../src/checkers/claims.ts';
 import { designIndex } from '../../src/checkers/designIndex.ts';
 import { VIOLATIONS } from '../../src/checkers/finding.ts';
@@ -42,5 +43,21 @@ describe('the words of a check', () => {
     expect(design.missingTable('ordersDb', 'order')).toBe('ordersDb has no table order (did you mean orders?); its tables: orders, outbox');
     expect(design.missingTable('emptyDb', 'orders')).toBe('emptyDb has no table orders; its tables: none');
     expect(design.missingTable('ordersDb', 'outbox')).toBeUndefined();
+  });
+});
+
+describe('a run the step bound cut', () => {
+  it('leaves the clauses that need the end (liveness, an unknown outcome resolved, quiescence) inconclusive, and judges the rest', () => {
+    const cut: WorldView = { ...view, result: { ending: { kind: 'stuck', reason: { kind: 'steps', bound: 500, phase: 'liveness' } } } };
+    const verdict = checkClaim(claim(['o-1']), cut);
+    const status = Object.fromEntries(verdict.clauses.map((c) => [c.clause, c.status]));
+    expect(status).toMatchObject({ liveness: 'inconclusive', quiescence: 'inconclusive', atMostOne: 'holds' });
+    expect(verdict.clauses.find((c) => c.clause === 'quiescence')!.reason).toBe('the run was cut by its bound of 500 steps in its liveness phase, before it could end');
+  });
+});
+
+describe('a key that is no string', () => {
+  it('names no value, whatever it is', () => {
+    expect(() => outcomesOf({ ...claim([]), outcomes: () => [{ key: 42 as unknown as string }] }, view)).toThrow(/^an outcome key 42 names no value/);
   });
 });
