@@ -202,6 +202,31 @@ export function emptyPart(scenario: string, from: number, to = from): WindowsPar
   return { scenario, from, to, done: 0, stopped: false, outcomes: [], clauses: new ClauseTally().state(), unstruckRuns: 0, reached: [], firstOf: [], rows: [], pairs: new PairTally().state() };
 }
 
+/** What a part accumulates while it runs or merges, before it is written into the part as plain data. */
+interface PartTally {
+  readonly outcomes: Set<RunOutcome>;
+  readonly clauses: ClauseTally;
+  readonly reached: Set<string>;
+  readonly firstOf: Map<Violation, number>;
+  readonly rows: Map<string, RowPart>;
+  readonly pairs: PairTally;
+}
+
+function partTally(): PartTally {
+  return { outcomes: new Set(), clauses: new ClauseTally(), reached: new Set(), firstOf: new Map(), rows: new Map(), pairs: new PairTally() };
+}
+
+/** Writes a tally into its part, as the plain data a part carries between threads and shards. */
+function settle(part: WindowsPart, t: PartTally): WindowsPart {
+  part.outcomes = [...t.outcomes];
+  part.clauses = t.clauses.state();
+  part.reached = [...t.reached];
+  part.firstOf = [...t.firstOf];
+  part.rows = [...t.rows];
+  part.pairs = t.pairs.state();
+  return part;
+}
+
 /**
  * Runs plans [from, to) of a sweep and tallies them. Single-fault runs that may represent a row
  * keep their trace, and the part holds on to each row's current representative in `held`, so a
@@ -210,12 +235,8 @@ export function emptyPart(scenario: string, from: number, to = from): WindowsPar
 export function sweepWindows(scenario: Scenario, plan: SweepPlan, from: number, to: number, held?: HeldRuns, onRun?: () => void): WindowsPart {
   const { settings, reference } = plan;
   const part = emptyPart(scenario.name, from, to);
-  const outcomes = new Set<RunOutcome>();
-  const clauses = new ClauseTally();
-  const reached = new Set<string>();
-  const firstOf = new Map<Violation, number>();
-  const rows = new Map<string, RowPart>();
-  const pairs = new PairTally();
+  const tally = partTally();
+  const { outcomes, clauses, reached, firstOf, rows, pairs } = tally;
   // A pair's run is the run of the fault that strikes first alone until the other strikes, and
   // pairs come grouped by that fault: its run, captured once, serves its whole group.
   let base: RunRecord | undefined;
@@ -246,13 +267,7 @@ export function sweepWindows(scenario: Scenario, plan: SweepPlan, from: number, 
       break;
     }
   }
-  part.outcomes = [...outcomes];
-  part.clauses = clauses.state();
-  part.reached = [...reached];
-  part.firstOf = [...firstOf];
-  part.rows = [...rows];
-  part.pairs = pairs.state();
-  return part;
+  return settle(part, tally);
 }
 
 function tallyRow(rows: Map<string, RowPart>, index: number, fault: Fault, run: RunRecord, reference: RunRecord, held: HeldRuns | undefined): void {
@@ -283,12 +298,8 @@ export function mergeWindowsParts(parts: readonly WindowsPart[]): WindowsPart {
   if (parts.length === 0) throw new Error('no parts to merge');
   const first = parts[0]!;
   const out = emptyPart(first.scenario, first.from, parts[parts.length - 1]!.to);
-  const outcomes = new Set<RunOutcome>();
-  const clauses = new ClauseTally();
-  const reached = new Set<string>();
-  const firstOf = new Map<Violation, number>();
-  const rows = new Map<string, RowPart>();
-  const pairs = new PairTally();
+  const tally = partTally();
+  const { outcomes, clauses, reached, firstOf, rows, pairs } = tally;
   let expected = first.from;
   for (const p of parts) {
     if (p.scenario !== first.scenario) throw new Error(`parts of two sweeps: ${first.scenario} and ${p.scenario}`);
@@ -316,13 +327,7 @@ export function mergeWindowsParts(parts: readonly WindowsPart[]): WindowsPart {
     pairs.merge(p.pairs);
     out.stopped = p.stopped;
   }
-  out.outcomes = [...outcomes];
-  out.clauses = clauses.state();
-  out.reached = [...reached];
-  out.firstOf = [...firstOf];
-  out.rows = [...rows];
-  out.pairs = pairs.state();
-  return out;
+  return settle(out, tally);
 }
 
 /** A run of the sweep by its plan number: held where the part was made, or run again traced. */
