@@ -40,14 +40,20 @@ function handles(h: Handled, type: string): boolean {
   return h.any || h.exact.has(type) || h.prefixes.some((p) => type.startsWith(p));
 }
 
+/** The points each design's runs have sent that their receivers handle: a sweep's runs send the same ones again and again. */
+const handledPoints = new WeakMap<readonly ComponentSpec[], Set<string>>();
+
 /** The points of a census (`from->to:type`) whose receiver handles the type in none of its states. */
 export function unhandledPoints(census: ReadonlyMap<string, number>, components: readonly ComponentSpec[]): string[] {
-  const byName = new Map(components.map((c) => [c.name, c]));
+  let known = handledPoints.get(components);
+  if (known === undefined) handledPoints.set(components, (known = new Set()));
   const out: string[] = [];
   for (const point of census.keys()) {
+    if (known.has(point)) continue;
     const m = /^(.*)->(.*):(.*)$/.exec(point);
-    const to = m === null ? undefined : byName.get(m[2]!);
+    const to = m === null ? undefined : components.find((c) => c.name === m[2]);
     if (to !== undefined && !handles(handled(to.machine), m![3]!)) out.push(point);
+    else known.add(point);
   }
   return out;
 }
