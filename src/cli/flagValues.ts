@@ -1,6 +1,7 @@
 // Reading the values of the command line's flags. Each refusal is an InputError naming the flag
 // and the value, so the user sees one clear line and exit code 2.
-import { FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from '../faults/faults.ts';
+import { FAULT_KINDS, faultDescriptor, type Fault, type FaultDescriptor, type FaultKind, type FaultPlan } from '../faults/faults.ts';
+import type { PlanEntry } from '../faults/faultKind.ts';
 import { InputError } from '../base/inputError.ts';
 import { didYouMean } from '../base/nearest.ts';
 import { thousands } from '../report/thousands.ts';
@@ -37,24 +38,18 @@ export function planFlag(value: string | true | undefined): FaultPlan | undefine
     if (!f || typeof f !== 'object') throw new InputError(`${where}: must be an object such as {"kind":"crash","window":"relay.afterBrokerAccept","occurrence":1}`);
     if (!FAULT_KINDS.includes(f.kind as never)) throw new InputError(`${where}: kind must be one of ${FAULT_KINDS.join(', ')}, got ${JSON.stringify(f.kind)}${didYouMean(String(f.kind), FAULT_KINDS)}`);
     if (!Number.isSafeInteger(f.occurrence) || (f.occurrence as number) < 1) throw new InputError(`${where}: occurrence must be a positive whole number`);
-    refuseUnknownFields(where, f);
-    if (f.kind === 'crash' || f.kind === 'skew') {
-      if (typeof f['window'] !== 'string') throw new InputError(`${where}: a ${f.kind} needs a window`);
-      return { kind: f.kind, window: f['window'], occurrence: f.occurrence as number };
-    }
-    if (f.kind === 'restore') {
-      if (typeof f['window'] !== 'string') throw new InputError(`${where}: a restore needs a window`);
-      if (typeof f['component'] !== 'string') throw new InputError(`${where}: a restore needs the component it restores`);
-      return { kind: 'restore', component: f['component'], window: f['window'], occurrence: f.occurrence as number };
-    }
-    if (typeof f['point'] !== 'string') throw new InputError(`${where}: a ${f.kind} fault needs a point`);
-    return { kind: f.kind, point: f['point'], occurrence: f.occurrence as number } as Fault;
+    const kind = faultDescriptor(String(f.kind))!;
+    refuseUnknownFields(where, f, kind);
+    const fail = (message: string): never => {
+      throw new InputError(`${where}: ${message}`);
+    };
+    return kind.read(f as PlanEntry, fail) as Fault;
   });
 }
 
-/** The fields a fault of each shape has: a field beyond them is a mistake (a misspelt `occurence`), never ignored. */
-function refuseUnknownFields(where: string, f: Record<string, unknown>): void {
-  const fields = f['kind'] === 'restore' ? ['kind', 'component', 'window', 'occurrence'] : f['kind'] === 'crash' || f['kind'] === 'skew' ? ['kind', 'window', 'occurrence'] : ['kind', 'point', 'occurrence'];
+/** The fields a fault of its kind has: a field beyond them is a mistake (a misspelt `occurence`), never ignored. */
+function refuseUnknownFields(where: string, f: Record<string, unknown>, kind: FaultDescriptor): void {
+  const fields = ['kind', ...kind.fields, 'occurrence'];
   const extra = Object.keys(f).find((k) => !fields.includes(k));
   if (extra !== undefined) throw new InputError(`${where}: a ${String(f['kind'])} fault has no field ${JSON.stringify(extra)}${didYouMean(extra, fields)} (its fields: ${fields.join(', ')})`);
 }

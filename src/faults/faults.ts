@@ -20,79 +20,93 @@
 //   whatever its input still holds from the positions that snapshot recorded;
 // - a clock skew (`DesignComponent.skewTicks`): from that moment the component's clock reads
 //   that many ticks ahead of everyone else's, as a device's clock that jumped.
+// Each kind is described once, in its own file under src/faults/kinds/ (src/faults/faultKind.ts
+// says what a descriptor holds); the lists of kinds below are read off those descriptors.
 import { parsePoint, parseWindow, type Place } from './place.ts';
+import type { PointFaultOf, PointKind, WindowKind } from './faultKind.ts';
+import { crash, type CrashFault } from './kinds/crash.ts';
+import { delay } from './kinds/delay.ts';
+import { duplicate } from './kinds/duplicate.ts';
+import { lose } from './kinds/lose.ts';
+import { rebalance } from './kinds/rebalance.ts';
+import { reorder } from './kinds/reorder.ts';
+import { restore, type RestoreFault } from './kinds/restore.ts';
+import { skew, type SkewFault } from './kinds/skew.ts';
 
-export type CrashFault = {
-  readonly kind: 'crash';
-  /** `<component>.<state>`: crash when the component enters this state... */
-  readonly window: string;
-  /** ...for the n-th time (1-based). */
-  readonly occurrence: number;
-};
-
-/** A component set back to its snapshot when a process enters a window. */
-export type RestoreFault = {
-  readonly kind: 'restore';
-  /** The component restored: one that declares a snapshot (DesignComponent.restore). */
-  readonly component: string;
-  /** `<process>.<state>`: the moment, as a crash names it... */
-  readonly window: string;
-  /** ...for the n-th time (1-based). */
-  readonly occurrence: number;
-};
-
-/** The clock of the window's own component jumps ahead by the skew it declares (DesignComponent.skewTicks). */
-export type SkewFault = {
-  readonly kind: 'skew';
-  readonly window: string;
-  readonly occurrence: number;
-};
+export type { CrashFault, RestoreFault, SkewFault };
 
 /** The faults that strike at a failure window rather than at a message point. */
 export type WindowFault = CrashFault | RestoreFault | SkewFault;
 export type WindowFaultKind = WindowFault['kind'];
 
-export type MessageFaultKind = 'lose' | 'duplicate' | 'delay' | 'reorder' | 'rebalance';
-
-export type MessageFault = {
-  readonly kind: MessageFaultKind;
-  /** `<from>-><to>:<type>`: which message... */
-  readonly point: string;
-  /** ...and its n-th occurrence on that link (1-based). */
-  readonly occurrence: number;
-};
+/** The message faults, transport's first, then those a receiver declares. */
+const MESSAGE_DESCRIPTORS = [lose, duplicate, delay, reorder, rebalance] as const;
+export type MessageFaultKind = (typeof MESSAGE_DESCRIPTORS)[number]['kind'];
+export type MessageFault = PointFaultOf<MessageFaultKind>;
 
 export type Fault = WindowFault | MessageFault;
 export type FaultKind = Fault['kind'];
 export type FaultPlan = readonly Fault[];
 
+export type WindowFaultDescriptor = WindowKind<WindowFault>;
+export type MessageFaultDescriptor = PointKind<MessageFault>;
+export type FaultDescriptor = WindowFaultDescriptor | MessageFaultDescriptor;
+
+/**
+ * Every kind's descriptor (src/faults/kinds/), in the one order kinds are listed, swept and
+ * reported: the crash, the message faults, then the window faults a component declares.
+ */
+export const FAULT_DESCRIPTORS: readonly FaultDescriptor[] = [crash, ...MESSAGE_DESCRIPTORS, restore, skew];
+const WINDOW_DESCRIPTORS = FAULT_DESCRIPTORS.filter((d): d is WindowFaultDescriptor => d.strikes === 'window');
+const BY_KIND = new Map<string, FaultDescriptor>(FAULT_DESCRIPTORS.map((d) => [d.kind, d]));
+
+export const FAULT_KINDS: readonly FaultKind[] = FAULT_DESCRIPTORS.map((d) => d.kind);
 /** What any link can suffer unless one of its ends says otherwise (DesignComponent.messageFaults). */
-export const TRANSPORT_FAULT_KINDS: readonly MessageFaultKind[] = ['lose', 'duplicate', 'delay', 'reorder'];
+export const TRANSPORT_FAULT_KINDS: readonly MessageFaultKind[] = MESSAGE_DESCRIPTORS.filter((d) => !d.declared).map((d) => d.kind);
 /**
  * Faults a link suffers only where the receiver declares them for a message type it receives
  * (DesignComponent.receivedFaults): a rebalance makes sense only for a record a broker delivers
  * to one member of a group that has another member to give it to.
  */
-export const DECLARED_FAULT_KINDS: readonly MessageFaultKind[] = ['rebalance'];
-export const MESSAGE_FAULT_KINDS: readonly MessageFaultKind[] = [...TRANSPORT_FAULT_KINDS, ...DECLARED_FAULT_KINDS];
+export const DECLARED_FAULT_KINDS: readonly MessageFaultKind[] = MESSAGE_DESCRIPTORS.filter((d) => d.declared).map((d) => d.kind);
+export const MESSAGE_FAULT_KINDS: readonly MessageFaultKind[] = MESSAGE_DESCRIPTORS.map((d) => d.kind);
+export const WINDOW_FAULT_KINDS: readonly WindowFaultKind[] = WINDOW_DESCRIPTORS.map((d) => d.kind);
 /** Window faults a component must declare before it can suffer them: a snapshot to restore, a clock that can jump. */
-export const DECLARED_WINDOW_FAULT_KINDS: readonly WindowFaultKind[] = ['restore', 'skew'];
-export const WINDOW_FAULT_KINDS: readonly WindowFaultKind[] = ['crash', ...DECLARED_WINDOW_FAULT_KINDS];
+export const DECLARED_WINDOW_FAULT_KINDS: readonly WindowFaultKind[] = WINDOW_DESCRIPTORS.filter((d) => d.declared).map((d) => d.kind);
+
+/** A kind's descriptor; undefined for a name that is no fault kind. */
+export function faultDescriptor(kind: string): FaultDescriptor | undefined {
+  return BY_KIND.get(kind);
+}
+
+/** The descriptors of the window faults, crash first. */
+export function windowDescriptors(): readonly WindowFaultDescriptor[] {
+  return WINDOW_DESCRIPTORS;
+}
 
 /** Whether a kind strikes only where a component declares it. */
 export function isDeclaredKind(k: FaultKind): boolean {
-  return (DECLARED_FAULT_KINDS as readonly FaultKind[]).includes(k) || (DECLARED_WINDOW_FAULT_KINDS as readonly FaultKind[]).includes(k);
+  return BY_KIND.get(k)?.declared === true;
 }
-export const FAULT_KINDS: readonly FaultKind[] = ['crash', ...MESSAGE_FAULT_KINDS, ...DECLARED_WINDOW_FAULT_KINDS];
 
 /** Whether a fault strikes at a failure window (a crash, a restore, a skew) rather than at a message point. */
 export function isWindowFault(f: Fault): f is WindowFault {
-  return f.kind === 'crash' || f.kind === 'restore' || f.kind === 'skew';
+  return BY_KIND.get(f.kind)?.strikes === 'window';
 }
 
 /** Whether a kind is one that strikes at a failure window. */
 export function isWindowKind(k: FaultKind): k is WindowFaultKind {
-  return (WINDOW_FAULT_KINDS as readonly FaultKind[]).includes(k);
+  return BY_KIND.get(k)?.strikes === 'window';
+}
+
+/** A window fault's descriptor. */
+function windowDescriptor(f: WindowFault): WindowFaultDescriptor {
+  return BY_KIND.get(f.kind) as WindowFaultDescriptor;
+}
+
+/** A message fault's descriptor. */
+function messageDescriptor(f: MessageFault): MessageFaultDescriptor {
+  return BY_KIND.get(f.kind) as MessageFaultDescriptor;
 }
 
 /** The place a fault strikes, as the text plans carry. */
@@ -112,7 +126,22 @@ export function restoredComponent(f: Fault): string | undefined {
 
 /** What a fault does, in a few words: its kind, and for a restore the component restored (`restore broker`). */
 export function faultLabel(f: Fault): string {
-  return f.kind === 'restore' ? `restore ${f.component}` : f.kind;
+  return isWindowFault(f) ? windowDescriptor(f).label(f) : messageDescriptor(f).label(f);
+}
+
+/** One short line for a fault, as plans, reports and replay output print it. */
+export function faultSentence(f: Fault): string {
+  const nth = f.occurrence === 1 ? '' : ` (occurrence ${f.occurrence})`;
+  return isWindowFault(f) ? windowDescriptor(f).describe(f, nth) : messageDescriptor(f).describe(f, nth);
+}
+
+/** A fault as plain JSON: its kind, its kind's fields in order, its occurrence. */
+export function faultFields(f: Fault): Record<string, unknown> {
+  const fields = (BY_KIND.get(f.kind) as FaultDescriptor).fields;
+  const out: Record<string, unknown> = { kind: f.kind };
+  for (const name of fields) out[name] = (f as unknown as Record<string, unknown>)[name];
+  out['occurrence'] = f.occurrence;
+  return out;
 }
 
 /** Two faults are the same when they strike the same place, the same way, at the same occurrence. */

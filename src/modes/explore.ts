@@ -9,9 +9,11 @@ import fc from 'fast-check';
 import type { Finding, RunOutcome } from '../checkers/finding.ts';
 import type { Claim } from '../checkers/claims.ts';
 import { ClauseTally, violatedClaims, type ClauseTallyState, type Coverage } from '../checkers/coverage.ts';
-import { FAULT_KINDS, isDeclaredKind, type Fault, type FaultPlan, type MessageFaultKind } from '../faults/faults.ts';
+import { FAULT_KINDS, isDeclaredKind, windowDescriptors, type Fault, type FaultPlan, type MessageFaultKind } from '../faults/faults.ts';
 import { parsePoint } from '../faults/place.ts';
-import { failureWindows, processWindows, restorableComponents, skewableWindows } from '../run/failureWindows.ts';
+import { strikeSpace } from '../run/failureWindows.ts';
+import { InputError } from '../base/inputError.ts';
+import type { StrikeSpace } from '../faults/faultKind.ts';
 import type { ReplayRef } from './replayLine.ts';
 import { runScenario } from '../run/runScenario.ts';
 import { framedRun } from '../run/framedRun.ts';
@@ -87,24 +89,14 @@ export interface ExploreResult {
 /** A message point and the fault kinds its link can suffer. */
 type PointFaults = { readonly point: string; readonly kinds: readonly MessageFaultKind[] };
 
-/** Where generated faults may strike: failure windows, message points, and where a design declares them, restores and skews. */
-export interface ExplorationSpace {
-  readonly windows: readonly string[];
+/** Where generated faults may strike: what the design offers the window faults, and its message points. */
+export interface ExplorationSpace extends StrikeSpace {
   readonly points: readonly PointFaults[];
-  /** Components with a snapshot to restore, and the process windows a restore may strike at. */
-  readonly restorable: readonly string[];
-  readonly moments: readonly string[];
-  /** The windows of components whose clock can jump. */
-  readonly skewable: readonly string[];
 }
 
 /** The places a generated fault may strike, from the machine definitions and a reference run. */
 export function explorationSpace(scenario: Scenario): ExplorationSpace {
   const reference = runScenario(scenario, { seed: DEFAULT_SEED, plan: [] });
-  const windows = failureWindows(reference.components);
-  const moments = processWindows(reference.components);
-  const restorable = restorableComponents(reference.components);
-  const skewable = skewableWindows(reference.components);
   const points = [...reference.report.census.keys()]
     .sort()
     .map((point) => {
@@ -112,18 +104,25 @@ export function explorationSpace(scenario: Scenario): ExplorationSpace {
       return { point, kinds: linkFaults(reference.components, p.from, p.to, p.type) };
     })
     .filter((p) => p.kinds.length > 0);
-  return { windows, points, restorable, moments, skewable };
+  return { ...strikeSpace(reference.components), points };
 }
 
 export function caseArbitrary(scenario: Scenario, options: ExploreOptions = {}, space = explorationSpace(scenario)): fc.Arbitrary<Case> {
-  const { windows, points, restorable, moments, skewable } = space;
+  const { points } = space;
   const occurrence = fc.integer({ min: 1, max: options.maxOccurrence ?? 3 });
-  const crash = fc.record({ kind: fc.constant('crash' as const), window: fc.constantFrom(...windows), occurrence });
-  const kinds: fc.Arbitrary<Fault>[] = [crash];
+  // Crashes first, then message faults, then the window faults a design declares: the order
+  // fast-check has always drawn from, kept so that a seed finds the case it always found.
+  const windowFaults = (declared: boolean) =>
+    windowDescriptors()
+      .filter((kind) => kind.declared === declared)
+      // An arbitrary of one kind of window fault draws values of the Fault union; fast-check's
+      // Arbitrary is invariant in its type only through its shrinking predicate.
+      .flatMap((kind) => (kind.arbitrary(space, occurrence) as fc.Arbitrary<Fault> | undefined) ?? []);
+  const kinds: fc.Arbitrary<Fault>[] = windowFaults(false);
   if (points.length > 0) kinds.push(fc.constantFrom(...points).chain((p) => fc.record({ kind: fc.constantFrom(...p.kinds), point: fc.constant(p.point), occurrence })));
-  if (restorable.length > 0) kinds.push(fc.record({ kind: fc.constant('restore' as const), component: fc.constantFrom(...restorable), window: fc.constantFrom(...moments), occurrence }));
-  if (skewable.length > 0) kinds.push(fc.record({ kind: fc.constant('skew' as const), window: fc.constantFrom(...skewable), occurrence }));
-  const fault: fc.Arbitrary<Fault> = kinds.length > 1 ? fc.oneof(...kinds) : crash;
+  kinds.push(...windowFaults(true));
+  if (kinds.length === 0) throw new InputError(`${scenario.name}: explore has no fault to strike (no failure window, no message point that can suffer one)`);
+  const fault: fc.Arbitrary<Fault> = kinds.length > 1 ? fc.oneof(...kinds) : kinds[0]!;
   return fc.record({
     seed: fc.integer({ min: 0, max: 0x7fffffff }),
     size: fc.integer({ min: 1, max: scenario.workload.size }),
@@ -282,7 +281,7 @@ export function finishExplore(scenario: Scenario, options: ExploreOptions, part:
     mode: 'explore',
     faultDepth: maxFaults,
     // A declared kind (a rebalance) counts only where some point of this design offers it.
-    kinds: FAULT_KINDS.filter((k) => !isDeclaredKind(k) || space.points.some((p) => (p.kinds as readonly string[]).includes(k)) || (k === 'restore' && space.restorable.length > 0) || (k === 'skew' && space.skewable.length > 0)),
+    kinds: FAULT_KINDS.filter((k) => !isDeclaredKind(k) || space.points.some((p) => (p.kinds as readonly string[]).includes(k)) || windowDescriptors().some((d) => d.kind === k && d.places(space).length > 0)),
     windows: space.windows.length,
     points: space.points.length,
     runs,

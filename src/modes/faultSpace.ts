@@ -11,8 +11,8 @@
 // clock can jump at every window of its own, each occurrence likewise (at least the first),
 // follow the crashes. A bound that leaves occurrences out is counted (`beyond`), so a verdict
 // over the space can say it holds only within that bound.
-import { FAULT_KINDS, faultPlaceName, isDeclaredKind, MESSAGE_FAULT_KINDS, type Fault, type FaultKind } from '../faults/faults.ts';
-import { failureWindows, processWindows, restorableComponents, skewableWindows } from '../run/failureWindows.ts';
+import { FAULT_KINDS, faultDescriptor, faultPlaceName, isDeclaredKind, MESSAGE_FAULT_KINDS, windowDescriptors, type Fault, type FaultKind } from '../faults/faults.ts';
+import { strikeSpace } from '../run/failureWindows.ts';
 import { parsePoint } from '../faults/place.ts';
 import type { RunRecord } from '../run/runScenario.ts';
 import { linkFaults } from '../faults/linkFaults.ts';
@@ -48,7 +48,6 @@ export function faultSpace(run: RunRecord, options: FaultSpaceOptions): FaultSpa
   const bound = options.maxOccurrence ?? Infinity;
   // Faults strike only in the safety phase: what the liveness phase reached is no place for one.
   const { windowCounts: counts, census } = run.report.struckable;
-  const windows = failureWindows(run.components);
   const points = [...census.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const singles: Fault[] = [];
   let reached = 0;
@@ -63,14 +62,10 @@ export function faultSpace(run: RunRecord, options: FaultSpaceOptions): FaultSpa
     beyond += Math.max(0, count - n);
     for (let occurrence = 1; occurrence <= n; occurrence++) singles.push(fault(occurrence));
   };
-  if (asked.includes('crash')) for (const window of windows) each(counts.get(window) ?? 0, 1, (occurrence) => ({ kind: 'crash', window, occurrence }));
-  const moments = processWindows(run.components);
-  if (asked.includes('restore')) {
-    for (const component of restorableComponents(run.components)) {
-      for (const window of moments) each(counts.get(window) ?? 0, 1, (occurrence) => ({ kind: 'restore', component, window, occurrence }));
-    }
+  const space = strikeSpace(run.components);
+  for (const kind of windowDescriptors()) {
+    if (asked.includes(kind.kind)) for (const place of kind.places(space)) each(counts.get(place.window) ?? 0, 1, place.fault);
   }
-  if (asked.includes('skew')) for (const window of skewableWindows(run.components)) each(counts.get(window) ?? 0, 1, (occurrence) => ({ kind: 'skew', window, occurrence }));
   for (const point of points) {
     const count = census.get(point) ?? 0;
     const p = parsePoint(point)!;
@@ -81,20 +76,8 @@ export function faultSpace(run: RunRecord, options: FaultSpaceOptions): FaultSpa
   // not claim it was tried.
   const kinds = asked.filter((k) => !isDeclaredKind(k) || singles.some((f) => f.kind === k));
   if (options.strict && singles.length === 0) refuseNoFault(options.scenario ?? 'the design', asked);
-  return { singles, windows, points, kinds, reached, beyond, most };
+  return { singles, windows: space.windows, points, kinds, reached, beyond, most };
 }
-
-/** Why a fault of a kind strikes nowhere in a design, in its reader's words. */
-const NOWHERE: Readonly<Record<FaultKind, string>> = {
-  crash: 'no failure window',
-  restore: 'no component that can be restored (none declares a snapshot)',
-  skew: 'no component whose clock can jump (none declares skewTicks)',
-  rebalance: 'no record delivered to a member of a consumer group of two or more',
-  lose: 'no message on a link that can lose one',
-  duplicate: 'no message on a link that can duplicate one',
-  delay: 'no message on a link that can delay one',
-  reorder: 'no message on a link that can reorder one',
-};
 
 /**
  * Refuses a sweep or a search that could strike no fault at all: one whose kinds (the scenario's
@@ -103,5 +86,5 @@ const NOWHERE: Readonly<Record<FaultKind, string>> = {
  */
 export function refuseNoFault(scenario: string, asked: readonly FaultKind[]): never {
   if (asked.length === 0) throw new InputError(`${scenario}: no fault kind to strike (its kinds are empty); name at least one of ${FAULT_KINDS.join(', ')}`);
-  throw new InputError(`${scenario}: no fault of the kinds asked for can strike it (${asked.map((k) => `${k}: ${NOWHERE[k]}`).join('; ')})`);
+  throw new InputError(`${scenario}: no fault of the kinds asked for can strike it (${asked.map((k) => `${k}: ${faultDescriptor(k)!.nowhere}`).join('; ')})`);
 }

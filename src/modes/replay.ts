@@ -7,7 +7,7 @@ import type { ClaimVerdict } from '../checkers/compose.ts';
 import type { Finding, RunOutcome } from '../checkers/finding.ts';
 import type { Claim } from '../checkers/claims.ts';
 import { ClauseTally, type Coverage } from '../checkers/coverage.ts';
-import { FAULT_KINDS, faultPlace, isWindowFault, type Fault, type FaultKind, type FaultPlan, type WindowFault } from '../faults/faults.ts';
+import { FAULT_KINDS, faultDescriptor, faultPlace, isWindowFault, type Fault, type FaultKind, type FaultPlan, type WindowFault, type WindowFaultDescriptor } from '../faults/faults.ts';
 import { explore } from './explore.ts';
 import { failureWindows } from '../run/failureWindows.ts';
 import { InputError } from '../base/inputError.ts';
@@ -108,18 +108,10 @@ function checkPointsSent(scenario: Scenario, plan: FaultPlan, census: ReadonlyMa
   }
 }
 
-/** A restore needs a component that declares a snapshot, a skew a window of one whose clock can jump. */
+/** A declared window fault needs what its kind needs declared (a restore a snapshot, a skew a clock that can jump). */
 function checkDeclaredWindowFault(f: WindowFault, components: readonly DesignComponent[], owner: string): void {
-  if (f.kind === 'restore') {
-    const restorable = components.filter((c) => c.restore !== undefined).map((c) => c.name);
-    if (!restorable.includes(f.component)) {
-      throw new InputError(`--plan: ${JSON.stringify(f.component)} cannot be restored (${restorable.length === 0 ? 'no component of this design declares a snapshot' : `components with a snapshot: ${restorable.join(', ')}`})${didYouMean(String(f.component), restorable)}`);
-    }
-    if (!components.find((c) => c.name === owner)?.process) throw new InputError(`--plan: a restore strikes at a process's window, and ${f.window} is a server's`);
-  } else if (f.kind === 'skew' && components.find((c) => c.name === owner)?.skewTicks === undefined) {
-    const skewable = components.filter((c) => c.skewTicks !== undefined).map((c) => c.name);
-    throw new InputError(`--plan: ${owner}'s clock cannot be skewed (${skewable.length === 0 ? 'no component of this design declares a clock skew' : `components whose clock can jump: ${skewable.join(', ')}`})`);
-  }
+  const refused = (faultDescriptor(f.kind) as WindowFaultDescriptor).refuse(f, components, owner);
+  if (refused !== undefined) throw new InputError(`--plan: ${refused}`);
 }
 
 /** Explore's one case at fast-check's seed and path; a path that does not fit the search space is bad input. */

@@ -6,7 +6,7 @@
 import type { Finding, RunOutcome } from '../checkers/finding.ts';
 import { findingKey } from '../checkers/finding.ts';
 import type { Coverage } from '../checkers/coverage.ts';
-import { isWindowFault, type Fault, type FaultPlan } from '../faults/faults.ts';
+import { faultFields, type Fault, type FaultPlan } from '../faults/faults.ts';
 import { formatPlace } from '../faults/place.ts';
 import { replayLine } from '../modes/replayLine.ts';
 import { OUTCOME_ORDER } from '../checkers/verdict.ts';
@@ -17,9 +17,9 @@ import { describeFinding } from './describeFinding.ts';
 import { describePlan } from './describePlan.ts';
 import { componentNames, windowCells } from './windowCells.ts';
 
-export function faultJson(f: Fault) {
-  if (f.kind === 'restore') return { kind: f.kind, component: f.component, window: f.window, occurrence: f.occurrence };
-  return isWindowFault(f) ? { kind: f.kind, window: f.window, occurrence: f.occurrence } : { kind: f.kind, point: f.point, occurrence: f.occurrence };
+/** A fault as JSON: its kind, the fields its kind has in the order plans print them, its occurrence. */
+export function faultJson(f: Fault): Record<string, unknown> {
+  return faultFields(f);
 }
 
 export function planJson(p: FaultPlan) {

@@ -7,6 +7,7 @@
 // components, until one of them crashes or the conversation turns to another entity. The
 // steps at which the key went wrong are found by the claims' own checkers (src/analysis/keyMoments.ts)
 // and marked here: the second committed outcome, the source fact, the break, the missing effect.
+import { FAULT_KINDS } from '../faults/faults.ts';
 import { findingKey, type Finding, type Violation } from '../checkers/finding.ts';
 import type { KeyMoment } from '../analysis/keyMoments.ts';
 import { MOMENT_KEYS } from '../analysis/keyMoments.ts';
@@ -90,8 +91,8 @@ function aboutOther(payload: unknown, names: ReadonlySet<string>, tokens: readon
   return entitiesOf(payload).some((k) => names.has(k.name) && !tokens.some((t) => holdsToken(k.value, t)));
 }
 
-/** The trace kinds that are faults of the plan, drawn as notes: always part of the story. */
-const FAULT_NOTES = new Set(['duplicate', 'delay', 'reorder', 'rebalance', 'restore', 'skew', 'lose']);
+/** The trace kinds that are faults of the plan, drawn as notes or lost messages: always part of the story (a crash is drawn as itself, below). */
+const FAULT_NOTES = new Set<string>(FAULT_KINDS.filter((k) => k !== 'crash'));
 
 /** For each step, whether it is about the focus's keys (or is a fault, which always is). */
 export function relatedSteps(steps: readonly SequenceStep[], trace: readonly TraceEvent[], focus: Focus): boolean[] {

@@ -8,6 +8,7 @@
 // (src/report/foldSteps.ts), and so is a loop that repeats itself, so no step is ever dropped
 // without a word. Every message is labelled with the keys of what it is about (see
 // `messageKeys`), so two orders' commands never read as one command and its retry.
+import { faultDescriptor } from '../faults/faults.ts';
 import type { KeyMoment } from '../analysis/keyMoments.ts';
 import type { TraceEvent } from '../kernel/trace.ts';
 import type { Counterexample } from '../modes/windows.ts';
@@ -148,8 +149,28 @@ export function messageParts(step: Labelled & { readonly inFlight?: true }): rea
   return step.inFlight === true ? [...step.parts, IN_FLIGHT] : step.parts;
 }
 
+/**
+ * The step a fault drew, as its kind's descriptor says (src/faults/kinds/): a lost message, a note
+ * on a message another fault struck, or a window fault's own note (a restore, a skew); undefined
+ * for any other event, and for a crash, which is drawn as the crash it is.
+ */
+function faultStepOf(e: TraceEvent): SequenceStep | undefined {
+  const kind = faultDescriptor(e.kind);
+  if (kind === undefined) return undefined;
+  if (kind.strikes === 'window') {
+    const note = kind.note(e.data);
+    return note === undefined ? undefined : { kind: 'note', tick: e.tick, component: e.component, ...labelled(note, undefined) };
+  }
+  const to = peer(e.data, 'to');
+  const { type, event } = messageEvent(e.data);
+  if (kind.drawn === undefined) return to === undefined ? undefined : { kind: 'lost', tick: e.tick, from: e.component, to, ...labelled(type, event) };
+  return { kind: 'note', tick: e.tick, component: e.component, ...labelled(type, event, [`to ${to ?? '?'} ${kind.drawn}`]) };
+}
+
 /** One step per event a reviewer needs, or undefined for bookkeeping the diagram leaves out. */
 function stepOf(e: TraceEvent): SequenceStep | undefined {
+  const fault = faultStepOf(e);
+  if (fault !== undefined) return fault;
   switch (e.kind) {
     case 'deliver':
     case 'drop': {
@@ -159,34 +180,12 @@ function stepOf(e: TraceEvent): SequenceStep | undefined {
       if (from === undefined || type.startsWith('sys.')) return undefined;
       return { kind: e.kind === 'deliver' ? 'message' : 'dropped', tick: e.tick, from, to: e.component, ...labelled(type, event) };
     }
-    case 'lose': {
-      const to = peer(e.data, 'to');
-      const { type, event } = messageEvent(e.data);
-      return to === undefined ? undefined : { kind: 'lost', tick: e.tick, from: e.component, to, ...labelled(type, event) };
-    }
-    case 'duplicate':
-    case 'delay':
-    case 'reorder':
-    case 'rebalance': {
-      const to = peer(e.data, 'to') ?? '?';
-      const verb = e.kind === 'duplicate' ? 'duplicated' : e.kind === 'delay' ? 'delayed' : e.kind === 'reorder' ? 'held back (reorder)' : 'on its way as its work is rebalanced away';
-      const { type, event } = messageEvent(e.data);
-      return { kind: 'note', tick: e.tick, component: e.component, ...labelled(type, event, [`to ${to} ${verb}`]) };
-    }
     case 'crash': {
       const window = (e.data as { window?: unknown } | undefined)?.window;
       return { kind: 'crash', tick: e.tick, component: e.component, window: typeof window === 'string' ? window : undefined };
     }
     case 'restart':
       return { kind: 'restart', tick: e.tick, component: e.component };
-    // A restore is drawn as its note, then the crash it brings: the component goes down and
-    // comes back from its snapshot.
-    case 'restore':
-      return { kind: 'note', tick: e.tick, component: e.component, ...labelled('restored from its snapshot', undefined) };
-    case 'skew': {
-      const ticks = (e.data as { ticks?: unknown } | undefined)?.ticks;
-      return { kind: 'note', tick: e.tick, component: e.component, ...labelled(`clock jumps ${String(ticks)} ticks ahead`, undefined) };
-    }
     case 'note':
       return { kind: 'note', tick: e.tick, component: e.component, ...noteOf(e.data) };
     case 'phase':

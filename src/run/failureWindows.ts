@@ -8,6 +8,7 @@
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
 import { windowName } from '../faults/place.ts';
 import type { ComponentSpec } from '../kernel/componentSpec.ts';
+import type { StrikeSpace } from '../faults/faultKind.ts';
 
 /** Every state a machine can rest in: atomic states that are not left at once by an unguarded `always`. */
 export function restingStates(machine: AnyStateMachine): string[] {
@@ -55,4 +56,9 @@ export function restorableComponents(components: readonly ComponentSpec[]): stri
 /** The windows a skew can strike at: every resting state of a process whose clock can jump. */
 export function skewableWindows(components: readonly ComponentSpec[]): string[] {
   return processWindows(components.filter((c) => c.skewTicks !== undefined));
+}
+
+/** What a design offers the window faults (src/faults/faultKind.ts): its windows, its processes' moments, what can be restored or skewed. */
+export function strikeSpace(components: readonly ComponentSpec[]): StrikeSpace {
+  return { windows: failureWindows(components), moments: processWindows(components), restorable: restorableComponents(components), skewable: skewableWindows(components) };
 }

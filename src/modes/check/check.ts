@@ -22,9 +22,9 @@ import type { Finding, RunOutcome, Violation } from '../../checkers/finding.ts';
 import type { ClaimVerdict } from '../../checkers/compose.ts';
 import { judgeClaims, runScenario, viewOf } from '../../run/runScenario.ts';
 import { ClauseTally, violatedClaims, type Coverage, type OtherSearch, type SearchBound } from '../../checkers/coverage.ts';
-import { FAULT_KINDS, faultLabel, faultPlace, faultPlaceName, isDeclaredKind, isWindowFault, MESSAGE_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan, type MessageFaultKind } from '../../faults/faults.ts';
+import { FAULT_KINDS, faultLabel, faultPlace, faultPlaceName, faultDescriptor, isWindowFault, MESSAGE_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan, type MessageFaultKind } from '../../faults/faults.ts';
 import { refuseNoFault } from '../faultSpace.ts';
-import { failureWindows, restorableComponents, skewableWindows } from '../../run/failureWindows.ts';
+import { failureWindows, strikeSpace } from '../../run/failureWindows.ts';
 import { InputError } from '../../base/inputError.ts';
 import type { Place } from '../../faults/place.ts';
 import type { ReplayRef } from '../replayLine.ts';
@@ -143,11 +143,13 @@ export function checkSetup(scenario: Scenario, o: SetupOptions): CheckSetup {
   // A restore or a skew is offered only where a component declares it, and only then counted
   // among the kinds the check covers.
   // A rebalance likewise only where a member of a group of two or more declares it.
-  const offered = (k: FaultKind) =>
-    k === 'restore' ? restorableComponents(components).length > 0
-    : k === 'skew' ? skewableWindows(components).length > 0
-    : isDeclaredKind(k) ? components.some((c) => Object.values(c.receivedFaults ?? {}).some((declared) => declared.includes(k as MessageFaultKind)))
-    : true;
+  const space = strikeSpace(components);
+  const offered = (k: FaultKind) => {
+    const kind = faultDescriptor(k)!;
+    if (!kind.declared) return true;
+    if (kind.strikes === 'window') return kind.places(space).length > 0;
+    return components.some((c) => Object.values(c.receivedFaults ?? {}).some((declared) => declared.includes(k as MessageFaultKind)));
+  };
   const asked = o.kinds ?? scenario.windows?.kinds ?? FAULT_KINDS;
   const kinds = asked.filter(offered);
   if (faults > 0 && kinds.length === 0) refuseNoFault(scenario.name, asked);

@@ -1,0 +1,12 @@
+// A rebalance: the sender takes the work a message carries away from its receiver and gives it to
+// another while the message is on its way (a broker moving a partition to another member of the
+// consumer group as the record goes out). Only a receiver that declares it for a message type
+// (DesignComponent.receivedFaults: a member of a group of two or more) is offered one.
+import { pointKind } from '../faultKind.ts';
+
+export const rebalance = pointKind('rebalance', {
+  declared: true,
+  drawn: 'on its way as its work is rebalanced away',
+  nowhere: 'no record delivered to a member of a consumer group of two or more',
+  describe: (f, nth) => `rebalance ${f.point}${nth}: its work moves to another receiver while it is on its way`,
+});
