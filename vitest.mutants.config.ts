@@ -22,6 +22,16 @@
 //   assert outright is in the golden reports, which the golden suite compares byte for byte, and
 //   they sweep once in a hook for all their tests, which would make every mutant the sweep
 //   reaches static (run against the whole suite);
+// - the suites that run one scenario two ways through the same kernel and compare the two (a run
+//   resumed part way against the same run from its start, windows runs replayed as check's choice
+//   paths, a search with and without sleep sets or the transition cache): a planted bug in the
+//   kernel, a checker or a guard is the same code on both sides, so it moves both alike;
+// - the suites that render or restate the results of whole sweeps rather than judge them (the
+//   decision record over its 39 backing scenarios, the retry observation's cells, the starting
+//   files `init` writes, the twelve-component worked example): every verdict they rest on is a
+//   catalogue or held-out verdict the suites kept here assert, and together they took 53 of the
+//   126 seconds a pass of the kept suites took here on 6 December 2026, time every surviving
+//   mutant they cover would pay again;
 // - the check of the mutation run's own list (test/mutation): it reads the source text, which in
 //   the run's sandbox is Stryker's instrumented copy (a machine's `guards: {…}` becomes a choice
 //   between `{}` and the block), so it fails there before any mutant is tested, and it runs none
@@ -41,11 +51,13 @@ import base from './vitest.config.ts';
 
 const ORDER = [
   'test/checkers/',
+  'test/claims/checkers',
   'test/report/claimSentence',
   'test/kernel/verdict',
   'test/kernel/coverage',
   'test/kernel/phases',
   'test/kernel/world',
+  'test/run/',
   'test/models/',
   'test/kernel/',
   'test/report/',
@@ -79,7 +91,11 @@ export default mergeConfig(
         'test/models/postgres/**',
         'test/bench/**',
         'test/capacity/!(crossCheck).test.ts',
-        'test/kernel/compiledMachine.test.ts',
+        'test/kernel/{compiledMachine,resume}.test.ts',
+        'test/check/{sleepSets,transitionCache,worldAsChoices}.test.ts',
+        'test/report/{record,observedCells}.test.ts',
+        'test/e2e/init.test.ts',
+        'test/example/ordersShipping.test.ts',
         'test/report/{forms,html,json,junit,keyFocus,markdown,pairsSummary,writeReports}.test.ts',
         'test/mutation/**',
         'test/tidy/**',
