@@ -279,8 +279,13 @@ export const DATABASE_WINDOWS = ['afterStatement', 'afterCommit'] as const;
 /** The default idle-in-transaction timeout, in ticks (see DatabaseInput.idleTxTicks). */
 export const IDLE_TX_TICKS = 100;
 
-/** The database's own timer: a transaction has been idle for the timeout (the World stamps `at` when it fires). */
-type IdleTimeout = { readonly type: 'db.idleTimeout'; readonly key: string; readonly at: number };
+/**
+ * The database's own timer: a transaction has been idle for the timeout (the World stamps `at`
+ * when it fires). Re-armed for what is left of a wait, it names the tick that wait began
+ * (`waitedSince`), so the quiet rule sees one wait of the whole timeout, not a short timer that has
+ * nothing left to do (src/kernel/quiet.ts).
+ */
+type IdleTimeout = { readonly type: 'db.idleTimeout'; readonly key: string; readonly at: number; readonly waitedSince?: number };
 
 /** Where a waiting update or delete resumes. */
 interface RowsProgress {
@@ -762,7 +767,7 @@ type Ctx = {
    */
   idle: Readonly<Record<string, number>>;
   /** The idle timers the current step sets (with their delay) or cancels. */
-  timers: readonly { readonly key: string; readonly delay?: number }[];
+  timers: readonly { readonly key: string; readonly delay?: number; readonly waitedSince?: number }[];
   /** Requests that cannot run yet, in arrival order. */
   waiting: readonly Request[];
   /** The replies of the current step, in the order they are sent. */
@@ -777,6 +782,16 @@ export function emptyDatabase(tables: Readonly<Record<string, TableSpec>>): Data
   const empty: Record<string, Table> = {};
   for (const name of Object.keys(tables)) empty[name] = {};
   return { tables: empty, nextSeq: 1, history: {} };
+}
+
+/**
+ * What others may be waiting on besides the database's durable state: the transactions its idle
+ * timeout rolled back. Such a rollback changes no row, yet it releases the locks a poller's
+ * `SKIP LOCKED` claim was passing over, so it counts as a change for the quiet rule
+ * (ComponentSpec.progressOf).
+ */
+export function databaseReleases(context: unknown): unknown {
+  return (context as Pick<Ctx, 'reaped'>).reaped;
 }
 
 export function databaseSessions(context: unknown): readonly string[] {
@@ -1009,7 +1024,7 @@ function idleTimeout(context: Ctx, key: string, now: number) {
   // A statement still waiting is not idle: the timer starts over.
   if (context.waiting.some((w) => w.key === key)) return { idle: withEntry(idle, key, now), timers: [{ key, delay: context.idleTxTicks }], replies: [] };
   const left = activeAt + context.idleTxTicks - now;
-  if (left > 0) return { idle: context.idle, timers: [{ key, delay: left }], replies: [] };
+  if (left > 0) return { idle: context.idle, timers: [{ key, delay: left, waitedSince: activeAt }], replies: [] };
   const { state, ended } = end(context, (k) => k === key);
   return { ...withTimers({ ...context, idle }, serve(context.engine, state, undefined, now, ended), now), reaped: [...context.reaped, key] };
 }
@@ -1028,7 +1043,7 @@ export const databaseMachine = setup({
       for (const r of context.replies) enqueue.emit(send(r.to, r.event));
       for (const t of context.timers) {
         if (t.delay === undefined) enqueue.cancel(`idle ${t.key}`);
-        else enqueue.raise({ type: 'db.idleTimeout', key: t.key, at: 0 }, { id: `idle ${t.key}`, delay: t.delay });
+        else enqueue.raise({ type: 'db.idleTimeout', key: t.key, at: 0, ...(t.waitedSince === undefined ? {} : { waitedSince: t.waitedSince }) }, { id: `idle ${t.key}`, delay: t.delay });
       }
     }),
   },

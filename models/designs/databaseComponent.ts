@@ -13,7 +13,7 @@ import type { TimeScale } from '../../src/base/duration.ts';
 import { InputError } from '../../src/base/inputError.ts';
 import { duration, parseOptions, z } from '../../src/scenario/options.ts';
 import type { DesignComponent } from '../../src/scenario/scenario.ts';
-import { databaseEvidence, databaseMachine, databaseSessions, emptyDatabase, type DatabaseDurable, type RowFormats, type TableSpec } from '../database.ts';
+import { databaseEvidence, databaseMachine, databaseReleases, databaseSessions, emptyDatabase, type DatabaseDurable, type RowFormats, type TableSpec } from '../database.ts';
 import { restoredFromBackup, type BackupSchedule } from '../databaseBackups.ts';
 
 /** The message faults a database connection can suffer. */
@@ -109,5 +109,5 @@ export function restoreBackup(tables: Readonly<Record<string, TableSpec>>): (dur
 
 /** A database component from tables already in ticks; with a backup schedule, it keeps its backups. */
 export function databaseComponent(name: string, tables: Readonly<Record<string, TableSpec>>, rows: RowFormats = {}, extra: Partial<DesignComponent> = {}, backups?: BackupSchedule): DesignComponent {
-  return { name, machine: databaseMachine, input: backups === undefined ? { tables } : { tables, backups }, process: false, answersOnly: true, tables: Object.keys(tables), describe: databaseEvidence(tables, rows), messageFaults: DATABASE_LINK_FAULTS, sessionsOf: databaseSessions, ...extra };
+  return { name, machine: databaseMachine, input: backups === undefined ? { tables } : { tables, backups }, process: false, answersOnly: true, tables: Object.keys(tables), describe: databaseEvidence(tables, rows), messageFaults: DATABASE_LINK_FAULTS, sessionsOf: databaseSessions, progressOf: databaseReleases, ...extra };
 }

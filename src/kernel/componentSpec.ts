@@ -30,6 +30,13 @@ export interface ComponentSpec extends LinkFaultSpec {
    */
   readonly sessionsOf?: (context: unknown) => readonly string[];
   /**
+   * What, besides its durable state, others may be waiting on: a step that changes it (a new
+   * value, compared by identity as `durable` is) counts as progress for the quiet rule
+   * (src/kernel/quiet.ts), so pollers armed before it must fire again before the world is quiet.
+   * A database's idle timeout rolling a transaction back changes no row but releases its locks.
+   */
+  readonly progressOf?: (context: unknown) => unknown;
+  /**
    * Steps this component some other way than the driver would (the benchmark's plain reducers);
    * it must behave as `machine` does, state for state.
    */

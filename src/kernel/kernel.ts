@@ -29,7 +29,7 @@ import { Hasher, hashOf, type Hash64 } from './stateHash.ts';
 import { eventHashesOf, TransitionCache } from './transitionCache.ts';
 import { SearchState } from './searchState.ts';
 import { Draft, type KernelState } from './draft.ts';
-import { Comp, Link, Msg } from './parts.ts';
+import { Comp, Link, Msg, type Timer } from './parts.ts';
 import { NO_LOG, type StepLog, type StrikeMoment } from './stepLog.ts';
 import { brokenSessions } from './brokenSessions.ts';
 import { stateKey } from './stateKey.ts';
@@ -55,6 +55,15 @@ export interface KernelOptions {
   readonly transitionCache?: boolean;
   /** Steppers to use instead of the driver's (a resumed run shares its reference run's). */
   readonly steppers?: readonly Stepper[];
+}
+
+/**
+ * The tick the wait a timer ends began: when it was set, or, for a timer re-armed for what is left
+ * of an earlier wait, the tick its event names as `waitedSince` (src/kernel/quiet.ts).
+ */
+function waitStart(t: Timer): number {
+  const since = (t.event as { waitedSince?: unknown }).waitedSince;
+  return typeof since === 'number' && since < t.set ? since : t.set;
 }
 
 export type Choice =
@@ -347,8 +356,11 @@ export class Kernel {
       isIdle: (i: number) => subject.s.comps[i]!.snapshot.hasTag('idle'),
       isProcess: (i: number) => kernel.components[i]!.process,
       timerCount: (i: number) => subject.s.comps[i]!.timers.length,
-      timerSet: (i: number, k: number) => subject.s.comps[i]!.timers[k]!.set,
-      timerDelay: (i: number, k: number) => subject.s.comps[i]!.timers[k]!.delay,
+      timerSet: (i: number, k: number) => waitStart(subject.s.comps[i]!.timers[k]!),
+      timerDelay: (i: number, k: number) => {
+        const t = subject.s.comps[i]!.timers[k]!;
+        return t.set + t.delay - waitStart(t);
+      },
     };
     return subject;
   })(this);
@@ -656,13 +668,19 @@ export class Kernel {
     this.afterStep(d, i, comp, comp.state, state, reentered, step.actions, step.eventHashes, log, crashAt);
   }
 
+  /** Whether a step changed what the component says others may wait on besides its durable state (ComponentSpec.progressOf). */
+  private progressed(i: number, prev: Comp, next: Comp): boolean {
+    const of = this.components[i]!.progressOf;
+    return of !== undefined && of(prev.snapshot.context) !== of(next.snapshot.context);
+  }
+
   /**
    * What a step leaves: its progress mark, its actions performed (a crashing server's only up to
    * the mark its crash strikes at), the state it entered recorded, and the faults that strike a
    * process entering its window.
    */
   private afterStep(d: Draft, i: number, prev: Comp | undefined, before: string, state: string, reentered: boolean, actions: readonly ExecutedAction[], hashes: readonly (Hash64 | undefined)[] | undefined, log: StepLog, crashAt?: ServerWindow): void {
-    if (prev === undefined || prev.snapshot.context.durable !== d.comps[i]!.snapshot.context.durable) d.lastProgress = d.now;
+    if (prev === undefined || prev.snapshot.context.durable !== d.comps[i]!.snapshot.context.durable || this.progressed(i, prev, d.comps[i]!)) d.lastProgress = d.now;
     if (this.crashingServer(i) && this.serverWindow(d, i, prev, actions, hashes, log, crashAt)) return;
     for (let k = 0; k < actions.length; k++) this.perform(d, i, actions[k]!, hashes?.[k], log);
     if (state === before && !reentered) return;

@@ -12,7 +12,12 @@
 // must have been armed at least its own delay after the last change (by such a firing, for a
 // periodic timer); one armed earlier still holds work it may redo, and keeps the world awake,
 // however long it is: a two-hour visibility timeout or a thirty-day partner redelivery still
-// comes, and a run judged before it would report the wait as a lost effect. (A stretch of time in
+// comes, and a run judged before it would report the wait as a lost effect. A timer re-armed for
+// what is left of a wait begun earlier (a database's idle-in-transaction timeout, which checks on
+// firing whether the transaction was touched meanwhile) names the tick that wait began in its
+// event's `waitedSince`, and counts as armed then for the whole wait: read as a short timer armed
+// late, it would look as if it had nothing left to redo, and a search with no heal to wake it
+// would end with the transaction's locks still held. (A stretch of time in
 // which nothing happens costs a run nothing: the World jumps it, see World.runPhase.)
 
 /** What the rule reads of a world; each engine answers from its own state, without copying it. */

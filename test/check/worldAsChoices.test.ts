@@ -7,12 +7,16 @@
 // must stay few: the World's heal restarts a crashed component early and releases a held
 // message at the end of its safety phase, which a check, having no phases, does neither; and a
 // check offers no reorder of a request sent on a connection of its own, whose order it leaves
-// free already (the World holds it back until the next send on the same link).
+// free already (the World holds it back until the next send on the same link). The translation
+// does not follow a server's crash inside its step, a restore, a skew or a rebalance, and says so.
+// The quick suite compares a few designs at two seeds; the catalogue suite every catalogue
+// scenario at one, where every run the translation follows must agree.
 import { describe, expect, it } from 'vitest';
 import type { KernelState as CheckState } from '../../src/kernel/draft.ts';
 import type { Kernel as CheckWorld, Choice } from '../../src/kernel/kernel.ts';
 import { checkSetup, judgeEnd } from '../../src/modes/check/check.ts';
-import { loadScenario } from '../../src/scenario/catalogue.ts';
+import { catalogueNames, loadScenario } from '../../src/scenario/catalogue.ts';
+import { sampled } from '../support/suite.ts';
 import { faultSpace } from '../../src/modes/faultSpace.ts';
 import type { FaultPlan } from '../../src/faults/faults.ts';
 import { runScenario } from '../../src/run/runScenario.ts';
@@ -93,9 +97,14 @@ function translate(world: CheckWorld, trace: readonly TraceEvent[]): { state: Ch
         take((c) => c.kind === 'restart' && c.comp === comp, `restart of ${e.component}`);
         break;
       }
+      case 'restore':
+      case 'skew':
+      case 'rebalance':
+        throw new Untranslatable(`a ${e.kind}, which this translation does not follow`);
       case 'crash': {
         advanceTo(e.tick);
         const comp = names.indexOf(e.component);
+        if (!world.components[comp]!.process) throw new Untranslatable("a crash inside a server's step, which this translation does not follow");
         take((c) => c.kind === 'crash' && c.comp === comp, `crash of ${e.component}`);
         break;
       }
@@ -155,7 +164,10 @@ async function compare(name: string, plans: (scenario: Scenario) => FaultPlan[],
       const end = setup.world.end(ended.state, setup.world.choices(ended.state))!;
       const judged = judgeEnd(scenario, setup.world.durable(ended.state), end);
       const where = `${name} seed ${seed} plan ${JSON.stringify(plan)}`;
-      expect(stableJson(setup.world.durable(ended.state)), where).toBe(stableJson(run.report.durable));
+      // A run the liveness bound cut is judged stuck by both; how far each got before its bound is
+      // no part of the verdict.
+      const cut = run.report.ending.kind === 'stuck' && run.report.ending.reason.kind === 'no quiescence';
+      if (!cut) expect(stableJson(setup.world.durable(ended.state)), where).toBe(stableJson(run.report.durable));
       expect(judged.outcome, where).toBe(run.outcome);
       agreed++;
     }
@@ -169,7 +181,10 @@ const singles = (scenario: Scenario) => {
 };
 
 describe('a World run is a path of the check', () => {
-  it.each(['mercury-outbox', 'mercury-dual-write-commit-first', 'inventory-two-events-inbox-only', 'checkout-stable-key', 'ordering-concurrent-relay-no-version-check', 'dedup-horizon-covers-redelivery'])(
+  // mercury-outbox-two-relays: a lost commit leaves a claim's locks held until the database's
+  // idle-in-transaction timeout, re-armed for the rest of its wait, rolls it back; the check's
+  // quiet rule once ended the path before that, with the outbox row never published again.
+  it.each(['mercury-outbox', 'mercury-dual-write-commit-first', 'inventory-two-events-inbox-only', 'checkout-stable-key', 'ordering-concurrent-relay-no-version-check', 'dedup-horizon-covers-redelivery', 'mercury-outbox-two-relays'])(
     '%s: every single fault at seeds 1 and 2 ends in the same durable state and outcome',
     async (name) => {
       const { agreed, skipped } = await compare(name, singles, [1, 2]);
@@ -185,5 +200,14 @@ describe('a World run is a path of the check', () => {
     const { agreed, skipped } = await compare('mercury-outbox', () => [[]], [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(skipped.size).toBe(0);
     expect(agreed).toBe(10);
+  });
+
+  // Every catalogue scenario: the runs the translation follows all agree, and those it does not
+  // are counted by reason. Its gaps are its own (a server's crash inside a step, a restore, a
+  // skew, a rebalance, the heal) or a message it cannot find at a link's head where the World's
+  // latencies let two runs of one link interleave differently.
+  it.each(sampled(catalogueNames(), () => false).map((name) => [name]))('%s: every single fault at seed 1 that translates agrees', async (name) => {
+    const { agreed, skipped } = await compare(name, singles, [1]);
+    expect(agreed + [...skipped.values()].reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
   });
 });
