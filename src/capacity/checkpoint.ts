@@ -114,28 +114,34 @@ export function checkpointReplay(input: CheckpointInput): CheckpointReplay {
     return result;
   }
 
+  result.adjusted = adjustedReplay(result, input);
+  return result;
+}
+
+/** The replay once a restore's backlog and a hot-key slowdown are counted in, read both ways. */
+function adjustedReplay(r: CheckpointReplay, input: CheckpointInput): NonNullable<CheckpointReplay['adjusted']> {
   const restoreSec = requireNonNegative('restore time', input.restoreSec ?? 0);
   const hotKeySlowdown = requireNonNegative('hot-key slowdown', input.hotKeySlowdown ?? 0);
   const slowdownFactor = dec(1).plus(hotKeySlowdown);
-  const restoreBacklogEvents = ratePerSec.times(restoreSec);
+  const restoreBacklogEvents = r.ratePerSec.times(restoreSec);
   // Multiplying before dividing keeps the figure exact whenever the quotient terminates.
-  const catchUp = (replay: Big): Big => replay.plus(restoreBacklogEvents).times(slowdownFactor).div(netCatchUpPerSec);
-  const catchUpAverageSec = catchUp(averageReplayEvents);
-  const catchUpFullSec = catchUp(fullReplayEvents);
+  const catchUp = (replay: Big): Big => replay.plus(restoreBacklogEvents).times(slowdownFactor).div(r.netCatchUpPerSec);
+  const catchUpAverageSec = catchUp(r.averageReplayEvents);
+  const catchUpFullSec = catchUp(r.fullReplayEvents);
 
-  // Reading (b). The recovery rate's own refusal above still stands: this margin can vanish only
+  // Reading (b). The recovery rate's own refusal in checkpointReplay still stands: this margin can vanish only
   // because of the slowdown, which is a figure worth printing rather than a mistake in the input.
   const recoveryRateFactor = dec(1).minus(hotKeySlowdown);
   const clampedFactor = recoveryRateFactor.lt(0) ? dec(0) : recoveryRateFactor;
-  const slowedRecoveryPerSec = recoveryRatePerSec.times(clampedFactor);
-  const slowedNetPerSec = slowedRecoveryPerSec.minus(ratePerSec);
+  const slowedRecoveryPerSec = r.recoveryRatePerSec.times(clampedFactor);
+  const slowedNetPerSec = slowedRecoveryPerSec.minus(r.ratePerSec);
   const catchUpCompletes = slowedNetPerSec.gt(0);
   const slowedCatchUp = (replay: Big): Big | null =>
     catchUpCompletes ? replay.plus(restoreBacklogEvents).div(slowedNetPerSec) : null;
-  const slowedAverageSec = slowedCatchUp(averageReplayEvents);
-  const slowedFullSec = slowedCatchUp(fullReplayEvents);
+  const slowedAverageSec = slowedCatchUp(r.averageReplayEvents);
+  const slowedFullSec = slowedCatchUp(r.fullReplayEvents);
 
-  result.adjusted = {
+  return {
     restoreSec,
     hotKeySlowdown,
     slowdownFactor,
@@ -155,7 +161,6 @@ export function checkpointReplay(input: CheckpointInput): CheckpointReplay {
       recoveryFullSec: slowedFullSec === null ? null : restoreSec.plus(slowedFullSec),
     },
   };
-  return result;
 }
 
 // Event counts are printed to the millisecond's precision too: a fractional rate can make them
@@ -289,8 +294,14 @@ export function describeCheckpoint(replay: CheckpointReplay): { text: string; js
   const aligned = alignLines(entries.filter((e): e is readonly [string, string] => typeof e !== 'string'));
   let row = 0;
   const lines = [header, ...entries.map((e) => (typeof e === 'string' ? e : (aligned[row++] ?? '')))];
+  return { text: lines.join('\n'), json: checkpointJson(replay) };
+}
+
+/** The checkpoint figures as JSON, each decimal as exact text. */
+function checkpointJson(replay: CheckpointReplay): Record<string, unknown> {
+  const adjusted = replay.adjusted;
   const b = adjusted?.slowdownOnRecoveryRate;
-  const json = {
+  return {
     command: 'checkpoint',
     ratePerSec: plain(replay.ratePerSec),
     intervalSec: plain(replay.intervalSec),
@@ -324,5 +335,5 @@ export function describeCheckpoint(replay: CheckpointReplay): { text: string; js
             },
           },
   };
-  return { text: lines.join('\n'), json };
 }
+

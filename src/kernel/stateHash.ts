@@ -116,6 +116,55 @@ function set(h: Hash64): void {
   outLo = h[1];
 }
 
+/** An array's hash: its length and each element's hash, in order. */
+function arrayHash(obj: readonly unknown[]): Hash64 {
+  let hi = mix(0x3c6ef372, obj.length);
+  let lo = mix(0xa54ff53a, obj.length ^ 5);
+  for (let i = 0; i < obj.length; i++) {
+    hashInto(obj[i]);
+    hi = mix(hi, outHi);
+    lo = mix(lo, outLo);
+  }
+  return [fmix(hi ^ 5), fmix(lo ^ Math.imul(obj.length, 0x27d4eb2d))];
+}
+
+/** A map's or a plain object's hash: each defined field's key and value, in any order. */
+function fieldsHash(obj: object): Hash64 {
+  // Each defined field's key and value mixed into one pair, and the pairs summed: the order
+  // of the fields does not change the sum.
+  let hi = 0;
+  let lo = 0;
+  let n = 0;
+  const isMap = obj instanceof Map;
+  if (isMap) {
+    for (const [k, value] of obj) {
+      if (value === undefined || typeof value === 'function') continue;
+      hashInto(k);
+      const kh = outHi;
+      const kl = outLo;
+      hashInto(value);
+      hi = (hi + fmix(mix(mix(0x510e527f, kh), outHi))) | 0;
+      lo = (lo + fmix(mix(mix(0x9b05688c, kl), outLo))) | 0;
+      n++;
+    }
+  } else {
+    // The same loop over a plain object's own fields (written twice: a shared closure would
+    // be made for every object hashed).
+    const rec = obj as Record<string, unknown>;
+    for (const k in rec) {
+      const value = rec[k];
+      if (value === undefined || typeof value === 'function' || !Object.prototype.hasOwnProperty.call(rec, k)) continue;
+      const kh0 = hashString(k);
+      hashInto(value);
+      hi = (hi + fmix(mix(mix(0x510e527f, kh0[0]), outHi))) | 0;
+      lo = (lo + fmix(mix(mix(0x9b05688c, kh0[1]), outLo))) | 0;
+      n++;
+    }
+  }
+  const tag = isMap ? 7 : 6;
+  return [fmix(mix(mix(hi, n), tag)), fmix(mix(mix(lo, n ^ 0x1f83d9ab), tag))];
+}
+
 /** Hashes a value into outHi and outLo. */
 function hashInto(v: unknown): void {
   switch (typeof v) {
@@ -141,51 +190,7 @@ function hashInto(v: unknown): void {
   const obj = v as { [HASH]?: Hash64 };
   const known = obj[HASH] ?? cache.get(obj);
   if (known !== undefined) return set(known);
-  let h: Hash64;
-  if (Array.isArray(obj)) {
-    let hi = mix(0x3c6ef372, obj.length);
-    let lo = mix(0xa54ff53a, obj.length ^ 5);
-    for (let i = 0; i < obj.length; i++) {
-      hashInto(obj[i]);
-      hi = mix(hi, outHi);
-      lo = mix(lo, outLo);
-    }
-    h = [fmix(hi ^ 5), fmix(lo ^ Math.imul(obj.length, 0x27d4eb2d))];
-  } else {
-    // Each defined field's key and value mixed into one pair, and the pairs summed: the order
-    // of the fields does not change the sum.
-    let hi = 0;
-    let lo = 0;
-    let n = 0;
-    const isMap = obj instanceof Map;
-    if (isMap) {
-      for (const [k, value] of obj) {
-        if (value === undefined || typeof value === 'function') continue;
-        hashInto(k);
-        const kh = outHi;
-        const kl = outLo;
-        hashInto(value);
-        hi = (hi + fmix(mix(mix(0x510e527f, kh), outHi))) | 0;
-        lo = (lo + fmix(mix(mix(0x9b05688c, kl), outLo))) | 0;
-        n++;
-      }
-    } else {
-      // The same loop over a plain object's own fields (written twice: a shared closure would
-      // be made for every object hashed).
-      const rec = obj as Record<string, unknown>;
-      for (const k in rec) {
-        const value = rec[k];
-        if (value === undefined || typeof value === 'function' || !Object.prototype.hasOwnProperty.call(rec, k)) continue;
-        const kh0 = hashString(k);
-        hashInto(value);
-        hi = (hi + fmix(mix(mix(0x510e527f, kh0[0]), outHi))) | 0;
-        lo = (lo + fmix(mix(mix(0x9b05688c, kh0[1]), outLo))) | 0;
-        n++;
-      }
-    }
-    const tag = isMap ? 7 : 6;
-    h = [fmix(mix(mix(hi, n), tag)), fmix(mix(mix(lo, n ^ 0x1f83d9ab), tag))];
-  }
+  const h = Array.isArray(obj) ? arrayHash(obj) : fieldsHash(obj);
   // The hash rides on the object itself, out of sight of for…in, Object.keys and JSON; a frozen
   // object keeps it in the side table instead.
   if (Object.isExtensible(obj)) Object.defineProperty(obj, HASH, { value: h });

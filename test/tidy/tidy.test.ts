@@ -26,11 +26,8 @@ const UPWARD: readonly string[] = [];
 
 /** The functions over 70 lines today, with their length: none may grow, and no other may pass 70. */
 const LONG: Readonly<Record<string, number>> = {
-  'src/capacity/checkpoint.ts checkpointReplay': 72,
-  'src/capacity/checkpoint.ts describeCheckpoint': 80,
   'src/modes/check/check.ts search': 355,
   'src/modes/check/check.ts expand': 105,
-  'src/kernel/stateHash.ts hashInto': 75,
   'src/analysis/retryObservation.ts observeRetry': 123,
   'models/consumer.ts configFor': 126,
   'models/database.ts step': 101,
