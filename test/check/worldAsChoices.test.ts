@@ -169,6 +169,8 @@ async function compare(name: string, plans: (scenario: Scenario) => FaultPlan[],
       const cut = run.report.ending.kind === 'stuck' && run.report.ending.reason.kind === 'no quiescence';
       if (!cut) expect(stableJson(setup.world.durable(ended.state)), where).toBe(stableJson(run.report.durable));
       expect(judged.outcome, where).toBe(run.outcome);
+      // The same findings, each naming the same claim, clause and key (a cut run's are its bound's).
+      if (!cut) expect(judged.findings.map((f) => stableJson(f)), where).toEqual(run.findings.map((f) => stableJson(f)));
       agreed++;
     }
   }
