@@ -134,7 +134,9 @@ function translate(world: CheckWorld, trace: readonly TraceEvent[]): { state: Ch
   }
   // The World stopped here; the check's path goes on to its own end, the clock running on.
   for (let guard = 0; world.end(s, world.choices(s)) === undefined; guard++) {
+    // A fault the World struck as a message was sent lands here, and may end the path itself.
     settle();
+    if (world.end(s, world.choices(s)) !== undefined) break;
     const next = world.choices(s).find((c) => c.kind === 'advance' || c.kind === 'timer' || c.kind === 'restart' || c.kind === 'deliver');
     if (!next || guard > 100_000) throw new Untranslatable('the path does not end');
     s = world.apply(s, next);
