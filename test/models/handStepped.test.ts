@@ -47,6 +47,13 @@ describe('operator', () => {
     expect(d.context['durable'].truncated).toBe(true);
   });
 
+  it('with no tables to truncate, rewinds the offsets straight away and sends no delete', () => {
+    const { truncate: _, ...plain } = input;
+    const d = new MachineDriver(operatorMachine, plain);
+    d.advance(30);
+    expect(d.sent.map((s) => s.event.type)).toEqual(['broker.resetOffsets']);
+  });
+
   it('a restart resumes the runbook at its first unticked line: a done rewind is not sent again, a done truncation not repeated', () => {
     const finished = new MachineDriver(operatorMachine, { ...input, durable: { truncated: true, reset: true } });
     expect(finished.state).toBe('done');

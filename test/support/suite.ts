@@ -8,8 +8,9 @@ export const full = process.env['FAULTLINE_SUITE'] === 'catalogue';
 
 /**
  * The catalogue scenarios the quick suite samples: between them every fault kind (crash,
- * restore, skew, rebalance and the message faults), both crashing servers, a stream, a saga, a
- * provider call, and designs that hold and that are violated. Each sweeps in well under a second.
+ * restore, skew, rebalance and the message faults), both crashing servers, a stream (with an
+ * external and a transactional sink), a saga, a provider call, and designs that hold and that are
+ * violated. Each sweeps in well under a second.
  */
 export const SAMPLE_SCENARIOS: readonly string[] = [
   'mercury-outbox',
@@ -23,6 +24,7 @@ export const SAMPLE_SCENARIOS: readonly string[] = [
   'checkout-fresh-key',
   'gift-saga-email-first',
   'stream-checkpoint-external-sink',
+  'stream-ledger-revised-in-place',
   'poison-blocking-dead-letter',
 ];
 
