@@ -34,6 +34,11 @@ describe('the words of a check', () => {
     expect(() => factsOf(claim(['o-1|null']), view)).toThrow(/^a fact key "o-1\|null" names no value: does the claim read a field or column its rows lack\?$/);
   });
 
+  it('takes an empty key, or one with a part that reads undefined, null or NaN, for a key that names no value, and no other', () => {
+    for (const key of ['', 'undefined', 'o-1|undefined', 'null', 'NaN', '1|NaN']) expect(() => outcomesOf(claim([key]), view), key).toThrow(/names no value/);
+    for (const key of ['o-1', 'o-1|1', 'Stryker was here!', 'nan', 'undefined-1', '0']) expect(outcomesOf(claim([key]), view), key).toEqual([{ key }]);
+  });
+
   it('names the tables a component holds, or none, when a table it lacks is asked for', () => {
     const machine = setup({}).createMachine({ id: 'db', initial: 'serving', states: { serving: {} } });
     const design = designIndex([

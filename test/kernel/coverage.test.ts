@@ -40,12 +40,47 @@ describe('ClauseTally', () => {
     expect(tally.result()).toEqual([{ effect: 'e', clause: 'versions', status: 'unknown', exercised: 1, idle: 0, undecided: 3, reason: 'observer threw: no table' }]);
   });
 
+  it('lists the clauses some run could not decide, with the reason given or, with none, says so', () => {
+    const tally = new ClauseTally();
+    tally.add([claim('e', clause('versions', 'unknown'), clause('liveness', 'unknown', 'observer threw: no table'), clause('atMostOne', 'holds'))]);
+    expect(tally.undecided()).toEqual([
+      { effect: 'e', clause: 'versions', reason: 'no reason given' },
+      { effect: 'e', clause: 'liveness', reason: 'observer threw: no table' },
+    ]);
+  });
+
   it('gives a reason only to a clause that was undecided in some run', () => {
     const tally = new ClauseTally();
     tally.add([claim('e', clause('atMostOne', 'holds'), clause('liveness', 'violated'))]);
     for (const c of tally.result()) expect(c).not.toHaveProperty('reason');
     // The tally as data (what a shard's part carries) has no reason field for them either.
     for (const c of tally.state()) expect(c).not.toHaveProperty('reason');
+  });
+
+  it('merged from parts, is the tally of all their runs: the first reason and the first cut each kept, and a field only where some part had one', () => {
+    const part = (...runs: ClaimVerdict[][]) => {
+      const t = new ClauseTally();
+      for (const r of runs) t.add(r);
+      return t.state();
+    };
+    const a = part([claim('e', clause('versions', 'unknown', 'observer threw: no table'), clause('liveness', 'holds'))]);
+    const b = part([claim('e', clause('versions', 'unknown', 'a later reason'), clause('liveness', 'inconclusive', 'cut by the step bound'))]);
+    const c = part([claim('e', clause('liveness', 'inconclusive', 'a later cut'))]);
+    const merged = new ClauseTally();
+    for (const p of [part(), a, b, c]) merged.merge(p);
+    const whole = part(
+      [claim('e', clause('versions', 'unknown', 'observer threw: no table'), clause('liveness', 'holds'))],
+      [claim('e', clause('versions', 'unknown', 'a later reason'), clause('liveness', 'inconclusive', 'cut by the step bound'))],
+      [claim('e', clause('liveness', 'inconclusive', 'a later cut'))],
+    );
+    expect(merged.state()).toEqual(whole);
+    expect(merged.state().find((e) => e.clause === 'versions')).toMatchObject({ reason: 'observer threw: no table' });
+    expect(merged.state().find((e) => e.clause === 'liveness')).toMatchObject({ cut: 'cut by the step bound' });
+    expect(merged.state().find((e) => e.clause === 'versions')).not.toHaveProperty('cut');
+    expect(merged.state().find((e) => e.clause === 'liveness')).not.toHaveProperty('reason');
+    const wholeTally = new ClauseTally();
+    wholeTally.merge(whole);
+    expect(merged.result()).toEqual(wholeTally.result());
   });
 
   it('keeps the clauses of each claim apart, even two claims about the same effect, in first-seen order', () => {

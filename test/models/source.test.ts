@@ -206,6 +206,32 @@ describe('source: each wait takes the reply of its own command\'s transaction', 
     expect(d.state).toBe('afterSourceCommit');
   });
 
+  it('a late statement reply of an earlier command, which timed out, is not this command\'s', () => {
+    const d = new MachineDriver(sourceMachine, { design: 'outbox', db: 'ordersDb', broker: 'broker', timeoutTicks: 20 });
+    const command = (n: number) => ({ intent: `i-${n}`, aggregate_id: `o-${n}`, version: 1, status: 'PLACED', event_type: 'OrderPlaced' });
+    d.receive({ type: 'cmd', ref: 'i-1#1', command: command(1) }, 'client');
+    d.advance(20);
+    expect(d.state).toBe('idle');
+    d.receive({ type: 'cmd', ref: 'i-2#1', command: command(2) }, 'client');
+    expect(d.state).toBe('writingSource');
+    d.receive({ type: 'db.result', tx: 'cmd-1', results: [{ inserted: true }, { inserted: true }] }, 'ordersDb');
+    expect(d.state).toBe('writingSource');
+    d.receive({ type: 'db.result', tx: 'cmd-2', results: [{ inserted: true }, { inserted: true }] }, 'ordersDb');
+    expect(d.state).toBe('beforeSourceCommit');
+  });
+
+  it.each([
+    ['one of its inserts found its row already there', [{ inserted: true }, { inserted: false }]],
+    ['its update found no row to change', [{ updated: 0 }, { inserted: true }]],
+  ])('a write whose statement did not take effect whole is answered as a failure, never committed: %s', (_, results) => {
+    const d = new MachineDriver(sourceMachine, { design: 'outbox', db: 'ordersDb', broker: 'broker', timeoutTicks: 20 });
+    d.receive({ type: 'cmd', ref: 'i-1#1', command: { intent: 'i-1', aggregate_id: 'o-1', version: 1, status: 'PLACED', event_type: 'OrderPlaced' } }, 'client');
+    const before = d.sent.length;
+    d.receive({ type: 'db.result', tx: 'cmd-1', results }, 'ordersDb');
+    expect(d.state).toBe('idle');
+    expect(d.sentSince(before).map((s) => `${s.to} ${s.event.type} ${String(s.event['ok'] ?? '')}`)).toEqual(['ordersDb db.abort ', 'client cmd.reply false']);
+  });
+
   it('a commit the database refused (the idle timeout rolled the transaction back) is answered as a failure', () => {
     const d = new MachineDriver(sourceMachine, { design: 'outbox', db: 'ordersDb', broker: 'broker', timeoutTicks: 20 });
     d.receive({ type: 'cmd', ref: 'i-1#1', command: { intent: 'i-1', aggregate_id: 'o-1', version: 1, status: 'PLACED', event_type: 'OrderPlaced' } }, 'client');

@@ -1,0 +1,64 @@
+// Where a search's path ends, and how (Kernel.end): quiet, where the claims are judged; stuck
+// with no quiescence, when something keeps happening past the liveness bound; or stuck waiting,
+// when nothing but a fault could move the world on and some process is not idle, named there.
+// A checker reads the reason, so each is asked for whole.
+import { describe, expect, it } from 'vitest';
+import { assign, enqueueActions, setup } from 'xstate';
+import { send, type Emitted } from '../../src/kernel/emitted.ts';
+import type { ComponentSpec } from '../../src/kernel/componentSpec.ts';
+import { Kernel, type PathEnd } from '../../src/kernel/kernel.ts';
+
+const options = { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 400, quietTicks: 60, crash: false, restore: false, skew: false, messageFaults: [], driver: 'compiled', exact: false, faults: 0 } as const;
+
+/** A process that counts every five ticks, for ever: its durable state never stops changing. */
+const ticker = setup({ types: { context: {} as { durable: { n: number } } } }).createMachine({
+  id: 'ticker',
+  context: { durable: { n: 0 } },
+  initial: 'counting',
+  states: { counting: { tags: ['idle'], after: { 5: { target: 'counting', reenter: true, actions: assign(({ context }) => ({ durable: { n: context.durable.n + 1 } })) } } } },
+});
+
+/** A server that takes the question and never answers. */
+const mute = setup({ types: { context: {} as { durable: Record<string, never> } } }).createMachine({
+  id: 'mute',
+  context: { durable: {} },
+  initial: 'serving',
+  states: { serving: { tags: ['idle'], on: { question: {} } } },
+});
+
+/** A process that asks once as it boots and waits for the answer, with no timer: only the answer moves it on. */
+const asker = setup({ types: { context: {} as { durable: Record<string, never> }, emitted: {} as Emitted } }).createMachine({
+  id: 'asker',
+  context: { durable: {} },
+  initial: 'waiting',
+  states: { waiting: { entry: enqueueActions(({ enqueue }) => enqueue.emit(send('mute', { type: 'question' }))), on: { answer: 'done' } }, done: { tags: ['idle'] } },
+});
+
+/** Follows the first choice at every state until the path ends. */
+function endOf(components: readonly ComponentSpec[]): { end: PathEnd; now: number } {
+  const kernel = new Kernel(components, options);
+  let s = kernel.initial();
+  for (let step = 0; step < 100_000; step++) {
+    const choices = kernel.choices(s);
+    const end = kernel.end(s, choices);
+    if (end !== undefined) return { end, now: s.now };
+    s = kernel.apply(s, choices[0]!);
+  }
+  throw new Error('the path did not end');
+}
+
+describe('the end of a path', () => {
+  it('is stuck with no quiescence, naming the bound, when the world still changes past the liveness bound', () => {
+    const { end, now } = endOf([{ name: 'ticker', machine: ticker, process: true }]);
+    expect(end).toEqual({ kind: 'stuck', reason: { kind: 'no quiescence', ticks: 400 } });
+    expect(now).toBeGreaterThan(400);
+  });
+
+  it('is stuck waiting, naming the process and the state it waits in, when only a fault could move the world on', () => {
+    const { end } = endOf([
+      { name: 'asker', machine: asker, process: true },
+      { name: 'mute', machine: mute, process: false },
+    ]);
+    expect(end).toEqual({ kind: 'stuck', reason: { kind: 'waiting', components: ['asker.waiting'] } });
+  });
+});
