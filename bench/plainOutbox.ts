@@ -400,7 +400,8 @@ const DEADLOCK: OpResult = { error: 'deadlock' };
 const NO_RESULTS: readonly OpResult[] = [];
 
 /** The database's idle timer for a transaction, under the model's id for it. */
-const idleTimer = (key: string, delay: number): ExecutedAction => ({ type: 'xstate.raise', params: { event: { type: 'db.idleTimeout', key, at: 0 }, id: `idle ${key}`, delay } });
+/** The idle timer of a transaction; re-armed for the rest of a wait, it names when that wait began, as the model's does. */
+const idleTimer = (key: string, delay: number, waitedSince?: number): ExecutedAction => ({ type: 'xstate.raise', params: { event: { type: 'db.idleTimeout', key, at: 0, ...(waitedSince === undefined ? {} : { waitedSince }) }, id: `idle ${key}`, delay } });
 const idleCancel = (key: string): ExecutedAction => ({ type: 'xstate.cancel', params: { sendId: `idle ${key}` } });
 
 class DatabaseReducer extends Reducer<DbCtx> {
@@ -811,7 +812,7 @@ class DatabaseReducer extends Reducer<DbCtx> {
         // A timer that fires before the transaction has been idle long enough is set for the rest.
         const left = activeAt + this.idleTxTicks - now;
         if (left > 0) {
-          this.out.push(idleTimer(key, left));
+          this.out.push(idleTimer(key, left, activeAt));
           return snapshot;
         }
         // Idle past the timeout: it rolls back, and what waited for it goes on.
