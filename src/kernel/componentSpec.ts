@@ -30,8 +30,9 @@ export interface ComponentSpec extends LinkFaultSpec {
    */
   readonly sessionsOf?: (context: unknown) => readonly string[];
   /**
-   * What, besides its durable state, others may be waiting on: a step that changes it (a new
-   * value, compared by identity as `durable` is) counts as progress for the quiet rule
+   * What, besides its durable state, others may be waiting on: a step that changes it (compared
+   * with `!==`, so text or a number, or the very same object while nothing changed) counts as
+   * progress for the quiet rule
    * (src/kernel/quiet.ts), so pollers armed before it must fire again before the world is quiet.
    * A database's idle timeout rolling a transaction back changes no row but releases its locks.
    */

@@ -59,7 +59,10 @@ export interface KernelOptions {
 
 /**
  * The tick the wait a timer ends began: when it was set, or, for a timer re-armed for what is left
- * of an earlier wait, the tick its event names as `waitedSince` (src/kernel/quiet.ts).
+ * of an earlier wait, the tick its event names as `waitedSince` (src/kernel/quiet.ts). A state's
+ * hash covers a timer by its id, due tick and delay only, so a model that names `waitedSince` must
+ * keep that tick in its context too (the database keeps each transaction's last activity), or two
+ * states the quiet rule tells apart would share a hash.
  */
 function waitStart(t: Timer): number {
   const since = (t.event as { waitedSince?: unknown }).waitedSince;
@@ -671,7 +674,10 @@ export class Kernel {
   /** Whether a step changed what the component says others may wait on besides its durable state (ComponentSpec.progressOf). */
   private progressed(i: number, prev: Comp, next: Comp): boolean {
     const of = this.components[i]!.progressOf;
-    return of !== undefined && of(prev.snapshot.context) !== of(next.snapshot.context);
+    if (of === undefined) return false;
+    const before = prev.snapshot.context;
+    const after = next.snapshot.context;
+    return before !== after && of(before) !== of(after);
   }
 
   /**

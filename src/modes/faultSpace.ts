@@ -86,5 +86,5 @@ export function faultSpace(run: RunRecord, options: FaultSpaceOptions): FaultSpa
  */
 export function refuseNoFault(scenario: string, asked: readonly FaultKind[]): never {
   if (asked.length === 0) throw new InputError(`${scenario}: no fault kind to strike (its kinds are empty); name at least one of ${FAULT_KINDS.join(', ')}`);
-  throw new InputError(`${scenario}: no fault of the kinds asked for can strike it (${asked.map((k) => `${k}: ${faultDescriptor(k)!.nowhere}`).join('; ')})`);
+  throw new InputError(`${scenario}: no fault of the kinds asked for can strike it (${asked.map((k) => `${k}: ${faultDescriptor(k)?.nowhere ?? 'no such fault kind'}`).join('; ')})`);
 }

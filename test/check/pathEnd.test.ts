@@ -18,12 +18,12 @@ const ticker = setup({ types: { context: {} as { durable: { n: number } } } }).c
   states: { counting: { tags: ['idle'], after: { 5: { target: 'counting', reenter: true, actions: assign(({ context }) => ({ durable: { n: context.durable.n + 1 } })) } } } },
 });
 
-/** A server that takes the question and never answers. */
-const mute = setup({ types: { context: {} as { durable: Record<string, never> } } }).createMachine({
+/** A server that counts the questions it takes and never answers. */
+const mute = setup({ types: { context: {} as { durable: { asked: number } } } }).createMachine({
   id: 'mute',
-  context: { durable: {} },
+  context: { durable: { asked: 0 } },
   initial: 'serving',
-  states: { serving: { tags: ['idle'], on: { question: {} } } },
+  states: { serving: { tags: ['idle'], on: { question: { actions: assign(({ context }) => ({ durable: { asked: context.durable.asked + 1 } })) } } } },
 });
 
 /** A process that asks once as it boots and waits for the answer, with no timer: only the answer moves it on. */
@@ -35,13 +35,13 @@ const asker = setup({ types: { context: {} as { durable: Record<string, never> }
 });
 
 /** Follows the first choice at every state until the path ends. */
-function endOf(components: readonly ComponentSpec[]): { end: PathEnd; now: number } {
+function endOf(components: readonly ComponentSpec[]): { end: PathEnd; now: number; durable: Readonly<Record<string, unknown>> } {
   const kernel = new Kernel(components, options);
   let s = kernel.initial();
   for (let step = 0; step < 100_000; step++) {
     const choices = kernel.choices(s);
     const end = kernel.end(s, choices);
-    if (end !== undefined) return { end, now: s.now };
+    if (end !== undefined) return { end, now: s.now, durable: kernel.durable(s) };
     s = kernel.apply(s, choices[0]!);
   }
   throw new Error('the path did not end');
@@ -55,10 +55,11 @@ describe('the end of a path', () => {
   });
 
   it('is stuck waiting, naming the process and the state it waits in, when only a fault could move the world on', () => {
-    const { end } = endOf([
+    const { end, durable } = endOf([
       { name: 'asker', machine: asker, process: true },
       { name: 'mute', machine: mute, process: false },
     ]);
+    expect(durable['mute']).toEqual({ asked: 1 });
     expect(end).toEqual({ kind: 'stuck', reason: { kind: 'waiting', components: ['asker.waiting'] } });
   });
 });

@@ -212,6 +212,7 @@ describe('a World run is a path of the check', () => {
   // latencies let two runs of one link interleave differently.
   it.each(sampled(catalogueNames(), () => false).map((name) => [name]))('%s: every single fault at seed 1 that translates agrees', async (name) => {
     const { agreed, skipped } = await compare(name, singles, [1]);
-    expect(agreed + [...skipped.values()].reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    expect(agreed).toBeGreaterThan(0);
+    for (const reason of skipped.keys()) expect(reason).toMatch(/heal|connection of its own|does not follow|not at the head of a link|the clock cannot reach|no choice for/);
   });
 });

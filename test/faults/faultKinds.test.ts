@@ -45,9 +45,24 @@ describe('fault kind descriptors', () => {
     expect(faultDescriptor('crahs')).toBeUndefined();
   });
 
-  it('cover every kind in the samples, which strike where their kind does', () => {
+  it('cover every kind in the samples, a crash, a restore and a skew striking at a window and the rest at a message point', () => {
     expect(SAMPLES.map((f) => f.kind)).toEqual(FAULT_KINDS);
-    for (const f of SAMPLES) expect(isWindowFault(f)).toBe(faultDescriptor(f.kind)!.strikes === 'window');
+    expect(SAMPLES.filter(isWindowFault).map((f) => f.kind)).toEqual(['crash', 'restore', 'skew']);
+  });
+
+  it('print a plan entry with its fields in the order plans have always printed them', () => {
+    expect(SAMPLES.map((f) => Object.keys(faultJson(f)).join(','))).toEqual([
+      'kind,window,occurrence',
+      'kind,point,occurrence',
+      'kind,point,occurrence',
+      'kind,point,occurrence',
+      'kind,point,occurrence',
+      'kind,point,occurrence',
+      'kind,component,window,occurrence',
+      'kind,window,occurrence',
+    ]);
+    // Read back, each entry prints the same text, key order and all.
+    for (const f of SAMPLES) expect(JSON.stringify(planFlag(JSON.stringify([faultJson(f)]))![0])).toBe(JSON.stringify(faultJson(f)));
   });
 
   it.each(SAMPLES.map((f) => [f.kind, f] as const))('%s: a plan entry reads back as the fault it was printed from, fields in order', (_, f) => {

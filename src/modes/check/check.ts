@@ -145,7 +145,9 @@ export function checkSetup(scenario: Scenario, o: SetupOptions): CheckSetup {
   // A rebalance likewise only where a member of a group of two or more declares it.
   const space = strikeSpace(components);
   const offered = (k: FaultKind) => {
-    const kind = faultDescriptor(k)!;
+    const kind = faultDescriptor(k);
+    // A name that is no kind (a caller of the API past the schema's check) strikes nowhere.
+    if (kind === undefined) return false;
     if (!kind.declared) return true;
     if (kind.strikes === 'window') return kind.places(space).length > 0;
     return components.some((c) => Object.values(c.receivedFaults ?? {}).some((declared) => declared.includes(k as MessageFaultKind)));
