@@ -91,7 +91,7 @@ export function isDeclaredKind(k: FaultKind): boolean {
 
 /** Whether a fault strikes at a failure window (a crash, a restore, a skew) rather than at a message point. */
 export function isWindowFault(f: Fault): f is WindowFault {
-  return BY_KIND.get(f.kind)?.strikes === 'window';
+  return isWindowKind(f.kind);
 }
 
 /** Whether a kind is one that strikes at a failure window. */

@@ -2,9 +2,7 @@
 import { faultSentence, type Fault, type FaultPlan } from '../faults/faults.ts';
 
 /** One short line per fault, in its kind's words (src/faults/kinds/). */
-export function describeFault(f: Fault): string {
-  return faultSentence(f);
-}
+export const describeFault: (f: Fault) => string = faultSentence;
 
 export function describePlan(plan: FaultPlan): string {
   return plan.length === 0 ? 'no faults' : plan.map(describeFault).join('; ');
