@@ -85,7 +85,11 @@ export class PairTally {
   merge(state: PairTallyState): void {
     this.broke += state.broke;
     for (const k of state.alone) this.alone.add(k);
-    for (const b of state.breaks) this.entry(b.effect, b.clause).runs.push(...b.runs);
+    // One push per run: a part's runs of one break can be too many to spread into one call.
+    for (const b of state.breaks) {
+      const runs = this.entry(b.effect, b.clause).runs;
+      for (const r of b.runs) runs.push(r);
+    }
   }
 
   state(): PairTallyState {

@@ -110,7 +110,9 @@ export function sweepPlan(scenario: Scenario, settings: SweepSettings, reference
     if (strikesAt === undefined) throw new Error(`${scenario.name}: pairs are planned from a captured reference run`);
     // With --only, a pair runs when one of its faults is there: its first, or its second after any first.
     const pairs = pairsOf(scenario, settings, ref, whole, strikesAt);
-    plans.push(...(only === undefined ? pairs.plans : pairs.plans.filter((p) => p.some((f) => faultPlaceName(f) === only))));
+    // One push per plan: spread into one call, the pairs of a scenario at every occurrence (hundreds
+    // of thousands) overflow the stack.
+    for (const p of pairs.plans) if (only === undefined || p.some((f) => faultPlaceName(f) === only)) plans.push(p);
     occurrences.reached += pairs.reached;
     occurrences.beyond += pairs.beyond;
     occurrences.most = Math.max(occurrences.most, pairs.most);
