@@ -153,8 +153,8 @@ export class ClauseTally {
       e.exercised += s.exercised;
       e.idle += s.idle ?? 0;
       e.undecided += s.undecided ?? 0;
-      if (e.reason === undefined && s.reason !== undefined) e.reason = s.reason;
-      if (e.cut === undefined && s.cut !== undefined) e.cut = s.cut;
+      e.reason ??= s.reason;
+      e.cut ??= s.cut;
     }
   }
 
@@ -166,8 +166,9 @@ export class ClauseTally {
         if (r.status === 'holds' || r.status === 'violated') e.exercised++;
         else if (r.status === 'not exercised') e.idle++;
         else if (r.status === 'unknown') e.undecided++;
-        if (r.status === 'unknown' && e.reason === undefined && r.reason !== undefined) e.reason = r.reason;
-        if (r.status === 'inconclusive' && e.cut === undefined && r.reason !== undefined) e.cut = r.reason;
+        // The first reason given is kept: a run that gave none leaves the field as it found it.
+        if (r.status === 'unknown' && e.reason === undefined) e.reason = r.reason;
+        if (r.status === 'inconclusive' && e.cut === undefined) e.cut = r.reason;
       }
     });
   }

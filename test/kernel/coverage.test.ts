@@ -40,6 +40,25 @@ describe('ClauseTally', () => {
     expect(tally.result()).toEqual([{ effect: 'e', clause: 'versions', status: 'unknown', exercised: 1, idle: 0, undecided: 3, reason: 'observer threw: no table' }]);
   });
 
+  it('keeps an undecided run\'s reason as the reason and a cut run\'s as the cut, each the first of its kind, never one for the other', () => {
+    const tally = new ClauseTally();
+    tally.add([claim('e', clause('liveness', 'inconclusive', 'cut by the step bound'))]);
+    tally.add([claim('e', clause('liveness', 'unknown', 'observer threw: no table'))]);
+    tally.add([claim('e', clause('liveness', 'inconclusive', 'a later cut'))]);
+    tally.add([claim('e', clause('liveness', 'unknown', 'a later reason'))]);
+    expect(tally.state()).toEqual([
+      { key: '0\u0000liveness', effect: 'e', clause: 'liveness', seen: ['inconclusive', 'unknown'], exercised: 0, idle: 0, undecided: 2, reason: 'observer threw: no table', cut: 'cut by the step bound' },
+    ]);
+    expect(tally.undecided()).toEqual([{ effect: 'e', clause: 'liveness', reason: 'observer threw: no table' }]);
+    // An undecided run's reason is no cut, and a cut run's none of the reasons it was undecided.
+    const undecidedOnly = new ClauseTally();
+    undecidedOnly.add([claim('e', clause('versions', 'unknown', 'observer threw: no table'))]);
+    expect(undecidedOnly.state()[0]).not.toHaveProperty('cut');
+    const cutOnly = new ClauseTally();
+    cutOnly.add([claim('e', clause('versions', 'inconclusive', 'cut by the step bound'))]);
+    expect(cutOnly.state()[0]).not.toHaveProperty('reason');
+  });
+
   it('lists the clauses some run could not decide, with the reason given or, with none, says so', () => {
     const tally = new ClauseTally();
     tally.add([claim('e', clause('versions', 'unknown'), clause('liveness', 'unknown', 'observer threw: no table'), clause('atMostOne', 'holds'))]);

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { VIOLATIONS, type Finding, type RunOutcome } from '../../src/checkers/finding.ts';
-import { OUTCOME_ORDER, isExpectedViolation, isUnexpectedOutcome, judge, mergeVerdicts, outcomeRank, runOutcome, verdictOf, worseOutcome, type Verdict } from '../../src/checkers/verdict.ts';
+import { OUTCOME_ORDER, exitCodeOf, isExpectedViolation, isUnexpectedOutcome, judge, mergeVerdicts, outcomeRank, runOutcome, verdictOf, worseOutcome, type Verdict } from '../../src/checkers/verdict.ts';
 
 const lost: Finding = { violation: 'lost effect', effect: 'reservation', key: 'o-1|1' };
 const duplicate: Finding = { violation: 'duplicate effect', effect: 'reservation', key: 'o-1|1', count: 2 };
@@ -106,6 +106,10 @@ describe('judge', () => {
     expect(j.asExpected).toBe(false);
     expect(j.undecided).toEqual([liveness]);
     expect(judge(holds, 'holds', [], 'exhaustive', [], [liveness]).asExpected).toBe(false);
+    // Another clause of the claim, or the same clause of another claim, is named on its own.
+    const versions = { effect: 'shipment', clause: 'versions', reason: 'no table named shipments' } as const;
+    const other = { effect: 'invoice', clause: 'liveness', reason: 'no component named invoiceDb' } as const;
+    expect(judge(holds, 'holds', [], 'exhaustive', [], [liveness, versions, other, liveness]).undecided).toEqual([liveness, versions, other]);
   });
 
   it('never accepts unknown, whatever was expected', () => {
@@ -144,6 +148,8 @@ describe('expected and unexpected outcomes', () => {
     for (const v of VIOLATIONS) expect(isUnexpectedOutcome({ verdict: 'holds' }, v)).toBe(true);
     expect(isUnexpectedOutcome({ verdict: 'holds' }, 'holds')).toBe(false);
     expect(isUnexpectedOutcome(violatedLost, 'unknown')).toBe(false);
+    expect(isUnexpectedOutcome({ verdict: 'holds' }, 'inconclusive')).toBe(false);
+    expect(isUnexpectedOutcome(violatedLost, 'inconclusive')).toBe(false);
   });
 
   it('tells a declared violation (the scenario proving its point) from an undeclared one', () => {
@@ -154,5 +160,22 @@ describe('expected and unexpected outcomes', () => {
     expect(isExpectedViolation({ verdict: 'holds' }, 'lost effect')).toBe(false);
     expect(isExpectedViolation(violatedLost, 'holds')).toBe(false);
     expect(isExpectedViolation(violatedLost, 'unknown')).toBe(false);
+  });
+});
+
+describe('the exit code of a command over its judgements', () => {
+  const holds = { verdict: 'holds' } as const;
+  const asExpected = judge(holds, 'holds', [], 'exhaustive');
+  const differs = judge(holds, 'violated', ['lost effect'], 'exhaustive');
+  const inconclusive = judge(holds, 'inconclusive', [], 'exhaustive');
+
+  it('is 0 when every verdict is as expected, 1 when one differs, 3 when none differs but one search decided nothing', () => {
+    expect(exitCodeOf([])).toBe(0);
+    expect(exitCodeOf([asExpected, asExpected])).toBe(0);
+    expect(exitCodeOf([asExpected, differs])).toBe(1);
+    expect(exitCodeOf([asExpected, inconclusive])).toBe(3);
+    // A verdict that differs outranks an inconclusive one, wherever each is in the list.
+    expect(exitCodeOf([inconclusive, differs])).toBe(1);
+    expect(exitCodeOf([differs, inconclusive])).toBe(1);
   });
 });
