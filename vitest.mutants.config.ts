@@ -59,6 +59,7 @@ const ORDER = [
   'test/kernel/world',
   'test/run/',
   'test/models/',
+  'test/golden/traceHashes',
   'test/kernel/',
   'test/report/',
   'test/check/',

@@ -18,7 +18,7 @@ export class Draft {
   readonly stillTicks: number;
   sent: readonly number[];
   /** The world's own counters where it draws latencies (the World); undefined in a search. */
-  exact: { nextSeq: number; sends: number; healTick: number; healed: boolean; nextHeld: number } | undefined;
+  exact: { nextSeq: number; sends: number; healTick: number; nextHeld: number } | undefined;
   private sentCopied = false;
 
   constructor(

@@ -168,7 +168,7 @@ export class Kernel {
 
   /** Every component booted in order at tick 0. */
   initial(log: StepLog = NO_LOG): KernelState {
-    const exact = this.options.exact ? { nextSeq: 0, sends: 0, healTick: 0, healed: false, nextHeld: 0 } : undefined;
+    const exact = this.options.exact ? { nextSeq: 0, sends: 0, healTick: 0, nextHeld: 0 } : undefined;
     const empty: KernelState = new SearchState<Comp, Link>(0, [], [], 0, 0, -1, 0, [], exact);
     const d = new Draft(empty, 0, this.numbered(log));
     for (let i = 0; i < this.components.length; i++) d.comps.push(undefined as unknown as Comp);
@@ -227,11 +227,12 @@ export class Kernel {
    */
   heal(s: KernelState, log: StepLog): KernelState {
     const d = this.draft(s, log);
-    const exact = d.exact!;
-    exact.healed = true;
-    exact.healTick = d.now;
-    log.trace?.(d.now, 'world', 'phase', 'liveness');
-    for (const l of d.links.slice()) {
+    d.exact!.healTick = d.now;
+    // Only the World heals, and it always traces and draws latencies.
+    log.trace!(d.now, 'world', 'phase', 'liveness');
+    // Each link released here keeps at least what it releases, so setLink replaces it in place
+    // and the list can be walked as it is.
+    for (const l of d.links) {
       if (l.held.length === 0) continue;
       const tick = Math.max(d.now + log.latency!(undefined), l.tail);
       d.setLink(l.key, [...l.msgs, ...l.held.map((m) => m.within(tick, tick, d.seq()))], [], tick);
@@ -407,9 +408,12 @@ export class Kernel {
         } else next = Math.min(next, c.restartAt);
       }
     }
-    // A held message is released once nothing but it keeps the world from quiet, as the World
-    // releases it at the heal; the clock does not run on past that moment without it.
-    if (held && this.quiet(s, true)) {
+    // A held message is released once nothing but it keeps the world from quiet, or once nothing
+    // else is left to happen at all (no message, timer or restart to come), as the World releases
+    // it at the heal when its faulty phase goes quiet or silent; the clock does not run on past
+    // that moment without it. Without the second case a reorder of the last message sent left a
+    // path with no choice but faults, which ended it with the message never delivered.
+    if (held && ((!blocked && next === Infinity) || this.quiet(s, true))) {
       for (const l of s.links) if (l.held.length > 0) out.push({ kind: 'release', link: l.key });
     } else if (!blocked && next !== Infinity) out.push({ kind: 'advance', to: next });
     if (faults && s.faults < this.options.faults) this.faultChoices(s, out);

@@ -48,6 +48,5 @@ export interface Exact {
   readonly sends: number;
   /** The tick the faults were healed at (0 before). */
   readonly healTick: number;
-  readonly healed: boolean;
   readonly nextHeld: number;
 }
