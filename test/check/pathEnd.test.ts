@@ -1,6 +1,7 @@
 // Where a search's path ends, and how (Kernel.end): quiet, where the claims are judged; stuck
 // with no quiescence, when something keeps happening past the liveness bound; or stuck waiting,
-// when nothing but a fault could move the world on and some process is not idle, named there.
+// when nothing but a fault could move the world on and some process is not idle, named there;
+// never with a message a reorder still holds back.
 // A checker reads the reason, so each is asked for whole.
 import { describe, expect, it } from 'vitest';
 import { assign, enqueueActions, setup } from 'xstate';
@@ -34,15 +35,29 @@ const asker = setup({ types: { context: {} as { durable: Record<string, never> }
   states: { waiting: { entry: enqueueActions(({ enqueue }) => enqueue.emit(send('mute', { type: 'question' }))), on: { answer: 'done' } }, done: { tags: ['idle'] } },
 });
 
-/** Follows the first choice at every state until the path ends. */
-function endOf(components: readonly ComponentSpec[]): { end: PathEnd; now: number; durable: Readonly<Record<string, unknown>> } {
-  const kernel = new Kernel(components, options);
+/** A process that tells the mute server something as it boots, and rests at once. */
+const teller = setup({ types: { context: {} as { durable: Record<string, never> }, emitted: {} as Emitted } }).createMachine({
+  id: 'teller',
+  context: { durable: {} },
+  initial: 'told',
+  states: { told: { tags: ['idle'], entry: enqueueActions(({ enqueue }) => enqueue.emit(send('mute', { type: 'question' }))) } },
+});
+
+/**
+ * Follows the first choice at every state until the path ends, or, with `prefer`, the first
+ * choice of that kind where there is one (a search's fault budget of one is then spent on it).
+ */
+function endOf(components: readonly ComponentSpec[], prefer?: 'reorder'): { end: PathEnd; now: number; durable: Readonly<Record<string, unknown>>; taken: string[] } {
+  const kernel = new Kernel(components, prefer === undefined ? options : { ...options, messageFaults: [prefer], faults: 1 });
   let s = kernel.initial();
+  const taken: string[] = [];
   for (let step = 0; step < 100_000; step++) {
     const choices = kernel.choices(s);
     const end = kernel.end(s, choices);
-    if (end !== undefined) return { end, now: s.now, durable: kernel.durable(s) };
-    s = kernel.apply(s, choices[0]!);
+    if (end !== undefined) return { end, now: s.now, durable: kernel.durable(s), taken };
+    const choice = choices.find((c) => c.kind === prefer) ?? choices[0]!;
+    taken.push(choice.kind);
+    s = kernel.apply(s, choice);
   }
   throw new Error('the path did not end');
 }
@@ -61,5 +76,32 @@ describe('the end of a path', () => {
     ]);
     expect(durable['mute']).toEqual({ asked: 1 });
     expect(end).toEqual({ kind: 'stuck', reason: { kind: 'waiting', components: ['asker.waiting'] } });
+  });
+
+  it('is never reached with a message a reorder holds back: once nothing else can happen, the message is released and lands', () => {
+    // The reorder holds the only message sent, and nothing is left to come: no timer, no other
+    // message. The World releases it at its heal; a search releases it there too.
+    const told = endOf(
+      [
+        { name: 'teller', machine: teller, process: true },
+        { name: 'mute', machine: mute, process: false },
+      ],
+      'reorder',
+    );
+    expect(told.taken).toEqual(['reorder', 'release', 'deliver']);
+    expect(told.durable['mute']).toEqual({ asked: 1 });
+    expect(told.end).toEqual({ kind: 'quiet' });
+    // The same with a process waiting on the answer: the question lands, and the asker is stuck
+    // waiting for an answer the mute server never gives, not for the question held back.
+    const asked = endOf(
+      [
+        { name: 'asker', machine: asker, process: true },
+        { name: 'mute', machine: mute, process: false },
+      ],
+      'reorder',
+    );
+    expect(asked.taken).toEqual(['reorder', 'release', 'deliver']);
+    expect(asked.durable['mute']).toEqual({ asked: 1 });
+    expect(asked.end).toEqual({ kind: 'stuck', reason: { kind: 'waiting', components: ['asker.waiting'] } });
   });
 });
