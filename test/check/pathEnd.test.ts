@@ -43,6 +43,14 @@ const teller = setup({ types: { context: {} as { durable: Record<string, never> 
   states: { told: { tags: ['idle'], entry: enqueueActions(({ enqueue }) => enqueue.emit(send('mute', { type: 'question' }))) } },
 });
 
+/** A process that looks every 100 ticks and finds nothing to do: its durable state never changes. */
+const poller = setup({ types: { context: {} as { durable: Record<string, never> } } }).createMachine({
+  id: 'poller',
+  context: { durable: {} },
+  initial: 'resting',
+  states: { resting: { tags: ['idle'], after: { 100: { target: 'resting', reenter: true } } } },
+});
+
 /**
  * Follows the first choice at every state until the path ends, or, with `prefer`, the first
  * choice of that kind where there is one (a search's fault budget of one is then spent on it).
@@ -103,5 +111,20 @@ describe('the end of a path', () => {
     expect(asked.taken).toEqual(['reorder', 'release', 'deliver']);
     expect(asked.durable['mute']).toEqual({ asked: 1 });
     expect(asked.end).toEqual({ kind: 'stuck', reason: { kind: 'waiting', components: ['asker.waiting'] } });
+
+    // And where time runs on (a poller's timer) until only the held message keeps the world from
+    // quiet: the path is not quiet there, the message is released and lands first.
+    const polled = endOf(
+      [
+        { name: 'teller', machine: teller, process: true },
+        { name: 'poller', machine: poller, process: true },
+        { name: 'mute', machine: mute, process: false },
+      ],
+      'reorder',
+    );
+    expect(polled.taken.slice(0, 1)).toEqual(['reorder']);
+    expect(polled.taken).toContain('release');
+    expect(polled.durable['mute']).toEqual({ asked: 1 });
+    expect(polled.end).toEqual({ kind: 'quiet' });
   });
 });
