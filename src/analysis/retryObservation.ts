@@ -418,97 +418,129 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
   const at = trace.findIndex((e) => e.kind === 'fault' && isStrikeOf(e.data, fault));
   const lost = findings.some((f) => f.violation === 'lost effect');
   const none: RetryObservation = lost ? { kind: 'nobody' } : { kind: 'none needed' };
-  if (at < 0) return none;
+  // A clock that jumped interrupts no work; what it changes shows in the findings alone.
+  if (at < 0 || fault.kind === 'skew') return none;
   const faultSeq = trace[at]!.seq;
   const sends = new SendIndex(sendsOf(trace));
-  const before = sends.all.filter((s) => s.seq < faultSeq);
   const after = sends.all.filter((s) => s.seq > faultSeq);
-  const work = new WorkBySender();
-  // The messages the work was read from, for a later message that asks after it (asksAfter).
-  const held: Sent[] = [];
-  // What the crashed component itself had sent or was about to send (the latter with the request
-  // it answers): only it sends its own part again, while the work it was handed may be taken
-  // up by another (a group's other member, given the record by its broker).
-  const own = new Set<string>();
-  const exact = new Set<string>();
-  let crashed: string | undefined;
-  // When the crashed component came back (infinity: it never did).
-  let downUntil = Number.POSITIVE_INFINITY;
-  // The sends the work was read from are the interrupted work, not its retry.
-  const sources = new Set<number>();
-  // Deliveries of the struck message itself that the fault lets through (a delayed or reordered
-  // message arrives once, a duplicated one twice) are the network's doing, not a retry.
-  let passThrough = 0;
-  // For a struck reply, the request it answered (see messageFaultOf), and the work a struck
-  // message left unconfirmed, which its sender may send again (see unconfirmedOf).
-  let answers: Sent | undefined;
-  let unconfirmed: Unconfirmed | undefined;
-  // A clock that jumped interrupts no work; what it changes shows in the findings alone.
-  if (fault.kind === 'skew') return none;
+  const cut: CutShort = { work: new WorkBySender(), held: [], own: new Set(), exact: new Set(), sources: new Set(), crashed: undefined, downUntil: Number.POSITIVE_INFINITY, passThrough: 0, answers: undefined, unconfirmed: undefined };
   // A restore takes the restored component down as a crash does, whatever window it struck at.
   if (fault.kind === 'crash' || fault.kind === 'restore') {
-    crashed = fault.kind === 'restore' ? fault.component : fault.window.slice(0, fault.window.indexOf('.'));
-    // The work in hand is the last work each actor gave it, not only the last message: a caller
-    // that crashes on a provider's answer was still handling the record the broker delivered.
-    const heardFrom = before.filter((s) => s.to === crashed && actors.has(s.from));
-    const lastFrom = new Map<string, Sent>();
-    // An answer that only echoes the request it answers (a broker's `subscribed` to a group's
-    // `subscribe`) hands over no work: a component that had heard nothing else held none, and the
-    // same answer to its next request after a restart is no re-send.
-    for (const s of heardFrom) if (s.work !== undefined && !echoesRequest(s, sends)) lastFrom.set(s.from, s);
-    // A request it had already answered (its reply, carrying the request's reference, left
-    // before the crash) is work done: a server crashed while waiting for its next call holds none.
-    // Its reply may still be on its way when it crashes (a delivery while it is down left before
-    // the crash): that is work done too, and is no work of its own to send again.
-    const restartAt = trace.findIndex((e, i) => i > at && e.kind === 'restart' && e.component === crashed);
-    const answeredBy = (s: Sent) => (s.ref === undefined ? undefined : sends.lastBefore(crashed!, s.from, restartAt >= 0 ? trace[restartAt]!.seq : Number.POSITIVE_INFINITY, (r) => r.seq > s.seq && r.ref === s.ref));
-    const replies = new Set<number>();
-    for (const [from, s] of lastFrom) {
-      const reply = answeredBy(s);
-      if (reply === undefined) continue;
-      lastFrom.delete(from);
-      replies.add(reply.seq);
-    }
-    for (const s of lastFrom.values()) {
-      work.add(s.from, s.work!);
-      held.push(s);
-    }
-    // When the last thing it heard answered an exchange it had started and not yet finished (a
-    // bare acknowledgement, or a reply carrying the reference of its request), what it had sent
-    // that peer is the work too, and asking again is the retry.
-    const heard = heardFrom.at(-1);
-    // Only what it sent before that answer started the exchange: its own reply to a request is
-    // the exchange finished, not work in hand.
-    const said = before.filter((s) => s.from === crashed && s.to === heard?.from && s.seq < heard.seq && s.work !== undefined && (heard.work === undefined || (heard.ref !== undefined && s.ref === heard.ref))).at(-1);
-    if (said?.work !== undefined) {
-      own.add(said.work);
-      held.push(said);
-    }
-    if (interrupted !== undefined && !after.some((s) => replies.has(s.seq) && s.work !== undefined && requestWorkOf(s) === interrupted)) exact.add(interrupted);
-    // What was on its way to or from it, and what arrived while it was down.
-    if (restartAt >= 0) downUntil = trace[restartAt]!.seq;
-    for (const s of after) {
-      if (s.seq >= downUntil || (s.from !== crashed && s.to !== crashed) || s.work === undefined) continue;
-      if (replies.has(s.seq)) {
-        sources.add(s.seq);
-        continue;
-      }
-      // Anything it sent that arrives while it is down left before the crash; the first arrival
-      // of each work meant for it is what the crash cut short, and a later one is a re-send.
-      if (s.from === crashed || (s.to === crashed && !work.has(s))) sources.add(s.seq);
-      if (s.from === crashed) own.add(s.work);
-      else if (s.to === crashed) work.add(s.from, s.work);
-      if (s.from === crashed || s.to === crashed) held.push(s);
-    }
+    const crashed = fault.kind === 'restore' ? fault.component : fault.window.slice(0, fault.window.indexOf('.'));
     // A component that held no work at all when it crashed cut nothing short, unless it came
     // back further behind than it was and replayed what it had already done.
-    if (work.size === 0 && own.size === 0 && exact.size === 0) return (actors.has(crashed) ? replayOf(trace, sends, fault, crashed, faultSeq, downUntil) : undefined) ?? (lost ? { kind: 'nobody', idle: true } : { kind: 'none needed', idle: true });
+    if (!crashWork(cut, trace, at, crashed, sends, after, actors, interrupted)) return (actors.has(crashed) ? replayOf(trace, sends, fault, crashed, faultSeq, cut.downUntil) : undefined) ?? (lost ? { kind: 'nobody', idle: true } : { kind: 'none needed', idle: true });
   } else {
     const m = messageFaultOf(trace, at, fault, sends, actors);
-    if (m.work !== undefined) work.add(m.work.sender, m.work.work);
-    if (m.struck !== undefined && m.struck > faultSeq) sources.add(m.struck);
-    ({ answers, unconfirmed, passThrough } = m);
+    if (m.work !== undefined) cut.work.add(m.work.sender, m.work.work);
+    if (m.struck !== undefined && m.struck > faultSeq) cut.sources.add(m.struck);
+    cut.answers = m.answers;
+    cut.unconfirmed = m.unconfirmed;
+    cut.passThrough = m.passThrough;
   }
+  // Nothing was sent again as it was: a restarted component may still have re-done the work by
+  // replaying its input from recorded positions.
+  const crashed = cut.crashed;
+  return firstResend(cut, after, sends, faultSeq, actors) ?? (crashed !== undefined && actors.has(crashed) ? replayOf(trace, sends, fault, crashed, faultSeq, cut.downUntil) : undefined) ?? none;
+}
+
+/** What a fault cut short, as observeRetry gathers it, and what it takes for no retry. */
+interface CutShort {
+  readonly work: WorkBySender;
+  /** The messages the work was read from, for a later message that asks after it (asksAfter). */
+  readonly held: Sent[];
+  /**
+   * What the crashed component itself had sent or was about to send (the latter with the request
+   * it answers): only it sends its own part again, while the work it was handed may be taken up
+   * by another (a group's other member, given the record by its broker).
+   */
+  readonly own: Set<string>;
+  readonly exact: Set<string>;
+  /** The sends the work was read from are the interrupted work, not its retry. */
+  readonly sources: Set<number>;
+  crashed: string | undefined;
+  /** When the crashed component came back (infinity: it never did). */
+  downUntil: number;
+  /**
+   * Deliveries of the struck message itself that the fault lets through (a delayed or reordered
+   * message arrives once, a duplicated one twice) are the network's doing, not a retry.
+   */
+  passThrough: number;
+  /**
+   * For a struck reply, the request it answered (see messageFaultOf), and the work a struck
+   * message left unconfirmed, which its sender may send again (see unconfirmedOf).
+   */
+  answers: Sent | undefined;
+  unconfirmed: Unconfirmed | undefined;
+}
+
+/**
+ * The work a crash (or a restore) of `crashed` cut short, added to `cut`: false when it held none
+ * at all.
+ */
+function crashWork(cut: CutShort, trace: readonly TraceEvent[], at: number, crashed: string, sends: SendIndex, after: readonly Sent[], actors: ReadonlySet<string>, interrupted: string | undefined): boolean {
+  const { work, held, own, exact, sources } = cut;
+  cut.crashed = crashed;
+  const faultSeq = trace[at]!.seq;
+  const before = sends.all.filter((s) => s.seq < faultSeq);
+  // The work in hand is the last work each actor gave it, not only the last message: a caller
+  // that crashes on a provider's answer was still handling the record the broker delivered.
+  const heardFrom = before.filter((s) => s.to === crashed && actors.has(s.from));
+  const lastFrom = new Map<string, Sent>();
+  // An answer that only echoes the request it answers (a broker's `subscribed` to a group's
+  // `subscribe`) hands over no work: a component that had heard nothing else held none, and the
+  // same answer to its next request after a restart is no re-send.
+  for (const s of heardFrom) if (s.work !== undefined && !echoesRequest(s, sends)) lastFrom.set(s.from, s);
+  // A request it had already answered (its reply, carrying the request's reference, left
+  // before the crash) is work done: a server crashed while waiting for its next call holds none.
+  // Its reply may still be on its way when it crashes (a delivery while it is down left before
+  // the crash): that is work done too, and is no work of its own to send again.
+  const restartAt = trace.findIndex((e, i) => i > at && e.kind === 'restart' && e.component === crashed);
+  const answeredBy = (s: Sent) => (s.ref === undefined ? undefined : sends.lastBefore(crashed, s.from, restartAt >= 0 ? trace[restartAt]!.seq : Number.POSITIVE_INFINITY, (r) => r.seq > s.seq && r.ref === s.ref));
+  const replies = new Set<number>();
+  for (const [from, s] of lastFrom) {
+    const reply = answeredBy(s);
+    if (reply === undefined) continue;
+    lastFrom.delete(from);
+    replies.add(reply.seq);
+  }
+  for (const s of lastFrom.values()) {
+    work.add(s.from, s.work!);
+    held.push(s);
+  }
+  // When the last thing it heard answered an exchange it had started and not yet finished (a
+  // bare acknowledgement, or a reply carrying the reference of its request), what it had sent
+  // that peer is the work too, and asking again is the retry.
+  const heard = heardFrom.at(-1);
+  // Only what it sent before that answer started the exchange: its own reply to a request is
+  // the exchange finished, not work in hand.
+  const said = before.filter((s) => s.from === crashed && s.to === heard?.from && s.seq < heard.seq && s.work !== undefined && (heard.work === undefined || (heard.ref !== undefined && s.ref === heard.ref))).at(-1);
+  if (said?.work !== undefined) {
+    own.add(said.work);
+    held.push(said);
+  }
+  if (interrupted !== undefined && !after.some((s) => replies.has(s.seq) && s.work !== undefined && requestWorkOf(s) === interrupted)) exact.add(interrupted);
+  // What was on its way to or from it, and what arrived while it was down.
+  if (restartAt >= 0) cut.downUntil = trace[restartAt]!.seq;
+  for (const s of after) {
+    if (s.seq >= cut.downUntil || (s.from !== crashed && s.to !== crashed) || s.work === undefined) continue;
+    if (replies.has(s.seq)) {
+      sources.add(s.seq);
+      continue;
+    }
+    // Anything it sent that arrives while it is down left before the crash; the first arrival
+    // of each work meant for it is what the crash cut short, and a later one is a re-send.
+    if (s.from === crashed || (s.to === crashed && !work.has(s))) sources.add(s.seq);
+    if (s.from === crashed) own.add(s.work);
+    else if (s.to === crashed) work.add(s.from, s.work);
+    if (s.from === crashed || s.to === crashed) held.push(s);
+  }
+  return work.size > 0 || own.size > 0 || exact.size > 0;
+}
+
+/** The first message after the fault that sends the work it cut short again, if any. */
+function firstResend(cut: CutShort, after: readonly Sent[], sends: SendIndex, faultSeq: number, actors: ReadonlySet<string>): RetryObservation | undefined {
+  const { work, held, own, exact, sources, crashed, answers, unconfirmed } = cut;
   // A message's work is a stable JSON of its fields, made on first read; most messages after the
   // fault are from senders that held no work and are not the crashed component, and are only
   // asked whether they carry any.
@@ -525,17 +557,15 @@ export function observeRetry(trace: readonly TraceEvent[], fault: Fault, finding
     const handed = work.has(s);
     if (answers !== undefined && handed && requestAnswered(s.ref, s.from, s.to, s.seq, sends)?.work !== answers.work) continue;
     if (handed || (s.from === crashed && (own.has(s.work!) || exact.has(requestWorkOf(s)!)))) {
-      if (passThrough > 0) {
-        passThrough--;
+      if (cut.passThrough > 0) {
+        cut.passThrough--;
         continue;
       }
       return { kind: 'resent', component: s.from, message: s.type, to: s.to, tick: s.tick };
     }
     if (held.some((w) => asksAfter(s, w))) return { kind: 'resent', component: s.from, message: s.type, to: s.to, tick: s.tick, lookup: true };
   }
-  // Nothing was sent again as it was: a restarted component may still have re-done the work by
-  // replaying its input from recorded positions.
-  return (crashed !== undefined && actors.has(crashed) ? replayOf(trace, sends, fault, crashed, faultSeq, downUntil) : undefined) ?? none;
+  return undefined;
 }
 
 /**
