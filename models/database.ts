@@ -441,6 +441,17 @@ function bySeq(table: Table | undefined): readonly (readonly [string, StoredRow]
 const NO_ROWS: ReadonlyMap<string, Row> = new Map();
 
 /** What one statement came to: done, waiting for another transaction, or failed. */
+/** What every statement of a step reads: the database, the transactions, the table and its rows as `tx` sees them. */
+interface StatementAt {
+  readonly durable: DatabaseDurable;
+  readonly txs: Readonly<Record<string, Tx>>;
+  readonly self: string;
+  readonly tx: Tx;
+  readonly now: number;
+  readonly spec: TableSpec;
+  readonly view: ReadonlyMap<string, Row>;
+}
+
 type StepOutcome =
   | { readonly kind: 'done'; readonly tx: Tx; readonly result: OpResult }
   | { readonly kind: 'wait'; readonly tx: Tx; readonly on: string; readonly progress?: Progress }
@@ -576,93 +587,15 @@ export class Engine {
   step(durable: DatabaseDurable, txs: Readonly<Record<string, Tx>>, self: string, tx: Tx, op: DbOp, now: number, progress: Progress | undefined): StepOutcome {
     const spec = this.spec(op.table);
     const view = this.view(durable, tx.writes, op.table, now);
+    const at: StatementAt = { durable, txs, self, tx, now, spec, view };
     switch (op.op) {
-      case 'insert': {
-        const row = spec.autoId ? { ...op.row, [spec.key[0]!]: `${durable.nextSeq}.${tx.writes.length}@${tx.id ?? tx.owner}` } : op.row;
-        const pk = pkOf(spec, row);
-        if (op.onConflict === 'error') {
-          // A plain INSERT has written its row and the index entries before the key it waits on.
-          const check = this.checkKeys(durable, txs, self, view, op.table, row, '', 'all', now);
-          if (check && 'wait' in check) return { kind: 'wait', tx: withEntry(tx, 'holding', { table: op.table, pk, row, keys: check.held, existing: false }), on: check.wait };
-          if (check) return { kind: 'failed', result: { inserted: false, conflict: check.conflict }, reason: `${op.table} ${check.conflict}` };
-          return { kind: 'done', tx: withWrite(tx, op.table, pk, row, true), result: { inserted: true } };
-        }
-        // ON CONFLICT DO NOTHING checks every key before it writes anything. After a wait it
-        // checks again from the key it waited on; if the rest pass, the insertion itself finds a
-        // key someone took meanwhile and starts the checks over from the first key.
-        const from = progress && 'keyFrom' in progress ? progress.keyFrom : 0;
-        let check = this.checkKeys(durable, txs, self, view, op.table, row, '', 'all', now, from);
-        if (check === undefined && from > 0) check = this.checkKeys(durable, txs, self, view, op.table, row, '', 'all', now);
-        if (check && 'wait' in check) return { kind: 'wait', tx, on: check.wait, progress: { keyFrom: check.at } };
-        if (check) return { kind: 'done', tx, result: { inserted: false, conflict: check.conflict } };
-        return { kind: 'done', tx: withWrite(tx, op.table, pk, row, true), result: { inserted: true } };
-      }
-      case 'upsert': {
-        const pk = pkOf(spec, op.row);
-        // The conflict target is the primary key: whoever holds that value goes first.
-        const keyHolder = owns(tx, op.table, pk, spec.key) ? undefined : this.keyHolder(durable, txs, self, op.table, spec.key, spec.key.map((k) => op.row[k] ?? null), now);
-        if (keyHolder !== undefined) return { kind: 'wait', tx, on: keyHolder };
-        const stored = view.get(pk);
-        if (stored === undefined) {
-          const check = this.checkKeys(durable, txs, self, view, op.table, op.row, pk, 'unique', now);
-          if (check && 'wait' in check) return { kind: 'wait', tx: withEntry(tx, 'holding', { table: op.table, pk, row: op.row, keys: check.held, existing: false }), on: check.wait };
-          if (check) return { kind: 'failed', result: { written: false, conflict: check.conflict }, reason: `${op.table} ${check.conflict}` };
-          return { kind: 'done', tx: withWrite(tx, op.table, pk, op.row, true), result: { written: true } };
-        }
-        if (!owns(tx, op.table, pk, spec.key)) {
-          const holder = this.rowHolder(txs, self, op.table, pk);
-          if (holder !== undefined) return { kind: 'wait', tx, on: holder };
-        }
-        if (op.onlyNewerVersion && !sqlLess(stored['version'], op.row['version'])) {
-          // ON CONFLICT DO UPDATE locks the row it found even when its WHERE leaves it unchanged.
-          const locked = owns(tx, op.table, pk, spec.key) ? tx : withEntry(tx, 'locked', [...(tx.locked ?? []), lockName(op.table, pk)]);
-          return { kind: 'done', tx: locked, result: { written: false } };
-        }
-        const next = { ...stored, ...op.row };
-        const check = this.checkKeys(durable, txs, self, view, op.table, next, pk, { changedFrom: stored }, now);
-        if (check && 'wait' in check) return { kind: 'wait', tx: withEntry(tx, 'holding', { table: op.table, pk, row: next, keys: check.held, existing: true }), on: check.wait };
-        if (check) return { kind: 'failed', result: { written: false, conflict: check.conflict }, reason: `${op.table} ${check.conflict}` };
-        return { kind: 'done', tx: withWrite(tx, op.table, pk, next, false), result: { written: true } };
-      }
+      case 'insert':
+        return this.insert(at, op, progress);
+      case 'upsert':
+        return this.upsert(at, op);
       case 'update':
-      case 'delete': {
-        if (op.op === 'update') {
-          for (const c of Object.keys(op.set)) if (spec.key.includes(c)) throw new Error(`update of ${op.table} sets key column ${c}: the model stores a row under its primary key`);
-        }
-        const p: RowsProgress = (progress && 'candidates' in progress ? progress : undefined) ?? {
-          candidates: [...view]
-            .filter(([pk, row]) => wanted(op, row) && (op.op === 'update' || op.olderThan === undefined || this.insertedBy(durable, tx, op.table, pk, now - op.olderThan)))
-            .map(([pk]) => [pk, owns(tx, op.table, pk, spec.key) ? undefined : durable.tables[op.table]?.[pk]?.seq] as const),
-          next: 0,
-          count: 0,
-        };
-        let current = tx;
-        let count = p.count;
-        for (let i = p.next; i < p.candidates.length; i++) {
-          const [pk, seq] = p.candidates[i]!;
-          if (!owns(current, op.table, pk, spec.key)) {
-            const holder = this.rowHolder(txs, self, op.table, pk);
-            if (holder !== undefined) return { kind: 'wait', tx: current, on: holder, progress: { ...p, next: i, count } };
-          }
-          // The row as it is now: after a wait, another transaction may have changed or deleted it.
-          const latest = this.view(durable, current.writes, op.table, now);
-          const row = latest.get(pk);
-          const sameRow = seq === undefined || durable.tables[op.table]?.[pk]?.seq === seq;
-          if (row === undefined || !sameRow || !wanted(op, row)) continue;
-          if (op.op === 'delete') {
-            current = withWrite(current, op.table, pk, null, false);
-            count++;
-            continue;
-          }
-          const next = { ...row, ...op.set };
-          const check = this.checkKeys(durable, txs, self, latest, op.table, next, pk, { changedFrom: row }, now);
-          if (check && 'wait' in check) return { kind: 'wait', tx: withEntry(current, 'holding', { table: op.table, pk, row: next, keys: check.held, existing: true }), on: check.wait, progress: { ...p, next: i, count } };
-          if (check) return { kind: 'failed', result: { updated: 0, conflict: check.conflict }, reason: `${op.table} ${check.conflict}` };
-          current = withWrite(current, op.table, pk, next, false);
-          count++;
-        }
-        return { kind: 'done', tx: current, result: op.op === 'update' ? { updated: count } : { deleted: count } };
-      }
+      case 'delete':
+        return this.updateOrDelete(at, op, progress);
       case 'tail': {
         if (!spec.history) throw new Error(`tail of ${op.table}, which keeps no history: declare it with history to stream its changes`);
         const log = historyOf(durable, op.table);
@@ -673,6 +606,97 @@ export class Engine {
         return this.claim(txs, self, tx, op, view);
       }
     }
+  }
+
+  /** An INSERT: a plain one fails on a taken key; ON CONFLICT DO NOTHING writes nothing then. */
+  private insert({ durable, txs, self, tx, now, spec, view }: StatementAt, op: Extract<DbOp, { op: 'insert' }>, progress: Progress | undefined): StepOutcome {
+    const row = spec.autoId ? { ...op.row, [spec.key[0]!]: `${durable.nextSeq}.${tx.writes.length}@${tx.id ?? tx.owner}` } : op.row;
+    const pk = pkOf(spec, row);
+    if (op.onConflict === 'error') {
+      // A plain INSERT has written its row and the index entries before the key it waits on.
+      const check = this.checkKeys(durable, txs, self, view, op.table, row, '', 'all', now);
+      if (check && 'wait' in check) return { kind: 'wait', tx: withEntry(tx, 'holding', { table: op.table, pk, row, keys: check.held, existing: false }), on: check.wait };
+      if (check) return { kind: 'failed', result: { inserted: false, conflict: check.conflict }, reason: `${op.table} ${check.conflict}` };
+      return { kind: 'done', tx: withWrite(tx, op.table, pk, row, true), result: { inserted: true } };
+    }
+    // ON CONFLICT DO NOTHING checks every key before it writes anything. After a wait it
+    // checks again from the key it waited on; if the rest pass, the insertion itself finds a
+    // key someone took meanwhile and starts the checks over from the first key.
+    const from = progress && 'keyFrom' in progress ? progress.keyFrom : 0;
+    let check = this.checkKeys(durable, txs, self, view, op.table, row, '', 'all', now, from);
+    if (check === undefined && from > 0) check = this.checkKeys(durable, txs, self, view, op.table, row, '', 'all', now);
+    if (check && 'wait' in check) return { kind: 'wait', tx, on: check.wait, progress: { keyFrom: check.at } };
+    if (check) return { kind: 'done', tx, result: { inserted: false, conflict: check.conflict } };
+    return { kind: 'done', tx: withWrite(tx, op.table, pk, row, true), result: { inserted: true } };
+  }
+
+  /** An upsert on the primary key (ON CONFLICT DO UPDATE), with or without a version guard. */
+  private upsert({ durable, txs, self, tx, now, spec, view }: StatementAt, op: Extract<DbOp, { op: 'upsert' }>): StepOutcome {
+    const pk = pkOf(spec, op.row);
+    // The conflict target is the primary key: whoever holds that value goes first.
+    const keyHolder = owns(tx, op.table, pk, spec.key) ? undefined : this.keyHolder(durable, txs, self, op.table, spec.key, spec.key.map((k) => op.row[k] ?? null), now);
+    if (keyHolder !== undefined) return { kind: 'wait', tx, on: keyHolder };
+    const stored = view.get(pk);
+    if (stored === undefined) {
+      const check = this.checkKeys(durable, txs, self, view, op.table, op.row, pk, 'unique', now);
+      if (check && 'wait' in check) return { kind: 'wait', tx: withEntry(tx, 'holding', { table: op.table, pk, row: op.row, keys: check.held, existing: false }), on: check.wait };
+      if (check) return { kind: 'failed', result: { written: false, conflict: check.conflict }, reason: `${op.table} ${check.conflict}` };
+      return { kind: 'done', tx: withWrite(tx, op.table, pk, op.row, true), result: { written: true } };
+    }
+    if (!owns(tx, op.table, pk, spec.key)) {
+      const holder = this.rowHolder(txs, self, op.table, pk);
+      if (holder !== undefined) return { kind: 'wait', tx, on: holder };
+    }
+    if (op.onlyNewerVersion && !sqlLess(stored['version'], op.row['version'])) {
+      // ON CONFLICT DO UPDATE locks the row it found even when its WHERE leaves it unchanged.
+      const locked = owns(tx, op.table, pk, spec.key) ? tx : withEntry(tx, 'locked', [...(tx.locked ?? []), lockName(op.table, pk)]);
+      return { kind: 'done', tx: locked, result: { written: false } };
+    }
+    const next = { ...stored, ...op.row };
+    const check = this.checkKeys(durable, txs, self, view, op.table, next, pk, { changedFrom: stored }, now);
+    if (check && 'wait' in check) return { kind: 'wait', tx: withEntry(tx, 'holding', { table: op.table, pk, row: next, keys: check.held, existing: true }), on: check.wait };
+    if (check) return { kind: 'failed', result: { written: false, conflict: check.conflict }, reason: `${op.table} ${check.conflict}` };
+    return { kind: 'done', tx: withWrite(tx, op.table, pk, next, false), result: { written: true } };
+  }
+
+  /** An UPDATE or DELETE over the rows its WHERE picks, row by row, waiting on any another holds. */
+  private updateOrDelete({ durable, txs, self, tx, now, spec, view }: StatementAt, op: Extract<DbOp, { op: 'update' | 'delete' }>, progress: Progress | undefined): StepOutcome {
+    if (op.op === 'update') {
+      for (const c of Object.keys(op.set)) if (spec.key.includes(c)) throw new Error(`update of ${op.table} sets key column ${c}: the model stores a row under its primary key`);
+    }
+    const p: RowsProgress = (progress && 'candidates' in progress ? progress : undefined) ?? {
+      candidates: [...view]
+        .filter(([pk, row]) => wanted(op, row) && (op.op === 'update' || op.olderThan === undefined || this.insertedBy(durable, tx, op.table, pk, now - op.olderThan)))
+        .map(([pk]) => [pk, owns(tx, op.table, pk, spec.key) ? undefined : durable.tables[op.table]?.[pk]?.seq] as const),
+      next: 0,
+      count: 0,
+    };
+    let current = tx;
+    let count = p.count;
+    for (let i = p.next; i < p.candidates.length; i++) {
+      const [pk, seq] = p.candidates[i]!;
+      if (!owns(current, op.table, pk, spec.key)) {
+        const holder = this.rowHolder(txs, self, op.table, pk);
+        if (holder !== undefined) return { kind: 'wait', tx: current, on: holder, progress: { ...p, next: i, count } };
+      }
+      // The row as it is now: after a wait, another transaction may have changed or deleted it.
+      const latest = this.view(durable, current.writes, op.table, now);
+      const row = latest.get(pk);
+      const sameRow = seq === undefined || durable.tables[op.table]?.[pk]?.seq === seq;
+      if (row === undefined || !sameRow || !wanted(op, row)) continue;
+      if (op.op === 'delete') {
+        current = withWrite(current, op.table, pk, null, false);
+        count++;
+        continue;
+      }
+      const next = { ...row, ...op.set };
+      const check = this.checkKeys(durable, txs, self, latest, op.table, next, pk, { changedFrom: row }, now);
+      if (check && 'wait' in check) return { kind: 'wait', tx: withEntry(current, 'holding', { table: op.table, pk, row: next, keys: check.held, existing: true }), on: check.wait, progress: { ...p, next: i, count } };
+      if (check) return { kind: 'failed', result: { updated: 0, conflict: check.conflict }, reason: `${op.table} ${check.conflict}` };
+      current = withWrite(current, op.table, pk, next, false);
+      count++;
+    }
+    return { kind: 'done', tx: current, result: op.op === 'update' ? { updated: count } : { deleted: count } };
   }
 
   /** Whether a row was inserted by tick `cutoff`: a committed row's insert time; a row its own transaction inserted is not. */

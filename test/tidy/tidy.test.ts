@@ -29,7 +29,6 @@ const LONG: Readonly<Record<string, number>> = {
   'src/modes/check/check.ts search': 355,
   'src/modes/check/check.ts expand': 105,
   'models/consumer.ts configFor': 126,
-  'models/database.ts step': 101,
 };
 
 describe('the shape of the source', () => {
