@@ -335,21 +335,7 @@ function configFor(f: ConsumerFeatures) {
   const effectStep = f.checkThenInsert ? { target: 'checkingEffect', actions: 'lookUpEffect' as const } : undefined;
   return {
     id: 'consumer',
-    context: ({ input }: { input: ConsumerInput }): Ctx => ({
-      durable: input.durable ?? {},
-      input,
-      queue: [],
-      current: undefined,
-      attempt: 0,
-      wrote: false,
-      tries: 0,
-      takenAt: 0,
-      parkChecked: false,
-      cache: [],
-      handOver: undefined,
-      takes: 0,
-      uniqueTx: f.checkThenInsert || f.localCache || f.retry !== undefined,
-    }),
+    context: contextFor(f),
     initial: 'connecting',
     // A broker crash ends the session as a dropped connection does: the consumer drops the
     // records it holds (the broker delivers them again from the committed offset) and subscribes
@@ -384,57 +370,8 @@ function configFor(f: ConsumerFeatures) {
         ],
       },
       ...(inboxTx ? inboxStates(effectStep, writesInTx) : {}),
-      ...(f.checkThenInsert
-        ? {
-            // The handler asked whether the effect exists, in its transaction.
-            checkingEffect: {
-              on: {
-                'db.result': [
-                  { guard: 'staleReply' as const },
-                  { guard: { type: 'otherStmt' as const, params: { stmt: 'check' as const } } },
-                  { guard: 'failedTransiently' as const, target: 'received', actions: ['abort' as const, 'retry' as const] },
-                  { guard: 'effectFound' as const, target: 'duplicateSeen', actions: ['noteEffectFound' as const, 'abort' as const] },
-                  { target: 'afterEffectCheck' },
-                ],
-              },
-              after: { timeout: { target: 'received', actions: ['abort' as const, 'retry' as const] } },
-            },
-            // It read "absent" and has not inserted yet: another reader of the same record may be here too.
-            afterEffectCheck: { after: { 1: { target: 'writingEffect', actions: 'effectInTx' as const } } },
-          }
-        : {}),
-      ...(writesInTx
-        ? {
-            writingEffect: {
-              on: {
-                'db.result': [
-                  { guard: 'staleReply' as const },
-                  { guard: { type: 'otherStmt' as const, params: { stmt: 'effect' as const } } },
-                  { guard: 'failedTransiently' as const, target: 'received', actions: ['abort' as const, 'retry' as const] },
-                  { target: 'committingEffect', actions: ['noteEffectWrite' as const, 'commit' as const] },
-                ],
-              },
-              after: { timeout: { target: 'received', actions: ['abort' as const, 'retry' as const] } },
-            },
-          }
-        : {}),
-      committingEffect: {
-        on: {
-          'db.committed': [
-            { guard: 'staleReply' as const },
-            { guard: 'committed' as const, target: 'afterEffectCommit', actions: 'noteEffect' as const },
-            { guard: 'failedTransiently' as const, target: 'received', actions: 'retry' as const },
-            { target: 'duplicateSeen' },
-          ],
-          'db.ran': [
-            { guard: 'staleReply' as const },
-            { guard: 'committed' as const, target: 'afterEffectCommit', actions: ['noteEffectWrite' as const, 'noteEffect' as const] },
-            { guard: 'failedTransiently' as const, target: 'received', actions: 'retry' as const },
-            { target: 'duplicateSeen' },
-          ],
-        },
-        after: { timeout: { target: 'received', actions: 'retry' as const } },
-      },
+      ...effectStates(f, writesInTx),
+      committingEffect: COMMITTING_EFFECT,
       // The effect is durable; transport progress has not moved.
       afterEffectCommit: { ...(f.localCache ? { entry: 'remember' as const } : {}), after: afterDone },
       duplicateSeen: { ...(f.localCache ? { entry: 'remember' as const } : {}), after: afterDone },
@@ -445,6 +382,84 @@ function configFor(f: ConsumerFeatures) {
     },
   };
 }
+
+/** A consumer's context as it starts: `uniqueTx` when its transactions must be told apart per take. */
+function contextFor(f: ConsumerFeatures) {
+  return ({ input }: { input: ConsumerInput }): Ctx => ({
+    durable: input.durable ?? {},
+    input,
+    queue: [],
+    current: undefined,
+    attempt: 0,
+    wrote: false,
+    tries: 0,
+    takenAt: 0,
+    parkChecked: false,
+    cache: [],
+    handOver: undefined,
+    takes: 0,
+    uniqueTx: f.checkThenInsert || f.localCache || f.retry !== undefined,
+  });
+}
+
+/** The handler's own look-up of the effect and its write, in the record's transaction, where the features have them. */
+function effectStates(f: ConsumerFeatures, writesInTx: boolean) {
+  return {
+    ...(f.checkThenInsert
+      ? {
+          // The handler asked whether the effect exists, in its transaction.
+          checkingEffect: {
+            on: {
+              'db.result': [
+                { guard: 'staleReply' as const },
+                { guard: { type: 'otherStmt' as const, params: { stmt: 'check' as const } } },
+                { guard: 'failedTransiently' as const, target: 'received', actions: ['abort' as const, 'retry' as const] },
+                { guard: 'effectFound' as const, target: 'duplicateSeen', actions: ['noteEffectFound' as const, 'abort' as const] },
+                { target: 'afterEffectCheck' },
+              ],
+            },
+            after: { timeout: { target: 'received', actions: ['abort' as const, 'retry' as const] } },
+          },
+          // It read "absent" and has not inserted yet: another reader of the same record may be here too.
+          afterEffectCheck: { after: { 1: { target: 'writingEffect', actions: 'effectInTx' as const } } },
+        }
+      : {}),
+    ...(writesInTx
+      ? {
+          writingEffect: {
+            on: {
+              'db.result': [
+                { guard: 'staleReply' as const },
+                { guard: { type: 'otherStmt' as const, params: { stmt: 'effect' as const } } },
+                { guard: 'failedTransiently' as const, target: 'received', actions: ['abort' as const, 'retry' as const] },
+                { target: 'committingEffect', actions: ['noteEffectWrite' as const, 'commit' as const] },
+              ],
+            },
+            after: { timeout: { target: 'received', actions: ['abort' as const, 'retry' as const] } },
+          },
+        }
+      : {}),
+  };
+}
+
+/** The effect's commit and the answers it may get: committed, failed for now, or refused as a duplicate. */
+const COMMITTING_EFFECT = {
+  on: {
+    'db.committed': [
+      { guard: 'staleReply' as const },
+      { guard: 'committed' as const, target: 'afterEffectCommit', actions: 'noteEffect' as const },
+      { guard: 'failedTransiently' as const, target: 'received', actions: 'retry' as const },
+      { target: 'duplicateSeen' },
+    ],
+    'db.ran': [
+      { guard: 'staleReply' as const },
+      { guard: 'committed' as const, target: 'afterEffectCommit', actions: ['noteEffectWrite' as const, 'noteEffect' as const] },
+      { guard: 'failedTransiently' as const, target: 'received', actions: 'retry' as const },
+      { target: 'duplicateSeen' },
+    ],
+  },
+  after: { timeout: { target: 'received', actions: 'retry' as const } },
+};
 
 /** The inbox's states: its insert, and the moment its row exists and the effect is not yet written. */
 function inboxStates(effectStep: { target: string; actions: 'lookUpEffect' } | undefined, writesInTx: boolean) {

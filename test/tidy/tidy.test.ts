@@ -28,7 +28,6 @@ const UPWARD: readonly string[] = [];
 const LONG: Readonly<Record<string, number>> = {
   'src/modes/check/check.ts search': 355,
   'src/modes/check/check.ts expand': 105,
-  'models/consumer.ts configFor': 126,
 };
 
 describe('the shape of the source', () => {
