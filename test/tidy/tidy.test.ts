@@ -25,10 +25,7 @@ const LAYERS = ['base', 'capacity', 'faults', 'kernel', 'checkers', 'scenario', 
 const UPWARD: readonly string[] = [];
 
 /** The functions over 70 lines today, with their length: none may grow, and no other may pass 70. */
-const LONG: Readonly<Record<string, number>> = {
-  'src/modes/check/check.ts search': 355,
-  'src/modes/check/check.ts expand': 105,
-};
+const LONG: Readonly<Record<string, number>> = {};
 
 describe('the shape of the source', () => {
   it('has no import cycle beyond the listed ones, and none of those grew', () => {

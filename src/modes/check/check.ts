@@ -30,7 +30,7 @@ import type { Place } from '../../faults/place.ts';
 import type { ReplayRef } from '../replayLine.ts';
 import { expectedAt, timeScaleOf, worldOptionsOf, type DesignComponent, type Scenario } from '../../scenario/scenario.ts';
 import { Trace, type TraceEvent, type TraceKind } from '../../kernel/trace.ts';
-import { judge, outcomeRank, verdictOf } from '../../checkers/verdict.ts';
+import { judge, outcomeRank, verdictOf, type Judgement } from '../../checkers/verdict.ts';
 import { DEFAULT_WORLD_OPTIONS } from '../../kernel/worldOptions.ts';
 import { type Driver } from '../../run/world.ts';
 import { type Ending } from '../../kernel/runReport.ts';
@@ -435,106 +435,192 @@ export function check(scenario: Scenario, options: CheckOptions = {}): CheckResu
 }
 
 function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): CheckResult {
-  const faults = options.faults ?? 1;
-  const maxStates = options.maxStates ?? DEFAULT_MAX_STATES;
-  const maxDepth = options.maxDepth ?? Infinity;
-  const ref = options.ref ?? scenario.name;
-  const setup = checkSetup(scenario, { faults, ...(options.kinds ? { kinds: options.kinds } : {}), ...(options.size === undefined ? {} : { size: options.size }), ...(options.worldLatency ? { worldLatency: true } : {}), ...(options.driver ? { driver: options.driver } : {}), ...(options.transitionCache === false ? { transitionCache: false } : {}) });
-  const { world, components } = setup;
-  const time = timeScaleOf(scenario);
-  const entered = new Set<string>();
-  const log: StepLog = {
-    enter: (_c, w) => {
-      entered.add(w);
-      return undefined;
-    },
-  };
-  const sleeps = options.reduction === false ? undefined : new SleepSets(options.sleepLowSteps);
-  const visited = scratch.visited?.valued === (sleeps !== undefined) ? scratch.visited : new VisitedSet(1 << 16, sleeps !== undefined);
-  const tree = scratch.tree ?? new Tree();
-  visited.clear();
-  tree.clear();
-  scratch.visited = visited;
-  scratch.tree = tree;
-  const rows: RowAcc[] = [];
-  const rowIndex = new Map<string, RowAcc>();
-  const judgements = new Map<string, { outcome: RunOutcome; findings: Finding[]; claims: ClaimVerdict[] }>();
-  const tally = new ClauseTally();
-  const outcomes = new Map<RunOutcome, number>();
-  const firstOf = new Map<Violation, number>();
-  let transitions = 0;
-  // Transitions sleep sets skipped for good: each commutes with one taken, so its state is reached
-  // anyway. With the transitions taken, they add up to what the search takes without sleep sets.
-  let slept = 0;
-  let ends = 0;
-  let maxSeen = 0;
-  let bound: SearchBound | undefined;
-  let stopped = false;
-  let nextProgress = PROGRESS_EVERY;
-  // States pushed and not yet expanded: what the search had left when a bound stopped it.
-  let waiting = 1;
+  const setup = checkSetup(scenario, {
+    faults: options.faults ?? 1,
+    ...(options.kinds ? { kinds: options.kinds } : {}),
+    ...(options.size === undefined ? {} : { size: options.size }),
+    ...(options.worldLatency ? { worldLatency: true } : {}),
+    ...(options.driver ? { driver: options.driver } : {}),
+    ...(options.transitionCache === false ? { transitionCache: false } : {}),
+  });
+  const found = new StateSearch(scenario, options, setup, scratch);
+  found.run();
+  return searchResult(scenario, options, setup, found);
+}
 
-  const s0 = world.initial(log);
-  const h0 = world.hash(s0, 0);
-  visited.add(h0[0], h0[1]);
-  const root: Item = { s: s0, hi: h0[0], lo: h0[1], id: tree.add(-1, 0), depth: 0, tag: 0 };
+/**
+ * One search over a check's states: what it visited, the rows of the faults it took, the end
+ * states it judged and the bound that stopped it, if one did. Its fields are read by the result.
+ */
+class StateSearch {
+  readonly world: Kernel;
+  /** The failure windows some path entered. */
+  readonly entered = new Set<string>();
+  private readonly log: StepLog;
+  readonly sleeps: SleepSets | undefined;
+  readonly visited: VisitedSet;
+  readonly tree: Tree;
+  readonly rows: RowAcc[] = [];
+  private readonly rowIndex = new Map<string, RowAcc>();
+  private readonly judgements = new Map<string, { outcome: RunOutcome; findings: Finding[]; claims: ClaimVerdict[] }>();
+  readonly tally = new ClauseTally();
+  readonly outcomes = new Map<RunOutcome, number>();
+  /** The tree node of the first end state each violation was found in. */
+  readonly firstOf = new Map<Violation, number>();
+  transitions = 0;
+  /**
+   * Transitions sleep sets skipped for good: each commutes with one taken, so its state is reached
+   * anyway. With the transitions taken, they add up to what the search takes without sleep sets.
+   */
+  slept = 0;
+  ends = 0;
+  maxSeen = 0;
+  bound: SearchBound | undefined;
+  stopped = false;
+  /** States pushed and not yet expanded: what the search had left when a bound stopped it. */
+  waiting = 1;
+  private nextProgress = PROGRESS_EVERY;
+  private readonly maxStates: number;
+  private readonly maxDepth: number;
 
-  const rowOf = (s: CheckState, c: Choice): RowAcc => {
-    const f = faultOf(world, s, c, NO_ENTRIES)!;
+  constructor(
+    private readonly scenario: Scenario,
+    private readonly options: CheckOptions,
+    setup: CheckSetup,
+    scratch: Scratch,
+  ) {
+    this.world = setup.world;
+    this.maxStates = options.maxStates ?? DEFAULT_MAX_STATES;
+    this.maxDepth = options.maxDepth ?? Infinity;
+    const entered = this.entered;
+    this.log = {
+      enter: (_c, w) => {
+        entered.add(w);
+        return undefined;
+      },
+    };
+    this.sleeps = options.reduction === false ? undefined : new SleepSets(options.sleepLowSteps);
+    this.visited = scratch.visited?.valued === (this.sleeps !== undefined) ? scratch.visited : new VisitedSet(1 << 16, this.sleeps !== undefined);
+    this.tree = scratch.tree ?? new Tree();
+    this.visited.clear();
+    this.tree.clear();
+    scratch.visited = this.visited;
+    scratch.tree = this.tree;
+  }
+
+  /** Searches from the initial state, breadth-first or depth-first as asked, until done or bound. */
+  run(): void {
+    const s0 = this.world.initial(this.log);
+    const h0 = this.world.hash(s0, 0);
+    this.visited.add(h0[0], h0[1]);
+    const root: Item = { s: s0, hi: h0[0], lo: h0[1], id: this.tree.add(-1, 0), depth: 0, tag: 0 };
+    if (this.options.dfs) this.depthFirst(root);
+    else this.breadthFirst(root);
+    this.options.onProgress?.(this.visited.size, this.transitions);
+  }
+
+  private depthFirst(root: Item): void {
+    const stack = [root];
+    const push: Push = (s, hi, lo, id, depth, tag) => {
+      this.waiting++;
+      stack.push({ s, hi, lo, id, depth, tag });
+    };
+    const pushAgain = (i: Item) => {
+      this.waiting++;
+      stack.push(i);
+    };
+    while (stack.length > 0 && !this.stopped) {
+      const i = stack.pop()!;
+      this.expand(i.s, i.hi, i.lo, i.id, i.depth, i.tag, i.again, push, pushAgain);
+    }
+  }
+
+  /**
+   * A level is held as rows of part indices (src/modes/check/frontier.ts): the level being read
+   * and the one being built are all that is held at once. The two are swapped at each level: the
+   * one read becomes, emptied, the next one built. Second expansions are few, and wait beside the
+   * level as items.
+   */
+  private breadthFirst(root: Item): void {
+    let level = new Frontier<CheckState['comps'][number], CheckState['links'][number]>(this.world);
+    let next = new Frontier<CheckState['comps'][number], CheckState['links'][number]>(this.world);
+    level.push(root.s, root.hi, root.lo, root.id, root.tag);
+    let agains: Item[] = [];
+    for (let depth = 0; (level.length > 0 || agains.length > 0) && !this.stopped; depth++) {
+      next.clear();
+      const building = next;
+      const nextAgains: Item[] = [];
+      const push: Push = (s, hi, lo, id, _depth, tag) => {
+        this.waiting++;
+        building.push(s, hi, lo, id, tag);
+      };
+      const pushAgain = (i: Item) => {
+        this.waiting++;
+        nextAgains.push(i);
+      };
+      for (let k = 0; k < level.length && !this.stopped; k++) this.expand(level.state(k), level.hi(k), level.lo(k), level.id(k), depth, level.tag(k), undefined, push, pushAgain);
+      for (let k = 0; k < agains.length && !this.stopped; k++) {
+        const i = agains[k]!;
+        this.expand(i.s, i.hi, i.lo, i.id, i.depth, i.tag, i.again, push, pushAgain);
+      }
+      next = level;
+      level = building;
+      agains = nextAgains;
+    }
+  }
+
+  /** The row of the fault a choice makes: its kind at its place, at its first occurrence. */
+  private rowOf(s: CheckState, c: Choice): RowAcc {
+    const f = faultOf(this.world, s, c, NO_ENTRIES)!;
     const key = `${faultLabel(f)}\u0000${faultPlaceName(f)}`;
-    let row = rowIndex.get(key);
+    let row = this.rowIndex.get(key);
     if (!row) {
       const place: Place = faultPlace(f)!;
-      row = { index: rows.length, fault: { ...f, occurrence: 1 }, place, applied: 0, outcomes: {}, worst: undefined, worstNode: -1 };
-      rows.push(row);
-      rowIndex.set(key, row);
+      row = { index: this.rows.length, fault: { ...f, occurrence: 1 }, place, applied: 0, outcomes: {}, worst: undefined, worstNode: -1 };
+      this.rows.push(row);
+      this.rowIndex.set(key, row);
     }
     return row;
-  };
+  }
 
-  const judgeAt = (s: CheckState, id: number, tag: number, end: PathEnd) => {
-    ends++;
-    const dh = world.durableHash(s);
+  /** Judges an end state (once per durable state and ending) and counts it, for its row too. */
+  private judgeAt(s: CheckState, id: number, tag: number, end: PathEnd): void {
+    this.ends++;
+    const dh = this.world.durableHash(s);
     const key = `${dh[0]}:${dh[1]}:${end.kind === 'quiet' ? 'q' : JSON.stringify(end.reason)}`;
-    let j = judgements.get(key);
+    let j = this.judgements.get(key);
     if (!j) {
-      j = judgeEnd(scenario, world.durable(s), end);
-      judgements.set(key, j);
+      j = judgeEnd(this.scenario, this.world.durable(s), end);
+      this.judgements.set(key, j);
     }
-    tally.add(j.claims);
-    outcomes.set(j.outcome, (outcomes.get(j.outcome) ?? 0) + 1);
-    for (const f of j.findings) if (!firstOf.has(f.violation)) firstOf.set(f.violation, id);
+    this.tally.add(j.claims);
+    this.outcomes.set(j.outcome, (this.outcomes.get(j.outcome) ?? 0) + 1);
+    for (const f of j.findings) if (!this.firstOf.has(f.violation)) this.firstOf.set(f.violation, id);
     if (tag > 0) {
-      const row = rows[tag - 1]!;
+      const row = this.rows[tag - 1]!;
       row.outcomes[j.outcome] = (row.outcomes[j.outcome] ?? 0) + 1;
       if (row.worst === undefined || outcomeRank(j.outcome) < outcomeRank(row.worst)) {
         row.worst = j.outcome;
         row.worstNode = id;
       }
     }
-    if (options.failFast && j.findings.length > 0) stopped = true;
-  };
+    if (this.options.failFast && j.findings.length > 0) this.stopped = true;
+  }
 
-  // A state to expand comes as its fields, not as an item: a breadth-first level keeps rows of
-  // numbers, and a state it reads back needs no object beyond its own. A new successor is pushed
-  // the same way; a second expansion waits as an item.
-  const expand = (s: CheckState, hi: number, lo: number, id: number, depth: number, tag: number, again: Item['again'], push: Push, pushAgain: (i: Item) => void) => {
-    waiting--;
+  /**
+   * Expands a state: judges it if a path ends there, else takes each choice it offers that is not
+   * asleep. A state to expand comes as its fields, not as an item: a breadth-first level keeps
+   * rows of numbers, and a state it reads back needs no object beyond its own. A new successor is
+   * pushed the same way; a second expansion waits as an item.
+   */
+  private expand(s: CheckState, hi: number, lo: number, id: number, depth: number, tag: number, again: Item['again'], push: Push, pushAgain: (i: Item) => void): void {
+    this.waiting--;
+    const { world, visited, sleeps } = this;
     const offered = world.choices(s);
     const end = world.end(s, offered);
-    if (end !== undefined) {
-      // An end is judged once, at its first arrival, and never expanded: nothing is asleep in it,
-      // so no later arrival asks for more.
-      if (sleeps) {
-        const slot = visited.slot(hi, lo);
-        visited.setValue(slot, EXPANDED);
-        if (visited.wide) visited.setValue2(slot, 0);
-      }
-      if (again === undefined) judgeAt(s, id, tag, end);
-      return;
-    }
-    if (depth >= maxDepth) {
-      bound ??= { kind: 'depth', max: maxDepth };
+    if (end !== undefined) return this.ended(s, hi, lo, id, tag, again !== undefined, end);
+    if (depth >= this.maxDepth) {
+      this.bound ??= { kind: 'depth', max: this.maxDepth };
       return;
     }
     let asleepLow = 0;
@@ -548,7 +634,7 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
     }
     let takenLow = 0;
     let takenHigh = 0;
-    for (let i = 0; i < offered.length && !stopped; i++) {
+    for (let i = 0; i < offered.length && !this.stopped; i++) {
       const c = offered[i]!;
       const step = sleeps ? sleeps.stepOf(s, c) : -1;
       // The first step past the low lane gives every state a high lane, 0 for those already seen.
@@ -557,20 +643,20 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
       if (again !== undefined) {
         if (step < 0 || !sleeps!.has(again.stepsLow, again.stepsHigh, step)) continue;
         // The first expansion counted it as skipped; it is taken after all.
-        slept--;
+        this.slept--;
       }
       if (step >= 0 && sleeps!.has(asleepLow, asleepHigh, step)) {
-        slept++;
+        this.slept++;
         continue;
       }
       let nextTag = tag;
       if (isFault(c)) {
-        const row = rowOf(s, c);
+        const row = this.rowOf(s, c);
         row.applied++;
         nextTag = tag === 0 ? row.index + 1 : MANY;
       }
-      const t = world.apply(s, c, log);
-      transitions++;
+      const t = world.apply(s, c, this.log);
+      this.transitions++;
       // The successor's sleep set: the steps asleep here or taken here before this one that commute with it.
       let sleepLow = 0;
       let sleepHigh = 0;
@@ -581,191 +667,172 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
         if (step < sleeps!.lowSteps) takenLow |= 1 << step;
         else takenHigh |= 1 << (step - sleeps!.lowSteps);
       }
-      world.hashLanes(t, nextTag);
-      const nhi = world.hashHi;
-      const nlo = world.hashLo;
-      // One probe of the table for a state seen before or new; the bound is asked only when full.
-      if (visited.size >= maxStates && !visited.has(nhi, nlo)) {
-        bound = { kind: 'states', max: maxStates };
-        stopped = true;
-        return;
-      }
-      const nextDepth = depth + 1;
-      if (!sleeps) {
-        if (!visited.add(nhi, nlo)) continue;
-      } else {
-        const slot = visited.put(nhi, nlo);
-        if (slot < 0) {
-          visited.setValue(~slot, sleepLow << 1);
-          if (visited.wide) visited.setValue2(~slot, sleepHigh);
-        } else {
-          // Reached again with fewer steps asleep: its expansion is to take the ones it now
-          // lacks, at once if it is still waiting to be expanded, or in an expansion of its own.
-          const value = visited.value(slot);
-          const beforeLow = value >>> 1;
-          const beforeHigh = visited.value2(slot);
-          const wokenLow = beforeLow & ~sleepLow;
-          const wokenHigh = beforeHigh & ~sleepHigh;
-          if ((wokenLow | wokenHigh) === 0) continue;
-          const nowLow = beforeLow & sleepLow;
-          const nowHigh = beforeHigh & sleepHigh;
-          visited.setValue(slot, (nowLow << 1) | (value & EXPANDED));
-          if (visited.wide) visited.setValue2(slot, nowHigh);
-          if (value & EXPANDED) pushAgain({ s: t, hi: nhi, lo: nlo, id: tree.add(id, i), depth: nextDepth, tag: nextTag, again: { stepsLow: wokenLow, stepsHigh: wokenHigh, sleepLow: nowLow, sleepHigh: nowHigh } });
-          continue;
-        }
-      }
-      if (nextDepth > maxSeen) maxSeen = nextDepth;
-      push(t, nhi, nlo, tree.add(id, i), nextDepth, nextTag);
+      if (!this.visit(t, id, i, depth + 1, nextTag, sleepLow, sleepHigh, push, pushAgain)) return;
     }
-    if (options.onProgress && visited.size >= nextProgress) {
-      nextProgress = visited.size + PROGRESS_EVERY;
-      options.onProgress(visited.size, transitions);
-    }
-  };
-
-  if (options.dfs) {
-    const stack = [root];
-    const push: Push = (s, hi, lo, id, depth, tag) => {
-      waiting++;
-      stack.push({ s, hi, lo, id, depth, tag });
-    };
-    const pushAgain = (i: Item) => {
-      waiting++;
-      stack.push(i);
-    };
-    while (stack.length > 0 && !stopped) {
-      const i = stack.pop()!;
-      expand(i.s, i.hi, i.lo, i.id, i.depth, i.tag, i.again, push, pushAgain);
-    }
-  } else {
-    // A level is held as rows of part indices (src/modes/check/frontier.ts): the level being read and
-    // the one being built are all that is held at once.
-    // The two are swapped at each level: the one read becomes, emptied, the next one built.
-    let level = new Frontier<CheckState['comps'][number], CheckState['links'][number]>(world);
-    let next = new Frontier<CheckState['comps'][number], CheckState['links'][number]>(world);
-    level.push(root.s, root.hi, root.lo, root.id, root.tag);
-    // Second expansions are few, and wait beside the level as items.
-    let agains: Item[] = [];
-    for (let depth = 0; (level.length > 0 || agains.length > 0) && !stopped; depth++) {
-      next.clear();
-      const building = next;
-      const nextAgains: Item[] = [];
-      const push: Push = (s, hi, lo, id, _depth, tag) => {
-        waiting++;
-        building.push(s, hi, lo, id, tag);
-      };
-      const pushAgain = (i: Item) => {
-        waiting++;
-        nextAgains.push(i);
-      };
-      for (let k = 0; k < level.length && !stopped; k++) expand(level.state(k), level.hi(k), level.lo(k), level.id(k), depth, level.tag(k), undefined, push, pushAgain);
-      for (let k = 0; k < agains.length && !stopped; k++) {
-        const i = agains[k]!;
-        expand(i.s, i.hi, i.lo, i.id, i.depth, i.tag, i.again, push, pushAgain);
-      }
-      next = level;
-      level = building;
-      agains = nextAgains;
+    if (this.options.onProgress && visited.size >= this.nextProgress) {
+      this.nextProgress = visited.size + PROGRESS_EVERY;
+      this.options.onProgress(visited.size, this.transitions);
     }
   }
-  options.onProgress?.(visited.size, transitions);
 
-  // Counterexamples and each row's worst path, run again traced; only a counterexample's trace
-  // hash is printed, so only its run is hashed.
-  const traced = new Map<number, ChoiceRun>();
-  const runOf = (node: number, hashed: boolean, framed = false): ChoiceRun => {
-    let run = traced.get(node);
+  /**
+   * A path ends at this state. An end is judged once, at its first arrival, and never expanded:
+   * nothing is asleep in it, so no later arrival asks for more.
+   */
+  private ended(s: CheckState, hi: number, lo: number, id: number, tag: number, again: boolean, end: PathEnd): void {
+    const visited = this.visited;
+    if (this.sleeps) {
+      const slot = visited.slot(hi, lo);
+      visited.setValue(slot, EXPANDED);
+      if (visited.wide) visited.setValue2(slot, 0);
+    }
+    if (!again) this.judgeAt(s, id, tag, end);
+  }
+
+  /**
+   * A successor `t`, reached by choice `i` of node `id`: pushed when new, or pushed again when
+   * reached with fewer steps asleep than before. False when the state bound stops the search.
+   */
+  private visit(t: CheckState, id: number, i: number, nextDepth: number, nextTag: number, sleepLow: number, sleepHigh: number, push: Push, pushAgain: (i: Item) => void): boolean {
+    const { world, visited } = this;
+    world.hashLanes(t, nextTag);
+    const nhi = world.hashHi;
+    const nlo = world.hashLo;
+    // One probe of the table for a state seen before or new; the bound is asked only when full.
+    if (visited.size >= this.maxStates && !visited.has(nhi, nlo)) {
+      this.bound = { kind: 'states', max: this.maxStates };
+      this.stopped = true;
+      return false;
+    }
+    if (!this.sleeps) {
+      if (!visited.add(nhi, nlo)) return true;
+    } else {
+      const slot = visited.put(nhi, nlo);
+      if (slot < 0) {
+        visited.setValue(~slot, sleepLow << 1);
+        if (visited.wide) visited.setValue2(~slot, sleepHigh);
+      } else {
+        // Reached again with fewer steps asleep: its expansion is to take the ones it now
+        // lacks, at once if it is still waiting to be expanded, or in an expansion of its own.
+        const value = visited.value(slot);
+        const beforeLow = value >>> 1;
+        const beforeHigh = visited.value2(slot);
+        const wokenLow = beforeLow & ~sleepLow;
+        const wokenHigh = beforeHigh & ~sleepHigh;
+        if ((wokenLow | wokenHigh) === 0) return true;
+        const nowLow = beforeLow & sleepLow;
+        const nowHigh = beforeHigh & sleepHigh;
+        visited.setValue(slot, (nowLow << 1) | (value & EXPANDED));
+        if (visited.wide) visited.setValue2(slot, nowHigh);
+        if (value & EXPANDED) pushAgain({ s: t, hi: nhi, lo: nlo, id: this.tree.add(id, i), depth: nextDepth, tag: nextTag, again: { stepsLow: wokenLow, stepsHigh: wokenHigh, sleepLow: nowLow, sleepHigh: nowHigh } });
+        return true;
+      }
+    }
+    if (nextDepth > this.maxSeen) this.maxSeen = nextDepth;
+    push(t, nhi, nlo, this.tree.add(id, i), nextDepth, nextTag);
+    return true;
+  }
+}
+
+/**
+ * The runs a search's report is read from, each run again once along its choice path:
+ * counterexamples and each row's worst path traced (only a counterexample's trace hash is printed,
+ * so only its run is hashed), and their fault-free counterparts.
+ */
+class PathRuns {
+  private readonly traced = new Map<number, ChoiceRun>();
+  private readonly freeByPrefix = new Map<string, number[]>();
+  private readonly references = new Map<string, ChoiceRun>();
+
+  constructor(
+    private readonly scenario: Scenario,
+    private readonly options: CheckOptions,
+    private readonly setup: CheckSetup,
+    private readonly tree: Tree,
+  ) {}
+
+  /** The run along the path to tree node `node`. */
+  runOf(node: number, hashed: boolean, framed = false): ChoiceRun {
+    let run = this.traced.get(node);
     if (!run || (hashed && run.traceHash === '') || (framed && run.frames === undefined)) {
-      run = runChoices(scenario, setup, tree.path(node), { hashed, framed });
-      traced.set(node, run);
+      run = runChoices(this.scenario, this.setup, this.tree.path(node), { hashed, framed });
+      this.traced.set(node, run);
     }
     return run;
-  };
-  const replayOf = (run: ChoiceRun): ReplayRef => ({
-    kind: 'choices',
-    scenario: ref,
-    choices: encodeChoices(run.choices),
-    faults,
-    ...(options.kinds ? { kinds: setup.kinds } : {}),
-    ...(options.size === undefined ? {} : { size: setup.size }),
-    ...(setup.worldLatency ? { worldLatency: true } : {}),
-  });
-  const found = [...firstOf.keys()].sort((a, b) => outcomeRank(a) - outcomeRank(b));
-  const counterexamples = found.map((violation): Counterexample => {
-    const run = runOf(firstOf.get(violation)!, true, true);
-    return { violation, seed: 0, size: setup.size, plan: run.plan, findings: run.findings, traceHash: run.traceHash, trace: run.trace, replay: replayOf(run), moments: choiceMoments(scenario, run, violation) };
-  });
-  // Every row is built as windows mode builds one (src/modes/windowRow.ts): all its observed cells from
-  // its worst path, read beside that path's fault-free counterpart.
-  // Rows whose paths share the steps before their fault share a fault-free counterpart, and
-  // different prefixes often lead to the same one: each is worked out and run once.
-  const freeByPrefix = new Map<string, number[]>();
-  const references = new Map<string, ChoiceRun>();
-  const referenceOf = (run: ChoiceRun | undefined): ChoiceRun => {
+  }
+
+  replayOf(run: ChoiceRun): ReplayRef {
+    const { options, setup } = this;
+    return {
+      kind: 'choices',
+      scenario: options.ref ?? this.scenario.name,
+      choices: encodeChoices(run.choices),
+      faults: setup.faults,
+      ...(options.kinds ? { kinds: setup.kinds } : {}),
+      ...(options.size === undefined ? {} : { size: setup.size }),
+      ...(setup.worldLatency ? { worldLatency: true } : {}),
+    };
+  }
+
+  /**
+   * A path's fault-free counterpart, run: rows whose paths share the steps before their fault
+   * share one, and different prefixes often lead to the same one, so each is worked out and run
+   * once.
+   */
+  referenceOf(run: ChoiceRun | undefined): ChoiceRun {
     const choices = run?.choices ?? [];
     const firstFault = run?.faultSteps[0] ?? 0;
     const prefix = choices.slice(0, firstFault).join(',');
-    let free = freeByPrefix.get(prefix);
+    let free = this.freeByPrefix.get(prefix);
     if (free === undefined) {
-      free = faultFreeChoices(setup, choices, firstFault);
-      freeByPrefix.set(prefix, free);
+      free = faultFreeChoices(this.setup, choices, firstFault);
+      this.freeByPrefix.set(prefix, free);
     }
     const key = free.join(',');
-    let reference = references.get(key);
+    let reference = this.references.get(key);
     if (reference === undefined) {
-      reference = runChoices(scenario, setup, free, { faultFree: true, hashed: false });
-      references.set(key, reference);
+      reference = runChoices(this.scenario, this.setup, free, { faultFree: true, hashed: false });
+      this.references.set(key, reference);
     }
     return reference;
-  };
-  const windowRows = rows.map((row): WindowRow => {
-    const run = row.worstNode >= 0 ? runOf(row.worstNode, false) : undefined;
-    const reference = referenceOf(run);
+  }
+}
+
+/** A search's result, in the shape of a windows sweep's. */
+function searchResult(scenario: Scenario, options: CheckOptions, setup: CheckSetup, found: StateSearch): CheckResult {
+  const runs = new PathRuns(scenario, options, setup, found.tree);
+  const time = timeScaleOf(scenario);
+  const violations = [...found.firstOf.keys()].sort((a, b) => outcomeRank(a) - outcomeRank(b));
+  const counterexamples = violations.map((violation): Counterexample => {
+    const run = runs.runOf(found.firstOf.get(violation)!, true, true);
+    return { violation, seed: 0, size: setup.size, plan: run.plan, findings: run.findings, traceHash: run.traceHash, trace: run.trace, replay: runs.replayOf(run), moments: choiceMoments(scenario, run, violation) };
+  });
+  // Every row is built as windows mode builds one (src/modes/windowRow.ts): all its observed
+  // cells from its worst path, read beside that path's fault-free counterpart.
+  const windowRows = found.rows.map((row): WindowRow => {
+    const run = row.worstNode >= 0 ? runs.runOf(row.worstNode, false) : undefined;
     return windowRowOf({
       place: row.place,
       fault: row.fault,
       tally: { runs: row.applied, struck: row.applied, outcomes: row.outcomes, undecided: run?.outcome === 'unknown' ? undecidedOf(run) : [] },
       run: run && observedChoiceRun(run),
-      reference: observedChoiceRun(reference),
+      reference: observedChoiceRun(runs.referenceOf(run)),
       claims: scenario.claims,
       time,
-      ...(run ? { replay: replayOf(run) } : {}),
+      ...(run ? { replay: runs.replayOf(run) } : {}),
     });
   });
-
-  const all = failureWindows(components);
-  const struckWindows = new Set(rows.filter((r) => r.fault.kind === 'crash').map((r) => (r.fault as { window: string }).window));
-  const ordered = [...outcomes.keys()].sort((a, b) => outcomeRank(a) - outcomeRank(b));
-  // A search cut short (by a bound, or by --fail-fast at its first violation) cannot be asked to
-  // show every expected violation, as a sampling search cannot.
-  const complete = bound === undefined && !stopped;
-  // A search that judged no end state, or that a state bound stopped part-way (so that no depth
-  // was searched whole), decided nothing: it is inconclusive, never "holds within bound". A depth
-  // bound alone leaves a defined part searched: every path to that depth.
-  const undecided = ends === 0 || bound?.kind === 'states';
-  const verdict = verdictOf(ordered, bound !== undefined);
-  const judgement = judge(expectedAt(scenario.expect, faults), undecided && (verdict === 'holds' || verdict === 'holds within bound') ? 'inconclusive' : verdict, found, complete ? 'exhaustive' : 'sampled', violatedClaims(tally.result()), tally.undecided());
-  const coverage: Coverage = {
-    mode: 'check',
-    faultDepth: faults,
-    kinds: setup.kinds,
-    windows: all.length,
-    points: new Set(rows.flatMap((r) => (isWindowFault(r.fault) ? [] : [r.fault.point]))).size,
-    runs: ends,
-    unstruckRuns: 0,
-    interleavings: { kind: 'all', states: visited.size, transitions, depth: maxSeen, ...(sleeps ? { slept } : {}) },
-    ...(bound === undefined ? {} : { frontier: waiting }),
-    ...(bound ? { bound } : stopped ? { bound: { kind: 'firstViolation' as const, after: ends } } : {}),
-    clauses: tally.result(),
-  };
+  const all = failureWindows(setup.components);
+  const struckWindows = new Set(found.rows.filter((r) => r.fault.kind === 'crash').map((r) => (r.fault as { window: string }).window));
+  const { judgement, coverage, ordered } = judgedSearch(scenario, setup, found, violations, all.length);
+  const { visited, entered } = found;
   return {
     kind: 'check',
     name: scenario.name,
     title: scenario.title,
     source: scenario.source,
     lesson: scenario.lesson,
-    ref,
+    ref: options.ref ?? scenario.name,
     seed: 0,
     tick: time.tick,
     claims: scenario.claims,
@@ -778,14 +845,43 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
     unreachedWindows: all.filter((w) => !entered.has(w)),
     refusals: [],
     check: {
-      faults,
+      faults: setup.faults,
       size: setup.size,
       states: visited.size,
-      transitions,
-      depth: maxSeen,
-      ends,
-      bytes: visited.bytes + tree.bytes,
+      transitions: found.transitions,
+      depth: found.maxSeen,
+      ends: found.ends,
+      bytes: visited.bytes + found.tree.bytes,
       unstruckWindows: all.filter((w) => entered.has(w) && !struckWindows.has(w)),
     },
   };
+}
+
+/** A search's verdict judged against the scenario's expectation, and what it covered. */
+function judgedSearch(scenario: Scenario, setup: CheckSetup, found: StateSearch, violations: readonly Violation[], windows: number): { judgement: Judgement; coverage: Coverage; ordered: RunOutcome[] } {
+  const { bound, stopped, ends, tally, rows } = found;
+  const ordered = [...found.outcomes.keys()].sort((a, b) => outcomeRank(a) - outcomeRank(b));
+  // A search cut short (by a bound, or by --fail-fast at its first violation) cannot be asked to
+  // show every expected violation, as a sampling search cannot.
+  const complete = bound === undefined && !stopped;
+  // A search that judged no end state, or that a state bound stopped part-way (so that no depth
+  // was searched whole), decided nothing: it is inconclusive, never "holds within bound". A depth
+  // bound alone leaves a defined part searched: every path to that depth.
+  const undecided = ends === 0 || bound?.kind === 'states';
+  const verdict = verdictOf(ordered, bound !== undefined);
+  const judgement = judge(expectedAt(scenario.expect, setup.faults), undecided && (verdict === 'holds' || verdict === 'holds within bound') ? 'inconclusive' : verdict, violations, complete ? 'exhaustive' : 'sampled', violatedClaims(tally.result()), tally.undecided());
+  const coverage: Coverage = {
+    mode: 'check',
+    faultDepth: setup.faults,
+    kinds: setup.kinds,
+    windows,
+    points: new Set(rows.flatMap((r) => (isWindowFault(r.fault) ? [] : [r.fault.point]))).size,
+    runs: ends,
+    unstruckRuns: 0,
+    interleavings: { kind: 'all', states: found.visited.size, transitions: found.transitions, depth: found.maxSeen, ...(found.sleeps ? { slept: found.slept } : {}) },
+    ...(bound === undefined ? {} : { frontier: found.waiting }),
+    ...(bound ? { bound } : stopped ? { bound: { kind: 'firstViolation' as const, after: ends } } : {}),
+    clauses: tally.result(),
+  };
+  return { judgement, coverage, ordered };
 }
