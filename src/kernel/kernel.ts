@@ -942,9 +942,9 @@ export class Kernel {
    * learns of a dropped connection (behind what the component had already sent, so a commit
    * already on the wire still lands), and it restarts after its delay.
    */
-  private crash(d: Draft, i: number, window: string | undefined, log: StepLog): void {
+  private crash(d: Draft, i: number, window: string, log: StepLog): void {
     const name = this.names[i]!;
-    log.trace?.(d.now, name, 'crash', window === undefined ? undefined : { window });
+    log.trace?.(d.now, name, 'crash', { window });
     d.comps[i] = d.comps[i]!.withDown(true, d.now + (this.components[i]!.restartDelayTicks ?? this.options.restartDelayTicks));
     const heldLinks = d.links.filter((l) => l.held.length > 0).sort((a, b) => a.heldSince - b.heldSince);
     for (const l of heldLinks) {

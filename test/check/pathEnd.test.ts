@@ -1,13 +1,14 @@
 // Where a search's path ends, and how (Kernel.end): quiet, where the claims are judged; stuck
 // with no quiescence, when something keeps happening past the liveness bound; or stuck waiting,
 // when nothing but a fault could move the world on and some process is not idle, named there;
-// never with a message a reorder still holds back.
+// never with a message a reorder still holds back. And a crash beside such a message drops
+// only what the crashed component held back.
 // A checker reads the reason, so each is asked for whole.
 import { describe, expect, it } from 'vitest';
 import { assign, enqueueActions, setup } from 'xstate';
 import { send, type Emitted } from '../../src/kernel/emitted.ts';
 import type { ComponentSpec } from '../../src/kernel/componentSpec.ts';
-import { Kernel, type PathEnd } from '../../src/kernel/kernel.ts';
+import { Kernel, isFault, type Choice, type PathEnd } from '../../src/kernel/kernel.ts';
 
 const options = { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 400, quietTicks: 60, crash: false, restore: false, skew: false, messageFaults: [], driver: 'compiled', exact: false, faults: 0 } as const;
 
@@ -126,5 +127,30 @@ describe('the end of a path', () => {
     expect(polled.taken).toContain('release');
     expect(polled.durable['mute']).toEqual({ asked: 1 });
     expect(polled.end).toEqual({ kind: 'quiet' });
+  });
+});
+
+describe('a crash beside a message a reorder holds back', () => {
+  it("drops only what the crashed component held back: another sender's held message is released and lands", () => {
+    const components: ComponentSpec[] = [
+      { name: 'teller', machine: teller, process: true },
+      { name: 'poller', machine: poller, process: true },
+      { name: 'mute', machine: mute, process: false },
+    ];
+    const kernel = new Kernel(components, { ...options, crash: true, messageFaults: ['reorder'], faults: 2 });
+    let s = kernel.initial();
+    const taken: string[] = [];
+    // The teller's question is held back, then the poller crashes; nothing else is a fault.
+    const wanted: ((c: Choice) => boolean)[] = [(c) => c.kind === 'reorder', (c) => c.kind === 'crash' && c.comp === 1];
+    for (let step = 0; step < 10_000 && kernel.end(s, kernel.choices(s)) === undefined; step++) {
+      const choices = kernel.choices(s);
+      const choice = (wanted.length > 0 ? choices.find(wanted[0]!) : undefined) ?? choices.find((c) => !isFault(c))!;
+      if (wanted.length > 0 && wanted[0]!(choice)) wanted.shift();
+      taken.push(choice.kind);
+      s = kernel.apply(s, choice);
+    }
+    expect(taken.slice(0, 2)).toEqual(['reorder', 'crash']);
+    expect(taken).toContain('release');
+    expect(kernel.durable(s)['mute']).toEqual({ asked: 1 });
   });
 });
