@@ -153,4 +153,40 @@ describe('a crash beside a message a reorder holds back', () => {
     expect(taken).toContain('release');
     expect(kernel.durable(s)['mute']).toEqual({ asked: 1 });
   });
+  it('drops a held message meant for the component that crashed: it is on a connection that died with it', () => {
+    // The teller's question is held back on its way to a listening process, which then crashes:
+    // restarted, the listener never hears it.
+    const listener = setup({ types: { context: {} as { durable: { heard: number } }, input: {} as { durable?: { heard: number } } | undefined } }).createMachine({
+      id: 'listener',
+      context: ({ input }) => ({ durable: input?.durable ?? { heard: 0 } }),
+      initial: 'listening',
+      states: { listening: { tags: ['idle'], on: { question: { actions: assign(({ context }) => ({ durable: { heard: context.durable.heard + 1 } })) } } } },
+    });
+    const told = (crashListener: boolean) => {
+      const tellsListener = setup({ types: { context: {} as { durable: Record<string, never> }, emitted: {} as Emitted } }).createMachine({
+        id: 'teller',
+        context: { durable: {} },
+        initial: 'told',
+        states: { told: { tags: ['idle'], entry: enqueueActions(({ enqueue }) => enqueue.emit(send('listener', { type: 'question' }))) } },
+      });
+      const kernel = new Kernel(
+        [
+          { name: 'teller', machine: tellsListener, process: true },
+          { name: 'listener', machine: listener, process: true },
+        ],
+        { ...options, crash: true, messageFaults: ['reorder'], faults: 2 },
+      );
+      let s = kernel.initial();
+      const wanted: ((c: Choice) => boolean)[] = [(c) => c.kind === 'reorder', ...(crashListener ? [(c: Choice) => c.kind === 'crash' && c.comp === 1] : [])];
+      for (let step = 0; step < 10_000 && kernel.end(s, kernel.choices(s)) === undefined; step++) {
+        const choices = kernel.choices(s);
+        const choice = (wanted.length > 0 ? choices.find(wanted[0]!) : undefined) ?? choices.find((c) => !isFault(c))!;
+        if (wanted.length > 0 && wanted[0]!(choice)) wanted.shift();
+        s = kernel.apply(s, choice);
+      }
+      return kernel.durable(s)['listener'];
+    };
+    expect(told(false)).toEqual({ heard: 1 });
+    expect(told(true)).toEqual({ heard: 0 });
+  });
 });
