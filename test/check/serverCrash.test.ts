@@ -49,6 +49,9 @@ describe('check with crashing servers', () => {
     expect(again.traceHash).toBe(ce.traceHash);
     expect(again.plan).toEqual(ce.plan);
     expect(again.trace).toContainEqual(expect.objectContaining({ component: 'broker', kind: 'crash', data: { window: 'broker.beforeSync' } }));
+    // The fault itself is traced as the world's, just before the crash it causes.
+    const crashAt = again.trace.findIndex((e) => e.component === 'broker' && e.kind === 'crash');
+    expect(again.trace[crashAt - 1]).toMatchObject({ component: 'world', kind: 'fault', data: { kind: 'crash', window: 'broker.beforeSync' } });
   }, 120_000);
 
   it('finds nothing to break when the broker syncs before it acks, with every broker window struck', async () => {
