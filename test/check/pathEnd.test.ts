@@ -130,6 +130,23 @@ describe('the end of a path', () => {
   });
 });
 
+/**
+ * Follows a path to its end taking, in turn, the first choice each of `wanted` names (where one
+ * is offered), and otherwise the first choice that is no fault.
+ */
+function follow(kernel: Kernel, wanted: ((c: Choice) => boolean)[]): { s: ReturnType<Kernel['initial']>; taken: string[] } {
+  let s = kernel.initial();
+  const taken: string[] = [];
+  for (let step = 0; step < 10_000 && kernel.end(s, kernel.choices(s)) === undefined; step++) {
+    const choices = kernel.choices(s);
+    const choice = (wanted.length > 0 ? choices.find(wanted[0]!) : undefined) ?? choices.find((c) => !isFault(c))!;
+    if (wanted.length > 0 && wanted[0]!(choice)) wanted.shift();
+    taken.push(choice.kind);
+    s = kernel.apply(s, choice);
+  }
+  return { s, taken };
+}
+
 describe('a crash beside a message a reorder holds back', () => {
   it("drops only what the crashed component held back: another sender's held message is released and lands", () => {
     const components: ComponentSpec[] = [
@@ -138,17 +155,8 @@ describe('a crash beside a message a reorder holds back', () => {
       { name: 'mute', machine: mute, process: false },
     ];
     const kernel = new Kernel(components, { ...options, crash: true, messageFaults: ['reorder'], faults: 2 });
-    let s = kernel.initial();
-    const taken: string[] = [];
     // The teller's question is held back, then the poller crashes; nothing else is a fault.
-    const wanted: ((c: Choice) => boolean)[] = [(c) => c.kind === 'reorder', (c) => c.kind === 'crash' && c.comp === 1];
-    for (let step = 0; step < 10_000 && kernel.end(s, kernel.choices(s)) === undefined; step++) {
-      const choices = kernel.choices(s);
-      const choice = (wanted.length > 0 ? choices.find(wanted[0]!) : undefined) ?? choices.find((c) => !isFault(c))!;
-      if (wanted.length > 0 && wanted[0]!(choice)) wanted.shift();
-      taken.push(choice.kind);
-      s = kernel.apply(s, choice);
-    }
+    const { s, taken } = follow(kernel, [(c) => c.kind === 'reorder', (c) => c.kind === 'crash' && c.comp === 1]);
     expect(taken.slice(0, 2)).toEqual(['reorder', 'crash']);
     expect(taken).toContain('release');
     expect(kernel.durable(s)['mute']).toEqual({ asked: 1 });
@@ -191,14 +199,7 @@ describe('a crash beside a message a reorder holds back', () => {
         ],
         { ...options, crash: true, messageFaults: ['reorder'], faults: 2 },
       );
-      let s = kernel.initial();
-      const wanted: ((c: Choice) => boolean)[] = [(c) => c.kind === 'reorder', ...(crashed === undefined ? [] : [(c: Choice) => c.kind === 'crash' && c.comp === crashed])];
-      for (let step = 0; step < 10_000 && kernel.end(s, kernel.choices(s)) === undefined; step++) {
-        const choices = kernel.choices(s);
-        const choice = (wanted.length > 0 ? choices.find(wanted[0]!) : undefined) ?? choices.find((c) => !isFault(c))!;
-        if (wanted.length > 0 && wanted[0]!(choice)) wanted.shift();
-        s = kernel.apply(s, choice);
-      }
+      const { s } = follow(kernel, [(c) => c.kind === 'reorder', ...(crashed === undefined ? [] : [(c: Choice) => c.kind === 'crash' && c.comp === crashed])]);
       return kernel.durable(s)['listener'];
     };
     expect(told()).toEqual({ heard: 1 });
