@@ -1,11 +1,14 @@
 // What a fault kind says about itself. Each kind has one descriptor (src/faults/kinds/<kind>.ts):
 // where it strikes (a failure window or a message point), whether a component must declare it
 // before it can strike, how a plan entry of it is read and printed, where in a design it can
-// strike, how explore draws one, how it is described and labelled, and how a diagram draws what it
-// did. The plan reader, the fault space, explore, check, replay and the reports ask the descriptor,
-// so no list of kinds is written anywhere else. What a fault does to a running world is the
-// kernel's (src/kernel/kernel.ts): it carries out the choice the kind names.
+// strike, how explore draws one, how it is described and labelled, how a diagram draws what it
+// did, and what it does to a running world: the choices a search is offered, what taking one
+// does, how a plan's entry strikes, and which plan entry a chosen fault is (written with the
+// kernel's primitives, src/faults/faultWorld.ts). The plan reader, the fault space, explore,
+// check, replay, the reports and the kernel ask the descriptor, so no list of kinds is written
+// anywhere else.
 import type fc from 'fast-check';
+import type { MessageOps, MessageWorld, WindowWorld } from './faultWorld.ts';
 
 /** A fault that strikes a process as it rests in a window, at the window's n-th entry. */
 export type WindowFaultOf<K extends string> = { readonly kind: K; readonly window: string; readonly occurrence: number };
@@ -58,7 +61,7 @@ export interface KindDescriptor<F extends { readonly kind: string; readonly occu
   readonly nowhere: string;
 }
 
-export interface WindowKind<F extends WindowFaultOf<string>> extends KindDescriptor<F> {
+export interface WindowKind<F extends WindowFaultOf<string>, C = unknown> extends KindDescriptor<F> {
   readonly strikes: 'window';
   /** Every place it can strike in a design, in the order a sweep strikes them. */
   places(space: StrikeSpace): WindowStrike<F>[];
@@ -68,12 +71,16 @@ export interface WindowKind<F extends WindowFaultOf<string>> extends KindDescrip
   refuse(f: F, components: readonly DeclaringComponent[], owner: string): string | undefined;
   /** The note a diagram draws for the trace event the kernel records under this kind; undefined where it is drawn otherwise (a crash). */
   note(data: unknown): string | undefined;
+  /** What it does to a running world, and the choices it offers a search. */
+  readonly world: WindowWorld<F, C>;
 }
 
 export interface PointKind<F extends PointFaultOf<string>> extends KindDescriptor<F> {
   readonly strikes: 'point';
   /** The words a diagram's note adds to a message this kind struck; undefined where it is drawn as a lost message. */
   readonly drawn: string | undefined;
+  /** What it does to the message it strikes. */
+  readonly world: MessageWorld;
 }
 
 /** `field` of a plan entry as text, or the reader's error saying what the kind needs. */
@@ -84,14 +91,20 @@ export function textField(entry: PlanEntry, field: string, need: string, fail: (
 }
 
 /** The descriptor of a message fault every link can suffer unless one of its ends says otherwise. */
-export function transportKind<K extends string>(kind: K, drawn: string | undefined): PointKind<PointFaultOf<K>> {
-  return pointKind(kind, { declared: false, drawn, describe: (f, nth) => `${kind} ${f.point}${nth}`, nowhere: `no message on a link that can ${kind} one` });
+export function transportKind<K extends string>(kind: K, o: { readonly drawn: string | undefined; readonly ownConnection?: boolean; act(ops: MessageOps): void }): PointKind<PointFaultOf<K>> {
+  return pointKind(kind, {
+    declared: false,
+    drawn: o.drawn,
+    describe: (f, nth) => `${kind} ${f.point}${nth}`,
+    nowhere: `no message on a link that can ${kind} one`,
+    world: { ownConnection: o.ownConnection ?? true, act: o.act },
+  });
 }
 
 /** The descriptor of a message fault: read and labelled alike, told apart by what it does and says. */
 export function pointKind<K extends string>(
   kind: K,
-  o: { readonly declared: boolean; readonly drawn: string | undefined; readonly nowhere: string; describe(f: PointFaultOf<K>, nth: string): string },
+  o: { readonly declared: boolean; readonly drawn: string | undefined; readonly nowhere: string; describe(f: PointFaultOf<K>, nth: string): string; readonly world: MessageWorld },
 ): PointKind<PointFaultOf<K>> {
   return {
     kind,
@@ -103,5 +116,6 @@ export function pointKind<K extends string>(
     label: () => kind,
     nowhere: o.nowhere,
     drawn: o.drawn,
+    world: o.world,
   };
 }

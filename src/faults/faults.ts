@@ -24,16 +24,17 @@
 // says what a descriptor holds); the lists of kinds below are read off those descriptors.
 import { parsePoint, parseWindow, type Place } from './place.ts';
 import type { PointFaultOf, PointKind, WindowKind } from './faultKind.ts';
-import { crash, type CrashFault } from './kinds/crash.ts';
+import type { MessageChoiceOf, MessageWorld, WindowWorld } from './faultWorld.ts';
+import { crash, type CrashChoice, type CrashFault } from './kinds/crash.ts';
 import { delay } from './kinds/delay.ts';
 import { duplicate } from './kinds/duplicate.ts';
 import { lose } from './kinds/lose.ts';
 import { rebalance } from './kinds/rebalance.ts';
 import { reorder } from './kinds/reorder.ts';
-import { restore, type RestoreFault } from './kinds/restore.ts';
-import { skew, type SkewFault } from './kinds/skew.ts';
+import { restore, type RestoreChoice, type RestoreFault } from './kinds/restore.ts';
+import { skew, type SkewChoice, type SkewFault } from './kinds/skew.ts';
 
-export type { CrashFault, RestoreFault, SkewFault };
+export type { CrashChoice, CrashFault, RestoreChoice, RestoreFault, SkewChoice, SkewFault };
 
 /** The faults that strike at a failure window rather than at a message point. */
 export type WindowFault = CrashFault | RestoreFault | SkewFault;
@@ -48,7 +49,12 @@ export type Fault = WindowFault | MessageFault;
 export type FaultKind = Fault['kind'];
 export type FaultPlan = readonly Fault[];
 
-export type WindowFaultDescriptor = WindowKind<WindowFault>;
+/** A fault a search may choose: a window fault's names the component it strikes, a message fault's the link whose head it strikes. */
+export type WindowChoice = CrashChoice | RestoreChoice | SkewChoice;
+export type MessageChoice = MessageChoiceOf<MessageFaultKind>;
+export type FaultChoice = WindowChoice | MessageChoice;
+
+export type WindowFaultDescriptor = WindowKind<WindowFault, WindowChoice>;
 export type MessageFaultDescriptor = PointKind<MessageFault>;
 export type FaultDescriptor = WindowFaultDescriptor | MessageFaultDescriptor;
 
@@ -158,3 +164,13 @@ export function hasFault(plan: FaultPlan, f: Fault): boolean {
 export function includesPlan(plan: FaultPlan, part: FaultPlan): boolean {
   return part.every((f) => hasFault(plan, f));
 }
+
+/**
+ * The window kinds' parts in a running world, in the order a search is offered their choices
+ * (the order kinds are listed); each is asked only of its own faults and choices.
+ */
+export const WINDOW_WORLDS: ReadonlyMap<WindowFaultKind, WindowWorld<WindowFault, WindowChoice>> = new Map(WINDOW_DESCRIPTORS.map((d) => [d.kind, d.world]));
+/** The window kinds in the order their plan entries strike when several strike as one window is entered (WindowWorld.rank). */
+export const WINDOW_STRIKE_ORDER: readonly WindowFaultKind[] = [...WINDOW_DESCRIPTORS].sort((a, b) => a.world.rank - b.world.rank).map((d) => d.kind);
+/** The message kinds' parts in a running world. */
+export const MESSAGE_WORLDS: ReadonlyMap<MessageFaultKind, MessageWorld> = new Map(MESSAGE_DESCRIPTORS.map((d) => [d.kind, d.world]));

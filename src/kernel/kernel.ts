@@ -18,7 +18,8 @@ import type { EventObject } from 'xstate';
 import { arrived } from './arrived.ts';
 import type { ExecutedAction } from './compiledMachine.ts';
 import { windowMarkOf } from './emitted.ts';
-import type { Fault, MessageFault, MessageFaultKind } from '../faults/faults.ts';
+import { MESSAGE_WORLDS, WINDOW_STRIKE_ORDER, WINDOW_WORLDS, type Fault, type FaultChoice, type MessageFault, type MessageFaultKind, type WindowChoice, type WindowFault, type WindowFaultKind } from '../faults/faults.ts';
+import type { MessageOps, ServerCrashChoice, ServerWindow, WindowOps, WorldView, WindowWorld } from '../faults/faultWorld.ts';
 import { pointName, windowName } from '../faults/place.ts';
 import { isQuiet } from './quiet.ts';
 import { InputError } from '../base/inputError.ts';
@@ -45,10 +46,8 @@ export interface KernelOptions {
   readonly exact: boolean;
   /** At most this many faults in one path, where faults are choices. */
   readonly faults: number;
-  /** Which faults a search may choose: crash, restore and skew where declared, and the message faults a link allows. */
-  readonly crash: boolean;
-  readonly restore: boolean;
-  readonly skew: boolean;
+  /** Which faults a search may choose: the window faults (each where its kind finds a place), and the message faults a link allows. */
+  readonly windowFaults: readonly WindowFaultKind[];
   readonly messageFaults: readonly MessageFaultKind[];
   readonly driver: Driver;
   /** Remember each component's steps (a search's default); off, every step is worked out anew. */
@@ -69,29 +68,16 @@ function waitStart(t: Timer): number {
   return typeof since === 'number' && since < t.set ? since : t.set;
 }
 
+/** A choice: one of the world's own steps, or a fault (each kind says what its choices are: src/faults/kinds/). */
 export type Choice =
   | { readonly kind: 'deliver'; readonly link: string }
   | { readonly kind: 'timer'; readonly comp: number; readonly id: string }
   | { readonly kind: 'restart'; readonly comp: number }
   | { readonly kind: 'advance'; readonly to: number }
   | { readonly kind: 'release'; readonly link: string }
-  | { readonly kind: 'crash'; readonly comp: number; readonly at?: ServerWindow }
-  /** Restore `comp` from its snapshot while process `at` rests in its window (the moment the row names). */
-  | { readonly kind: 'restore'; readonly comp: number; readonly at: number }
-  | { readonly kind: 'skew'; readonly comp: number }
-  | { readonly kind: MessageFaultKind; readonly link: string };
+  | FaultChoice;
 
-/** Where inside a step a server's crash strikes: the step, and which of its window marks. */
-export interface ServerWindow {
-  readonly step: { readonly kind: 'deliver'; readonly link: string } | { readonly kind: 'timer'; readonly id: string };
-  /** Which window mark of the step, counting from 0. */
-  readonly mark: number;
-  readonly window: string;
-  /** Which mark of this window within the step, counting from 1: each one counts. */
-  readonly nth: number;
-}
-
-export type FaultChoice = Extract<Choice, { kind: 'crash' | 'restore' | 'skew' | MessageFaultKind }>;
+export type { FaultChoice, ServerWindow };
 
 /** Whether a choice is a fault: every kind that is not one of the world's own steps. */
 export function isFault(c: Choice): c is FaultChoice {
@@ -131,18 +117,50 @@ interface Boot {
   readonly hashes: readonly (Hash64 | undefined)[] | undefined;
 }
 
+/** The message faults a search may choose for one kind of message on one link: on the link, and on a connection of its own. */
+interface LinkFaults {
+  readonly shared: readonly MessageFaultKind[];
+  readonly own: readonly MessageFaultKind[];
+}
+
+/** What a plan's message fault does to a message as it is sent, recorded for the send to carry out (MessageOps). */
+class SendEffect implements MessageOps {
+  dropped = false;
+  held = false;
+  extraTicks = 0;
+  doubled = false;
+  notice: string | undefined = undefined;
+  constructor(readonly delayTicks: number) {}
+  drop(): void {
+    this.dropped = true;
+  }
+  hold(): void {
+    this.held = true;
+  }
+  later(ticks: number): void {
+    this.extraTicks += ticks;
+  }
+  twice(): void {
+    this.doubled = true;
+  }
+  tellSender(type: string): void {
+    this.notice = type;
+  }
+}
+
 export class Kernel {
   readonly names: readonly string[];
   readonly steppers: readonly Stepper[];
   /** Each component's steps, remembered, where a search asks for them again and again. */
   private readonly cache: readonly (TransitionCache | undefined)[];
   /** By sender and receiver (`from * n + to`): their link's key, and by message type each point's id and name and the faults its messages can suffer. */
-  private readonly pairs: { readonly key: string; readonly points: Map<string, { id: number; name: string }>; readonly faults: Map<string, readonly MessageFaultKind[]> }[] = [];
+  private readonly pairs: { readonly key: string; readonly points: Map<string, { id: number; name: string }>; readonly faults: Map<string, LinkFaults> }[] = [];
   private points = 0;
   private readonly firstBoots: (Boot | undefined)[] = [];
   private readonly restartBoots: WeakMap<object, Map<string, Boot>>[];
   private readonly deliverChoices = new Map<string, Choice>();
-  private readonly crashChoices: readonly Choice[];
+  /** The window kinds a search may choose, in the order their choices are offered. */
+  private readonly windowWorlds: readonly WindowWorld<WindowFault, WindowChoice>[];
   private readonly restartChoices: readonly Choice[];
   private readonly timerChoices: readonly Map<string, Choice>[];
   private readonly windowNames: Map<string, string>[];
@@ -159,7 +177,7 @@ export class Kernel {
     const remember = !options.exact && options.transitionCache !== false;
     this.cache = components.map(() => (options.exact ? undefined : new TransitionCache(remember ? undefined : 0)));
     this.windowNames = components.map(() => new Map());
-    this.crashChoices = components.map((_, comp) => ({ kind: 'crash', comp }));
+    this.windowWorlds = [...WINDOW_WORLDS].filter(([kind]) => options.windowFaults.includes(kind)).map(([, world]) => world);
     this.restartChoices = components.map((_, comp) => ({ kind: 'restart', comp }));
     this.timerChoices = components.map(() => new Map());
     this.restartBoots = components.map(() => new WeakMap());
@@ -245,24 +263,36 @@ export class Kernel {
   private chosenFault(s: KernelState, c: FaultChoice, log: StepLog): KernelState {
     const d = this.draft(s, log);
     d.struck();
-    if (c.kind === 'crash') {
-      if (c.at !== undefined) {
-        const { event, eh, from } = this.takeStep(d, c.comp, c.at.step, log);
-        this.deliverTo(d, c.comp, event, eh, from, log, c.at);
-      } else {
-        const window = this.windowNameOf(c.comp, d.comps[c.comp]!.state);
-        log.trace?.(d.now, 'world', 'fault', { kind: 'crash', window });
-        this.crash(d, c.comp, window, log);
-      }
-    } else if (c.kind === 'restore') {
-      const window = this.windowNameOf(c.at, d.comps[c.at]!.state);
-      log.trace?.(d.now, 'world', 'fault', { kind: 'restore', component: this.names[c.comp], window });
-      this.restore(d, c.comp, window, log);
-    } else if (c.kind === 'skew') {
-      log.trace?.(d.now, 'world', 'fault', { kind: 'skew', window: this.windowNameOf(c.comp, d.comps[c.comp]!.state) });
-      this.skew(d, c.comp, log);
-    } else this.messageFault(d, c.kind, c.link, log);
+    if ('link' in c) this.messageFault(d, c.kind, c.link, log);
+    else WINDOW_WORLDS.get(c.kind)!.take(this.windowOps(d, log, undefined), this.viewOf(s), c);
     return d.freeze();
+  }
+
+  /** A chosen fault as the plan entry a windows run would strike it by (its kind says which); `entered` counts the windows entered on its path. */
+  faultEntry(s: KernelState, c: FaultChoice, entered: ReadonlyMap<string, number>): Fault {
+    if ('link' in c) {
+      const m = s.links.find((l) => l.key === c.link)!.msgs[0]!;
+      return { kind: c.kind, point: pointName(this.names[m.from]!, this.names[m.to]!, m.event.type), occurrence: m.n };
+    }
+    return WINDOW_WORLDS.get(c.kind)!.entry(this.viewOf(s), c, entered);
+  }
+
+  /** What a window kind can do to a draft: the kernel's primitives, and the record of a strike (`planned`, a plan's entry; undefined for a search's choice). */
+  private windowOps(d: Draft, log: StepLog, planned: Fault | undefined): WindowOps {
+    return {
+      crash: (i, window) => this.crash(d, i, window, log),
+      crashInStep: (i, at) => {
+        const { event, eh, from } = this.takeStep(d, i, at.step, log);
+        this.deliverTo(d, i, event, eh, from, log, at);
+      },
+      restore: (i, window) => this.restore(d, i, window, log),
+      skew: (i) => this.skew(d, i, log),
+      booted: (i) => d.comps[i] !== undefined,
+      down: (i) => d.comps[i]!.down,
+      indexOf: (name) => this.names.indexOf(name),
+      chosen: (place) => log.trace?.(d.now, 'world', 'fault', place),
+      struck: () => this.strike(d, planned!, log),
+    };
   }
 
   /** Whether a path ends here, and how (a search's ending; the World's runs end by their phases). */
@@ -309,16 +339,27 @@ export class Kernel {
     return out;
   }
 
-  /** The window a process rests in. */
-  windowOf(s: KernelState, comp: number): string {
-    return this.windowNameOf(comp, s.comps[comp]!.state);
+  /** What a fault kind reads of a state (src/faults/faultWorld.ts): one object, pointed at the state asked about. */
+  private viewOf(s: KernelState): WorldView {
+    this.view.s = s;
+    return this.view;
   }
 
-  /** The message point of a link's head, and which of its point it is. */
-  pointOf(s: KernelState, link: string): { point: string; occurrence: number } {
-    const m = s.links.find((l) => l.key === link)!.msgs[0]!;
-    return { point: pointName(this.names[m.from]!, this.names[m.to]!, m.event.type), occurrence: m.n };
-  }
+  private readonly view = ((kernel: Kernel) => {
+    const view = {
+      s: undefined as unknown as KernelState,
+      get components() {
+        return kernel.components.length;
+      },
+      liveProcess: (i: number) => kernel.components[i]!.process && !view.s.comps[i]!.down,
+      restorable: (i: number) => kernel.components[i]!.restore !== undefined,
+      skewable: (i: number) => kernel.components[i]!.skewTicks !== undefined,
+      name: (i: number) => kernel.names[i]!,
+      windowOf: (i: number) => kernel.windowNameOf(i, view.s.comps[i]!.state),
+      serverCrashes: (out: ServerCrashChoice[]) => kernel.serverCrashes(view.s, out),
+    };
+    return view;
+  })(this);
 
   /**
    * How much of the time from a state's clock to `to` counts toward the liveness bound, in which
@@ -420,22 +461,12 @@ export class Kernel {
     return out;
   }
 
+  /** The window kinds' choices (each kind says where it strikes), then every message fault each link head may suffer. */
   private faultChoices(s: KernelState, out: Choice[]): void {
-    if (this.options.crash) {
-      for (let i = 0; i < s.comps.length; i++) if (!s.comps[i]!.down && this.components[i]!.process) out.push(this.crashChoices[i]!);
-      this.serverCrashes(s, out);
+    if (this.windowWorlds.length > 0) {
+      const view = this.viewOf(s);
+      for (const w of this.windowWorlds) w.offer(view, out as WindowChoice[]);
     }
-    // A restore strikes a component with a snapshot at the moment any live process rests in its
-    // window (the World strikes it as a process enters one), whether the component is up or
-    // already down (then it restarts from the snapshot); a skew, a resting process whose clock
-    // can jump.
-    if (this.options.restore) {
-      for (let i = 0; i < s.comps.length; i++) {
-        if (!this.components[i]!.restore) continue;
-        for (let p = 0; p < s.comps.length; p++) if (this.components[p]!.process && !s.comps[p]!.down) out.push({ kind: 'restore', comp: i, at: p });
-      }
-    }
-    if (this.options.skew) for (let i = 0; i < s.comps.length; i++) if (this.components[i]!.skewTicks !== undefined && this.components[i]!.process && !s.comps[i]!.down) out.push({ kind: 'skew', comp: i });
     if (this.options.messageFaults.length > 0) this.messageFaultChoices(s, out);
   }
 
@@ -458,9 +489,9 @@ export class Kernel {
       const m = l.msgs[0];
       if (m === undefined || m.system || m.earliest > s.now) continue;
       // A request on a connection of its own has no order to break: its window already lets
-      // it arrive before or after anything else.
-      const own = l.key.includes('#');
-      for (const kind of this.linkFaults(m.from, m.to, m.event.type)) if (!(own && kind === 'reorder')) out.push({ kind, link: l.key });
+      // it arrive before or after anything else (MessageWorld.ownConnection).
+      const kinds = this.linkFaults(m.from, m.to, m.event.type);
+      for (const kind of l.key.includes('#') ? kinds.own : kinds.shared) out.push({ kind, link: l.key });
     }
   }
 
@@ -468,7 +499,7 @@ export class Kernel {
    * A crash for every window mark each step open to a crashing server would reach: its link
    * heads that may land now, then its due timers. The step is run once to find its marks.
    */
-  private serverCrashes(s: KernelState, out: Choice[]): void {
+  private serverCrashes(s: KernelState, out: ServerCrashChoice[]): void {
     const offer = (comp: number, step: ServerWindow['step'], event: EventObject, eh: Hash64 | undefined, from: string | undefined) => {
       const marks = this.stepOf(comp, s.comps[comp]!.snapshot, event, eh, from, s.now).actions.flatMap((a) => windowMarkOf(a) ?? []);
       const seen = new Map<string, number>();
@@ -496,11 +527,13 @@ export class Kernel {
     return spec.crashes === true && !spec.process;
   }
 
-  private linkFaults(from: number, to: number, type: string): readonly MessageFaultKind[] {
+  /** The message faults a search may choose for a message of `type` from `from` to `to`, on its link and on a connection of its own. */
+  private linkFaults(from: number, to: number, type: string): LinkFaults {
     const byType = this.pairs[from * this.names.length + to]!.faults;
     let kinds = byType.get(type);
     if (kinds === undefined) {
-      kinds = linkFaults(this.components, this.names[from]!, this.names[to]!, type).filter((k) => this.options.messageFaults.includes(k));
+      const shared = linkFaults(this.components, this.names[from]!, this.names[to]!, type).filter((k) => this.options.messageFaults.includes(k));
+      kinds = { shared, own: shared.filter((k) => MESSAGE_WORLDS.get(k)!.ownConnection) };
       byType.set(type, kinds);
     }
     return kinds;
@@ -703,28 +736,14 @@ export class Kernel {
   }
 
   /**
-   * A plan's faults at a window a process just entered: a skew and a restore strike before a
-   * crash at the same moment, so a plan that pairs them with a crash of this component still
-   * sees them happen. A restore of a component not yet booted (components boot in design order)
-   * has nothing to set back, and does not strike.
+   * A plan's faults at a window a process just entered, kind by kind in the order their kinds
+   * rank them (WindowWorld.rank: a skew and a restore before a crash at the same moment), each
+   * kind's in plan order; a kind's entry that finds nothing to strike (a restore of a component
+   * not yet booted, a crash of one already down) does not strike.
    */
   private strikeAtWindow(d: Draft, i: number, window: string, faults: readonly Fault[], log: StepLog): void {
-    for (const f of faults) {
-      if (f.kind !== 'skew') continue;
-      this.strike(d, f, log);
-      this.skew(d, i, log);
-    }
-    for (const f of faults) {
-      if (f.kind !== 'restore') continue;
-      const target = this.names.indexOf(f.component);
-      if (d.comps[target] === undefined) continue;
-      this.strike(d, f, log);
-      this.restore(d, target, window, log);
-    }
-    const crash = faults.find((f) => f.kind === 'crash');
-    if (crash !== undefined && !d.comps[i]!.down) {
-      this.strike(d, crash, log);
-      this.crash(d, i, window, log);
+    for (const kind of WINDOW_STRIKE_ORDER) {
+      for (const f of faults) if (f.kind === kind) WINDOW_WORLDS.get(kind)!.strike(this.windowOps(d, log, f), i, window, f as WindowFault);
     }
   }
 
@@ -740,7 +759,8 @@ export class Kernel {
       const marked = windowMarkOf(actions[at]!);
       if (marked === undefined) continue;
       const window = this.windowNameOf(i, marked.state);
-      const planned = log.enter(i, window, true)?.find((f) => f.kind === 'crash');
+      // A server's step is cut short only by a kind that strikes inside one (a crash).
+      const planned = log.enter(i, window, true)?.find((f) => WINDOW_WORLDS.get(f.kind as WindowFaultKind)?.insideStep === true);
       const chosen = crashAt !== undefined && k === crashAt.mark;
       k++;
       if (planned === undefined && !chosen) continue;
@@ -839,14 +859,20 @@ export class Kernel {
       else if (d.numbered) n = d.count(point.id);
     }
     const hash = this.options.exact ? undefined : (eh ?? hashOf(event));
+    let effect: SendEffect | undefined;
     if (fault !== undefined) {
       log.trace?.(d.now, this.names[from]!, fault.kind, { to: this.names[to], event });
       this.strike(d, fault, log);
-      if (fault.kind === 'lose') return;
-      if (fault.kind === 'reorder') return this.hold(d, point.pair, new Msg(from, to, event, d.now, d.now, system, n, 0, hash));
+      effect = new SendEffect(this.options.delayFaultTicks);
+      MESSAGE_WORLDS.get(fault.kind)!.act(effect);
+      if (effect.dropped || effect.held) {
+        if (effect.held) this.hold(d, point.pair, new Msg(from, to, event, d.now, d.now, system, n, 0, hash));
+        if (effect.notice !== undefined) this.tellSender(d, from, to, event, effect.notice);
+        return;
+      }
     }
     if (d.exact === undefined) return this.sendWithin(d, point.pair, from, to, event, unordered, system, n, hash);
-    this.sendExact(d, point.pair, from, to, event, unordered, system, n, nth, fault, log);
+    this.sendExact(d, point.pair, from, to, event, unordered, system, n, nth, effect, log);
   }
 
   /** A message a reorder holds back on its link, to go right behind the next one sent there. */
@@ -861,19 +887,16 @@ export class Kernel {
    * its ticks, a duplicate lands right behind it, a rebalance notice goes back to the sender at
    * once, and messages a reorder held back on the link go right behind it.
    */
-  private sendExact(d: Draft, pair: string, from: number, to: number, event: EventObject, unordered: boolean, system: boolean, n: number, nth: number, fault: MessageFault | undefined, log: StepLog): void {
+  private sendExact(d: Draft, pair: string, from: number, to: number, event: EventObject, unordered: boolean, system: boolean, n: number, nth: number, effect: SendEffect | undefined, log: StepLog): void {
     const link = d.link(pair);
     const tail = link?.tail ?? -1;
     let tick = unordered ? d.now + log.latency!(nth) : Math.max(d.now + log.latency!(nth), tail);
-    if (fault?.kind === 'delay') tick += this.options.delayFaultTicks;
+    if (effect !== undefined) tick += effect.extraTicks;
     const m = new Msg(from, to, event, tick, tick, system, n, d.seq(), undefined);
-    const sent = fault?.kind === 'duplicate' ? [m, m.within(tick, tick, d.seq())] : [m];
+    const sent = effect?.doubled === true ? [m, m.within(tick, tick, d.seq())] : [m];
     if (unordered) d.setLink(`${pair}#${d.nextUnordered++}`, sent, []);
     else d.setLink(pair, [...(link?.msgs ?? []), ...sent], link?.held ?? [], tick);
-    if (fault?.kind === 'rebalance') {
-      const notice = { type: 'sys.rebalance', peer: this.names[to], event } as EventObject;
-      d.setLink(`${this.pairs[to * this.names.length + from]!.key}#${d.nextUnordered++}`, [new Msg(to, from, notice, d.now, d.now, true, 0, d.seq(), undefined)], []);
-    }
+    if (effect?.notice !== undefined) this.tellSender(d, from, to, event, effect.notice);
     // A held message goes right behind the one that overtook it, but never ahead of what the
     // link already carries: an unordered message may land before the link's tail.
     const after = d.link(pair);
@@ -896,7 +919,19 @@ export class Kernel {
     d.setLink(key, [...l.msgs, m, ...held], []);
   }
 
-  /** A message fault a search chose, on a link's head. */
+  /**
+   * A send's sender told at once, with a system event of `type` naming the receiver and the
+   * message, on a connection of its own: a rebalance's notice that the work went elsewhere.
+   */
+  private tellSender(d: Draft, from: number, to: number, event: EventObject, type: string): void {
+    const notice = { type, peer: this.names[to], event } as EventObject;
+    d.setLink(`${this.pairs[to * this.names.length + from]!.key}#${d.nextUnordered++}`, [new Msg(to, from, notice, d.now, d.now, true, 0, d.seq(), undefined)], []);
+  }
+
+  /**
+   * A message fault a search chose, on a link's head: its kind does one thing to the message
+   * (MessageOps), and may tell its sender besides.
+   */
   private messageFault(d: Draft, kind: MessageFaultKind, key: string, log: StepLog): void {
     const l = d.link(key)!;
     const m = l.msgs[0]!;
@@ -904,24 +939,28 @@ export class Kernel {
     log.trace?.(d.now, 'world', 'fault', { kind, point: pointName(from, this.names[m.to]!, m.event.type) });
     log.trace?.(d.now, from, kind, { to: this.names[m.to], event: m.event });
     const rest = l.msgs.slice(1);
-    if (kind === 'lose') d.setLink(key, rest, l.held);
-    else if (kind === 'duplicate') {
+    MESSAGE_WORLDS.get(kind)!.act({
+      delayTicks: this.options.delayFaultTicks,
+      drop: () => d.setLink(key, rest, l.held),
       // The first copy arrives now; the second is right behind it and due at once.
-      d.setLink(key, [m.within(d.now, d.now), ...rest], l.held);
-      this.deliverMsg(d, m, log);
-    } else if (kind === 'rebalance') {
-      // The message is delivered as sent; its sender hears at once that the receiver's share of
-      // the work moved to another member.
-      const notice = { type: 'sys.rebalance', peer: this.names[m.to], event: m.event } as EventObject;
-      this.sendWithin(d, this.pairs[m.to * this.names.length + m.from]!.key, m.to, m.from, notice, false, true, 0, hashOf(notice), true);
-    } else if (kind === 'delay') {
-      const delay = this.options.delayFaultTicks;
-      d.setLink(key, [m.within(m.earliest + delay, m.deadline + delay), ...rest], l.held);
-    } else if (rest.length > 0) {
-      // The next message is already on its way: the held one goes right behind it.
-      const next = rest[0]!;
-      d.setLink(key, [next, m.within(next.earliest, Math.max(m.deadline, next.deadline)), ...rest.slice(1)], l.held);
-    } else d.setLink(key, rest, [...l.held, m]);
+      twice: () => {
+        d.setLink(key, [m.within(d.now, d.now), ...rest], l.held);
+        this.deliverMsg(d, m, log);
+      },
+      later: (ticks) => d.setLink(key, [m.within(m.earliest + ticks, m.deadline + ticks), ...rest], l.held),
+      // The next message is already on its way: the held one goes right behind it; with none
+      // yet, it waits for the next one sent.
+      hold: () => {
+        if (rest.length === 0) return d.setLink(key, rest, [...l.held, m]);
+        const next = rest[0]!;
+        d.setLink(key, [next, m.within(next.earliest, Math.max(m.deadline, next.deadline)), ...rest.slice(1)], l.held);
+      },
+      // The message stays on its way as sent.
+      tellSender: (type) => {
+        const notice = { type, peer: this.names[m.to], event: m.event } as EventObject;
+        this.sendWithin(d, this.pairs[m.to * this.names.length + m.from]!.key, m.to, m.from, notice, false, true, 0, hashOf(notice), true);
+      },
+    });
   }
 
   /** A search releases the messages a reorder held back on a link, once only they keep the world awake. */

@@ -21,7 +21,7 @@
 // A run made with `capture` keeps the state before every step of its safety phase at which a
 // fault could strike, so a faulted run can start where its first fault strikes
 // (src/kernel/resumePoints.ts): states are immutable, so keeping one is keeping a reference.
-import { isWindowFault, sameFault, includesPlan, type Fault, type MessageFault, type WindowFault } from '../faults/faults.ts';
+import { isWindowFault, sameFault, includesPlan, WINDOW_WORLDS, type Fault, type MessageFault, type WindowFault, type WindowFaultKind } from '../faults/faults.ts';
 import type { KernelState } from '../kernel/draft.ts';
 import { Kernel, type Choice } from '../kernel/kernel.ts';
 import type { StepLog, StrikeMoment } from '../kernel/stepLog.ts';
@@ -95,7 +95,7 @@ export class World {
       if (names.has(spec.name)) throw new Error(`two components are named ${spec.name}`);
       names.add(spec.name);
     }
-    this.kernel = new Kernel(components, { ...this.options, exact: true, faults: 0, crash: false, restore: false, skew: false, messageFaults: [], steppers: this.steppersOf(components, from) });
+    this.kernel = new Kernel(components, { ...this.options, exact: true, faults: 0, windowFaults: [], messageFaults: [], steppers: this.steppersOf(components, from) });
     this.log = this.makeLog();
   }
 
@@ -131,7 +131,8 @@ export class World {
         this.keyLog?.push(windowKey(window, n));
         const faults = this.windowFaults.get(window);
         if (faults === undefined) return undefined;
-        return faults.filter((f) => f.occurrence === n && (!mark || f.kind === 'crash'));
+        // A server's mark is struck only by a kind that strikes inside a step (a crash).
+        return faults.filter((f) => f.occurrence === n && (!mark || WINDOW_WORLDS.get(f.kind as WindowFaultKind)?.insideStep === true));
       },
       sent: (point) => {
         const n = (this.censusCounts.get(point) ?? 0) + 1;

@@ -10,7 +10,7 @@ import { send, type Emitted } from '../../src/kernel/emitted.ts';
 import type { ComponentSpec } from '../../src/kernel/componentSpec.ts';
 import { Kernel, isFault, type Choice, type PathEnd } from '../../src/kernel/kernel.ts';
 
-const options = { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 400, quietTicks: 60, crash: false, restore: false, skew: false, messageFaults: [], driver: 'compiled', exact: false, faults: 0 } as const;
+const options = { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 400, quietTicks: 60, windowFaults: [], messageFaults: [], driver: 'compiled', exact: false, faults: 0 } as const;
 
 /** A process that counts every five ticks, for ever: its durable state never stops changing. */
 const ticker = setup({ types: { context: {} as { durable: { n: number } } } }).createMachine({
@@ -154,7 +154,7 @@ describe('a crash beside a message a reorder holds back', () => {
       { name: 'poller', machine: poller, process: true },
       { name: 'mute', machine: mute, process: false },
     ];
-    const kernel = new Kernel(components, { ...options, crash: true, messageFaults: ['reorder'], faults: 2 });
+    const kernel = new Kernel(components, { ...options, windowFaults: ['crash'], messageFaults: ['reorder'], faults: 2 });
     // The teller's question is held back, then the poller crashes; nothing else is a fault.
     const { s, taken } = follow(kernel, [(c) => c.kind === 'reorder', (c) => c.kind === 'crash' && c.comp === 1]);
     expect(taken.slice(0, 2)).toEqual(['reorder', 'crash']);
@@ -197,7 +197,7 @@ describe('a crash beside a message a reorder holds back', () => {
           { name: 'teller', machine: tellsListener, process: true },
           { name: 'listener', machine: listener, process: true },
         ],
-        { ...options, crash: true, messageFaults: ['reorder'], faults: 2 },
+        { ...options, windowFaults: ['crash'], messageFaults: ['reorder'], faults: 2 },
       );
       const { s } = follow(kernel, [(c) => c.kind === 'reorder', ...(crashed === undefined ? [] : [(c: Choice) => c.kind === 'crash' && c.comp === crashed])]);
       return kernel.durable(s)['listener'];

@@ -2,13 +2,16 @@
 // reader, the fault space, explore, check and the reports read it from there. These tests hold
 // each descriptor to that contract: a plan entry of its kind reads back as the fault it was
 // printed from, a missing field is named in the kind's words, its places in a design are exactly
-// those its kind allows, and each kind says in its own words why it strikes nowhere.
+// those its kind allows, each kind says in its own words why it strikes nowhere, and what a kind
+// does to a running world is said with the kernel's primitives alone (the kernel names no kind).
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import type { StrikeSpace } from '../../src/faults/faultKind.ts';
-import { FAULT_DESCRIPTORS, FAULT_KINDS, faultDescriptor, faultFields, faultLabel, faultSentence, isDeclaredKind, isWindowFault, MESSAGE_FAULT_KINDS, windowDescriptors, WINDOW_FAULT_KINDS, type Fault } from '../../src/faults/faults.ts';
+import type { MessageOps, ServerCrashChoice, WindowOps, WorldView } from '../../src/faults/faultWorld.ts';
+import { FAULT_DESCRIPTORS, FAULT_KINDS, faultDescriptor, faultFields, faultLabel, faultSentence, isDeclaredKind, isWindowFault, MESSAGE_FAULT_KINDS, MESSAGE_WORLDS, windowDescriptors, WINDOW_FAULT_KINDS, WINDOW_STRIKE_ORDER, type Fault, type WindowChoice } from '../../src/faults/faults.ts';
 import { planFlag } from '../../src/cli/flagValues.ts';
 import { describeFault } from '../../src/report/describePlan.ts';
 import { faultJson } from '../../src/report/json.ts';
@@ -143,5 +146,124 @@ describe('fault kind descriptors', () => {
       ['reorder', 'held back (reorder)'],
       ['rebalance', 'on its way as its work is rebalanced away'],
     ]);
+  });
+
+  describe('in a running world', () => {
+    // Three processes (relay up, device0 up with a clock that can jump, worker down) and a
+    // server with a snapshot that crashes at marks inside its steps.
+    const NAMES = ['relay', 'device0', 'worker', 'ordersDb'];
+    const serverCrash: ServerCrashChoice = { kind: 'crash', comp: 3, at: { step: { kind: 'timer', id: 't1' }, mark: 0, window: 'ordersDb.afterCommit', nth: 1 } };
+    const view: WorldView = {
+      components: 4,
+      liveProcess: (i) => i === 0 || i === 1,
+      restorable: (i) => i === 3,
+      skewable: (i) => i === 1,
+      name: (i) => NAMES[i]!,
+      windowOf: (i) => `${NAMES[i]}.${['waiting', 'done', 'down', 'idle'][i]}`,
+      serverCrashes: (out) => void out.push(serverCrash),
+    };
+    /** WindowOps that record what a kind asked for, in order; `booted` and `down` as the test sets them. */
+    const recorder = (o: { booted?: (i: number) => boolean; down?: (i: number) => boolean } = {}) => {
+      const calls: unknown[][] = [];
+      const ops: WindowOps = {
+        crash: (...a) => void calls.push(['crash', ...a]),
+        crashInStep: (...a) => void calls.push(['crashInStep', ...a]),
+        restore: (...a) => void calls.push(['restore', ...a]),
+        skew: (...a) => void calls.push(['skew', ...a]),
+        booted: o.booted ?? (() => true),
+        down: o.down ?? (() => false),
+        indexOf: (name) => NAMES.indexOf(name),
+        chosen: (place) => void calls.push(['chosen', place]),
+        struck: () => void calls.push(['struck']),
+      };
+      return { ops, calls };
+    };
+    const offers = (kind: string) => {
+      const out: WindowChoice[] = [];
+      windowDescriptors().find((d) => d.kind === kind)!.world.offer(view, out);
+      return out;
+    };
+
+    it('window kinds offer a search their choices where their kind strikes, and only there', () => {
+      expect(offers('crash')).toEqual([{ kind: 'crash', comp: 0 }, { kind: 'crash', comp: 1 }, serverCrash]);
+      expect(offers('restore')).toEqual([
+        { kind: 'restore', comp: 3, at: 0 },
+        { kind: 'restore', comp: 3, at: 1 },
+      ]);
+      expect(offers('skew')).toEqual([{ kind: 'skew', comp: 1 }]);
+    });
+
+    it('a chosen window fault is traced by the place its plan entry names, then done; its entry counts the windows entered', () => {
+      const entered = new Map([['relay.waiting', 3], ['ordersDb.afterCommit', 2]]);
+      for (const d of windowDescriptors()) {
+        for (const c of offers(d.kind)) {
+          const { ops, calls } = recorder();
+          d.world.take(ops, view, c);
+          const entry = d.world.entry(view, c, entered);
+          if (c.kind === 'crash' && c.at !== undefined) {
+            // A server's crash is traced inside its step, at the mark; the entry strikes the next entry of that window.
+            expect(calls).toEqual([['crashInStep', 3, c.at]]);
+            expect(entry).toEqual({ kind: 'crash', window: 'ordersDb.afterCommit', occurrence: 3 });
+            continue;
+          }
+          const { occurrence, ...place } = entry;
+          expect(calls[0], `${d.kind} ${JSON.stringify(c)}`).toEqual(['chosen', place]);
+          expect(calls[1]![0]).toBe(d.kind);
+          expect(occurrence).toBe(entered.get((place as { window: string }).window) ?? 1);
+        }
+      }
+    });
+
+    it("a plan's window entry records its strike before it acts, and strikes nothing where there is nothing to strike", () => {
+      const [crash, restore, skew] = windowDescriptors();
+      let r = recorder();
+      crash!.world.strike(r.ops, 0, 'relay.waiting', { kind: 'crash', window: 'relay.waiting', occurrence: 1 });
+      expect(r.calls).toEqual([['struck'], ['crash', 0, 'relay.waiting']]);
+      r = recorder({ down: () => true });
+      crash!.world.strike(r.ops, 0, 'relay.waiting', { kind: 'crash', window: 'relay.waiting', occurrence: 1 });
+      expect(r.calls, 'a crash of a process already down').toEqual([]);
+      r = recorder();
+      restore!.world.strike(r.ops, 0, 'relay.waiting', { kind: 'restore', component: 'ordersDb', window: 'relay.waiting', occurrence: 1 });
+      expect(r.calls).toEqual([['struck'], ['restore', 3, 'relay.waiting']]);
+      r = recorder({ booted: (i) => i < 3 });
+      restore!.world.strike(r.ops, 0, 'relay.waiting', { kind: 'restore', component: 'ordersDb', window: 'relay.waiting', occurrence: 1 });
+      expect(r.calls, 'a restore of a component not yet booted').toEqual([]);
+      r = recorder();
+      skew!.world.strike(r.ops, 1, 'device0.done', { kind: 'skew', window: 'device0.done', occurrence: 1 });
+      expect(r.calls).toEqual([['struck'], ['skew', 1]]);
+      // A skew and a restore strike before a crash at the same moment; only a crash cuts a server's step short.
+      expect(WINDOW_STRIKE_ORDER).toEqual(['skew', 'restore', 'crash']);
+      expect(windowDescriptors().filter((d) => d.world.insideStep).map((d) => d.kind)).toEqual(['crash']);
+    });
+
+    it('message kinds each do one thing to the message they strike, with the primitives alone', () => {
+      const done = MESSAGE_FAULT_KINDS.map((kind) => {
+        const calls: unknown[][] = [];
+        const ops: MessageOps = {
+          delayTicks: 40,
+          drop: () => void calls.push(['drop']),
+          hold: () => void calls.push(['hold']),
+          later: (t) => void calls.push(['later', t]),
+          twice: () => void calls.push(['twice']),
+          tellSender: (type) => void calls.push(['tellSender', type]),
+        };
+        MESSAGE_WORLDS.get(kind)!.act(ops);
+        return [kind, calls, MESSAGE_WORLDS.get(kind)!.ownConnection];
+      });
+      expect(done).toEqual([
+        ['lose', [['drop']], true],
+        ['duplicate', [['twice']], true],
+        ['delay', [['later', 40]], true],
+        // A request on a connection of its own has no order to break.
+        ['reorder', [['hold']], false],
+        ['rebalance', [['tellSender', 'sys.rebalance']], true],
+      ]);
+    });
+
+    it('the kernel names no fault kind: it asks the descriptors', () => {
+      const kernel = readFileSync(join(import.meta.dirname, '..', '..', 'src', 'kernel', 'kernel.ts'), 'utf8');
+      const kinds = FAULT_KINDS.join('|');
+      expect(kernel.match(new RegExp(`(kind\\s*[!=]==\\s*'(${kinds})'|case '(${kinds})':)`, 'g')) ?? []).toEqual([]);
+    });
   });
 });

@@ -78,7 +78,7 @@ describe('a restore fault', () => {
     const at = world.trace.events.find((e) => e.kind === 'restore')!.tick;
     expect(at).toBeGreaterThan(0);
     expect(told).toEqual([at]);
-    const options = { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 4000, quietTicks: 60, crash: false, restore: true, skew: false, messageFaults: [], driver: 'compiled' } as const;
+    const options = { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 4000, quietTicks: 60, windowFaults: ['restore'], messageFaults: [], driver: 'compiled' } as const;
     const check = new Kernel(stamped, { ...options, exact: false, faults: 1 });
     const later = check.apply(check.initial(), { kind: 'advance', to: 7 });
     const restored = check.apply(later, check.choices(later).find((c) => c.kind === 'restore')!);
@@ -95,7 +95,7 @@ describe('a restore fault', () => {
 
   it('is a choice of check mode for a restorable component only, at each resting process\'s window, with the same effect', () => {
     const components = restorableDesign(2).map((c) => ({ ...c }));
-    const options = { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 4000, quietTicks: 60, crash: true, restore: true, skew: true, messageFaults: [], driver: 'compiled' } as const;
+    const options = { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 4000, quietTicks: 60, windowFaults: ['crash', 'restore', 'skew'], messageFaults: [], driver: 'compiled' } as const;
     const world = new Kernel(components, { ...options, exact: false, faults: 2 });
     const s0 = world.initial();
     const receiver = components.findIndex((c) => c.name === 'receiver');
@@ -135,7 +135,7 @@ describe('a restore of several components at once', () => {
 
   it('is one choice of check mode that sets back every named component and counts one fault', () => {
     const components = restoredTogether(2);
-    const options = { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 4000, quietTicks: 60, crash: false, restore: true, skew: false, messageFaults: [], driver: 'compiled' } as const;
+    const options = { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 4000, quietTicks: 60, windowFaults: ['restore'], messageFaults: [], driver: 'compiled' } as const;
     const world = new Kernel(components, { ...options, exact: false, faults: 1 });
     const s0 = world.initial();
     const receiver = components.findIndex((c) => c.name === 'receiver');

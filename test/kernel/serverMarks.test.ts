@@ -10,7 +10,7 @@ import { send, window, type Emitted } from '../../src/kernel/emitted.ts';
 import type { ComponentSpec } from '../../src/kernel/componentSpec.ts';
 import { Kernel, type Choice } from '../../src/kernel/kernel.ts';
 
-const options = { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 400, quietTicks: 60, crash: true, restore: false, skew: false, messageFaults: [], driver: 'compiled', exact: false, faults: 1 } as const;
+const options = { latencyTicksMin: 0, latencyTicksMax: 0, delayFaultTicks: 40, restartDelayTicks: 10, livenessTicksMax: 400, quietTicks: 60, windowFaults: ['crash'], messageFaults: [], driver: 'compiled', exact: false, faults: 1 } as const;
 
 /** A process that asks the server once as it boots and rests once answered. */
 const client = setup({ types: { context: {} as { durable: { answered: boolean } }, emitted: {} as Emitted } }).createMachine({

@@ -16,6 +16,9 @@ export const KERNEL_METHODS = [
   { file: 'src/kernel/kernel.ts', class: 'Kernel', methods: ['heal', 'end', 'afterStep', 'strikeAtWindow', 'serverWindow', 'crash', 'restore'] },
 ];
 
+/** The window fault kinds whose `world` part (what a plan's entry and a search's choice do: src/faults/faultWorld.ts) is mutated with the kernel. */
+export const WINDOW_KIND_FILES = ['src/faults/kinds/crash.ts', 'src/faults/kinds/restore.ts', 'src/faults/kinds/skew.ts'];
+
 /**
  * The 1-based line of the brace that closes the one opened at `open` (an index into `text`).
  * Quoted strings, template literals' text and comments are skipped, since a brace or a quote there
@@ -73,6 +76,11 @@ export function methodLines(text, name) {
   return blockLines(text, new RegExp(`^[ \\t]+(?:private |public |protected )?${name}\\([^\\n]*\\{[ \\t]*$`, 'm'), `method ${name}`);
 }
 
+/** The lines of a fault kind's `world: {` block. */
+export function worldLines(text) {
+  return blockLines(text, /^[ \t]+world: \{/m, 'world block');
+}
+
 /** The lines of a machine's `guards: {` block. */
 export function guardsLines(text) {
   return blockLines(text, /^[ \t]+guards: \{/m, 'guards block');
@@ -106,7 +114,7 @@ export function mutateGroups(root) {
         .filter((f) => !verdict.includes(f)),
     },
     { name: 'verdict and clause tally', entries: verdict },
-    { name: 'kernel phases and quiet rule', entries: [...KERNEL_METHODS.flatMap(({ file, methods }) => methods.map((m) => range(file, methodLines(read(file), m)))), 'src/kernel/quiet.ts'] },
+    { name: 'kernel phases and quiet rule', entries: [...KERNEL_METHODS.flatMap(({ file, methods }) => methods.map((m) => range(file, methodLines(read(file), m)))), ...WINDOW_KIND_FILES.map((file) => range(file, worldLines(read(file)))), 'src/kernel/quiet.ts'] },
     { name: 'model guards', entries: guardedModels(root).map((file) => range(file, guardsLines(read(file)))) },
   ];
 }

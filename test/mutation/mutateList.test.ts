@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain module shared with the Stryker config, without type declarations.
-import { KERNEL_METHODS, closingLine, mutateGroups } from './mutateList.mjs';
+import { KERNEL_METHODS, WINDOW_KIND_FILES, closingLine, mutateGroups } from './mutateList.mjs';
 
 const root = join(import.meta.dirname, '..', '..');
 type Group = { name: string; entries: string[] };
@@ -51,10 +51,17 @@ describe('the mutation run mutates', () => {
     expect(groups[0]!.entries).toContain('src/checkers/claims.ts');
   });
 
-  it("exactly the kernel's and the World's named methods, each from its signature to its closing brace, and the quiet rule whole", () => {
+  it("exactly the kernel's and the World's named methods, each from its signature to its closing brace, the window kinds' world parts, and the quiet rule whole", () => {
     const named = (KERNEL_METHODS as { file: string; class: string; methods: string[] }[]).flatMap((k) => k.methods.map((name) => ({ ...k, name })));
     const ranges = groups[2]!.entries.map(rangeOf);
-    expect(ranges.map((r) => r.file)).toEqual([...named.map((m) => m.file), 'src/kernel/quiet.ts']);
+    expect(ranges.map((r) => r.file)).toEqual([...named.map((m) => m.file), ...WINDOW_KIND_FILES, 'src/kernel/quiet.ts']);
+    // Each window kind's `world: { … }` property, whole: what a plan's entry and a search's choice of it do.
+    WINDOW_KIND_FILES.forEach((file, k) => {
+      const source = parse(file);
+      const worlds = find(source, (n) => ts.isPropertyAssignment(n) && n.name.getText(source) === 'world' && ts.isObjectLiteralExpression(n.initializer));
+      expect(worlds, file).toHaveLength(1);
+      expect(ranges[named.length + k]!.lines, file).toEqual(linesOf(source, worlds[0]!));
+    });
     expect(ranges.at(-1)!.lines).toBeUndefined();
     named.forEach(({ file, class: owner, name }, i) => {
       const source = parse(file);

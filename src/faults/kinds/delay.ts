@@ -2,4 +2,4 @@
 // draws (WorldOptions.delayFaultTicks), so timers fire and other messages pass it.
 import { transportKind } from '../faultKind.ts';
 
-export const delay = transportKind('delay', 'delayed');
+export const delay = transportKind('delay', { drawn: 'delayed', act: (ops) => ops.later(ops.delayTicks) });

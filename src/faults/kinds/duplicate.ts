@@ -3,4 +3,4 @@
 // say, never duplicates a statement).
 import { transportKind } from '../faultKind.ts';
 
-export const duplicate = transportKind('duplicate', 'duplicated');
+export const duplicate = transportKind('duplicate', { drawn: 'duplicated', act: (ops) => ops.twice() });

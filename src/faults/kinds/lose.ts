@@ -3,4 +3,4 @@
 // message that ends in a cross.
 import { transportKind } from '../faultKind.ts';
 
-export const lose = transportKind('lose', undefined);
+export const lose = transportKind('lose', { drawn: undefined, act: (ops) => ops.drop() });

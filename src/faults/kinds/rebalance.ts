@@ -9,4 +9,7 @@ export const rebalance = pointKind('rebalance', {
   drawn: 'on its way as its work is rebalanced away',
   nowhere: 'no record delivered to a member of a consumer group of two or more',
   describe: (f, nth) => `rebalance ${f.point}${nth}: its work moves to another receiver while it is on its way`,
+  // The message is delivered as sent; its sender hears at once that the receiver's share of the
+  // work moved to another member (src/kernel/emitted.ts: sys.rebalance).
+  world: { ownConnection: true, act: (ops) => ops.tellSender('sys.rebalance') },
 });

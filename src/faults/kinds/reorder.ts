@@ -3,4 +3,4 @@
 // search offers no reorder of it.
 import { transportKind } from '../faultKind.ts';
 
-export const reorder = transportKind('reorder', 'held back (reorder)');
+export const reorder = transportKind('reorder', { drawn: 'held back (reorder)', ownConnection: false, act: (ops) => ops.hold() });

@@ -10,7 +10,10 @@ export type RestoreFault = WindowFaultOf<'restore'> & {
   readonly component: string;
 };
 
-export const restore: WindowKind<RestoreFault> = {
+/** A restore a search may choose: of component `comp`, at the moment process `at` rests in its window. */
+export type RestoreChoice = { readonly kind: 'restore'; readonly comp: number; readonly at: number };
+
+export const restore: WindowKind<RestoreFault, RestoreChoice> = {
   kind: 'restore',
   strikes: 'window',
   declared: true,
@@ -39,4 +42,33 @@ export const restore: WindowKind<RestoreFault> = {
   // A restore is drawn as its note, then the crash it brings: the component goes down and comes
   // back from its snapshot.
   note: () => 'restored from its snapshot',
+  world: {
+    rank: 1,
+    insideStep: false,
+    // A restore strikes a component with a snapshot at the moment any live process rests in its
+    // window (a plan strikes it as a process enters one), whether the component is up or already
+    // down (then it restarts from the snapshot).
+    offer: (view, out) => {
+      for (let i = 0; i < view.components; i++) {
+        if (!view.restorable(i)) continue;
+        for (let p = 0; p < view.components; p++) if (view.liveProcess(p)) out.push({ kind: 'restore', comp: i, at: p });
+      }
+    },
+    take: (ops, view, c) => {
+      const window = view.windowOf(c.at);
+      ops.chosen({ kind: 'restore', component: view.name(c.comp), window });
+      ops.restore(c.comp, window);
+    },
+    // A component not yet booted (components boot in design order) has nothing to set back.
+    strike: (ops, _i, window, f) => {
+      const target = ops.indexOf(f.component);
+      if (!ops.booted(target)) return;
+      ops.struck();
+      ops.restore(target, window);
+    },
+    entry: (view, c, entered) => {
+      const window = view.windowOf(c.at);
+      return { kind: 'restore', component: view.name(c.comp), window, occurrence: entered.get(window) ?? 1 };
+    },
+  },
 };

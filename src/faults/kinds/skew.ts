@@ -6,7 +6,10 @@ import { textField, type WindowFaultOf, type WindowKind } from '../faultKind.ts'
 
 export type SkewFault = WindowFaultOf<'skew'>;
 
-export const skew: WindowKind<SkewFault> = {
+/** A skew a search may choose: of a process whose clock can jump, as it rests. */
+export type SkewChoice = { readonly kind: 'skew'; readonly comp: number };
+
+export const skew: WindowKind<SkewFault, SkewChoice> = {
   kind: 'skew',
   strikes: 'window',
   declared: true,
@@ -23,4 +26,23 @@ export const skew: WindowKind<SkewFault> = {
     return `${owner}'s clock cannot be skewed (${skewable.length === 0 ? 'no component of this design declares a clock skew' : `components whose clock can jump: ${skewable.join(', ')}`})`;
   },
   note: (data) => `clock jumps ${String((data as { ticks?: unknown } | undefined)?.ticks)} ticks ahead`,
+  world: {
+    rank: 0,
+    insideStep: false,
+    offer: (view, out) => {
+      for (let i = 0; i < view.components; i++) if (view.skewable(i) && view.liveProcess(i)) out.push({ kind: 'skew', comp: i });
+    },
+    take: (ops, view, c) => {
+      ops.chosen({ kind: 'skew', window: view.windowOf(c.comp) });
+      ops.skew(c.comp);
+    },
+    strike: (ops, i) => {
+      ops.struck();
+      ops.skew(i);
+    },
+    entry: (view, c, entered) => {
+      const window = view.windowOf(c.comp);
+      return { kind: 'skew', window, occurrence: entered.get(window) ?? 1 };
+    },
+  },
 };

@@ -22,7 +22,7 @@ import type { Finding, RunOutcome, Violation } from '../../checkers/finding.ts';
 import type { ClaimVerdict } from '../../checkers/compose.ts';
 import { judgeClaims, runScenario, viewOf } from '../../run/runScenario.ts';
 import { ClauseTally, violatedClaims, type Coverage, type OtherSearch, type SearchBound } from '../../checkers/coverage.ts';
-import { FAULT_KINDS, faultLabel, faultPlace, faultPlaceName, faultDescriptor, isWindowFault, MESSAGE_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan, type MessageFaultKind } from '../../faults/faults.ts';
+import { FAULT_KINDS, faultLabel, faultPlace, faultPlaceName, faultDescriptor, isWindowFault, MESSAGE_FAULT_KINDS, WINDOW_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan, type MessageFaultKind } from '../../faults/faults.ts';
 import { refuseNoFault } from '../faultSpace.ts';
 import { failureWindows, strikeSpace } from '../../run/failureWindows.ts';
 import { InputError } from '../../base/inputError.ts';
@@ -168,9 +168,7 @@ export function checkSetup(scenario: Scenario, o: SetupOptions): CheckSetup {
     exact: false,
     ...options,
     faults,
-    crash: kinds.includes('crash'),
-    restore: kinds.includes('restore'),
-    skew: kinds.includes('skew'),
+    windowFaults: WINDOW_FAULT_KINDS.filter((k) => kinds.includes(k)),
     messageFaults: MESSAGE_FAULT_KINDS.filter((k) => kinds.includes(k)),
     driver,
     transitionCache,
@@ -188,25 +186,9 @@ export function judgeEnd(scenario: Scenario, durable: Readonly<Record<string, un
   return judgeClaims(scenario, viewOf({ durable, ending: endingOf(end), notes }));
 }
 
-/** A choice's fault as a plan entry, with the occurrence the World would strike it at. */
+/** A choice's fault as a plan entry, with the occurrence the World would strike it at (its kind says which: src/faults/kinds/). */
 function faultOf(world: Kernel, s: CheckState, c: Choice, entered: ReadonlyMap<string, number>): Fault | undefined {
-  if (!isFault(c)) return undefined;
-  if (c.kind === 'crash') {
-    // A server's window is counted as its step reaches it, so the crash strikes the next one.
-    if (c.at) return { kind: 'crash', window: c.at.window, occurrence: (entered.get(c.at.window) ?? 0) + c.at.nth };
-    const window = world.windowOf(s, c.comp);
-    return { kind: 'crash', window, occurrence: entered.get(window) ?? 1 };
-  }
-  if (c.kind === 'restore') {
-    const window = world.windowOf(s, c.at);
-    return { kind: 'restore', component: world.names[c.comp]!, window, occurrence: entered.get(window) ?? 1 };
-  }
-  if (c.kind === 'skew') {
-    const window = world.windowOf(s, c.comp);
-    return { kind: 'skew', window, occurrence: entered.get(window) ?? 1 };
-  }
-  const { point, occurrence } = world.pointOf(s, c.link);
-  return { kind: c.kind, point, occurrence };
+  return isFault(c) ? world.faultEntry(s, c, entered) : undefined;
 }
 
 /** Collects a traced run's events, notes and window entries. */
