@@ -56,7 +56,7 @@ describe('the mutation run mutates', () => {
     const ranges = groups[2]!.entries.map(rangeOf);
     expect(ranges.map((r) => r.file)).toEqual([...named.map((m) => m.file), ...WINDOW_KIND_FILES, 'src/kernel/quiet.ts']);
     // Each window kind's `world: { … }` property, whole: what a plan's entry and a search's choice of it do.
-    WINDOW_KIND_FILES.forEach((file, k) => {
+    (WINDOW_KIND_FILES as string[]).forEach((file: string, k: number) => {
       const source = parse(file);
       const worlds = find(source, (n) => ts.isPropertyAssignment(n) && n.name.getText(source) === 'world' && ts.isObjectLiteralExpression(n.initializer));
       expect(worlds, file).toHaveLength(1);
