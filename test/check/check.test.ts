@@ -147,6 +147,35 @@ describe('check', () => {
     expect(two.check.unstruckWindows).not.toContain('consumer.duplicateSeen');
   }, 120_000);
 
+  // A windows run crashes a process as it enters the window it then rests in for good; a search
+  // once ended the path there (nothing but faults was left to happen), so that crash was never
+  // tried and the window was reported as reached only with the budget spent.
+  it('strikes a process at the window it rests in at the end of a path, where the budget allows a fault', async () => {
+    const scenario = await load('topic-transactional-read-process-write');
+    const r = check(scenario, { faults: 1, kinds: ['crash'] });
+    expect(r.check.unstruckWindows).toEqual([]);
+    expect(r.rows.filter((row) => row.fault === 'crash').map((row) => formatPlace(row.place))).toContain('processor.drained');
+    expect(r.judgement.verdict).toBe('holds');
+    // As a choice path: the fault-free path to its end, then the crash there, which the process
+    // survives by restarting from its durable state and coming back to rest.
+    const setup = checkSetup(scenario, { faults: 1, kinds: ['crash'] });
+    let path: number[] = [];
+    let s = setup.world.initial();
+    for (let offered = setup.world.choices(s); setup.world.end(s, offered) === undefined; offered = setup.world.choices(s)) {
+      path.push(0);
+      s = setup.world.apply(s, offered[0]!);
+    }
+    const offered = setup.world.choices(s);
+    const crash = offered.findIndex((c) => c.kind === 'crash' && setup.world.names[c.comp] === 'processor');
+    expect(crash).toBeGreaterThanOrEqual(0);
+    path = [...path, crash];
+    for (let t = setup.world.apply(s, offered[crash]!), o = setup.world.choices(t); setup.world.end(t, o) === undefined; t = setup.world.apply(t, o[0]!), o = setup.world.choices(t)) path.push(0);
+    const run = runChoices(scenario, setup, path);
+    expect(run.plan).toEqual([{ kind: 'crash', window: 'processor.drained', occurrence: 1 }]);
+    expect(run.trace.some((e) => e.kind === 'restart' && e.component === 'processor')).toBe(true);
+    expect(run.outcome).toBe('holds');
+  }, 60_000);
+
   it('finds a fault-free violation with no fault at all, and a row for every fault that struck', async () => {
     const r = check(await load('dedup-horizon-7d-vs-30d'), { faults: 0 });
     expect(r.judgement.verdict).toBe('violated');

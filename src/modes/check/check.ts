@@ -242,8 +242,9 @@ export function runChoices(scenario: Scenario, setup: CheckSetup, choices: reado
     const offered = world.choices(s, !faultFree);
     end = world.end(s, offered);
     if (i === choices.length) break;
-    if (end !== undefined) throw new InputError(`--choices: the run ends after step ${i} of ${choices.length}; the path is longer than the run`);
     const c = offered[choices[i]!];
+    // A search goes on from an end only by a fault (see StateSearch.expand).
+    if (end !== undefined && (c === undefined || !isFault(c))) throw new InputError(`--choices: the run ends after step ${i} of ${choices.length}; the path is longer than the run`);
     if (c === undefined) throw new InputError(`--choices: step ${i + 1} takes choice ${choices[i]}, but that state offers ${offered.length} (0 to ${offered.length - 1})`);
     const f = faultOf(world, s, c, log.entered);
     if (f) {
@@ -598,16 +599,26 @@ class StateSearch {
   private expand(s: CheckState, hi: number, lo: number, id: number, depth: number, tag: number, again: Item['again'], push: Push, pushAgain: (i: Item) => void): void {
     this.waiting--;
     const { world, visited, sleeps } = this;
-    const offered = world.choices(s);
+    let offered = world.choices(s);
     const end = world.end(s, offered);
-    if (end !== undefined) return this.ended(s, hi, lo, id, tag, again !== undefined, end);
+    if (end !== undefined) {
+      this.ended(s, hi, lo, id, tag, again !== undefined, end);
+      // A world at rest can still be struck: a windows run crashes a process as it enters the
+      // window it then rests in for good, so the path's end is judged and each fault the budget
+      // still allows starts a path of its own from it. A path the liveness bound cut is stuck
+      // whatever strikes it after.
+      if (again !== undefined || (end.kind === 'stuck' && end.reason.kind === 'no quiescence')) return;
+      offered = offered.filter(isFault);
+      if (offered.length === 0) return;
+    }
     if (depth >= this.maxDepth) {
       this.bound ??= { kind: 'depth', max: this.maxDepth };
       return;
     }
     let asleepLow = 0;
     let asleepHigh = 0;
-    if (sleeps) {
+    // An end's faults take no sleep set: no fault is ever asleep, and `ended` marked it expanded.
+    if (sleeps && end === undefined) {
       const slot = visited.slot(hi, lo);
       const value = visited.value(slot);
       asleepLow = again?.sleepLow ?? value >>> 1;
@@ -658,8 +669,9 @@ class StateSearch {
   }
 
   /**
-   * A path ends at this state. An end is judged once, at its first arrival, and never expanded:
-   * nothing is asleep in it, so no later arrival asks for more.
+   * A path ends at this state. An end is judged once, at its first arrival, and only its faults
+   * are expanded (by `expand`, at that arrival): nothing is asleep in it, so no later arrival
+   * asks for more.
    */
   private ended(s: CheckState, hi: number, lo: number, id: number, tag: number, again: boolean, end: PathEnd): void {
     const visited = this.visited;
