@@ -32,6 +32,7 @@ export const SAMPLED = [
   'test/check/transitionCache.test.ts',
   'test/check/sleepSets.test.ts',
   'test/check/catalogueCheck.test.ts',
+  'test/check/worldAsChoices.test.ts',
 ];
 
 export const alias = [

@@ -9,11 +9,14 @@
 // check offers no reorder of a request sent on a connection of its own, whose order it leaves
 // free already (the World holds it back until the next send on the same link). The translation
 // does not follow a server's crash inside its step, a restore, a skew or a rebalance, and says so.
-// The quick suite compares a few designs at two seeds; the catalogue suite every catalogue
-// scenario at one, where every run the translation follows must agree.
+// Every run that translates also gives the same events: the check's path, traced, and the World's
+// trace agree on a projection of them that leaves out ticks (see `projection`). The quick suite
+// compares a few designs at two seeds; the catalogue suite every catalogue scenario at one, where
+// every run the translation follows must agree.
 import { describe, expect, it } from 'vitest';
 import type { KernelState as CheckState } from '../../src/kernel/draft.ts';
 import type { Kernel as CheckWorld, Choice } from '../../src/kernel/kernel.ts';
+import type { StepLog } from '../../src/kernel/stepLog.ts';
 import { checkSetup, judgeEnd } from '../../src/modes/check/check.ts';
 import { catalogueNames, loadScenario } from '../../src/scenario/catalogue.ts';
 import { sampled } from '../support/suite.ts';
@@ -21,15 +24,25 @@ import { faultSpace } from '../../src/modes/faultSpace.ts';
 import type { FaultPlan } from '../../src/faults/faults.ts';
 import { runScenario } from '../../src/run/runScenario.ts';
 import type { Scenario } from '../../src/scenario/scenario.ts';
-import { stableJson, type TraceEvent } from '../../src/kernel/trace.ts';
+import { stableJson, Trace, type TraceEvent, type TraceKind } from '../../src/kernel/trace.ts';
 
 type Mark = 'lose' | 'duplicate' | 'delay' | 'reorder';
 
 class Untranslatable extends Error {}
 
-/** Drives a CheckWorld along a World trace; returns the state it ends in. */
-function translate(world: CheckWorld, trace: readonly TraceEvent[]): { state: CheckState; steps: number } {
-  let s = world.initial();
+/** A World event that begins a step the check takes as a choice of its own, or the World's heal; the step's other events follow it. */
+const startsStep = (e: TraceEvent) =>
+  e.kind === 'deliver' || e.kind === 'timer' || e.kind === 'restart' || e.kind === 'crash' || e.kind === 'phase' || e.kind === 'restore' || e.kind === 'skew' || (e.kind === 'drop' && !CRASH_DROPS.has((e.data as { reason?: string }).reason!));
+const CRASH_DROPS = new Set(['sender crashed', 'receiver crashed']);
+
+/**
+ * Drives a CheckWorld along a World trace, recording the path's events in `log`; returns the state
+ * it ends in and how many of the World's events the path covers (up to the World's first step past
+ * the path's end).
+ */
+function translate(world: CheckWorld, trace: readonly TraceEvent[], log: StepLog): { state: CheckState; steps: number; covered: number } {
+  let s = world.initial(log);
+  let covered = trace.length;
   let steps = 0;
   const marks = new Map<object, Mark>();
   const duplicated = new Set<object>();
@@ -37,7 +50,7 @@ function translate(world: CheckWorld, trace: readonly TraceEvent[]): { state: Ch
   const take = (want: (c: Choice) => boolean, what: string) => {
     const i = world.choices(s).findIndex(want);
     if (i < 0) throw new Untranslatable(`no choice for ${what} at t=${s.now}`);
-    s = world.apply(s, world.choices(s)[i]!);
+    s = world.apply(s, world.choices(s)[i]!, log);
     steps++;
   };
   /** Applies the faults the World struck at send time to messages now at the head of their link. */
@@ -59,7 +72,7 @@ function translate(world: CheckWorld, trace: readonly TraceEvent[]): { state: Ch
     for (settle(); s.now < tick; settle()) {
       const advance = world.choices(s).find((c) => c.kind === 'advance');
       if (!advance || advance.to > tick) throw new Untranslatable(`the clock cannot reach t=${tick} from t=${s.now}${process.env.DEBUG_TRANSLATE ? ` (${JSON.stringify(world.choices(s))} ${JSON.stringify(s.links.map((l) => [l.key, l.msgs.map((m) => [m.event.type, m.earliest, m.deadline])]))})` : ""}`);
-      s = world.apply(s, advance);
+      s = world.apply(s, advance, log);
       steps++;
     }
   };
@@ -68,8 +81,20 @@ function translate(world: CheckWorld, trace: readonly TraceEvent[]): { state: Ch
     s.links
       .filter((l) => (l.key === `${from}->${to}` || l.key.startsWith(`${from}->${to}#`)) && l.msgs[0] !== undefined && stableJson(l.msgs[0].event) === stableJson(event))
       .sort((a, b) => Number(a.msgs[0]!.earliest > s.now) - Number(b.msgs[0]!.earliest > s.now) || a.msgs[0]!.deadline - b.msgs[0]!.deadline)[0];
-  for (const e of trace) {
-    if (world.end(s, world.choices(s)) !== undefined) break;
+  for (const [k, e] of trace.entries()) {
+    if (world.end(s, world.choices(s)) !== undefined) {
+      // The path ended after the World's step that event k - 1 belongs to: the rest of that step
+      // is covered. A search goes on from an end by a fault only: here, the World's crash of a
+      // process as it entered the window it would rest in for good.
+      let next = k;
+      while (next < trace.length && !startsStep(trace[next]!)) next++;
+      const e2 = trace[next];
+      const struck = e2?.kind === 'crash' && world.choices(s).some((c) => c.kind === 'crash' && c.at === undefined && names[c.comp] === e2.component);
+      if (!struck) {
+        covered = next;
+        break;
+      }
+    }
     const d = e.data as { from?: string; to?: string; event?: { type: string }; reason?: string } | undefined;
     switch (e.kind) {
       case 'deliver':
@@ -139,10 +164,59 @@ function translate(world: CheckWorld, trace: readonly TraceEvent[]): { state: Ch
     if (world.end(s, world.choices(s)) !== undefined) break;
     const next = world.choices(s).find((c) => c.kind === 'advance' || c.kind === 'timer' || c.kind === 'restart' || c.kind === 'deliver');
     if (!next || guard > 100_000) throw new Untranslatable('the path does not end');
-    s = world.apply(s, next);
+    s = world.apply(s, next, log);
     steps++;
   }
-  return { state: s, steps };
+  return { state: s, steps, covered };
+}
+
+/**
+ * The events of a run that both sides record alike, in order; their ticks are left out when it is
+ * hashed (`projectionHash`). A World run's ticks are drawn latencies and a check's path takes each
+ * message's earliest tick, so only the order and content of the events can agree. Left out:
+ * - `start` (each side names its own plan, seed or choices) and the World's `phase` marker (a
+ *   check has no phases);
+ * - a fault's announcements: the `fault` event (the World's names the plan's fault with its
+ *   occurrence, the check's the choice it took) and a message fault's mark on its sender (`lose`,
+ *   `duplicate`, `delay`, `reorder`, `rebalance`), which the World records as the message is sent
+ *   and the check as it strikes the message at the head of its link. What the fault does stays:
+ *   a delivery missing, twice or in another order; a crash, its drops and its restart.
+ * The World's run is compared up to the end of the check's path (`covered`), which is the World's
+ * heal or later: past it the World runs its liveness phase, whose quiet period starts again at the
+ * heal and whose liveness bound counts from the heal, not from the last fault, so it goes on with
+ * steps the check's path does not take (idle polls; the durable state of a run that is not cut
+ * is compared whole). And a crash the World
+ * strikes as a process enters its window on booting comes before the components after it in
+ * design order boot; a check's initial state boots every component, and its crash is the path's
+ * first choice, so the World's (with the drops it causes) is moved behind the last boot.
+ */
+function projection(events: readonly TraceEvent[]): TraceEvent[] {
+  const kept = events.filter((e) => !LEFT_OUT.has(e.kind));
+  const boot = kept.findIndex((e) => e.kind !== 'crash' && startsStep(e));
+  const bootEnd = boot < 0 ? kept.length : boot;
+  const crash = kept.findIndex((e, i) => i < bootEnd && e.kind === 'crash');
+  if (crash >= 0) {
+    let after = crash + 1;
+    while (after < bootEnd && kept[after]!.kind === 'drop') after++;
+    kept.splice(bootEnd - (after - crash), 0, ...kept.splice(crash, after - crash));
+  }
+  return kept;
+}
+const LEFT_OUT = new Set<TraceKind>(['start', 'phase', 'fault', 'lose', 'duplicate', 'delay', 'reorder', 'rebalance']);
+
+/** A projection's hash, as the trace hashes its events (sha-256 of their lines), with every tick 0. */
+function projectionHash(events: readonly TraceEvent[]): string {
+  const trace = new Trace(false, true);
+  for (const e of events) trace.add(0, e.component, e.kind, e.data);
+  return trace.hash();
+}
+
+/** Where two projections part, for a failure message. */
+function firstDifference(world: readonly TraceEvent[], check: readonly TraceEvent[]): string {
+  const line = (e: TraceEvent | undefined) => (e === undefined ? '(none)' : `${e.component} ${e.kind} ${e.data === undefined ? '' : stableJson(e.data)}`);
+  let i = 0;
+  while (i < world.length && i < check.length && line(world[i]) === line(check[i])) i++;
+  return `event ${i} of ${world.length} (World) and ${check.length} (check): World ${line(world[i])}, check ${line(check[i])}`;
 }
 
 async function compare(name: string, plans: (scenario: Scenario) => FaultPlan[], seeds: readonly number[]) {
@@ -153,9 +227,11 @@ async function compare(name: string, plans: (scenario: Scenario) => FaultPlan[],
     for (const plan of plans(scenario)) {
       const run = runScenario(scenario, { seed, plan, keepTrace: true });
       const setup = checkSetup(scenario, { faults: plan.length, worldLatency: true });
+      const traced: TraceEvent[] = [];
+      const log: StepLog = { trace: (tick, component, kind, data) => traced.push({ tick, seq: traced.length, component, kind, data }), enter: () => undefined };
       let ended;
       try {
-        ended = translate(setup.world, run.report.trace!);
+        ended = translate(setup.world, run.report.trace!, log);
       } catch (error) {
         if (!(error instanceof Untranslatable)) throw error;
         if (process.env.DEBUG_TRANSLATE) console.log(name, seed, JSON.stringify(plan), error.message);
@@ -173,6 +249,17 @@ async function compare(name: string, plans: (scenario: Scenario) => FaultPlan[],
       expect(judged.outcome, where).toBe(run.outcome);
       // The same findings, each naming the same claim, clause and key (a cut run's are its bound's).
       if (!cut) expect(judged.findings.map((f) => stableJson(f)), where).toEqual(run.findings.map((f) => stableJson(f)));
+      // The same events in the same order, their ticks left out (a cut run's too, up to the check's bound).
+      const trace = run.report.trace!;
+      // Every path goes on at least to the World's heal: a path that ended before it would leave
+      // out a fault the World struck (a search once ended a path at the state whose window the
+      // World then crashed its process in, and never took that crash).
+      const heal = trace.findIndex((e) => e.kind === 'phase');
+      expect(heal < 0 || ended.covered >= heal, `${where}: the path ended before the World's heal, at ${stableJson(trace[ended.covered])}`).toBe(true);
+      const world = projection(trace.slice(0, ended.covered));
+      const check = projection(traced);
+      const [worldHash, checkHash] = [projectionHash(world), projectionHash(check)];
+      expect(checkHash, worldHash === checkHash ? where : `${where}: ${firstDifference(world, check)}`).toBe(worldHash);
       agreed++;
     }
   }
@@ -189,7 +276,7 @@ describe('a World run is a path of the check', () => {
   // idle-in-transaction timeout, re-armed for the rest of its wait, rolls it back; the check's
   // quiet rule once ended the path before that, with the outbox row never published again.
   it.each(['mercury-outbox', 'mercury-dual-write-commit-first', 'inventory-two-events-inbox-only', 'checkout-stable-key', 'ordering-concurrent-relay-no-version-check', 'dedup-horizon-covers-redelivery', 'mercury-outbox-two-relays'])(
-    '%s: every single fault at seeds 1 and 2 ends in the same durable state and outcome',
+    '%s: every single fault at seeds 1 and 2 ends in the same durable state and outcome, with the same events',
     async (name) => {
       const { agreed, skipped } = await compare(name, singles, [1, 2]);
       const untranslated = [...skipped.values()].reduce((a, b) => a + b, 0);
@@ -210,7 +297,7 @@ describe('a World run is a path of the check', () => {
   // are counted by reason. Its gaps are its own (a server's crash inside a step, a restore, a
   // skew, a rebalance, the heal) or a message it cannot find at a link's head where the World's
   // latencies let two runs of one link interleave differently.
-  it.each(sampled(catalogueNames(), () => false).map((name) => [name]))('%s: every single fault at seed 1 that translates agrees', async (name) => {
+  it.each(sampled(catalogueNames(), () => false).map((name) => [name]))('%s: every single fault at seed 1 that translates agrees, with the same events', async (name) => {
     const { agreed, skipped } = await compare(name, singles, [1]);
     expect(agreed).toBeGreaterThan(0);
     for (const reason of skipped.keys()) expect(reason).toMatch(/heal|connection of its own|does not follow|not at the head of a link|the clock cannot reach|no choice for/);
