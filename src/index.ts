@@ -30,6 +30,7 @@ export { formatPlace, parsePlace, type Place } from './faults/place.ts';
 export { replayLine, type ReplayRef } from './modes/replayLine.ts';
 export { World } from './run/world.ts';
 export { type ComponentSpec } from './kernel/componentSpec.ts';
+export { send, note, window as windowMark, type Emitted, type SendEmitted, type NoteEmitted, type WindowEmitted, type FromPeer, type PeerCrashed } from './kernel/emitted.ts';
 export { type WorldOptions } from './kernel/worldOptions.ts';
 export { type RunReport } from './kernel/runReport.ts';
 export { type Strike, type Note } from './kernel/runEvents.ts';

@@ -27,10 +27,11 @@ import groupNaiveCommits from './groupNaiveCommitsInbox.ts';
 import outboxInboxExpires from './outboxInboxExpiresEffectKeyHolds.ts';
 import partnerMonthly from './partnerMonthlyRedeliveryInSeconds.ts';
 import partnerRestored from './partnerFeedRestoredLoyaltyDb.ts';
+import receiptResume from './receiptResumeAfterCompletion.ts';
 import streamNoFactDedup from './streamTransactionalSinkNoFactDedup.ts';
 import visibilityTimeout from './visibilityTimeoutOutlastsLiveness.ts';
 
-/** The ten designs, each with the violations its reasoning expects (none: it holds). */
+/** The eleven designs, each with the violations its reasoning expects (none: it holds). */
 const DESIGNS: readonly Scenario[] = [
   creditInboxExpires,
   outboxInboxExpires,
@@ -42,6 +43,7 @@ const DESIGNS: readonly Scenario[] = [
   partnerRestored,
   giftSagaOneEmail,
   cdcAcksBeforeSync,
+  receiptResume,
 ];
 
 const expectedViolations = (s: Scenario): string[] => ('verdict' in s.expect && s.expect.verdict === 'violated' ? [...s.expect.violations] : []);
@@ -127,6 +129,10 @@ describe('held-out designs: the windows sweep gives the reasoned verdict', () =>
   it('CDC into a broker that acks before it syncs: only the power failure before the flush loses the event', () => {
     expect(brokenRows(sweep(cdcAcksBeforeSync))).toEqual(['broker.beforeSync crash']);
   });
+
+  it('a receipt job that sends again on resume: only the crash in the window the run ends in duplicates the receipt', () => {
+    expect(brokenRows(sweep(receiptResume))).toEqual(['receipt.done crash']);
+  });
 });
 
 describe('held-out designs: a check at one fault agrees', () => {
@@ -138,6 +144,15 @@ describe('held-out designs: a check at one fault agrees', () => {
     const r = check(s, { failFast: true, ...(size === undefined ? {} : { size }) });
     expect(r.judgement.asExpected, why(r)).toBe(true);
     if (expectedViolations(s).length === 0) expect(r.judgement.verdict).toBe('holds');
+  });
+
+  // The duplicate needs the crash at the state a path ends in: a check once ended the path there
+  // and said "holds", with `receipt.done` reached only "after every fault of the budget was spent".
+  it('the receipt job: the whole search finds the duplicate at the end of a path, and strikes every window it enters', () => {
+    const r = check(receiptResume, { faults: 1 });
+    expect(r.judgement.found, why(r)).toEqual(['duplicate effect']);
+    expect(r.check.unstruckWindows).toEqual([]);
+    expect(r.counterexamples[0]!.plan).toEqual([{ kind: 'crash', window: 'receipt.done', occurrence: 1 }]);
   });
 });
 

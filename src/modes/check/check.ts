@@ -602,13 +602,7 @@ class StateSearch {
     let offered = world.choices(s);
     const end = world.end(s, offered);
     if (end !== undefined) {
-      this.ended(s, hi, lo, id, tag, again !== undefined, end);
-      // A world at rest can still be struck: a windows run crashes a process as it enters the
-      // window it then rests in for good, so the path's end is judged and each fault the budget
-      // still allows starts a path of its own from it. A path the liveness bound cut is stuck
-      // whatever strikes it after.
-      if (again !== undefined || (end.kind === 'stuck' && end.reason.kind === 'no quiescence')) return;
-      offered = offered.filter(isFault);
+      offered = this.ended(s, hi, lo, id, tag, again !== undefined, end, offered);
       if (offered.length === 0) return;
     }
     if (depth >= this.maxDepth) {
@@ -671,16 +665,21 @@ class StateSearch {
   /**
    * A path ends at this state. An end is judged once, at its first arrival, and only its faults
    * are expanded (by `expand`, at that arrival): nothing is asleep in it, so no later arrival
-   * asks for more.
+   * asks for more. A world at rest can still be struck: a windows run crashes a process as it
+   * enters the window it then rests in for good, so each fault the budget still allows starts a
+   * path of its own from here. A path the liveness bound cut is stuck whatever strikes it after.
+   * Returns the faults to expand.
    */
-  private ended(s: CheckState, hi: number, lo: number, id: number, tag: number, again: boolean, end: PathEnd): void {
+  private ended(s: CheckState, hi: number, lo: number, id: number, tag: number, again: boolean, end: PathEnd, offered: readonly Choice[]): Choice[] {
     const visited = this.visited;
     if (this.sleeps) {
       const slot = visited.slot(hi, lo);
       visited.setValue(slot, EXPANDED);
       if (visited.wide) visited.setValue2(slot, 0);
     }
-    if (!again) this.judgeAt(s, id, tag, end);
+    if (again) return [];
+    this.judgeAt(s, id, tag, end);
+    return end.kind === 'stuck' && end.reason.kind === 'no quiescence' ? [] : offered.filter(isFault);
   }
 
   /**
