@@ -264,7 +264,12 @@ export class Kernel {
     const d = this.draft(s, log);
     d.struck();
     if ('link' in c) this.messageFault(d, c.kind, c.link, log);
-    else WINDOW_WORLDS.get(c.kind)!.take(this.windowOps(d, log, undefined), this.viewOf(s), c);
+    else {
+      const outer = this.onDraft;
+      this.onDraft = { d, log, planned: undefined };
+      WINDOW_WORLDS.get(c.kind)!.take(this.windowOps, this.viewOf(s), c);
+      this.onDraft = outer;
+    }
     return d.freeze();
   }
 
@@ -277,23 +282,28 @@ export class Kernel {
     return WINDOW_WORLDS.get(c.kind)!.entry(this.viewOf(s), c, entered);
   }
 
-  /** What a window kind can do to a draft: the kernel's primitives, and the record of a strike (`planned`, a plan's entry; undefined for a search's choice). */
-  private windowOps(d: Draft, log: StepLog, planned: Fault | undefined): WindowOps {
-    return {
-      crash: (i, window) => this.crash(d, i, window, log),
-      crashInStep: (i, at) => {
-        const { event, eh, from } = this.takeStep(d, i, at.step, log);
-        this.deliverTo(d, i, event, eh, from, log, at);
-      },
-      restore: (i, window) => this.restore(d, i, window, log),
-      skew: (i) => this.skew(d, i, log),
-      booted: (i) => d.comps[i] !== undefined,
-      down: (i) => d.comps[i]!.down,
-      indexOf: (name) => this.names.indexOf(name),
-      chosen: (place) => log.trace?.(d.now, 'world', 'fault', place),
-      struck: () => this.strike(d, planned!, log),
-    };
-  }
+  /**
+   * What a window kind can do to a draft: the kernel's primitives, and the record of a strike
+   * (`planned`, a plan's entry; undefined for a search's choice). One object, made once, acts on
+   * the draft in `onDraft`, which each caller sets for its call and puts back after (a skew's
+   * step may strike again inside it), so a fault allocates no closures.
+   */
+  private onDraft: { readonly d: Draft; readonly log: StepLog; readonly planned: Fault | undefined } = { d: undefined as unknown as Draft, log: NO_LOG, planned: undefined };
+  private readonly windowOps: WindowOps = {
+    crash: (i, window) => this.crash(this.onDraft.d, i, window, this.onDraft.log),
+    crashInStep: (i, at) => {
+      const { d, log } = this.onDraft;
+      const { event, eh, from } = this.takeStep(d, i, at.step, log);
+      this.deliverTo(d, i, event, eh, from, log, at);
+    },
+    restore: (i, window) => this.restore(this.onDraft.d, i, window, this.onDraft.log),
+    skew: (i) => this.skew(this.onDraft.d, i, this.onDraft.log),
+    booted: (i) => this.onDraft.d.comps[i] !== undefined,
+    down: (i) => this.onDraft.d.comps[i]!.down,
+    indexOf: (name) => this.names.indexOf(name),
+    chosen: (place) => this.onDraft.log.trace?.(this.onDraft.d.now, 'world', 'fault', place),
+    struck: () => this.strike(this.onDraft.d, this.onDraft.planned!, this.onDraft.log),
+  };
 
   /** Whether a path ends here, and how (a search's ending; the World's runs end by their phases). */
   end(s: KernelState, choices: readonly Choice[]): PathEnd | undefined {
@@ -743,7 +753,13 @@ export class Kernel {
    */
   private strikeAtWindow(d: Draft, i: number, window: string, faults: readonly Fault[], log: StepLog): void {
     for (const kind of WINDOW_STRIKE_ORDER) {
-      for (const f of faults) if (f.kind === kind) WINDOW_WORLDS.get(kind)!.strike(this.windowOps(d, log, f), i, window, f as WindowFault);
+      for (const f of faults) {
+        if (f.kind !== kind) continue;
+        const outer = this.onDraft;
+        this.onDraft = { d, log, planned: f };
+        WINDOW_WORLDS.get(kind)!.strike(this.windowOps, i, window, f as WindowFault);
+        this.onDraft = outer;
+      }
     }
   }
 
@@ -938,30 +954,47 @@ export class Kernel {
     const from = this.names[m.from]!;
     log.trace?.(d.now, 'world', 'fault', { kind, point: pointName(from, this.names[m.to]!, m.event.type) });
     log.trace?.(d.now, from, kind, { to: this.names[m.to], event: m.event });
-    const rest = l.msgs.slice(1);
-    MESSAGE_WORLDS.get(kind)!.act({
-      delayTicks: this.options.delayFaultTicks,
-      drop: () => d.setLink(key, rest, l.held),
-      // The first copy arrives now; the second is right behind it and due at once.
-      twice: () => {
-        d.setLink(key, [m.within(d.now, d.now), ...rest], l.held);
-        this.deliverMsg(d, m, log);
-      },
-      later: (ticks) => d.setLink(key, [m.within(m.earliest + ticks, m.deadline + ticks), ...rest], l.held),
-      // The next message is already on its way: the held one goes right behind it; with none
-      // yet, it waits for the next one sent.
-      hold: () => {
-        if (rest.length === 0) return d.setLink(key, rest, [...l.held, m]);
-        const next = rest[0]!;
-        d.setLink(key, [next, m.within(next.earliest, Math.max(m.deadline, next.deadline)), ...rest.slice(1)], l.held);
-      },
-      // The message stays on its way as sent.
-      tellSender: (type) => {
-        const notice = { type, peer: this.names[m.to], event: m.event } as EventObject;
-        this.sendWithin(d, this.pairs[m.to * this.names.length + m.from]!.key, m.to, m.from, notice, false, true, 0, hashOf(notice), true);
-      },
-    });
+    const outer = this.atHead;
+    this.atHead = { d, key, l, m, rest: l.msgs.slice(1), log };
+    MESSAGE_WORLDS.get(kind)!.act(this.headOps);
+    this.atHead = outer;
   }
+
+  /** The link head a search's message fault strikes, for `headOps` (made once, so a fault allocates no closures). */
+  private atHead: { readonly d: Draft; readonly key: string; readonly l: Link; readonly m: Msg; readonly rest: readonly Msg[]; readonly log: StepLog } = undefined as never;
+  private readonly headOps: MessageOps = ((kernel: Kernel) => ({
+    get delayTicks() {
+      return kernel.options.delayFaultTicks;
+    },
+    drop: () => {
+      const { d, key, l, rest } = kernel.atHead;
+      d.setLink(key, rest, l.held);
+    },
+    // The first copy arrives now; the second is right behind it and due at once.
+    twice: () => {
+      const { d, key, l, m, rest, log } = kernel.atHead;
+      d.setLink(key, [m.within(d.now, d.now), ...rest], l.held);
+      kernel.deliverMsg(d, m, log);
+    },
+    later: (ticks: number) => {
+      const { d, key, l, m, rest } = kernel.atHead;
+      d.setLink(key, [m.within(m.earliest + ticks, m.deadline + ticks), ...rest], l.held);
+    },
+    // The next message is already on its way: the held one goes right behind it; with none yet,
+    // it waits for the next one sent.
+    hold: () => {
+      const { d, key, l, m, rest } = kernel.atHead;
+      if (rest.length === 0) return d.setLink(key, rest, [...l.held, m]);
+      const next = rest[0]!;
+      d.setLink(key, [next, m.within(next.earliest, Math.max(m.deadline, next.deadline)), ...rest.slice(1)], l.held);
+    },
+    // The message stays on its way as sent.
+    tellSender: (type: string) => {
+      const { d, m } = kernel.atHead;
+      const notice = { type, peer: kernel.names[m.to], event: m.event } as EventObject;
+      kernel.sendWithin(d, kernel.pairs[m.to * kernel.names.length + m.from]!.key, m.to, m.from, notice, false, true, 0, hashOf(notice), true);
+    },
+  }))(this);
 
   /** A search releases the messages a reorder held back on a link, once only they keep the world awake. */
   private release(s: KernelState, key: string, log: StepLog): KernelState {
