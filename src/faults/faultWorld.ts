@@ -50,8 +50,9 @@ export interface WindowOps {
   restore(i: number, window: string): void;
   /** Component `i`'s clock jumps ahead by its declared skew. */
   skew(i: number): void;
-  /** Whether component `i` has booted (components boot in design order) and is down. */
+  /** Whether component `i` has booted yet (components boot in design order). */
   booted(i: number): boolean;
+  /** Whether component `i` is down (crashed, not yet restarted). */
   down(i: number): boolean;
   /** The component of that name, or -1. */
   indexOf(name: string): number;

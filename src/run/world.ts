@@ -21,7 +21,7 @@
 // A run made with `capture` keeps the state before every step of its safety phase at which a
 // fault could strike, so a faulted run can start where its first fault strikes
 // (src/kernel/resumePoints.ts): states are immutable, so keeping one is keeping a reference.
-import { isWindowFault, sameFault, includesPlan, WINDOW_WORLDS, type Fault, type MessageFault, type WindowFault, type WindowFaultKind } from '../faults/faults.ts';
+import { isWindowFault, sameFault, includesPlan, type Fault, type MessageFault, type WindowFault } from '../faults/faults.ts';
 import type { KernelState } from '../kernel/draft.ts';
 import { Kernel, type Choice } from '../kernel/kernel.ts';
 import type { StepLog, StrikeMoment } from '../kernel/stepLog.ts';
@@ -124,15 +124,15 @@ export class World {
         }
         trace.add(tick, component, kind, data);
       },
-      enter: (_comp, window, mark) => {
+      enter: (_comp, window) => {
         const n = (this.windowCounts.get(window) ?? 0) + 1;
         this.windowCounts.set(window, n);
         if (this.healed) return undefined;
         this.keyLog?.push(windowKey(window, n));
         const faults = this.windowFaults.get(window);
         if (faults === undefined) return undefined;
-        // A server's mark is struck only by a kind that strikes inside a step (a crash).
-        return faults.filter((f) => f.occurrence === n && (!mark || WINDOW_WORLDS.get(f.kind as WindowFaultKind)?.insideStep === true));
+        // At a server's mark the kernel takes only a kind that strikes inside a step (a crash).
+        return faults.filter((f) => f.occurrence === n);
       },
       sent: (point) => {
         const n = (this.censusCounts.get(point) ?? 0) + 1;
