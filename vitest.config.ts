@@ -33,6 +33,7 @@ export const SAMPLED = [
   'test/check/sleepSets.test.ts',
   'test/check/catalogueCheck.test.ts',
   'test/check/worldAsChoices.test.ts',
+  'test/run/referenceProbe.test.ts',
 ];
 
 export const alias = [

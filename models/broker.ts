@@ -37,6 +37,7 @@ import type { EvidencePart } from '../src/scenario/scenario.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
 import { InputError } from '../src/base/inputError.ts';
 import { duration, parseOptions, z } from '../src/scenario/options.ts';
+import { ofKind } from '../src/base/notOfKind.ts';
 
 export type Payload = Readonly<Record<string, string | number | boolean | null>>;
 
@@ -133,6 +134,7 @@ export function partitionOf(key: string, partitions: number): number {
 
 /** Every record of the log, partition by partition; for checkers and evidence. */
 export function recordsOf(durable: BrokerDurable | undefined): LogRecord[] {
+  ofKind(durable, 'partitions', 'recordsOf', 'a broker');
   return durable ? durable.partitions.flat() : [];
 }
 

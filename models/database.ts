@@ -127,6 +127,7 @@ import { NotInDesign } from '../src/base/notInDesign.ts';
 import { InputError } from '../src/base/inputError.ts';
 import { didYouMean } from '../src/base/nearest.ts';
 import { backedUp, type BackupSchedule, type DatabaseBackup } from './databaseBackups.ts';
+import { ofKind } from '../src/base/notOfKind.ts';
 
 export type Value = string | number | boolean | null;
 export type Row = Readonly<Record<string, Value>>;
@@ -752,21 +753,23 @@ export class Engine {
 
 /** Every committed version of a history table's rows, in commit order. */
 export function historyOf(durable: DatabaseDurable | undefined, table: string): readonly Row[] {
-  held(durable, table);
+  held(durable, table, 'historyOf');
   return durable?.history[table] ?? [];
 }
 
 /** Committed rows of one table, oldest first; for checkers, evidence and tests. */
 export function rowsOf(durable: DatabaseDurable | undefined, table: string): Row[] {
-  held(durable, table);
+  held(durable, table, 'rowsOf');
   return bySeq(durable?.tables[table]).map(([, s]) => s.row);
 }
 
 /**
- * Refuses a read of a table the database does not hold: an empty answer would be judged, and a
- * claim reading a misspelt table would find every fact lost (src/base/notInDesign.ts).
+ * Refuses a read of a table the database does not hold, or of a component that is no database:
+ * an empty answer would be judged, and a claim reading a misspelt table would find every fact
+ * lost (src/base/notInDesign.ts, src/base/notOfKind.ts).
  */
-function held(durable: DatabaseDurable | undefined, table: string): void {
+function held(durable: DatabaseDurable | undefined, table: string, reader: string): void {
+  ofKind(durable, 'tables', reader, 'a database');
   if (durable !== undefined && !Object.hasOwn(durable.tables, table)) throw new NotInDesign('table', table, Object.keys(durable.tables), 'the database read');
 }
 

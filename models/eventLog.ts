@@ -10,6 +10,7 @@
 import { enqueueActions, setup } from 'xstate';
 import { send, type Emitted, type FromPeer, type PeerCrashed } from '../src/kernel/emitted.ts';
 import type { EvidencePart } from '../src/scenario/scenario.ts';
+import { ofKind } from '../src/base/notOfKind.ts';
 
 /**
  * One record of the log, as a device sent it plus where and when the log put it. It carries the
@@ -84,6 +85,7 @@ export const eventLogMachine = setup({
 
 /** Every fact record of the log (end markers left out), partition by partition. */
 export function factRecords(durable: EventLogDurable | undefined): StreamRecord[] {
+  ofKind(durable, 'partitions', 'factRecords', 'an event log');
   return (durable?.partitions ?? []).flat().filter((r) => r.end !== true);
 }
 

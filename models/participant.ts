@@ -11,6 +11,7 @@ import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../sr
 import type { EvidencePart } from '../src/scenario/scenario.ts';
 import { common, componentFields, type ComponentBuilder } from '../src/scenario/design.ts';
 import { parseOptions, z } from '../src/scenario/options.ts';
+import { ofKind } from '../src/base/notOfKind.ts';
 
 export type RemoteAction = 'authorise' | 'void' | 'reserve' | 'release' | 'capture' | 'refund' | 'email';
 
@@ -57,6 +58,7 @@ function recorded(ctx: ParticipantCtx, r: Request): ParticipantOperation | undef
 
 /** Every operation a participant performed (declines included), oldest first. */
 export function participantOperations(durable: ParticipantDurable | undefined): readonly ParticipantOperation[] {
+  ofKind(durable, 'operations', 'participantOperations', 'a saga participant');
   return durable?.operations ?? [];
 }
 

@@ -18,6 +18,7 @@ import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../sr
 import type { EvidencePart } from '../src/scenario/scenario.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
 import { duration, parseOptions, z } from '../src/scenario/options.ts';
+import { ofKind } from '../src/base/notOfKind.ts';
 
 export interface ProviderOperation {
   readonly op_id: string;
@@ -79,6 +80,7 @@ type Ctx = {
 
 /** Every operation the provider performed, oldest first; for checkers, evidence and tests. */
 export function operationsOf(durable: ProviderDurable | undefined): readonly ProviderOperation[] {
+  ofKind(durable, 'keys', 'operationsOf', 'a provider');
   return durable?.operations ?? [];
 }
 

@@ -18,6 +18,7 @@ import type { BrokerReply, Payload } from './broker.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
 import { duration, parseOptions, z } from '../src/scenario/options.ts';
 import { didYouMean } from '../src/base/nearest.ts';
+import { ofKind } from '../src/base/notOfKind.ts';
 
 export interface PublisherDurable {
   /** The committed facts this producer owns, in publication order. */
@@ -47,6 +48,7 @@ function publishEvent(ctx: Ctx, i: number) {
 
 /** The committed facts of a publisher, for claims and evidence. */
 export function publishedFacts(durable: PublisherDurable | undefined): readonly Payload[] {
+  ofKind(durable, 'records', 'publishedFacts', 'a publisher');
   return durable?.records ?? [];
 }
 

@@ -15,6 +15,7 @@ import { describePlan } from './report/describePlan.ts';
 import { verdictSummary } from './report/verdictSummary.ts';
 import { replayLine } from './modes/replayLine.ts';
 import { runWindows } from './modes/windows.ts';
+import { checkReference } from './run/referenceProbe.ts';
 
 export interface ScenarioTestOptions {
   /** The sweep each test runs: windows (every window, every fault kind; the default), check or explore. */
@@ -58,7 +59,7 @@ export function scenarioTests(refs: string | readonly string[], options: Scenari
       test(
         ref,
         async () => {
-          const { scenario } = await loadScenario(ref);
+          const { scenario } = await loadScenario(ref, { afterLoad: checkReference });
           if (mode === 'explore') {
             const r = explore(scenario, { ref, ...(options.seed === undefined ? {} : { seed: options.seed }), ...(options.runs === undefined ? {} : { runs: options.runs }) });
             if (r.judgement.asExpected) return;

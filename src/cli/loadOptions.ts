@@ -3,10 +3,12 @@
 // file whose top-level await never settles is reported once the limit passes; the limit's timer
 // does not keep the process alive by itself, so when nothing else can settle the load the
 // process reports that at once instead (cli/runProcess.ts). A file stuck in a loop that never
-// yields is ended by a watchdog thread.
+// yields is ended by a watchdog thread. Each loaded file is then run once without faults, and
+// its claims read over that run's rows (src/run/referenceProbe.ts).
 import { Worker } from 'node:worker_threads';
 import type { LoadOptions } from '../scenario/catalogue.ts';
 import { InputError } from '../base/inputError.ts';
+import { checkReference } from '../run/referenceProbe.ts';
 import type { CliIo } from './io.ts';
 
 export const DEFAULT_LOAD_TIMEOUT_MS = 20_000;
@@ -83,8 +85,8 @@ export function loadOptions(io?: Pick<CliIo, 'err'>, env: NodeJS.ProcessEnv = pr
   // A folder's module that is no scenario is skipped, and the user told so in one line each.
   const told: Pick<LoadOptions, 'onSkipped'> = io === undefined ? {} : { onSkipped: (file, why) => io.err(`faultline: skipped ${file}: ${why}`) };
   const raw = env['FAULTLINE_LOAD_TIMEOUT_MS'];
-  if (raw === undefined || raw === '') return { within: withinLimit(DEFAULT_LOAD_TIMEOUT_MS), ...told };
+  if (raw === undefined || raw === '') return { within: withinLimit(DEFAULT_LOAD_TIMEOUT_MS), afterLoad: checkReference, ...told };
   const n = Number(raw);
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 1 || n > 3_600_000) throw new InputError(`FAULTLINE_LOAD_TIMEOUT_MS must be a whole number of milliseconds from 1 to 3600000, got ${JSON.stringify(raw)}`);
-  return { within: withinLimit(n), ...told };
+  return { within: withinLimit(n), afterLoad: checkReference, ...told };
 }

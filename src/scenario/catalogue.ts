@@ -53,6 +53,11 @@ export interface LoadOptions {
    * shared claims or records, with no default export), and why; the command line prints it.
    */
   readonly onSkipped?: (file: string, why: string) => void;
+  /**
+   * Checks each user's scenario once it is loaded, by what no load-time check can see (its claims
+   * over the rows of a run: src/run/referenceProbe.ts); throws an InputError to refuse it.
+   */
+  readonly afterLoad?: (entry: CatalogueEntry) => void;
 }
 
 /** Why a module is no scenario at all: it has no default export (nor a `scenario` one). */
@@ -277,8 +282,13 @@ export async function loadScenarios(refs: readonly string[], options: LoadOption
       if (seen.has(path)) continue;
       seen.add(path);
       const scenario = await loadUserFile(path, shown, options, found);
-      if (scenario !== undefined) out.push({ scenario, file: shown, ref: shown });
-      else skipped.push(shown);
+      if (scenario === undefined) {
+        skipped.push(shown);
+        continue;
+      }
+      const entry = { scenario, file: shown, ref: shown };
+      options.afterLoad?.(entry);
+      out.push(entry);
     }
     refuseOnlyModules(refs[i]!, files.length, skipped, options);
   }

@@ -1,9 +1,11 @@
 // A claim's observers read once against the design's start, before any run: every component
-// each asks for must be one the design draws, and every table it reads one its database holds. A
-// claim is code (`rowsOf(v.durable('shipmentDb'), 'shipments')`), so what it reads is found by
-// reading it: a misspelt name then throws NotInDesign here, where it is one line of bad input,
-// rather than at the end of every run, where it would be judged. A read that only happens once
-// some data exists is not seen here; at run time it makes its clause unknown.
+// each asks for must be one the design draws, every table it reads one its database holds, and
+// every reader must be given the kind of component it reads. A claim is code
+// (`rowsOf(v.durable('shipmentDb'), 'shipments')`), so what it reads is found by reading it: a
+// misspelt name then throws NotInDesign here (a reader given another kind of component,
+// NotOfKind), where it is one line of bad input, rather than at the end of every run, where it
+// would be judged. A read that only happens once some data exists is not seen here: the
+// fault-free run reads those (src/run/referenceProbe.ts).
 import type { Claim } from '../checkers/claims.ts';
 import { NotInDesign } from '../base/notInDesign.ts';
 import type { DesignPart } from '../checkers/designIndex.ts';
@@ -37,8 +39,11 @@ function startView(start: ReadonlyMap<string, unknown>): WorldView {
   };
 }
 
+/** The errors a reader throws for a read the drawing cannot answer: a name it lacks, a component of another kind. */
+export const READ_MISTAKES: ReadonlySet<string> = new Set(['NotInDesign', 'NotOfKind']);
+
 /** The observers of a claim, by the name a user gave them. */
-function observersOf(claim: Claim): readonly (readonly [string, (view: WorldView) => unknown])[] {
+export function observersOf(claim: Claim): readonly (readonly [string, (view: WorldView) => unknown])[] {
   const named = (['outcomes', 'facts', 'sources', 'versions', 'replies', 'conflicts', 'unresolved', 'revisions'] as const).flatMap((k) => {
     const f = claim[k];
     return typeof f === 'function' ? [[`${k}()`, f as (view: WorldView) => unknown] as const] : [];
@@ -58,7 +63,7 @@ export function probeClaim(claim: Claim, start: ReadonlyMap<string, unknown>): s
       // Only a read of something missing is a mistake in the drawing; anything else an observer
       // does with an empty start is its own affair, judged (or made unknown) in the runs.
       // By name: a user's file may import another copy of faultline than the command's.
-      if (error instanceof Error && error.name === 'NotInDesign') problems.push(`claim ${JSON.stringify(claim.effect)}: ${name} ${error.message}`);
+      if (error instanceof Error && READ_MISTAKES.has(error.name)) problems.push(`claim ${JSON.stringify(claim.effect)}: ${name} ${error.message}`);
     }
   }
   return problems;

@@ -64,7 +64,7 @@ function drawingProblems(design: DesignIndex): string[] {
 }
 
 /** The tables a claim's repair queries name, by the part of the claim that names them. */
-function claimTables(claim: Claim): readonly (readonly [string, ClaimTable])[] {
+export function claimTables(claim: Claim): readonly (readonly [string, ClaimTable])[] {
   const t = claim.tables;
   if (t === undefined) return [];
   const one = (['effect', 'source', 'causes', 'history', 'replays', 'conflicts', 'revisions'] as const).flatMap((k) => (t[k] ? [[`tables.${k}`, t[k]] as const] : []));
@@ -80,7 +80,38 @@ function tableProblems(claim: Claim, design: DesignIndex): string[] {
   if (design.tables.length === 0) return [];
   const views = (claim.tables?.views ?? []).map((v) => v.table);
   const known = [...design.tables, ...views];
-  return claimTables(claim)
+  const named = claimTables(claim)
     .filter(([, t]) => !known.includes(t.table))
     .map(([where, t]) => `claim ${JSON.stringify(claim.effect)}: ${where} names table ${t.table}, which no component of the design holds and no view of the claim declares${didYouMean(t.table, known)}; tables: ${known.join(', ')}`);
+  return [...named, ...sqlProblems(claim)];
+}
+
+/**
+ * A repair query's condition and key expressions are SQL pasted into the query a report prints:
+ * one with a bracket or a quote left open would print a query no database can run.
+ */
+function sqlProblems(claim: Claim): string[] {
+  const problems: string[] = [];
+  for (const [where, t] of claimTables(claim)) {
+    for (const [part, sql] of [...(t.where === undefined ? [] : [['where', t.where] as const]), ...t.key.filter((k) => k.includes('$') || k.includes('(') || k.includes("'")).map((k) => ['key', k] as const)]) {
+      const open = unbalanced(sql);
+      if (open !== undefined) problems.push(`claim ${JSON.stringify(claim.effect)}: ${where}.${part} ${JSON.stringify(sql)} ${open}`);
+    }
+  }
+  return problems;
+}
+
+/** What an SQL fragment gets wrong with its quotes and brackets, as a phrase; undefined when it closes all it opens. */
+function unbalanced(sql: string): string | undefined {
+  let depth = 0;
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql[i];
+    if (c === "'") {
+      // A quoted string ends at the next quote not doubled ('it''s').
+      for (i++; i < sql.length && !(sql[i] === "'" && sql[i + 1] !== "'"); i++) if (sql[i] === "'") i++;
+      if (i >= sql.length) return 'leaves a quoted string open';
+    } else if (c === '(') depth++;
+    else if (c === ')' && --depth < 0) return 'closes a bracket it never opened';
+  }
+  return depth > 0 ? 'leaves a bracket open' : undefined;
 }

@@ -110,6 +110,16 @@ describe('defineScenario checks what a design and its claims name, before any ru
       'claim "inventory reservation": tables.effect names table reservationz, which no component of the design holds and no view of the claim declares (did you mean reservations?); tables: orders, outbox, checkout_keys, reservations, inbox',
     ],
     [
+      'a claim whose repair query’s condition leaves a bracket open',
+      { claims: [{ ...reservation, tables: { ...reservation.tables, source: { table: 'orders', key: ['order_id', '1'], where: "$status = 'ACCEPTED' AND (" } } }] },
+      'claim "inventory reservation": tables.source.where "$status = \'ACCEPTED\' AND (" leaves a bracket open',
+    ],
+    [
+      'a claim whose repair query’s key expression leaves a quote open',
+      { claims: [{ ...reservation, tables: { ...reservation.tables, effect: { table: 'reservations', key: ['order_id', "coalesce($reservation_version, 'x)"] } } }] },
+      'claim "inventory reservation": tables.effect.key "coalesce($reservation_version, \'x)" leaves a quoted string open',
+    ],
+    [
       'a provider claim keyed on a field the caller’s intent does not carry',
       { ...carrier, claims: [providerClaim(['order_id', 'pickup_versoin'], { effect: 'pickup', authority: 'the carrier', lifetime: 'the order' })] },
       "claim \"pickup\": it is keyed on pickup_versoin, which the intent caller sends the provider does not carry (did you mean pickup_version?); the intent's fields: order_id, pickup_version, address",

@@ -1,0 +1,70 @@
+// What only a run shows wrong in a scenario: a claim reading a field its rows lack beside one of a
+// near name, repair-query tables naming columns their rows lack, a primary-key column written
+// empty; and, at load, a reader handed another kind of component. Each is one line of bad input
+// (exit 2) where it would otherwise be judged: every fact a phantom, every key "names no value",
+// every operation lost.
+import { describe, expect, it } from 'vitest';
+import { defineScenario, type Scenario } from '../../src/scenario/scenario.ts';
+import { checkReference, referenceProblems } from '../../src/run/referenceProbe.ts';
+import { InputError } from '../../src/base/inputError.ts';
+import { catalogueNames, loadScenario } from '../../src/scenario/catalogue.ts';
+import { rowsOf, type DatabaseDurable } from '../../models/database.ts';
+import { operationsOf } from '../../models/provider.ts';
+import { recordsOf } from '../../models/broker.ts';
+import outbox from '../../scenarios/mercury-outbox.ts';
+import type { Claim } from '../../src/checkers/claims.ts';
+import { sampled } from '../support/suite.ts';
+
+const reservation = outbox.claims[0]!;
+const withClaim = (claim: Claim, patch: Partial<Scenario> = {}): Scenario => defineScenario({ ...outbox, ...patch, claims: [claim] }, 'mine.ts');
+
+describe('the fault-free run of a scenario, read by its claims', () => {
+  it('refuses a claim reading a misspelt column of rows that have data, naming the column meant', () => {
+    const claim: Claim = { ...reservation, facts: (v) => rowsOf(v.durable<DatabaseDurable>('ordersDb'), 'orders').filter((r) => r['statuss'] === 'ACCEPTED').map((r) => `${String(r['order_id'])}|1`) };
+    expect(referenceProblems(withClaim(claim))).toEqual(['claim "inventory reservation": facts() reads field statuss, which the rows and states it reads in the fault-free run do not have (did you mean status?)']);
+  });
+
+  it('lets a claim read a field some objects lack when others have it, and a field with no near name', () => {
+    // `state` is a reservations column, absent from the orders rows read here too.
+    const optional: Claim = { ...reservation, outcomes: (v) => [...rowsOf(v.durable<DatabaseDurable>('inventoryDb'), 'reservations'), ...rowsOf(v.durable<DatabaseDurable>('ordersDb'), 'orders')].filter((r) => r['state'] !== 'gone' && r['refunded_at'] === undefined && r['order_id'] !== undefined && r['reservation_version'] !== undefined).map((r) => ({ key: `${String(r['order_id'])}|${String(r['reservation_version'])}` })) };
+    expect(referenceProblems(withClaim(optional))).toEqual([]);
+  });
+
+  it('refuses repair-query tables naming columns their rows lack: in a key, a condition and an expression', () => {
+    const tables = { ...reservation.tables!, effect: { table: 'reservations', key: ['order_idd', 'reservation_version'] }, source: { table: 'orders', key: ['order_id', '$version + 0'], where: "$statuss = 'ACCEPTED'" } };
+    expect(referenceProblems(withClaim({ ...reservation, tables }))).toEqual([
+      'claim "inventory reservation": tables.effect names column order_idd, which no row of table reservations has in the fault-free run (did you mean order_id?); columns: order_id, reservation_version, state',
+      'claim "inventory reservation": tables.source names column statuss, which no row of table orders has in the fault-free run (did you mean status?); columns: order_id, intent, status, version',
+    ]);
+  });
+
+  it('refuses a design that writes an empty primary-key column (a consumer column from a field its records lack)', () => {
+    const build: Scenario['build'] = (w, time) =>
+      outbox.build(w, time).map((c) => (c.name === 'consumer' ? { ...c, input: { ...(c.input as object), effect: { op: 'insert', table: 'reservations', columns: { order_id: 'orderid', reservation_version: 'reservation_version' } } } } : c));
+    expect(referenceProblems(withClaim(reservation, { build }))).toEqual([
+      'inventoryDb: table reservations holds a row whose key column order_id is empty in the fault-free run: does a component write it from a field its records do not carry?',
+    ]);
+  });
+
+  it('refuses through checkReference as one InputError naming the file', () => {
+    const claim: Claim = { ...reservation, outcomes: (v) => rowsOf(v.durable<DatabaseDurable>('inventoryDb'), 'reservations').map((r) => ({ key: `${String(r['order_idd'])}|1` })) };
+    const scenario = withClaim(claim);
+    expect(() => checkReference({ scenario, file: 'mine.ts', ref: 'mine.ts' })).toThrow(InputError);
+    expect(() => checkReference({ scenario, file: 'mine.ts', ref: 'mine.ts' })).toThrow(/^malformed scenario mine\.ts: claim "inventory reservation": outcomes\(\) reads field order_idd, .*did you mean order_id\?\)$/);
+  });
+
+  it.each(sampled(catalogueNames(), (name) => ['mercury-outbox', 'carrier-key-and-lookup', 'stream-checkpoint-external-sink', 'gift-saga-email-first', 'poison-blocking-dead-letter'].includes(name)).map((n) => [n]))('finds nothing wrong in catalogue scenario %s', async (name) => {
+    const { scenario } = await loadScenario(name);
+    expect(referenceProblems(scenario)).toEqual([]);
+  });
+});
+
+describe('a claim reader handed another kind of component', () => {
+  it.each<[string, Claim['outcomes'], string]>([
+    ['operationsOf on a database', (v) => operationsOf(v.durable('inventoryDb')).map((op) => ({ key: String(op.key) })), "outcomes() operationsOf reads a provider's state, and was given a component that is not one (its state holds tables, nextSeq, history)"],
+    ['rowsOf on a broker', (v) => rowsOf(v.durable('broker'), 'reservations').map((r) => ({ key: String(r['order_id']) })), "outcomes() rowsOf reads a database's state, and was given a component that is not one (its state holds partitions, offsets)"],
+    ['recordsOf on a database', (v) => recordsOf(v.durable('ordersDb')).map((r) => ({ key: r.key })), "outcomes() recordsOf reads a broker's state, and was given a component that is not one (its state holds tables, nextSeq, history)"],
+  ])('refuses %s at load, before any run', (_, outcomes, message) => {
+    expect(() => withClaim({ ...reservation, outcomes })).toThrow(`malformed scenario mine.ts: claim "inventory reservation": ${message}`);
+  });
+});
