@@ -11,7 +11,7 @@
 // file changes, and in GitHub Actions the verdicts go to the job summary and each one not as
 // expected is annotated on its scenario's file.
 import { performance } from 'node:perf_hooks';
-import { loadScenarios } from '../scenario/catalogue.ts';
+import { entryPath, loadScenarios } from '../scenario/catalogue.ts';
 import { check, DEFAULT_MAX_STATES, type CheckResult } from '../modes/check/check.ts';
 import { parseShard, shardTakes } from '../sweep/shard.ts';
 import { InputError } from '../base/inputError.ts';
@@ -82,7 +82,7 @@ export const command: Command = {
     const outDir = text(values['out']) ?? (shard ? shardOut(shard) : DEFAULT_OUT);
     // Find out before the searches, not after them, that the reports cannot be written; create nothing yet.
     const entries = await loadScenarios(positionals, { ...loadOptions(io), beforeLoad: () => checkReportDir(outDir) });
-    if (values['watch']) return watchAndRun([this.spec.command, ...args], entries.map((e) => e.file), io);
+    if (values['watch']) return watchAndRun([this.spec.command, ...args], entries.map(entryPath), io);
     const options: CheckTaskOptions = {
       faults,
       ...(kinds === undefined ? {} : { kinds }),

@@ -16,28 +16,49 @@ export const DEFAULT_LOAD_TIMEOUT_MS = 20_000;
 /**
  * A watchdog for a load that never gives the event loop back (an endless loop at the top of a
  * file), which no timer of this thread can interrupt: a worker thread waits a second past the
- * limit and, unless the load has ended, says so on stderr and ends the process with SIGKILL
- * (exit status 137; no handler a scenario installed can hold that signal back). A load that
- * merely awaits is refused by the timer first, with exit code 2. One worker serves every load
- * of the process; they talk through shared memory, since a stuck thread reads no messages.
- * Shared words: 0 armed (1) or not (0), 1 a counter each arm and disarm bumps, 2 the wait in
- * milliseconds, 3 the byte length of the line to print, which follows in its own buffer.
+ * limit and, unless the load has ended, stops the script this thread is running (the inspector's
+ * Runtime.terminateExecution, which interrupts a running loop), and marks that it did. The load's
+ * timer then fires and refuses the file like any other, with exit code 2. Should this thread
+ * still not come back within three seconds more (or the inspector be missing), the worker says so
+ * on stderr and ends the process with SIGKILL (exit status 137; no handler a scenario installed
+ * can hold that signal back). A load that merely awaits is refused by the timer first. One worker
+ * serves every load of the process; they talk through shared memory, since a stuck thread reads
+ * no messages. Shared words: 0 armed (1) or not (0), 1 a counter each arm and disarm bumps, 2 the
+ * wait in milliseconds, 3 the byte length of the line to print, which follows in its own buffer,
+ * 4 set once the worker has stopped a script.
  */
 let shared: { readonly words: Int32Array; readonly text: Uint8Array } | undefined;
 
 function watchdog(): NonNullable<typeof shared> {
   if (shared) return shared;
-  const words = new Int32Array(new SharedArrayBuffer(16));
+  const words = new Int32Array(new SharedArrayBuffer(20));
   const text = new Uint8Array(new SharedArrayBuffer(4096));
   const worker = new Worker(
     `const { workerData: { words, text } } = require('node:worker_threads');
+const stopMain = () => {
+  try {
+    const session = new (require('node:inspector').Session)();
+    session.connectToMainThread();
+    session.post('Runtime.terminateExecution');
+    return session;
+  } catch {
+    return undefined;
+  }
+};
+const stuck = (turn, ms) => Atomics.wait(words, 1, turn, ms) === 'timed-out' && Atomics.load(words, 1) === turn && Atomics.load(words, 0) === 1;
 for (;;) {
   while (Atomics.load(words, 0) === 0) Atomics.wait(words, 0, 0);
   const turn = Atomics.load(words, 1);
-  if (Atomics.wait(words, 1, turn, Atomics.load(words, 2)) === 'timed-out' && Atomics.load(words, 1) === turn && Atomics.load(words, 0) === 1) {
-    require('node:fs').writeSync(2, Buffer.from(text.slice(0, Atomics.load(words, 3))));
-    process.kill(process.pid, 'SIGKILL');
+  if (!stuck(turn, Atomics.load(words, 2))) continue;
+  Atomics.store(words, 4, 1);
+  const session = stopMain();
+  if (session !== undefined && !stuck(turn, 3000)) {
+    // Connected, the inspector would hold the process open at its exit.
+    session.disconnect();
+    continue;
   }
+  require('node:fs').writeSync(2, Buffer.from(text.slice(0, Atomics.load(words, 3))));
+  process.kill(process.pid, 'SIGKILL');
 }`,
     { eval: true, workerData: { words, text }, stdout: false, stderr: false },
   );
@@ -52,6 +73,7 @@ function arm(ms: number, line: string): void {
   text.set(bytes);
   Atomics.store(words, 3, bytes.length);
   Atomics.store(words, 2, ms);
+  Atomics.store(words, 4, 0);
   Atomics.add(words, 1, 1);
   Atomics.store(words, 0, 1);
   Atomics.notify(words, 0);
@@ -70,7 +92,11 @@ export function withinLimit(ms: number): <T>(load: Promise<T>, origin: string) =
   return <T>(load: Promise<T>, origin: string) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const limit = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new InputError(`malformed scenario ${origin}: it did not finish loading within ${ms / 1000} s (a top-level await that never settles?)`)), ms);
+      timer = setTimeout(() => {
+        // Past the limit either its await never settled, or the watchdog stopped a loop that never yielded.
+        const why = shared !== undefined && Atomics.load(shared.words, 4) === 1 ? ' and does not yield (an endless loop?)' : ' (a top-level await that never settles?)';
+        reject(new InputError(`malformed scenario ${origin}: it did not finish loading within ${ms / 1000} s${why}`));
+      }, ms);
       timer.unref();
     });
     arm(ms + 1000, `faultline: malformed scenario ${origin}: it did not finish loading within ${ms / 1000} s and does not yield (an endless loop?); the process is ended\n`);

@@ -3,7 +3,7 @@
 // does: `scenario`, `record`, and the options of every component factory and preset the models
 // export (`orderPipeline`, `consumerGroup`, `broker`, …). One name prints its schema; `--out`
 // writes every one as DIR/<name>.schema.json, which is how the package ships them (dist/schemas/).
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeFsError } from '../base/fsError.ts';
@@ -52,6 +52,33 @@ export function schemaJson(name: string, schema: z.Schema): JsonSchema {
   return toJSONSchema(schema, { id: `urn:faultline:schema:${name}`, title });
 }
 
+/**
+ * Refuses a folder that is a file or holds a file faultline did not write: `--out` replaces the
+ * schemas it finds, and a user's own file of the same name would be lost. A schema faultline
+ * wrote names itself by its `$id`.
+ */
+function refuseForeignFiles(out: string): void {
+  let entries: string[];
+  try {
+    if (!statSync(out).isDirectory()) throw new InputError(`schema: --out ${out} is not a writable folder: it is a file`);
+    entries = readdirSync(out);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw new InputError(`schema: --out ${out} is not a writable folder: ${describeFsError(error) ?? String(error)}`);
+  }
+  const ours = (entry: string) => {
+    if (!entry.endsWith('.schema.json')) return false;
+    try {
+      return String((JSON.parse(readFileSync(join(out, entry), 'utf8')) as { $id?: unknown }).$id).startsWith('urn:faultline:schema:');
+    } catch {
+      return false;
+    }
+  };
+  const foreign = entries.filter((e) => !ours(e));
+  if (foreign.length > 0) throw new InputError(`schema: --out ${out} holds ${foreign.length === 1 ? 'a file' : 'files'} faultline did not write (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}); give a new or empty folder, or one faultline wrote`);
+}
+
 export const command: Command = {
   usage: 'schema [name] [--out DIR]',
   spec: {
@@ -72,9 +99,15 @@ export const command: Command = {
       return 0;
     }
     if (name !== undefined) throw new InputError('schema: --out writes every schema; give no name with it');
+    refuseForeignFiles(out);
     try {
       makeDirs(out);
-      for (const [n, schema] of schemas) writeFileSync(join(out, `${n}.schema.json`), `${JSON.stringify(schemaJson(n, schema), null, 2)}\n`);
+      for (const [n, schema] of schemas) {
+        // Each file whole or not at all: written beside, then renamed over the old one.
+        const file = join(out, `${n}.schema.json`);
+        writeFileSync(`${file}.tmp`, `${JSON.stringify(schemaJson(n, schema), null, 2)}\n`);
+        renameSync(`${file}.tmp`, file);
+      }
     } catch (error) {
       throw new InputError(`schema: cannot write into ${out}: ${describeFsError(error) ?? String(error)}`);
     }

@@ -10,7 +10,7 @@
 //
 // `--workers N` spreads the runs over N threads with the same result; `--shard i/n` runs one
 // stretch of every scenario's plans and writes its tally as a part for `faultline merge`.
-import { loadScenarios, type CatalogueEntry } from '../scenario/catalogue.ts';
+import { entryPath, loadScenarios, type CatalogueEntry } from '../scenario/catalogue.ts';
 import { windowsOnWorkers, windowsPartsOnWorkers } from '../sweep/sweepOnWorkers.ts';
 import { parseArgv } from '../base/parseArgv.ts';
 import { replayLine } from '../modes/replayLine.ts';
@@ -70,7 +70,7 @@ export const command: Command = {
     const outDir = text(values['out']) ?? (shard ? shardOut(shard) : DEFAULT_OUT);
     // Find out before the runs, not after them, that the reports cannot be written; create nothing yet.
     const entries = await loadScenarios(positionals, { ...loadOptions(io), beforeLoad: () => checkReportDir(outDir) });
-    if (values['watch']) return watchAndRun([this.spec.command, ...args], entries.map((e) => e.file), io);
+    if (values['watch']) return watchAndRun([this.spec.command, ...args], entries.map(entryPath), io);
     const options: WindowsOptions = {
       ...(seed === undefined ? {} : { seed }),
       ...(maxOccurrence === undefined ? {} : { maxOccurrence }),

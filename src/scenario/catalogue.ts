@@ -340,6 +340,11 @@ export async function loadFolder(dir: string, options: LoadOptions = {}): Promis
   return loadScenarios([dir], options);
 }
 
+/** Where a loaded scenario's file is on disk: a catalogue scenario's in the catalogue's folder, a user's as given, from the working folder. */
+export function entryPath(entry: CatalogueEntry): string {
+  return entry.ref !== entry.file ? fileURLToPath(new URL(`${entry.ref}${CATALOGUE_EXT}`, CATALOGUE_DIR)) : resolve(entry.file);
+}
+
 /** The catalogue's own folder, where its record file lives. */
 export function catalogueDir(): URL {
   return CATALOGUE_DIR;

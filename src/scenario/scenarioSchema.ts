@@ -113,7 +113,7 @@ export const ScenarioSchema = z.strictObject({
   lesson: z.string().meta({ description: 'What the verdict teaches, in one or two sentences.' }),
   build: fn('(workload: Workload, time: TimeScale) => DesignComponent[]', 'The design: compose(...) of its parts, or a preset such as orderPipeline({...}).'),
   tick: duration.optional().meta({ description: 'How long one tick of simulated time is (1s).' }),
-  workload: z.strictObject({ size: z.number().int().min(1).meta({ description: 'How many units of work (orders, events): explore shrinks it towards 1.' }) }).meta({ description: 'How much work a run does.' }),
+  workload: z.strictObject({ size: z.number().int().min(1).max(10_000).meta({ description: 'How many units of work (orders, events): explore shrinks it towards 1.' }) }).meta({ description: 'How much work a run does.' }),
   claims: z.array(ClaimSchema).min(1).meta({ description: 'The effect-uniqueness claims the design makes.' }),
   expect: Expectation,
   world: WORLD_SETTINGS.optional(),

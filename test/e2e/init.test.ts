@@ -2,7 +2,7 @@
 // complete (every field of its input, the optional ones commented out, each after its
 // description) and loads as it is; `faultline schema` prints and writes the JSON Schema of every
 // input, generated from the same definitions, which Ajv accepts as draft 2020-12.
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -107,5 +107,12 @@ describe('faultline schema', () => {
     const files = readdirSync(out);
     expect(files).toEqual(expect.arrayContaining(['scenario.schema.json', 'record.schema.json', 'orderPipeline.schema.json', 'consumerGroup.schema.json', 'database.schema.json', 'providerPipeline.schema.json']));
     for (const f of files) expect(() => new Ajv2020({ strict: false }).compile(JSON.parse(readFileSync(join(out, f), 'utf8')) as object), f).not.toThrow();
+    // Again into the folder it wrote; never over a file of the user's.
+    expect((await cli('schema', '--out', out)).code).toBe(0);
+    const mine = join(work, 'my-schemas');
+    mkdirSync(mine);
+    writeFileSync(join(mine, 'broker.schema.json'), '{"mine":1}\n');
+    expect(await cli('schema', '--out', mine)).toMatchObject({ code: 2, err: `faultline: schema: --out ${mine} holds a file faultline did not write (broker.schema.json); give a new or empty folder, or one faultline wrote\n` });
+    expect(readFileSync(join(mine, 'broker.schema.json'), 'utf8')).toBe('{"mine":1}\n');
   });
 });
