@@ -10,6 +10,8 @@ export const command: Command = {
   spec: { command: 'calc', flags: { json: { type: 'boolean', help: 'print the figures as one JSON object of exact decimal strings (schema faultline/calc@1)' } }, positionals: { min: 1, max: 1, name: 'subcommand' } },
   run(args, io) {
     // `--json` belongs to calc itself; everything else is the subcommand's, read by the same parser.
+    const valued = args.find((a) => a.startsWith('--json='));
+    if (valued !== undefined) throw new InputError(`--json is a switch and takes no value, got ${JSON.stringify(valued)}`);
     const json = args.filter((a) => a === '--json').length;
     if (json > 1) throw new InputError('calc: --json is given more than once');
     const result = runCalc(args.filter((a) => a !== '--json'));

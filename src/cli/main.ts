@@ -89,11 +89,20 @@ export function commandHelp(name: string, command: Command): string {
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const [name, ...rest] = argv;
   try {
-    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    if (name === undefined) {
+      // Usage is what was asked for wrong: the line on stderr says so, the text follows on stdout.
+      io.err('faultline: no command given (try faultline --help)');
       io.out(USAGE);
-      return name === undefined ? 2 : 0;
+      return 2;
+    }
+    if (name === '--help' || name === '-h' || name === 'help') {
+      // `faultline help windows` is `faultline windows --help`.
+      if (rest.length > 0) return await main([rest[0]!, '--help', ...rest.slice(1)], io);
+      io.out(USAGE);
+      return 0;
     }
     if (name === '--version' || name === '-v') {
+      if (rest.length > 0) throw new InputError(`${name} takes nothing after it, got ${JSON.stringify(rest.join(' '))}`);
       io.out(version());
       return 0;
     }

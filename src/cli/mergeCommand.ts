@@ -4,17 +4,19 @@
 // command, seed, fault depth or scenario list, another faultline version) or an incomplete set
 // of shards are refused, one line, exit code 2.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { loadScenarios, type CatalogueEntry } from '../scenario/catalogue.ts';
 import type { CheckResult } from '../modes/check/check.ts';
-import { finishExplore, mergeExploreParts, type ExploreOptions } from '../modes/explore.ts';
+import { finishExplore, mergeExploreParts, type ExploreOptions, type ExplorePart } from '../modes/explore.ts';
 import { describeFsError } from '../base/fsError.ts';
 import { InputError } from '../base/inputError.ts';
+import { shapeProblem } from '../base/shapeOf.ts';
+import { ClauseTally } from '../checkers/coverage.ts';
 import { parseArgv } from '../base/parseArgv.ts';
 import { checkReportDir, MANIFEST } from '../report/writeReports.ts';
 import { PART_FILE, scenarioFingerprint, type CheckPartFile, type ExplorePartFile, type PartFile, type WindowsPartFile } from '../sweep/sweepParts.ts';
 import { finishWindows, sweepSettings, type WindowsOptions } from '../modes/windows.ts';
-import { mergeWindowsParts, sweepPlan } from '../modes/windowsPart.ts';
+import { emptyPart, mergeWindowsParts, sweepPlan } from '../modes/windowsPart.ts';
 import { DEFAULT_OUT as CHECK_OUT, presentCheck, type TimedCheck } from './checkCommand.ts';
 import type { Command } from './command.ts';
 import { presentExplore } from './exploreCommand.ts';
@@ -63,6 +65,9 @@ export const command: Command = {
     if (first.command === 'explore' && (values['reporter'] !== undefined || values['format'] !== undefined)) throw new InputError(`--${values['reporter'] !== undefined ? 'reporter' : 'format'}: an explore writes no report set`);
     const forms = formsFlag(values);
     const outDir = out ?? (first.command === 'check' ? CHECK_OUT : WINDOWS_OUT);
+    // The report set replaces its folder: one that holds a part being merged would lose it.
+    const partFolders = positionals.map((p) => resolve(existsSync(p) && statSync(p).isDirectory() ? p : dirname(p)));
+    if (first.command !== 'explore' && partFolders.includes(resolve(outDir))) throw new InputError(`--out ${outDir} holds a part being merged, which the report set would replace; give another folder`);
     const entries = await loadScenarios(first.refs, { ...loadOptions(io), ...(first.command === 'explore' ? {} : { beforeLoad: () => checkReportDir(outDir) }) });
     // The scenarios as they are now must be the ones the shards ran.
     for (const [k, { scenario, ref }] of entries.entries()) if (scenarioFingerprint(scenario) !== first.fingerprints[k]) throw new InputError(`${ref} changed since the shards ran: merge parts of the scenarios as they are, or run the shards again`);
@@ -115,7 +120,18 @@ function readPart(where: string): PartFile {
   // Windows and explore parts hold every scenario, a check part the ones its shard searched.
   if (part.command !== 'check' && (scenarios.length !== refs.length || scenarios.some((x, k) => x.ref !== refs[k] || typeof (x as { part?: unknown }).part !== 'object'))) throw not('its scenarios do not match its scenario list');
   if (part.command === 'check' && scenarios.some((x) => !Number.isSafeInteger((x as { index?: unknown }).index) || refs[(x as { index: number }).index] !== x.ref || typeof (x as { result?: unknown }).result !== 'object')) throw not('its searches do not match its scenario list');
+  // Each tally has the fields a tally of its command has, each of its type.
+  const reference = part.command === 'windows' ? { total: 0, part: emptyPart('', 0) } : part.command === 'explore' ? { part: emptyExplorePart() } : undefined;
+  for (const [k, x] of scenarios.entries()) {
+    const problem = reference === undefined ? undefined : shapeProblem(reference, x, `scenarios[${k}]`);
+    if (problem !== undefined) throw not(`${problem} (${x.ref})`);
+  }
   return part as PartFile;
+}
+
+/** An explore part's fields, each of its type: what a part read back must hold. */
+function emptyExplorePart(): ExplorePart {
+  return { scenario: '', from: 0, count: 0, runs: 0, outcomes: {}, clauses: new ClauseTally().state(), unstruckRuns: 0 };
 }
 
 /** Runs a merge, reporting a tally the parts cannot make (a gap, a damaged part) as bad input. */

@@ -10,7 +10,7 @@
 // (the command line's limit, cli/loadOptions.ts: a top-level await that never settles is
 // reported, not waited on for ever), and the command line traps process.exit while it runs
 // (cli/exitTrap.ts).
-import { accessSync, constants, readdirSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describeFsError } from '../base/fsError.ts';
@@ -89,8 +89,13 @@ function loadFailure(error: unknown, origin: string, path: string): InputError {
   const message = error instanceof Error ? error.message : String(error);
   // esbuild (through tsx): "Transform failed with 1 error:\n/abs/file.ts:3:7: ERROR: Expected …".
   const transform = /^(.+?):(\d+):(\d+): ERROR: (.*)$/m.exec(message);
-  // Its file name may be tsx's rewrite of the path (.mts read as .ts): the location is in the file loaded.
-  if (transform) return new InputError(`malformed scenario ${origin}: syntax error at ${shownPath(path)}:${transform[2]}:${transform[3]}: ${transform[4]}`);
+  // The file is the one esbuild names (a module the scenario imports has its own errors), whose
+  // extension may be tsx's rewrite (.mts read as .ts): the file of that stem that exists.
+  if (transform) {
+    const named = transform[1]!;
+    const file = [named, ...['.mts', '.cts', '.tsx', '.mjs', '.cjs', '.js'].map((ext) => named.replace(/\.[^./]+$/, ext))].find((f) => existsSync(f)) ?? path;
+    return new InputError(`malformed scenario ${origin}: syntax error at ${shownPath(file)}:${transform[2]}:${transform[3]}: ${transform[4]}`);
+  }
   // Node's own SyntaxError for a JavaScript file puts the location on the first line of the stack.
   if (error instanceof SyntaxError && typeof error.stack === 'string') {
     const at = /^(file:\/\/\S+?|\/\S+?):(\d+)$/m.exec(error.stack);

@@ -6,7 +6,7 @@
 // in-process through main(). Every case must end with exit code 2, exactly one line on stderr,
 // nothing on stdout, no stack trace, and nothing written anywhere.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -345,6 +345,30 @@ describe('a refusal says what is wrong', () => {
         `faultline: ${join(dir, 'missing', 'part.json')} does not exist`,
       ]);
       expect(lines.join('\n')).not.toMatch(/ENOENT|cannot be created/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('merge refuses a part whose tally is damaged, naming the field, and an --out that holds a part being merged', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-merge-'));
+    try {
+      const good = JSON.parse(readFileSync(join(BASE['merge']![0]!, 'part.json'), 'utf8')) as { scenarios: { part: Record<string, unknown> }[] };
+      const damaged = (name: string, change: (part: Record<string, unknown>) => void) => {
+        const copy = structuredClone(good);
+        change(copy.scenarios[0]!.part);
+        mkdirSync(join(dir, name));
+        writeFileSync(join(dir, name, 'part.json'), JSON.stringify(copy));
+        return join(dir, name);
+      };
+      const lots = damaged('lots', (p) => (p['done'] = 'lots'));
+      const noClauses = damaged('no-clauses', (p) => delete p['clauses']);
+      const why = 'is not a faultline part (one that windows, explore or check wrote with --shard)';
+      expect(await refusal(['merge', lots])).toBe(`faultline: ${lots} ${why}: scenarios[0].part.done is not a number (mercury-dual-write-commit-first)`);
+      expect(await refusal(['merge', noClauses])).toBe(`faultline: ${noClauses} ${why}: scenarios[0].part.clauses is not a list (mercury-dual-write-commit-first)`);
+      const part = BASE['merge']![0]!;
+      expect(await refusal(['merge', part, '--out', part])).toBe(`faultline: --out ${part} holds a part being merged, which the report set would replace; give another folder`);
+      expect(existsSync(join(part, 'part.json'))).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

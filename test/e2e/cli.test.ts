@@ -59,10 +59,15 @@ describe('faultline with no command', () => {
     expect(await cli([flag])).toEqual({ code: 0, out: `${pkg.version}\n`, err: '' });
   });
 
-  it('prints the usage and exits 2 when no command is given', async () => {
+  it('prints the usage and exits 2 when no command is given, saying so on stderr', async () => {
     const r = await cli([]);
-    expect(r.code).toBe(2);
-    expect(r.out).toBe(`${USAGE}\n`);
+    expect(r).toEqual({ code: 2, out: `${USAGE}\n`, err: 'faultline: no command given (try faultline --help)\n' });
+  });
+
+  it('takes help before a command as the command’s own help, and refuses anything after --version', async () => {
+    for (const argv of [['--help', 'windows'], ['help', 'windows']]) expect((await cli(argv)).out).toBe((await cli(['windows', '--help'])).out);
+    expect(await refused(['--version', '2'])).toBe('faultline: --version takes nothing after it, got "2"');
+    expect(await refused(['calc', 'dedup', '--rate', '10', '--window', '12h', '--entry-bytes', '96', '--json=1'])).toBe('faultline: --json is a switch and takes no value, got "--json=1"');
   });
 
   it('refuses an unknown command, naming the nearest one', async () => {

@@ -208,6 +208,13 @@ export default {
     const path = file('syntax', `export default {\n  name: 'x',,\n};\n`);
     refused(await cli('list', path), /malformed scenario .*syntax\.mts: syntax error at .*syntax\.mts:2:12: /);
   });
+
+  it('gives a syntax error in a module the scenario imports at that module, not the scenario', async () => {
+    const helper = file('broken-helper', `export const size = 2;;\nexport const x = ;\n`);
+    const path = file('imports-broken', `import { size } from './broken-helper.mts';\nexport default { size };\n`);
+    refused(await cli('list', path), /malformed scenario .*imports-broken\.mts: syntax error at .*broken-helper\.mts:2:17: /);
+    expect(helper).toMatch(/broken-helper\.mts$/);
+  });
 });
 
 describe('init', () => {
