@@ -26,6 +26,7 @@
 // `afterRowCommit` (the row committed, the call not sent), `awaitingExternalResponse` (the call
 // sent, no answer), `afterExternalResponse` (the answer in hand, not committed) and
 // `afterLocalCommit` (the outcome committed, the offset not acknowledged).
+import type { DesignIndex } from '../src/checkers/designIndex.ts';
 import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
@@ -281,6 +282,11 @@ export function commitThenCall(options: z.input<typeof CommitThenCallOptions>): 
         retryWaitsTicks: o.retry === undefined ? undefined : callRetryWaits(time, name, o.retry),
       }),
     };
-    return { name, machine: commitThenCallMachine, process: true, peers: [input.broker, input.db, input.provider], input: { ...input }, ...common(time, name, o) };
+    // Its database holds the table it writes its rows to: found at load, not as a failed statement in a run.
+    const wiring = (design: DesignIndex) => {
+      const missing = design.missingTable(input.db, input.table);
+      return missing === undefined ? [] : [`row table: ${missing}`];
+    };
+    return { name, machine: commitThenCallMachine, process: true, peers: [input.broker, input.db, input.provider], input: { ...input }, wiring, ...common(time, name, o) };
   };
 }

@@ -234,6 +234,11 @@ export function relay(options: z.input<typeof RelayOptions> = {}): ComponentBuil
       pollTicks: ticksOf(time, `${name} option poll`, o.poll),
       timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout),
     }),
+    // Its database holds the outbox it polls: found at load, not as a failed statement in a run.
+    wiring: (design) => {
+      const missing = design.missingTable(db, o.table ?? 'outbox');
+      return missing === undefined ? [] : [`outbox table: ${missing}`];
+    },
     ...common(time, name, o),
   });
 }

@@ -287,6 +287,19 @@ export function source(options: z.input<typeof SourceOptions>): ComponentBuilder
         timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout),
       }),
     },
+    // Its database holds the tables it writes: the aggregate's, the outbox its design keeps, and
+    // the checkout keys it records.
+    wiring: (design) => {
+      const tables = [
+        ['aggregate table', o.aggregateTable ?? 'orders'],
+        ...(o.design === 'outbox' ? [['outbox table', o.outboxTable ?? 'outbox']] : []),
+        ...(o.checkoutKeys ? [['checkout key table', 'checkout_keys']] : []),
+      ] as const;
+      return tables.flatMap(([what, table]) => {
+        const missing = design.missingTable(db, table);
+        return missing === undefined ? [] : [`${what}: ${missing}`];
+      });
+    },
     ...common(time, name, o),
   });
 }

@@ -113,9 +113,11 @@ describe('check', () => {
     expect(r.coverage.otherSearch!.depth).toBeLessThan(100);
     expect(r.check.depth).toBeGreaterThan(500);
     expect(describeCoverage(r.judgement.verdict, r.coverage)).toContain('; found depth-first after a breadth-first search stopped at its bound without a violation (20,000 states, depth');
-    // Its path replays like any other.
+    // Its path replays like any other, under the fault budget its replay line names (none: the
+    // violation needs no fault, and its fault-free path is the one shown).
     const ce = r.counterexamples[0]!;
-    const again = runChoices(scenario, checkSetup(scenario, { faults: 1 }), decodeChoices(ce.replay.kind === 'choices' ? ce.replay.choices : ''));
+    expect(ce.plan).toEqual([]);
+    const again = runChoices(scenario, checkSetup(scenario, { faults: ce.replay.kind === 'choices' ? ce.replay.faults : -1 }), decodeChoices(ce.replay.kind === 'choices' ? ce.replay.choices : ''));
     expect(again.traceHash).toBe(ce.traceHash);
     // Asked for depth-first, the search runs once and names no other.
     expect(check(scenario, { faults: 1, maxStates: 20_000, dfs: true }).coverage.otherSearch).toBeUndefined();
@@ -175,6 +177,23 @@ describe('check', () => {
     expect(run.trace.some((e) => e.kind === 'restart' && e.component === 'processor')).toBe(true);
     expect(run.outcome).toBe('holds');
   }, 60_000);
+
+  it('shows a violation that needs no fault with none, though the first path to reach it took one', async () => {
+    // A fault-free interleaving of two events duplicates the effect; a path with a delayed poll
+    // reply reaches a duplicate in fewer steps (the poll cycles it cut), and the search stopped there.
+    const scenario = await load('inventory-two-events-inbox-only');
+    const r = check(scenario, { faults: 1 });
+    const ce = r.counterexamples.find((c) => c.violation === 'duplicate effect')!;
+    expect(ce.plan).toEqual([]);
+    const budget = ce.replay.kind === 'choices' ? ce.replay.faults : -1;
+    const again = runChoices(scenario, checkSetup(scenario, { faults: budget }), decodeChoices(ce.replay.kind === 'choices' ? ce.replay.choices : ''));
+    expect(again.plan).toEqual([]);
+    expect(again.traceHash).toBe(ce.traceHash);
+    expect(again.findings.map((f) => f.violation)).toContain('duplicate effect');
+    // A violation that does need a fault keeps it.
+    const lost = check(await load('mercury-dual-write-commit-first'), { faults: 1 }).counterexamples.find((c) => c.violation === 'lost effect')!;
+    expect(lost.plan).toHaveLength(1);
+  }, 120_000);
 
   it('finds a fault-free violation with no fault at all, and a row for every fault that struck', async () => {
     const r = check(await load('dedup-horizon-7d-vs-30d'), { faults: 0 });

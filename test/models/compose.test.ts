@@ -11,6 +11,9 @@ import { consumer, consumerGroup } from '../../models/consumer.ts';
 import { database, databaseComponent } from '../../models/designs/databaseComponent.ts';
 import { provider } from '../../models/provider.ts';
 import { publisher } from '../../models/publisher.ts';
+import { source } from '../../models/source.ts';
+import { relay } from '../../models/relay.ts';
+import { commitThenCall } from '../../models/commitThenCall.ts';
 
 const shipments = (size: number) => Array.from({ length: size }, (_, i) => ({ event_id: `evt-${i + 1}`, order_id: `o-${i + 1}`, shipment_id: `s-${i + 1}` }));
 const ship = { op: 'insert', table: 'shipments', columns: { order_id: 'order_id', shipment_id: 'shipment_id' } } as const;
@@ -68,6 +71,19 @@ describe('compose()', () => {
           provider({ idempotency: 'honoured', statusLookup: 'byKey' }),
         ),
       'caller: shipmentDb has no table effect_intents; its tables: shipments, inbox; caller: shipmentDb has no table effect_outcomes; its tables: shipments, inbox; caller: effectKey field shipmentid is a field of no record published to broker (did you mean shipment_id?)',
+    ],
+    [
+      'an order service and a relay whose database holds no outbox, and a commitThenCall whose database lacks its row table',
+      () =>
+        build(
+          source({ design: 'outbox' }),
+          database({ name: 'ordersDb', tables: { orders: { key: ['order_id'] } } }),
+          relay(),
+          broker(),
+          commitThenCall({ group: 'g', db: 'ordersDb', table: 'pickups', effectKey: ['order_id'], sendKey: true, statusLookup: false, existingRow: 'skip' }),
+          provider({ idempotency: 'honoured', statusLookup: 'none' }),
+        ),
+      'source: outbox table: ordersDb has no table outbox; its tables: orders; relay: outbox table: ordersDb has no table outbox; its tables: orders; service: row table: ordersDb has no table pickups; its tables: orders',
     ],
     ['two components of one name', () => build(broker(), broker()), 'the design has two components named broker'],
   ])('refuses %s, before any run', (_, drawing, message) => {

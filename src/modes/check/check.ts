@@ -410,11 +410,26 @@ export function check(scenario: Scenario, options: CheckOptions = {}): CheckResu
   runScenario(scenario, { seed: 1, plan: [], ...(options.size === undefined ? {} : { size: options.size }) });
   const scratch: Scratch = {};
   const first = search(scenario, options, scratch);
-  if (options.dfs || first.coverage.bound?.kind !== 'states' || first.counterexamples.length > 0) return first;
+  if (options.dfs || first.coverage.bound?.kind !== 'states' || first.counterexamples.length > 0) return withFaultFree(scenario, options, scratch, first);
   const deep = search(scenario, { ...options, dfs: true }, scratch);
   const other = (r: CheckResult, order: OtherSearch['order']): OtherSearch => ({ order, states: r.check.states, depth: r.check.depth });
-  if (deep.counterexamples.length > 0) return { ...deep, coverage: { ...deep.coverage, otherSearch: other(first, 'breadth-first') } };
+  if (deep.counterexamples.length > 0) return withFaultFree(scenario, options, scratch, { ...deep, coverage: { ...deep.coverage, otherSearch: other(first, 'breadth-first') } });
   return { ...first, coverage: { ...first.coverage, otherSearch: other(deep, 'depth-first') } };
+}
+
+/**
+ * A violation the search showed under a fault, shown with none where it needs none. A search
+ * stops at its first violation, and the first path to reach one may take a fault that played no
+ * part (a delayed poll reply that skipped poll cycles reaches the end sooner), which the report
+ * would blame. So the fault-free paths are searched too (a small search beside the faulted one),
+ * and each violation they show replaces the faulted counterexample of it.
+ */
+function withFaultFree(scenario: Scenario, options: CheckOptions, scratch: Scratch, r: CheckResult): CheckResult {
+  if (r.counterexamples.every((c) => c.plan.length === 0)) return r;
+  const bare = search(scenario, { ...options, faults: 0, dfs: false }, scratch);
+  const faultFree = new Map(bare.counterexamples.map((c) => [c.violation, c]));
+  if (faultFree.size === 0) return r;
+  return { ...r, counterexamples: r.counterexamples.map((c) => (c.plan.length > 0 ? (faultFree.get(c.violation) ?? c) : c)) };
 }
 
 function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): CheckResult {
@@ -448,8 +463,14 @@ class StateSearch {
   private readonly judgements = new Map<string, { outcome: RunOutcome; findings: Finding[]; claims: ClaimVerdict[] }>();
   readonly tally = new ClauseTally();
   readonly outcomes = new Map<RunOutcome, number>();
-  /** The tree node of the first end state each violation was found in. */
+  /**
+   * The tree node of the end state each violation is shown by: the first found with the fewest
+   * faults. A violation that needs no fault is shown with none, even where a path a fault cut
+   * short reached it first (a delayed poll reply that skipped poll cycles), so the counterexample
+   * never blames a fault that played no part.
+   */
   readonly firstOf = new Map<Violation, number>();
+  private readonly faultsOf = new Map<Violation, number>();
   transitions = 0;
   /**
    * Transitions sleep sets skipped for good: each commutes with one taken, so its state is reached
@@ -578,7 +599,12 @@ class StateSearch {
     }
     this.tally.add(j.claims);
     this.outcomes.set(j.outcome, (this.outcomes.get(j.outcome) ?? 0) + 1);
-    for (const f of j.findings) if (!this.firstOf.has(f.violation)) this.firstOf.set(f.violation, id);
+    for (const f of j.findings) {
+      const fewest = this.faultsOf.get(f.violation);
+      if (fewest !== undefined && fewest <= s.faults) continue;
+      this.firstOf.set(f.violation, id);
+      this.faultsOf.set(f.violation, s.faults);
+    }
     if (tag > 0) {
       const row = this.rows[tag - 1]!;
       row.outcomes[j.outcome] = (row.outcomes[j.outcome] ?? 0) + 1;
