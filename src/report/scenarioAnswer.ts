@@ -16,7 +16,7 @@ import { formatPlace } from '../faults/place.ts';
 
 export interface ScenarioAnswer {
   readonly summary: VerdictSummary;
-  /** The worst row, in words (`source.committing crash: lost effect (expected)`), when a fault broke a claim. */
+  /** The worst row, in words (`source.committing crash: lost effect (expected)`), when a fault broke a claim; that none is needed, when the run with no fault breaks one. */
   readonly worst: string | undefined;
   /** How many rows broke a claim, how many could not be judged, of how many. */
   readonly broke: number;
@@ -41,6 +41,16 @@ function firstCounterexample(result: WindowsResult): { index: number; ce: Counte
   return ces[index] === undefined ? undefined : { index, ce: ces[index]! };
 }
 
+/**
+ * The worst window in words: the worst row's, unless the design breaks with no fault at all, when
+ * no window is worse than any other (every fault "breaks" what was broken already).
+ */
+function worstOf(result: WindowsResult, row: WindowRow | undefined): string | undefined {
+  const bare = result.counterexamples.find((ce) => ce.plan.length === 0);
+  if (bare !== undefined) return `none needed: the run with no fault gives ${bare.violation}${isUnexpectedOutcome(result.judgement.expected, bare.violation) ? ' (unexpected)' : ' (expected)'}`;
+  return row === undefined ? undefined : worstWords(result, row);
+}
+
 export function scenarioAnswer(result: WindowsResult): ScenarioAnswer {
   const groups = rowGroups(result);
   const worst = groups.broke[0];
@@ -56,7 +66,7 @@ export function scenarioAnswer(result: WindowsResult): ScenarioAnswer {
     first = { index, text: `${ce.violation} under ${describePlan(ce.plan)}${finding === undefined ? '' : `: ${describeFinding(finding)}`}`, replay: replayLine(ce.replay) };
   }
   const undecided = groups.broke.filter((r) => r.outcome === 'unknown').length;
-  return { summary: verdictSummary(result), worst: worst === undefined ? undefined : worstWords(result, worst), broke: groups.broke.length - undecided, undecided, rows: result.rows.length, first, unjudged };
+  return { summary: verdictSummary(result), worst: worstOf(result, worst), broke: groups.broke.length - undecided, undecided, rows: result.rows.length, first, unjudged };
 }
 
 /** `5 of 67 faults broke a claim` and, when some runs could not be judged, `; 3 could not be judged`. */

@@ -8,6 +8,8 @@ import { replayLine } from '../../src/modes/replayLine.ts';
 import { claimSentence } from '../../src/report/claimSentence.ts';
 import { outcomeLabel } from '../../src/report/windowCells.ts';
 import { DRILL_WINDOWS, brokenHolds, loadResults, placeOf, type Results } from './results.ts';
+import { loadScenario } from '../../src/scenario/catalogue.ts';
+import { runWindows } from '../../src/modes/windows.ts';
 
 let results: Results;
 beforeAll(() => {
@@ -86,6 +88,13 @@ describe('renderMarkdownFile', () => {
     const md = renderMarkdownFile(r);
     const line = md.split('\n').find((l) => l.startsWith('This workload never reached these places'))!;
     expect(line).toContain(`\`${placeOf(unreached)}\` (${unreached.fault}`);
+  });
+
+  it('names no worst window where the run with no fault already breaks a claim, since every fault then "breaks" it', async () => {
+    const { scenario } = await loadScenario('dedup-horizon-7d-vs-30d');
+    const r = runWindows(scenario);
+    expect(r.counterexamples.some((ce) => ce.plan.length === 0)).toBe(true);
+    expect(renderMarkdownFile(r)).toMatch(/- \*\*Worst window:\*\* none needed: the run with no fault gives duplicate effect \(expected\); \d+ of \d+ faults broke a claim\./);
   });
 
   it('opens the dual write with its worst window and first counterexample, and draws it around its key', () => {
