@@ -7,6 +7,9 @@
 // would be judged. A read that only happens once some data exists is not seen here: the
 // fault-free run reads those (src/run/referenceProbe.ts).
 import type { Claim } from '../checkers/claims.ts';
+import { CLAUSE_FINDS } from '../checkers/clause.ts';
+import { clausesOf } from '../checkers/compose.ts';
+import type { Violation } from '../checkers/finding.ts';
 import { NotInDesign } from '../base/notInDesign.ts';
 import type { DesignPart } from '../checkers/designIndex.ts';
 import { stepperFor } from '../kernel/stepper.ts';
@@ -67,4 +70,27 @@ export function probeClaim(claim: Claim, start: ReadonlyMap<string, unknown>): s
     }
   }
   return problems;
+}
+
+/**
+ * The violations the claims can find at all: those of each clause whose checker has the observer
+ * it reads (a claim without `versions(view)` can never find an order regression). Which observers
+ * a claim gives does not change from run to run, so the design's start tells it; a checker that
+ * throws there may still find something in a run.
+ */
+export function findableViolations(claims: readonly Claim[], start: ReadonlyMap<string, unknown>): Set<Violation> {
+  const view = startView(start);
+  const out = new Set<Violation>();
+  for (const claim of claims) {
+    for (const [id, checker] of clausesOf(claim)) {
+      let seen = true;
+      try {
+        seen = checker(claim, view).observed;
+      } catch {
+        seen = true;
+      }
+      if (seen) out.add(CLAUSE_FINDS[id]);
+    }
+  }
+  return out;
 }

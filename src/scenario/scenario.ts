@@ -11,6 +11,8 @@ import { InputError } from '../base/inputError.ts';
 import { problemsOf, type z } from './options.ts';
 import { didYouMean } from '../base/nearest.ts';
 import { wiringProblems } from './wiring.ts';
+import { findableViolations, startOf } from './claimProbe.ts';
+import type { Violation } from '../checkers/finding.ts';
 import { flowClaimProblems, type RecordSpecInput } from './recordSpec.ts';
 import { ClaimSchema, ScenarioSchema } from './scenarioSchema.ts';
 import type { ExpectedVerdict } from '../checkers/verdict.ts';
@@ -164,7 +166,35 @@ export function defineScenario(s: Scenario, origin = s?.name ?? 'scenario'): Sce
   if (!Array.isArray(components) || components.length === 0) fail(['build() returned no components']);
   const problems = wiringProblems(components, s.claims);
   if (problems.length > 0) fail(problems);
+  const unfindable = unfindableProblems(s, components);
+  if (unfindable.length > 0) fail(unfindable);
   return s;
+}
+
+/** What each kind of violation needs of a claim before any claim can find it. */
+const FOUND_WITH: Readonly<Record<Violation, string>> = {
+  'duplicate effect': 'outcomes(view) and a guarantee other than atLeastOnce',
+  'lost effect': 'facts(view) and a guarantee other than atMostOnce, with the clause not unchecked',
+  'phantom effect': 'facts(view) (or sources(view)), with the clause not unchecked',
+  'order regression': 'versions(view)',
+  'replay mismatch': 'sameIntent and replies(view)',
+  'conflict mishandled': 'differentIntent and conflicts(view)',
+  'unresolved unknown outcome': 'unknownCompletion and unresolved(view)',
+  'silent revision': 'finality and revisions(view)',
+  stuck: 'nothing more',
+};
+
+/**
+ * An expected violation no claim of the scenario can find: the expectation could never be met,
+ * and every sweep would end "missing expected violations" after all its runs. Refused at load,
+ * naming what a claim needs to find it.
+ */
+function unfindableProblems(s: Scenario, components: readonly DesignComponent[]): string[] {
+  const expected = 'verdict' in s.expect ? [s.expect] : [s.expect.single, s.expect.pairs];
+  const named = [...new Set(expected.flatMap((e) => (e.verdict === 'violated' ? e.violations : [])))];
+  if (named.length === 0) return [];
+  const findable = findableViolations(s.claims, startOf(components));
+  return named.filter((v) => !findable.has(v)).map((v) => `expect names ${v}, which no claim of this scenario can find: a claim finds it with ${FOUND_WITH[v]}`);
 }
 
 /** The shape's problems, a claim named by its effect rather than its index where it has one. */

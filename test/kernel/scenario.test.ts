@@ -110,6 +110,11 @@ describe('defineScenario checks what a design and its claims name, before any ru
       'claim "inventory reservation": tables.effect names table reservationz, which no component of the design holds and no view of the claim declares (did you mean reservations?); tables: orders, outbox, checkout_keys, reservations, inbox',
     ],
     [
+      'an expected violation no claim can find (an order regression, with no claim giving versions)',
+      { expect: { verdict: 'violated', violations: ['order regression'] } },
+      'expect names order regression, which no claim of this scenario can find: a claim finds it with versions(view)',
+    ],
+    [
       'a claim whose repair query’s condition leaves a bracket open',
       { claims: [{ ...reservation, tables: { ...reservation.tables, source: { table: 'orders', key: ['order_id', '1'], where: "$status = 'ACCEPTED' AND (" } } }] },
       'claim "inventory reservation": tables.source.where "$status = \'ACCEPTED\' AND (" leaves a bracket open',
