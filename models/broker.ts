@@ -134,7 +134,7 @@ export function partitionOf(key: string, partitions: number): number {
 
 /** Every record of the log, partition by partition; for checkers and evidence. */
 export function recordsOf(durable: BrokerDurable | undefined): LogRecord[] {
-  ofKind(durable, 'partitions', 'recordsOf', 'a broker');
+  ofKind(durable, 'offsets', 'recordsOf', 'a broker');
   return durable ? durable.partitions.flat() : [];
 }
 

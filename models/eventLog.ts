@@ -85,7 +85,7 @@ export const eventLogMachine = setup({
 
 /** Every fact record of the log (end markers left out), partition by partition. */
 export function factRecords(durable: EventLogDurable | undefined): StreamRecord[] {
-  ofKind(durable, 'partitions', 'factRecords', 'an event log');
+  ofKind(durable, 'partitions', 'factRecords', 'an event log', 'offsets');
   return (durable?.partitions ?? []).flat().filter((r) => r.end !== true);
 }
 

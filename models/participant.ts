@@ -58,7 +58,7 @@ function recorded(ctx: ParticipantCtx, r: Request): ParticipantOperation | undef
 
 /** Every operation a participant performed (declines included), oldest first. */
 export function participantOperations(durable: ParticipantDurable | undefined): readonly ParticipantOperation[] {
-  ofKind(durable, 'operations', 'participantOperations', 'a saga participant');
+  ofKind(durable, 'operations', 'participantOperations', 'a saga participant', 'keys');
   return durable?.operations ?? [];
 }
 

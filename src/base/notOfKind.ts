@@ -20,11 +20,13 @@ export class NotOfKind extends Error {
 }
 
 /**
- * Refuses a durable state that lacks `field`, which every state of the reader's kind holds. An
- * absent state (a component that never started) is let through: the reader answers for it.
+ * Refuses a durable state that lacks `field`, which every state of the reader's kind holds, or
+ * that holds `without`, which a kind of like shape holds and the reader's never does (a broker's
+ * offsets beside an event log's partitions). An absent state (a component that never started) is
+ * let through: the reader answers for it.
  */
-export function ofKind(durable: unknown, field: string, reader: string, kind: string): void {
+export function ofKind(durable: unknown, field: string, reader: string, kind: string, without?: string): void {
   if (durable === undefined) return;
   const isObject = typeof durable === 'object' && durable !== null;
-  if (!isObject || !(field in durable)) throw new NotOfKind(reader, kind, isObject ? Object.keys(durable) : []);
+  if (!isObject || !(field in durable) || (without !== undefined && without in durable)) throw new NotOfKind(reader, kind, isObject ? Object.keys(durable) : []);
 }

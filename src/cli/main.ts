@@ -86,6 +86,9 @@ export function commandHelp(name: string, command: Command): string {
   return [`Usage: faultline ${command.usage}`, '', COMMANDS[name]?.summary ?? '', '', 'Flags:', ...flagHelp(command.spec, [['--help', 'this text']])].join('\n');
 }
 
+/** The words that ask for help in place of a command. */
+const HELP: ReadonlySet<string> = new Set(['--help', '-h', 'help']);
+
 export async function main(argv: readonly string[], io: CliIo = processIo): Promise<number> {
   const [name, ...rest] = argv;
   try {
@@ -95,9 +98,10 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
       io.out(USAGE);
       return 2;
     }
-    if (name === '--help' || name === '-h' || name === 'help') {
-      // `faultline help windows` is `faultline windows --help`.
-      if (rest.length > 0) return await main([rest[0]!, '--help', ...rest.slice(1)], io);
+    if (HELP.has(name)) {
+      // `faultline help windows` is `faultline windows --help`; help of help, or of a flag, is the usage.
+      const topic = rest[0];
+      if (topic !== undefined && !HELP.has(topic) && !topic.startsWith('-')) return await main([topic, '--help', ...rest.slice(1)], io);
       io.out(USAGE);
       return 0;
     }

@@ -7,11 +7,10 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { loadScenarios, type CatalogueEntry } from '../scenario/catalogue.ts';
 import type { CheckResult } from '../modes/check/check.ts';
-import { finishExplore, mergeExploreParts, type ExploreOptions, type ExplorePart } from '../modes/explore.ts';
+import { finishExplore, mergeExploreParts, type ExploreOptions } from '../modes/explore.ts';
 import { describeFsError } from '../base/fsError.ts';
 import { InputError } from '../base/inputError.ts';
-import { shapeProblem } from '../base/shapeOf.ts';
-import { ClauseTally } from '../checkers/coverage.ts';
+import { recordOf, shapeProblem, tupleOf } from '../base/shapeOf.ts';
 import { parseArgv } from '../base/parseArgv.ts';
 import { checkReportDir, MANIFEST } from '../report/writeReports.ts';
 import { PART_FILE, scenarioFingerprint, type CheckPartFile, type ExplorePartFile, type PartFile, type WindowsPartFile } from '../sweep/sweepParts.ts';
@@ -121,7 +120,7 @@ function readPart(where: string): PartFile {
   if (part.command !== 'check' && (scenarios.length !== refs.length || scenarios.some((x, k) => x.ref !== refs[k] || typeof (x as { part?: unknown }).part !== 'object'))) throw not('its scenarios do not match its scenario list');
   if (part.command === 'check' && scenarios.some((x) => !Number.isSafeInteger((x as { index?: unknown }).index) || refs[(x as { index: number }).index] !== x.ref || typeof (x as { result?: unknown }).result !== 'object')) throw not('its searches do not match its scenario list');
   // Each tally has the fields a tally of its command has, each of its type.
-  const reference = part.command === 'windows' ? { total: 0, part: emptyPart('', 0) } : part.command === 'explore' ? { part: emptyExplorePart() } : undefined;
+  const reference = part.command === 'windows' ? { total: 0, part: windowsPartShape() } : part.command === 'explore' ? { part: explorePartShape() } : undefined;
   for (const [k, x] of scenarios.entries()) {
     const problem = reference === undefined ? undefined : shapeProblem(reference, x, `scenarios[${k}]`);
     if (problem !== undefined) throw not(`${problem} (${x.ref})`);
@@ -129,9 +128,18 @@ function readPart(where: string): PartFile {
   return part as PartFile;
 }
 
-/** An explore part's fields, each of its type: what a part read back must hold. */
-function emptyExplorePart(): ExplorePart {
-  return { scenario: '', from: 0, count: 0, runs: 0, outcomes: {}, clauses: new ClauseTally().state(), unstruckRuns: 0 };
+/** A clause tally's entries, each of its type. */
+const CLAUSES_SHAPE = [{ key: '', effect: '', clause: '', seen: [''], exercised: 0 }];
+
+/** A windows part's fields, each of its type, down to the entries of its lists: what a part read back must hold. */
+function windowsPartShape(): object {
+  const row = { fault: {}, runs: 0, struck: 0, worst: {}, outcomes: recordOf(0), undecided: [] };
+  return { ...emptyPart('', 0), outcomes: [''], clauses: CLAUSES_SHAPE, reached: [''], firstOf: [tupleOf('', 0)], rows: [tupleOf('', row)], pairs: { broke: 0, breaks: [{ effect: '', clause: '', runs: [{ index: 0, first: {}, second: {} }] }], alone: [''] } };
+}
+
+/** An explore part's fields, each of its type. */
+function explorePartShape(): object {
+  return { scenario: '', from: 0, count: 0, runs: 0, outcomes: recordOf(0), clauses: CLAUSES_SHAPE, unstruckRuns: 0 };
 }
 
 /** Runs a merge, reporting a tally the parts cannot make (a gap, a damaged part) as bad input. */

@@ -68,6 +68,8 @@ function refuseForeignFiles(out: string): void {
     throw new InputError(`schema: --out ${out} is not a writable folder: ${describeFsError(error) ?? String(error)}`);
   }
   const ours = (entry: string) => {
+    // A schema whose write was cut short is ours too: the next write replaces it.
+    if (entry.endsWith('.schema.json.tmp')) return true;
     if (!entry.endsWith('.schema.json')) return false;
     try {
       return String((JSON.parse(readFileSync(join(out, entry), 'utf8')) as { $id?: unknown }).$id).startsWith('urn:faultline:schema:');

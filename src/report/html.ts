@@ -179,7 +179,7 @@ function answer(result: WindowsResult): string {
     `<section class="answer ${v.verdict.replace(/ /g, '-')}" aria-label="answer">`,
     `<p><strong>Verdict: ${esc(v.verdict)}</strong> · expected ${esc(v.expected)} · <strong>${esc(v.status)}</strong></p>`,
     v.problems.length === 0 ? '' : `<ul>${v.problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>`,
-    `<p><strong>Worst window:</strong> ${a.worst === undefined ? `none: no fault of the ${a.rows} tried broke a claim.` : `<code>${esc(a.worst)}</code>; ${brokeWords(a)}.`}</p>`,
+    `<p><strong>Worst window:</strong> ${a.noFault !== undefined ? `${esc(a.noFault)}; ${brokeWords(a)}.` : a.worst === undefined ? `none: no fault of the ${a.rows} tried broke a claim.` : `<code>${esc(a.worst)}</code>; ${brokeWords(a)}.`}</p>`,
     first,
     `<p><strong>Covered:</strong> ${esc(v.covers)}.</p>`,
     ...a.unjudged.map((u) => `<p><strong>Not judged in every run:</strong> ${esc(u)}.</p>`),
@@ -255,7 +255,7 @@ function indexRow(r: WindowsResult): string {
   const a = scenarioAnswer(r);
   const href = scenarioPage(r.name);
   const first = a.first === undefined ? '—' : `<a href="${href}#${anchor(r.name, `-ce-${a.first.index + 1}`)}">${esc(r.counterexamples[a.first.index]!.violation)}</a>`;
-  return `<tr${a.summary.asExpected ? '' : ' class="unexpected"'}><td><a href="${href}">${esc(r.title)}</a><br><code>${esc(r.name)}</code></td><td>${badges(a.summary)}</td><td>${esc(a.summary.expected)}</td><td>${a.worst === undefined ? 'none' : `<code>${esc(a.worst)}</code>`}</td><td>${first}</td><td>${r.coverage.runs}</td></tr>`;
+  return `<tr${a.summary.asExpected ? '' : ' class="unexpected"'}><td><a href="${href}">${esc(r.title)}</a><br><code>${esc(r.name)}</code></td><td>${badges(a.summary)}</td><td>${esc(a.summary.expected)}</td><td>${a.noFault !== undefined ? 'none needed: it breaks with no fault' : a.worst === undefined ? 'none' : `<code>${esc(a.worst)}</code>`}</td><td>${first}</td><td>${r.coverage.runs}</td></tr>`;
 }
 
 /** The index of a run (report.html): the tally, then every scenario in one table linking its page; `others` are the set's other files it links to. */

@@ -16,8 +16,10 @@ import { formatPlace } from '../faults/place.ts';
 
 export interface ScenarioAnswer {
   readonly summary: VerdictSummary;
-  /** The worst row, in words (`source.committing crash: lost effect (expected)`), when a fault broke a claim; that none is needed, when the run with no fault breaks one. */
+  /** The worst row, in words (`source.committing crash: lost effect (expected)`), when a fault broke a claim. */
   readonly worst: string | undefined;
+  /** That no fault is needed, and what the run with none breaks, when it breaks a claim (then no window is the worst). */
+  readonly noFault: string | undefined;
   /** How many rows broke a claim, how many could not be judged, of how many. */
   readonly broke: number;
   readonly undecided: number;
@@ -42,13 +44,15 @@ function firstCounterexample(result: WindowsResult): { index: number; ce: Counte
 }
 
 /**
- * The worst window in words: the worst row's, unless the design breaks with no fault at all, when
- * no window is worse than any other (every fault "breaks" what was broken already).
+ * Where the design breaks with no fault at all, what breaks, in words: then no window is worse
+ * than any other (every fault "breaks" what was broken already), and the page says so in place of
+ * a worst window.
  */
-function worstOf(result: WindowsResult, row: WindowRow | undefined): string | undefined {
+function noFaultWords(result: WindowsResult): string | undefined {
   const bare = result.counterexamples.find((ce) => ce.plan.length === 0);
-  if (bare !== undefined) return `none needed: the run with no fault gives ${bare.violation}${isUnexpectedOutcome(result.judgement.expected, bare.violation) ? ' (unexpected)' : ' (expected)'}`;
-  return row === undefined ? undefined : worstWords(result, row);
+  if (bare === undefined) return undefined;
+  const tag = isUnexpectedOutcome(result.judgement.expected, bare.violation) ? ' (unexpected)' : ' (expected)';
+  return `none needed: ${result.check ? 'a path' : 'the run'} with no fault gives ${bare.violation}${tag}`;
 }
 
 export function scenarioAnswer(result: WindowsResult): ScenarioAnswer {
@@ -66,7 +70,7 @@ export function scenarioAnswer(result: WindowsResult): ScenarioAnswer {
     first = { index, text: `${ce.violation} under ${describePlan(ce.plan)}${finding === undefined ? '' : `: ${describeFinding(finding)}`}`, replay: replayLine(ce.replay) };
   }
   const undecided = groups.broke.filter((r) => r.outcome === 'unknown').length;
-  return { summary: verdictSummary(result), worst: worstOf(result, worst), broke: groups.broke.length - undecided, undecided, rows: result.rows.length, first, unjudged };
+  return { summary: verdictSummary(result), worst: worst === undefined ? undefined : worstWords(result, worst), noFault: noFaultWords(result), broke: groups.broke.length - undecided, undecided, rows: result.rows.length, first, unjudged };
 }
 
 /** `5 of 67 faults broke a claim` and, when some runs could not be judged, `; 3 could not be judged`. */

@@ -1,15 +1,15 @@
 // A claim read once more, over the end of the design's fault-free run, before any sweep or
 // search. At load a claim is read against the design's start (src/scenario/claimProbe.ts), where
-// every table is empty: a claim that misspells a column (`r['statuss']`) or a field of a
-// component's state reads nothing wrong there. Here the tables have rows, and a misspelt field
-// would otherwise be judged in every run: every fact a phantom, or every key "names no value".
-// So each field a claim reads that its object lacks, while the object has a field of a name
-// close to it, and that no object read here has, is one line of bad input naming the nearest. A
-// claim's repair-query tables are held to the same rows: each column a key, a condition or a
-// history names must be a column of that table's rows (or of the view the claim declares). And
-// no row may have an empty primary-key column, which only a column written from a field its
-// records lack gives.
-import { nearest } from '../base/nearest.ts';
+// every table is empty: a claim that misspells a column (`r['statuss']`) reads nothing wrong
+// there. Here the tables have rows, and a misspelt column would otherwise be judged in every run:
+// every fact a phantom, or every key "names no value". So a column a claim reads off a row that
+// no row it reads has, while the row has a column a letter or two away, is one line of bad input
+// naming the nearest. A claim's repair-query tables are held to the same rows: each column a key,
+// a condition or a history names must be a column of that table's rows (or of the view the claim
+// declares). And no row may have an empty primary-key column, which only a column written from a
+// field its records lack gives.
+import { editDistance, nearest } from '../base/nearest.ts';
+import { NotInDesign } from '../base/notInDesign.ts';
 import type { Claim, ClaimTable } from '../checkers/claims.ts';
 import type { WorldView } from '../kernel/worldView.ts';
 import { rowsOf, type DatabaseDurable, type DatabaseInput } from '../../models/database.ts';
@@ -65,13 +65,16 @@ function keyProblems(run: RunRecord): string[] {
   return problems;
 }
 
-/** The fields the claim's observers read that their objects lack, where a near name is there instead. */
+/** The columns the claim's observers read off table rows that no row has, where a row has a column of a near name. */
 function fieldProblems(claim: Claim, run: RunRecord): string[] {
-  const reads = new FieldReads();
+  const reads = new RowReads();
   const view: WorldView = {
-    durable: <T>(name: string) => reads.wrap(run.report.durable[name]) as T,
-    result: reads.wrap(run.report) as WorldView['result'],
-    notes: reads.wrap(run.report.notes) as WorldView['notes'],
+    durable: <T>(name: string) => {
+      if (!Object.hasOwn(run.report.durable, name)) throw new NotInDesign('component', name, Object.keys(run.report.durable), 'the design');
+      return withRowStands(run.report.durable[name], reads) as T;
+    },
+    result: run.report,
+    notes: run.report.notes,
   };
   const problems: string[] = [];
   for (const [name, observe] of observersOf(claim)) {
@@ -83,45 +86,56 @@ function fieldProblems(claim: Claim, run: RunRecord): string[] {
       if (error instanceof Error && READ_MISTAKES.has(error.name)) problems.push(`claim ${JSON.stringify(claim.effect)}: ${name} ${error.message}`);
     }
   }
-  for (const [field, { near, observer }] of reads.absent) {
-    if (reads.present.has(field)) continue;
-    problems.push(`claim ${JSON.stringify(claim.effect)}: ${observer} reads field ${field}, which the rows and states it reads in the fault-free run do not have (did you mean ${near}?)`);
+  for (const [column, { near, observer }] of reads.absent) {
+    if (reads.present.has(column)) continue;
+    problems.push(`claim ${JSON.stringify(claim.effect)}: ${observer} reads column ${column}, which no row it reads has in the fault-free run (did you mean ${near}?); a column only some runs write is read as ('${column}' in row ? row['${column}'] : undefined)`);
   }
   return problems;
 }
 
 /**
- * Read-only stand-ins for the run's end state that record each field read: those an object has,
- * and those it lacks beside a field of a near name. Each object is wrapped over a shallow copy,
- * since a frozen object's fields must read back as themselves, not as their stand-ins.
+ * A database's state with each row, current and historical, replaced by a stand-in that records
+ * the columns read; any other component's state as it is. Only rows are read this way: a row is a
+ * flat record of columns, while a component's own state may hold fields only a fault writes, class
+ * instances and methods, where a missing field says nothing of a typo.
  */
-class FieldReads {
+function withRowStands(durable: unknown, reads: RowReads): unknown {
+  if (typeof durable !== 'object' || durable === null || !('tables' in durable)) return durable;
+  const d = durable as DatabaseDurable;
+  const tables = Object.fromEntries(Object.entries(d.tables ?? {}).map(([t, entries]) => [t, Object.fromEntries(Object.entries(entries).map(([pk, e]) => [pk, { ...e, row: reads.stand(e.row) }]))]));
+  const history = Object.fromEntries(Object.entries(d.history ?? {}).map(([t, rows]) => [t, rows.map((r) => reads.stand(r))]));
+  return { ...d, tables, history };
+}
+
+/** JavaScript's own look-ups, which a row lacks by design (JSON.stringify asks for toJSON, await for then). */
+const BUILT_IN = new Set(['toJSON', 'then', 'constructor', 'valueOf', 'toString', 'toLocaleString', 'inspect', 'asymmetricMatch', '$$typeof', 'nodeType']);
+
+/**
+ * Stand-ins for rows that record each column read: those a row has, and those it lacks beside a
+ * column one or two edits away (one for a name under eight letters). A row is wrapped over a copy,
+ * since a frozen row's columns must read back as themselves.
+ */
+class RowReads {
   readonly present = new Set<string>();
   readonly absent = new Map<string, { near: string; observer: string }>();
-  private readonly stands = new WeakMap<object, object>();
   /** The observer reading now, named in a problem. */
   observer = '';
 
-  wrap(value: unknown): unknown {
-    if (typeof value !== 'object' || value === null || value instanceof Map || value instanceof Set || ArrayBuffer.isView(value)) return value;
-    let stand = this.stands.get(value);
-    if (stand === undefined) {
-      stand = new Proxy(Array.isArray(value) ? [...value] : { ...value }, { get: (target, key, receiver) => this.read(target, key, receiver) });
-      this.stands.set(value, stand);
-    }
-    return stand;
+  stand(row: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+    if (typeof row !== 'object' || row === null || Array.isArray(row)) return row;
+    return new Proxy({ ...row }, { get: (target, key, receiver) => this.read(target, key, receiver) });
   }
 
-  private read(target: object, key: string | symbol, receiver: unknown): unknown {
+  private read(target: Record<string, unknown>, key: string | symbol, receiver: unknown): unknown {
     const value = Reflect.get(target, key, receiver);
-    if (typeof key === 'symbol') return value;
-    if (key in target) {
-      if (Object.hasOwn(target, key)) this.present.add(key);
-      return typeof value === 'function' ? value : this.wrap(value);
+    if (typeof key === 'symbol' || BUILT_IN.has(key)) return value;
+    if (Object.hasOwn(target, key)) {
+      this.present.add(key);
+      return value;
     }
-    if (!Array.isArray(target) && !/^\d+$/.test(key)) {
-      const near = nearest(key, Object.keys(target));
-      if (near !== undefined && !this.absent.has(key)) this.absent.set(key, { near, observer: this.observer });
+    if (key.length >= 4 && !(key in target) && !this.absent.has(key)) {
+      const near = Object.keys(target).find((c) => editDistance(c, key) <= (key.length >= 8 ? 2 : 1));
+      if (near !== undefined) this.absent.set(key, { near, observer: this.observer });
     }
     return value;
   }
@@ -161,7 +175,8 @@ function columnsOf(claim: Claim, table: string, run: RunRecord): Set<string> | u
 /** The columns a table entry names: its key's columns and those of its expressions, its condition's, and a history's version and order. */
 function namedColumns(t: ClaimTable & { version?: string; order?: string }): string[] {
   const out: string[] = [];
-  const refs = (sql: string) => [...sql.matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!);
+  // A `$` inside a quoted string ('a$usd') names no column.
+  const refs = (sql: string) => [...sql.replace(/'(?:[^']|'')*'/g, "''").matchAll(/\$([A-Za-z_][A-Za-z0-9_]*)/g)].map((m) => m[1]!);
   for (const k of t.key) {
     if (/^[0-9']/.test(k)) continue;
     out.push(...(k.includes('$') ? refs(k) : [k]));

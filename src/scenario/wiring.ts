@@ -107,9 +107,14 @@ function unbalanced(sql: string): string | undefined {
   for (let i = 0; i < sql.length; i++) {
     const c = sql[i];
     if (c === "'") {
-      // A quoted string ends at the next quote not doubled ('it''s').
-      for (i++; i < sql.length && !(sql[i] === "'" && sql[i + 1] !== "'"); i++) if (sql[i] === "'") i++;
+      // A quoted string ends at the next quote not doubled ('it''s'), nor escaped in an E'' string (E'it\'s').
+      const escapes = /[eE]/.test(sql[i - 1] ?? '');
+      for (i++; i < sql.length && !(sql[i] === "'" && sql[i + 1] !== "'"); i++) if (sql[i] === "'" || (escapes && sql[i] === '\\')) i++;
       if (i >= sql.length) return 'leaves a quoted string open';
+    } else if (c === '"') {
+      // A quoted identifier may hold any bracket or quote.
+      i = sql.indexOf('"', i + 1);
+      if (i < 0) return 'leaves a quoted name open';
     } else if (c === '(') depth++;
     else if (c === ')' && --depth < 0) return 'closes a bracket it never opened';
   }
