@@ -87,7 +87,7 @@ export const GROUPS: readonly GroupNotes[] = [
         options: {
         broker: { values: "component name", default: "`broker`", text: "Where it consumes from." },
         group: { text: "Its consumer group." },
-        db: { values: "component name", default: "`callerDb`", text: "Its local database (declare the tables `CALLER_TABLES`)." },
+        db: { values: "component name", default: "`callerDb`", text: "Its local database: declare its tables as `CALLER_TABLES` (from `faultline/models/caller.js`), `effect_outcomes` and `effect_intents`, each keyed by `key` and `intent`, with the columns `key`, `intent`, `state` (SUCCEEDED, UNKNOWN, CONFLICT or GATED; an intent is PENDING until its call ends) and `op_id` (the provider's operation, or null)." },
         provider: { values: "component name", default: "`provider`", text: "The API it calls." },
         effectKey: { values: "list of payload fields", text: "The fields of the effect key." },
         intentFields: { values: "list of payload fields", default: "every field but `event_id`", text: "The fields of the intent the key is bound to." },
