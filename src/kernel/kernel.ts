@@ -741,7 +741,7 @@ export class Kernel {
     log.trace?.(d.now, name, 'state', state);
     if (!this.components[i]!.process) return;
     const window = this.windowNameOf(i, state);
-    const faults = log.enter(i, window, false);
+    const faults = log.enter(i, window);
     if (faults !== undefined && faults.length > 0) this.strikeAtWindow(d, i, window, faults, log);
   }
 
@@ -776,7 +776,7 @@ export class Kernel {
       if (marked === undefined) continue;
       const window = this.windowNameOf(i, marked.state);
       // A server's step is cut short only by a kind that strikes inside one (a crash).
-      const planned = log.enter(i, window, true)?.find((f) => WINDOW_WORLDS.get(f.kind as WindowFaultKind)?.insideStep === true);
+      const planned = log.enter(i, window)?.find((f) => WINDOW_WORLDS.get(f.kind as WindowFaultKind)?.insideStep === true);
       const chosen = crashAt !== undefined && k === crashAt.mark;
       k++;
       if (planned === undefined && !chosen) continue;

@@ -20,10 +20,11 @@ export interface StepLog {
   trace?(tick: number, component: string, kind: TraceKind, data?: unknown): void;
   /**
    * Component `comp` entered failure window `window` (a process resting in a state, or a server's
-   * step reaching one of its marks, `mark`): the faults of a plan that strike there now, in the
-   * plan's order. A search answers nothing.
+   * step reaching one of its marks): the faults of a plan that strike there now, in the plan's
+   * order. A search answers nothing. Which of them strike is the kernel's to pick (at a mark, only
+   * a kind that strikes inside a step).
    */
-  enter(comp: number, window: string, mark: boolean): readonly Fault[] | undefined;
+  enter(comp: number, window: string): readonly Fault[] | undefined;
   /** A message of `point` was sent: which of its point it is, and the plan's fault for it (the World counts and answers). */
   sent?(point: string): { readonly n: number; readonly fault: MessageFault | undefined };
   /** A fault of the plan struck, at this moment. */
