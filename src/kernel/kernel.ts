@@ -34,6 +34,7 @@ import { Comp, Link, Msg, type Timer } from './parts.ts';
 import { NO_LOG, type StepLog, type StrikeMoment } from './stepLog.ts';
 import { brokenSessions } from './brokenSessions.ts';
 import { stateKey } from './stateKey.ts';
+import { handlesEvent } from './handlesEvent.ts';
 
 export interface KernelOptions {
   readonly latencyTicksMin: number;
@@ -52,6 +53,11 @@ export interface KernelOptions {
   readonly driver: Driver;
   /** Remember each component's steps (a search's default); off, every step is worked out anew. */
   readonly transitionCache?: boolean;
+  /**
+   * Send a crash notice also to components whose machine never handles one, as the World always
+   * does; a search leaves them out unless a test, comparing the two, asks.
+   */
+  readonly everyNotice?: boolean;
   /** Steppers to use instead of the driver's (a resumed run shares its reference run's). */
   readonly steppers?: readonly Stepper[];
 }
@@ -164,6 +170,12 @@ export class Kernel {
   private readonly restartChoices: readonly Choice[];
   private readonly timerChoices: readonly Map<string, Choice>[];
   private readonly windowNames: Map<string, string>[];
+  /**
+   * Whether each component's machine has a transition for a peer's crash notice. A search sends
+   * the notice only to those that do (see crash); the World sends it to every peer, so its traces
+   * keep every notice they always had.
+   */
+  private readonly hearsCrash: readonly boolean[];
   private readonly stateHasher = new Hasher();
   private readonly partHasher = new Hasher();
   private readonly listHasher = new Hasher();
@@ -177,6 +189,7 @@ export class Kernel {
     const remember = !options.exact && options.transitionCache !== false;
     this.cache = components.map(() => (options.exact ? undefined : new TransitionCache(remember ? undefined : 0)));
     this.windowNames = components.map(() => new Map());
+    this.hearsCrash = components.map((c) => handlesEvent(c.machine, 'sys.peerCrashed'));
     this.windowWorlds = [...WINDOW_WORLDS].filter(([kind]) => options.windowFaults.includes(kind)).map(([, world]) => world);
     this.restartChoices = components.map((_, comp) => ({ kind: 'restart', comp }));
     this.timerChoices = components.map(() => new Map());
@@ -1038,7 +1051,13 @@ export class Kernel {
       d.setLink(l.key, now.msgs, []);
     }
     for (const m of stale) log.trace?.(d.now, name, 'drop', { from: this.names[m.from]!, event: m.event, reason: 'receiver crashed' });
-    for (let p = 0; p < this.components.length; p++) if (p !== i) this.send(d, i, p, { type: 'sys.peerCrashed', peer: name } as EventObject, false, true, log, undefined);
+    // A search leaves out the notice to a component whose machine never handles one: delivering
+    // it would change nothing but its link, and each such notice, deliverable in any order with
+    // the rest, would double the states every crash leads to.
+    for (let p = 0; p < this.components.length; p++) {
+      if (p === i || (d.exact === undefined && !this.options.everyNotice && !this.hearsCrash[p])) continue;
+      this.send(d, i, p, { type: 'sys.peerCrashed', peer: name } as EventObject, false, true, log, undefined);
+    }
     if (d.exact !== undefined) d.comps[i] = d.comps[i]!.withDown(true, d.comps[i]!.restartAt, d.seq());
   }
 

@@ -3,42 +3,9 @@
 // which the broker drops in every state, and the run would end as a lost effect and a stuck
 // consumer, a verdict about a design nobody drew. The census of a run (every message point that
 // sent) is held against each receiver's machine, and such a point is refused as bad input.
-import type { AnyStateMachine, AnyStateNode } from 'xstate';
 import { InputError } from '../base/inputError.ts';
 import type { ComponentSpec } from '../kernel/componentSpec.ts';
-
-/** The event types a machine handles somewhere: exact types, `prefix.*` descriptors, and `*`. */
-interface Handled {
-  readonly exact: ReadonlySet<string>;
-  readonly prefixes: readonly string[];
-  readonly any: boolean;
-}
-
-const handledOf = new WeakMap<AnyStateMachine, Handled>();
-
-function handled(machine: AnyStateMachine): Handled {
-  let h = handledOf.get(machine);
-  if (h !== undefined) return h;
-  const exact = new Set<string>();
-  const prefixes: string[] = [];
-  let any = false;
-  const walk = (node: AnyStateNode) => {
-    for (const descriptor of (node.transitions as Map<string, unknown>).keys()) {
-      if (descriptor === '*') any = true;
-      else if (descriptor.endsWith('.*')) prefixes.push(descriptor.slice(0, -1));
-      else exact.add(descriptor);
-    }
-    for (const child of Object.values(node.states ?? {})) walk(child as AnyStateNode);
-  };
-  walk(machine.root);
-  h = { exact, prefixes, any };
-  handledOf.set(machine, h);
-  return h;
-}
-
-function handles(h: Handled, type: string): boolean {
-  return h.any || h.exact.has(type) || h.prefixes.some((p) => type.startsWith(p));
-}
+import { handledEvents as handled, handles } from '../kernel/handlesEvent.ts';
 
 /** The points each design's runs have sent that their receivers handle: a sweep's runs send the same ones again and again. */
 const handledPoints = new WeakMap<readonly ComponentSpec[], Set<string>>();

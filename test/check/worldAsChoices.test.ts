@@ -27,6 +27,8 @@ import type { FaultPlan } from '../../src/faults/faults.ts';
 import { runScenario } from '../../src/run/runScenario.ts';
 import type { Scenario } from '../../src/scenario/scenario.ts';
 import { stableJson, Trace, type TraceEvent, type TraceKind } from '../../src/kernel/trace.ts';
+import { handlesEvent } from '../../src/kernel/handlesEvent.ts';
+import { timeScaleOf } from '../../src/scenario/scenario.ts';
 
 type Mark = 'lose' | 'duplicate' | 'delay' | 'reorder';
 
@@ -118,6 +120,8 @@ function translate(world: CheckWorld, trace: readonly TraceEvent[], log: StepLog
       case 'deliver':
       case 'drop': {
         if (d?.reason === 'sender crashed' || d?.reason === 'receiver crashed') break;
+        // A crash notice to a component that never handles one: a search does not send it.
+        if (unheard(e)) break;
         advanceTo(e.tick);
         const link = headOf(d!.from!, e.component, d!.event);
         if (!link) throw new Untranslatable(`${d!.event!.type} from ${d!.from} is not at the head of a link at t=${e.tick}`);
@@ -232,7 +236,7 @@ function translate(world: CheckWorld, trace: readonly TraceEvent[], log: StepLog
  * drops are put in one order, since both sides drop them at one moment.
  */
 function projection(events: readonly TraceEvent[]): TraceEvent[] {
-  const kept = events.filter((e) => !LEFT_OUT.has(e.kind));
+  const kept = events.filter((e) => !LEFT_OUT.has(e.kind) && !unheard(e));
   const boot = kept.findIndex((e) => !BOOT_FAULTS.has(e.kind) && startsStep(e));
   const bootEnd = boot < 0 ? kept.length : boot;
   const fault = kept.findIndex((e, i) => i < bootEnd && BOOT_FAULTS.has(e.kind));
@@ -253,6 +257,14 @@ function projection(events: readonly TraceEvent[]): TraceEvent[] {
   }
   return kept;
 }
+/**
+ * The components whose machine has no transition for a peer's crash notice, for the scenario
+ * being compared: the World delivers them the notice, which changes nothing, and a search leaves
+ * it out (src/kernel/kernel.ts, crash), so the translation skips its delivery and the projection
+ * leaves it out.
+ */
+let deaf: ReadonlySet<string> = new Set();
+const unheard = (e: TraceEvent) => e.kind === 'deliver' && deaf.has(e.component) && (e.data as { event?: { type?: string } } | undefined)?.event?.type === 'sys.peerCrashed';
 const isCrashDrop = (e: TraceEvent) => e.kind === 'drop' && (e.data as { reason?: string }).reason === 'receiver crashed';
 
 /** The faults a World may strike as a process enters its window on booting. */
@@ -276,6 +288,7 @@ function firstDifference(world: readonly TraceEvent[], check: readonly TraceEven
 
 async function compare(name: string, plans: (scenario: Scenario) => FaultPlan[], seeds: readonly number[]) {
   const { scenario } = await loadScenario(name);
+  deaf = new Set(scenario.build(scenario.workload, timeScaleOf(scenario)).flatMap((c) => (handlesEvent(c.machine, 'sys.peerCrashed') ? [] : [c.name])));
   const skipped = new Map<string, number>();
   let agreed = 0;
   // One check setup per fault budget: a path starts from the world's initial state each time.

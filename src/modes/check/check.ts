@@ -51,7 +51,7 @@ export interface CheckOptions {
   readonly faults?: number;
   /** Workload size; the scenario's own when absent. */
   readonly size?: number;
-  /** Stop after this many distinct states (default 5,000,000). */
+  /** Stop after this many distinct states (default 10,000,000). */
   readonly maxStates?: number;
   /** Do not extend a path past this many steps. */
   readonly maxDepth?: number;
@@ -71,6 +71,11 @@ export interface CheckOptions {
    * faster than the clock; every tick a message may take is then a branch of its own.
    */
   readonly worldLatency?: boolean;
+  /**
+   * Send a crash notice to every component, also to those whose machine never handles one (as the
+   * World does); by default a search leaves those out, which changes no end state. A test compares.
+   */
+  readonly everyNotice?: boolean;
   /** Skip transitions that commute with one already taken (sleep sets); default true. */
   readonly reduction?: boolean;
   /** Steps the low lane of a sleep set holds (default and most 31): a test lowers it to run the high lane. */
@@ -79,7 +84,7 @@ export interface CheckOptions {
   readonly onProgress?: (states: number, transitions: number) => void;
 }
 
-export const DEFAULT_MAX_STATES = 5_000_000;
+export const DEFAULT_MAX_STATES = 10_000_000;
 
 export interface CheckResult extends WindowsResult {
   readonly kind: 'check';
@@ -126,6 +131,7 @@ export interface SetupOptions {
   readonly worldLatency?: boolean;
   readonly driver?: Driver;
   readonly transitionCache?: boolean;
+  readonly everyNotice?: boolean;
 }
 
 /**
@@ -172,6 +178,7 @@ export function checkSetup(scenario: Scenario, o: SetupOptions): CheckSetup {
     messageFaults: MESSAGE_FAULT_KINDS.filter((k) => kinds.includes(k)),
     driver,
     transitionCache,
+    ...(o.everyNotice ? { everyNotice: true } : {}),
   });
   return { world, components, faults, kinds, size, worldLatency, options };
 }
@@ -442,6 +449,7 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
     ...(options.worldLatency ? { worldLatency: true } : {}),
     ...(options.driver ? { driver: options.driver } : {}),
     ...(options.transitionCache === false ? { transitionCache: false } : {}),
+    ...(options.everyNotice ? { everyNotice: true } : {}),
   });
   const found = new StateSearch(scenario, options, setup, scratch);
   found.run();

@@ -1,0 +1,54 @@
+// A search sends a crash's notice only to components whose machine handles one somewhere: to any
+// other it changes nothing but the link it came on, so leaving it out must change no end state,
+// verdict, row or window, while every such notice no longer doubles the states a crash leads to.
+// Which machines handle an event is read from their definitions, at any depth and through
+// wildcards, so the answer "never" is one a machine cannot contradict.
+import { describe, expect, it } from 'vitest';
+import { createMachine } from 'xstate';
+import { handlesEvent } from '../../src/kernel/handlesEvent.ts';
+import { check, type CheckResult } from '../../src/modes/check/check.ts';
+import { loadScenario } from '../../src/scenario/catalogue.ts';
+import { sampled } from '../support/suite.ts';
+
+describe('handlesEvent', () => {
+  it('finds a transition for the type on the root, in a nested state, or through a wildcard, and none where no node has one', () => {
+    const root = createMachine({ initial: 'a', on: { 'sys.peerCrashed': {} }, states: { a: {} } });
+    const nested = createMachine({ initial: 'a', states: { a: { initial: 'b', states: { b: { on: { 'sys.peerCrashed': {} } } } } } });
+    const prefix = createMachine({ initial: 'a', states: { a: { on: { 'sys.*': {} } } } });
+    const any = createMachine({ initial: 'a', states: { a: { on: { '*': {} } } } });
+    const deaf = createMachine({ initial: 'a', on: { 'sys.peerCrashedX': {}, 'db.exec': {} }, states: { a: { on: { 'sys.clockSkew': {} } }, b: {} } });
+    for (const m of [root, nested, prefix, any]) expect(handlesEvent(m, 'sys.peerCrashed')).toBe(true);
+    expect(handlesEvent(deaf, 'sys.peerCrashed')).toBe(false);
+    expect(handlesEvent(deaf, 'sys.clockSkew')).toBe(true);
+  });
+});
+
+/** What leaving the notices out must not change: everything but the state and transition counts. */
+function judged(r: CheckResult) {
+  const { interleavings, ...coverage } = r.coverage;
+  return {
+    judgement: r.judgement,
+    finished: interleavings.kind,
+    coverage,
+    failureWindows: r.failureWindows,
+    unreachedWindows: r.unreachedWindows,
+    rows: r.rows.map((w) => [w.place, w.fault, w.runs, w.struck, w.outcome, w.outcomes]),
+    distinctOutcomes: r.distinctOutcomes,
+    found: r.counterexamples.map((c) => c.findings.map((f) => [f.violation, f.effect])),
+  };
+}
+
+describe('crash notices in the exhaustive search', () => {
+  // Each has a component that never listens for a crash (a relay, the order service, a provider)
+  // beside ones that do (a database, the broker, a consumer); the quick suite keeps the first.
+  it.each(
+    sampled(['mercury-outbox', 'checkout-stable-key-database-crash', 'group-rebalance-inbox', 'carrier-key-short-retention'], (name) => name === 'mercury-outbox'),
+  )('%s: the same end states, verdict, rows and windows as with every notice sent, in fewer states', async (name) => {
+    const { scenario } = await loadScenario(name);
+    const every = check(scenario, { faults: 1, kinds: ['crash'], failFast: false, everyNotice: true });
+    const some = check(scenario, { faults: 1, kinds: ['crash'], failFast: false });
+    expect(every.coverage.bound).toBeUndefined();
+    expect(judged(some)).toEqual(judged(every));
+    expect(some.check.states).toBeLessThan(every.check.states);
+  }, 120_000);
+});
