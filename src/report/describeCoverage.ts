@@ -79,12 +79,23 @@ function otherSearch(c: Coverage): string {
   return `; a depth-first search within the same bound found no violation either (${at})`;
 }
 
-/** One sentence: what the verdict holds (or failed) for. */
+/**
+ * How the verdict meets what was run: a design holds *for* every fault it was run under, but is
+ * violated (or left undecided) *in* a search or in runs of them; "violated for every single
+ * fault" would read as if every fault broke it.
+ */
+function connective(verdict: Verdict, c: Coverage): string {
+  if (verdict === 'holds' || verdict === 'holds within bound') return ' for ';
+  if (c.mode === 'replay') return ' in ';
+  return c.mode === 'check' ? ', in a search of ' : ', in runs of ';
+}
+
+/** One sentence: what the verdict holds for, or what was run to reach it. */
 export function describeCoverage(verdict: Verdict, c: Coverage): string {
   const unstruck = c.unstruckRuns === 0 ? '' : `; in ${count(c.unstruckRuns, 'run')} a planned fault never struck`;
   const runs = c.mode === 'check' ? count(c.runs, 'end state') : count(c.runs, 'run');
   const only = c.only === undefined ? '' : `; only the faults at ${c.only} were run (--only), so the other places say nothing here`;
-  return `${verdict} for ${depth(c)}: ${space(c)}, ${runs}, ${interleavings(c)}${bound(c)}${otherSearch(c)}${only}${unstruck}`;
+  return `${verdict}${connective(verdict, c)}${depth(c)}: ${space(c)}, ${runs}, ${interleavings(c)}${bound(c)}${otherSearch(c)}${only}${unstruck}`;
 }
 
 export function clauseStatusText(status: ClauseStatus): string {

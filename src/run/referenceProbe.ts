@@ -88,7 +88,7 @@ function fieldProblems(claim: Claim, run: RunRecord): string[] {
   }
   for (const [column, { near, observer }] of reads.absent) {
     if (reads.present.has(column)) continue;
-    problems.push(`claim ${JSON.stringify(claim.effect)}: ${observer} reads column ${column}, which no row it reads has in the fault-free run (did you mean ${near}?); a column only some runs write is read as ('${column}' in row ? row['${column}'] : undefined)`);
+    problems.push(`claim ${JSON.stringify(claim.effect)}: ${observer} reads column ${column}, which no row it reads has in the fault-free run (did you mean ${near}?); if only some runs write ${column}, read it as ('${column}' in row ? row['${column}'] : undefined) and it is not refused`);
   }
   return problems;
 }

@@ -200,10 +200,18 @@ describe('check', () => {
     expect(r.judgement.verdict).toBe('violated');
     expect(r.counterexamples[0]!.plan).toEqual([]);
     expect(r.rows).toEqual([]);
-    const one = check(await load('dedup-horizon-7d-vs-30d'), { faults: 1 });
+    const scenario = await load('dedup-horizon-7d-vs-30d');
+    const one = check(scenario, { faults: 1 });
     for (const row of one.rows) {
       expect(row.struck).toBeGreaterThan(0);
       expect(row.replay?.kind).toBe('choices');
     }
+    // Found with no fault by the search with one, it is replayed with none, to the trace hash shown.
+    const ce = one.counterexamples[0]!;
+    expect(ce.plan).toEqual([]);
+    expect(ce.replay.kind === 'choices' && ce.replay.faults).toBe(0);
+    const again = runChoices(scenario, checkSetup(scenario, { faults: 0 }), decodeChoices(ce.replay.kind === 'choices' ? ce.replay.choices : ''));
+    expect(again.traceHash).toBe(ce.traceHash);
+    expect(again.findings.map((f) => f.violation)).toContain(ce.violation);
   }, 60_000);
 });

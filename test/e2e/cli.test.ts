@@ -267,7 +267,7 @@ describe('windows', () => {
     expect(r.code).toBe(0);
     expect(r.err).toBe('');
     expect(r.out).toMatch(/^mercury-dual-write-commit-first +35 +133 +lost effect, holds +violated +violated \(lost effect\) +ok$/m);
-    expect(r.out).toMatch(/^covers: violated for every single fault: 132 faults at 19 windows and 16 message points \(crash, lose, duplicate, delay, reorder, every occurrence the runs reached: 129, at most 4 at one place\)/m);
+    expect(r.out).toMatch(/^covers: violated, in runs of every single fault: 132 faults at 19 windows and 16 message points \(crash, lose, duplicate, delay, reorder, every occurrence the runs reached: 129, at most 4 at one place\)/m);
     expect(r.out).toMatch(/^ {2}every committed fact yields its effect: violated \(judged in 133 runs\)$/m);
     expect(r.out).toMatch(/^ {2}the same intent returns the recorded result: not checked/m);
     expect(r.out).toMatch(new RegExp(`1 scenarios, 133 runs, every verdict as expected; reports in ${dir}/\n$`));
@@ -632,9 +632,18 @@ export default { ...base, name: 'throws', build: (w: Size) => {
     const dir = mkdtempSync(join(tmpdir(), 'faultline-'));
     const file = join(dir, 'spins.mts');
     writeFileSync(file, 'while (true) {}\nexport default {};\n');
-    const r = spawnSync(process.execPath, [bin, 'list', file], { cwd: root, encoding: 'utf8', env: { ...env, FAULTLINE_LOAD_TIMEOUT_MS: '300' } });
-    expect(r.stderr).toBe(`faultline: malformed scenario ${file}: it did not finish loading within 0.3 s and does not yield (an endless loop?)\n`);
-    expect(r.status).toBe(2);
+    // A limit of two seconds, not less: on a loaded machine compiling the file alone can take a
+    // few hundred milliseconds, in which the limit would be reached while the load still awaits.
+    const r = spawnSync(process.execPath, [bin, 'list', file], { cwd: root, encoding: 'utf8', env: { ...env, FAULTLINE_LOAD_TIMEOUT_MS: '2000' } });
+    // The inspector stops the loop and the load is refused with exit code 2; on a machine too
+    // loaded for the stopped load to reach its timer within three seconds, the watchdog ends the
+    // process itself (SIGKILL) with the same line: one line either way.
+    const line = `faultline: malformed scenario ${file}: it did not finish loading within 2 s and does not yield (an endless loop?)`;
+    if (r.signal === 'SIGKILL') expect(r.stderr).toBe(`${line}; the process is ended\n`);
+    else {
+      expect(r.stderr).toBe(`${line}\n`);
+      expect(r.status).toBe(2);
+    }
   });
 
   // A user's scenario file is compiled by tsx's loader, which gives it (and the engine it imports)

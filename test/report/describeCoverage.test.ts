@@ -31,7 +31,7 @@ describe('describeCoverage', () => {
       'holds for every single fault: 26 windows and 18 message points (crash, lose, duplicate, delay, reorder, first 2 occurrences of each), 1,183 runs, one interleaving per plan (simulation seed 1)',
     );
     expect(describeCoverage('violated', { ...windows, faultDepth: 2, maxOccurrence: 1, unstruckRuns: 3, faults: 142 })).toBe(
-      'violated for every single fault and every pair: 142 faults at 26 windows and 18 message points (crash, lose, duplicate, delay, reorder, first 1 occurrence of each), 1,183 runs, one interleaving per plan (simulation seed 1); in 3 runs a planned fault never struck',
+      'violated, in runs of every single fault and every pair: 142 faults at 26 windows and 18 message points (crash, lose, duplicate, delay, reorder, first 1 occurrence of each), 1,183 runs, one interleaving per plan (simulation seed 1); in 3 runs a planned fault never struck',
     );
     expect(describeCoverage('holds', { ...windows, faultDepth: 3 })).toMatch(/^holds for every combination of up to 3 faults: /);
   });
@@ -68,8 +68,8 @@ describe('describeCoverage', () => {
   it('words a replay as the fault-free run or this one plan', () => {
     const replay: Coverage = { ...windows, mode: 'replay', faultDepth: 0, runs: 1, interleavings: { kind: 'seeded', seed: 42 } };
     expect(describeCoverage('holds', replay)).toMatch(/^holds for the fault-free run: .*, 1 run, one interleaving per plan \(simulation seed 42\)$/);
-    expect(describeCoverage('violated', { ...replay, faultDepth: 1 })).toMatch(/^violated for this plan of 1 fault: /);
-    expect(describeCoverage('violated', { ...replay, faultDepth: 2 })).toMatch(/^violated for this plan of 2 faults: /);
+    expect(describeCoverage('violated', { ...replay, faultDepth: 1 })).toMatch(/^violated in this plan of 1 fault: /);
+    expect(describeCoverage('violated', { ...replay, faultDepth: 2 })).toMatch(/^violated in this plan of 2 faults: /);
     // An explore case replays on its own schedule of latencies, not on a seed's draws.
     expect(describeCoverage('violated', { ...replay, interleavings: { kind: 'scheduled' } })).toMatch(/, 1 run, one interleaving \(the schedule of message latencies the search shrank\)$/);
   });

@@ -44,7 +44,7 @@ describe('renderJson', () => {
         windowCount: r.coverage.windows + r.coverage.points,
         runs: r.coverage.runs,
       });
-      expect(s.coverage.covers).toMatch(/^(holds|violated) for every single fault/);
+      expect(s.coverage.covers).toMatch(/^(holds for|violated, in runs of) every single fault/);
       expect(s.coverage.clauses.map((c: { clause: string }) => c.clause)).toEqual(r.coverage.clauses.map((c) => c.clause));
       expect(s.windows).toHaveLength(r.rows.length);
       for (const [j, w] of r.rows.entries()) {

@@ -441,9 +441,10 @@ function withFaultFree(scenario: Scenario, options: CheckOptions, scratch: Scrat
   return { ...r, counterexamples: r.counterexamples.map((c) => (c.plan.length > 0 ? (faultFree.get(c.violation) ?? c) : c)) };
 }
 
-function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): CheckResult {
-  const setup = checkSetup(scenario, {
-    faults: options.faults ?? 1,
+/** The world a search with these options steps, with at most `faults` faults in a path. */
+function setupOf(scenario: Scenario, options: CheckOptions, faults: number): CheckSetup {
+  return checkSetup(scenario, {
+    faults,
     ...(options.kinds ? { kinds: options.kinds } : {}),
     ...(options.size === undefined ? {} : { size: options.size }),
     ...(options.worldLatency ? { worldLatency: true } : {}),
@@ -451,6 +452,10 @@ function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): Ch
     ...(options.transitionCache === false ? { transitionCache: false } : {}),
     ...(options.everyNotice ? { everyNotice: true } : {}),
   });
+}
+
+function search(scenario: Scenario, options: CheckOptions, scratch: Scratch): CheckResult {
+  const setup = setupOf(scenario, options, options.faults ?? 1);
   const found = new StateSearch(scenario, options, setup, scratch);
   found.run();
   return searchResult(scenario, options, setup, found);
@@ -790,13 +795,13 @@ class PathRuns {
     return run;
   }
 
-  replayOf(run: ChoiceRun): ReplayRef {
+  replayOf(run: ChoiceRun, faults = this.setup.faults): ReplayRef {
     const { options, setup } = this;
     return {
       kind: 'choices',
       scenario: options.ref ?? this.scenario.name,
       choices: encodeChoices(run.choices),
-      faults: setup.faults,
+      faults,
       ...(options.kinds ? { kinds: setup.kinds } : {}),
       ...(options.size === undefined ? {} : { size: setup.size }),
       ...(setup.worldLatency ? { worldLatency: true } : {}),
@@ -832,9 +837,17 @@ function searchResult(scenario: Scenario, options: CheckOptions, setup: CheckSet
   const runs = new PathRuns(scenario, options, setup, found.tree);
   const time = timeScaleOf(scenario);
   const violations = [...found.firstOf.keys()].sort((a, b) => outcomeRank(a) - outcomeRank(b));
+  // A path that takes no fault is shown as the fault-free run it is, replayed with --faults 0:
+  // its choices pick the same steps there, since a state offers its faults after its own steps,
+  // and its trace (whose start names the budget) hashes as that replay's does.
+  let bare: CheckSetup | undefined;
   const counterexamples = violations.map((violation): Counterexample => {
-    const run = runs.runOf(found.firstOf.get(violation)!, true, true);
-    return { violation, seed: 0, size: setup.size, plan: run.plan, findings: run.findings, traceHash: run.traceHash, trace: run.trace, replay: runs.replayOf(run), moments: choiceMoments(scenario, run, violation) };
+    let run = runs.runOf(found.firstOf.get(violation)!, true, true);
+    if (run.plan.length === 0 && setup.faults > 0) {
+      bare ??= setupOf(scenario, options, 0);
+      run = runChoices(scenario, bare, run.choices, { framed: true });
+    }
+    return { violation, seed: 0, size: setup.size, plan: run.plan, findings: run.findings, traceHash: run.traceHash, trace: run.trace, replay: runs.replayOf(run, run.plan.length === 0 ? 0 : setup.faults), moments: choiceMoments(scenario, run, violation) };
   });
   // Every row is built as windows mode builds one (src/modes/windowRow.ts): all its observed
   // cells from its worst path, read beside that path's fault-free counterpart.
