@@ -226,7 +226,7 @@ export const GROUPS: readonly GroupNotes[] = [
       {
         title: "orchestrator",
         schemas: ["orchestrator"],
-        intro: "`orchestrator(options)`: a gift purchase run as a saga: create a pending order, authorise, reserve, capture, confirm the order, email; a refused step runs the compensations of the steps done, newest first. It talks to `payments`, `inventory` and `notifications`. Durable: the saga log (order state, steps done and undone). Volatile: the request in flight, sent again under the same key after a restart.",
+        intro: "`orchestrator(options)`: a gift purchase run as a saga: create a pending order, authorise, reserve, capture, confirm the order, email; a refused step runs the compensations of the steps done, newest first. It sends each action to the participant named for it, so a design names its three participants exactly `payments` (authorise, capture, and their undoing: void, refund), `inventory` (reserve, release) and `notifications` (email). Durable: the saga log (order state, steps done and undone). Volatile: the request in flight, sent again under the same key after a restart.",
         options: {
         purchases: { values: "`(size) => GiftPurchase[]`", text: "The purchases, run one after another." },
         emailStep: { text: "Where the email, which cannot be undone, comes in the saga." },
@@ -253,7 +253,7 @@ export const GROUPS: readonly GroupNotes[] = [
         options: {
         name: { text: "`payments`, `inventory` or `notifications` for the orchestrator." },
         idempotent: { text: "A repeated (saga, action) gets the recorded operation instead of a new one." },
-        declines: { values: "`(size) => string[]`", default: "none", text: "The `<saga>:<action>` pairs it refuses." },
+        declines: { values: "`(size) => string[]`", default: "none", text: "The requests it refuses, each as `<saga>:<action>`: the purchase's id and the action, so `['g-2:capture']` declines the capture of purchase `g-2`. The actions are `authorise`, `void`, `capture`, `refund` (payments), `reserve`, `release` (inventory) and `email` (notifications)." },
         },
       },
       {
@@ -460,7 +460,7 @@ export const GROUPS: readonly GroupNotes[] = [
       {
         title: "giftSaga",
         schemas: ["giftSaga"],
-        intro: "`giftSaga(options)` (`models/designs/giftSaga.ts`), an orchestrated gift purchase: an `orchestrator` and three `participant`s, `payments` and `inventory` (both idempotent) and `notifications`. Claims: `giftSagaClaims`.\n\nIts component and table names are the constants `GIFT_SAGA`.",
+        intro: "`giftSaga(options)` (`models/designs/giftSaga.ts`), an orchestrated gift purchase: an `orchestrator` and three `participant`s, `payments` and `inventory` (both idempotent) and `notifications`. Claims: `giftSagaClaims`, three claims over the confirmed purchases (`gift_orders` rows whose state is `CONFIRMED`): a gift-code email for each confirmed purchase and none for a cancelled one, at least once (`giftEmailClaim`); one captured payment per confirmed purchase, net of refunds (`giftCaptureClaim`); and one e-book licence held per confirmed purchase, net of releases (`giftLicenceClaim`). A participant's operations are read with `participantOperations`.\n\nIts component and table names are the constants `GIFT_SAGA`.",
         options: {
         emailStep: { text: "The email, which cannot be undone, is sent as soon as the order exists or only once nothing after it can fail." },
         purchases: { values: "`(size) => GiftPurchase[]`", default: "`giftPurchases`: `g-1` … `g-size`, every second one declined at capture", text: "The purchases the orchestrator runs, one after another." },
