@@ -13,7 +13,8 @@ export function describeWorld(options: Readonly<Record<string, number>>, tick: D
     `one tick is ${t.format(1)}`,
     has('latencyTicksMin', 'latencyTicksMax') ? latency : '',
     has('delayFaultTicks') ? `a delay fault holds a message ${d('delayFaultTicks')}` : '',
-    has('restartDelayTicks') ? `restart after ${d('restartDelayTicks')}` : '',
+    // The world's default only: a component whose design sets `restartAfter` keeps its own.
+    has('restartDelayTicks') ? `restart after ${d('restartDelayTicks')} (unless a component sets its own)` : '',
     has('safetyTicksMax') ? `safety phase up to ${d('safetyTicksMax')}` : '',
     has('livenessTicksMax') ? `liveness phase up to ${d('livenessTicksMax')}` : '',
     has('quietTicks') ? `quiet after ${d('quietTicks')}` : '',
