@@ -175,7 +175,7 @@ export class Kernel {
    * the notice only to those that do (see crash); the World sends it to every peer, so its traces
    * keep every notice they always had.
    */
-  private readonly hearsCrash: readonly boolean[];
+  readonly hearsCrash: readonly boolean[];
   private readonly stateHasher = new Hasher();
   private readonly partHasher = new Hasher();
   private readonly listHasher = new Hasher();

@@ -485,7 +485,8 @@ class StateSearch {
    * never blames a fault that played no part.
    */
   readonly firstOf = new Map<Violation, number>();
-  private readonly faultsOf = new Map<Violation, number>();
+  /** How many faults the path that shows each violation takes. */
+  readonly faultsOf = new Map<Violation, number>();
   transitions = 0;
   /**
    * Transitions sleep sets skipped for good: each commutes with one taken, so its state is reached
@@ -842,11 +843,9 @@ function searchResult(scenario: Scenario, options: CheckOptions, setup: CheckSet
   // and its trace (whose start names the budget) hashes as that replay's does.
   let bare: CheckSetup | undefined;
   const counterexamples = violations.map((violation): Counterexample => {
-    let run = runs.runOf(found.firstOf.get(violation)!, true, true);
-    if (run.plan.length === 0 && setup.faults > 0) {
-      bare ??= setupOf(scenario, options, 0);
-      run = runChoices(scenario, bare, run.choices, { framed: true });
-    }
+    const node = found.firstOf.get(violation)!;
+    const faultFree = found.faultsOf.get(violation) === 0 && setup.faults > 0;
+    const run = faultFree ? runChoices(scenario, (bare ??= setupOf(scenario, options, 0)), found.tree.path(node), { framed: true }) : runs.runOf(node, true, true);
     return { violation, seed: 0, size: setup.size, plan: run.plan, findings: run.findings, traceHash: run.traceHash, trace: run.trace, replay: runs.replayOf(run, run.plan.length === 0 ? 0 : setup.faults), moments: choiceMoments(scenario, run, violation) };
   });
   // Every row is built as windows mode builds one (src/modes/windowRow.ts): all its observed
