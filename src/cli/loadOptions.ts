@@ -25,13 +25,14 @@ export const DEFAULT_LOAD_TIMEOUT_MS = 20_000;
  * serves every load of the process; they talk through shared memory, since a stuck thread reads
  * no messages. Shared words: 0 armed (1) or not (0), 1 a counter each arm and disarm bumps, 2 the
  * wait in milliseconds, 3 the byte length of the line to print, which follows in its own buffer,
- * 4 set once the worker has stopped a script.
+ * 4 set once the worker has stopped a script, 5 set once it has closed the inspector session it
+ * stopped the script with.
  */
 let shared: { readonly words: Int32Array; readonly text: Uint8Array } | undefined;
 
 function watchdog(): NonNullable<typeof shared> {
   if (shared) return shared;
-  const words = new Int32Array(new SharedArrayBuffer(20));
+  const words = new Int32Array(new SharedArrayBuffer(24));
   const text = new Uint8Array(new SharedArrayBuffer(4096));
   const worker = new Worker(
     `const { workerData: { words, text } } = require('node:worker_threads');
@@ -53,8 +54,11 @@ for (;;) {
   Atomics.store(words, 4, 1);
   const session = stopMain();
   if (session !== undefined && !stuck(turn, 3000)) {
-    // Connected, the inspector would hold the process open at its exit.
+    // Connected, the inspector would hold the process open at its exit, and Node would say so on
+    // stderr ("Waiting for the debugger to disconnect..."): disconnect, and tell the main thread.
     session.disconnect();
+    Atomics.store(words, 5, 1);
+    Atomics.notify(words, 5);
     continue;
   }
   require('node:fs').writeSync(2, Buffer.from(text.slice(0, Atomics.load(words, 3))));
@@ -74,6 +78,7 @@ function arm(ms: number, line: string): void {
   Atomics.store(words, 3, bytes.length);
   Atomics.store(words, 2, ms);
   Atomics.store(words, 4, 0);
+  Atomics.store(words, 5, 0);
   Atomics.add(words, 1, 1);
   Atomics.store(words, 0, 1);
   Atomics.notify(words, 0);
@@ -85,6 +90,9 @@ function disarm(): void {
   Atomics.store(words, 0, 0);
   Atomics.add(words, 1, 1);
   Atomics.notify(words, 1);
+  // Where the worker stopped a script, its inspector session is still open: wait (a second at
+  // most) for it to close, so the process ends with the refusal's one line and nothing after it.
+  if (Atomics.load(words, 4) === 1) Atomics.wait(words, 5, 0, 1000);
 }
 
 /** Settles as `load` does, or rejects with an InputError once `ms` milliseconds pass. */
