@@ -81,6 +81,9 @@ interface Seen {
   readonly messageLabels: number;
 }
 
+/** What measure() reads inside a page: what Seen keeps, and the ids the page holds, which resolve links into it. */
+type Measured = Omit<Seen, 'width' | 'problems' | 'requests'> & { readonly ids: readonly string[] };
+
 let unavailable: string | undefined;
 let browser: Browser | undefined;
 let profile: string | undefined;
@@ -131,7 +134,7 @@ afterAll(async () => {
 });
 
 /** Everything the checks need from the page, measured inside it. */
-function measure(): Omit<Seen, 'width' | 'problems' | 'requests'> {
+function measure(): Measured {
   const brokenLinks = [...document.querySelectorAll('a[href^="#"]')]
     .map((a) => decodeURIComponent(a.getAttribute('href')!.slice(1)))
     .filter((id) => document.getElementById(id) === null);
@@ -221,10 +224,14 @@ function measure(): Omit<Seen, 'width' | 'problems' | 'requests'> {
       }
     }
   }
-  return { brokenLinks, crossLinks, diagrams, clientWidth: root.clientWidth, scrollWidth: root.scrollWidth, tooWide, crossedWords, labelsChecked, messageLabels };
+  const ids = [...document.querySelectorAll('[id]')].map((e) => e.id);
+  return { brokenLinks, crossLinks, diagrams, clientWidth: root.clientWidth, scrollWidth: root.scrollWidth, tooWide, crossedWords, labelsChecked, messageLabels, ids };
 }
 
-/** The ids each document of the set holds, by its URL without a fragment, loaded once. */
+/**
+ * The ids each document of the set holds, by its URL without a fragment: a visited page's as it
+ * was measured, any other loaded once when a link leads to it.
+ */
 const documentIds = new Map<string, ReadonlySet<string>>();
 
 /**
@@ -281,7 +288,8 @@ async function visitPage(file: string, width: number): Promise<Seen> {
   });
   await page.setViewport({ width, height: 900 });
   await page.goto(url, { waitUntil: 'load' });
-  const measured = await page.evaluate(measure);
+  const { ids, ...measured } = await page.evaluate(measure);
+  documentIds.set(url, new Set(ids));
   const named = (list: readonly string[]) => list.map((x) => `${file}: ${x}`);
   if (file === 'report.html') await page.screenshot({ path: join(ARTIFACTS, `report-top-${width}.png`) });
   // A viewport as tall as a diagram, so each is captured whole.
@@ -541,7 +549,8 @@ async function visitRecord(width: number): Promise<Seen> {
   });
   await page.setViewport({ width, height: 900 });
   await page.goto(recordUrl, { waitUntil: 'load' });
-  const measured = await page.evaluate(measure);
+  const { ids, ...measured } = await page.evaluate(measure);
+  documentIds.set(recordUrl, new Set(ids));
   await page.screenshot({ path: join(ARTIFACTS, `record-top-${width}.png`) });
   const register = await page.$('#flow-register');
   await register?.screenshot({ path: join(ARTIFACTS, `record-flow-register-${width}.png`) });
