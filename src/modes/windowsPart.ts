@@ -121,6 +121,19 @@ export function sweepPlan(scenario: Scenario, settings: SweepSettings, reference
 }
 
 /**
+ * The plan a stretch [from, from + plans.length) of a sweep runs, where the sweep was planned
+ * elsewhere: `singles` is the sweep planned without pairs here (its reference run and single
+ * faults, which pairs do not change), `plans` the stretch's numbered plans as sent (plan 0, the
+ * reference run's, is never among them). Only the stretch's plans are there to run.
+ */
+export function stretchPlan(singles: SweepPlan, settings: SweepSettings, from: number, plans: readonly FaultPlan[]): SweepPlan {
+  const all: FaultPlan[] = singles.plans.slice();
+  const first = Math.max(1, from);
+  for (let k = 0; k < plans.length; k++) all[first - 1 + k] = plans[k]!;
+  return { ...singles, settings, plans: all, total: Math.max(singles.total, first + plans.length) };
+}
+
+/**
  * Every pair of faults a run can meet: for each single fault that strikes in the reference run,
  * in the order they strike, each fault the run of that fault alone reaches after it struck, at
  * every occurrence that run reached (or up to the bound). The occurrences a pair's second fault

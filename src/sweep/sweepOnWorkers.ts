@@ -58,7 +58,7 @@ export async function windowsPartsOnWorkers(entries: readonly Entry[], options: 
     const [from, to] = rangeOf(plan.total);
     const parts = stretches(from, to, pool.size).map(([a, b]) =>
       heard(
-        pool.run({ kind: 'windows', ref: entry.ref, settings, from: a, to: b }, { skip: () => stopped }).then((part) => {
+        pool.run({ kind: 'windows', ref: entry.ref, settings, from: a, to: b, plans: plan.plans.slice(Math.max(0, a - 1), b - 1) }, { skip: () => stopped }).then((part) => {
           if (part?.stopped) stopped = true;
           if (part) onRuns?.(part.done);
           return part;

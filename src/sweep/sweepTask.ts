@@ -10,13 +10,26 @@ import { explorationSpace, exploreRange, type ExplorationSpace, type ExploreOpti
 import type { Scenario } from '../scenario/scenario.ts';
 import type { WindowRow } from '../modes/windows.ts';
 import { windowRowsOf } from '../modes/windows.ts';
-import { sweepPlan, sweepWindows, type RowPart, type SweepPlan, type SweepSettings, type WindowsPart } from '../modes/windowsPart.ts';
+import { stretchPlan, sweepPlan, sweepWindows, type RowPart, type SweepPlan, type SweepSettings, type WindowsPart } from '../modes/windowsPart.ts';
+import type { FaultPlan } from '../faults/faults.ts';
 
 /** The options of a check a task can carry: its own, less the callbacks. */
 export type CheckTaskOptions = Omit<CheckOptions, 'onProgress'>;
 
 export type SweepTask =
-  | { readonly kind: 'windows'; readonly ref: string; readonly settings: SweepSettings; readonly from: number; readonly to: number }
+  | {
+      readonly kind: 'windows';
+      readonly ref: string;
+      readonly settings: SweepSettings;
+      readonly from: number;
+      readonly to: number;
+      /**
+       * The stretch's plans as the command numbered them (plan `from + k` is `plans[k]`; plan 0,
+       * the reference run's, is never sent). Planning a sweep's pairs runs every single fault
+       * once, which the command has already done; a thread given the plans does not do it again.
+       */
+      readonly plans?: readonly FaultPlan[];
+    }
   | { readonly kind: 'rows'; readonly ref: string; readonly settings: SweepSettings; readonly rows: readonly (readonly [string, RowPart])[] }
   | { readonly kind: 'explore'; readonly ref: string; readonly options: ExploreOptions; readonly from: number; readonly count: number }
   | { readonly kind: 'check'; readonly ref: string; readonly options: CheckTaskOptions };
@@ -57,10 +70,14 @@ export class TaskRunner {
   async run<T extends SweepTask>(task: T): Promise<TaskResult<T>> {
     const scenario = await this.scenario(task.ref);
     switch (task.kind) {
-      case 'windows':
-        return sweepWindows(scenario, this.plan(task.ref, scenario, task.settings), task.from, task.to) as TaskResult<T>;
+      case 'windows': {
+        if (task.plans === undefined) return sweepWindows(scenario, this.plan(task.ref, scenario, task.settings), task.from, task.to) as TaskResult<T>;
+        const plan = stretchPlan(this.plan(task.ref, scenario, { ...task.settings, pairs: false }), task.settings, task.from, task.plans);
+        return sweepWindows(scenario, plan, task.from, task.to) as TaskResult<T>;
+      }
       case 'rows':
-        return windowRowsOf(scenario, this.plan(task.ref, scenario, task.settings), task.rows) as TaskResult<T>;
+        // A row is a single fault's, and a sweep's single faults are planned the same with pairs or without.
+        return windowRowsOf(scenario, this.plan(task.ref, scenario, { ...task.settings, pairs: false }), task.rows) as TaskResult<T>;
       case 'explore': {
         let space = this.spaces.get(task.ref);
         if (!space) {
