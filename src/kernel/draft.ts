@@ -18,7 +18,9 @@ export class Draft {
   readonly stillTicks: number;
   sent: readonly number[];
   /** The world's own counters where it draws latencies (the World); undefined in a search. */
-  exact: { nextSeq: number; sends: number; healTick: number; nextHeld: number } | undefined;
+  exact: { nextSeq: number; sends: number; nextHeld: number } | undefined;
+  /** The tick the faults were healed at; -1 before. */
+  healTick: number;
   private sentCopied = false;
 
   constructor(
@@ -36,6 +38,7 @@ export class Draft {
     this.stillTicks = s.stillTicks;
     this.sent = s.sent;
     this.exact = s.exact === undefined ? undefined : { ...s.exact };
+    this.healTick = s.healTick;
   }
 
   /** The next ordinal of a point. */
@@ -105,7 +108,7 @@ export class Draft {
 
   /** The next state. */
   freeze(): KernelState {
-    return new SearchState(this.now, this.comps, this.links, this.faults, this.lastProgress, this.lastFault, this.nextUnordered, this.sent, this.exact, this.stillTicks);
+    return new SearchState(this.now, this.comps, this.links, this.faults, this.lastProgress, this.lastFault, this.nextUnordered, this.sent, this.exact, this.stillTicks, this.healTick);
   }
 }
 

@@ -81,9 +81,13 @@ export type Choice =
   | { readonly kind: 'restart'; readonly comp: number }
   | { readonly kind: 'advance'; readonly to: number }
   | { readonly kind: 'release'; readonly link: string }
+  /** A search's heal, where a path first goes quiet: as the World's, no fault strikes after it. */
+  | { readonly kind: 'heal' }
   | FaultChoice;
 
 export type { FaultChoice, ServerWindow };
+
+const HEAL: Choice = { kind: 'heal' };
 
 /** Whether a choice is a fault: every kind that is not one of the world's own steps. */
 export function isFault(c: Choice): c is FaultChoice {
@@ -93,6 +97,7 @@ export function isFault(c: Choice): c is FaultChoice {
     case 'restart':
     case 'advance':
     case 'release':
+    case 'heal':
       return false;
     default:
       return true;
@@ -199,7 +204,7 @@ export class Kernel {
 
   /** Every component booted in order at tick 0. */
   initial(log: StepLog = NO_LOG): KernelState {
-    const exact = this.options.exact ? { nextSeq: 0, sends: 0, healTick: 0, nextHeld: 0 } : undefined;
+    const exact = this.options.exact ? { nextSeq: 0, sends: 0, nextHeld: 0 } : undefined;
     const empty: KernelState = new SearchState<Comp, Link>(0, [], [], 0, 0, -1, 0, [], exact);
     const d = new Draft(empty, 0, this.numbered(log));
     for (let i = 0; i < this.components.length; i++) d.comps.push(undefined as unknown as Comp);
@@ -238,6 +243,12 @@ export class Kernel {
       }
       case 'release':
         return this.release(s, c.link, log);
+      case 'heal': {
+        const d = this.draft(s, log);
+        d.healTick = d.now;
+        log.trace?.(d.now, 'world', 'phase', 'liveness');
+        return d.freeze();
+      }
       default:
         return this.chosenFault(s, c, log);
     }
@@ -258,7 +269,7 @@ export class Kernel {
    */
   heal(s: KernelState, log: StepLog): KernelState {
     const d = this.draft(s, log);
-    d.exact!.healTick = d.now;
+    d.healTick = d.now;
     // Only the World heals, and it always traces and draws latencies.
     log.trace!(d.now, 'world', 'phase', 'liveness');
     // Each link released here keeps at least what it releases, so setLink replaces it in place
@@ -320,9 +331,10 @@ export class Kernel {
 
   /** Whether a path ends here, and how (a search's ending; the World's runs end by their phases). */
   end(s: KernelState, choices: readonly Choice[]): PathEnd | undefined {
-    if (this.quiet(s, false)) return { kind: 'quiet' };
+    // A path that first goes quiet heals (a choice of its own) and ends only once quiet again.
+    if (!s.jumped && this.quiet(s, false)) return s.healTick < 0 ? undefined : { kind: 'quiet' };
     // The liveness bound counts the time in which something happened (see SearchState.jump).
-    if (s.now - s.stillTicks > Math.max(s.lastFault, 0) + this.options.livenessTicksMax) return { kind: 'stuck', reason: { kind: 'no quiescence', ticks: this.options.livenessTicksMax } };
+    if (s.now - s.stillTicks > Math.max(s.lastFault, s.healTick, 0) + this.options.livenessTicksMax) return { kind: 'stuck', reason: { kind: 'no quiescence', ticks: this.options.livenessTicksMax } };
     if (choices.every(isFault)) {
       const waiting = this.waiting(s);
       return waiting.length === 0 ? { kind: 'quiet' } : { kind: 'stuck', reason: { kind: 'waiting', components: waiting } };
@@ -414,7 +426,7 @@ export class Kernel {
         return subject.s.now;
       },
       get since() {
-        return Math.max(subject.s.lastProgress, subject.s.lastFault, subject.s.exact?.healTick ?? 0);
+        return Math.max(subject.s.lastProgress, subject.s.lastFault, subject.s.healTick);
       },
       carrying: (ignoreHeld: boolean) => subject.s.links.some((l) => l.msgs.length > 0 || (!ignoreHeld && l.held.length > 0)),
       get components() {
@@ -442,6 +454,13 @@ export class Kernel {
    */
   choices(s: KernelState, faults = true): Choice[] {
     const out: Choice[] = [];
+    // Where a path first goes quiet, its one step of its own is the heal (and a fault may still
+    // strike the world at rest); every timer still pending then fires once more before it ends.
+    if (s.healTick < 0 && !s.jumped && this.quiet(s, false)) {
+      out.push(HEAL);
+      if (faults && s.faults < this.options.faults) this.faultChoices(s, out);
+      return out;
+    }
     let blocked = false;
     let next = Infinity;
     let held = false;
@@ -480,7 +499,8 @@ export class Kernel {
     if (held && ((!blocked && next === Infinity) || this.quiet(s, true))) {
       for (const l of s.links) if (l.held.length > 0) out.push({ kind: 'release', link: l.key });
     } else if (!blocked && next !== Infinity) out.push({ kind: 'advance', to: next });
-    if (faults && s.faults < this.options.faults) this.faultChoices(s, out);
+    // No fault strikes after the heal, as none does in the World's liveness phase.
+    if (faults && s.healTick < 0 && s.faults < this.options.faults) this.faultChoices(s, out);
     return out;
   }
 
@@ -576,7 +596,7 @@ export class Kernel {
 
   /** `hash` without the pair: its lanes are left in `hashHi` and `hashLo`. */
   hashLanes(s: KernelState, extra = 0): void {
-    const x = this.stateHasher.reset().word(s.now).word(s.faults).word(s.lastProgress).word(s.lastFault).word(s.nextUnordered).word(s.stillTicks).word(extra);
+    const x = this.stateHasher.reset().word(s.now).word(s.faults).word(s.lastProgress).word(s.lastFault).word(s.nextUnordered).word(s.stillTicks).word(s.healTick).word(s.jumped ? 1 : 0).word(extra);
     for (const c of s.comps) x.hash(this.compHash(c));
     x.word(s.links.length);
     for (const l of s.links) x.hash(this.linkHash(l));

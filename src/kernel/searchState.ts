@@ -23,30 +23,40 @@ export class SearchState<C, L> {
      * liveness bound, so a path waiting days for a timer reaches it.
      */
     readonly stillTicks = 0,
+    /**
+     * The tick the faults were healed at (-1 before): the World heals when its phase with faults
+     * ends, a search when a path first goes quiet. Quiet is measured from it, so every timer still
+     * pending then fires once more before the world is quiet for good.
+     */
+    readonly healTick = -1,
+    /**
+     * Whether the clock was just advanced to this state with nothing happening (a search's
+     * `advance`). The World asks whether it is quiet only after a step, never at a tick it jumps
+     * to before the step due there, so a search does not either.
+     */
+    readonly jumped = false,
   ) {}
 
   /** The same state with the clock at `now`. */
   at(now: number): SearchState<C, L> {
-    return new SearchState(now, this.comps, this.links, this.faults, this.lastProgress, this.lastFault, this.nextUnordered, this.sent, this.exact, this.stillTicks);
+    return new SearchState(now, this.comps, this.links, this.faults, this.lastProgress, this.lastFault, this.nextUnordered, this.sent, this.exact, this.stillTicks, this.healTick);
   }
 
   /** The clock advanced to `now` with nothing happening, `active` ticks of it counting toward the liveness bound (Kernel.activeTicks). */
   jump(now: number, active: number): SearchState<C, L> {
     const still = this.stillTicks + (now - this.now - active);
-    return new SearchState(now, this.comps, this.links, this.faults, this.lastProgress, this.lastFault, this.nextUnordered, this.sent, this.exact, still);
+    return new SearchState(now, this.comps, this.links, this.faults, this.lastProgress, this.lastFault, this.nextUnordered, this.sent, this.exact, still, this.healTick, true);
   }
 }
 
 /**
  * What a world that fixes each message's landing tick when it is sent keeps besides: the next
  * schedule number (everything due at one tick happens in the order it was scheduled), how many
- * messages were sent (a schedule of latencies is read by it), when the faults were healed, and
- * the order links first held messages back in. None of it is part of a searched state.
+ * messages were sent (a schedule of latencies is read by it), and the order links first held
+ * messages back in. None of it is part of a searched state.
  */
 export interface Exact {
   readonly nextSeq: number;
   readonly sends: number;
-  /** The tick the faults were healed at (0 before). */
-  readonly healTick: number;
   readonly nextHeld: number;
 }

@@ -35,6 +35,8 @@ const state = fc.record({
   nextUnordered: fc.nat({ max: 9 }),
   sent: fc.array(fc.nat({ max: 9 }), { maxLength: 4 }),
   stillTicks: fc.nat({ max: 3_000_000 }),
+  healTick: fc.integer({ min: -1, max: 1000 }),
+  jumped: fc.boolean(),
 });
 
 // Hash lanes as the search gives them: unsigned 32-bit numbers, the extremes among them.
@@ -66,7 +68,7 @@ describe('Frontier', () => {
     const level = new Frontier(fake);
     const a = { v: 5 };
     const twin = { v: 5 };
-    const base = { now: 1, faults: 0, lastProgress: 0, lastFault: -1, nextUnordered: 0, sent: [1, 2], stillTicks: 0 };
+    const base = { now: 1, faults: 0, lastProgress: 0, lastFault: -1, nextUnordered: 0, sent: [1, 2], stillTicks: 0, healTick: -1, jumped: false };
     level.push({ ...base, comps: [a], links: [{ key: 'a->b', n: 1 }] }, 1, 2, 0, 0);
     level.push({ ...base, comps: [twin], links: [{ key: 'a->b', n: 2 }] }, 3, 4, 1, 0);
     expect(level.state(1).comps[0]).toBe(a);

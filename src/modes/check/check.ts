@@ -429,13 +429,16 @@ export function check(scenario: Scenario, options: CheckOptions = {}): CheckResu
  * stops at its first violation (the command's default; `--full` searches on) keeps the first path
  * that reached it, and that path may take a fault that played no part (a delayed poll reply that
  * skipped poll cycles reaches the end sooner), which the report would blame. So the fault-free
- * paths are searched too, within as many states as the faulted search took (the fault-free space
+ * paths are searched too, within as many states as the faulted searches took (the fault-free space
  * is the part of it no fault touches), and each violation they show replaces the faulted
  * counterexample of it.
  */
 function withFaultFree(scenario: Scenario, options: CheckOptions, scratch: Scratch, r: CheckResult): CheckResult {
   if (r.counterexamples.every((c) => c.plan.length === 0)) return r;
-  const bare = search(scenario, { ...options, faults: 0, dfs: false, maxStates: Math.min(options.maxStates ?? DEFAULT_MAX_STATES, Math.max(1, r.check.states)) }, scratch);
+  // As many states as the faulted searches took together: a breadth-first one that stopped at its
+  // bound, and the depth-first one after it.
+  const took = r.check.states + (r.coverage.otherSearch?.states ?? 0);
+  const bare = search(scenario, { ...options, faults: 0, dfs: false, maxStates: Math.min(options.maxStates ?? DEFAULT_MAX_STATES, Math.max(1, took)) }, scratch);
   const faultFree = new Map(bare.counterexamples.map((c) => [c.violation, c]));
   if (faultFree.size === 0) return r;
   return { ...r, counterexamples: r.counterexamples.map((c) => (c.plan.length > 0 ? (faultFree.get(c.violation) ?? c) : c)) };

@@ -124,7 +124,7 @@ class SentTable {
   }
 }
 
-const SCALARS = 6;
+const SCALARS = 8;
 /** Int32 fields of a row before its components'. */
 const ROW = 6;
 
@@ -167,6 +167,8 @@ export class Frontier<C, L> {
     this.scalars[f + 3] = s.lastFault;
     this.scalars[f + 4] = s.nextUnordered;
     this.scalars[f + 5] = s.stillTicks;
+    this.scalars[f + 6] = s.healTick;
+    this.scalars[f + 7] = s.jumped ? 1 : 0;
     const r = this.count * this.width;
     this.ids[r] = id;
     this.ids[r + 1] = tag;
@@ -197,7 +199,7 @@ export class Frontier<C, L> {
     const comps: C[] = [];
     for (let k = ROW; k < this.width; k++) comps.push(this.comps[k - ROW]!.items[this.ids[r + k]!]!);
     const sc = this.scalars;
-    return new SearchState(sc[f]!, comps, this.links.items[this.ids[r + 2]!]!, sc[f + 1]!, sc[f + 2]!, sc[f + 3]!, sc[f + 4]!, this.sent.items[this.ids[r + 3]!]!, undefined, sc[f + 5]!);
+    return new SearchState(sc[f]!, comps, this.links.items[this.ids[r + 2]!]!, sc[f + 1]!, sc[f + 2]!, sc[f + 3]!, sc[f + 4]!, this.sent.items[this.ids[r + 3]!]!, undefined, sc[f + 5]!, sc[f + 6]!, sc[f + 7] === 1);
   }
 
   /** Row `i`'s hash in the visited set: its high lane, then its low lane. */
