@@ -6,7 +6,7 @@
 import { assign, enqueueActions, setup } from 'xstate';
 import { send, type Emitted, type FromPeer, type PeerCrashed } from '../src/kernel/emitted.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
-import { duration, parseOptions, z } from '../src/scenario/options.ts';
+import { duration, parseOptions, sizedValue, z } from '../src/scenario/options.ts';
 
 /** One unit of user intent: change `aggregate_id` to `status` at `version`, carrying `data`. */
 export interface Command {
@@ -154,6 +154,17 @@ export const ClientOptions = z.strictObject({
   gap: duration.optional(),
 });
 
+/** A command as a workload gives it: the fields of `Command`, and no other. */
+const CommandSchema = z.strictObject({
+  intent: z.string(),
+  aggregate_id: z.string(),
+  version: z.number(),
+  status: z.string(),
+  event_type: z.string(),
+  data: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  key: z.string().optional(),
+});
+
 /** A client sending commands to a service, named `client` unless the design names it. */
 export function client(options: z.input<typeof ClientOptions>): ComponentBuilder {
   const o = parseOptions('client', ClientOptions, options);
@@ -166,7 +177,7 @@ export function client(options: z.input<typeof ClientOptions>): ComponentBuilder
     peers: [target],
     input: {
       target,
-      commands: o.commands(size),
+      commands: sizedValue(`${name} option commands`, z.array(CommandSchema), o.commands, size),
       ...given({
         retry: o.retry,
         keyed: o.keyed,

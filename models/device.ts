@@ -21,7 +21,7 @@
 import { assign, enqueueActions, setup } from 'xstate';
 import { common, componentFields, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
 import { send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
-import { duration, parseOptions, z } from '../src/scenario/options.ts';
+import { duration, parseOptions, sizedValue, z } from '../src/scenario/options.ts';
 import type { EvidencePart } from '../src/scenario/scenario.ts';
 import type { ClockSkewed } from '../src/kernel/runReport.ts';
 import { END_OF_TIME, type Appended, type EventLogReply } from './eventLog.ts';
@@ -156,7 +156,7 @@ export function device(options: z.input<typeof DeviceOptions> & { readonly log: 
       process: true,
       peers: [log],
       describe: deviceEvidence,
-      input: { log, partition, facts: facts(size), ...(timeout === undefined ? {} : { timeoutTicks: timeout }) },
+      input: { log, partition, facts: sizedValue(`${name} facts`, z.array(z.strictObject({ fact_id: z.string(), occursAt: z.number(), value: z.number(), schema: z.number().optional(), fields: z.record(z.string(), z.number()).optional() })), facts, size), ...(timeout === undefined ? {} : { timeoutTicks: timeout }) },
       ...(skew === undefined ? {} : { skewTicks: skew }),
       ...common(time, name, o),
     };

@@ -14,7 +14,7 @@ import { note, send, type Emitted, type PeerCrashed } from '../src/kernel/emitte
 import type { EvidencePart } from '../src/scenario/scenario.ts';
 import type { RemoteAction, SagaReply } from './participant.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
-import { duration, parseOptions, z } from '../src/scenario/options.ts';
+import { duration, parseOptions, sizedValue, z } from '../src/scenario/options.ts';
 
 export type EmailStep = 'first' | 'last';
 
@@ -251,7 +251,7 @@ export function orchestrator(options: z.input<typeof OrchestratorOptions>): Comp
     process: true,
     peers: ['payments', 'inventory', 'notifications'],
     describe: orchestratorEvidence,
-    input: { purchases: o.purchases(size), emailStep: o.emailStep, ...given({ timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout) }) },
+    input: { purchases: sizedValue(`${name} option purchases`, z.array(z.strictObject({ id: z.string(), captureDeclined: z.boolean() })), o.purchases, size), emailStep: o.emailStep, ...given({ timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout) }) },
     ...common(time, name, o),
   });
 }

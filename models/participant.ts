@@ -10,7 +10,7 @@ import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type FromPeer, type PeerCrashed } from '../src/kernel/emitted.ts';
 import type { EvidencePart } from '../src/scenario/scenario.ts';
 import { common, componentFields, type ComponentBuilder } from '../src/scenario/design.ts';
-import { parseOptions, z } from '../src/scenario/options.ts';
+import { parseOptions, sizedValue, z } from '../src/scenario/options.ts';
 import { ofKind } from '../src/base/notOfKind.ts';
 
 export type RemoteAction = 'authorise' | 'void' | 'reserve' | 'release' | 'capture' | 'refund' | 'email';
@@ -131,7 +131,7 @@ export function participant(options: z.input<typeof ParticipantOptions>): Compon
     machine: participantMachine,
     process: true,
     describe: participantEvidence,
-    input: { idempotent: o.idempotent, ...(o.declines ? { declines: o.declines(size) } : {}) },
+    input: { idempotent: o.idempotent, ...(o.declines ? { declines: sizedValue(`${o.name} option declines`, z.array(z.string()), o.declines, size) } : {}) },
     ...common(time, o.name, o),
   });
 }

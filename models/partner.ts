@@ -14,7 +14,7 @@ import { send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
 import type { EvidencePart } from '../src/scenario/scenario.ts';
 import type { BrokerReply, Payload } from './broker.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
-import { duration, parseOptions, z } from '../src/scenario/options.ts';
+import { duration, parseOptions, payloads, sizedValue, z } from '../src/scenario/options.ts';
 import { SECONDS, type TimeScale } from '../src/base/duration.ts';
 
 export interface PartnerDurable {
@@ -162,7 +162,7 @@ export function partner(options: z.input<typeof PartnerOptions>): ComponentBuild
     describe: partnerEvidence,
     input: {
       broker,
-      facts: o.facts(size),
+      facts: sizedValue(`${name} option facts`, payloads, o.facts, size),
       redeliverAfterTicks: time.ticks(`${name} option redeliverAfter`, o.redeliverAfter, 1),
       ...given({ timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout) }),
     },

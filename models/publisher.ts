@@ -16,7 +16,7 @@ import { send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
 import type { EvidencePart } from '../src/scenario/scenario.ts';
 import type { BrokerReply, Payload } from './broker.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
-import { duration, parseOptions, z } from '../src/scenario/options.ts';
+import { duration, parseOptions, payloads, sizedValue, z } from '../src/scenario/options.ts';
 import { didYouMean } from '../src/base/nearest.ts';
 import { ofKind } from '../src/base/notOfKind.ts';
 
@@ -116,18 +116,21 @@ export function publisher(options: z.input<typeof PublisherOptions>): ComponentB
   const o = parseOptions('publisher', PublisherOptions, options);
   const name = o.name ?? 'publisher';
   const broker = o.broker ?? 'broker';
-  return ({ size, time }) => ({
-    name,
-    machine: publisherMachine,
-    process: true,
-    peers: [broker],
-    describe: publisherEvidence,
-    input: { broker, records: o.records(size), keyField: o.keyField, ...given({ delivery: o.delivery, timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout) }) },
-    // Its records carry the field it keys them by: a misspelt one would give every record the
-    // broker key "undefined" and put them all in one partition, silently.
-    wiring: () => keyFieldProblems(o.keyField, o.records(size)),
-    ...common(time, name, o),
-  });
+  return ({ size, time }) => {
+    const records = sizedValue(`${name} option records`, payloads, o.records, size);
+    return {
+      name,
+      machine: publisherMachine,
+      process: true,
+      peers: [broker],
+      describe: publisherEvidence,
+      input: { broker, records, keyField: o.keyField, ...given({ delivery: o.delivery, timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout) }) },
+      // Its records carry the field it keys them by: a misspelt one would give every record the
+      // broker key "undefined" and put them all in one partition, silently.
+      wiring: () => keyFieldProblems(o.keyField, records),
+      ...common(time, name, o),
+    };
+  };
 }
 
 /** What is wrong with `keyField` as the field every record is keyed by, one phrase each. */

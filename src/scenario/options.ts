@@ -47,6 +47,26 @@ export function parseOptions<S extends z.Schema<unknown, unknown>>(where: string
   throw new InputError(problemsOf(where, schema, value, r.error.issues, noun).join('; '));
 }
 
+/**
+ * What a workload option (a client's commands, a publisher's records: a function of the
+ * workload's size) gives for `size`, checked against `schema`. The function is called only when
+ * the design is built, so its result is checked there: a misspelt field or a value of the wrong
+ * shape is refused in one line, rather than run as a command no service understands, which
+ * reads as a phantom effect or as a claim nothing exercised.
+ */
+export function sizedValue<S extends z.Schema<unknown, unknown>>(where: string, schema: S, fn: (size: number) => unknown, size: number): z.output<S> {
+  const value = fn(size);
+  const r = schema.safeParse(value);
+  if (r.success) return r.data as z.output<S>;
+  // The first item at fault is enough to mend the rest: a misspelt field is misspelt in every one.
+  const first = r.error.issues[0]!.path[0];
+  const issues = r.error.issues.filter((i) => i.path[0] === first);
+  throw new InputError(problemsOf(`${where}(${size})`, schema, value, issues, 'field').join('; '));
+}
+
+/** A record a workload publishes or uploads: flat, each field text, a number, a boolean or null. */
+export const payloads = z.array(z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])));
+
 /** Each problem of a refused value as the phrase a user reads, in the order the schema lists its keys. */
 export function problemsOf(where: string, schema: z.Schema, value: unknown, issues: readonly z.Issue[], noun: Noun = 'option'): string[] {
   return issues.map((issue) => problemOf(where, schema, value, issue, noun));
