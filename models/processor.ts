@@ -23,6 +23,7 @@
 import { assign, emit, setup, type EventObject } from 'xstate';
 import { note, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
 import type { ComponentSpec } from '../src/kernel/componentSpec.ts';
+import { InputError } from '../src/base/inputError.ts';
 
 export interface OperatorState {
   /** Records processed into the state. */
@@ -87,6 +88,19 @@ export function recordValue(position: number): number {
   return position;
 }
 
+/**
+ * The values of records `first`..`last` added up, without visiting each: a step takes a tick's
+ * records at once, however many a tick brings. Each product is at most the sum itself, so it is
+ * exact while the sum is (MAX_RECORDS keeps it so).
+ */
+function valuesBetween(first: number, last: number): number {
+  const n = last - first + 1;
+  return n % 2 === 0 ? (n / 2) * (first + last) : n * ((first + last) / 2);
+}
+
+/** The most records a source may hold: the sum of their values stays an exact number. */
+const MAX_RECORDS = 100_000_000;
+
 /** The operator state after processing records 1..n once each: what every run must end with. */
 export function expectedState(n: number): OperatorState {
   return { count: n, sum: (n * (n + 1)) / 2 };
@@ -141,15 +155,13 @@ export const processorMachine = setup({
       const arrived = Math.min(now, context.totalTicks) * context.eventsPerTick;
       const take = Math.max(0, Math.min(arrived - context.position, context.recoveryEventsPerTick));
       if (take === 0) return { now };
-      let { count, sum } = context.state;
-      let replayed = 0;
       const d = context.durable;
-      for (let p = context.position + 1; p <= context.position + take; p++) {
-        count += 1;
-        sum += recordValue(p);
-        if (p <= d.emittedThrough) replayed += 1;
-      }
+      const first = context.position + 1;
       const position = context.position + take;
+      const count = context.state.count + take;
+      const sum = context.state.sum + valuesBetween(first, position);
+      // Records at or below `emittedThrough` were emitted before: their share of this tick's.
+      const replayed = Math.max(0, Math.min(d.emittedThrough, position) - first + 1);
       const replays = replayed === 0 ? d.replays : [...d.replays.slice(0, -1), (d.replays.at(-1) ?? 0) + replayed];
       return {
         now,
@@ -227,14 +239,16 @@ export const processorMachine = setup({
   },
 });
 
-/** The processor as a World component, with its input checked so a bad number fails early. */
+/** The processor as a World component, with its input checked so a bad number is refused as bad input before anything runs. */
 export function processorComponent(input: Omit<ProcessorInput, 'durable'>, name = 'processor'): ComponentSpec {
   const whole = (label: string, value: number, min: number) => {
-    if (!Number.isInteger(value) || value < min) throw new Error(`processor ${label} must be a whole number ≥ ${min}, got ${value}`);
+    if (!Number.isSafeInteger(value) || value < min) throw new InputError(`${name} ${label} must be a whole number ≥ ${min}, got ${value}`);
   };
   whole('eventsPerTick', input.eventsPerTick, 1);
   whole('checkpointEveryTicks', input.checkpointEveryTicks, 1);
   whole('totalTicks', input.totalTicks, 1);
   if (input.recoveryEventsPerTick !== undefined) whole('recoveryEventsPerTick', input.recoveryEventsPerTick, input.eventsPerTick);
+  const records = input.totalTicks * input.eventsPerTick;
+  if (records > MAX_RECORDS) throw new InputError(`${name} totalTicks × eventsPerTick is ${records.toLocaleString('en-US')} records, more than the ${MAX_RECORDS.toLocaleString('en-US')} a run can add up exactly`);
   return { name, machine: processorMachine, input: { ...input }, process: true };
 }

@@ -5,6 +5,7 @@ import { initialTransition } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import type { FaultPlan } from '../../src/faults/faults.ts';
 import { World } from '../../src/run/world.ts';
+import { InputError } from '../../src/base/inputError.ts';
 import { expectedState, processorComponent, processorMachine, type ProcessorDurable } from '../../models/processor.ts';
 
 const input = { eventsPerTick: 18, recoveryEventsPerTick: 24, checkpointEveryTicks: 30, totalTicks: 120 };
@@ -122,9 +123,23 @@ describe('processor model', () => {
     expect(run(plan, 3).result.traceHash).toBe(run(plan, 3).result.traceHash);
   });
 
-  it('refuses input it cannot model', () => {
-    expect(() => processorComponent({ ...input, eventsPerTick: 0 })).toThrow('eventsPerTick');
+  it('refuses input it cannot model, as bad input', () => {
+    expect(() => processorComponent({ ...input, eventsPerTick: 0 })).toThrow(new InputError('processor eventsPerTick must be a whole number ≥ 1, got 0'));
     expect(() => processorComponent({ ...input, recoveryEventsPerTick: 12 })).toThrow('recoveryEventsPerTick');
     expect(() => processorComponent({ ...input, checkpointEveryTicks: 1.5 })).toThrow('checkpointEveryTicks');
+    expect(() => processorComponent({ ...input, totalTicks: 1e300 })).toThrow(InputError);
+    // More records than their values' sum can hold exactly: refused, where it once ran for ever.
+    expect(() => processorComponent({ ...input, eventsPerTick: 1e15, recoveryEventsPerTick: undefined })).toThrow(new InputError('processor totalTicks × eventsPerTick is 120,000,000,000,000,000 records, more than the 100,000,000 a run can add up exactly'));
+  });
+
+  it('takes a tick of a million records in one step, with the exact count and sum', () => {
+    const big = { eventsPerTick: 1_000_000, checkpointEveryTicks: 10, totalTicks: 40 };
+    const world = new World([processorComponent(big)], { seed: 1, plan: [{ kind: 'crash', window: 'processor.waiting', occurrence: 25 }] });
+    expect(world.run().ending).toEqual({ kind: 'quiescent' });
+    const durable = world.durable<ProcessorDurable>('processor');
+    expect(durable.checkpoint.state).toEqual(expectedState(40_000_000));
+    expect(durable.checkpoint.state).toEqual({ count: 40_000_000, sum: 800_000_020_000_000 });
+    expect(durable.processedTotal).toBe(40_000_000 + durable.replayedTotal);
+    expect(durable.replayedTotal).toBeGreaterThan(0);
   });
 });
