@@ -598,7 +598,7 @@ export class Engine {
       case 'delete':
         return this.updateOrDelete(at, op, progress);
       case 'tail': {
-        if (!spec.history) throw new Error(`tail of ${op.table}, which keeps no history: declare it with history to stream its changes`);
+        if (!spec.history) throw new InputError(`tail of ${op.table}, which keeps no history: declare it with history to stream its changes`);
         const log = historyOf(durable, op.table);
         return { kind: 'done', tx, result: { rows: log.slice(op.from, op.limit === undefined ? undefined : op.from + op.limit) } };
       }

@@ -8,6 +8,7 @@ import { initialTransition, transition, type AnyMachineSnapshot } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import type { Emitted, SendEmitted } from '../../src/kernel/emitted.ts';
 import { World } from '../../src/run/world.ts';
+import { InputError } from '../../src/base/inputError.ts';
 import type { ClientDurable } from '../../models/client.ts';
 import { databaseMachine, historyOf, IDLE_TX_TICKS, rowsOf, waitingOf, type DatabaseDurable, type DbOp, type OpResult, type Row, type TableSpec } from '../../models/database.ts';
 import { orderPipeline } from '../../models/designs/orderPipeline.ts';
@@ -383,7 +384,7 @@ describe('database: the commit log a CDC connector tails', () => {
     expect(tail(0, 1)).toEqual(['e1']);
     db.commit('app', 'open');
     expect(tail(2)).toEqual(['e3']);
-    expect(() => db.run('connector', [{ op: 'tail', table: 'plain', from: 0 }])).toThrow(/keeps no history/);
+    expect(() => db.run('connector', [{ op: 'tail', table: 'plain', from: 0 }])).toThrow(new InputError('tail of plain, which keeps no history: declare it with history to stream its changes'));
   });
 });
 
