@@ -754,7 +754,19 @@ export class Engine {
 /** Every committed version of a history table's rows, in commit order. */
 export function historyOf(durable: DatabaseDurable | undefined, table: string): readonly Row[] {
   held(durable, table, 'historyOf');
-  return durable?.history[table] ?? [];
+  const kept = durable?.history[table];
+  // Every write to a table that keeps a history adds to it, so a table with rows and no history
+  // keeps none: read as empty, a claim's versions would never be checked, and every run hold.
+  if (kept === undefined && durable !== undefined && Object.keys(durable.tables[table]!).length > 0) throw new NoHistory(table, Object.keys(durable.history));
+  return kept ?? [];
+}
+
+/** A read of the history of a table that keeps none: as a misspelt table, one line of bad input once a run has rows in it. */
+class NoHistory extends NotInDesign {
+  constructor(table: string, kept: readonly string[]) {
+    super('table history', table, kept, 'the database read');
+    this.message = `reads the history of table ${table}, which keeps none: declare the table with history: true to read its versions${kept.length > 0 ? ` (tables with a history: ${kept.join(', ')})` : ''}`;
+  }
 }
 
 /** Committed rows of one table, oldest first; for checkers, evidence and tests. */

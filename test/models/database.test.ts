@@ -388,6 +388,16 @@ describe('database: the commit log a CDC connector tails', () => {
   });
 });
 
+describe('database: reading a history', () => {
+  it('refuses the history of a table that keeps none once it has rows, as a misspelt table is refused', () => {
+    const durable: DatabaseDurable = { tables: { ratings: { r1: { row: { id: 'r1', version: 2 }, seq: 1 } } as never, empty: {} }, nextSeq: 2, history: {} };
+    expect(() => historyOf(durable, 'ratings')).toThrow(expect.objectContaining({ name: 'NotInDesign', message: 'reads the history of table ratings, which keeps none: declare the table with history: true to read its versions' }));
+    // With no row yet, no history is what a table that keeps one has too.
+    expect(historyOf(durable, 'empty')).toEqual([]);
+    expect(historyOf({ ...durable, history: { ratings: [{ id: 'r1', version: 2 }] } }, 'ratings')).toEqual([{ id: 'r1', version: 2 }]);
+  });
+});
+
 describe('database: table options', () => {
   it('ttlTicks: a row is gone once its horizon has passed, and the key is free again', () => {
     const db = database({ dedup: { key: ['k'], ttlTicks: 10 }, forever: { key: ['k'] } });
@@ -438,7 +448,9 @@ describe('database: table options', () => {
     db.abort('c', 'tx9');
     expect(historyOf(db.durable, 'projection').map((r) => r['version'])).toEqual([1, 3, 2]);
     expect(rowsOf(db.durable, 'projection')).toEqual([{ order_id: 'o-1', version: 2 }]);
-    expect(historyOf(db.durable, 'plain')).toEqual([]);
+    // A table without one has none to read: asked for it, the read is refused.
+    expect(db.durable.history['plain']).toBeUndefined();
+    expect(() => historyOf(db.durable, 'plain')).toThrow(/reads the history of table plain, which keeps none/);
   });
 });
 
