@@ -12,7 +12,7 @@
 // The whole target folder is replaced, so faultline only ever replaces a folder it wrote (its
 // manifest lists everything in it) or an empty one: `--out .` or `--out src` is refused rather
 // than emptied.
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, parse, relative, resolve, sep } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describeFsError } from '../base/fsError.ts';
@@ -95,7 +95,7 @@ function ownedFiles(dir: string): readonly string[] | undefined {
  * nearest folder that exists accepts a new entry (probed by creating and removing one).
  */
 export function checkReportDir(outDir: string, flag = '--out'): void {
-  const abs = resolve(outDir);
+  const abs = linkTarget(resolve(outDir));
   const refuse = (why: string): never => {
     throw new InputError(`${flag} ${outDir} ${why}`);
   };
@@ -186,10 +186,23 @@ export function writeReports(results: readonly WindowsResult[], outDir: string, 
   return writeFileSet(reportFiles(results, forms), outDir, hooks);
 }
 
+/**
+ * The folder a path names: where it is a symbolic link, the folder it leads to. The set replaces
+ * that folder and keeps the link; renamed over, the user's link would be gone, and the folder it
+ * led to left with the old set.
+ */
+function linkTarget(path: string): string {
+  try {
+    return lstatSync(path).isSymbolicLink() ? realpathSync(path) : path;
+  } catch {
+    return path;
+  }
+}
+
 /** Writes `files`, in the order given, as one set replacing `outDir` (created if needed), and returns the paths written. */
 export function writeFileSet(files: readonly ReportFile[], outDir: string, hooks: WriteHooks = {}): string[] {
   checkReportDir(outDir);
-  const abs = resolve(outDir);
+  const abs = linkTarget(resolve(outDir));
   const parent = dirname(abs);
   const id = `.faultline-${process.pid}-${++sequence}`;
   const tmp = join(parent, `${id}.new`);

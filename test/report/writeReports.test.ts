@@ -1,6 +1,6 @@
 // Writing a run's reports: every form lands in the directory (created if needed), nothing is left
 // half-written, and a second run over the same results writes byte-identical files.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +45,18 @@ describe('writeReports', () => {
     for (const r of results.all) expect(index).toContain(`[${r.name}](${r.name}.md)`);
     expect(readFileSync(join(dir, 'mercury-outbox.md'), 'utf8')).toContain('`consumer.beforeTransportProgress`');
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('<a href="report.json">report.json</a>');
+  });
+
+  it('writes through a symbolic link into the folder it leads to, and keeps the link', () => {
+    const real = join(root, 'linked-real');
+    const link = join(root, 'linked');
+    writeReports(results.all, real, {}, ['json']);
+    symlinkSync(real, link);
+    writeReports(results.all, link, {}, ['md']);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readdirSync(real).sort()).toEqual(['.faultline-reports.json', 'index.md', 'mercury-dual-write-commit-first.md', 'mercury-outbox.md']);
+    // Nothing is left beside the folder it replaced.
+    expect(readdirSync(root).filter((f) => f.startsWith('.faultline-'))).toEqual([]);
   });
 
   it('writes byte-identical files when run twice, even from fresh runs with the same seed', () => {
