@@ -107,7 +107,7 @@ const Expectation = z
   .meta({ description: 'The verdict the scenario expects.' });
 
 export const ScenarioSchema = z.strictObject({
-  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "must be lower-case words joined by '-'").meta({ description: 'Lower-case words joined by `-`; reports and replay lines name the scenario by it.' }),
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,99}$/, "must be lower-case words joined by '-', at most 100 characters (it names the scenario's report file)").meta({ description: 'Lower-case words joined by `-`; reports and replay lines name the scenario by it.' }),
   title: text('What the design is, in one line.'),
   source: z.string().meta({ description: 'Where the design comes from: a design review, a document.' }),
   lesson: z.string().meta({ description: 'What the verdict teaches, in one or two sentences.' }),

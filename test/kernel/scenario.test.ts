@@ -37,7 +37,8 @@ describe('defineScenario', () => {
 
   it.each([
     [{ nmae: 'x' }, 'malformed scenario mine.ts: the scenario has no field nmae (did you mean name?); fields: name, title, source, lesson, build, tick, workload, claims, expect, world, windows, record'],
-    [{ name: 'Mine' }, `name must be lower-case words joined by '-', got "Mine"`],
+    [{ name: 'Mine' }, `name must be lower-case words joined by '-', at most 100 characters (it names the scenario's report file), got "Mine"`],
+    [{ name: 'a'.repeat(101) }, `name must be lower-case words joined by '-', at most 100 characters (it names the scenario's report file), got "${'a'.repeat(56)}...`],
     [{ name: 'report' }, 'the name report is taken by a report file; choose another'],
     [{ title: '' }, 'title must be at least 1 character, got ""'],
     [{ build: 'pipeline' }, 'build must be a function (workload: Workload, time: TimeScale) => DesignComponent[], got "pipeline"'],
