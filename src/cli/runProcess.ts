@@ -8,6 +8,7 @@ import { loadingNow } from '../base/loadingNow.ts';
 import { describeUserFault } from '../faults/userFault.ts';
 import { ExitCalled } from './exitTrap.ts';
 import { main } from './main.ts';
+import { userOutputToStderr } from '../base/userOutput.ts';
 
 const realExit = process.exit.bind(process);
 
@@ -21,6 +22,7 @@ function lastWords(line: string): void {
 }
 
 export async function runProcess(argv: readonly string[]): Promise<void> {
+  userOutputToStderr();
   // Set once main() has answered or the process has said why it ends, so nothing is said twice.
   let finished = false;
   const onPipeError = (error: NodeJS.ErrnoException) => {

@@ -3,7 +3,9 @@
 // message and stack, which the pool raises in the command's thread.
 import { parentPort } from 'node:worker_threads';
 import { TaskRunner, type SweepTask } from './sweepTask.ts';
+import { userOutputToStderr } from '../base/userOutput.ts';
 
+userOutputToStderr();
 const runner = new TaskRunner();
 const port = parentPort;
 if (port === null) throw new Error('sweepWorker runs only as a worker thread');

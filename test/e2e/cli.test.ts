@@ -662,6 +662,19 @@ export default { ...base, name: 'throws', build: (w: Size) => {
     expect((JSON.parse(replayed.out) as { outcome: string }).outcome).toBe('lost effect');
   });
 
+  it('keeps a scenario’s console output off stdout, so --json stays one JSON document', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-chatty-'));
+    const mine = join(dir, 'chatty.ts');
+    writeFileSync(
+      mine,
+      `import base from '${join(root, 'scenarios', 'mercury-outbox.ts')}';\nconsole.log('loading chatty');\nconsole.info('still loading');\nexport default { ...base, name: 'chatty' };\n`,
+    );
+    const r = spawnSync(process.execPath, [bin, 'list', mine, '--json'], { cwd: root, encoding: 'utf8', env });
+    expect(r.status).toBe(0);
+    expect((JSON.parse(r.stdout) as { name: string }[]).map((s) => s.name)).toEqual(['chatty']);
+    expect(r.stderr).toBe('loading chatty\nstill loading\n');
+  });
+
   it('gives the same trace hash for the same seed and plan in two separate processes', async () => {
     const plan = '[{"kind":"crash","window":"relay.afterBrokerAccept","occurrence":1}]';
     const run = async () => JSON.parse((await promisify(execFile)(process.execPath, [bin, 'replay', 'mercury-outbox', '--seed', '42', '--plan', plan, '--json'], { cwd: root, env })).stdout) as { traceHash: string; verdict: string };
