@@ -67,7 +67,17 @@ const NO_DEFAULT_EXPORT = 'it has no default export';
 function scenarioExport(mod: Record<string, unknown>, origin: string): Scenario {
   const candidate = scenarioCandidate(mod);
   if (candidate === undefined) throw new InputError(`malformed scenario ${origin}: ${NO_DEFAULT_EXPORT}`);
+  // A second scenario beside it would never run, and nothing would say so.
+  const others = Object.keys(mod).filter((k) => k !== 'default' && k !== 'scenario' && mod[k] !== candidate && looksLikeScenario(mod[k]));
+  if (others.length > 0) throw new InputError(`malformed scenario ${origin}: it exports another scenario besides its default (${others.join(', ')}), which would never run; a scenario file exports one scenario, as its default (put each in a file of its own)`);
   return defineScenario(candidate as unknown as Scenario, origin);
+}
+
+/** Whether an export is a scenario: a name, a design to build and claims to judge. */
+function looksLikeScenario(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  return typeof v['name'] === 'string' && typeof v['build'] === 'function' && Array.isArray(v['claims']);
 }
 
 function scenarioCandidate(mod: Record<string, unknown>): Record<string, unknown> | undefined {

@@ -406,6 +406,18 @@ describe('a refusal says what is wrong', () => {
     }
   });
 
+  it('refuses a file that exports a second scenario beside its default, which would never run', async () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-two-'));
+    try {
+      const file = join(dir, 'two.mts');
+      writeFileSync(file, `import outbox from '${root}/scenarios/mercury-outbox.ts';\nexport default outbox;\nexport const second = { ...outbox, name: 'second' };\nexport const size = 1;\n`);
+      expect(await refusal(['list', file])).toBe(`faultline: malformed scenario ${file}: it exports another scenario besides its default (second), which would never run; a scenario file exports one scenario, as its default (put each in a file of its own)`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('an existing file without a scenario\'s extension is not a scenario file, not an unknown scenario name', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'faultline-notes-'));
     const cwd = process.cwd();
