@@ -9,6 +9,8 @@ import { describeUserFault } from '../faults/userFault.ts';
 import { ExitCalled } from './exitTrap.ts';
 import { main } from './main.ts';
 import { userOutputToStderr } from '../base/userOutput.ts';
+import { DEFAULT_STALL_MS, stallLine, watchStalls } from './stallWatch.ts';
+import { InputError } from '../base/inputError.ts';
 
 const realExit = process.exit.bind(process);
 
@@ -23,6 +25,16 @@ function lastWords(line: string): void {
 
 export async function runProcess(argv: readonly string[]): Promise<void> {
   userOutputToStderr();
+  let stallMs = DEFAULT_STALL_MS;
+  let stalls: ReturnType<typeof watchStalls> | undefined;
+  try {
+    stallMs = stallLimit(process.env['FAULTLINE_STALL_MS']);
+    stalls = watchStalls(stallMs);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    lastWords(`faultline: ${error.message}`);
+    realExit(2);
+  }
   // Set once main() has answered or the process has said why it ends, so nothing is said twice.
   let finished = false;
   const onPipeError = (error: NodeJS.ErrnoException) => {
@@ -44,6 +56,13 @@ export async function runProcess(argv: readonly string[]): Promise<void> {
   process.on('unhandledRejection', outside);
   process.on('exit', () => {
     if (finished) return;
+    // The stall watch stopped a scenario's code that never returned; the command ends here.
+    if (stalls?.stopped()) {
+      stalls.back();
+      lastWords(stallLine(stallMs));
+      process.exitCode = 2;
+      return;
+    }
     // The event loop emptied while main() was still waiting: a top-level await that never settles.
     const loading = loadingNow();
     lastWords(`faultline: ${loading === undefined ? 'the command' : `loading ${loading}`} never finished: it waits on a promise that nothing will ever settle`);
@@ -58,4 +77,12 @@ export async function runProcess(argv: readonly string[]): Promise<void> {
   }
   // Let stdout drain, then end the process, so a timer a scenario left running cannot keep it alive.
   process.stdout.write('', () => realExit(code));
+}
+
+/** The stall watch's limit: FAULTLINE_STALL_MS when set (a slow machine, or a test of the watch itself), else a minute. */
+function stallLimit(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return DEFAULT_STALL_MS;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n < 100 || n > 3_600_000) throw new InputError(`FAULTLINE_STALL_MS must be a whole number of milliseconds from 100 to 3600000, got ${JSON.stringify(raw)}`);
+  return n;
 }

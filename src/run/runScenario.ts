@@ -2,6 +2,7 @@
 // liveness phases, check every claim against the durable end state. Everything a report or a
 // replay needs comes back as data (the World's RunReport, each claim's clauses, the findings),
 // together with the components the run was built from, so no caller builds the design again.
+import { beat } from '../base/heartbeat.ts';
 import { checkClaim, type ClaimVerdict } from '../checkers/compose.ts';
 import type { Finding, RunOutcome } from '../checkers/finding.ts';
 import { sameFault, type FaultPlan } from '../faults/faults.ts';
@@ -68,6 +69,7 @@ export function viewOf(report: Pick<RunReport, 'durable' | 'ending' | 'notes'>):
  * driver, a fault that strikes at boot, a captured fault this plan lacks) runs whole.
  */
 export function runScenario(scenario: Scenario, spec: RunSpec, reference?: RunRecord): RunRecord {
+  beat();
   const size = spec.size ?? scenario.workload.size;
   const time = timeScaleOf(scenario);
   const points = reference?.report.resume;

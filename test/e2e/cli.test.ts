@@ -640,6 +640,24 @@ export default { ...base, name: 'throws', build: (w: Size) => {
     expect(r.status).toBe(2);
   });
 
+  it('stops an observer stuck in an endless loop in some runs, in one line with exit code 2, and writes no reports', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-'));
+    const file = join(dir, 'stuck.mts');
+    // It loads (no fact is lost at the start, or in the fault-free run) and loops in the first run that loses one.
+    writeFileSync(
+      file,
+      `import base from '${join(root, 'scenarios', 'mercury-dual-write-commit-first.ts')}';\nconst [claim, ...rest] = base.claims;\nexport default { ...base, name: 'stuck-observer', claims: [{ ...claim, outcomes: (v) => { const out = claim.outcomes(v); if (out.length === 0 && claim.facts(v).length > 0) for (;;) {} return out; } }, ...rest] };\n`,
+    );
+    const r = spawnSync(process.execPath, [bin, 'windows', file, '--out', join(dir, 'out')], { cwd: root, encoding: 'utf8', env: { ...env, FAULTLINE_STALL_MS: '1500' } });
+    expect(r.stderr).toBe("faultline: a scenario's code ran 1.5 s without returning (an endless loop in an observer or a machine?); the command is ended\n");
+    expect(r.status).toBe(2);
+    expect(existsSync(join(dir, 'out'))).toBe(false);
+    // The same limit stops nothing that only takes long: a search beats as it goes.
+    const long = spawnSync(process.execPath, [bin, 'check', 'mercury-outbox', '--out', join(dir, 'check')], { cwd: root, encoding: 'utf8', env: { ...env, FAULTLINE_STALL_MS: '1000' } });
+    expect(long.status, long.stderr).toBe(0);
+    expect(spawnSync(process.execPath, [bin, 'list'], { cwd: root, encoding: 'utf8', env: { ...env, FAULTLINE_STALL_MS: '5' } }).stderr).toBe('faultline: FAULTLINE_STALL_MS must be a whole number of milliseconds from 100 to 3600000, got "5"\n');
+  });
+
   // A user's scenario file is compiled by tsx's loader, which gives it (and the engine it imports)
   // its own copy of every module; in-process that copy would blur the coverage of the real one.
   it('runs a user’s scenario file, exits 1 when its verdict is not the one it expects, and names the file in the replay line', async () => {

@@ -18,6 +18,7 @@
 //   `faultline replay <scenario> --choices <path>`) and the trace of running it again.
 // A search stopped by --max-depth holds only "within bound", and says so; one stopped by
 // --max-states, or one that judged no end state, decided nothing and is "inconclusive".
+import { beat } from '../../base/heartbeat.ts';
 import type { Finding, RunOutcome, Violation } from '../../checkers/finding.ts';
 import type { ClaimVerdict } from '../../checkers/compose.ts';
 import { judgeClaims, runScenario, viewOf } from '../../run/runScenario.ts';
@@ -642,6 +643,7 @@ class StateSearch {
    * pushed the same way; a second expansion waits as an item.
    */
   private expand(s: CheckState, hi: number, lo: number, id: number, depth: number, tag: number, again: Item['again'], push: Push, pushAgain: (i: Item) => void): void {
+    beat();
     this.waiting--;
     const { world, visited, sleeps } = this;
     let offered = world.choices(s);
