@@ -14,12 +14,18 @@ import { loadScenario } from '../../src/scenario/catalogue.ts';
 import { isFault } from '../../src/kernel/kernel.ts';
 import type { TraceEvent } from '../../src/kernel/trace.ts';
 
+/** A catalogue scenario's search world at a fault budget, and a log that keeps every event its steps trace. */
+async function traced(name: string, faults: number) {
+  const { scenario } = await loadScenario(name);
+  const { world } = checkSetup(scenario, { faults });
+  const events: TraceEvent[] = [];
+  const log = { trace: (tick: number, component: string, kind: TraceEvent['kind'], data?: unknown) => void events.push({ tick, seq: events.length, component, kind, data }), enter: () => undefined };
+  return { scenario, world, events, log };
+}
+
 describe('a path whose world goes still with a redelivery due', () => {
   it('is not judged before the redelivery, and ends after it with every claim holding', async () => {
-    const { scenario } = await loadScenario('group-rebalance-inbox');
-    const { world } = checkSetup(scenario, { faults: 2 });
-    const events: TraceEvent[] = [];
-    const log = { trace: (tick: number, component: string, kind: TraceEvent['kind'], data?: unknown) => void events.push({ tick, seq: events.length, component, kind, data }), enter: () => undefined };
+    const { scenario, world, events, log } = await traced('group-rebalance-inbox', 2);
     let s = world.initial(log);
     for (const c of decodeChoices('0.2x1.6.48x0.5.21x0')) s = world.apply(s, world.choices(s)[c]!, log);
     const stale = events.find((e) => e.kind === 'note' && (e.data as { kind: string }).kind === 'broker.staleCommit');
@@ -48,10 +54,7 @@ describe('a path whose world goes still with a redelivery due', () => {
   it('heals where it first goes quiet, takes no fault after it, and ends quiet again once a poll has run', async () => {
     // mercury-outbox's relay polls its outbox for ever: its fault-free path goes quiet between
     // two polls, heals there, and polls again before it ends.
-    const { scenario } = await loadScenario('mercury-outbox');
-    const { world } = checkSetup(scenario, { faults: 1 });
-    const events: TraceEvent[] = [];
-    const log = { trace: (tick: number, component: string, kind: TraceEvent['kind'], data?: unknown) => void events.push({ tick, seq: events.length, component, kind, data }), enter: () => undefined };
+    const { world, events, log } = await traced('mercury-outbox', 1);
     let s = world.initial(log);
     let healedAt = -1;
     for (let steps = 0; world.end(s, world.choices(s)) === undefined; steps++) {
