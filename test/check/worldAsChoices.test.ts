@@ -195,9 +195,11 @@ function translate(world: CheckWorld, trace: readonly TraceEvent[], log: StepLog
         if (s.comps.some((c) => c.down)) throw new Untranslatable('the heal restarts a crashed component early');
         if (s.links.some((l) => l.held.length > 0)) throw new Untranslatable('the heal releases a held message');
         // The World heals where its phase with faults went quiet, a search where a path first
-        // goes quiet: the same moment, and the same choice of its own.
-        advanceTo(e.tick);
-        take((c) => c.kind === 'heal', 'the heal');
+        // goes quiet: the same moment, and the same choice of its own. A World whose phase with
+        // faults ran to its bound (a retry that never ends) heals there, busy; a search has no
+        // such bound, and its path goes on without a heal.
+        settle();
+        if (choices().some((c) => c.kind === 'heal')) take((c) => c.kind === 'heal', 'the heal');
         break;
       default:
         break;
