@@ -90,7 +90,8 @@ export function recordValue(position: number): number {
 
 /**
  * The values of records `first`..`last` added up, without visiting each: a step takes a tick's
- * records at once, however many a tick brings. Each product is at most the sum itself, so it is
+ * records at once, however many a tick brings. Record p carries p (`recordValue`), so this is an
+ * arithmetic series. Each product is at most the sum itself, so it is
  * exact while the sum is (MAX_RECORDS keeps it so).
  */
 function valuesBetween(first: number, last: number): number {

@@ -329,10 +329,13 @@ export class Kernel {
     struck: () => this.strike(this.onDraft.d, this.onDraft.planned!, this.onDraft.log),
   };
 
-  /** Whether a path ends here, and how (a search's ending; the World's runs end by their phases). */
+  /** Whether a path ends here, and how (a search's ending; the World's runs end by their phases); `choices` is what `choices(s)` offers. */
   end(s: KernelState, choices: readonly Choice[]): PathEnd | undefined {
-    // A path that first goes quiet heals (a choice of its own) and ends only once quiet again.
-    if (!s.jumped && this.quiet(s, false)) return s.healTick < 0 ? undefined : { kind: 'quiet' };
+    // A path that first goes quiet heals (a choice of its own, which `choices` offers first, having
+    // asked the quiet rule already) and ends only once quiet again.
+    if (s.healTick < 0) {
+      if (choices[0] === HEAL) return undefined;
+    } else if (!s.jumped && this.quiet(s, false)) return { kind: 'quiet' };
     // The liveness bound counts the time in which something happened (see SearchState.jump).
     if (s.now - s.stillTicks > Math.max(s.lastFault, s.healTick, 0) + this.options.livenessTicksMax) return { kind: 'stuck', reason: { kind: 'no quiescence', ticks: this.options.livenessTicksMax } };
     if (choices.every(isFault)) {

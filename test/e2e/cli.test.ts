@@ -579,6 +579,15 @@ describe('calc', () => {
 describe('the faultline process', () => {
   const env = { ...process.env, NO_COLOR: '1' };
 
+  /** A user's scenario file of `text`, in a folder of its own, swept by `windows` into that folder's `out`. */
+  const windowsOfFile = (name: string, text: string, extraEnv: Record<string, string> = {}) => {
+    const dir = mkdtempSync(join(tmpdir(), 'faultline-'));
+    const file = join(dir, name);
+    writeFileSync(file, text);
+    const r = spawnSync(process.execPath, [bin, 'windows', file, '--out', join(dir, 'out')], { cwd: root, encoding: 'utf8', env: { ...env, ...extraEnv } });
+    return { dir, file, r };
+  };
+
   it('starts from its bin file and prints its version', () => {
     const r = spawnSync(process.execPath, [bin, '--version'], { cwd: root, encoding: 'utf8', env });
     expect(r.status).toBe(0);
@@ -610,10 +619,8 @@ describe('the faultline process', () => {
   });
 
   it("names the line of a user's scenario that throws, mapped back to its TypeScript source", () => {
-    const dir = mkdtempSync(join(tmpdir(), 'faultline-'));
-    const file = join(dir, 'throws.mts');
-    writeFileSync(
-      file,
+    const { dir, file, r } = windowsOfFile(
+      'throws.mts',
       `import base from ${JSON.stringify(join(root, 'scenarios', 'mercury-outbox.ts'))};
 type Size = { size: number };
 export default { ...base, name: 'throws', build: (w: Size) => {
@@ -622,7 +629,6 @@ export default { ...base, name: 'throws', build: (w: Size) => {
 } };
 `,
     );
-    const r = spawnSync(process.execPath, [bin, 'windows', file, '--out', join(dir, 'out')], { cwd: root, encoding: 'utf8', env });
     expect(r.stderr).toBe(`faultline: malformed scenario ${file}: build() threw: no relay configured (at ${file}:4:25 in build)\n`);
     expect(r.status).toBe(2);
     expect(existsSync(join(dir, 'out'))).toBe(false);
@@ -641,14 +647,12 @@ export default { ...base, name: 'throws', build: (w: Size) => {
   });
 
   it('stops an observer stuck in an endless loop in some runs, in one line with exit code 2, and writes no reports', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'faultline-'));
-    const file = join(dir, 'stuck.mts');
     // It loads (no fact is lost at the start, or in the fault-free run) and loops in the first run that loses one.
-    writeFileSync(
-      file,
+    const { dir, r } = windowsOfFile(
+      'stuck.mts',
       `import base from '${join(root, 'scenarios', 'mercury-dual-write-commit-first.ts')}';\nconst [claim, ...rest] = base.claims;\nexport default { ...base, name: 'stuck-observer', claims: [{ ...claim, outcomes: (v) => { const out = claim.outcomes(v); if (out.length === 0 && claim.facts(v).length > 0) for (;;) {} return out; } }, ...rest] };\n`,
+      { FAULTLINE_STALL_MS: '1500' },
     );
-    const r = spawnSync(process.execPath, [bin, 'windows', file, '--out', join(dir, 'out')], { cwd: root, encoding: 'utf8', env: { ...env, FAULTLINE_STALL_MS: '1500' } });
     expect(r.stderr).toBe("faultline: a scenario's code ran 1.5 s without returning (an endless loop in an observer or a machine?); the command is ended\n");
     expect(r.status).toBe(2);
     expect(existsSync(join(dir, 'out'))).toBe(false);
