@@ -79,7 +79,8 @@ export interface Coverage {
   readonly maxOccurrence?: number;
   /**
    * Windows mode: the occurrences of places the runs reached (a pair's second fault counted in
-   * the run of its first), the most one place had, and how many a bound left unstruck.
+   * the run of its first), the most one place had, and how many a bound left unstruck. Explore,
+   * not told a bound: the occurrences the fault-free run reached, which its faults are drawn from.
    */
   readonly occurrences?: { readonly reached: number; readonly beyond: number; readonly most: number };
   readonly runs: number;
@@ -88,6 +89,8 @@ export interface Coverage {
   readonly interleavings: Interleavings;
   /** A bound that stopped the search before it covered its whole space. */
   readonly bound?: SearchBound;
+  /** Check with `--size` below the scenario's own: the workload searched, and the scenario's. A smaller one is a bound too. */
+  readonly workload?: { readonly size: number; readonly of: number };
   /** Check mode: the states still waiting to be expanded when the search stopped. */
   readonly frontier?: number;
   /** The one failure window or message point the sweep was asked to run (`--only`). */

@@ -36,7 +36,7 @@ export const command: Command = {
       runs: { type: 'string', value: 'N', help: 'how many plans to try for each scenario (default 1000)' },
       seed: { type: 'string', value: 'S', help: "fast-check's seed (default 1)" },
       'max-faults': { type: 'string', value: 'N', help: 'at most this many faults in one plan (default 3)' },
-      'max-occurrence': { type: 'string', value: 'N', help: 'the highest occurrence a fault may target (default 3)' },
+      'max-occurrence': { type: 'string', value: 'N', help: 'the highest occurrence a fault may target (default: any the fault-free run reached, one of the first 3 half the time)' },
       workers: { type: 'string', value: 'N', help: 'run on N threads (default 1); the result is the same as on one' },
       shard: { type: 'string', value: 'i/n', help: "run the i-th of n equal stretches of each search's runs and write them as a part; faultline merge joins the n parts" },
       out: { type: 'string', value: 'DIR', help: 'with --shard: the folder its part goes to (default faultline-shard-i-of-n/)' },

@@ -92,7 +92,12 @@ type PointFaults = { readonly point: string; readonly kinds: readonly MessageFau
 /** Where generated faults may strike: what the design offers the window faults, and its message points. */
 export interface ExplorationSpace extends StrikeSpace {
   readonly points: readonly PointFaults[];
+  /** How often the fault-free run reached its places: in all, and the most at one place. */
+  readonly reached: { readonly occurrences: number; readonly most: number };
 }
+
+/** The occurrences a generated fault targets when the search is not told a bound: the first three, as always, and every one the fault-free run reached besides. */
+const FIRST_OCCURRENCES = 3;
 
 /** The places a generated fault may strike, from the machine definitions and a reference run. */
 export function explorationSpace(scenario: Scenario): ExplorationSpace {
@@ -104,12 +109,28 @@ export function explorationSpace(scenario: Scenario): ExplorationSpace {
       return { point, kinds: linkFaults(reference.components, p.from, p.to, p.type) };
     })
     .filter((p) => p.kinds.length > 0);
-  return { ...strikeSpace(reference.components), points };
+  const counts = [...reference.report.census.values(), ...reference.report.windowCounts.values()];
+  const reached = { occurrences: counts.reduce((a, b) => a + b, 0), most: counts.reduce((a, b) => Math.max(a, b), 0) };
+  return { ...strikeSpace(reference.components), points, reached };
+}
+
+/**
+ * The occurrence a generated fault targets. Told a bound, any up to it. Not told, one of the first
+ * three half the time, where most designs break and where the search always looked, and half the
+ * time any the fault-free run reached, so a design that breaks only at a later occurrence (a
+ * dedup store that evicts its fourth key) is found too. Where no place was reached more than three
+ * times the two are the same, and a seed draws the cases it always drew.
+ */
+function occurrenceArbitrary(space: ExplorationSpace, maxOccurrence: number | undefined): fc.Arbitrary<number> {
+  if (maxOccurrence !== undefined) return fc.integer({ min: 1, max: maxOccurrence });
+  const first = fc.integer({ min: 1, max: FIRST_OCCURRENCES });
+  if (space.reached.most <= FIRST_OCCURRENCES) return first;
+  return fc.oneof(first, fc.integer({ min: 1, max: space.reached.most }));
 }
 
 export function caseArbitrary(scenario: Scenario, options: ExploreOptions = {}, space = explorationSpace(scenario)): fc.Arbitrary<Case> {
   const { points } = space;
-  const occurrence = fc.integer({ min: 1, max: options.maxOccurrence ?? 3 });
+  const occurrence = occurrenceArbitrary(space, options.maxOccurrence);
   // Crashes first, then message faults, then the window faults a design declares: the order
   // fast-check has always drawn from, kept so that a seed finds the case it always found.
   const windowFaults = (declared: boolean) =>
@@ -284,6 +305,8 @@ export function finishExplore(scenario: Scenario, options: ExploreOptions, part:
     kinds: FAULT_KINDS.filter((k) => !isDeclaredKind(k) || space.points.some((p) => (p.kinds as readonly string[]).includes(k)) || windowDescriptors().some((d) => d.kind === k && d.places(space).length > 0)),
     windows: space.windows.length,
     points: space.points.length,
+    // The occurrences its faults were drawn from: the first N of each place, or every one the fault-free run reached.
+    ...(options.maxOccurrence === undefined ? { occurrences: { reached: space.reached.occurrences, beyond: 0, most: space.reached.most } } : { maxOccurrence: options.maxOccurrence }),
     runs,
     unstruckRuns,
     interleavings: { kind: 'sampled' },

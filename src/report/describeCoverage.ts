@@ -28,7 +28,10 @@ export function count(n: number, one: string, many = `${one}s`): string {
 function depth(c: Coverage): string {
   if (c.mode === 'replay') return c.faultDepth === 0 ? 'the fault-free run' : `this plan of ${count(c.faultDepth, 'fault')}`;
   if (c.mode === 'explore') return `sampled plans of up to ${count(c.faultDepth, 'fault')}`;
-  if (c.mode === 'check') return c.faultDepth === 0 ? 'every fault-free interleaving' : `every interleaving with at most ${count(c.faultDepth, 'fault')}`;
+  if (c.mode === 'check') {
+    const at = c.workload === undefined ? '' : ` at workload size ${thousands(c.workload.size)} (the scenario's is ${thousands(c.workload.of)})`;
+    return `${c.faultDepth === 0 ? 'every fault-free interleaving' : `every interleaving with at most ${count(c.faultDepth, 'fault')}`}${at}`;
+  }
   if (c.faultDepth === 1) return 'every single fault';
   if (c.faultDepth === 2) return 'every single fault and every pair';
   return `every combination of up to ${c.faultDepth} faults`;
@@ -39,6 +42,7 @@ function occurrencesOf(c: Coverage): string {
   const o = c.occurrences;
   const first = c.maxOccurrence === undefined ? undefined : `first ${count(c.maxOccurrence, 'occurrence')} of each`;
   if (o === undefined) return first === undefined ? '' : `, ${first}`;
+  if (c.mode === 'explore') return `, occurrences drawn from the ${thousands(o.reached)} the fault-free run reached, up to ${thousands(o.most)} at one place`;
   if (first === undefined) return `, every occurrence the runs reached: ${thousands(o.reached)}, at most ${thousands(o.most)} at one place`;
   if (o.beyond === 0) return `, ${first}: every one of the ${thousands(o.reached)} the runs reached`;
   return `, ${first}: ${thousands(o.reached - o.beyond)} of the ${thousands(o.reached)} the runs reached, up to ${thousands(o.most)} at one place; ${thousands(o.beyond)} left unstruck`;

@@ -1,11 +1,13 @@
 // Windows mode strikes every occurrence of every place the runs reach, so a flaw that shows only
 // at a late occurrence is found by default; a bound that leaves occurrences unstruck makes the
-// verdict "holds within bound", never "holds". The design (test/fixtures/fullDedupTable.ts)
-// breaks only when its sender crashes after its seventh send, past a dedup table of six entries.
+// verdict "holds within bound", never "holds". Explore draws its faults' occurrences from every
+// one the fault-free run reached. The design (test/fixtures/fullDedupTable.ts) breaks only when its
+// sender crashes after its seventh send, past a dedup table of six entries.
 import { describe, expect, it } from 'vitest';
 import { describeCoverage } from '../../src/report/describeCoverage.ts';
 import { runScenario } from '../../src/run/runScenario.ts';
 import { runWindows } from '../../src/modes/windows.ts';
+import { explore } from '../../src/modes/explore.ts';
 import { fullDedupTable, fullDedupTableScenario } from '../fixtures/fullDedupTable.ts';
 
 const crashRow = (r: ReturnType<typeof runWindows>) => r.rows.find((row) => row.fault === 'crash' && row.place.kind === 'window' && row.place.component === 'sender' && row.place.state === 'awaitingAck')!;
@@ -56,5 +58,18 @@ describe('windows mode, every occurrence by default', () => {
     expect(r.coverage.faultDepth).toBe(2);
     expect(r.judgement.verdict).toBe('holds within bound');
     expect(r.coverage.occurrences!.beyond).toBeGreaterThan(0);
+  });
+});
+
+describe('explore, past the first occurrences', () => {
+  it('explore finds the duplicate by default, draws from every occurrence the fault-free run reached, and says so; bounded to the first three it holds within bound', () => {
+    const found = explore(fullDedupTableScenario, { runs: 300, seed: 1 });
+    expect(found.judgement.verdict).toBe('violated');
+    expect(found.search.status === 'failed' && found.search.counterexample.plan.some((f) => f.kind === 'crash' && f.occurrence >= 7)).toBe(true);
+    const bounded = explore(fullDedupTableScenario, { runs: 300, seed: 1, maxOccurrence: 3 });
+    expect(bounded.judgement.verdict).toBe('holds within bound');
+    expect(describeCoverage(bounded.judgement.verdict, bounded.coverage)).toMatch(/first 3 occurrences of each/);
+    const roomy = explore({ ...fullDedupTableScenario, build: () => fullDedupTable(100) }, { runs: 50, seed: 1 });
+    expect(describeCoverage(roomy.judgement.verdict, roomy.coverage)).toMatch(/occurrences drawn from the \d+ the fault-free run reached, up to 8 at one place/);
   });
 });
