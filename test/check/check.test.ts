@@ -100,6 +100,12 @@ describe('check', () => {
     expect(depth.check.depth).toBeLessThanOrEqual(160);
     // Every path to depth 30 searched, but none reached its end: no claim was ever judged.
     expect(check(scenario, { faults: 1, maxDepth: 30 }).judgement.verdict).toBe('inconclusive');
+    // A workload below the scenario's is a bound too: one order searched whole says nothing of two.
+    const small = check(scenario, { faults: 1, size: 1 });
+    expect(small.judgement.verdict).toBe('holds within bound');
+    expect(small.coverage.workload).toEqual({ size: 1, of: 2 });
+    expect(describeCoverage(small.judgement.verdict, small.coverage)).toMatch(/^holds within bound for every interleaving with at most 1 fault at workload size 1 \(the scenario's is 2\): /);
+    expect(check(scenario, { faults: 1, size: 2 }).coverage.workload).toBeUndefined();
   }, 60_000);
 
   it('follows a breadth-first search that stopped at its bound with a depth-first one, which reaches the end of long paths', async () => {

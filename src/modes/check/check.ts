@@ -914,7 +914,10 @@ function judgedSearch(scenario: Scenario, setup: CheckSetup, found: StateSearch,
   // was searched whole), decided nothing: it is inconclusive, never "holds within bound". A depth
   // bound alone leaves a defined part searched: every path to that depth.
   const undecided = ends === 0 || bound?.kind === 'states';
-  const verdict = verdictOf(ordered, bound !== undefined);
+  // A workload smaller than the scenario's is a bound as well: what holds for three orders may
+  // not for five (a dedup store that evicts its fourth key).
+  const smaller = setup.size < scenario.workload.size;
+  const verdict = verdictOf(ordered, bound !== undefined || smaller);
   const judgement = judge(expectedAt(scenario.expect, setup.faults), undecided && (verdict === 'holds' || verdict === 'holds within bound') ? 'inconclusive' : verdict, violations, complete ? 'exhaustive' : 'sampled', violatedClaims(tally.result()), tally.undecided());
   const coverage: Coverage = {
     mode: 'check',
@@ -926,6 +929,7 @@ function judgedSearch(scenario: Scenario, setup: CheckSetup, found: StateSearch,
     unstruckRuns: 0,
     interleavings: { kind: 'all', states: found.visited.size, transitions: found.transitions, depth: found.maxSeen, ...(found.sleeps ? { slept: found.slept } : {}) },
     ...(bound === undefined ? {} : { frontier: found.waiting }),
+    ...(smaller ? { workload: { size: setup.size, of: scenario.workload.size } } : {}),
     ...(bound ? { bound } : stopped ? { bound: { kind: 'firstViolation' as const, after: ends } } : {}),
     clauses: tally.result(),
   };
