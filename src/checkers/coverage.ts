@@ -176,9 +176,38 @@ export class ClauseTally {
     });
   }
 
-  /** The clauses some run could not decide, with the first reason given. */
+  /**
+   * The clauses some run could not decide, with the first reason given; and each claim that runs
+   * were judged for but none of whose clauses (quiescence aside) judged anything in any of them.
+   * Such a claim reads what no component ever writes, or gives no observer a run could use: its
+   * "holds" would be a pass that tested nothing, so it is undecided, never a pass.
+   */
   undecided(): Undecided[] {
-    return [...this.entries.values()].filter((e) => e.seen.has('unknown')).map((e) => ({ effect: e.effect, clause: e.clause, reason: e.reason ?? 'no reason given' }));
+    const unknown = [...this.entries.values()].filter((e) => e.seen.has('unknown')).map((e) => ({ effect: e.effect, clause: e.clause, reason: e.reason ?? 'no reason given' }));
+    return [...unknown, ...this.vacuous()];
+  }
+
+  /** Each claim judged in some run, none of whose clauses but quiescence judged anything. */
+  private vacuous(): Undecided[] {
+    const byClaim = new Map<string, TallyEntry[]>();
+    for (const [key, e] of this.entries) {
+      const claim = key.slice(0, key.indexOf('\u0000'));
+      byClaim.set(claim, [...(byClaim.get(claim) ?? []), e]);
+    }
+    const found: Undecided[] = [];
+    for (const entries of byClaim.values()) {
+      const judgedRuns = Math.max(...entries.map((e) => e.exercised + e.idle + e.undecided));
+      const effectClauses = entries.filter((e) => e.clause !== 'quiescence');
+      if (judgedRuns === 0 || effectClauses.some((e) => e.exercised > 0 || e.undecided > 0 || e.seen.has('inconclusive'))) continue;
+      const idle = effectClauses.find((e) => e.idle > 0);
+      const first = idle ?? effectClauses[0] ?? entries[0]!;
+      const reason =
+        idle === undefined
+          ? 'the claim gives no observer a run could judge: every clause but quiescence is unchecked'
+          : `no run gave any clause of the claim anything to judge (${judgedRuns.toLocaleString('en-US')} run${judgedRuns === 1 ? '' : 's'} without one outcome or fact of it): does a component write what its observers read?`;
+      found.push({ effect: first.effect, clause: first.clause, reason });
+    }
+    return found;
   }
 
   result(): ClauseCoverage[] {

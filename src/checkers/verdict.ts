@@ -116,6 +116,10 @@ export function judge(expected: ExpectedVerdict, verdict: Verdict, found: Iterab
   const holds = verdict === 'holds' || verdict === 'holds within bound';
   const verdictMatches = expected.verdict === 'holds' ? holds : verdict === 'violated';
   const clauses = distinctUndecided(undecided);
+  // An undecided clause leaves the claim unknown, never holding: runs whose outcome says so (an
+  // observer that threw) already made the verdict unknown; a claim no run gave anything to judge
+  // holds in every run, so it is said here.
+  if (clauses.length > 0 && holds) verdict = 'unknown';
   return { verdict, expected, asExpected: verdictMatches && missing.length === 0 && unexpected.length === 0 && unexpectedClaims.length === 0 && clauses.length === 0, found: ordered, missing, unexpected, unexpectedClaims, undecided: clauses };
 }
 

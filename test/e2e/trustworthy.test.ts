@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { bufferIo } from '../../src/cli/io.ts';
 import { main } from '../../src/cli/main.ts';
 import { replay } from '../../src/modes/replay.ts';
+import { explore } from '../../src/modes/explore.ts';
+import { check } from '../../src/modes/check/check.ts';
 import { renderHtml, renderScenarioHtml } from '../../src/report/html.ts';
 import { renderJson } from '../../src/report/json.ts';
 import { renderJunit } from '../../src/report/junit.ts';
@@ -121,6 +123,36 @@ describe('a checker that throws', () => {
     const doc = JSON.parse(replayJson(r)) as { verdict: string; coverage: { clauses: { status: string; reason?: string }[] } };
     expect(doc.verdict).toBe('unknown');
     expect(doc.coverage.clauses.filter((c) => c.status === 'unknown').map((c) => c.reason)).toEqual([reason, reason]);
+  });
+});
+
+describe('a claim no run gives anything to judge', () => {
+  // It reads a table nothing writes, and turns its fact clauses off: every run holds, vacuously.
+  const claim = outbox.claims[0]!;
+  const vacuous: Scenario = {
+    ...outbox,
+    name: 'outbox-with-a-vacuous-claim',
+    claims: [{ ...claim, outcomes: () => [], unchecked: ['lost effect', 'phantom effect'] }],
+  };
+
+  it('is unknown, never holds, in windows, explore and check, and says why', () => {
+    for (const r of [runWindows(vacuous), explore(vacuous, { runs: 20 }), check(vacuous, { faults: 1, kinds: ['crash'] })]) {
+      expect(r.judgement.verdict, r.coverage.mode).toBe('unknown');
+      expect(r.judgement.asExpected).toBe(false);
+      expect(r.judgement.undecided).toEqual([{ effect: claim.effect, clause: 'atMostOne', reason: expect.stringMatching(/^no run gave any clause of the claim anything to judge \([\d,]+ runs? without one outcome or fact of it\): does a component write what its observers read\?$/) }]);
+      expect(exitCodeOf([r.judgement])).toBe(1);
+    }
+  });
+
+  it('is judged when some run gives it something, and a claim with facts no run commits is not one', () => {
+    // The same claim reading the real table: the fault-free run alone exercises it.
+    expect(runWindows({ ...vacuous, claims: [{ ...claim, unchecked: ['lost effect', 'phantom effect'] }] }).judgement.verdict).toBe('holds');
+    // No outcome ever, but facts to judge: every fact is a lost effect, which is a finding, not a vacuous pass.
+    expect(runWindows({ ...vacuous, claims: [{ ...claim, outcomes: () => [] }] }).judgement.verdict).toBe('violated');
+  });
+
+  it('is not one in a single replayed run, where a crash before any commit leaves nothing to judge', () => {
+    expect(replay(vacuous, { kind: 'plan', seed: 1, plan: [] }).judgement.verdict).toBe('holds');
   });
 });
 
