@@ -228,7 +228,7 @@ export const GROUPS: readonly GroupNotes[] = [
         schemas: ["orchestrator"],
         intro: "`orchestrator(options)`: a gift purchase run as a saga: create a pending order, authorise, reserve, capture, confirm the order, email; a refused step runs the compensations of the steps done, newest first. It sends each action to the participant named for it, so a design names its three participants exactly `payments` (authorise, capture, and their undoing: void, refund), `inventory` (reserve, release) and `notifications` (email). Durable: the saga log (order state, steps done and undone). Volatile: the request in flight, sent again under the same key after a restart.",
         options: {
-        purchases: { values: "`(size) => GiftPurchase[]`", text: "The purchases, run one after another." },
+        purchases: { values: "`(size) => GiftPurchase[]`", text: "The purchases, run one after another, each `{ id, captureDeclined }`. The orchestrator itself does not read `captureDeclined`: a decline is the payments participant's (`declines: (size) => ['g-2:capture']`), which the `giftSaga` preset sets from that field. With parts of your own, name it in the participant's `declines`, or no purchase is ever declined and no compensation runs." },
         emailStep: { text: "Where the email, which cannot be undone, comes in the saga." },
         timeout: { default: "20 ticks", text: "How long it waits for a participant's reply." },
         },
@@ -313,7 +313,7 @@ export const GROUPS: readonly GroupNotes[] = [
       {
         title: "relay",
         schemas: ["relay"],
-        intro: "`relay(options = {})`: the outbox relay; it polls committed outbox rows, publishes each and records that it did. Durable: nothing of its own (progress is the rows' `published` flag). Volatile: the batch in hand (with `claim: 'skipLocked'`, also the round's open transaction, which the database rolls back when the worker's connection drops).",
+        intro: "`relay(options = {})`: the outbox relay; it polls committed outbox rows, publishes each and records that it did. Durable: nothing of its own (progress is the rows' `published` flag: it picks the rows whose `published` is `false`, exactly, so a row written without the column is never published; see [What the records carry](composing.md#what-the-records-carry)). Volatile: the batch in hand (with `claim: 'skipLocked'`, also the round's open transaction, which the database rolls back when the worker's connection drops).",
         options: {
         db: { values: "component name", default: "`ordersDb`", text: "The database holding the outbox." },
         broker: { values: "component name", default: "`broker`", text: "Where it publishes." },
