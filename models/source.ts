@@ -275,7 +275,8 @@ export function source(options: z.input<typeof SourceOptions>): ComponentBuilder
     name,
     machine: sourceMachine,
     process: true,
-    peers: [db, broker],
+    // With an outbox it only writes its database; the relay publishes. A dual write publishes itself.
+    peers: o.design === 'outbox' ? [db] : [db, broker],
     input: {
       design: o.design,
       db,
