@@ -144,7 +144,7 @@ export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.na
   const sent = input.kind === 'plan' ? sentPoints(scenario, input.seed, input.size) : undefined;
   if (input.kind === 'path') {
     const found = explorePath(scenario, input, ref);
-    if (found.search.status !== 'failed') throw new InputError(`seed ${input.seed} and path ${input.path} reproduce no failure for ${scenario.name}`);
+    if (found.search.status !== 'failed') throw new InputError(`seed ${input.seed} and path ${input.path} reproduce no failure for ${scenario.name}: a path replays only with the --max-faults and --max-occurrence of the search that printed it, on the same design`);
     const ce = found.search.counterexample;
     seed = ce.seed;
     size = ce.size;

@@ -210,7 +210,7 @@ describe('refusals of values, scenarios and plans', () => {
     [['replay', 'mercury-outbox', '--seed', '1', '--size', '0'], /--size must be at least 1, got 0/],
     // A path that does not fit the search space, and one that fits but finds nothing.
     [['replay', 'mercury-dual-write-commit-first', '--seed', '1', '--path', '9:9:9:9:9:9:9:9:9:9:9'], /^faultline: seed 1 and path 9(:9){10} do not replay for mercury-dual-write-commit-first: Unable to replay/],
-    [['replay', 'mercury-dual-write-commit-first', '--seed', '1', '--path', '9:9:9:9:9'], /^faultline: seed 1 and path 9:9:9:9:9 reproduce no failure for mercury-dual-write-commit-first$/],
+    [['replay', 'mercury-dual-write-commit-first', '--seed', '1', '--path', '9:9:9:9:9'], /^faultline: seed 1 and path 9:9:9:9:9 reproduce no failure for mercury-dual-write-commit-first: a path replays only with the --max-faults and --max-occurrence of the search that printed it, on the same design$/],
     [['replay', 'mercury-outbox', '--seed', '1', '--path', '0'], /seed 1 and path 0 reproduce no failure for mercury-outbox/],
     [['calc'], /^faultline: calc needs a subcommand: dedup\|checkpoint\|backfill\|retry\|horizon$/],
     [['calc', 'dedpu', '--rate', '1'], /^faultline: calc: unknown subcommand "dedpu" \(did you mean dedup\?\); expected /],
