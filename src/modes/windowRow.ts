@@ -17,7 +17,7 @@ import type { Place } from '../faults/place.ts';
 import type { ReplayRef } from './replayLine.ts';
 import type { TimeScale } from '../base/duration.ts';
 import type { DesignComponent, EvidencePart, WindowNote } from '../scenario/scenario.ts';
-import type { TraceEvent } from '../kernel/trace.ts';
+import { stableJson, type TraceEvent } from '../kernel/trace.ts';
 import type { InFlight, Note, Strike } from '../kernel/runEvents.ts';
 
 /** What was durable and in flight when a fault struck. */
@@ -111,15 +111,31 @@ export function undecidedOf(run: { readonly claims: readonly ClaimVerdict[] }): 
   return run.claims.flatMap((c) => c.clauses.filter((k) => k.status === 'unknown').map((k) => ({ effect: c.effect, clause: k.clause, reason: k.reason ?? 'no reason given' })));
 }
 
-/** The evidence of a strike, each component rendered by its own describer (components without one are left out). */
+/**
+ * The evidence of a strike, each component rendered by its own describer (components without one
+ * are left out). A design none of whose components has one (hand-drawn machines) shows each
+ * one's durable state as JSON, cut short, where it has any: left out, its cell would read
+ * "nothing durable yet" while it held something.
+ */
 export function evidenceOf(strike: Strike, components: readonly DesignComponent[], time: TimeScale, end: readonly string[] = []): Evidence {
   const described = components.filter((c) => c.describe !== undefined);
   return {
     tick: strike.tick,
-    components: described.map((c) => ({ component: c.name, parts: c.describe!(strike.durable[c.name], time) })),
+    components:
+      described.length > 0
+        ? described.map((c) => ({ component: c.name, parts: c.describe!(strike.durable[c.name], time) }))
+        : components.flatMap((c) => (strike.durable[c.name] === undefined ? [] : [{ component: c.name, parts: [{ label: 'durable', items: [undescribed(strike.durable[c.name])] }] }])),
     inFlight: strike.inFlight,
     end,
   };
+}
+
+/** The longest an undescribed component's durable state is shown, in characters. */
+const UNDESCRIBED_MAX = 160;
+
+function undescribed(durable: unknown): string {
+  const text = stableJson(durable);
+  return text.length <= UNDESCRIBED_MAX ? text : `${text.slice(0, UNDESCRIBED_MAX - 1)}…`;
 }
 
 /** How often each guard a run's notes show fired: each hit is a repeat it suppressed. */

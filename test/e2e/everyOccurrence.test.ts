@@ -5,6 +5,7 @@
 // sender crashes after its seventh send, past a dedup table of six entries.
 import { describe, expect, it } from 'vitest';
 import { describeCoverage } from '../../src/report/describeCoverage.ts';
+import { evidenceText } from '../../src/report/windowCells.ts';
 import { runScenario } from '../../src/run/runScenario.ts';
 import { runWindows } from '../../src/modes/windows.ts';
 import { explore } from '../../src/modes/explore.ts';
@@ -24,6 +25,8 @@ describe('windows mode, every occurrence by default', () => {
     expect(row.outcomes).toEqual({ holds: 6, 'duplicate effect': 2 });
     expect(r.coverage.occurrences).toMatchObject({ beyond: 0 });
     expect(r.coverage.maxOccurrence).toBeUndefined();
+    // Neither hand-drawn machine describes itself: their durable state is shown as it is, never "nothing durable yet".
+    expect(evidenceText(row.evidence)).toMatch(/^sender \{durable: \{"acked":\d+\}\} · receiver \{durable: \{"applied":\[[\d,]*\],"seen":\[[\d,]*\]\}\}/);
   });
 
   it('holds only within its bound when a bound leaves later occurrences unstruck, and says how many', () => {
