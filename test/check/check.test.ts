@@ -13,6 +13,7 @@ import { formatPlace } from '../../src/faults/place.ts';
 import { describeCoverage } from '../../src/report/describeCoverage.ts';
 import { exitCodeOf } from '../../src/checkers/verdict.ts';
 import { verdictSummary } from '../../src/report/verdictSummary.ts';
+import { fullDedupTable, fullDedupTableScenario } from '../fixtures/fullDedupTable.ts';
 
 const load = async (name: string) => (await loadScenario(name)).scenario;
 
@@ -222,4 +223,18 @@ describe('check', () => {
     expect(again.traceHash).toBe(ce.traceHash);
     expect(again.findings.map((f) => f.violation)).toContain(ce.violation);
   }, 60_000);
+});
+
+describe("a counterexample's marks on a path whose fault rides on a delivery", () => {
+  it('marks the delivery that committed each outcome, never the fault line recorded before it', () => {
+    // A dedup table of no entries: a duplicated order is applied twice.
+    const r = check({ ...fullDedupTableScenario, build: () => fullDedupTable(0) }, { faults: 1, kinds: ['duplicate'] });
+    expect(r.judgement.verdict).toBe('violated');
+    const ce = r.counterexamples[0]!;
+    const marked = (ce.moments ?? []).filter((m) => m.kind === 'outcome').map((m) => ce.trace[m.at!]!);
+    expect(marked.map((e) => [e.kind, e.component])).toEqual([
+      ['deliver', 'receiver'],
+      ['deliver', 'receiver'],
+    ]);
+  });
 });

@@ -262,6 +262,7 @@ export function runChoices(scenario: Scenario, setup: CheckSetup, choices: reado
     }
     note(s);
     s = world.apply(s, c, tracer);
+    if (f && frames !== undefined) deliveryStarts(frames, log.trace.events);
   }
   note(s);
   const durable = world.durable(s);
@@ -280,6 +281,22 @@ export function runChoices(scenario: Scenario, setup: CheckSetup, choices: reado
     faultSteps,
     ...(frames === undefined ? {} : { frames }),
   };
+}
+
+/**
+ * A fault chosen at a link's head is recorded before the delivery it rides on (the duplicate,
+ * then the message landing), where a World run records the delivery first and the fault it
+ * suffered after. A change such a step makes is drawn at its delivery, as a World run's is, not
+ * at the fault line before it; a step that delivers nothing (a crash) keeps its first event.
+ */
+function deliveryStarts(frames: DurableFrame[], events: readonly TraceEvent[]): void {
+  const last = frames[frames.length - 1]!;
+  for (let j = last.step; j < events.length; j++) {
+    const kind = events[j]!.kind;
+    if (kind !== 'deliver' && kind !== 'timer') continue;
+    frames[frames.length - 1] = { ...last, step: j };
+    return;
+  }
 }
 
 /** The steps of a framed path's run at which the keys of its findings of `violation` went wrong. */
