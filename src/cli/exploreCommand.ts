@@ -105,7 +105,7 @@ export function presentExplore(results: readonly ExploreResult[], flags: { reado
     io.out(`${c.bold(result.name)}: ${result.runs} runs from seed ${result.seed}; outcomes ${Object.entries(result.outcomes).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     if (result.search.status === 'failed') {
       const ce = result.search.counterexample;
-      io.out(c.red(`${ce.outcome} found and shrunk to a minimal plan and schedule:`));
+      io.out(c.red(`${ce.outcome} found and shrunk, as far as fast-check shrinks it (windows and check find the fewest faults):`));
       printRun(io.out, c, { ...ce, claims: result.claims, tick: result.tick });
     }
     io.out(`covers: ${describeCoverage(result.judgement.verdict, result.coverage)}`);

@@ -1,7 +1,8 @@
 // Explore mode: fast-check searches fault plans, workload sizes and message latencies (which
 // decide the interleaving). The latencies are a schedule fast-check generates, not a seed it can
-// only draw again, so a violation shrinks to a minimal plan and a minimal schedule: every message
-// at the least latency but the few the failure needs late. The failure is kept as data first: the
+// only draw again, so a violation shrinks towards a small plan and a small schedule: every
+// message at the least latency but the few the failure needs late. Shrinking is local, so a
+// smaller plan may exist (windows and check find the fewest faults). The failure is kept as data first: the
 // plan, the schedule, the findings, the trace and the seed and path that replay it exactly.
 // Only running counts are kept between runs, so memory stays flat however many runs are asked
 // for. A search that finds nothing holds only within its bound: the number of samples.
