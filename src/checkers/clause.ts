@@ -45,23 +45,40 @@ export function observed(judged: number, findings: readonly Finding[]): Observat
  */
 function emptyKey(key: unknown): boolean {
   if (typeof key !== 'string') return true;
-  return key === '' || key.split('|').some((part) => part === 'undefined' || part === 'null' || part === 'NaN');
+  return key === '' || NO_VALUE_PART.test(key);
 }
+
+/** A `|`-separated part of a key that is `undefined`, `null` or `NaN` as text (a test, not a split: it runs for every key of every run). */
+const NO_VALUE_PART = /(?:^|\|)(?:undefined|null|NaN)(?:\||$)/;
 
 function refuseEmpty(what: string, key: unknown): void {
   if (emptyKey(key)) throw new Error(`a${what === 'outcome' ? 'n' : ''} ${what} key ${JSON.stringify(key)} names no value: does the claim read a field or column its rows lack?`);
 }
 
+/**
+ * What each observer gave for a view, once it gave it without a key that names no value. Three
+ * clauses read a claim's outcomes and two its facts, in every run; a view is made for one end
+ * state and never changes, and an observer is a function of it, so each is asked once a view.
+ */
+const observedBy = new WeakMap<WorldView, Map<Function, readonly unknown[]>>();
+
+function observedOnce<T>(view: WorldView, observer: (view: WorldView) => readonly T[], what: 'outcome' | 'fact', keyOf: (item: T) => unknown): readonly T[] {
+  let byObserver = observedBy.get(view);
+  const known = byObserver?.get(observer);
+  if (known !== undefined) return known as readonly T[];
+  const items = observer(view);
+  for (const item of items) refuseEmpty(what, keyOf(item));
+  if (byObserver === undefined) observedBy.set(view, (byObserver = new Map()));
+  byObserver.set(observer, items);
+  return items;
+}
+
 /** A claim's outcomes, refused (the clause undecided) when a key names no value. */
 export function outcomesOf(claim: Claim, view: WorldView): ReturnType<Claim['outcomes']> {
-  const outcomes = claim.outcomes(view);
-  for (const o of outcomes) refuseEmpty('outcome', o.key);
-  return outcomes;
+  return observedOnce(view, claim.outcomes, 'outcome', (o) => o.key) as ReturnType<Claim['outcomes']>;
 }
 
 /** A claim's committed facts, refused (the clause undecided) when a key names no value. */
 export function factsOf(claim: Claim & { readonly facts: NonNullable<Claim['facts']> }, view: WorldView): string[] {
-  const facts = claim.facts(view);
-  for (const f of facts) refuseEmpty('fact', f);
-  return [...facts];
+  return [...observedOnce(view, claim.facts, 'fact', (f) => f)];
 }

@@ -134,6 +134,13 @@ interface LinkFaults {
   readonly own: readonly MessageFaultKind[];
 }
 
+/** A message point, made once per design: its link's key, its id and its name. */
+interface SendPoint {
+  readonly pair: string;
+  readonly id: number;
+  readonly name: string;
+}
+
 /** What a plan's message fault does to a message as it is sent, recorded for the send to carry out (MessageOps). */
 class SendEffect implements MessageOps {
   dropped = false;
@@ -165,7 +172,7 @@ export class Kernel {
   /** Each component's steps, remembered, where a search asks for them again and again. */
   private readonly cache: readonly (TransitionCache | undefined)[];
   /** By sender and receiver (`from * n + to`): their link's key, and by message type each point's id and name and the faults its messages can suffer. */
-  private readonly pairs: { readonly key: string; readonly points: Map<string, { id: number; name: string }>; readonly faults: Map<string, LinkFaults> }[] = [];
+  private readonly pairs: { readonly key: string; readonly points: Map<string, SendPoint>; readonly faults: Map<string, LinkFaults> }[] = [];
   private points = 0;
   private readonly firstBoots: (Boot | undefined)[] = [];
   private readonly restartBoots: WeakMap<object, Map<string, Boot>>[];
@@ -888,11 +895,11 @@ export class Kernel {
   // ---- the network ----
 
   /** The key of the link a send takes, and its point's name and id. */
-  private pointOfSend(from: number, to: number, type: string): { pair: string; name: string; id: number } {
+  private pointOfSend(from: number, to: number, type: string): SendPoint {
     const pair = this.pairs[from * this.names.length + to]!;
     let p = pair.points.get(type);
-    if (p === undefined) pair.points.set(type, (p = { id: this.points++, name: pointName(this.names[from]!, this.names[to]!, type) }));
-    return { pair: pair.key, name: p.name, id: p.id };
+    if (p === undefined) pair.points.set(type, (p = { pair: pair.key, id: this.points++, name: pointName(this.names[from]!, this.names[to]!, type) }));
+    return p;
   }
 
   /**

@@ -284,13 +284,16 @@ export class World {
     const s = this.state!;
     let tick = Infinity;
     let seq = Infinity;
-    let choice: Choice | undefined;
+    // The first due so far, as plain fields: the choice is made once, for the one that wins.
+    let link: string | undefined;
+    let timer: string | undefined;
+    let comp = -1;
     for (const l of s.links) {
       const m = l.msgs[0];
       if (m === undefined || m.earliest > tick || (m.earliest === tick && m.seq > seq)) continue;
       tick = m.earliest;
       seq = m.seq;
-      choice = { kind: 'deliver', link: l.key };
+      link = l.key;
     }
     for (let i = 0; i < s.comps.length; i++) {
       const c = s.comps[i]!;
@@ -298,15 +301,21 @@ export class World {
         if (t.due > tick || (t.due === tick && t.seq > seq)) continue;
         tick = t.due;
         seq = t.seq;
-        choice = { kind: 'timer', comp: i, id: t.id };
+        link = undefined;
+        timer = t.id;
+        comp = i;
       }
       if (c.down && (c.restartAt < tick || (c.restartAt === tick && c.restartSeq < seq))) {
         tick = c.restartAt;
         seq = c.restartSeq;
-        choice = { kind: 'restart', comp: i };
+        link = undefined;
+        timer = undefined;
+        comp = i;
       }
     }
-    return choice === undefined ? undefined : { tick, choice };
+    if (link !== undefined) return { tick, choice: { kind: 'deliver', link } };
+    if (comp < 0) return undefined;
+    return { tick, choice: timer === undefined ? { kind: 'restart', comp } : { kind: 'timer', comp, id: timer } };
   }
 
   /** One step of a captured run's safety phase, saved first when a fault could strike in it. */
