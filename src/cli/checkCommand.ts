@@ -10,6 +10,7 @@
 // stderr; `--reporter` chooses the report forms, `--watch` searches again whenever a scenario
 // file changes, and in GitHub Actions the verdicts go to the job summary and each one not as
 // expected is annotated on its scenario's file.
+import { OPTION_RANGES } from '../base/optionRanges.ts';
 import { performance } from 'node:perf_hooks';
 import { entryPath, loadScenarios } from '../scenario/catalogue.ts';
 import { check, DEFAULT_MAX_STATES, type CheckResult } from '../modes/check/check.ts';
@@ -69,11 +70,11 @@ export const command: Command = {
   },
   async run(args, io) {
     const { values, positionals } = parseArgv(args, this.spec);
-    const faults = wholeNumber('--faults', values['faults'], 0, 8) ?? 1;
+    const faults = wholeNumber('--faults', values['faults'], ...OPTION_RANGES.faults) ?? 1;
     const kinds = kindsFlag(values['kinds']);
-    const size = wholeNumber('--size', values['size'], 1, 10_000);
-    const maxStates = wholeNumber('--max-states', values['max-states'], 1, 1_000_000_000);
-    const maxDepth = wholeNumber('--max-depth', values['max-depth'], 1, 10_000_000);
+    const size = wholeNumber('--size', values['size'], ...OPTION_RANGES.size);
+    const maxStates = wholeNumber('--max-states', values['max-states'], ...OPTION_RANGES.maxStates);
+    const maxDepth = wholeNumber('--max-depth', values['max-depth'], ...OPTION_RANGES.maxDepth);
     const workers = workersFlag(values['workers']);
     const shard = parseShard('--shard', values['shard']);
     refuseWithShard(shard, values, ['json', 'watch', 'reporter', 'format']);

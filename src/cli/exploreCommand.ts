@@ -3,6 +3,7 @@
 // its key and the line that replays it. On a terminal a progress line with its rate and an
 // estimate is drawn on stderr; in GitHub Actions the verdicts go to the job summary and each one
 // not as expected is annotated on its scenario's file.
+import { OPTION_RANGES } from '../base/optionRanges.ts';
 import { loadScenarios } from '../scenario/catalogue.ts';
 import { DEFAULT_RUNS, explore, exploreRange, type ExploreOptions, type ExploreResult } from '../modes/explore.ts';
 import { InputError } from '../base/inputError.ts';
@@ -46,10 +47,10 @@ export const command: Command = {
   },
   async run(args, io) {
     const { values, positionals } = parseArgv(args, this.spec);
-    const runs = wholeNumber('--runs', values['runs'], 1, 100_000_000);
-    const seed = wholeNumber('--seed', values['seed'], 0, 0x7fffffff);
-    const maxFaults = wholeNumber('--max-faults', values['max-faults'], 1, 64);
-    const maxOccurrence = wholeNumber('--max-occurrence', values['max-occurrence'], 1, 1_000);
+    const runs = wholeNumber('--runs', values['runs'], ...OPTION_RANGES.runs);
+    const seed = wholeNumber('--seed', values['seed'], ...OPTION_RANGES.seed);
+    const maxFaults = wholeNumber('--max-faults', values['max-faults'], ...OPTION_RANGES.maxFaults);
+    const maxOccurrence = wholeNumber('--max-occurrence', values['max-occurrence'], ...OPTION_RANGES.maxOccurrence);
     const workers = workersFlag(values['workers']);
     const shard = parseShard('--shard', values['shard']);
     refuseWithShard(shard, values, ['json']);

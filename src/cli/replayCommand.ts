@@ -4,6 +4,7 @@
 // With --path, S and P are the fast-check seed and path that explore printed; without, S is the
 // simulation seed and --plan the faults (windows mode prints lines of this form). A planned fault that never strikes is reported, not ignored.
 // `faultline replay <scenario|file> --faults K --choices PATH` runs a check's choice path.
+import { OPTION_RANGES } from '../base/optionRanges.ts';
 import { loadScenario } from '../scenario/catalogue.ts';
 import { InputError } from '../base/inputError.ts';
 import { parseArgv } from '../base/parseArgv.ts';
@@ -43,15 +44,15 @@ export const command: Command = {
     if (choicesText !== undefined) return runChoicePath(values, positionals[0]!, choicesText, io);
     for (const flag of ['faults', 'kinds', 'world-latency'] as const) if (values[flag] !== undefined) throw new InputError(`--${flag} goes with --choices`);
     if (values['seed'] === undefined) throw new InputError('replay needs --seed S (with --plan or --path), or --faults K --choices PATH');
-    const seed = wholeNumber('--seed', values['seed'], 0, 0x7fffffff)!;
+    const seed = wholeNumber('--seed', values['seed'], ...OPTION_RANGES.seed)!;
     const path = text(values['path']);
     if (path !== undefined && !/^\d{1,9}(:\d{1,9}){0,999}$/.test(path)) throw new InputError(`--path must look like 3:0:1 (whole numbers joined by ':'), got ${JSON.stringify(path)}`);
     if (path !== undefined && values['plan'] !== undefined) throw new InputError('give --path (an explore replay) or --plan (a windows replay), not both');
     if (path !== undefined && values['size'] !== undefined) throw new InputError('--size goes with --plan; an explore path carries its own size');
     const plan = planFlag(values['plan']) ?? [];
-    const size = wholeNumber('--size', values['size'], 1, 10_000);
-    const maxFaults = wholeNumber('--max-faults', values['max-faults'], 1, 64);
-    const maxOccurrence = wholeNumber('--max-occurrence', values['max-occurrence'], 1, 1_000);
+    const size = wholeNumber('--size', values['size'], ...OPTION_RANGES.size);
+    const maxFaults = wholeNumber('--max-faults', values['max-faults'], ...OPTION_RANGES.maxFaults);
+    const maxOccurrence = wholeNumber('--max-occurrence', values['max-occurrence'], ...OPTION_RANGES.maxOccurrence);
     const ref = positionals[0]!;
     const { scenario } = await loadScenario(ref, loadOptions(io));
     const result = replay(
@@ -70,10 +71,10 @@ export const command: Command = {
 /** `replay --choices`: one check run, by its choice path. */
 async function runChoicePath(values: Readonly<Record<string, string | true | undefined>>, ref: string, choicesText: string, io: CliIo): Promise<number> {
   for (const flag of ['seed', 'plan', 'path', 'max-faults', 'max-occurrence'] as const) if (values[flag] !== undefined) throw new InputError(`--${flag} does not go with --choices (a choice path is replayed with --faults and, if it was given, --size)`);
-  const faults = wholeNumber('--faults', values['faults'], 0, 64);
+  const faults = wholeNumber('--faults', values['faults'], ...OPTION_RANGES.pathFaults);
   if (faults === undefined) throw new InputError('--choices needs --faults K, the fault budget the check ran with (its replay line gives it)');
   const choices = decodeChoices(choicesText);
-  const size = wholeNumber('--size', values['size'], 1, 10_000);
+  const size = wholeNumber('--size', values['size'], ...OPTION_RANGES.size);
   const { scenario } = await loadScenario(ref, loadOptions(io));
   const kinds = kindsFlag(values['kinds']);
   const result = replay(scenario, { kind: 'choices', choices, faults, ...(kinds === undefined ? {} : { kinds }), ...(size === undefined ? {} : { size }), ...(values['world-latency'] ? { worldLatency: true } : {}) }, ref);

@@ -10,6 +10,7 @@
 //
 // `--workers N` spreads the runs over N threads with the same result; `--shard i/n` runs one
 // stretch of every scenario's plans and writes its tally as a part for `faultline merge`.
+import { OPTION_RANGES } from '../base/optionRanges.ts';
 import { entryPath, loadScenarios, type CatalogueEntry } from '../scenario/catalogue.ts';
 import { windowsOnWorkers, windowsPartsOnWorkers } from '../sweep/sweepOnWorkers.ts';
 import { parseArgv } from '../base/parseArgv.ts';
@@ -60,8 +61,8 @@ export const command: Command = {
   },
   async run(args, io) {
     const { values, positionals } = parseArgv(args, this.spec);
-    const seed = wholeNumber('--seed', values['seed'], 0, 0x7fffffff);
-    const maxOccurrence = wholeNumber('--max-occurrence', values['max-occurrence'], 1, 1_000);
+    const seed = wholeNumber('--seed', values['seed'], ...OPTION_RANGES.seed);
+    const maxOccurrence = wholeNumber('--max-occurrence', values['max-occurrence'], ...OPTION_RANGES.maxOccurrence);
     const workers = workersFlag(values['workers']);
     const shard = parseShard('--shard', values['shard']);
     const forms = formsFlag(values);

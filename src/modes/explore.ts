@@ -6,6 +6,7 @@
 // plan, the schedule, the findings, the trace and the seed and path that replay it exactly.
 // Only running counts are kept between runs, so memory stays flat however many runs are asked
 // for. A search that finds nothing holds only within its bound: the number of samples.
+import { checkRanges } from '../base/optionRanges.ts';
 import fc from 'fast-check';
 import type { Finding, RunOutcome } from '../checkers/finding.ts';
 import type { Claim } from '../checkers/claims.ts';
@@ -253,6 +254,7 @@ export function mergeExploreParts(parts: readonly ExplorePart[]): ExplorePart {
 }
 
 export function explore(scenario: Scenario, options: ExploreOptions = {}, onRun?: (runs: number) => void): ExploreResult {
+  checkRanges('explore', options, ['runs', 'seed', 'maxFaults', 'maxOccurrence']);
   const space = explorationSpace(scenario);
   return finishExplore(scenario, options, exploreRange(scenario, options, 0, options.runs ?? DEFAULT_RUNS, space, onRun), space);
 }

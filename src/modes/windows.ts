@@ -3,6 +3,7 @@
 // pair) is one run. Each run's worst outcome lands in the failure-window table, and the first
 // run of each violation is run again, traced, as a counterexample with the line that replays it.
 // Everything here is data; src/report/ words it.
+import { checkRanges } from '../base/optionRanges.ts';
 import { windowRowOf, type ObservedRun, type WindowRow } from './windowRow.ts';
 import { VIOLATIONS, type Finding, type RunOutcome, type Violation } from '../checkers/finding.ts';
 import type { Claim } from '../checkers/claims.ts';
@@ -138,6 +139,7 @@ export function sweepSettings(scenario: Scenario, options: WindowsOptions = {}):
 }
 
 export function runWindows(scenario: Scenario, options: WindowsOptions = {}): WindowsResult {
+  checkRanges('runWindows', options, ['seed', 'maxOccurrence']);
   const plan = sweepPlan(scenario, sweepSettings(scenario, options));
   const held: HeldRuns = new Map();
   let done = 0;

@@ -1,7 +1,7 @@
 // The programmatic API exactly as a team would use it in its own vitest suite: import from
 // 'faultline', describe a design, gate on the verdicts.
 import { describe, expect, it } from 'vitest';
-import { claimSentence, defineScenario, explore, formatPlace, replayLine, runWindows, type Scenario } from 'faultline';
+import { claimSentence, defineScenario, explore, formatPlace, replay, replayLine, runWindows, type Scenario } from 'faultline';
 import { orderPipeline, reservationClaim } from '../../models/designs/orderPipeline.ts';
 
 // "Our" design: the outbox pipeline, but with an at-most-once relay (mark before send).
@@ -30,5 +30,20 @@ describe('our design, gated in CI', () => {
     expect(result.judgement.verdict).toBe('violated');
     expect(result.search.status).toBe('failed');
     expect(claimSentence(design.claims[0]!)).toMatch(/^For inventory reservation/);
+  });
+});
+
+describe('options the command line would refuse', () => {
+  // A count read from an unset environment variable is NaN: a search told so must not run
+  // nothing and pass, as the command line refuses `--runs 0`.
+  it('are refused by the API too, in one line naming the call and the option', () => {
+    expect(() => explore(design, { runs: Number(undefined) })).toThrow(/^explore: option runs must be a whole number from 1 to 100,000,000, got NaN$/);
+    expect(() => explore(design, { runs: 0 })).toThrow(/^explore: option runs must be a whole number from 1 to 100,000,000, got 0$/);
+    expect(() => explore(design, { seed: 1.5 })).toThrow(/^explore: option seed must be a whole number from 0 to 2,147,483,647, got 1\.5$/);
+    expect(() => explore(design, { maxOccurrence: '3' as unknown as number })).toThrow(/^explore: option maxOccurrence must be a whole number from 1 to 1,000, got "3"$/);
+    expect(() => runWindows(design, { maxOccurrence: 0 })).toThrow(/^runWindows: option maxOccurrence must be a whole number from 1 to 1,000, got 0$/);
+    expect(() => runWindows(design, { seed: -1 })).toThrow(/^runWindows: option seed must be a whole number/);
+    expect(() => replay(design, { kind: 'plan', seed: Infinity, plan: [] })).toThrow(/^replay: option seed must be a whole number from 0 to 2,147,483,647, got Infinity$/);
+    expect(() => replay(design, { kind: 'choices', choices: [0], faults: -1 })).toThrow(/^replay: option faults must be a whole number from 0 to 64, got -1$/);
   });
 });

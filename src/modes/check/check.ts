@@ -18,6 +18,7 @@
 //   `faultline replay <scenario> --choices <path>`) and the trace of running it again.
 // A search stopped by --max-depth holds only "within bound", and says so; one stopped by
 // --max-states, or one that judged no end state, decided nothing and is "inconclusive".
+import { checkRanges } from '../../base/optionRanges.ts';
 import { beat } from '../../base/heartbeat.ts';
 import type { Finding, RunOutcome, Violation } from '../../checkers/finding.ts';
 import type { ClaimVerdict } from '../../checkers/compose.ts';
@@ -430,6 +431,7 @@ const PROGRESS_EVERY = 100_000;
  * holding within bound, and says the depth-first search found nothing either.
  */
 export function check(scenario: Scenario, options: CheckOptions = {}): CheckResult {
+  checkRanges('check', options, ['faults', 'size', 'maxStates', 'maxDepth']);
   // One fault-free run first, as windows mode makes: a design whose messages reach a component
   // that handles them nowhere is refused as miswired before any state is searched.
   runScenario(scenario, { seed: 1, plan: [], ...(options.size === undefined ? {} : { size: options.size }) });
