@@ -6,6 +6,7 @@
 // plan, the schedule, the findings, the trace and the seed and path that replay it exactly.
 // Only running counts are kept between runs, so memory stays flat however many runs are asked
 // for. A search that finds nothing holds only within its bound: the number of samples.
+import { refOf } from '../scenario/scenarioRef.ts';
 import { checkRanges } from '../base/optionRanges.ts';
 import fc from 'fast-check';
 import type { Finding, RunOutcome } from '../checkers/finding.ts';
@@ -265,7 +266,7 @@ export const DEFAULT_RUNS = 1_000;
 /** A search's result from the tally of all its runs (one stretch, or stretches merged). */
 export function finishExplore(scenario: Scenario, options: ExploreOptions, part: ExplorePart, space: ExplorationSpace = explorationSpace(scenario)): ExploreResult {
   const seed = options.seed ?? DEFAULT_SEED;
-  const ref = options.ref ?? scenario.name;
+  const ref = options.ref ?? refOf(scenario);
   const maxFaults = options.maxFaults ?? 3;
   const { runs, outcomes, unstruckRuns } = part;
   const clauses = new ClauseTally();

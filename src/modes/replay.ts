@@ -3,6 +3,7 @@
 // which is decoded back into the same shrunk case, its schedule of message latencies included. The result is data: the run's findings and
 // clauses, its trace and hash, and the planned faults that never struck (a plan that does not
 // strike proves nothing, and the replay says so).
+import { refOf } from '../scenario/scenarioRef.ts';
 import { checkRanges } from '../base/optionRanges.ts';
 import type { ClaimVerdict } from '../checkers/compose.ts';
 import type { Finding, RunOutcome } from '../checkers/finding.ts';
@@ -134,7 +135,7 @@ function explorePath(scenario: Scenario, input: Extract<ReplayInput, { kind: 'pa
   }
 }
 
-export function replay(scenario: Scenario, input: ReplayInput, ref = scenario.name): ReplayResult {
+export function replay(scenario: Scenario, input: ReplayInput, ref = refOf(scenario)): ReplayResult {
   checkRanges('replay', input, input.kind === 'choices' ? [['faults', 'pathFaults'], 'size'] : ['seed', 'size', 'maxFaults', 'maxOccurrence']);
   return input.kind === 'choices' ? replayChoices(scenario, input, ref) : replayRun(scenario, input, ref);
 }

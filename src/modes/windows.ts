@@ -3,6 +3,7 @@
 // pair) is one run. Each run's worst outcome lands in the failure-window table, and the first
 // run of each violation is run again, traced, as a counterexample with the line that replays it.
 // Everything here is data; src/report/ words it.
+import { refOf } from '../scenario/scenarioRef.ts';
 import { checkRanges } from '../base/optionRanges.ts';
 import { windowRowOf, type ObservedRun, type WindowRow } from './windowRow.ts';
 import { VIOLATIONS, type Finding, type RunOutcome, type Violation } from '../checkers/finding.ts';
@@ -145,7 +146,7 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
   let done = 0;
   const onRun = options.onRun;
   const part = sweepWindows(scenario, plan, 0, plan.total, held, onRun && (() => onRun(++done, plan.total)));
-  return finishWindows(scenario, plan, part, options.ref ?? scenario.name, held);
+  return finishWindows(scenario, plan, part, options.ref ?? refOf(scenario), held);
 }
 
 /** Rows of a sweep's tally, in its order, each built from its representative run (held here, or run again). */

@@ -10,6 +10,7 @@
 // (the command line's limit, cli/loadOptions.ts: a top-level await that never settles is
 // reported, not waited on for ever), and the command line traps process.exit while it runs
 // (cli/exitTrap.ts).
+import { rememberRef } from './scenarioRef.ts';
 import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -302,6 +303,7 @@ export async function loadScenarios(refs: readonly string[], options: LoadOption
         continue;
       }
       const entry = { scenario, file: shown, ref: shown };
+      rememberRef(scenario, shown);
       options.afterLoad?.(entry);
       out.push(entry);
     }

@@ -1,7 +1,7 @@
 // The programmatic API exactly as a team would use it in its own vitest suite: import from
 // 'faultline', describe a design, gate on the verdicts.
 import { describe, expect, it } from 'vitest';
-import { claimSentence, defineScenario, explore, formatPlace, replay, replayLine, runWindows, type Scenario } from 'faultline';
+import { claimSentence, defineScenario, explore, formatPlace, loadScenario, replay, replayLine, runWindows, type Scenario } from 'faultline';
 import { orderPipeline, reservationClaim } from '../../models/designs/orderPipeline.ts';
 
 // "Our" design: the outbox pipeline, but with an at-most-once relay (mark before send).
@@ -45,5 +45,20 @@ describe('options the command line would refuse', () => {
     expect(() => runWindows(design, { seed: -1 })).toThrow(/^runWindows: option seed must be a whole number/);
     expect(() => replay(design, { kind: 'plan', seed: Infinity, plan: [] })).toThrow(/^replay: option seed must be a whole number from 0 to 2,147,483,647, got Infinity$/);
     expect(() => replay(design, { kind: 'choices', choices: [0], faults: -1 })).toThrow(/^replay: option faults must be a whole number from 0 to 64, got -1$/);
+  });
+});
+
+describe('a scenario loaded from a file', () => {
+  it('is named by that file in the replay lines its results print, as the command names it', async () => {
+    const file = 'scenarios/mercury-dual-write-commit-first.ts';
+    const { scenario, ref } = await loadScenario(`./${file}`);
+    expect(ref).toBe(`./${file}`);
+    const line = replayLine(runWindows(scenario).counterexamples[0]!.replay);
+    expect(line).toMatch(/^npx faultline replay \.\/scenarios\/mercury-dual-write-commit-first\.ts --seed 1 --plan '/);
+    const found = explore(scenario, { runs: 50 });
+    expect(found.search.status).toBe('failed');
+    if (found.search.status === 'failed') expect(replayLine(found.search.counterexample.replay)).toMatch(/^npx faultline replay \.\/scenarios\/mercury-dual-write-commit-first\.ts --seed 1 --path /);
+    // Changed after loading, it is another design: named by its name.
+    expect(replayLine(runWindows({ ...scenario, name: 'changed' }).counterexamples[0]!.replay)).toMatch(/^npx faultline replay changed /);
   });
 });

@@ -18,6 +18,7 @@
 //   `faultline replay <scenario> --choices <path>`) and the trace of running it again.
 // A search stopped by --max-depth holds only "within bound", and says so; one stopped by
 // --max-states, or one that judged no end state, decided nothing and is "inconclusive".
+import { refOf } from '../../scenario/scenarioRef.ts';
 import { checkRanges } from '../../base/optionRanges.ts';
 import { beat } from '../../base/heartbeat.ts';
 import type { Finding, RunOutcome, Violation } from '../../checkers/finding.ts';
@@ -897,7 +898,7 @@ function searchResult(scenario: Scenario, options: CheckOptions, setup: CheckSet
     title: scenario.title,
     source: scenario.source,
     lesson: scenario.lesson,
-    ref: options.ref ?? scenario.name,
+    ref: options.ref ?? refOf(scenario),
     seed: 0,
     tick: time.tick,
     claims: scenario.claims,
