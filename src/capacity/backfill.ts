@@ -13,7 +13,7 @@ import {
   renderSeconds,
   requireNonNegative,
   requirePositive,
-  SECOND_DECIMALS,
+  renderPerSec,
 } from './units.ts';
 
 export interface BackfillInput {
@@ -95,11 +95,11 @@ export function describeBackfill(backfill: BackfillDuration): { text: string; js
   const json = {
     command: 'backfill',
     events: render(backfill.events).plain,
-    envelopePerSec: render(backfill.envelopePerSec, SECOND_DECIMALS).plain,
-    liveReservePerSec: render(backfill.liveReservePerSec, SECOND_DECIMALS).plain,
-    varianceReservePerSec: render(backfill.varianceReservePerSec, SECOND_DECIMALS).plain,
-    capPerSec: render(backfill.capPerSec, SECOND_DECIMALS).plain,
-    headroomPerSec: render(backfill.headroomPerSec, SECOND_DECIMALS).plain,
+    envelopePerSec: renderPerSec(backfill.envelopePerSec).plain,
+    liveReservePerSec: renderPerSec(backfill.liveReservePerSec).plain,
+    varianceReservePerSec: renderPerSec(backfill.varianceReservePerSec).plain,
+    capPerSec: renderPerSec(backfill.capPerSec).plain,
+    headroomPerSec: renderPerSec(backfill.headroomPerSec).plain,
     durationSec: seconds.plain,
     durationHours: hours.plain,
   };

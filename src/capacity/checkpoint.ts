@@ -29,6 +29,7 @@ import {
   requireNonNegative,
   requirePositive,
   SECOND_DECIMALS,
+  renderPerSec,
 } from './units.ts';
 
 export interface CheckpointInput {
@@ -165,8 +166,10 @@ function adjustedReplay(r: CheckpointReplay, input: CheckpointInput): NonNullabl
 
 // Event counts are printed to the millisecond's precision too: a fractional rate can make them
 // fractional, and three decimals is plenty to show that without pretending to more.
+// "= 0.5 events", or "≈ 0.5 events" where the three decimals rounded it.
 function events(value: Big): string {
-  return `${render(value, SECOND_DECIMALS).text} events`;
+  const r = render(value, SECOND_DECIMALS);
+  return `${r.exact ? '=' : '≈'} ${r.text} events`;
 }
 
 // "=" when the figure is exact, "≈" when rendering rounded it.
@@ -258,8 +261,8 @@ export function describeCheckpoint(replay: CheckpointReplay): { text: string; js
   const avg = render(replay.averageReplayEvents, SECOND_DECIMALS).text;
   const full = render(replay.fullReplayEvents, SECOND_DECIMALS).text;
   const entries: Entry[] = [
-    ['average replay', `${rate} × ${interval} ÷ 2 = ${events(replay.averageReplayEvents)}`],
-    ['full-interval replay', `${rate} × ${interval} = ${events(replay.fullReplayEvents)}`],
+    ['average replay', `${rate} × ${interval} ÷ 2 ${events(replay.averageReplayEvents)}`],
+    ['full-interval replay', `${rate} × ${interval} ${events(replay.fullReplayEvents)}`],
     ['net catch-up rate', `${renderRatePerSec(replay.recoveryRatePerSec)} − ${rate} = ${net}`],
     ['ideal catch-up (average)', `${avg} ÷ ${net} ${seconds(replay.idealCatchUpAverageSec)}`],
     ['ideal catch-up (full)', `${full} ÷ ${net} ${seconds(replay.idealCatchUpFullSec)}`],
@@ -268,7 +271,7 @@ export function describeCheckpoint(replay: CheckpointReplay): { text: string; js
   const adjusted = replay.adjusted;
   if (adjusted !== null) {
     const restore = renderSeconds(adjusted.restoreSec).text;
-    entries.push(['backlog added by restore', `${rate} × ${restore} = ${events(adjusted.restoreBacklogEvents)}`]);
+    entries.push(['backlog added by restore', `${rate} × ${restore} ${events(adjusted.restoreBacklogEvents)}`]);
     const figures = {
       average: adjusted.catchUpAverageSec,
       full: adjusted.catchUpFullSec,
@@ -303,12 +306,12 @@ function checkpointJson(replay: CheckpointReplay): Record<string, unknown> {
   const b = adjusted?.slowdownOnRecoveryRate;
   return {
     command: 'checkpoint',
-    ratePerSec: plain(replay.ratePerSec),
+    ratePerSec: renderPerSec(replay.ratePerSec).plain,
     intervalSec: plain(replay.intervalSec),
-    recoveryRatePerSec: plain(replay.recoveryRatePerSec),
+    recoveryRatePerSec: renderPerSec(replay.recoveryRatePerSec).plain,
     averageReplayEvents: plain(replay.averageReplayEvents),
     fullReplayEvents: plain(replay.fullReplayEvents),
-    netCatchUpPerSec: plain(replay.netCatchUpPerSec),
+    netCatchUpPerSec: renderPerSec(replay.netCatchUpPerSec).plain,
     idealCatchUpAverageSec: plain(replay.idealCatchUpAverageSec),
     idealCatchUpFullSec: plain(replay.idealCatchUpFullSec),
     adjusted:
@@ -325,8 +328,8 @@ function checkpointJson(replay: CheckpointReplay): Record<string, unknown> {
             recoveryFullSec: plain(adjusted.recoveryFullSec),
             slowdownOnRecoveryRate: {
               recoveryRateFactor: render(b.recoveryRateFactor).plain,
-              recoveryRatePerSec: plain(b.recoveryRatePerSec),
-              netCatchUpPerSec: plain(b.netCatchUpPerSec),
+              recoveryRatePerSec: renderPerSec(b.recoveryRatePerSec).plain,
+              netCatchUpPerSec: renderPerSec(b.netCatchUpPerSec).plain,
               catchUpCompletes: b.catchUpCompletes,
               catchUpAverageSec: optionalPlain(b.catchUpAverageSec),
               catchUpFullSec: optionalPlain(b.catchUpFullSec),

@@ -99,6 +99,9 @@ export function parseDuration(flag: string, raw: string, options: ParseOptions =
     throw new InputError(`${describe(flag, raw)} has unknown unit "${unit}"; expected ${expected}`);
   }
   const seconds = value.times(dec(scale));
+  // The millisecond is the finest unit a duration is given and printed in; a finer one would be
+  // printed rounded, so that "1.0000001s exceeds 1s" read "exceeds the window by 0 s".
+  if (!seconds.times(1000).mod(1).eq(0)) throw new InputError(`${describe(flag, raw)} is finer than a millisecond; give a duration in whole milliseconds`);
   return checkRange(flag, raw, seconds, options);
 }
 
@@ -309,8 +312,22 @@ export function renderRate(rate: Rate): string {
   return `${render(rate.count).text}/${rate.unit}`;
 }
 
+// A rate as given or as derived by subtraction and multiplication ends within a few decimals, and
+// is printed exactly: rounding 1.0004/s to "1/s" made a formula contradict itself ("2/s − 1/s =
+// 0.9996/s"). One that does not end (a division's) is rounded to the millisecond's three
+// decimals and marked.
+const RATE_EXACT_DECIMALS = 15;
+
+export function renderPerSec(ratePerSec: DecimalLike): Rendered {
+  const big = dec(ratePerSec);
+  const exact = render(big);
+  const decimals = exact.plain.split('.')[1]?.length ?? 0;
+  return decimals <= RATE_EXACT_DECIMALS ? exact : render(big, SECOND_DECIMALS);
+}
+
 export function renderRatePerSec(ratePerSec: DecimalLike): string {
-  return `${render(ratePerSec, SECOND_DECIMALS).text}/s`;
+  const r = renderPerSec(ratePerSec);
+  return `${r.exact ? '' : '≈ '}${r.text}/s`;
 }
 
 export function renderPercent(fraction: DecimalLike): string {

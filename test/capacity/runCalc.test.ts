@@ -48,6 +48,24 @@ describe('runCalc', () => {
     expect(json).toMatchObject({ idealCatchUpAverageSec: '45', idealCatchUpFullSec: '90', adjusted: null });
   });
 
+  it('prints a rate exactly as given or derived, marks a rounded figure with ≈, and keeps JSON exact', () => {
+    // Rounded to three decimals, 1.0004/s read "1/s", and "2/s − 1/s = 1/s" hid a margin of 0.9996/s.
+    const { text, json } = runCalc(['checkpoint', '--rate', '1.0004', '--interval', '1s', '--recovery-rate', '2']);
+    expect(text).toContain('checkpoint replay: 1.0004/s live');
+    expect(text).toContain('= 1.0004/s × 1 s ÷ 2 ≈ 0.5 events');
+    expect(text).toContain('= 2/s − 1.0004/s = 0.9996/s');
+    expect(json).toMatchObject({ ratePerSec: '1.0004', netCatchUpPerSec: '0.9996', averageReplayEvents: '0.5' });
+    const tight = runCalc(['checkpoint', '--rate', '1', '--interval', '1s', '--recovery-rate', '1.0000000001']);
+    expect(tight.json).toMatchObject({ netCatchUpPerSec: '0.0000000001' });
+    const backfill = inputErrorOf(['backfill', '--events', '1', '--envelope', '1.0004', '--live-reserve', '0.0001', '--variance-reserve', '0.0001', '--cap', '1.0003']);
+    expect(backfill).toBe('backfill cap 1.0003/s exceeds the headroom 1.0002/s (envelope 1.0004/s − reservations 0.0002/s)');
+  });
+
+  it('refuses a duration finer than a millisecond, the finest it prints', () => {
+    expect(inputErrorOf(['horizon', '--window', '1s', '--broker-retention', '1.0000001s'])).toBe('--broker-retention "1.0000001s" is finer than a millisecond; give a duration in whole milliseconds');
+    expect(runCalc(['horizon', '--window', '1s', '--broker-retention', '1.001s']).text).toContain('exceeds the window by 0.001 s');
+  });
+
   it('checkpoint takes restore time and a slowdown percentage', () => {
     const { json } = runCalc([
       'checkpoint', '--rate', '18000', '--interval', '30s', '--recovery-rate', '24000', '--restore', '20s', '--hot-key-slowdown', '10%',
