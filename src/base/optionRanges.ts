@@ -7,7 +7,8 @@ import { InputError } from './inputError.ts';
 export const OPTION_RANGES = {
   seed: [0, 0x7fffffff],
   runs: [1, 100_000_000],
-  maxFaults: [1, 64],
+  /** 0 draws schedules alone: every message's latency, no fault. */
+  maxFaults: [0, 64],
   maxOccurrence: [1, 1_000],
   /** check's fault budget. */
   faults: [0, 8],

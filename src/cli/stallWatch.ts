@@ -33,9 +33,9 @@ export interface StallWatch {
   back(): void;
 }
 
-/** Starts the watch. Shared words: 0 beats, 1 ticks, 2 what the watch did (0 nothing, 1 stopped the thread, 2 closed its session, 3 the thread came back). */
+/** Starts the watch. Shared words: 0 beats, 1 ticks, 2 what the watch did (0 nothing, 1 stopped the thread, 2 closed its session, 3 the thread came back), 3 engine stretches without beats now open. */
 export function watchStalls(ms: number): StallWatch {
-  const words = new Int32Array(new SharedArrayBuffer(12));
+  const words = new Int32Array(new SharedArrayBuffer(16));
   countBeatsIn(words);
   const line = `${stallLine(ms)}\n`;
   const worker = new Worker(
@@ -45,7 +45,7 @@ let seen = [Atomics.load(words, 0), Atomics.load(words, 1)];
 for (;;) {
   nap(ms);
   const now = [Atomics.load(words, 0), Atomics.load(words, 1)];
-  if (now[0] !== seen[0] || now[1] !== seen[1]) {
+  if (now[0] !== seen[0] || now[1] !== seen[1] || Atomics.load(words, 3) > 0) {
     seen = now;
     continue;
   }

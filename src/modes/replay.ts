@@ -4,13 +4,14 @@
 // clauses, its trace and hash, and the planned faults that never struck (a plan that does not
 // strike proves nothing, and the replay says so).
 import { refOf } from '../scenario/scenarioRef.ts';
-import { checkRanges } from '../base/optionRanges.ts';
+import { checkRanges, OPTION_RANGES } from '../base/optionRanges.ts';
+import { beatless } from '../base/heartbeat.ts';
 import type { ClaimVerdict } from '../checkers/compose.ts';
 import type { Finding, RunOutcome } from '../checkers/finding.ts';
 import type { Claim } from '../checkers/claims.ts';
 import { ClauseTally, type Coverage } from '../checkers/coverage.ts';
 import { FAULT_KINDS, faultDescriptor, faultPlace, isWindowFault, type Fault, type FaultKind, type FaultPlan, type WindowFault, type WindowFaultDescriptor } from '../faults/faults.ts';
-import { explore } from './explore.ts';
+import { explorationSpace, exploreRange, finishExplore, type ExploreResult } from './explore.ts';
 import { failureWindows } from '../run/failureWindows.ts';
 import { InputError } from '../base/inputError.ts';
 import { didYouMean } from '../base/nearest.ts';
@@ -117,21 +118,34 @@ function checkDeclaredWindowFault(f: WindowFault, components: readonly DesignCom
 }
 
 /** Explore's one case at fast-check's seed and path; a path that does not fit the search space is bad input. */
-function explorePath(scenario: Scenario, input: Extract<ReplayInput, { kind: 'path' }>, ref: string): ReturnType<typeof explore> {
+function explorePath(scenario: Scenario, input: Extract<ReplayInput, { kind: 'path' }>, ref: string): ExploreResult {
+  // The path's first number is the run the search failed at. fast-check reaches it by stepping
+  // over every run before it (about 45 s for a hundred million, with no beat and none of the
+  // scenario's code, which the stall watch is told), so a number no search of at most the most
+  // runs could print is refused rather than stepped to.
+  const run = Number(/^\d+/.exec(input.path)?.[0] ?? 0);
+  const most = OPTION_RANGES.runs[1];
+  if (run >= most) throw new InputError(`path ${input.path} starts at run ${run}, past the last run a search of at most ${most.toLocaleString('en-US')} runs makes: no search printed it`);
+  const options = {
+    seed: input.seed,
+    path: input.path,
+    runs: 1,
+    ref,
+    ...(input.maxFaults === undefined ? {} : { maxFaults: input.maxFaults }),
+    ...(input.maxOccurrence === undefined ? {} : { maxOccurrence: input.maxOccurrence }),
+  };
+  const space = explorationSpace(scenario);
+  // From the search's start to its first run: the stepping, which the first run ends.
+  const stepping = beatless();
   try {
-    return explore(scenario, {
-      seed: input.seed,
-      path: input.path,
-      runs: 1,
-      ref,
-      ...(input.maxFaults === undefined ? {} : { maxFaults: input.maxFaults }),
-      ...(input.maxOccurrence === undefined ? {} : { maxOccurrence: input.maxOccurrence }),
-    });
+    return finishExplore(scenario, options, exploreRange(scenario, options, 0, 1, space, stepping), space);
   } catch (error) {
     // fast-check refuses a path that does not fit the search space the options describe; any
     // other error is a harness bug and keeps its stack.
     if (!(error instanceof Error) || !/replay|path/i.test(error.message)) throw error;
     throw new InputError(`seed ${input.seed} and path ${input.path} do not replay for ${scenario.name}: ${error.message.split('\n')[0]}`);
+  } finally {
+    stepping();
   }
 }
 
