@@ -6,6 +6,7 @@
 // plan, the schedule, the findings, the trace and the seed and path that replay it exactly.
 // Only running counts are kept between runs, so memory stays flat however many runs are asked
 // for. A search that finds nothing holds only within its bound: the number of samples.
+import { checkDeterministic } from '../run/determinism.ts';
 import { refOf } from '../scenario/scenarioRef.ts';
 import { checkRanges } from '../base/optionRanges.ts';
 import fc from 'fast-check';
@@ -105,6 +106,7 @@ const FIRST_OCCURRENCES = 3;
 /** The places a generated fault may strike, from the machine definitions and a reference run. */
 export function explorationSpace(scenario: Scenario): ExplorationSpace {
   const reference = runScenario(scenario, { seed: DEFAULT_SEED, plan: [] });
+  checkDeterministic(scenario, reference);
   const points = [...reference.report.census.keys()]
     .sort()
     .map((point) => {

@@ -3,6 +3,8 @@
 // pair) is one run. Each run's worst outcome lands in the failure-window table, and the first
 // run of each violation is run again, traced, as a counterexample with the line that replays it.
 // Everything here is data; src/report/ words it.
+import { NOT_DETERMINISTIC_HINT } from '../run/determinism.ts';
+import { InputError } from '../base/inputError.ts';
 import { refOf } from '../scenario/scenarioRef.ts';
 import { checkRanges } from '../base/optionRanges.ts';
 import { windowRowOf, type ObservedRun, type WindowRow } from './windowRow.ts';
@@ -149,21 +151,32 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
   return finishWindows(scenario, plan, part, options.ref ?? refOf(scenario), held);
 }
 
+/**
+ * A run of the sweep made again with its seed and plan gave another outcome: the scenario's own
+ * code draws on something outside the seed (Math.random, the clock, a timer), and no verdict or
+ * replay line of it can be trusted, so the command says so rather than report either outcome.
+ */
+function notDeterministic(scenario: Scenario, faults: FaultPlan, before: string, after: string): never {
+  throw new InputError(`${scenario.name} is not deterministic: the plan ${JSON.stringify(faults)} gave ${before} in the sweep and ${after} when run again with the same seed; ${NOT_DETERMINISTIC_HINT}`);
+}
+
 /** Rows of a sweep's tally, in its order, each built from its representative run (held here, or run again). */
 export function windowRowsOf(scenario: Scenario, plan: SweepPlan, rows: readonly (readonly [string, RowPart])[], held?: HeldRuns): WindowRow[] {
   const time = timeScaleOf(scenario);
   const reference = observedRunOf(plan.reference);
-  return rows.map(([, acc]): WindowRow =>
-    windowRowOf({
+  return rows.map(([, acc]): WindowRow => {
+    const again = rerun(scenario, plan, acc.worst.index, held);
+    if (again.outcome !== acc.worst.outcome) notDeterministic(scenario, acc.worst.index === 0 ? [] : plan.plans[acc.worst.index - 1]!, acc.worst.outcome, again.outcome);
+    return windowRowOf({
       place: faultPlace(acc.fault)!,
       fault: acc.fault,
       tally: { runs: acc.runs, struck: acc.struck, outcomes: acc.outcomes, undecided: acc.undecided },
-      run: observedRunOf(rerun(scenario, plan, acc.worst.index, held)),
+      run: observedRunOf(again),
       reference,
       claims: scenario.claims,
       time,
-    }),
-  );
+    });
+  });
 }
 
 /**
@@ -182,6 +195,7 @@ function counterexampleOf(scenario: Scenario, violation: Violation, faults: Faul
   const size = scenario.workload.size;
   const framed = framedRun(scenario, { seed, plan: faults, size });
   const traced = framed.record;
+  if (!traced.findings.some((f) => f.violation === violation)) notDeterministic(scenario, faults, violation, traced.outcome);
   return {
     violation,
     seed,

@@ -7,6 +7,7 @@
 // goes to the earlier plan on a tie. The representative runs themselves stay behind where the
 // part was made; the sweep that finishes the merged tally runs them again, and since a run is a
 // pure function of its scenario, seed and plan, it gets the same run back.
+import { checkDeterministic } from '../run/determinism.ts';
 import type { RunOutcome, Violation } from '../checkers/finding.ts';
 import { ClauseTally, type ClauseTallyState } from '../checkers/coverage.ts';
 import { faultLabel, faultPlaceName, isWindowFault, sameFault, type Fault, type FaultPlan } from '../faults/faults.ts';
@@ -98,6 +99,7 @@ export type HeldRuns = Map<number, RunRecord>;
 
 export function sweepPlan(scenario: Scenario, settings: SweepSettings, reference?: RunRecord): SweepPlan {
   const ref = reference ?? runScenario(scenario, { seed: settings.seed, plan: [], keepTrace: true, capture: true });
+  if (reference === undefined) checkDeterministic(scenario, ref);
   const kinds = scenario.windows?.kinds ? { kinds: scenario.windows.kinds } : {};
   const whole = faultSpace(ref, { ...(settings.maxOccurrence === undefined ? {} : { maxOccurrence: settings.maxOccurrence }), ...kinds, strict: true, scenario: scenario.name });
   const points = ref.report.resume;

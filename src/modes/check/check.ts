@@ -18,6 +18,7 @@
 //   `faultline replay <scenario> --choices <path>`) and the trace of running it again.
 // A search stopped by --max-depth holds only "within bound", and says so; one stopped by
 // --max-states, or one that judged no end state, decided nothing and is "inconclusive".
+import { checkDeterministic } from '../../run/determinism.ts';
 import { refOf } from '../../scenario/scenarioRef.ts';
 import { checkRanges } from '../../base/optionRanges.ts';
 import { beat } from '../../base/heartbeat.ts';
@@ -435,7 +436,7 @@ export function check(scenario: Scenario, options: CheckOptions = {}): CheckResu
   checkRanges('check', options, ['faults', 'size', 'maxStates', 'maxDepth']);
   // One fault-free run first, as windows mode makes: a design whose messages reach a component
   // that handles them nowhere is refused as miswired before any state is searched.
-  runScenario(scenario, { seed: 1, plan: [], ...(options.size === undefined ? {} : { size: options.size }) });
+  checkDeterministic(scenario, runScenario(scenario, { seed: 1, plan: [], ...(options.size === undefined ? {} : { size: options.size }) }));
   const scratch: Scratch = {};
   const first = search(scenario, options, scratch);
   if (options.dfs || first.coverage.bound?.kind !== 'states' || first.counterexamples.length > 0) return withFaultFree(scenario, options, scratch, first);
