@@ -234,7 +234,7 @@ function replayChoices(scenario: Scenario, input: Extract<ReplayInput, { kind: '
     ...(input.worldLatency ? { worldLatency: true } : {}),
   });
   const run = runChoices(scenario, setup, input.choices, { framed: true });
-  if (run.end === undefined) throw new InputError(`--choices: the path stops before the run ends (after ${input.choices.length} steps the world is neither quiet nor stuck); give the whole path the check printed`);
+  if (run.end === undefined) throw new InputError(`--choices: the path stops before the run ends (after ${input.choices.length} steps the world is neither quiet nor stuck); give the whole path the check printed, with the --faults, --kinds and --size its line gives`);
   const worst = run.outcome === 'holds' || run.outcome === 'unknown' || run.outcome === 'inconclusive' ? undefined : run.outcome;
   const clauses = new ClauseTally();
   clauses.add(run.claims);

@@ -66,7 +66,9 @@ export function inconclusiveWhy(c: Coverage, settings?: SearchSettings): string 
       faults > 0 ? `the faults (--faults ${faults - 1})` : '',
       faults > 0 && c.kinds.length > 1 ? `their kinds (--kinds ${c.kinds.includes('crash') ? 'crash' : c.kinds[0]})` : '',
     ].filter((x) => x !== '');
-    const advice = shrink.length === 0 ? 'raise --max-states' : `shrink ${orList(shrink)}, or raise --max-states`;
+    // The bound to raise is the one that stopped the search: its depth, or its states.
+    const raise = c.bound?.kind === 'depth' ? 'raise --max-depth' : 'raise --max-states';
+    const advice = shrink.length === 0 ? raise : `shrink ${orList(shrink)}, or ${raise}`;
     return `it ${ends} (${where}); ${advice}`;
   }
   if (cut !== undefined) return `${cut.reason ?? 'its runs were cut by a bound'}; ${smallest ? '' : 'shrink the workload or '}raise the scenario's world.stepsMax`;

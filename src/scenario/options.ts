@@ -106,6 +106,8 @@ function problemOf(where: string, schema: z.Schema, value: unknown, issue: z.Iss
 function shown(value: unknown): string {
   if (typeof value === 'function') return 'a function';
   if (value === undefined) return 'nothing';
+  // JSON writes NaN and the infinities as null, which is not what the user wrote.
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   const json = JSON.stringify(value);
   return json === undefined ? String(value) : json.length > 60 ? `${json.slice(0, 57)}...` : json;
 }

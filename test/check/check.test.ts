@@ -100,7 +100,10 @@ describe('check', () => {
     expect(depth.coverage.bound).toEqual({ kind: 'depth', max: 160 });
     expect(depth.check.depth).toBeLessThanOrEqual(160);
     // Every path to depth 30 searched, but none reached its end: no claim was ever judged.
-    expect(check(scenario, { faults: 1, maxDepth: 30 }).judgement.verdict).toBe('inconclusive');
+    const shallow = check(scenario, { faults: 1, maxDepth: 30 });
+    expect(shallow.judgement.verdict).toBe('inconclusive');
+    // The bound to raise is the one that stopped it.
+    expect(verdictSummary(shallow).problems[0]).toMatch(/, or raise --max-depth$/);
     // A workload below the scenario's is a bound too: one order searched whole says nothing of two.
     const small = check(scenario, { faults: 1, size: 1 });
     expect(small.judgement.verdict).toBe('holds within bound');
