@@ -321,6 +321,9 @@ export function mergeWindowsParts(parts: readonly WindowsPart[]): WindowsPart {
   for (const p of parts) {
     if (p.scenario !== first.scenario) throw new Error(`parts of two sweeps: ${first.scenario} and ${p.scenario}`);
     if (p.from !== expected) throw new Error(`${first.scenario}: parts leave plans ${expected} to ${p.from - 1} out`);
+    // A part ran every plan of its range, or stopped at a violation it holds: one that says
+    // otherwise was not written by a sweep, and would pass off part of one as the whole.
+    if (p.stopped ? p.firstOf.length === 0 || p.done > p.to - p.from : p.done !== p.to - p.from) throw new Error(`${first.scenario}: the part of plans ${p.from} to ${p.to - 1} says it ran ${p.done} of them${p.stopped ? ' and stopped at a violation' : ''}, which no sweep writes`);
     expected = p.to;
     if (out.stopped) continue;
     out.done += p.done;

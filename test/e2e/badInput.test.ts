@@ -368,6 +368,11 @@ describe('a refusal says what is wrong', () => {
       const why = 'is not a faultline part (one that windows, explore or check wrote with --shard)';
       expect(await refusal(['merge', lots])).toBe(`faultline: ${lots} ${why}: scenarios[0].part.done is not a number (mercury-dual-write-commit-first)`);
       expect(await refusal(['merge', noClauses])).toBe(`faultline: ${noClauses} ${why}: scenarios[0].part.clauses is not a list (mercury-dual-write-commit-first)`);
+      // Well formed, but no sweep writes it: a part that says it stopped at a violation it does not hold, or ran fewer plans than its range.
+      const stopped = damaged('stopped', (p) => ((p['stopped'] = true), (p['firstOf'] = [])));
+      expect(await refusal(['merge', stopped])).toMatch(/^faultline: the parts do not make one sweep: mercury-dual-write-commit-first: the part of plans 0 to \d+ says it ran \d+ of them and stopped at a violation, which no sweep writes$/);
+      const fewer = damaged('fewer', (p) => (p['done'] = 1));
+      expect(await refusal(['merge', fewer])).toMatch(/^faultline: the parts do not make one sweep: mercury-dual-write-commit-first: the part of plans 0 to \d+ says it ran 1 of them, which no sweep writes$/);
       const part = BASE['merge']![0]!;
       expect(await refusal(['merge', part, '--out', part])).toBe(`faultline: --out ${part} holds a part being merged, which the report set would replace; give another folder`);
       expect(existsSync(join(part, 'part.json'))).toBe(true);
