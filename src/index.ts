@@ -1,12 +1,16 @@
 // The programmatic API: what a team's own test suite imports to gate on its designs.
 //   import { compose, defineScenario, runWindows, explore, replay } from 'faultline';
+import { runScenario as runOne, type RunRecord as OneRun, type RunSpec as OneSpec } from './run/runScenario.ts';
+import { sweepPlan as planSweep, type SweepPlan as Plan, type SweepSettings as Settings } from './modes/windowsPart.ts';
+import { checkRanges } from './base/optionRanges.ts';
+import type { Scenario as AnyScenario } from './scenario/scenario.ts';
 export { runWindows, DEFAULT_SEED, type WindowsResult, type WindowRow, type Counterexample, type WindowsOptions, type Evidence } from './modes/windows.ts';
 export { explore, type ExploreResult, type ExploreOptions, type ExploreCounterexample, type ExploreSearch } from './modes/explore.ts';
 export { replay, type ReplayResult, type ReplayInput } from './modes/replay.ts';
-export { runScenario, type RunRecord, type RunSpec } from './run/runScenario.ts';
+export { type RunRecord, type RunSpec } from './run/runScenario.ts';
 export { failureWindows, restingStates } from './run/failureWindows.ts';
 export { faultSpace, type FaultSpace } from './modes/faultSpace.ts';
-export { sweepPlan, type SweepPlan, type SweepSettings } from './modes/windowsPart.ts';
+export { type SweepPlan, type SweepSettings } from './modes/windowsPart.ts';
 export { compose, compose as design, type Part, type BuildContext, type ComponentBuilder, type DesignBuild } from './scenario/compose.ts';
 export { wiringProblems, checkWiring } from './scenario/wiring.ts';
 export type { DesignIndex, WiringCheck } from './checkers/designIndex.ts';
@@ -41,3 +45,15 @@ export { loadCatalogue, loadScenario, loadScenarios, type CatalogueEntry, type L
 export { InputError } from './base/inputError.ts';
 export { defineRecord, type RecordSpec, type RecordSpecInput } from './scenario/recordSpec.ts';
 export { toJSONSchema, type JsonSchema } from './base/jsonSchema.ts';
+
+// One run and a sweep's plan, as the API offers them: checked as every mode checks its options
+// (the engine's own calls, one per run, skip the check).
+export function runScenario(scenario: AnyScenario, spec: OneSpec, reference?: OneRun): OneRun {
+  checkRanges('runScenario', spec, ['seed', 'size']);
+  return runOne(scenario, spec, reference);
+}
+
+export function sweepPlan(scenario: AnyScenario, settings: Settings, reference?: OneRun): Plan {
+  checkRanges('sweepPlan', settings, ['seed', 'maxOccurrence']);
+  return planSweep(scenario, settings, reference);
+}

@@ -13,22 +13,30 @@ export function countBeatsIn(shared: Int32Array | undefined): void {
   words = shared;
 }
 
-/** One step of progress. */
+/** One step of progress. It ends a stretch without beats, if one is open: the engine got somewhere. */
 export function beat(): void {
-  if (words !== undefined) Atomics.add(words, 0, 1);
+  if (words === undefined) return;
+  Atomics.add(words, 0, 1);
+  if (stretchOpen) endStretch();
+}
+
+let stretchOpen = false;
+
+function endStretch(): void {
+  stretchOpen = false;
+  if (words !== undefined) Atomics.store(words, 3, 0);
 }
 
 /**
  * Marks engine work that runs long without beats and without the scenario's code (word 3 of
- * `shared` counts such stretches open); the returned function ends the stretch, once.
+ * `shared` is 1 while it lasts). It ends at the next beat, which comes before any of the
+ * scenario's code runs (each run beats as it starts), or when the returned function is called.
  */
 export function beatless(): () => void {
-  const at = words;
-  if (at === undefined) return () => undefined;
-  Atomics.add(at, 3, 1);
-  let open = true;
+  if (words === undefined) return () => undefined;
+  Atomics.store(words, 3, 1);
+  stretchOpen = true;
   return () => {
-    if (open) Atomics.sub(at, 3, 1);
-    open = false;
+    if (stretchOpen) endStretch();
   };
 }

@@ -62,11 +62,12 @@ function refuseEmpty(what: string, key: unknown): void {
  */
 const observedBy = new WeakMap<WorldView, Map<Function, readonly unknown[]>>();
 
-function observedOnce<T>(view: WorldView, observer: (view: WorldView) => readonly T[], what: 'outcome' | 'fact', keyOf: (item: T) => unknown): readonly T[] {
+function observedOnce<T>(view: WorldView, claim: Claim, observer: (view: WorldView) => readonly T[], what: 'outcome' | 'fact', keyOf: (item: T) => unknown): readonly T[] {
   let byObserver = observedBy.get(view);
   const known = byObserver?.get(observer);
   if (known !== undefined) return known as readonly T[];
-  const items = observer(view);
+  // Called on its claim, as `claim.outcomes(view)` is: an observer written as a method may read `this`.
+  const items = observer.call(claim, view);
   for (const item of items) refuseEmpty(what, keyOf(item));
   if (byObserver === undefined) observedBy.set(view, (byObserver = new Map()));
   byObserver.set(observer, items);
@@ -75,10 +76,10 @@ function observedOnce<T>(view: WorldView, observer: (view: WorldView) => readonl
 
 /** A claim's outcomes, refused (the clause undecided) when a key names no value. */
 export function outcomesOf(claim: Claim, view: WorldView): ReturnType<Claim['outcomes']> {
-  return observedOnce(view, claim.outcomes, 'outcome', (o) => o.key) as ReturnType<Claim['outcomes']>;
+  return observedOnce(view, claim, claim.outcomes, 'outcome', (o) => o.key) as ReturnType<Claim['outcomes']>;
 }
 
 /** A claim's committed facts, refused (the clause undecided) when a key names no value. */
 export function factsOf(claim: Claim & { readonly facts: NonNullable<Claim['facts']> }, view: WorldView): string[] {
-  return [...observedOnce(view, claim.facts, 'fact', (f) => f)];
+  return [...observedOnce(view, claim, claim.facts, 'fact', (f) => f)];
 }

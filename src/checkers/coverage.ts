@@ -176,23 +176,23 @@ export class ClauseTally {
     });
   }
 
-  /**
-   * The clauses some run could not decide, with the first reason given; and each claim that runs
-   * were judged for but none of whose clauses (quiescence aside) judged anything in any of them.
-   * Such a claim reads what no component ever writes, or gives no observer a run could use: its
-   * "holds" would be a pass that tested nothing, so it is undecided, never a pass.
-   */
+  /** The clauses some run could not decide, with the first reason given. */
   undecided(): Undecided[] {
-    const unknown = [...this.entries.values()].filter((e) => e.seen.has('unknown')).map((e) => ({ effect: e.effect, clause: e.clause, reason: e.reason ?? 'no reason given' }));
-    return [...unknown, ...this.vacuous()];
+    return [...this.entries.values()].filter((e) => e.seen.has('unknown')).map((e) => ({ effect: e.effect, clause: e.clause, reason: e.reason ?? 'no reason given' }));
   }
 
-  /** Each claim judged in some run, none of whose clauses but quiescence judged anything. */
-  private vacuous(): Undecided[] {
+  /**
+   * Each claim that runs were judged for but none of whose clauses (quiescence aside) judged
+   * anything in any of them. Such a claim reads what no component ever writes, or gives no
+   * observer a run could use: a "holds" would be a pass that tested nothing (see judge).
+   */
+  vacuous(): Undecided[] {
     const byClaim = new Map<string, TallyEntry[]>();
     for (const [key, e] of this.entries) {
       const claim = key.slice(0, key.indexOf('\u0000'));
-      byClaim.set(claim, [...(byClaim.get(claim) ?? []), e]);
+      const entries = byClaim.get(claim);
+      if (entries === undefined) byClaim.set(claim, [e]);
+      else entries.push(e);
     }
     const found: Undecided[] = [];
     for (const entries of byClaim.values()) {
@@ -204,7 +204,7 @@ export class ClauseTally {
       const reason =
         idle === undefined
           ? 'the claim gives no observer a run could judge: every clause but quiescence is unchecked'
-          : `no run gave any clause of the claim anything to judge (${judgedRuns.toLocaleString('en-US')} run${judgedRuns === 1 ? '' : 's'} without one outcome or fact of it): does a component write what its observers read?`;
+          : `no run of this search gave any clause of the claim anything to judge (${judgedRuns.toLocaleString('en-US')} run${judgedRuns === 1 ? '' : 's'} without one outcome or fact of it): does a component write what its observers read?`;
       found.push({ effect: first.effect, clause: first.clause, reason });
     }
     return found;

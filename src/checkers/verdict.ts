@@ -104,7 +104,7 @@ export interface Judgement {
  * find every expected violation; a sampled one (explore) stops at its first counterexample, so
  * it cannot be asked to show them all. An unknown verdict is never as expected.
  */
-export function judge(expected: ExpectedVerdict, verdict: Verdict, found: Iterable<Violation>, search: Search, violatedClaims: Iterable<string> = [], undecided: readonly Undecided[] = []): Judgement {
+export function judge(expected: ExpectedVerdict, verdict: Verdict, found: Iterable<Violation>, search: Search, violatedClaims: Iterable<string> = [], undecided: readonly Undecided[] = [], vacuous: readonly Undecided[] = []): Judgement {
   const foundSet = new Set(found);
   // Stryker disable next-line ConditionalExpression: an expectation that holds names no claims, so reading its claims gives undefined as this does.
   const named = expected.verdict === 'violated' ? expected.claims : undefined;
@@ -115,10 +115,10 @@ export function judge(expected: ExpectedVerdict, verdict: Verdict, found: Iterab
   const unexpected = ordered.filter((v) => !expectedViolations.includes(v));
   const holds = verdict === 'holds' || verdict === 'holds within bound';
   const verdictMatches = expected.verdict === 'holds' ? holds : verdict === 'violated';
-  const clauses = distinctUndecided(undecided);
-  // An undecided clause leaves the claim unknown, never holding: runs whose outcome says so (an
-  // observer that threw) already made the verdict unknown; a claim no run gave anything to judge
-  // holds in every run, so it is said here.
+  // A claim that no run gave anything to judge (ClauseTally.vacuous) would make a pass that tested
+  // nothing: where the verdict would hold, it is undecided, and the verdict unknown. Beside a
+  // violation it changes nothing: the violation is what the search found.
+  const clauses = distinctUndecided(holds ? [...undecided, ...vacuous] : undecided);
   if (clauses.length > 0 && holds) verdict = 'unknown';
   return { verdict, expected, asExpected: verdictMatches && missing.length === 0 && unexpected.length === 0 && unexpectedClaims.length === 0 && clauses.length === 0, found: ordered, missing, unexpected, unexpectedClaims, undecided: clauses };
 }

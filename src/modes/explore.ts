@@ -114,9 +114,11 @@ export function explorationSpace(scenario: Scenario): ExplorationSpace {
       return { point, kinds: linkFaults(reference.components, p.from, p.to, p.type) };
     })
     .filter((p) => p.kinds.length > 0);
-  const counts = [...reference.report.census.values(), ...reference.report.windowCounts.values()];
+  const strikes = strikeSpace(reference.components);
+  // Only places a fault can strike count: a point whose link suffers none, however busy, does not.
+  const counts = [...points.map((p) => reference.report.census.get(p.point) ?? 0), ...strikes.windows.map((w) => reference.report.windowCounts.get(w) ?? 0)];
   const reached = { occurrences: counts.reduce((a, b) => a + b, 0), most: counts.reduce((a, b) => Math.max(a, b), 0) };
-  return { ...strikeSpace(reference.components), points, reached };
+  return { ...strikes, points, reached };
 }
 
 /**
@@ -329,7 +331,7 @@ export function finishExplore(scenario: Scenario, options: ExploreOptions, part:
     runs,
     outcomes,
     search,
-    judgement: judge(expectedAt(scenario.expect, maxFaults), verdict, found, 'sampled', violatedClaims(coverage.clauses), clauses.undecided()),
+    judgement: judge(expectedAt(scenario.expect, maxFaults), verdict, found, 'sampled', violatedClaims(coverage.clauses), clauses.undecided(), clauses.vacuous()),
     coverage,
   };
 }

@@ -135,10 +135,11 @@ function explorePath(scenario: Scenario, input: Extract<ReplayInput, { kind: 'pa
     ...(input.maxOccurrence === undefined ? {} : { maxOccurrence: input.maxOccurrence }),
   };
   const space = explorationSpace(scenario);
-  // From the search's start to its first run: the stepping, which the first run ends.
+  // From the search's start to its first run: the stepping, which the first run's beat ends
+  // before any of the scenario's code runs.
   const stepping = beatless();
   try {
-    return finishExplore(scenario, options, exploreRange(scenario, options, 0, 1, space, stepping), space);
+    return finishExplore(scenario, options, exploreRange(scenario, options, 0, 1, space), space);
   } catch (error) {
     // fast-check refuses a path that does not fit the search space the options describe; any
     // other error is a harness bug and keeps its stack.

@@ -3,8 +3,7 @@
 // pair) is one run. Each run's worst outcome lands in the failure-window table, and the first
 // run of each violation is run again, traced, as a counterexample with the line that replays it.
 // Everything here is data; src/report/ words it.
-import { NOT_DETERMINISTIC_HINT } from '../run/determinism.ts';
-import { InputError } from '../base/inputError.ts';
+import { notDeterministic } from '../run/determinism.ts';
 import { refOf } from '../scenario/scenarioRef.ts';
 import { checkRanges } from '../base/optionRanges.ts';
 import { windowRowOf, type ObservedRun, type WindowRow } from './windowRow.ts';
@@ -14,7 +13,7 @@ import { ClauseTally, violatedClaims, type Coverage } from '../checkers/coverage
 import { faultPlace, type FaultPlan } from '../faults/faults.ts';
 import { failureWindows } from '../run/failureWindows.ts';
 import type { ReplayRef } from './replayLine.ts';
-import type { RunRecord } from '../run/runScenario.ts';
+import { runScenario, type RunRecord } from '../run/runScenario.ts';
 import type { Duration } from '../base/duration.ts';
 import { expectedAt, timeScaleOf, type Scenario } from '../scenario/scenario.ts';
 import { rerun, sweepPlan, sweepWindows, type HeldRuns, type RowPart, type SweepPlan, type SweepSettings, type WindowsPart } from './windowsPart.ts';
@@ -151,21 +150,13 @@ export function runWindows(scenario: Scenario, options: WindowsOptions = {}): Wi
   return finishWindows(scenario, plan, part, options.ref ?? refOf(scenario), held);
 }
 
-/**
- * A run of the sweep made again with its seed and plan gave another outcome: the scenario's own
- * code draws on something outside the seed (Math.random, the clock, a timer), and no verdict or
- * replay line of it can be trusted, so the command says so rather than report either outcome.
- */
-function notDeterministic(scenario: Scenario, faults: FaultPlan, before: string, after: string): never {
-  throw new InputError(`${scenario.name} is not deterministic: the plan ${JSON.stringify(faults)} gave ${before} in the sweep and ${after} when run again with the same seed; ${NOT_DETERMINISTIC_HINT}`);
-}
-
 /** Rows of a sweep's tally, in its order, each built from its representative run (held here, or run again). */
 export function windowRowsOf(scenario: Scenario, plan: SweepPlan, rows: readonly (readonly [string, RowPart])[], held?: HeldRuns): WindowRow[] {
   const time = timeScaleOf(scenario);
   const reference = observedRunOf(plan.reference);
   return rows.map(([, acc]): WindowRow => {
     const again = rerun(scenario, plan, acc.worst.index, held);
+    // Both runs were taken up from a reference run alike: a difference is the scenario's.
     if (again.outcome !== acc.worst.outcome) notDeterministic(scenario, acc.worst.index === 0 ? [] : plan.plans[acc.worst.index - 1]!, acc.worst.outcome, again.outcome);
     return windowRowOf({
       place: faultPlace(acc.fault)!,
@@ -184,9 +175,9 @@ export function windowRowsOf(scenario: Scenario, plan: SweepPlan, rows: readonly
  * one place, cannot be asked for every expected violation: only an unexpected one counts
  * against it, and at one place a verdict that holds is no surprise either.
  */
-function judgementOf(scenario: Scenario, settings: SweepSettings, verdict: Verdict, found: readonly Violation[], stopped: boolean, claims: readonly string[], undecided: readonly Undecided[]): Judgement {
+function judgementOf(scenario: Scenario, settings: SweepSettings, verdict: Verdict, found: readonly Violation[], stopped: boolean, claims: readonly string[], undecided: readonly Undecided[], vacuous: readonly Undecided[]): Judgement {
   const only = settings.only !== undefined;
-  const judged = judge(expectedAt(scenario.expect, settings.pairs ? 2 : 1), verdict, found, stopped || only ? 'sampled' : 'exhaustive', claims, undecided);
+  const judged = judge(expectedAt(scenario.expect, settings.pairs ? 2 : 1), verdict, found, stopped || only ? 'sampled' : 'exhaustive', claims, undecided, vacuous);
   return only && judged.unexpected.length === 0 && judged.unexpectedClaims.length === 0 && judged.undecided.length === 0 && verdict !== 'inconclusive' ? { ...judged, asExpected: true } : judged;
 }
 
@@ -195,7 +186,10 @@ function counterexampleOf(scenario: Scenario, violation: Violation, faults: Faul
   const size = scenario.workload.size;
   const framed = framedRun(scenario, { seed, plan: faults, size });
   const traced = framed.record;
-  if (!traced.findings.some((f) => f.violation === violation)) notDeterministic(scenario, faults, violation, traced.outcome);
+  if (!traced.findings.some((f) => f.violation === violation)) {
+    const whole = runScenario(scenario, { seed, plan: faults, size, hashTrace: false });
+    notDeterministic(scenario, faults, violation, traced.outcome, whole.findings.some((f) => f.violation === violation) ? violation : whole.outcome);
+  }
   return {
     violation,
     seed,
@@ -234,7 +228,7 @@ export function finishWindows(scenario: Scenario, plan: SweepPlan, part: Windows
   // Occurrences a bound left out were never struck: the sweep holds only within that bound.
   const verdict = verdictOf(outcomes, plan.occurrences.beyond > 0);
   const only = settings.only;
-  const judgement = judgementOf(scenario, settings, verdict, found, stopped, violatedClaims(clauses.result()), clauses.undecided());
+  const judgement = judgementOf(scenario, settings, verdict, found, stopped, violatedClaims(clauses.result()), clauses.undecided(), clauses.vacuous());
   const counterexamples = found.map((violation) => counterexampleOf(scenario, violation, plan.plans[firstOf.get(violation)! - 1] ?? reference.plan, seed, ref));
   const all = failureWindows(components);
   const pairTally = new PairTally();

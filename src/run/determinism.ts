@@ -1,23 +1,26 @@
 // A scenario must be a function of its seed and plan: the same two give the same run, to the
 // byte of its trace hash, in any process. Its own code can break that (an observer that reads
-// Math.random, records stamped with Date.now, a timer of the host), and then no verdict, report
-// or replay line of it can be trusted. So each mode, before it sweeps or searches, runs the
-// fault-free run a second time from a fresh build of the design (a build reads the clock as
-// readily as a run does) and refuses a scenario whose two runs differ.
+// Math.random, records stamped with Date.now, a timer of the host, state kept from one run to the
+// next), and then no verdict, report or replay line of it can be trusted. So windows, explore and
+// check, before they sweep or search, run the fault-free run a second time from a fresh build of
+// the design (a build reads the clock as readily as a run does) and refuse a scenario whose two
+// runs differ; windows also holds the runs it makes again (a row's, a counterexample's) to what
+// its sweep saw. A replay runs once, and checks nothing.
 import { InputError } from '../base/inputError.ts';
 import type { Scenario } from '../scenario/scenario.ts';
+import type { FaultPlan } from '../faults/faults.ts';
 import { judgeClaims, runScenario, viewOf, type RunRecord } from './runScenario.ts';
 
 /** What a scenario found not to be deterministic is told: where such a difference comes from. */
-export const NOT_DETERMINISTIC_HINT = 'its code must not draw random numbers, read the clock or use timers';
+export const NOT_DETERMINISTIC_HINT = 'its code must not draw random numbers, read the clock, use timers or keep state from one run to the next';
 
 /** How many more times the second run's end state is judged. */
 const JUDGED_AGAIN = 4;
 
 /** Refuses `scenario` when a run made again from a fresh build differs from `first` (a hashed run). */
 export function checkDeterministic(scenario: Scenario, first: RunRecord): void {
-  // A copy of the scenario object is built anew: builds are kept per scenario object.
-  const again = runScenario({ ...scenario }, { seed: first.seed, plan: first.plan, size: first.size, ...(first.driver === undefined ? {} : { driver: first.driver }) });
+  // Builds are kept per scenario object, so one inheriting everything from it is built anew.
+  const again = runScenario(Object.create(scenario) as Scenario, { seed: first.seed, plan: first.plan, size: first.size, ...(first.driver === undefined ? {} : { driver: first.driver }) });
   // An observer that draws at random may agree twice by chance: the end state is judged a few
   // more times, which costs no run.
   const outcomes = [again.outcome, ...Array.from({ length: JUDGED_AGAIN }, () => judgeClaims(scenario, viewOf(again.report)).outcome)];
@@ -25,4 +28,15 @@ export function checkDeterministic(scenario: Scenario, first: RunRecord): void {
   if (again.report.traceHash === first.report.traceHash && other === undefined) return;
   const what = other === undefined ? `trace hash ${first.report.traceHash.slice(0, 12)}… and then ${again.report.traceHash.slice(0, 12)}…` : `${first.outcome} and then ${other}`;
   throw new InputError(`${scenario.name} is not deterministic: its fault-free run with seed ${first.seed} gave ${what}, built and run again the same way; ${NOT_DETERMINISTIC_HINT}`);
+}
+
+/**
+ * A run of a sweep made again with its seed and plan gave another outcome than the sweep saw.
+ * Where the run made again ran from the start and the sweep's was taken up where its first fault
+ * struck, `whole` says what a second run from the start gave: if the two from the start agree,
+ * the sweep's run was the engine's mistake, not the scenario's, and is said as such.
+ */
+export function notDeterministic(scenario: Scenario, plan: FaultPlan, sweep: string, again: string, whole?: string): never {
+  if (whole !== undefined && whole === again) throw new Error(`${scenario.name}: the plan ${JSON.stringify(plan)} gave ${sweep} in the sweep, taken up from its reference run, and ${whole} run from the start; that is the engine's mistake, not the scenario's`);
+  throw new InputError(`${scenario.name} is not deterministic: the plan ${JSON.stringify(plan)} gave ${sweep} in the sweep and ${again} when run again with the same seed; ${NOT_DETERMINISTIC_HINT}`);
 }

@@ -15,6 +15,7 @@ import { replayJson } from '../../src/report/runJson.ts';
 import type { Scenario } from '../../src/scenario/scenario.ts';
 import { runWindows } from '../../src/modes/windows.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
+import dualWrite from '../../scenarios/mercury-dual-write-commit-first.ts';
 import { checkClaim } from '../../src/checkers/compose.ts';
 import { verdictSummary } from '../../src/report/verdictSummary.ts';
 import { exitCodeOf } from '../../src/checkers/verdict.ts';
@@ -139,7 +140,7 @@ describe('a claim no run gives anything to judge', () => {
     for (const r of [runWindows(vacuous), explore(vacuous, { runs: 20 }), check(vacuous, { faults: 1, kinds: ['crash'] })]) {
       expect(r.judgement.verdict, r.coverage.mode).toBe('unknown');
       expect(r.judgement.asExpected).toBe(false);
-      expect(r.judgement.undecided).toEqual([{ effect: claim.effect, clause: 'atMostOne', reason: expect.stringMatching(/^no run gave any clause of the claim anything to judge \([\d,]+ runs? without one outcome or fact of it\): does a component write what its observers read\?$/) }]);
+      expect(r.judgement.undecided).toEqual([{ effect: claim.effect, clause: 'atMostOne', reason: expect.stringMatching(/^no run of this search gave any clause of the claim anything to judge \([\d,]+ runs? without one outcome or fact of it\): does a component write what its observers read\?$/) }]);
       expect(exitCodeOf([r.judgement])).toBe(1);
     }
   });
@@ -149,6 +150,14 @@ describe('a claim no run gives anything to judge', () => {
     expect(runWindows({ ...vacuous, claims: [{ ...claim, unchecked: ['lost effect', 'phantom effect'] }] }).judgement.verdict).toBe('holds');
     // No outcome ever, but facts to judge: every fact is a lost effect, which is a finding, not a vacuous pass.
     expect(runWindows({ ...vacuous, claims: [{ ...claim, outcomes: () => [] }] }).judgement.verdict).toBe('violated');
+  });
+
+  it('changes nothing beside a violation the search found: the violation is its finding', () => {
+    const lossy = { ...dualWrite, claims: [...dualWrite.claims, { ...claim, effect: 'refund', outcomes: () => [], unchecked: ['lost effect', 'phantom effect'] as const }] };
+    const r = runWindows(lossy);
+    expect(r.judgement.verdict).toBe('violated');
+    expect(r.judgement.asExpected).toBe(true);
+    expect(r.judgement.undecided).toEqual([]);
   });
 
   it('is not one in a single replayed run, where a crash before any commit leaves nothing to judge', () => {

@@ -939,7 +939,7 @@ function judgedSearch(scenario: Scenario, setup: CheckSetup, found: StateSearch,
   // not for five (a dedup store that evicts its fourth key).
   const smaller = setup.size < scenario.workload.size;
   const verdict = verdictOf(ordered, bound !== undefined || smaller);
-  const judgement = judge(expectedAt(scenario.expect, setup.faults), undecided && (verdict === 'holds' || verdict === 'holds within bound') ? 'inconclusive' : verdict, violations, complete ? 'exhaustive' : 'sampled', violatedClaims(tally.result()), tally.undecided());
+  const judgement = judge(expectedAt(scenario.expect, setup.faults), undecided && (verdict === 'holds' || verdict === 'holds within bound') ? 'inconclusive' : verdict, violations, complete ? 'exhaustive' : 'sampled', violatedClaims(tally.result()), tally.undecided(), tally.vacuous());
   const coverage: Coverage = {
     mode: 'check',
     faultDepth: setup.faults,
