@@ -98,6 +98,8 @@ export interface ExplorationSpace extends StrikeSpace {
   readonly points: readonly PointFaults[];
   /** How often the fault-free run reached its places: in all, and the most at one place. */
   readonly reached: { readonly occurrences: number; readonly most: number };
+  /** How often it reached each place a fault can strike, by window or point name. */
+  readonly counts: ReadonlyMap<string, number>;
 }
 
 /** The occurrences a generated fault targets when the search is not told a bound: the first three, as always, and every one the fault-free run reached besides. */
@@ -116,9 +118,10 @@ export function explorationSpace(scenario: Scenario): ExplorationSpace {
     .filter((p) => p.kinds.length > 0);
   const strikes = strikeSpace(reference.components);
   // Only places a fault can strike count: a point whose link suffers none, however busy, does not.
-  const counts = [...points.map((p) => reference.report.census.get(p.point) ?? 0), ...strikes.windows.map((w) => reference.report.windowCounts.get(w) ?? 0)];
+  const byPlace = new Map<string, number>([...points.map((p) => [p.point, reference.report.census.get(p.point) ?? 0] as const), ...strikes.windows.map((w) => [w, reference.report.windowCounts.get(w) ?? 0] as const)]);
+  const counts = [...byPlace.values()];
   const reached = { occurrences: counts.reduce((a, b) => a + b, 0), most: counts.reduce((a, b) => Math.max(a, b), 0) };
-  return { ...strikes, points, reached };
+  return { ...strikes, points, reached, counts: byPlace };
 }
 
 /**
@@ -133,6 +136,21 @@ function occurrenceArbitrary(space: ExplorationSpace, maxOccurrence: number | un
   const first = fc.integer({ min: 1, max: FIRST_OCCURRENCES });
   if (space.reached.most <= FIRST_OCCURRENCES) return first;
   return fc.oneof(first, fc.integer({ min: 1, max: space.reached.most }));
+}
+
+/**
+ * A fault drawn past the occurrences the fault-free run reached at its place is moved to one it
+ * reached: the wide draw spans the busiest place, and a place reached five times beside a point
+ * reached five hundred would otherwise almost never be struck past its third. The first three are
+ * always within reach, since a fault before them can make a place come round more often than the
+ * fault-free run did (a retry), or at all.
+ */
+function withinReach(f: Fault, counts: ReadonlyMap<string, number>): Fault {
+  const place = 'window' in f ? f.window : 'point' in f ? f.point : undefined;
+  const reached = place === undefined ? undefined : counts.get(place);
+  if (reached === undefined) return f;
+  const reach = Math.max(reached, FIRST_OCCURRENCES);
+  return f.occurrence <= reach ? f : { ...f, occurrence: ((f.occurrence - 1) % reach) + 1 };
 }
 
 export function caseArbitrary(scenario: Scenario, options: ExploreOptions = {}, space = explorationSpace(scenario)): fc.Arbitrary<Case> {
@@ -150,7 +168,8 @@ export function caseArbitrary(scenario: Scenario, options: ExploreOptions = {}, 
   if (points.length > 0) kinds.push(fc.constantFrom(...points).chain((p) => fc.record({ kind: fc.constantFrom(...p.kinds), point: fc.constant(p.point), occurrence })));
   kinds.push(...windowFaults(true));
   if (kinds.length === 0) throw new InputError(`${scenario.name}: explore has no fault to strike (no failure window, no message point that can suffer one)`);
-  const fault: fc.Arbitrary<Fault> = kinds.length > 1 ? fc.oneof(...kinds) : kinds[0]!;
+  const drawn: fc.Arbitrary<Fault> = kinds.length > 1 ? fc.oneof(...kinds) : kinds[0]!;
+  const fault = options.maxOccurrence === undefined && space.reached.most > FIRST_OCCURRENCES ? drawn.map((f) => withinReach(f, space.counts)) : drawn;
   return fc.record({
     seed: fc.integer({ min: 0, max: 0x7fffffff }),
     size: fc.integer({ min: 1, max: scenario.workload.size }),

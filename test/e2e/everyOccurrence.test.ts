@@ -8,7 +8,9 @@ import { describeCoverage } from '../../src/report/describeCoverage.ts';
 import { evidenceText } from '../../src/report/windowCells.ts';
 import { runScenario } from '../../src/run/runScenario.ts';
 import { runWindows } from '../../src/modes/windows.ts';
-import { explore } from '../../src/modes/explore.ts';
+import fc from 'fast-check';
+import { caseArbitrary, explorationSpace, explore } from '../../src/modes/explore.ts';
+import outbox from '../../scenarios/mercury-outbox.ts';
 import { fullDedupTable, fullDedupTableScenario } from '../fixtures/fullDedupTable.ts';
 
 const crashRow = (r: ReturnType<typeof runWindows>) => r.rows.find((row) => row.fault === 'crash' && row.place.kind === 'window' && row.place.component === 'sender' && row.place.state === 'awaitingAck')!;
@@ -74,5 +76,18 @@ describe('explore, past the first occurrences', () => {
     expect(describeCoverage(bounded.judgement.verdict, bounded.coverage)).toMatch(/first 3 occurrences of each/);
     const roomy = explore({ ...fullDedupTableScenario, build: () => fullDedupTable(100) }, { runs: 50, seed: 1 });
     expect(describeCoverage(roomy.judgement.verdict, roomy.coverage)).toMatch(/occurrences drawn from the \d+ the fault-free run reached, up to 8 at one place/);
+  });
+
+  it('draws no occurrence past the third that the fault-free run did not reach at its place', () => {
+    // (A place it never reached keeps the first three: a fault before may bring it round.)
+    // mercury-outbox: one point is reached 18 times, most places a few: a draw over 1..18 is moved within each place's reach.
+    const space = explorationSpace(outbox);
+    expect(space.reached.most).toBeGreaterThan(3);
+    const faults = fc.sample(caseArbitrary(outbox, {}, space), { seed: 1, numRuns: 500 }).flatMap((c) => c.plan);
+    const place = (f: (typeof faults)[number]) => ('window' in f ? f.window : 'point' in f ? f.point : '');
+    const beyond = faults.filter((f) => f.occurrence > Math.max(3, space.counts.get(place(f)) ?? Infinity));
+    expect(beyond).toEqual([]);
+    // And later ones are drawn, where a place was reached more than three times.
+    expect(faults.some((f) => f.occurrence > 3)).toBe(true);
   });
 });
