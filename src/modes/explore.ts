@@ -6,7 +6,7 @@
 // plan, the schedule, the findings, the trace and the seed and path that replay it exactly.
 // Only running counts are kept between runs, so memory stays flat however many runs are asked
 // for. A search that finds nothing holds only within its bound: the number of samples.
-import { checkDeterministic } from '../run/determinism.ts';
+import { checkDeterministic, notDeterministic } from '../run/determinism.ts';
 import { refOf } from '../scenario/scenarioRef.ts';
 import { checkRanges } from '../base/optionRanges.ts';
 import fc from 'fast-check';
@@ -300,6 +300,8 @@ export function finishExplore(scenario: Scenario, options: ExploreOptions, part:
     // Framed, as its replay is, so its steps are marked where the worst finding's keys went wrong.
     const framed = framedRun(scenario, { seed: c.seed, plan: c.plan, size: c.size, latencies: c.latencies });
     const traced = framed.record;
+    // The search failed on this case: run again, it must fail too, or the scenario is not a function of its seed.
+    if (traced.findings.length === 0) notDeterministic(scenario, c.plan, 'a violation', traced.outcome);
     const worst = traced.outcome === 'holds' || traced.outcome === 'unknown' || traced.outcome === 'inconclusive' ? undefined : traced.outcome;
     search = {
       status: 'failed',

@@ -38,5 +38,5 @@ export function checkDeterministic(scenario: Scenario, first: RunRecord): void {
  */
 export function notDeterministic(scenario: Scenario, plan: FaultPlan, sweep: string, again: string, whole?: string): never {
   if (whole !== undefined && whole === again) throw new Error(`${scenario.name}: the plan ${JSON.stringify(plan)} gave ${sweep} in the sweep, taken up from its reference run, and ${whole} run from the start; that is the engine's mistake, not the scenario's`);
-  throw new InputError(`${scenario.name} is not deterministic: the plan ${JSON.stringify(plan)} gave ${sweep} in the sweep and ${again} when run again with the same seed; ${NOT_DETERMINISTIC_HINT}`);
+  throw new InputError(`${scenario.name} is not deterministic: the plan ${JSON.stringify(plan)} gave ${sweep} first and ${again} when run again with the same seed; ${NOT_DETERMINISTIC_HINT}`);
 }
