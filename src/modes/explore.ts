@@ -167,6 +167,8 @@ export function caseArbitrary(scenario: Scenario, options: ExploreOptions = {}, 
   const kinds: fc.Arbitrary<Fault>[] = windowFaults(false);
   if (points.length > 0) kinds.push(fc.constantFrom(...points).chain((p) => fc.record({ kind: fc.constantFrom(...p.kinds), point: fc.constant(p.point), occurrence })));
   kinds.push(...windowFaults(true));
+  // Told no faults, it draws schedules alone, which a design with nothing to strike has too.
+  if (options.maxFaults === 0) return fc.record({ seed: fc.integer({ min: 0, max: 0x7fffffff }), size: fc.integer({ min: 1, max: scenario.workload.size }), plan: fc.constant([]), latencies: scheduleArbitrary(scenario) });
   if (kinds.length === 0) throw new InputError(`${scenario.name}: explore has no fault to strike (no failure window, no message point that can suffer one)`);
   const drawn: fc.Arbitrary<Fault> = kinds.length > 1 ? fc.oneof(...kinds) : kinds[0]!;
   const fault = options.maxOccurrence === undefined && space.reached.most > FIRST_OCCURRENCES ? drawn.map((f) => withinReach(f, space.counts)) : drawn;
