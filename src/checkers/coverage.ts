@@ -204,7 +204,7 @@ export class ClauseTally {
       const reason =
         idle === undefined
           ? 'the claim gives no observer a run could judge: every clause but quiescence is unchecked'
-          : `no run of this search gave any clause of the claim anything to judge (${judgedRuns.toLocaleString('en-US')} run${judgedRuns === 1 ? '' : 's'} without one outcome or fact of it): does a component write what its observers read?`;
+          : `no run of this search gave any clause of the claim anything to judge (${judgedRuns.toLocaleString('en-US')} run${judgedRuns === 1 ? '' : 's'} without one outcome or fact of it): no component writes what its observers read, or the search's bounds (a smaller --size, --max-depth) reached no run that would`;
       found.push({ effect: first.effect, clause: first.clause, reason });
     }
     return found;

@@ -146,6 +146,9 @@ export function stableJson(value: unknown): string {
       return Number.isFinite(value) ? String(value) : 'null';
     case 'boolean':
       return value ? 'true' : 'false';
+    case 'bigint':
+      // JSON has no big integers, and refuses them; written as a string of their digits and an n.
+      return `"${value}n"`;
     case 'object':
       if (value === null) return 'null';
       break;

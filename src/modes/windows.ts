@@ -177,7 +177,7 @@ export function windowRowsOf(scenario: Scenario, plan: SweepPlan, rows: readonly
  */
 function judgementOf(scenario: Scenario, settings: SweepSettings, verdict: Verdict, found: readonly Violation[], stopped: boolean, claims: readonly string[], undecided: readonly Undecided[], vacuous: readonly Undecided[]): Judgement {
   const only = settings.only !== undefined;
-  const judged = judge(expectedAt(scenario.expect, settings.pairs ? 2 : 1), verdict, found, stopped || only ? 'sampled' : 'exhaustive', claims, undecided, vacuous);
+  const judged = judge(expectedAt(scenario.expect, settings.pairs ? 2 : 1), verdict, found, stopped || only ? 'sampled' : 'exhaustive', claims, undecided, only ? [] : vacuous);
   return only && judged.unexpected.length === 0 && judged.unexpectedClaims.length === 0 && judged.undecided.length === 0 && verdict !== 'inconclusive' ? { ...judged, asExpected: true } : judged;
 }
 

@@ -10,6 +10,7 @@ import { InputError } from '../base/inputError.ts';
 import type { Scenario } from '../scenario/scenario.ts';
 import type { FaultPlan } from '../faults/faults.ts';
 import { judgeClaims, runScenario, viewOf, type RunRecord } from './runScenario.ts';
+import { stableJson } from '../kernel/trace.ts';
 
 /** What a scenario found not to be deterministic is told: where such a difference comes from. */
 export const NOT_DETERMINISTIC_HINT = 'its code must not draw random numbers, read the clock, use timers or keep state from one run to the next';
@@ -25,8 +26,12 @@ export function checkDeterministic(scenario: Scenario, first: RunRecord): void {
   // more times, which costs no run.
   const outcomes = [again.outcome, ...Array.from({ length: JUDGED_AGAIN }, () => judgeClaims(scenario, viewOf(again.report)).outcome)];
   const other = outcomes.find((o) => o !== first.outcome);
-  if (again.report.traceHash === first.report.traceHash && other === undefined) return;
-  const what = other === undefined ? `trace hash ${first.report.traceHash.slice(0, 12)}… and then ${again.report.traceHash.slice(0, 12)}…` : `${first.outcome} and then ${other}`;
+  // What a component keeps need not pass through a message the trace records (a random tag
+  // written into its own durable state): the end states are compared too.
+  const ends = [stableJson(first.report.durable), stableJson(again.report.durable)] as const;
+  if (again.report.traceHash === first.report.traceHash && other === undefined && ends[0] === ends[1]) return;
+  const what =
+    other !== undefined ? `${first.outcome} and then ${other}` : again.report.traceHash !== first.report.traceHash ? `trace hash ${first.report.traceHash.slice(0, 12)}… and then ${again.report.traceHash.slice(0, 12)}…` : `another durable end state (${difference(ends[0], ends[1])})`;
   throw new InputError(`${scenario.name} is not deterministic: its fault-free run with seed ${first.seed} gave ${what}, built and run again the same way; ${NOT_DETERMINISTIC_HINT}`);
 }
 
@@ -39,4 +44,11 @@ export function checkDeterministic(scenario: Scenario, first: RunRecord): void {
 export function notDeterministic(scenario: Scenario, plan: FaultPlan, sweep: string, again: string, whole?: string): never {
   if (whole !== undefined && whole === again) throw new Error(`${scenario.name}: the plan ${JSON.stringify(plan)} gave ${sweep} in the sweep, taken up from its reference run, and ${whole} run from the start; that is the engine's mistake, not the scenario's`);
   throw new InputError(`${scenario.name} is not deterministic: the plan ${JSON.stringify(plan)} gave ${sweep} first and ${again} when run again with the same seed; ${NOT_DETERMINISTIC_HINT}`);
+}
+
+/** Where two renderings first part, a few characters either side. */
+function difference(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return `…${a.slice(Math.max(0, i - 20), i + 20)}… against …${b.slice(Math.max(0, i - 20), i + 20)}…`;
 }
