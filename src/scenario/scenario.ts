@@ -147,11 +147,12 @@ const TAKEN_NAMES = ['index', 'report', 'junit', 'record'];
  * once, on one line naming the file and each field's path; a later stage runs only on a scenario
  * the earlier ones accepted, since it reads what they checked.
  */
-export function defineScenario(s: Scenario, origin = s?.name ?? 'scenario'): Scenario {
+export function defineScenario(given: Scenario, origin = given?.name ?? 'scenario'): Scenario {
   const fail = (problems: readonly string[], cause?: unknown): never => {
     throw new InputError(`malformed scenario ${origin}: ${problems.join('; ')}`, cause === undefined ? undefined : { cause });
   };
-  if (typeof s !== 'object' || s === null || Array.isArray(s)) fail(['it does not export a scenario object']);
+  if (typeof given !== 'object' || given === null || Array.isArray(given)) fail(['it does not export a scenario object']);
+  const s = plainScenario(given);
   const parsed = ScenarioSchema.safeParse(s);
   if (!parsed.success) fail(shapeProblems(s, parsed.error.issues));
   const meaning = meaningProblems(s);
@@ -169,6 +170,26 @@ export function defineScenario(s: Scenario, origin = s?.name ?? 'scenario'): Sce
   const unfindable = unfindableProblems(s, components);
   if (unfindable.length > 0) fail(unfindable);
   return s;
+}
+
+/**
+ * A scenario written as a class instance, as a plain object: its own fields and the scenario fields
+ * its class gives it (`build`, bound to it, as `this` reads it, and with it any other method its
+ * class has), since a scenario is read field by field and copied with a spread, which see own
+ * fields alone. A plain object is taken as it is.
+ */
+function plainScenario(s: Scenario): Scenario {
+  let proto: unknown = Object.getPrototypeOf(s);
+  if (proto === Object.prototype || proto === null) return s;
+  const plain: Record<string, unknown> = { ...s };
+  for (; proto !== null && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    for (const key of Object.getOwnPropertyNames(proto)) {
+      if (!(key in ScenarioSchema.shape) || key in plain) continue;
+      const value: unknown = (s as unknown as Record<string, unknown>)[key];
+      plain[key] = typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(s) : value;
+    }
+  }
+  return plain as unknown as Scenario;
 }
 
 /** What each kind of violation needs of a claim before any claim can find it. */

@@ -171,3 +171,30 @@ describe('expectedAt', () => {
     expect(expectedAt(split, 3)).toBe(pairs);
   });
 });
+
+describe('a scenario written as a class', () => {
+  it('is taken with the build its class gives it, bound to the instance, and a misspelt field is still refused', () => {
+    class OutboxScenario {
+      name = 'outbox-as-class';
+      title = outbox.title;
+      source = outbox.source;
+      lesson = outbox.lesson;
+      workload = outbox.workload;
+      claims = outbox.claims;
+      expect = outbox.expect;
+      build(w: Scenario['workload'], time: Parameters<Scenario['build']>[1]) {
+        return this.parts(w, time);
+      }
+      parts(w: Scenario['workload'], time: Parameters<Scenario['build']>[1]) {
+        return outbox.build(w, time);
+      }
+    }
+    const s = defineScenario(new OutboxScenario() as unknown as Scenario);
+    expect(s.build(s.workload, { tick: { seconds: 1 } } as never).map((c) => c.name)).toEqual(outbox.build(outbox.workload, { tick: { seconds: 1 } } as never).map((c) => c.name));
+    expect({ ...s }.build).toBeTypeOf('function');
+    class Misspelt extends OutboxScenario {
+      lessons = 'x';
+    }
+    expect(() => defineScenario(new Misspelt() as unknown as Scenario)).toThrow(/the scenario has no field lessons/);
+  });
+});
