@@ -10,6 +10,7 @@ import { explore } from '../../src/modes/explore.ts';
 import { check } from '../../src/modes/check/check.ts';
 import type { Scenario } from '../../src/scenario/scenario.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
+import { fullDedupTable, fullDedupTableScenario } from '../fixtures/fullDedupTable.ts';
 
 const claim = outbox.claims[0]!;
 
@@ -33,7 +34,17 @@ function stampedAtBuild(): Scenario {
   };
 }
 
+/** Each build sizes the receiver's dedup table anew: the fault-free run sends and judges alike, and only the durable table differs. */
+function durableOnly(): Scenario {
+  let builds = 0;
+  return { ...fullDedupTableScenario, name: 'durable-only', build: () => fullDedupTable(6 - (builds++ % 2)) };
+}
+
 describe('a scenario that is not a function of its seed', () => {
+  it('is refused when only a durable end state differs, naming where', () => {
+    expect(() => runWindows(durableOnly())).toThrow(/^durable-only is not deterministic: its fault-free run with seed 1 gave another durable end state \(….+… against ….+…\), built and run again the same way; /);
+  });
+
   it('is refused by windows, explore and check, naming what differed', () => {
     for (const make of [flickering, stampedAtBuild]) {
       for (const mode of [(s: Scenario) => runWindows(s), (s: Scenario) => explore(s, { runs: 5 }), (s: Scenario) => check(s, { faults: 0 })]) {
