@@ -38,11 +38,12 @@ export function checkDeterministic(scenario: Scenario, first: RunRecord): void {
 /**
  * A run of a sweep made again with its seed and plan gave another outcome than the sweep saw.
  * Where the run made again ran from the start and the sweep's was taken up where its first fault
- * struck, `whole` says what a second run from the start gave: if the two from the start agree,
- * the sweep's run was the engine's mistake, not the scenario's, and is said as such.
+ * struck, `whole` says what a second run from the start gave. If the two from the start agree,
+ * either the scenario keeps state that changed between the sweep and them, or the sweep's run was
+ * the engine's mistake: the line says both, rather than blame one it cannot tell.
  */
 export function notDeterministic(scenario: Scenario, plan: FaultPlan, sweep: string, again: string, whole?: string): never {
-  if (whole !== undefined && whole === again) throw new Error(`${scenario.name}: the plan ${JSON.stringify(plan)} gave ${sweep} in the sweep, taken up from its reference run, and ${whole} run from the start; that is the engine's mistake, not the scenario's`);
+  if (whole !== undefined && whole === again) throw new InputError(`${scenario.name}: the plan ${JSON.stringify(plan)} gave ${sweep} in the sweep, taken up from its reference run, and ${whole} twice run from the start; ${NOT_DETERMINISTIC_HINT}, or, if it does none of these, the engine is at fault: report this line`);
   throw new InputError(`${scenario.name} is not deterministic: the plan ${JSON.stringify(plan)} gave ${sweep} first and ${again} when run again with the same seed; ${NOT_DETERMINISTIC_HINT}`);
 }
 
