@@ -5,7 +5,8 @@
 // check, before they sweep or search, run the fault-free run a second time from a fresh build of
 // the design (a build reads the clock as readily as a run does) and refuse a scenario whose two
 // runs differ; windows also holds the runs it makes again (a row's, a counterexample's) to what
-// its sweep saw. A replay runs once, and checks nothing.
+// its sweep saw. A replay of a plan or a choice path runs once and checks nothing; one of an
+// explore path builds the search's space, whose fault-free run is checked as explore's is.
 import { InputError } from '../base/inputError.ts';
 import type { Scenario } from '../scenario/scenario.ts';
 import type { FaultPlan } from '../faults/faults.ts';
