@@ -92,3 +92,16 @@ export function flagHelp(spec: ArgvSpec, extra: readonly (readonly [string, stri
   const width = Math.max(0, ...rows.map(([l]) => l.length));
   return rows.map(([l, r]) => `  ${l.padEnd(width)}  ${r}`);
 }
+
+/**
+ * Refuses a flag the command does not know among arguments that also ask for help, so
+ * `windows --bogus --help` is the same mistake as `windows --bogus`: asking for help does not
+ * make a misspelt flag right. Only the flags are looked at; a missing argument is not a mistake
+ * when help is what was asked for.
+ */
+export function refuseUnknownFlags(args: readonly string[], spec: ArgvSpec): void {
+  const flags: Record<string, FlagSpec> = { ...spec.flags, help: { type: 'boolean', help: '' } };
+  for (const name of Object.keys(flags)) if (flags[name]!.required) flags[name] = { ...flags[name]!, required: false };
+  const asked = args.map((a) => (a === '-h' ? '--help' : a)).filter((a, i, all) => a !== '--help' || all.indexOf('--help') === i);
+  parseArgv(asked, { ...spec, flags, positionals: { min: 0, max: Infinity, name: spec.positionals.name } });
+}

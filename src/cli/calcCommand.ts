@@ -1,7 +1,7 @@
 // `faultline calc <checkpoint|dedup|backfill|retry|horizon> …`: the capacity arithmetic.
 import { CALC_SUBCOMMANDS, calcArgvSpec, runCalc } from '../capacity/runCalc.ts';
 import { InputError } from '../base/inputError.ts';
-import { flagHelp } from '../base/parseArgv.ts';
+import { flagHelp, refuseUnknownFlags } from '../base/parseArgv.ts';
 import { schemaOf } from '../report/json.ts';
 import type { Command } from './command.ts';
 
@@ -21,6 +21,7 @@ export const command: Command = {
   help(args) {
     const sub = args.find((a) => CALC_SUBCOMMANDS.includes(a));
     if (sub === undefined) return undefined;
+    refuseUnknownFlags(args.filter((a) => a !== sub), { ...calcArgvSpec(sub), flags: { ...calcArgvSpec(sub).flags, json: { type: 'boolean', help: '' } } });
     return [`Usage: faultline calc ${sub} [--flags] [--json]`, '', 'Flags:', ...flagHelp(calcArgvSpec(sub), [['--json', 'print the figures as one JSON object'], ['--help', 'this text']])].join('\n');
   },
 };

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { InputError } from '../base/inputError.ts';
 import { didYouMean } from '../base/nearest.ts';
-import { flagHelp } from '../base/parseArgv.ts';
+import { flagHelp, refuseUnknownFlags } from '../base/parseArgv.ts';
 import { describeUserFault } from '../faults/userFault.ts';
 import type { Command } from './command.ts';
 import { ExitCalled, withExitTrapped } from './exitTrap.ts';
@@ -117,6 +117,7 @@ export async function main(argv: readonly string[], io: CliIo = processIo): Prom
     }
     const { command } = await entry.load();
     if (rest.includes('--help') || rest.includes('-h')) {
+      if (command.help === undefined) refuseUnknownFlags(rest, command.spec);
       io.out(command.help?.(rest) ?? commandHelp(name, command));
       return 0;
     }

@@ -80,7 +80,8 @@ function fieldProblems(claim: Claim, run: RunRecord): string[] {
   for (const [name, observe] of observersOf(claim)) {
     reads.observer = name;
     try {
-      observe(view);
+      const wrong = shapeProblem(name, observe.call(claim, view));
+      if (wrong !== undefined) problems.push(`claim ${JSON.stringify(claim.effect)}: ${name} ${wrong}`);
     } catch (error) {
       // A read the drawing cannot answer that only data reaches; anything else is the runs' to judge.
       if (error instanceof Error && READ_MISTAKES.has(error.name)) problems.push(`claim ${JSON.stringify(claim.effect)}: ${name} ${error.message}`);
@@ -91,6 +92,64 @@ function fieldProblems(claim: Claim, run: RunRecord): string[] {
     problems.push(`claim ${JSON.stringify(claim.effect)}: ${observer} reads column ${column}, which no row it reads has in the fault-free run (did you mean ${near}?); if only some runs write ${column}, read it as ('${column}' in row ? row['${column}'] : undefined) and it is not refused`);
   }
   return problems;
+}
+
+/** What each observer returns, in words, and how one item of it is held: a list of items unless said. */
+const SHAPES: Readonly<Record<string, { readonly shape: string; readonly item?: (x: unknown) => string | undefined; readonly record?: boolean }>> = {
+  'outcomes()': { shape: 'a list of { key, intent? }', item: keyed },
+  'facts()': { shape: 'a list of key strings', item: aString },
+  'sources()': { shape: 'a list of key strings', item: aString },
+  'unresolved()': { shape: 'a list of key strings', item: aString },
+  'replies()': { shape: 'a list of { intent, outcome, ok }', item: anObject },
+  'conflicts()': { shape: 'a list of { key, refused }', item: keyed },
+  'revisions()': { shape: 'a list of revisions', item: anObject },
+  'versions()': { shape: 'a record of version lists by aggregate key ({ "o-1": [1, 2] })', record: true },
+};
+
+function aString(x: unknown): string | undefined {
+  return typeof x === 'string' ? undefined : `${described(x)} where a key string belongs (keys are strings: String(row.id))`;
+}
+
+function anObject(x: unknown): string | undefined {
+  return typeof x === 'object' && x !== null && !Array.isArray(x) ? undefined : `${described(x)} where an object belongs`;
+}
+
+function keyed(x: unknown): string | undefined {
+  const notObject = anObject(x);
+  if (notObject !== undefined) return notObject;
+  const key = (x as { key?: unknown }).key;
+  if (typeof key === 'string') return undefined;
+  return key === undefined ? `an item with no key (${JSON.stringify(x)?.slice(0, 80)})` : `an item whose key is ${described(key)} (keys are strings: String(row.id))`;
+}
+
+function described(x: unknown): string {
+  if (x === null) return 'null';
+  if (Array.isArray(x)) return 'a list';
+  if (typeof x === 'object') return 'an object';
+  if (typeof x === 'number' || typeof x === 'boolean' || typeof x === 'bigint') return `the ${typeof x} ${String(x)}`;
+  return typeof x === 'string' ? `the string ${JSON.stringify(x.slice(0, 40))}` : `a ${typeof x}`;
+}
+
+/**
+ * An observer that returns the wrong kind of value (a string, a Set, keys as numbers) would make
+ * every clause reading it undecided in every run, each saying its keys name no value; over the
+ * fault-free run's end it is one line of bad input naming what it returned and what belongs there.
+ * A view's rows are a list of row objects.
+ */
+function shapeProblem(name: string, returned: unknown): string | undefined {
+  const want = name.startsWith('view ') ? { shape: 'a list of row objects', item: anObject } : SHAPES[name];
+  if (want === undefined) return undefined;
+  if (want.record) {
+    if (typeof returned !== 'object' || returned === null || Array.isArray(returned)) return `returned ${described(returned)}, not ${want.shape}`;
+    for (const [key, list] of Object.entries(returned)) if (!Array.isArray(list) || list.some((v) => typeof v !== 'number')) return `returned ${JSON.stringify(key)}: ${described(list)}, not a list of version numbers; it returns ${want.shape}`;
+    return undefined;
+  }
+  if (!Array.isArray(returned)) return `returned ${described(returned)}, not ${want.shape}`;
+  for (const item of returned) {
+    const wrong = want.item?.(item);
+    if (wrong !== undefined) return `returned ${wrong}; it returns ${want.shape}`;
+  }
+  return undefined;
 }
 
 /**

@@ -109,6 +109,17 @@ describe('each command’s --help lists that command’s flags and no other', ()
     }
   });
 
+  it('a misspelt flag beside --help is refused as it is without it (exit code 2), not hidden by the help text', async () => {
+    for (const args of [['windows', '--pairz', '--help'], ['check', '-h', '--fautls', '2'], ['calc', 'dedup', '--rat', '5', '--help']]) {
+      const r = await cli(args);
+      expect(r.code).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err).toMatch(/^faultline: (windows|check|calc dedup): unknown flag --(pairz|fautls|rat)(; did you mean --(pairs|faults|rate)\?)?/);
+    }
+    // Known flags and a missing scenario are not mistakes when help is asked for.
+    expect((await cli(['check', '--faults', '2', '--help'])).code).toBe(0);
+  });
+
   it('marks the flags a command requires', async () => {
     const r = await cli(['calc', 'dedup', '--help']);
     expect(r.out).toMatch(/--rate VALUE .*\(required\)/);

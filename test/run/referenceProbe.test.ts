@@ -57,6 +57,17 @@ describe('the fault-free run of a scenario, read by its claims', () => {
     ]);
   });
 
+  it.each<[string, Partial<Claim>, string]>([
+    ['outcomes as a string', { outcomes: () => 'o-1' as never }, 'outcomes() returned the string "o-1", not a list of { key, intent? }'],
+    ['outcomes as a Set', { outcomes: (v) => new Set(reservation.outcomes(v)) as never }, 'outcomes() returned an object, not a list of { key, intent? }'],
+    ['outcomes keyed by number', { outcomes: (v) => rowsOf(v.durable<DatabaseDurable>('inventoryDb'), 'reservations').map(() => ({ key: 7 })) as never }, 'outcomes() returned an item whose key is the number 7 (keys are strings: String(row.id)); it returns a list of { key, intent? }'],
+    ['outcomes without a key', { outcomes: (v) => rowsOf(v.durable<DatabaseDurable>('inventoryDb'), 'reservations').map((r) => ({ id: r['order_id'] })) as never }, 'outcomes() returned an item with no key ({"id":"o-1"}); it returns a list of { key, intent? }'],
+    ['facts as objects', { facts: (v) => rowsOf(v.durable<DatabaseDurable>('ordersDb'), 'orders') as never }, 'facts() returned an object where a key string belongs (keys are strings: String(row.id)); it returns a list of key strings'],
+    ['versions as a list', { versions: () => [1, 2] as never }, 'versions() returned a list, not a record of version lists by aggregate key ({ "o-1": [1, 2] })'],
+  ])('refuses an observer returning the wrong kind of value (%s), where every run would be undecided', (_, patch, message) => {
+    expect(referenceProblems(withClaim({ ...reservation, ...patch }))).toEqual([`claim "inventory reservation": ${message}`]);
+  });
+
   it('refuses through checkReference as one InputError naming the file', () => {
     const claim: Claim = { ...reservation, outcomes: (v) => rowsOf(v.durable<DatabaseDurable>('inventoryDb'), 'reservations').map((r) => ({ key: `${String(r['order_idd'])}|1` })) };
     const scenario = withClaim(claim);
