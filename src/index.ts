@@ -3,6 +3,7 @@
 import { runScenario as runOne, type RunRecord as OneRun, type RunSpec as OneSpec } from './run/runScenario.ts';
 import { sweepPlan as planSweep, type SweepPlan as Plan, type SweepSettings as Settings } from './modes/windowsPart.ts';
 import { checkRanges } from './base/optionRanges.ts';
+import { readPlan } from './faults/readPlan.ts';
 import type { Scenario as AnyScenario } from './scenario/scenario.ts';
 export { runWindows, DEFAULT_SEED, type WindowsResult, type WindowRow, type Counterexample, type WindowsOptions, type Evidence } from './modes/windows.ts';
 export { explore, type ExploreResult, type ExploreOptions, type ExploreCounterexample, type ExploreSearch } from './modes/explore.ts';
@@ -50,7 +51,7 @@ export { toJSONSchema, type JsonSchema } from './base/jsonSchema.ts';
 // (the engine's own calls, one per run, skip the check).
 export function runScenario(scenario: AnyScenario, spec: OneSpec, reference?: OneRun): OneRun {
   checkRanges('runScenario', spec, ['seed', 'size']);
-  return runOne(scenario, spec, reference);
+  return runOne(scenario, { ...spec, plan: readPlan(spec.plan, 'runScenario: plan') }, reference);
 }
 
 export function sweepPlan(scenario: AnyScenario, settings: Settings, reference?: OneRun): Plan {

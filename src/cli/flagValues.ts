@@ -1,7 +1,7 @@
 // Reading the values of the command line's flags. Each refusal is an InputError naming the flag
 // and the value, so the user sees one clear line and exit code 2.
-import { FAULT_KINDS, faultDescriptor, type Fault, type FaultDescriptor, type FaultKind, type FaultPlan } from '../faults/faults.ts';
-import type { PlanEntry } from '../faults/faultKind.ts';
+import { FAULT_KINDS, type FaultKind, type FaultPlan } from '../faults/faults.ts';
+import { readPlan } from '../faults/readPlan.ts';
 import { InputError } from '../base/inputError.ts';
 import { didYouMean } from '../base/nearest.ts';
 import { thousands } from '../report/thousands.ts';
@@ -31,27 +31,7 @@ export function planFlag(value: string | true | undefined): FaultPlan | undefine
   } catch {
     throw new InputError(`--plan must be a JSON array of faults, got ${JSON.stringify(value)}`);
   }
-  if (!Array.isArray(parsed)) throw new InputError('--plan must be a JSON array of faults');
-  if (parsed.length > 64) throw new InputError(`--plan has ${parsed.length} faults; at most 64 are accepted`);
-  return parsed.map((f: Partial<Fault> & Record<string, unknown>, i) => {
-    const where = `--plan fault ${i + 1}`;
-    if (!f || typeof f !== 'object') throw new InputError(`${where}: must be an object such as {"kind":"crash","window":"relay.afterBrokerAccept","occurrence":1}`);
-    if (!FAULT_KINDS.includes(f.kind as never)) throw new InputError(`${where}: kind must be one of ${FAULT_KINDS.join(', ')}, got ${JSON.stringify(f.kind)}${didYouMean(String(f.kind), FAULT_KINDS)}`);
-    if (!Number.isSafeInteger(f.occurrence) || (f.occurrence as number) < 1) throw new InputError(`${where}: occurrence must be a positive whole number`);
-    const kind = faultDescriptor(String(f.kind))!;
-    refuseUnknownFields(where, f, kind);
-    const fail = (message: string): never => {
-      throw new InputError(`${where}: ${message}`);
-    };
-    return kind.read(f as PlanEntry, fail) as Fault;
-  });
-}
-
-/** The fields a fault of its kind has: a field beyond them is a mistake (a misspelt `occurence`), never ignored. */
-function refuseUnknownFields(where: string, f: Record<string, unknown>, kind: FaultDescriptor): void {
-  const fields = ['kind', ...kind.fields, 'occurrence'];
-  const extra = Object.keys(f).find((k) => !fields.includes(k));
-  if (extra !== undefined) throw new InputError(`${where}: a ${String(f['kind'])} fault has no field ${JSON.stringify(extra)}${didYouMean(extra, fields)} (its fields: ${fields.join(', ')})`);
+  return readPlan(parsed, '--plan');
 }
 
 /** Fault kinds joined by commas: `crash,lose`. */

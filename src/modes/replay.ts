@@ -16,6 +16,7 @@ import { failureWindows } from '../run/failureWindows.ts';
 import { InputError } from '../base/inputError.ts';
 import { didYouMean } from '../base/nearest.ts';
 import { formatPlace } from '../faults/place.ts';
+import { readPlan } from '../faults/readPlan.ts';
 import type { ReplayRef } from './replayLine.ts';
 import { framedRun } from '../run/framedRun.ts';
 import { runScenario } from '../run/runScenario.ts';
@@ -150,9 +151,14 @@ function explorePath(scenario: Scenario, input: Extract<ReplayInput, { kind: 'pa
   }
 }
 
+/** The kinds of replay: a windows plan, a check choice path, an explore path. */
+const REPLAY_KINDS: readonly (string | undefined)[] = ['plan', 'choices', 'path'];
+
 export function replay(scenario: Scenario, input: ReplayInput, ref = refOf(scenario)): ReplayResult {
+  if (!REPLAY_KINDS.includes(input?.kind)) throw new InputError(`replay: kind must be one of ${REPLAY_KINDS.join(', ')}, got ${JSON.stringify(input?.kind)}`);
   checkRanges('replay', input, input.kind === 'choices' ? [['faults', 'pathFaults'], 'size'] : ['seed', 'size', 'maxFaults', 'maxOccurrence']);
-  return input.kind === 'choices' ? replayChoices(scenario, input, ref) : replayRun(scenario, input, ref);
+  if (input.kind === 'choices') return replayChoices(scenario, input, ref);
+  return replayRun(scenario, input.kind === 'plan' ? { ...input, plan: readPlan(input.plan, 'replay: plan') } : input, ref);
 }
 
 /** A plan's run, or an explore case's, replayed. */

@@ -1,7 +1,7 @@
 // The programmatic API exactly as a team would use it in its own vitest suite: import from
 // 'faultline', describe a design, gate on the verdicts.
 import { describe, expect, it } from 'vitest';
-import { claimSentence, defineScenario, explore, formatPlace, loadScenario, replay, replayLine, runWindows, type Scenario } from 'faultline';
+import { claimSentence, defineScenario, explore, formatPlace, InputError, loadScenario, replay, replayLine, runScenario, runWindows, type Scenario } from 'faultline';
 import { orderPipeline, reservationClaim } from '../../models/designs/orderPipeline.ts';
 
 // "Our" design: the outbox pipeline, but with an at-most-once relay (mark before send).
@@ -45,6 +45,18 @@ describe('options the command line would refuse', () => {
     expect(() => runWindows(design, { seed: -1 })).toThrow(/^runWindows: option seed must be a whole number/);
     expect(() => replay(design, { kind: 'plan', seed: Infinity, plan: [] })).toThrow(/^replay: option seed must be a whole number from 0 to 2,147,483,647, got Infinity$/);
     expect(() => replay(design, { kind: 'choices', choices: [0], faults: -1 })).toThrow(/^replay: option faults must be a whole number from 0 to 64, got -1$/);
+  });
+
+  it('a plan the command line would refuse is refused as one InputError, not a TypeError from inside the run', () => {
+    const refused = (f: () => unknown, message: RegExp) => {
+      expect(f).toThrow(InputError);
+      expect(f).toThrow(message);
+    };
+    refused(() => replay(design, { kind: 'plan', seed: 1, plan: [{ window: 'relay.afterBrokerAccept', occurrence: 1 }] as never }), /^replay: plan fault 1: kind must be one of crash, /);
+    refused(() => replay(design, { kind: 'plan', seed: 1, plan: [{ kind: 'crash', window: 'relay.afterBrokerAccept', occurence: 1 }] as never }), /^replay: plan fault 1: occurrence must be a positive whole number$/);
+    refused(() => replay(design, { kind: 'plan', seed: 1, plan: { kind: 'crash' } as never }), /^replay: plan must be a JSON array of faults$/);
+    refused(() => replay(design, { kind: 'plans' } as never), /^replay: kind must be one of plan, choices, path, got "plans"$/);
+    refused(() => runScenario(design, { seed: 1, plan: [{ kind: 'crash', window: 'relay.afterBrokerAccept', occurrence: 1, extra: true }] as never }), /^runScenario: plan fault 1: a crash fault has no field "extra"/);
   });
 });
 
