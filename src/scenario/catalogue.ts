@@ -93,7 +93,11 @@ function loadFailure(error: unknown, origin: string, path: string): InputError {
   if (error instanceof Error && error.name === 'InputError') {
     // A build() that threw carries its error as the cause: name the user's line it came from.
     const at = error.cause === undefined ? undefined : userFrame(error.cause);
-    const message = `${error.message.split('\n')[0]}${at === undefined ? '' : ` (at ${at.where}${at.fn ? ` in ${at.fn}` : ''})`}`;
+    const where = at === undefined ? '' : ` (at ${at.where}${at.fn ? ` in ${at.fn}` : ''})`;
+    // defineScenario's refusal names the scenario; a file's is named by the file, as every other load error is.
+    const malformed = (error as { malformed?: unknown }).malformed;
+    if (typeof malformed === 'string') return new InputError(`malformed scenario ${origin}: ${malformed.split('\n')[0]}${where}`);
+    const message = `${error.message.split('\n')[0]}${where}`;
     return new InputError(message.startsWith('malformed scenario') ? message : `malformed scenario ${origin}: ${message}`);
   }
   if (error instanceof Error && error.name === 'ExitCalled') return new InputError(`malformed scenario ${origin}: ${(error as Error & { describe(): string }).describe()}`);

@@ -149,7 +149,9 @@ const TAKEN_NAMES = ['index', 'report', 'junit', 'record'];
  */
 export function defineScenario(given: Scenario, origin = given?.name ?? 'scenario'): Scenario {
   const fail = (problems: readonly string[], cause?: unknown): never => {
-    throw new InputError(`malformed scenario ${origin}: ${problems.join('; ')}`, cause === undefined ? undefined : { cause });
+    // The problems ride along on their own, so a file's loader can name the file rather than the
+    // scenario's name (which may be the very thing misspelt).
+    throw Object.assign(new InputError(`malformed scenario ${origin}: ${problems.join('; ')}`, cause === undefined ? undefined : { cause }), { malformed: problems.join('; ') });
   };
   if (typeof given !== 'object' || given === null || Array.isArray(given)) fail(['it does not export a scenario object']);
   const s = plainScenario(given);

@@ -261,7 +261,7 @@ describe('bad input', () => {
         expect(await main(['windows', path, '--out', join(sandbox, 'scenario-reports')], io), io.stderr).toBe(2);
         expect(io.stdout).toBe('');
         expect(io.stderr.trim().split('\n')).toHaveLength(1);
-        expect(io.stderr).toContain(`faultline: malformed scenario shipping: ${message}`);
+        expect(io.stderr).toContain(`faultline: malformed scenario ${path}: ${message}`);
         lines.push(io.stderr.trim());
       } finally {
         rmSync(path);
