@@ -18,17 +18,24 @@ export function withoutWatch(args: readonly string[]): string[] {
   return args.filter((a) => a !== '--watch');
 }
 
-/** Runs the command line `args` (the command first) now and again on every change of `files`; settles with 0 when interrupted (SIGINT or SIGTERM). */
+/**
+ * Runs the command line `args` (the command first) now and again on every change of `files`.
+ * Interrupted (SIGINT or SIGTERM), it settles with the exit code of the last run that finished
+ * (0 when none did): a watch ended right after a failing run is a failure to whatever started it.
+ */
 export function watchAndRun(args: readonly string[], files: readonly string[], io: CliIo): Promise<number> {
   const once = [...process.execArgv, process.argv[1]!, ...withoutWatch(args)];
   const byFolder = new Map<string, Set<string>>();
   for (const f of files.map((x) => resolve(x))) byFolder.set(dirname(f), new Set([...(byFolder.get(dirname(f)) ?? []), basename(f)]));
   let child: ChildProcess | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** The exit code of the last run that finished. */
+  let last = 0;
   const start = () => {
     child = spawn(process.execPath, once, { stdio: 'inherit' });
     const ran = child;
     ran.on('exit', (code, signal) => {
+      if (child === ran && signal === null) last = code ?? 0;
       if (child === ran) io.err(`faultline: ${signal === null ? `exit code ${code}` : `stopped`}; watching ${files.length === 1 ? files[0] : `${files.length} files`} for changes (Ctrl-C ends)`);
     });
   };
@@ -54,7 +61,7 @@ export function watchAndRun(args: readonly string[], files: readonly string[], i
       clearTimeout(timer);
       for (const w of watchers) w.close();
       child?.kill('SIGTERM');
-      done(0);
+      done(last);
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

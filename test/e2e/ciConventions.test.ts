@@ -102,7 +102,7 @@ describe('GitHub Actions', () => {
 });
 
 describe('--watch', () => {
-  it('runs the scenario file, and again when it changes, until interrupted', async () => {
+  it('runs the scenario file, and again when it changes, until interrupted, ending with the last run’s exit code', async () => {
     const file = join(work, 'watched.ts');
     const write = (title: string) => writeFileSync(file, `import base from ${JSON.stringify(join(root, 'scenarios', 'flow-page-viewed.ts'))};\nexport default { ...base, name: 'watched', title: ${JSON.stringify(title)}, windows: { maxOccurrence: 1 } };\n`);
     write('first');
@@ -119,8 +119,11 @@ describe('--watch', () => {
     write('second');
     await until(() => runs() === 2);
     expect(err).toMatch(/faultline: watched\.ts changed; running again/);
+    // A run that fails (here a file that does not parse) is what an interrupt right after it ends with.
+    writeFileSync(file, 'export default {\n');
+    await until(() => /exit code 2; watching/.test(err));
     const ended = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
     child.kill('SIGINT');
-    expect(await ended).toBe(0);
+    expect(await ended).toBe(2);
   }, 120_000);
 });
