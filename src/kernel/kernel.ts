@@ -166,13 +166,20 @@ class SendEffect implements MessageOps {
   }
 }
 
+/** A sender and receiver: their link's key, and by message type each point's id and name and the faults its messages can suffer. */
+interface Pair {
+  readonly key: string;
+  readonly points: Map<string, SendPoint>;
+  readonly faults: Map<string, LinkFaults>;
+}
+
 export class Kernel {
   readonly names: readonly string[];
   readonly steppers: readonly Stepper[];
   /** Each component's steps, remembered, where a search asks for them again and again. */
   private readonly cache: readonly (TransitionCache | undefined)[];
-  /** By sender and receiver (`from * n + to`): their link's key, and by message type each point's id and name and the faults its messages can suffer. */
-  private readonly pairs: { readonly key: string; readonly points: Map<string, SendPoint>; readonly faults: Map<string, LinkFaults> }[] = [];
+  /** By sender and receiver (`from * n + to`), each made on first use. */
+  private readonly pairs: (Pair | undefined)[] = [];
   private points = 0;
   private readonly firstBoots: (Boot | undefined)[] = [];
   private readonly restartBoots: WeakMap<object, Map<string, Boot>>[];
@@ -206,7 +213,12 @@ export class Kernel {
     this.restartChoices = components.map((_, comp) => ({ kind: 'restart', comp }));
     this.timerChoices = components.map(() => new Map());
     this.restartBoots = components.map(() => new WeakMap());
-    for (const from of this.names) for (const to of this.names) this.pairs.push({ key: `${from}->${to}`, points: new Map(), faults: new Map() });
+  }
+
+  /** A sender and receiver's pair, made when it first carries a message: most of the n² pairs never do, and a run builds its kernel anew. */
+  private pair(from: number, to: number): Pair {
+    const at = from * this.names.length + to;
+    return this.pairs[at] ?? (this.pairs[at] = { key: `${this.names[from]}->${this.names[to]}`, points: new Map(), faults: new Map() });
   }
 
   /** Every component booted in order at tick 0. */
@@ -582,7 +594,7 @@ export class Kernel {
 
   /** The message faults a search may choose for a message of `type` from `from` to `to`, on its link and on a connection of its own. */
   private linkFaults(from: number, to: number, type: string): LinkFaults {
-    const byType = this.pairs[from * this.names.length + to]!.faults;
+    const byType = this.pair(from, to).faults;
     let kinds = byType.get(type);
     if (kinds === undefined) {
       const shared = linkFaults(this.components, this.names[from]!, this.names[to]!, type).filter((k) => this.options.messageFaults.includes(k));
@@ -896,7 +908,7 @@ export class Kernel {
 
   /** The key of the link a send takes, and its point's name and id. */
   private pointOfSend(from: number, to: number, type: string): SendPoint {
-    const pair = this.pairs[from * this.names.length + to]!;
+    const pair = this.pair(from, to);
     let p = pair.points.get(type);
     if (p === undefined) pair.points.set(type, (p = { pair: pair.key, id: this.points++, name: pointName(this.names[from]!, this.names[to]!, type) }));
     return p;
@@ -984,7 +996,7 @@ export class Kernel {
    */
   private tellSender(d: Draft, from: number, to: number, event: EventObject, type: string): void {
     const notice = { type, peer: this.names[to], event } as EventObject;
-    d.setLink(`${this.pairs[to * this.names.length + from]!.key}#${d.nextUnordered++}`, [new Msg(to, from, notice, d.now, d.now, true, 0, d.seq(), undefined)], []);
+    d.setLink(`${this.pair(to, from).key}#${d.nextUnordered++}`, [new Msg(to, from, notice, d.now, d.now, true, 0, d.seq(), undefined)], []);
   }
 
   /**
