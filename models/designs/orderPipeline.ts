@@ -213,8 +213,8 @@ export function orderPipeline(options: OrderPipelineOptions): DesignBuild {
     o.design === 'outbox' && o.cleanup && outboxCleaner({ ...given(o.cleanup), retention: o.cleanup.retention, notes: cleanerNotes(o.cleanup.rows ?? 'published') }),
     broker({ ...given(o.broker ?? {}), ...server('broker', o.broker) }),
     consumers > 1
-      ? consumerGroup({ ...consumerOptions, consumers, notes: consumerNotes({ broker: C.broker, ...consumerOptions } as ConsumerInput) })
-      : consumer({ ...consumerOptions, notes: consumerNotes({ broker: C.broker, ...consumerOptions } as ConsumerInput) }),
+      ? consumerGroup({ ...consumerOptions, consumers, notes: consumerNotes({ broker: C.broker, ...consumerOptions } as ConsumerInput, o.effectKey !== 'none') })
+      : consumer({ ...consumerOptions, notes: consumerNotes({ broker: C.broker, ...consumerOptions } as ConsumerInput, o.effectKey !== 'none') }),
     database({ name: C.inventoryDb, tables: changedTables('orderPipeline option inventoryDb', inventoryTables, o.inventoryDb?.tables), rows: PIPELINE_ROWS, ...databaseOwn(o.inventoryDb), ...server('inventoryDb', o.inventoryDb) }),
     inbox === 'separateTx' && database({ name: C.inboxDb, tables: { [T.inbox]: { key: ['consumer_name', 'event_id'] } }, rows: PIPELINE_ROWS }),
   );

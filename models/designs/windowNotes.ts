@@ -72,8 +72,13 @@ export function relayNotes(mark: 'afterSend' | 'beforeSend'): Record<string, Win
   };
 }
 
-export function consumerNotes(c: ConsumerInput): Record<string, WindowNote> {
+/**
+ * `keyed`: whether the effect's table has a key a repeat would collide with; without an inbox,
+ * that key is the only thing that could stop a redelivery's repeat.
+ */
+export function consumerNotes(c: ConsumerInput, keyed = true): Record<string, WindowNote> {
   const redelivery = 'broker redelivery from the committed offset';
+  const guard = c.inbox !== 'none' ? '(the inbox suppresses the repeat)' : keyed ? '(the effect key suppresses the repeat)' : '(nothing suppresses the repeat: the effect has no key of its own)';
   const ackedEarly = c.ack === 'beforeCommit';
   const owner = ackedEarly ? 'nobody: the offset has already moved past the record' : redelivery;
   return {
@@ -88,10 +93,10 @@ export function consumerNotes(c: ConsumerInput): Record<string, WindowNote> {
     writingEffect: n(owner),
     committingEffect: n(owner),
     afterEffectCommit: n(
-      ackedEarly ? 'nobody needed: the effect is committed, and the offset had already moved past the record' : `${redelivery} (the ${c.inbox === 'none' ? 'effect key' : 'inbox'} suppresses the repeat)`,
+      ackedEarly ? 'nobody needed: the effect is committed, and the offset had already moved past the record' : `${redelivery} ${guard}`,
     ),
     duplicateSeen: n(redelivery),
-    beforeTransportProgress: n(`${redelivery} (the ${c.inbox === 'none' ? 'effect key' : 'inbox'} suppresses the repeat)`),
+    beforeTransportProgress: n(`${redelivery} ${guard}`),
   };
 }
 

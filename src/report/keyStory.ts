@@ -16,7 +16,7 @@ export function stepWords(s: SequenceStep): string {
     case 'crash':
       return `✕ ${s.component} crashed${s.window === undefined ? '' : ` at ${s.window}`}`;
     case 'restart':
-      return `${s.component} restarted with its durable state only`;
+      return s.restored ? `${s.component} restarted from the restored snapshot` : `${s.component} restarted with its durable state only`;
     case 'note':
       return `${s.component}: ${s.label}`;
     case 'phase':

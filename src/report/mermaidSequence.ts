@@ -70,7 +70,7 @@ export function mermaidSequence(diagram: SequenceDiagram): string {
         lines.push('  end');
         break;
       case 'restart':
-        lines.push(`  Note over ${id(s.component)}: restart with durable state only`);
+        lines.push(`  Note over ${id(s.component)}: ${s.restored ? 'restart from the restored snapshot' : 'restart with durable state only'}`);
         break;
       case 'note':
         lines.push(`  Note over ${id(s.component)}: ${text(s.label)}`);

@@ -32,7 +32,7 @@ export type SequenceStep =
   /** A message that arrived while its receiver was down, so nobody processed it. */
   | ({ readonly kind: 'dropped'; readonly tick: number; readonly from: string; readonly to: string } & Labelled & Placed & Markable)
   | ({ readonly kind: 'crash'; readonly tick: number; readonly component: string; readonly window: string | undefined } & Placed)
-  | ({ readonly kind: 'restart'; readonly tick: number; readonly component: string } & Placed)
+  | ({ readonly kind: 'restart'; readonly tick: number; readonly component: string; /** Back from the snapshot a restore put in place, not from the durable state it had. */ readonly restored?: true } & Placed)
   /** Something a component recorded or suffered that is not a message: an effect, a guard, a delayed message. */
   | ({ readonly kind: 'note'; readonly tick: number; readonly component: string } & Labelled & Placed & Markable)
   /** A change that concerns every component: the start of the liveness phase. */

@@ -222,10 +222,21 @@ const drawn = new WeakMap<object, SequenceDiagram>();
 /** Every step of a trace a diagram can draw, each knowing its event's index; a message sent before its sender crashed says so. */
 export function traceSteps(trace: readonly TraceEvent[]): SequenceStep[] {
   const down = new Set<string>();
+  /** Components a restore took down, until they restart from its snapshot. */
+  const restored = new Set<string>();
   const all: SequenceStep[] = [];
   trace.forEach((e, at) => {
-    const s = stepOf(e);
-    if (s === undefined) return;
+    // A restore's own crash is part of the restore, drawn as its note: the window it records is
+    // the one whose entry struck the restore, usually another component's, not one it crashed in.
+    const before = trace[at - 1];
+    if (e.kind === 'crash' && before?.kind === 'restore' && before.component === e.component) {
+      down.add(e.component);
+      restored.add(e.component);
+      return;
+    }
+    const drawn = stepOf(e);
+    if (drawn === undefined) return;
+    const s: SequenceStep = drawn.kind === 'restart' && restored.delete(drawn.component) ? { ...drawn, restored: true } : drawn;
     if (s.kind === 'crash') down.add(s.component);
     else if (s.kind === 'restart') down.delete(s.component);
     all.push(s.kind === 'message' && down.has(s.from) ? { ...s, inFlight: true, at } : ({ ...s, at } as SequenceStep));

@@ -116,7 +116,7 @@ function boxWords(s: Row): Words | undefined {
       return { lines: wrap(parts), tooltip: parts.join(' ') };
     }
     case 'restart':
-      return { lines: ['restart (durable state only)'], tooltip: 'restart with durable state only' };
+      return s.restored ? { lines: ['restart (restored snapshot)'], tooltip: 'restart from the restored snapshot' } : { lines: ['restart (durable state only)'], tooltip: 'restart with durable state only' };
     case 'note':
       return { lines: wrap(s.parts), tooltip: s.detail };
     case 'missing':

@@ -100,14 +100,19 @@ export function observedOwner(row: Pick<WindowRow, 'retry'>): string | undefined
  *   but not with a run that lost work nobody re-sent;
  * - anything else contradicts it. A fault that never struck shows nothing to contradict.
  */
-export function contradicts(row: Pick<WindowRow, 'retry' | 'note'> & { readonly place?: Place }, components: readonly string[]): boolean {
+export function contradicts(row: Pick<WindowRow, 'retry' | 'note'> & { readonly place?: Place } & Partial<Pick<WindowRow, 'outcome' | 'outcomes'>>, components: readonly string[]): boolean {
   const r = row.retry;
   const wording = row.note?.retryOwner;
   if (r === undefined || wording === undefined) return false;
+  // A note saying a guard suppresses the repeat is contradicted by a row whose run committed the repeat.
+  if ((row.outcome === 'duplicate effect' || (row.outcomes?.['duplicate effect'] ?? 0) > 0) && SUPPRESSES.test(wording)) return true;
   const declared = declaredOwner(wording, components, row.place?.kind === 'window' ? row.place.component : undefined);
   if (declared === undefined || declared === observedOwner(row)) return false;
   return !(r.kind === 'none needed' || (r.kind === 'nobody' && r.idle === true));
 }
+
+/** Words by which a note says a guard stops a repeat from taking effect. */
+const SUPPRESSES = /\b(suppress(es|ed)?|dedup(licates?|s)?|absorbs?|skips?|refuses?|ignores?)\b.*\b(repeat|duplicate|redelivery|again)|\b(repeat|duplicate|redelivery)\b.*\b(suppressed|absorbed|skipped|refused|ignored)\b/i;
 
 /** Where a replay read its input again from, in words. */
 const REPLAY_BASIS = { checkpoint: "its checkpoint's positions", snapshot: "its snapshot's positions", recorded: 'its recorded positions' } as const;
@@ -121,7 +126,7 @@ export function observedRetryText(r: RetryObservation): string {
 }
 
 /** The retry owner the run showed, with the design's wording unless that contradicts it (see contradicts). */
-export function retryOwnerText(row: Pick<WindowRow, 'retry' | 'note'> & { readonly place?: Place }, components: readonly string[] = []): string {
+export function retryOwnerText(row: Pick<WindowRow, 'retry' | 'note'> & { readonly place?: Place } & Partial<Pick<WindowRow, 'outcome' | 'outcomes'>>, components: readonly string[] = []): string {
   const r = row.retry;
   if (r === undefined) return 'not reached';
   const seen = observedRetryText(r);

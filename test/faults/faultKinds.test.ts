@@ -136,7 +136,7 @@ describe('fault kind descriptors', () => {
     expect(new Set(nowhere).size).toBe(nowhere.length);
     const [crash, restore, skew] = windowDescriptors();
     expect(crash!.note({ window: 'relay.idle' })).toBeUndefined();
-    expect(restore!.note({ window: 'relay.idle' })).toBe('restored from its snapshot');
+    expect(restore!.note({ window: 'relay.idle' })).toBe('taken down and restored from its snapshot (as relay.idle was entered)');
     expect(skew!.note({ ticks: 40 })).toBe('clock jumps 40 ticks ahead');
     const drawn = FAULT_DESCRIPTORS.flatMap((d) => (d.strikes === 'point' ? [[d.kind, d.drawn]] : []));
     expect(drawn).toEqual([

@@ -84,6 +84,18 @@ describe('when a declared note contradicts its run', () => {
     expect(contradicts({ retry: resent('broker'), note }, names)).toBe(true);
   });
 
+  it('drops a note saying a guard suppresses the repeat from a row whose run committed the repeat', () => {
+    const note = { retryOwner: 'broker redelivery from the committed offset (the effect key suppresses the repeat)' };
+    const broker = resent('broker');
+    expect(contradicts({ retry: broker, note, outcome: 'duplicate effect' }, names)).toBe(true);
+    expect(retryOwnerText({ retry: broker, note, outcome: 'duplicate effect' }, names)).toBe('broker: sent m to x again (t=1)');
+    // Where the repeat was stopped, or something else went wrong, the note stands.
+    expect(contradicts({ retry: broker, note, outcome: 'holds' }, names)).toBe(false);
+    expect(contradicts({ retry: broker, note, outcome: 'lost effect', outcomes: { 'lost effect': 1, 'duplicate effect': 1 } }, names)).toBe(true);
+    expect(contradicts({ retry: broker, note, outcome: 'lost effect' }, names)).toBe(false);
+    expect(contradicts({ retry: broker, note: { retryOwner: 'broker redelivery from the committed offset' }, outcome: 'duplicate effect' }, names)).toBe(false);
+  });
+
   it('leaves a row whose fault never struck, or that has no note, uncontradicted', () => {
     expect(contradicts({ retry: undefined, note: { retryOwner: 'client retry' } }, names)).toBe(false);
     expect(contradicts({ retry: resent('broker'), note: undefined }, names)).toBe(false);

@@ -39,9 +39,13 @@ export const restore: WindowKind<RestoreFault, RestoreChoice> = {
     if (!components.find((c) => c.name === owner)?.process) return `a restore strikes at a process's window, and ${f.window} is a server's`;
     return undefined;
   },
-  // A restore is drawn as its note, then the crash it brings: the component goes down and comes
-  // back from its snapshot.
-  note: () => 'restored from its snapshot',
+  // A restore is drawn as its note, naming the window whose entry struck it (another
+  // component's, usually); the crash it brings is part of it and is not drawn again, and the
+  // restart after it comes back from the snapshot (src/report/sequenceSteps.ts).
+  note: (data) => {
+    const window = (data as { window?: unknown } | undefined)?.window;
+    return `taken down and restored from its snapshot${typeof window === 'string' ? ` (as ${window} was entered)` : ''}`;
+  },
   world: {
     rank: 1,
     insideStep: false,
