@@ -78,7 +78,7 @@ export function groupPipeline(options: GroupPipelineOptions): DesignBuild {
   return design(
     publisher({ ...given(o.publisher ?? {}), records: reservationRequests, keyField: 'order_id' }),
     broker({ ...given(o.broker ?? {}), partitions: o.partitions ?? 2, ...(o.commits === undefined ? {} : { commits: o.commits }) }),
-    consumerGroup({ consumers: o.consumers, ...member, notes: { ...consumerNotes(input), ...handlerNotes(input) } }),
+    consumerGroup({ consumers: o.consumers, ...member, notes: { ...consumerNotes(input, o.effectKey === 'semantic'), ...handlerNotes(input) } }),
     database({
       name: C.inventoryDb,
       tables: changedTables('groupPipeline option inventoryDb', tables, o.inventoryDb?.tables),

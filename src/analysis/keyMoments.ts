@@ -23,14 +23,16 @@ export interface KeyMoment {
   /**
    * `outcome`: a committed outcome under the key appeared (the `nth`; from the second on, a
    * duplicate); `fact`: the source fact committed; `broke`: the finding holds from here on;
-   * `missing`: the effect never came (no step).
+   * `missing`: the effect never came (no step); `applied`: for an order regression, the effect
+   * applied a version under the key (the `version`), so the newer and the older are both drawn.
    */
-  readonly kind: 'outcome' | 'fact' | 'broke' | 'missing';
+  readonly kind: 'outcome' | 'fact' | 'broke' | 'missing' | 'applied';
   /** The trace index of the event that starts the step; undefined for `missing`. */
   readonly at: number | undefined;
   /** The component whose durable state the step changed (for `missing`: where the effect's other outcomes were committed, if any were). */
   readonly component: string | undefined;
   readonly nth?: number;
+  readonly version?: number;
 }
 
 /** The durable state of every component as one step of a run found it. */
@@ -68,6 +70,8 @@ interface Reading {
   readonly outcomes: number;
   readonly fact: boolean;
   readonly broke: boolean;
+  /** The versions applied under the key, in commit order (read for an order regression only). */
+  readonly versions: readonly number[];
 }
 
 /** A claim's observer may not expect a world caught between two steps: what it cannot read counts as nothing. */
@@ -91,7 +95,8 @@ function read(claim: Claim, view: WorldView, finding: Finding & { readonly key: 
   const outcomes = quietly(() => claim.outcomes(view).filter((o) => o.key === finding.key).length, 0);
   const fact = quietly(() => (claim.facts?.(view) ?? []).includes(finding.key), false);
   const broke = quietly(() => checkClaim(claim, view).findings.some((f) => f.violation === finding.violation && findingKey(f) === finding.key), false);
-  return { outcomes, fact, broke };
+  const versions = finding.violation === 'order regression' ? quietly(() => claim.versions?.(view)[finding.key] ?? [], [] as readonly number[]) : [];
+  return { outcomes, fact, broke, versions };
 }
 
 /** The component whose durable state differs between two frames, the first in the design's order. */
@@ -106,7 +111,7 @@ function momentsOf(run: SteppedRun, claim: Claim, finding: Finding & { readonly 
   const base = { violation: finding.violation, key: finding.key };
   const { frames } = run;
   // What held before the first step is where the reading starts: no step made it.
-  let last: Reading = frames.length === 0 ? { outcomes: 0, fact: false, broke: false } : read(claim, viewAt(run, frames[0]!), finding);
+  let last: Reading = frames.length === 0 ? { outcomes: 0, fact: false, broke: false, versions: [] } : read(claim, viewAt(run, frames[0]!), finding);
   let outcomeAt: string | undefined;
   for (let i = 1; i < frames.length; i++) {
     const before = frames[i - 1]!;
@@ -121,6 +126,8 @@ function momentsOf(run: SteppedRun, claim: Claim, finding: Finding & { readonly 
     for (let n = last.outcomes + 1; n <= now.outcomes; n++) out.push({ ...base, kind: 'outcome', at, component, nth: n });
     if (now.outcomes > 0) outcomeAt ??= component;
     if (now.fact && !last.fact) out.push({ ...base, kind: 'fact', at, component });
+    // Each version the step applied: a regression is two of them in the wrong order.
+    for (const version of now.versions.slice(last.versions.length)) out.push({ ...base, kind: 'applied', at, component, version });
     // A duplicate breaks with its second outcome, which is already marked.
     if (now.broke && !last.broke && finding.violation !== 'duplicate effect' && finding.violation !== 'lost effect') out.push({ ...base, kind: 'broke', at, component });
     last = now;

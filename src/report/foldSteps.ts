@@ -156,7 +156,52 @@ function anchors(s: SequenceStep): boolean {
   return s.kind !== 'fold' && s.mark !== undefined;
 }
 
-/** Steps beyond `maxSteps` folded, those near an anchor (and the first ones) drawn first. */
+/** How many messages back a marked step's causes are followed. */
+const CAUSE_HOPS = 3;
+
+/** The component that acted in a step: a message's sender, a note's own component. */
+function actorOf(s: SequenceStep): string | undefined {
+  if (s.kind === 'message' || s.kind === 'lost' || s.kind === 'dropped') return s.from;
+  return s.kind === 'note' ? s.component : undefined;
+}
+
+/**
+ * The indexes of the steps that led to each marked step, nearest hop first: the last message
+ * (among the steps still drawn or about the key) its actor received from anyone but the step's
+ * own peer, then the last its sender received before sending that, up to `CAUSE_HOPS` back. A crash of the actor in between
+ * ends the chain: what it received before did not survive it.
+ */
+function causes(all: readonly SequenceStep[], drawn: readonly boolean[]): { readonly at: number; readonly hop: number }[] {
+  const out: { at: number; hop: number }[] = [];
+  all.forEach((s, i) => {
+    if (s.kind === 'fold' || s.kind === 'missing' || !('mark' in s) || s.mark === undefined || !drawn[i]) return;
+    let actor = actorOf(s);
+    // The replies of the conversation the step belongs to (a transaction's results) are its
+    // context, not its cause: the cause came from someone else.
+    let partner = s.kind === 'message' || s.kind === 'lost' || s.kind === 'dropped' ? s.to : undefined;
+    let from = i;
+    for (let hop = 0; hop < CAUSE_HOPS && actor !== undefined; hop++) {
+      let found = -1;
+      for (let j = from - 1; j >= 0; j--) {
+        const t = all[j]!;
+        if ((t.kind === 'crash' || t.kind === 'restart') && t.component === actor) break;
+        if (t.kind === 'message' && t.to === actor && t.from !== partner) {
+          found = j;
+          break;
+        }
+      }
+      if (found < 0) break;
+      out.push({ at: found, hop });
+      const t = all[found]! as Extract<SequenceStep, { kind: 'message' }>;
+      partner = actor;
+      actor = t.from;
+      from = found;
+    }
+  });
+  return out;
+}
+
+/** Steps beyond `maxSteps` folded: those near an anchor drawn first, then what led to each marked step, then the first ones. */
 function cap(all: readonly SequenceStep[], { maxSteps, context }: FoldOptions, lead: (count: number) => string): SequenceStep[] {
   const drawnCount = all.filter((s) => s.kind !== 'fold').length;
   if (drawnCount <= maxSteps) return [...all];
@@ -165,7 +210,18 @@ function cap(all: readonly SequenceStep[], { maxSteps, context }: FoldOptions, l
     if (!anchors(s)) return;
     for (let j = Math.max(0, i - context); j <= Math.min(all.length - 1, i + context); j++) draw[j] = true;
   });
+  // What led to each marked step is drawn with it: the message its actor last received (the
+  // delivery of the version it applied), whatever the budget; further back (that message's own
+  // cause), as the budget allows.
+  const led = causes(all, draw);
+  for (const { at, hop } of led) if (hop === 0) draw[at] = true;
   let budget = maxSteps - draw.filter((d, i) => d && all[i]!.kind !== 'fold').length;
+  for (const { at } of led) {
+    if (budget <= 0) break;
+    if (draw[at]) continue;
+    draw[at] = true;
+    budget--;
+  }
   for (let i = 0; i < all.length && budget > 0; i++) {
     if (draw[i] || all[i]!.kind === 'fold') continue;
     draw[i] = true;

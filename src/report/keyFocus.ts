@@ -4,7 +4,9 @@
 // step is about the key when its data holds the key (or the entity the key's first part names,
 // `o-1` of `o-1|1`) as a whole word anywhere inside it, or when it continues a conversation such
 // a step began: a reply or a commit under the same `ref` or `tx` between the same two
-// components, until one of them crashes or the conversation turns to another entity. The
+// components, until one of them crashes or the conversation turns to another entity; or when it
+// names nothing at all and its sender last received a message about the key (an offset commit
+// after the key's delivery). The
 // steps at which the key went wrong are found by the claims' own checkers (src/analysis/keyMoments.ts)
 // and marked here: the second committed outcome, the source fact, the break, the missing effect.
 import { FAULT_KINDS } from '../faults/faults.ts';
@@ -99,12 +101,23 @@ export function relatedSteps(steps: readonly SequenceStep[], trace: readonly Tra
   // Each open conversation, with the names of the fields that named the key's entity when it began.
   const open = new Map<string, ReadonlySet<string>>();
   const conversation = (a: string, b: string, ref: string) => `${a < b ? a : b}\u0000${a < b ? b : a}\u0000${ref}`;
+  // Per component, whether the last message naming an entity that it received was about the key:
+  // what it then sends that names nothing at all (an offset commit, an acknowledgement) is its
+  // handling of that message. A restart forgets it; a crash does not, since what it sent before
+  // the crash may still arrive.
+  const holding = new Map<string, boolean>();
   return steps.map((s) => {
     const e = s.kind === 'fold' || s.kind === 'missing' || s.at === undefined ? undefined : trace[s.at];
     if (s.kind === 'crash' || s.kind === 'restart') {
       // A conversation does not outlive a crash of either side: a later one under the same `tx` is a new one.
       for (const c of [...open.keys()]) if (c.split('\u0000').slice(0, 2).includes(s.component)) open.delete(c);
+      if (s.kind === 'restart') holding.delete(s.component);
       return true;
+    }
+    if (s.kind === 'message' && e !== undefined) {
+      const payload = payloadOf(e);
+      if (entitiesOf(payload).length > 0) holding.set(s.to, mentions(payload, focus.tokens));
+      else if (refsOf(payload).length === 0 && !mentions(payload, focus.tokens) && holding.get(s.from) === true) return true;
     }
     const marked = s.kind !== 'fold' && s.kind !== 'missing' && 'mark' in s && s.mark !== undefined;
     if (s.kind === 'phase' || s.kind === 'missing' || (e !== undefined && FAULT_NOTES.has(e.kind) && s.kind !== 'lost')) return true;
@@ -142,6 +155,8 @@ export function markOf(m: KeyMoment): StepMark {
         : { kind: 'outcome', text: `${ordinal(m.nth ?? 1)} committed outcome for ${m.key}` };
     case 'fact':
       return { kind: 'fact', text: `source fact ${m.key} committed` };
+    case 'applied':
+      return { kind: 'outcome', text: `${m.key} applied version ${m.version}` };
     default:
       return { kind: 'broke', text: `${m.violation} for ${m.key} from here on` };
   }

@@ -105,7 +105,7 @@ export function contradicts(row: Pick<WindowRow, 'retry' | 'note'> & { readonly 
   const wording = row.note?.retryOwner;
   if (r === undefined || wording === undefined) return false;
   // A note saying a guard suppresses the repeat is contradicted by a row whose run committed the repeat.
-  if ((row.outcome === 'duplicate effect' || (row.outcomes?.['duplicate effect'] ?? 0) > 0) && SUPPRESSES.test(wording)) return true;
+  if ((row.outcome === 'duplicate effect' || (row.outcomes?.['duplicate effect'] ?? 0) > 0) && SUPPRESSES.test(wording) && !DENIED.test(wording)) return true;
   const declared = declaredOwner(wording, components, row.place?.kind === 'window' ? row.place.component : undefined);
   if (declared === undefined || declared === observedOwner(row)) return false;
   return !(r.kind === 'none needed' || (r.kind === 'nobody' && r.idle === true));
@@ -113,6 +113,9 @@ export function contradicts(row: Pick<WindowRow, 'retry' | 'note'> & { readonly 
 
 /** Words by which a note says a guard stops a repeat from taking effect. */
 const SUPPRESSES = /\b(suppress(es|ed)?|dedup(licates?|s)?|absorbs?|skips?|refuses?|ignores?)\b.*\b(repeat|duplicate|redelivery|again)|\b(repeat|duplicate|redelivery)\b.*\b(suppressed|absorbed|skipped|refused|ignored)\b/i;
+
+/** Words by which a note says nothing stops the repeat ("nothing suppresses the repeat"): no claim of a guard. */
+const DENIED = /\b(nothing|nobody|no one|not|never|no)\b[^.;:()]*\b(suppress|dedup|absorb|skip|refuse|ignore)/i;
 
 /** Where a replay read its input again from, in words. */
 const REPLAY_BASIS = { checkpoint: "its checkpoint's positions", snapshot: "its snapshot's positions", recorded: 'its recorded positions' } as const;

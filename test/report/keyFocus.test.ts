@@ -103,8 +103,60 @@ describe('which steps are about the key', () => {
     expect(related(crashed)).toEqual([true, true, true, false]);
   });
 
+  it('takes a message naming nothing (an offset commit) as about the key when its sender last received the key, until its restart', () => {
+    const t = [
+      deliver(1, 'broker', 'consumer', { type: 'broker.deliver', offset: 0, payload: { order_id: 'o-2' } }),
+      deliver(2, 'consumer', 'broker', { type: 'broker.commit', partition: 0, offset: 1 }),
+      deliver(3, 'broker', 'consumer', { type: 'broker.deliver', offset: 1, payload: { order_id: 'o-1' } }),
+      ev(4, 'consumer', 'crash', { window: 'consumer.received' }),
+      // Sent before the crash, delivered after it: still the handling of o-1.
+      deliver(5, 'consumer', 'broker', { type: 'broker.commit', partition: 0, offset: 2 }),
+      ev(6, 'consumer', 'restart'),
+      deliver(7, 'consumer', 'broker', { type: 'broker.subscribe', group: 'g' }),
+    ];
+    expect(related(t)).toEqual([false, false, true, true, true, true, false]);
+  });
+
   it('keeps a reply that names an entity of another kind (an operation id) in the conversation', () => {
     const t = [deliver(1, 'caller', 'provider', { type: 'provider.call', ref: '0.0#1', intent: 'order_id=o-1' }), deliver(2, 'provider', 'caller', { type: 'provider.response', ref: '0.0#1', op_id: 'op-2' })];
     expect(related(t)).toEqual([true, true]);
+  });
+});
+
+describe('a restore drawn as one step', () => {
+  it('draws its crash as part of the restore, naming the window that struck it, and its restart as back from the snapshot', () => {
+    const t = [
+      ev(5, 'world', 'fault', { kind: 'restore', component: 'broker', window: 'source.idle', occurrence: 4 }),
+      ev(5, 'broker', 'restore', { window: 'source.idle' }),
+      ev(5, 'broker', 'crash', { window: 'source.idle' }),
+      ev(15, 'broker', 'restart'),
+      ev(20, 'relay', 'crash', { window: 'relay.polling' }),
+      ev(30, 'relay', 'restart'),
+    ];
+    const steps = traceSteps(t);
+    expect(steps.map((s) => s.kind)).toEqual(['note', 'restart', 'crash', 'restart']);
+    const words = storyLines({ participants: ['broker', 'relay'], steps, folded: 0 });
+    expect(words).toEqual([
+      't=5    broker: taken down and restored from its snapshot (as source.idle was entered)',
+      't=15   broker restarted from the restored snapshot',
+      't=20   ✕ relay crashed at relay.polling',
+      't=30   relay restarted with its durable state only',
+    ]);
+  });
+});
+
+describe('an order regression drawn around its key', () => {
+  it('marks each version the effect applied, and draws the delivery that carried each before its commit', async () => {
+    const { default: regression } = await import('../../scenarios/ordering-concurrent-relay-no-version-check.ts');
+    const ce = runWindows(regression).counterexamples.find((c) => c.violation === 'order regression')!;
+    const d = counterexampleSteps(ce);
+    const applied = d.steps.flatMap((s) => (s.kind !== 'fold' && s.kind !== 'missing' && 'mark' in s && s.mark !== undefined && / applied version /.test(s.mark.text) ? [s] : []));
+    expect(applied.map((s) => ('mark' in s ? s.mark!.text : ''))).toEqual(['o-1 applied version 2', 'o-1 applied version 1', 'o-1 applied version 3']);
+    // Before each commit that applied a version, the drawn delivery to the consumer that carried that version.
+    for (const s of applied.filter((x) => x.kind === 'message')) {
+      const version = / applied version (\d+)/.exec('mark' in s ? s.mark!.text : '')![1];
+      const before = d.steps.slice(0, d.steps.indexOf(s)).filter((x): x is Extract<SequenceStep, { kind: 'message' }> => x.kind === 'message' && x.to === 'consumer' && x.parts[0] === 'broker.deliver');
+      expect(before.at(-1)?.label, `the delivery before version ${version}`).toMatch(new RegExp(`-v${version}\\b`));
+    }
   });
 });

@@ -94,6 +94,7 @@ describe('when a declared note contradicts its run', () => {
     expect(contradicts({ retry: broker, note, outcome: 'lost effect', outcomes: { 'lost effect': 1, 'duplicate effect': 1 } }, names)).toBe(true);
     expect(contradicts({ retry: broker, note, outcome: 'lost effect' }, names)).toBe(false);
     expect(contradicts({ retry: broker, note: { retryOwner: 'broker redelivery from the committed offset' }, outcome: 'duplicate effect' }, names)).toBe(false);
+    expect(contradicts({ retry: broker, note: { retryOwner: 'broker redelivery (nothing suppresses the repeat: the effect has no key of its own)' }, outcome: 'duplicate effect' }, names)).toBe(false);
   });
 
   it('leaves a row whose fault never struck, or that has no note, uncontradicted', () => {
