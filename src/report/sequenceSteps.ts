@@ -219,11 +219,37 @@ export function counterexampleSteps(ce: Pick<Counterexample, 'trace' | 'findings
 /** Each counterexample's default drawing; a counterexample is not changed once it is made. */
 const drawn = new WeakMap<object, SequenceDiagram>();
 
+/**
+ * For a message event (delivered, dropped, or struck by a fault on its way): the entity of the
+ * conversation it continues when it names none itself (`event=evt-partner-2` for a `db.commit
+ * tx=d0.1.1`), undefined otherwise. Conversations are learnt as messages naming an entity and a
+ * `tx` or `ref` pass between two components.
+ */
+function subjectOf(e: TraceEvent, subjects: Map<string, string>): string | undefined {
+  const d = e.data as { from?: unknown; to?: unknown; event?: unknown } | undefined;
+  const [from, to] = e.kind === 'deliver' || e.kind === 'drop' ? [d?.from, e.component] : faultDescriptor(e.kind)?.strikes === 'point' ? [e.component, d?.to] : [undefined, undefined];
+  if (typeof from !== 'string' || typeof to !== 'string' || d?.event === undefined) return undefined;
+  const keys = messageKeys(d.event);
+  const refs = keys.filter((k) => k.name === 'tx' || k.name === 'ref').map((k) => `${from < to ? from : to}\u0000${from < to ? to : from}\u0000${k.value}`);
+  const entity = keys.find((k) => k.name === 'id' || k.name.endsWith('_id') || /[a-z0-9]Id$/.test(k.name));
+  if (entity !== undefined) {
+    for (const r of refs) subjects.set(r, named(entity));
+    return undefined;
+  }
+  return refs.map((r) => subjects.get(r)).find((x) => x !== undefined);
+}
+
+function named(key: MessageKey): string {
+  return `${key.name}=${key.value}`;
+}
+
 /** Every step of a trace a diagram can draw, each knowing its event's index; a message sent before its sender crashed says so. */
 export function traceSteps(trace: readonly TraceEvent[]): SequenceStep[] {
   const down = new Set<string>();
   /** Components a restore took down, until they restart from its snapshot. */
   const restored = new Set<string>();
+  /** By pair and `tx` or `ref`: the entity the conversation began about. */
+  const subjects = new Map<string, string>();
   const all: SequenceStep[] = [];
   trace.forEach((e, at) => {
     // A restore's own crash is part of the restore, drawn as its note: the window it records is
@@ -234,9 +260,12 @@ export function traceSteps(trace: readonly TraceEvent[]): SequenceStep[] {
       restored.add(e.component);
       return;
     }
+    const struck = subjectOf(e, subjects);
     const drawn = stepOf(e);
     if (drawn === undefined) return;
-    const s: SequenceStep = drawn.kind === 'restart' && restored.delete(drawn.component) ? { ...drawn, restored: true } : drawn;
+    let s: SequenceStep = drawn.kind === 'restart' && restored.delete(drawn.component) ? { ...drawn, restored: true } : drawn;
+    // A fault on a message that names no entity (a transaction's commit) says whose it was.
+    if (struck !== undefined && (s.kind === 'lost' || (s.kind === 'note' && faultDescriptor(e.kind) !== undefined))) s = { ...s, label: `${s.label} (for ${struck})`, parts: [...s.parts, `(for ${struck})`], detail: `${s.detail} (for ${struck})` };
     if (s.kind === 'crash') down.add(s.component);
     else if (s.kind === 'restart') down.delete(s.component);
     all.push(s.kind === 'message' && down.has(s.from) ? { ...s, inFlight: true, at } : ({ ...s, at } as SequenceStep));

@@ -160,3 +160,16 @@ describe('an order regression drawn around its key', () => {
     }
   });
 });
+
+describe('a fault on a message that names no entity', () => {
+  it('says whose conversation it was: the entity its transaction began about', () => {
+    const t = [
+      deliver(1, 'consumer', 'db', { type: 'db.exec', tx: 'd0.1.1', ops: [{ row: { event_id: 'evt-2' } }] }),
+      deliver(2, 'db', 'consumer', { type: 'db.result', tx: 'd0.1.1' }),
+      ev(3, 'consumer', 'lose', { to: 'db', event: { type: 'db.commit', tx: 'd0.1.1' } }),
+      ev(4, 'consumer', 'lose', { to: 'db', event: { type: 'db.commit', tx: 'd9.9.9' } }),
+    ];
+    const lost = traceSteps(t).filter((s) => s.kind === 'lost');
+    expect(lost.map((s) => (s.kind === 'lost' ? s.label : ''))).toEqual(['db.commit tx=d0.1.1 (for event_id=evt-2)', 'db.commit tx=d9.9.9']);
+  });
+});
