@@ -227,9 +227,10 @@ function cap(all: readonly SequenceStep[], { maxSteps, context }: FoldOptions, l
     draw[i] = true;
     budget--;
   }
-  // A group already folded stays where it is unless it sits among steps that are folded now.
+  // A group already folded stays where it is unless it sits beside steps that are folded now,
+  // whose group then takes it in (two groups in a row would read as two gaps).
   all.forEach((s, i) => {
-    if (s.kind === 'fold' && (i === 0 || draw[i - 1]) && (i === all.length - 1 || draw[i + 1])) draw[i] = true;
+    if (s.kind === 'fold') draw[i] = (i === 0 || draw[i - 1]! || all[i - 1]!.kind === 'fold') && (i === all.length - 1 || draw[i + 1]! || all[i + 1]!.kind === 'fold');
   });
   return foldRuns(all, draw, lead);
 }
