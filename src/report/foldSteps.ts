@@ -166,7 +166,7 @@ function actorOf(s: SequenceStep): string | undefined {
 }
 
 /**
- * The indexes of the steps that led to each marked step, nearest hop first: the last message
+ * The indexes of the steps that led to each marked step, each with its hop (0 the nearest): the last message
  * (among the steps still drawn or about the key) its actor received from anyone but the step's
  * own peer, then the last its sender received before sending that, up to `CAUSE_HOPS` back. A crash of the actor in between
  * ends the chain: what it received before did not survive it.
@@ -242,6 +242,9 @@ function cap(all: readonly SequenceStep[], { maxSteps, context }: FoldOptions, l
  */
 export function foldSteps(all: readonly SequenceStep[], related: readonly boolean[], options: FoldOptions, about = ''): { steps: SequenceStep[]; folded: number } {
   const draw = all.map((s, i) => related[i]! || anchors(s));
+  // The message that led to a marked step is drawn even when it is about another key (one
+  // order's delivery that made the consumer commit another's duplicate).
+  for (const { at, hop } of causes(all, draw)) if (hop === 0) draw[at] = true;
   const unrelated = draw.every((d) => d) ? [...all] : foldRuns(all, draw, (n) => `${n} other step${n === 1 ? '' : 's'}${about}`);
   const looped = foldRepeats(unrelated);
   const capped = cap(looped, options, (n) => `${n} more step${n === 1 ? "" : "s"}`);
