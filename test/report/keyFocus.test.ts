@@ -173,3 +173,20 @@ describe('a fault on a message that names no entity', () => {
     expect(lost.map((s) => (s.kind === 'lost' ? s.label : ''))).toEqual(['db.commit tx=d0.1.1 (for event_id=evt-2)', 'db.commit tx=d9.9.9']);
   });
 });
+
+describe('what led to a marked step', () => {
+  const msg = (at: number, from: string, to: string, label: string, mark?: string): SequenceStep =>
+    ({ kind: 'message', tick: at, from, to, label, parts: [label], detail: label, at, ...(mark === undefined ? {} : { mark: { kind: 'duplicate', text: mark } }) }) as SequenceStep;
+
+  it('is drawn even when it is about another key, and its actor’s replies from the step’s own peer are passed over', async () => {
+    const { foldSteps } = await import('../../src/report/foldSteps.ts');
+    const all = [
+      msg(0, 'broker', 'consumer', 'broker.deliver order=o-2'),
+      msg(1, 'relay', 'db', 'db.run ref=poll-1'),
+      msg(2, 'db', 'consumer', 'db.result tx=t1'),
+      msg(3, 'consumer', 'db', 'db.commit tx=t1', 'DUPLICATE: 2nd committed outcome for o-1'),
+    ];
+    const { steps } = foldSteps(all, [false, false, true, true], { maxSteps: 40, context: 0 });
+    expect(steps.map((s) => (s.kind === 'fold' ? `fold ${s.count}` : s.label))).toEqual(['broker.deliver order=o-2', 'fold 1', 'db.result tx=t1', 'db.commit tx=t1']);
+  });
+});
