@@ -1047,7 +1047,7 @@ export class Kernel {
     tellSender: (type: string) => {
       const { d, m } = kernel.atHead;
       const notice = { type, peer: kernel.names[m.to], event: m.event } as EventObject;
-      kernel.sendWithin(d, kernel.pairs[m.to * kernel.names.length + m.from]!.key, m.to, m.from, notice, false, true, 0, hashOf(notice), true);
+      kernel.sendWithin(d, kernel.pair(m.to, m.from).key, m.to, m.from, notice, false, true, 0, hashOf(notice), true);
     },
   }))(this);
 

@@ -187,6 +187,6 @@ describe('what led to a marked step', () => {
       msg(3, 'consumer', 'db', 'db.commit tx=t1', 'DUPLICATE: 2nd committed outcome for o-1'),
     ];
     const { steps } = foldSteps(all, [false, false, true, true], { maxSteps: 40, context: 0 });
-    expect(steps.map((s) => (s.kind === 'fold' ? `fold ${s.count}` : s.label))).toEqual(['broker.deliver order=o-2', 'fold 1', 'db.result tx=t1', 'db.commit tx=t1']);
+    expect(steps.map((s) => (s.kind === 'fold' ? `fold ${s.count}` : 'label' in s ? s.label : s.kind))).toEqual(['broker.deliver order=o-2', 'fold 1', 'db.result tx=t1', 'db.commit tx=t1']);
   });
 });
