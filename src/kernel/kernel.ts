@@ -1038,9 +1038,16 @@ export class Kernel {
     // The next message is already on its way: the held one goes right behind it; with none yet,
     // it waits for the next one sent.
     hold: () => {
-      const { d, key, l, m, rest } = kernel.atHead;
+      const { d, key, l, m, rest, log } = kernel.atHead;
       if (rest.length === 0) return d.setLink(key, rest, [...l.held, m]);
       const next = rest[0]!;
+      // Behind it is its sender's crash notice: held back past it, the message would land on a
+      // connection already dropped. The World drops what a reorder held when its sender crashes,
+      // and so does this: it is lost with the connection.
+      if (next.system && next.from === m.from && next.event.type === 'sys.peerCrashed') {
+        log.trace?.(d.now, kernel.names[m.to]!, 'drop', { from: kernel.names[m.from], event: m.event, reason: 'sender crashed' });
+        return d.setLink(key, rest, l.held);
+      }
       d.setLink(key, [next, m.within(next.earliest, Math.max(m.deadline, next.deadline)), ...rest.slice(1)], l.held);
     },
     // The message stays on its way as sent.
