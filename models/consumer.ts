@@ -98,7 +98,9 @@ type Ctx = {
    * Whether each taking of a record opens transactions under names of its own. The consumer of
    * the existing catalogue names a transaction by record and attempt only, so a record taken
    * again after a timeout can meet a transaction its earlier taking left open; the consumers
-   * with a retry policy, a check-then-insert handler or a local cache do not.
+   * with a retry policy, a check-then-insert handler or a local cache do not, and neither does
+   * any consumer once it has lost a broker session (a take it abandoned may have a transaction
+   * open, and a reply to it on its way, which a later take of the same record must not meet).
    */
   uniqueTx: boolean;
 };
@@ -239,7 +241,9 @@ const consumerSetup = setup({
     }),
     take: assign(({ context, event }) => ({ current: context.queue[0], queue: context.queue.slice(1), attempt: 1, wrote: false, tries: 1, takenAt: nowOf(event), parkChecked: false, handOver: undefined, takes: context.takes + 1 })),
     retry: assign(({ context }) => ({ attempt: context.attempt + 1, wrote: false })),
-    forgetSession: assign({ queue: [], current: undefined }),
+    // A take abandoned with its broker session may have left its transaction open on the database, and a
+    // reply to it may still be on its way: later takes run under names of their own, as on a new connection.
+    forgetSession: assign({ queue: [], current: undefined, uniqueTx: true }),
     ack: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.broker, commitRequest(context.current!)))),
     done: assign({ current: undefined }),
     inboxInTx: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.db, { type: 'db.exec', tx: txOf(context), ops: [inboxOp(context)], stmt: 'inbox' }))),

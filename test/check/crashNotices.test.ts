@@ -81,3 +81,19 @@ describe('a message held back past its sender’s crash notice', () => {
     expect(r.counterexamples).toEqual([]);
   });
 });
+
+describe('a reply from before a restore, delayed past it', () => {
+  it('never answers a later take of the same record: a consumer that lost its broker session names its transactions anew', async () => {
+    const { default: design } = await import('./fixtures/restoredCredits.ts');
+    const { runScenario } = await import('../../src/run/runScenario.ts');
+    const plan = [
+      { kind: 'delay', point: 'pointsDb->crediter:db.result', occurrence: 1 },
+      { kind: 'restore', component: 'pointsDb', window: 'publisher.pacing', occurrence: 3 },
+    ] as const;
+    const run = runScenario(design, { seed: 1, plan: [...plan] as never, keepTrace: true });
+    expect(run.findings.map((f) => f.violation)).toEqual([]);
+    // The take after the broker came back runs under a name of its own, so the stale reply to d0.0.1 answers nothing.
+    const execs = (run.report.trace ?? []).filter((e) => e.kind === 'deliver' && e.component === 'pointsDb' && (e.data as { event: { type: string } }).event.type === 'db.exec');
+    expect(execs.map((e) => (e.data as { event: { tx: string } }).event.tx)).toContain('d0.0.t2.1');
+  });
+});
