@@ -634,6 +634,10 @@ function consumerInput(name: string, o: z.output<typeof ConsumerOptions>, time: 
   if (o.retry !== undefined && o.ack === 'beforeCommit') throw new InputError(`${name} option retry: a consumer that acknowledges before its effect has nothing left to retry`);
   // Only an inbox in its own transaction can live in another database; one in the effect's transaction is in the effect's.
   if (o.inboxDb !== undefined && o.inbox !== 'separateTx') throw new InputError(`${name} option inboxDb: an inbox ${o.inbox === 'sameTx' ? "in the effect's transaction (sameTx) is in the effect's database" : `of kind ${o.inbox} is in no database`}; inboxDb needs inbox: 'separateTx'`);
+  // A version check compares the rows' `version` column: without one written, every later upsert
+  // would be refused (a NULL is never less than anything), and the check would hold by freezing the row.
+  if (o.versionCheck === true && o.effect.op !== 'upsert') throw new InputError(`${name} option versionCheck: a version check guards an upsert; the effect is an ${o.effect.op}`);
+  if (o.versionCheck === true && !Object.hasOwn(o.effect.columns, 'version')) throw new InputError(`${name} option versionCheck: the upsert compares the rows' version column, and the effect writes none (its columns: ${Object.keys(o.effect.columns).join(', ')}); add version: '<the payload field holding it>'`);
   if (o.reads === 'retries' && o.retry?.mode !== 'retryTopic') throw new InputError(`${name} option reads: a retry topic's consumer needs retry: { mode: 'retryTopic', … }`);
   return {
     broker: o.broker ?? 'broker',

@@ -109,6 +109,8 @@ describe('consumer options that do not fit together', () => {
     [{ ...base, retry: { mode: 'retryTopic', backoff: ['1s'] } }, "consumer option retry: mode retryTopic needs a topic (the retry topic's broker)"],
     [{ ...base, retry: { mode: 'blocking', backoff: ['1s'], parkKeys: true } }, 'consumer option retry: a blocking retry has no retry topic and parks no keys'],
     [{ ...base, retry: { mode: 'blocking', backoff: ['1.5s'] } }, 'consumer option retry.backoff[0] is 1.5s, which is not a whole number of ticks of 1 s'],
+    [{ ...base, versionCheck: true }, 'consumer option versionCheck: a version check guards an upsert; the effect is an insert'],
+    [{ ...base, versionCheck: true, effect: { ...base.effect, op: 'upsert', columns: { id: 'id', status: 'status' } } }, "consumer option versionCheck: the upsert compares the rows' version column, and the effect writes none (its columns: id, status); add version: '<the payload field holding it>'"],
   ])('refuses %#', (o, message) => {
     expect(build(o)).toThrow(message);
   });
