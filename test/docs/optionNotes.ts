@@ -163,7 +163,7 @@ export const GROUPS: readonly GroupNotes[] = [
         "effect.table": { text: "The effect's table." },
         "effect.columns": { values: "`{ [column]: field }`, each a payload field's name, `{ const: value }` or `{ now: true }`", text: "Each column from a payload field, a constant, or the tick the handler ran." },
         handler: { default: "`atomic`", text: "One insert, or a lookup then an insert (inserts only)." },
-        versionCheck: { default: "`false`", text: "The upsert only moves a row's version forwards: it compares the rows' `version` column (`WHERE stored.version < new.version`), so the effect's row must carry one." },
+        versionCheck: { default: "`false`", text: "The upsert only moves a row's version forwards: it compares the rows' `version` column (`WHERE stored.version < new.version`), so the effect's row must carry one (an insert, or an effect with no `version` column, is refused)." },
         ack: { default: "`afterCommit`", text: "Commit the offset after the effect, or before it." },
         timeout: { default: "20 ticks", text: "How long it waits for its database before taking the record again." },
         retry: { default: "no policy: the handler never fails", text: "What follows a failure of the handler: retried in place or through a retry topic, then dead-lettered." },
