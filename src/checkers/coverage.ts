@@ -91,6 +91,12 @@ export interface Coverage {
   readonly bound?: SearchBound;
   /** Check with `--size` below the scenario's own: the workload searched, and the scenario's. A smaller one is a bound too. */
   readonly workload?: { readonly size: number; readonly of: number };
+  /**
+   * Check mode: the message latencies the search took, in ticks: none (`{ min: 0, max: 0 }`,
+   * every message lands before the clock moves) unless `--world-latency` gave the World's window.
+   * A bug that needs a message slower than a timer (a reply outliving an inbox row's TTL) lives only in the second.
+   */
+  readonly latency?: { readonly min: number; readonly max: number };
   /** Check mode: the states still waiting to be expanded when the search stopped. */
   readonly frontier?: number;
   /** The one failure window or message point the sweep was asked to run (`--only`). */

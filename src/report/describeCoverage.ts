@@ -61,7 +61,9 @@ function interleavings(c: Coverage): string {
   if (i.kind === 'chosen') return 'the interleaving its choice path names';
   if (i.kind === 'scheduled') return 'one interleaving (the schedule of message latencies the search shrank)';
   const slept = i.slept === undefined ? '' : ` (and ${count(i.slept, 'commuting transition')} skipped by sleep sets)`;
-  return `${count(i.states, 'state')}, ${count(i.transitions, 'transition')}${slept}, depth ${i.depth}`;
+  const l = c.latency;
+  const latency = l === undefined ? '' : l.max === 0 ? ', every message landing before the clock moves (--world-latency: the World’s latencies)' : `, messages landing ${l.min} to ${l.max} ticks after they are sent`;
+  return `${count(i.states, 'state')}, ${count(i.transitions, 'transition')}${slept}, depth ${i.depth}${latency}`;
 }
 
 function bound(c: Coverage): string {
