@@ -166,10 +166,10 @@ function actorOf(s: SequenceStep): string | undefined {
 }
 
 /**
- * The indexes of the steps that led to each marked step, each with its hop (0 the nearest): the last message
- * (among the steps still drawn or about the key) its actor received from anyone but the step's
- * own peer, then the last its sender received before sending that, up to `CAUSE_HOPS` back. A crash of the actor in between
- * ends the chain: what it received before did not survive it.
+ * The indexes of the steps that led to each marked step, each with its hop (0 the nearest): the
+ * last message its actor received from anyone but the step's own peer, then the last its sender
+ * received before sending that, up to `CAUSE_HOPS` back. A crash or restart of the actor in
+ * between ends the chain: what it received before did not survive it.
  */
 function causes(all: readonly SequenceStep[], drawn: readonly boolean[]): { readonly at: number; readonly hop: number }[] {
   const out: { at: number; hop: number }[] = [];

@@ -14,7 +14,7 @@ import { findingKey, type Finding, type Violation } from '../checkers/finding.ts
 import type { KeyMoment } from '../analysis/keyMoments.ts';
 import { MOMENT_KEYS } from '../analysis/keyMoments.ts';
 import type { TraceEvent } from '../kernel/trace.ts';
-import { messageKeys } from './messageKeys.ts';
+import { entityKeys, messageKeys } from './messageKeys.ts';
 import type { SequenceStep, StepMark } from './sequenceStep.ts';
 
 export interface Focus {
@@ -81,7 +81,7 @@ function refsOf(payload: unknown): string[] {
 
 /** The entity fields of a message (`id`, `…_id`, `…Id`), by name. */
 function entitiesOf(payload: unknown): { readonly name: string; readonly value: string }[] {
-  return messageKeys(payload).filter((k) => k.name === 'id' || k.name.endsWith('_id') || /[a-z0-9]Id$/.test(k.name));
+  return entityKeys(payload);
 }
 
 /**

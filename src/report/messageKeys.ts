@@ -72,3 +72,8 @@ export function messageKeys(data: unknown): MessageKey[] {
   }
   return keys;
 }
+
+/** The entity fields among a message's keys (`id`, `…_id`, `…Id`): what it is about. */
+export function entityKeys(data: unknown): MessageKey[] {
+  return messageKeys(data).filter((k) => keyTier(k.name) === 1);
+}

@@ -15,7 +15,7 @@ import type { Counterexample } from '../modes/windows.ts';
 import { foldSteps } from './foldSteps.ts';
 import { guardWords } from './guardWords.ts';
 import { focusOf, markMoments, relatedSteps, type Focus } from './keyFocus.ts';
-import { messageKeys, type MessageKey } from './messageKeys.ts';
+import { entityKeys, messageKeys, type MessageKey } from './messageKeys.ts';
 import type { Labelled, SequenceStep } from './sequenceStep.ts';
 
 export { messageKeys, type MessageKey } from './messageKeys.ts';
@@ -229,9 +229,10 @@ function subjectOf(e: TraceEvent, subjects: Map<string, string>): string | undef
   const d = e.data as { from?: unknown; to?: unknown; event?: unknown } | undefined;
   const [from, to] = e.kind === 'deliver' || e.kind === 'drop' ? [d?.from, e.component] : faultDescriptor(e.kind)?.strikes === 'point' ? [e.component, d?.to] : [undefined, undefined];
   if (typeof from !== 'string' || typeof to !== 'string' || d?.event === undefined) return undefined;
-  const keys = messageKeys(d.event);
-  const refs = keys.filter((k) => k.name === 'tx' || k.name === 'ref').map((k) => `${from < to ? from : to}\u0000${from < to ? to : from}\u0000${k.value}`);
-  const entity = keys.find((k) => k.name === 'id' || k.name.endsWith('_id') || /[a-z0-9]Id$/.test(k.name));
+  const refs = messageKeys(d.event)
+    .filter((k) => k.name === 'tx' || k.name === 'ref')
+    .map((k) => `${from < to ? from : to}\u0000${from < to ? to : from}\u0000${k.value}`);
+  const entity = entityKeys(d.event)[0];
   if (entity !== undefined) {
     for (const r of refs) subjects.set(r, named(entity));
     return undefined;
@@ -257,9 +258,10 @@ export function traceSteps(trace: readonly TraceEvent[]): SequenceStep[] {
     const before = trace[at - 1];
     if (e.kind === 'crash' && before?.kind === 'restore' && before.component === e.component) {
       down.add(e.component);
-      restored.add(e.component);
       return;
     }
+    // One restored while down comes back from the snapshot too, when its restart comes.
+    if (e.kind === 'restore') restored.add(e.component);
     const struck = subjectOf(e, subjects);
     const drawn = stepOf(e);
     if (drawn === undefined) return;

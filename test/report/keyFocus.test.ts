@@ -142,6 +142,9 @@ describe('a restore drawn as one step', () => {
       't=20   ✕ relay crashed at relay.polling',
       't=30   relay restarted with its durable state only',
     ]);
+    // Restored while already down: it comes back from the snapshot when its restart comes.
+    const down = [ev(1, 'relay', 'crash', { window: 'relay.polling' }), ev(3, 'relay', 'restore', { window: 'source.idle' }), ev(11, 'relay', 'restart')];
+    expect(storyLines({ participants: ['relay'], steps: traceSteps(down), folded: 0 }).at(-1)).toBe('t=11   relay restarted from the restored snapshot');
   });
 });
 
