@@ -34,7 +34,37 @@ export function referenceProblems(scenario: Scenario): string[] {
   } catch {
     return [];
   }
-  return [...keyProblems(run), ...scenario.claims.flatMap((claim) => [...fieldProblems(claim, run), ...columnProblems(claim, run)])];
+  return [...keyProblems(run), ...relayProblems(run), ...scenario.claims.flatMap((claim) => [...fieldProblems(claim, run), ...columnProblems(claim, run)])];
+}
+
+/**
+ * An outbox relay publishes the rows whose `published` is exactly `false`. Rows its table holds
+ * at the end of the fault-free run that never carry such a column (a misspelt `publised`, or the
+ * string `'false'`) would never be published, and every event downstream would read as a lost
+ * effect: one line of bad input instead, naming what the rows carry.
+ */
+function relayProblems(run: RunRecord): string[] {
+  const problems: string[] = [];
+  for (const c of run.components) {
+    if ((c.machine as { id?: unknown } | undefined)?.id !== 'relay') continue;
+    const input = c.input as { db?: unknown; table?: unknown } | undefined;
+    const db = typeof input?.db === 'string' ? input.db : undefined;
+    const table = typeof input?.table === 'string' ? input.table : 'outbox';
+    if (db === undefined) continue;
+    let rows: readonly Readonly<Record<string, unknown>>[];
+    try {
+      rows = rowsOf(run.report.durable[db] as DatabaseDurable | undefined, table);
+    } catch {
+      continue;
+    }
+    if (rows.length === 0 || rows.some((r) => typeof r['published'] === 'boolean')) continue;
+    const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
+    const near = nearest('published', columns);
+    const given = rows.find((r) => 'published' in r)?.['published'];
+    const why = given !== undefined ? `its published column holds ${JSON.stringify(given)}, not the boolean false` : `its rows have no published column${near === undefined ? '' : ` (did you mean ${near}?)`}; columns: ${columns.join(', ')}`;
+    problems.push(`${c.name} publishes the rows of ${db}.${table} whose published is false, and ${why}: it would never publish one`);
+  }
+  return problems;
 }
 
 /**

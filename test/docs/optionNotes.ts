@@ -313,7 +313,7 @@ export const GROUPS: readonly GroupNotes[] = [
       {
         title: "relay",
         schemas: ["relay"],
-        intro: "`relay(options = {})`: the outbox relay; it polls committed outbox rows, publishes each and records that it did. Durable: nothing of its own (progress is the rows' `published` flag: it picks the rows whose `published` is `false`, exactly, so a row written without the column is never published; see [What the records carry](composing.md#what-the-records-carry)). Volatile: the batch in hand (with `claim: 'skipLocked'`, also the round's open transaction, which the database rolls back when the worker's connection drops).",
+        intro: "`relay(options = {})`: the outbox relay; it polls committed outbox rows, publishes each and records that it did. Durable: nothing of its own (progress is the rows' `published` flag: it picks the rows whose `published` is `false`, exactly, so a row written without the column is never published, and a design whose rows carry none is refused at load; see [What the records carry](composing.md#what-the-records-carry)). Volatile: the batch in hand (with `claim: 'skipLocked'`, also the round's open transaction, which the database rolls back when the worker's connection drops).",
         options: {
         db: { values: "component name", default: "`ordersDb`", text: "The database holding the outbox." },
         broker: { values: "component name", default: "`broker`", text: "Where it publishes." },

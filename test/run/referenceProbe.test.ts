@@ -68,6 +68,13 @@ describe('the fault-free run of a scenario, read by its claims', () => {
     expect(referenceProblems(withClaim({ ...reservation, ...patch }))).toEqual([`claim "inventory reservation": ${message}`]);
   });
 
+  it('refuses a relay whose table’s rows carry no boolean published column: it would never publish one', () => {
+    const build: Scenario['build'] = (w, time) => outbox.build(w, time).map((c) => (c.name === 'relay' ? { ...c, input: { ...(c.input as object), table: 'orders' } } : c));
+    expect(referenceProblems(withClaim(reservation, { build }))).toEqual([
+      'relay publishes the rows of ordersDb.orders whose published is false, and its rows have no published column; columns: order_id, intent, status, version: it would never publish one',
+    ]);
+  });
+
   it('refuses through checkReference as one InputError naming the file', () => {
     const claim: Claim = { ...reservation, outcomes: (v) => rowsOf(v.durable<DatabaseDurable>('inventoryDb'), 'reservations').map((r) => ({ key: `${String(r['order_idd'])}|1` })) };
     const scenario = withClaim(claim);
