@@ -40,8 +40,12 @@ const WIDTHS = [1400, 420] as const;
 const SHOWN = ['s-mercury-dual-write-commit-first-ce-1', 's-carrier-no-key-no-lookup-ce-1', 's-checkout-key-not-bound-ce-1'];
 /** The page whose step-through viewer is stepped: its counterexample is a duplicate carrier call. */
 const VIEWER_PAGE = 'carrier-no-key-no-lookup.html';
-/** The most the catalogue's report set may weigh, and its index. */
-const SET_MAX_BYTES = 5_000_000;
+/**
+ * The most the catalogue's report set may weigh, and its index. The set weighed 4.93 MB until
+ * counterexample diagrams drew the message that led to each marked step (the delivery of the
+ * version an order regression applied, an offset commit after the key's delivery): 5.03 MB.
+ */
+const SET_MAX_BYTES = 5_500_000;
 const INDEX_MAX_BYTES = 1_500_000;
 /** How soon the index must paint. */
 const FIRST_PAINT_MAX_MS = 1000;
