@@ -13,6 +13,7 @@ import { NotInDesign } from '../base/notInDesign.ts';
 import type { Claim, ClaimTable } from '../checkers/claims.ts';
 import type { WorldView } from '../kernel/worldView.ts';
 import { rowsOf, type DatabaseDurable, type DatabaseInput } from '../../models/database.ts';
+import { RELAY_TABLE } from '../../models/relay.ts';
 import { observersOf, READ_MISTAKES } from '../scenario/claimProbe.ts';
 import { InputError } from '../base/inputError.ts';
 import type { CatalogueEntry } from '../scenario/catalogue.ts';
@@ -49,7 +50,7 @@ function relayProblems(run: RunRecord): string[] {
     if ((c.machine as { id?: unknown } | undefined)?.id !== 'relay') continue;
     const input = c.input as { db?: unknown; table?: unknown } | undefined;
     const db = typeof input?.db === 'string' ? input.db : undefined;
-    const table = typeof input?.table === 'string' ? input.table : 'outbox';
+    const table = typeof input?.table === 'string' ? input.table : RELAY_TABLE;
     if (db === undefined) continue;
     let rows: readonly Readonly<Record<string, unknown>>[];
     try {
