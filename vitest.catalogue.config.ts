@@ -4,6 +4,7 @@
 // CI runs it after `npm test`; it measures no coverage, which the quick suite holds.
 import { defineConfig } from 'vitest/config';
 import { alias, CATALOGUE_ONLY, SAMPLED } from './vitest.config.ts';
+import { LongestFirst } from './test/support/longestFirst.ts';
 
 export default defineConfig({
   resolve: { alias },
@@ -15,5 +16,7 @@ export default defineConfig({
     pool: 'forks',
     // Every core: vitest's default leaves one idle, which on a 2-core machine runs the files one at a time.
     maxWorkers: '100%',
+    // Longest file first, so the two workers end together (test/support/longestFirst.ts says why).
+    sequence: { sequencer: LongestFirst },
   },
 });

@@ -37,13 +37,9 @@ describe('faultline record', () => {
     const links = [...html.matchAll(/href="([A-Za-z0-9._-]+\.html)#([^"]+)"/g)];
     expect(links.length).toBeGreaterThanOrEqual(cited.length);
     for (const [, page, id] of links) expect(readFileSync(join(out, page!), 'utf8')).toContain(`id="${id}"`);
-    // The same record twice is the same bytes: nothing in it reads a clock.
-    const again = mkdtempSync(join(tmpdir(), 'faultline-record-'));
-    await cli(['record', 'all', '--out', again]);
-    expect(readFileSync(join(again, 'record.md'), 'utf8')).toBe(md);
   }, 120_000);
 
-  it('fills one scenario’s share of the catalogue record', async () => {
+  it('fills one scenario’s share of the catalogue record, the same bytes each time', async () => {
     const out = mkdtempSync(join(tmpdir(), 'faultline-record-'));
     const r = await cli(['record', 'flow-review-posted', '--out', out]);
     expect(r.code).toBe(0);
@@ -51,6 +47,11 @@ describe('faultline record', () => {
     const md = readFileSync(join(out, 'record.md'), 'utf8');
     expect(md).toContain('| EV-01 |');
     expect(md).not.toContain('| EV-02 |');
+    // The same record twice is the same bytes: nothing in it reads a clock. One scenario's share
+    // is rendered by the same code as the whole record's, at a fraction of its runs.
+    const again = mkdtempSync(join(tmpdir(), 'faultline-record-'));
+    await cli(['record', 'flow-review-posted', '--out', again]);
+    for (const file of ['record.md', 'record.html']) expect(readFileSync(join(again, file), 'utf8')).toBe(readFileSync(join(out, file), 'utf8'));
   }, 60_000);
 
   // The rows the catalogue record measures with other scenarios name them rather than reading as
