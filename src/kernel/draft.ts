@@ -21,6 +21,11 @@ export class Draft {
   exact: { nextSeq: number; sends: number; nextHeld: number } | undefined;
   /** The tick the faults were healed at; -1 before. */
   healTick: number;
+  /**
+   * The component whose crashed incarnation sent the message this step handles, or -1: what the
+   * step sends back to it would travel on the connection the crash closed. Not part of a state.
+   */
+  closedTo = -1;
   private sentCopied = false;
 
   constructor(

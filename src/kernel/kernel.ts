@@ -278,7 +278,25 @@ export class Kernel {
     const comp = d.comps[i]!;
     d.comps[i] = comp.withDown(false, -1);
     log.trace?.(d.now, this.names[i]!, 'restart');
+    this.dropSentWhileDown(d, i, log);
     this.boot(d, i, comp.restoreTo ?? comp.snapshot.context.durable, log, brokenSessions(this.components[i]!, comp.snapshot.context));
+  }
+
+  /**
+   * What is still on its way to a component as it restarts was sent while it was down (its crash
+   * dropped all that was on its way before): no connection to it existed, so none of it reaches the
+   * new incarnation, however its latency, a delay or a reorder carried it past the restart.
+   */
+  private dropSentWhileDown(d: Draft, i: number, log: StepLog): void {
+    const dropped: Msg[] = [];
+    for (const l of d.links.slice()) {
+      const to = (m: Msg) => m.to === i;
+      if (!l.msgs.some(to) && !l.held.some(to)) continue;
+      dropped.push(...l.msgs.filter(to), ...l.held.filter(to));
+      d.setLink(l.key, l.msgs.filter((m) => !to(m)), l.held.filter((m) => !to(m)));
+    }
+    if (d.exact !== undefined) dropped.sort((a, b) => a.earliest - b.earliest || a.seq - b.seq);
+    for (const m of dropped) log.trace?.(d.now, this.names[i]!, 'drop', { from: this.names[m.from]!, event: m.event, reason: 'receiver down when sent' });
   }
 
   /**
@@ -336,8 +354,10 @@ export class Kernel {
     crash: (i, window) => this.crash(this.onDraft.d, i, window, this.onDraft.log),
     crashInStep: (i, at) => {
       const { d, log } = this.onDraft;
-      const { event, eh, from } = this.takeStep(d, i, at.step, log);
+      const { event, eh, from, closedTo } = this.takeStep(d, i, at.step, log);
+      d.closedTo = closedTo;
       this.deliverTo(d, i, event, eh, from, log, at);
+      d.closedTo = -1;
     },
     restore: (i, window) => this.restore(this.onDraft.d, i, window, this.onDraft.log),
     skew: (i) => this.skew(this.onDraft.d, i, this.onDraft.log),
@@ -656,8 +676,9 @@ export class Kernel {
     let h = l.h;
     if (h === undefined) {
       const x = this.partHasher.reset().value(l.key).word(l.msgs.length).word(l.held.length);
-      for (const m of l.msgs) x.hash(m.eh!).word(m.earliest).word(m.deadline).word(m.system ? 1 : 0);
-      for (const m of l.held) x.hash(m.eh!).word(m.earliest).word(m.deadline);
+      // An orphan (Msg.orphan) is told apart without changing any other message's words.
+      for (const m of l.msgs) x.hash(m.eh!).word(m.earliest).word(m.deadline).word((m.system ? 1 : 0) | (m.orphan ? 2 : 0));
+      for (const m of l.held) x.hash(m.eh!).word(m.orphan ? ~m.earliest : m.earliest).word(m.deadline);
       h = l.h = x.digest();
     }
     return h;
@@ -682,12 +703,12 @@ export class Kernel {
   }
 
   /** Takes a delivery's message off its link, or a due timer off its component: the event it delivers, and its sender. */
-  private takeStep(d: Draft, i: number, step: ServerWindow['step'], log: StepLog): { event: EventObject; eh: Hash64 | undefined; from: string | undefined } {
-    if (step.kind === 'timer') return { ...this.takeTimer(d, i, step.id, log), from: undefined };
+  private takeStep(d: Draft, i: number, step: ServerWindow['step'], log: StepLog): { event: EventObject; eh: Hash64 | undefined; from: string | undefined; closedTo: number } {
+    if (step.kind === 'timer') return { ...this.takeTimer(d, i, step.id, log), from: undefined, closedTo: -1 };
     const m = this.shift(d, step.link);
     const from = this.names[m.from]!;
     log.trace?.(d.now, this.names[i]!, 'deliver', { from, event: m.event });
-    return { event: m.event, eh: m.eh, from };
+    return { event: m.event, eh: m.eh, from, closedTo: m.orphan ? m.from : -1 };
   }
 
   private deliverMsg(d: Draft, m: Msg, log: StepLog): void {
@@ -698,7 +719,9 @@ export class Kernel {
       return;
     }
     log.trace?.(d.now, to, 'deliver', { from, event: m.event });
+    if (m.orphan) d.closedTo = m.from;
     this.deliverTo(d, m.to, m.event, m.eh, from, log);
+    d.closedTo = -1;
   }
 
   /** Component `i` booted, from its input or from `durable` with the sessions a crash broke. */
@@ -936,6 +959,17 @@ export class Kernel {
       this.strike(d, fault, log);
       effect = new SendEffect(this.options.delayFaultTicks);
       MESSAGE_WORLDS.get(fault.kind)!.act(effect);
+    }
+    // Sent in the step that handles a message from `to`'s crashed incarnation, it answers on that
+    // incarnation's connection, which the crash closed: the restarted one never asked, and a reply
+    // matched by request id would be taken for the answer to its own request.
+    if (to === d.closedTo) {
+      // It still draws its latency, so every later message of the run lands as it would have.
+      if (d.exact !== undefined && !(effect?.dropped === true || effect?.held === true)) log.latency!(nth);
+      log.trace?.(d.now, this.names[to]!, 'drop', { from: this.names[from], event, reason: 'connection closed' });
+      return;
+    }
+    if (effect !== undefined) {
       if (effect.dropped || effect.held) {
         if (effect.held) this.hold(d, point.pair, new Msg(from, to, event, d.now, d.now, system, n, 0, hash));
         if (effect.notice !== undefined) this.tellSender(d, from, to, event, effect.notice);
@@ -945,6 +979,7 @@ export class Kernel {
     if (d.exact === undefined) return this.sendWithin(d, point.pair, from, to, event, unordered, system, n, hash);
     this.sendExact(d, point.pair, from, to, event, unordered, system, n, nth, effect, log);
   }
+
 
   /** A message a reorder holds back on its link, to go right behind the next one sent there. */
   private hold(d: Draft, key: string, m: Msg): void {
@@ -1100,6 +1135,8 @@ export class Kernel {
       d.setLink(l.key, now.msgs, []);
     }
     for (const m of stale) log.trace?.(d.now, name, 'drop', { from: this.names[m.from]!, event: m.event, reason: 'receiver crashed' });
+    // What it had already sent still lands, but on connections whose far end is gone (Msg.orphan).
+    for (const l of d.links.slice()) if (l.msgs.some((m) => m.from === i && !m.orphan)) d.setLink(l.key, l.msgs.map((m) => (m.from === i ? m.orphaned() : m)), l.held);
     // A search leaves out the notice to a component whose machine never handles one: delivering
     // it would change nothing but its link, and each such notice, deliverable in any order with
     // the rest, would double the states every crash leads to.

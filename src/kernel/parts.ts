@@ -78,11 +78,22 @@ export class Msg {
     readonly seq: number,
     /** The event's hash, worked out once at the send, where a search needs it. */
     readonly eh: Hash64 | undefined,
+    /**
+     * Sent by an incarnation of its sender that has since crashed: the connection it travels on is
+     * closed at the sender's end, so whatever its receiver sends back in the step that handles it
+     * goes nowhere (Kernel.send).
+     */
+    readonly orphan = false,
   ) {}
 
   /** The same message, landing between `earliest` and `deadline`. */
   within(earliest: number, deadline: number, seq = this.seq): Msg {
-    return new Msg(this.from, this.to, this.event, earliest, deadline, this.system, this.n, seq, this.eh);
+    return new Msg(this.from, this.to, this.event, earliest, deadline, this.system, this.n, seq, this.eh, this.orphan);
+  }
+
+  /** The same message, its sender's incarnation gone. */
+  orphaned(): Msg {
+    return this.orphan ? this : new Msg(this.from, this.to, this.event, this.earliest, this.deadline, this.system, this.n, this.seq, this.eh, true);
   }
 }
 

@@ -117,7 +117,9 @@ function translate(world: CheckWorld, trace: readonly TraceEvent[], log: StepLog
     switch (e.kind) {
       case 'deliver':
       case 'drop': {
-        if (d?.reason === 'sender crashed' || d?.reason === 'receiver crashed') break;
+        // A drop that gives a reason happens inside a step (a crash, a restart, a reply on a
+        // closed connection), not as a delivery of its own.
+        if (d?.reason !== undefined) break;
         // A crash notice to a component that never handles one: a search does not send it.
         if (unheard(e)) break;
         advanceTo(e.tick);
@@ -251,7 +253,7 @@ function projection(events: readonly TraceEvent[]): TraceEvent[] {
     while (after < bootEnd && (kept[after]!.kind === 'drop' || (kept[fault]!.kind === 'restore' && (kept[after]!.kind === 'crash' || kept[after]!.kind === 'restore')))) after++;
     kept.splice(bootEnd - (after - fault), 0, ...kept.splice(fault, after - fault));
   }
-  // The messages a crash finds on their way to its component are dropped at one moment; the World
+  // The messages a crash (or a restart) finds on their way to its component are dropped at one moment; the World
   // records them in the order they were due, a search (which numbers nothing) in its links' order.
   for (let i = 0; i < kept.length; ) {
     let j = i;
@@ -269,7 +271,8 @@ function projection(events: readonly TraceEvent[]): TraceEvent[] {
  */
 let deaf: ReadonlySet<string> = new Set();
 const unheard = (e: TraceEvent) => e.kind === 'deliver' && deaf.has(e.component) && (e.data as { event?: { type?: string } } | undefined)?.event?.type === 'sys.peerCrashed';
-const isCrashDrop = (e: TraceEvent) => e.kind === 'drop' && (e.data as { reason?: string }).reason === 'receiver crashed';
+/** A drop of what was on its way to a component as it crashed, or as it restarted (what was sent to it while down). */
+const isCrashDrop = (e: TraceEvent) => e.kind === 'drop' && ['receiver crashed', 'receiver down when sent'].includes((e.data as { reason?: string }).reason ?? '');
 
 /** The faults a World may strike as a process enters its window on booting. */
 const BOOT_FAULTS = new Set<TraceKind>(['crash', 'restore', 'skew']);

@@ -133,7 +133,7 @@ describe('World with the sender/receiver example', () => {
     expect(drop?.component).toBe('receiver');
   });
 
-  it('drops what is on its way to a component when it crashes, so a late reply never reaches the restarted one', () => {
+  it('drops what is on its way to a component when it crashes, and what is sent to it while down, so a late reply never reaches the restarted one', () => {
     // The ack of message 1 is delayed past the sender's restart. Delivered then, it would answer
     // a message the new incarnation never sent, as a connection that died with the crash cannot.
     const plan: FaultPlan = [
@@ -148,9 +148,14 @@ describe('World with the sender/receiver example', () => {
     const dropped = events.findIndex((e) => e.kind === 'drop' && e.component === 'sender' && (e.data as { reason?: string }).reason === 'receiver crashed');
     expect(dropped).toBeGreaterThan(crash);
     expect(dropped).toBeLessThan(restart);
-    // Every copy of message 1 the receiver got is acked; every ack arrives but the delayed one.
+    // The copy of message 1 the old incarnation sent lands while the sender is down: its ack, sent
+    // to a component that is down, is dropped as the sender restarts rather than reaching it.
+    const whileDown = events.flatMap((e, i) => (e.kind === 'drop' && (e.data as { reason?: string }).reason === 'receiver down when sent' ? [i] : []));
+    expect(whileDown).toEqual([restart + 1]);
+    expect(events[whileDown[0]!]!.data).toMatchObject({ from: 'receiver', event: { type: 'ack', n: 1 } });
+    // Every copy of message 1 the receiver got is acked; every ack arrives but those two.
     const delivered = (to: string, type: string) => events.filter((e) => e.component === to && e.kind === 'deliver' && (e.data as { event: { type: string; n?: number } }).event.type === type && (e.data as { event: { n?: number } }).event.n === 1).length;
-    expect(delivered('sender', 'ack')).toBe(delivered('receiver', 'msg') - 1);
+    expect(delivered('sender', 'ack')).toBe(delivered('receiver', 'msg') - 2);
     expect(acked).toEqual([1, 2, 3]);
   });
 
