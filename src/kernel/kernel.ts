@@ -293,7 +293,7 @@ export class Kernel {
       const to = (m: Msg) => m.to === i;
       if (!l.msgs.some(to) && !l.held.some(to)) continue;
       dropped.push(...l.msgs.filter(to), ...l.held.filter(to));
-      d.setLink(l.key, l.msgs.filter((m) => !to(m)), l.held.filter((m) => !to(m)));
+      d.setLink(l.key, l.msgs.filter((m) => !to(m)), l.held.filter((m) => !to(m)), -1);
     }
     if (d.exact !== undefined) dropped.sort((a, b) => a.earliest - b.earliest || a.seq - b.seq);
     for (const m of dropped) log.trace?.(d.now, this.names[i]!, 'drop', { from: this.names[m.from]!, event: m.event, reason: 'receiver down when sent' });
@@ -1125,7 +1125,9 @@ export class Kernel {
     for (const l of d.links.slice()) {
       if (!l.msgs.some((m) => m.to === i)) continue;
       stale.push(...l.msgs.filter((m) => m.to === i));
-      d.setLink(l.key, l.msgs.filter((m) => m.to !== i), l.held);
+      // The connection is gone, and with it the order it kept: what is sent to the next
+      // incarnation need not land behind a message that will never land (a delayed one).
+      d.setLink(l.key, l.msgs.filter((m) => m.to !== i), l.held, -1);
     }
     if (d.exact !== undefined) stale.sort((a, b) => a.earliest - b.earliest || a.seq - b.seq);
     for (const l of heldLinks) {
