@@ -289,8 +289,8 @@ export class Kernel {
    */
   private dropSentWhileDown(d: Draft, i: number, log: StepLog): void {
     const dropped: Msg[] = [];
+    const to = (m: Msg) => m.to === i;
     for (const l of d.links.slice()) {
-      const to = (m: Msg) => m.to === i;
       if (!l.msgs.some(to) && !l.held.some(to)) continue;
       dropped.push(...l.msgs.filter(to), ...l.held.filter(to));
       d.setLink(l.key, l.msgs.filter((m) => !to(m)), l.held.filter((m) => !to(m)), -1);
@@ -980,7 +980,6 @@ export class Kernel {
     this.sendExact(d, point.pair, from, to, event, unordered, system, n, nth, effect, log);
   }
 
-
   /** A message a reorder holds back on its link, to go right behind the next one sent there. */
   private hold(d: Draft, key: string, m: Msg): void {
     const l = d.link(key);
@@ -1138,7 +1137,9 @@ export class Kernel {
     }
     for (const m of stale) log.trace?.(d.now, name, 'drop', { from: this.names[m.from]!, event: m.event, reason: 'receiver crashed' });
     // What it had already sent still lands, but on connections whose far end is gone (Msg.orphan).
-    for (const l of d.links.slice()) if (l.msgs.some((m) => m.from === i && !m.orphan)) d.setLink(l.key, l.msgs.map((m) => (m.from === i ? m.orphaned() : m)), l.held);
+    for (const l of d.links.slice()) {
+      if (l.msgs.some((m) => m.from === i && !m.orphan)) d.setLink(l.key, l.msgs.map((m) => (m.from === i ? m.orphaned() : m)), l.held);
+    }
     // A search leaves out the notice to a component whose machine never handles one: delivering
     // it would change nothing but its link, and each such notice, deliverable in any order with
     // the rest, would double the states every crash leads to.
