@@ -1,10 +1,10 @@
 // The order the catalogue suite starts its files in: the longest first, by the seconds each took
-// in a CI run on a fresh clone of a 2-core machine. Two workers fed longest-first finish within a short file of each other;
-// in vitest's own order on a fresh clone (no timing cache, so the largest file first) one worker
-// could start a minute-long file when the other was nearly done, and sit alone for that minute.
-// A file this table does not know starts first, as vitest starts unknown files, since it may be
-// long. The figures need only keep their rough order: re-measure when a file grows or shrinks by
-// half (CI's log prints each file's seconds).
+// in a CI run on a fresh clone of a 2-core machine. Two workers fed longest-first finish within a
+// short file of each other; in vitest's own order on a fresh clone (no timing cache, so the
+// largest file first) one worker could start a minute-long file when the other was nearly done,
+// and sit alone for that minute. A file this table does not know starts first, as vitest starts
+// unknown files, since it may be long. The figures need only keep their rough order: re-measure
+// when a file grows or shrinks by half (CI's log prints each file's seconds).
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Seconds each catalogue-suite file took, by its path from the repository root. */
