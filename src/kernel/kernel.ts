@@ -278,25 +278,34 @@ export class Kernel {
     const comp = d.comps[i]!;
     d.comps[i] = comp.withDown(false, -1);
     log.trace?.(d.now, this.names[i]!, 'restart');
-    this.dropSentWhileDown(d, i, log);
+    // What is still on its way to it was sent while it was down (its crash dropped all that was on
+    // its way before): no connection to it existed, so none of it reaches the new incarnation,
+    // however its latency, a delay or a reorder carried it past the restart.
+    this.dropOnItsWay(d, i, 'receiver down when sent', log);
     this.boot(d, i, comp.restoreTo ?? comp.snapshot.context.durable, log, brokenSessions(this.components[i]!, comp.snapshot.context));
   }
 
   /**
-   * What is still on its way to a component as it restarts was sent while it was down (its crash
-   * dropped all that was on its way before): no connection to it existed, so none of it reaches the
-   * new incarnation, however its latency, a delay or a reorder carried it past the restart.
+   * Drops what is on its way to component `i`, which a crash or a restart ends the connections
+   * of: what its links carry (in the order it was due, where the world keeps one), then what a
+   * reorder held back for it (in the order it was held). A link's landing order goes with its
+   * connection: what is sent to the next incarnation need not land behind a message that never
+   * lands (a delayed one).
    */
-  private dropSentWhileDown(d: Draft, i: number, log: StepLog): void {
-    const dropped: Msg[] = [];
+  private dropOnItsWay(d: Draft, i: number, reason: string, log: StepLog): void {
     const to = (m: Msg) => m.to === i;
+    const dropped: Msg[] = [];
     for (const l of d.links.slice()) {
-      if (!l.msgs.some(to) && !l.held.some(to)) continue;
-      dropped.push(...l.msgs.filter(to), ...l.held.filter(to));
-      d.setLink(l.key, l.msgs.filter((m) => !to(m)), l.held.filter((m) => !to(m)), -1);
+      if (!l.msgs.some(to)) continue;
+      dropped.push(...l.msgs.filter(to));
+      d.setLink(l.key, l.msgs.filter((m) => !to(m)), l.held, -1);
     }
     if (d.exact !== undefined) dropped.sort((a, b) => a.earliest - b.earliest || a.seq - b.seq);
-    for (const m of dropped) log.trace?.(d.now, this.names[i]!, 'drop', { from: this.names[m.from]!, event: m.event, reason: 'receiver down when sent' });
+    for (const l of d.links.filter((x) => x.held.length > 0 && to(x.held[0]!)).sort((a, b) => a.heldSince - b.heldSince)) {
+      dropped.push(...l.held);
+      d.setLink(l.key, l.msgs, []);
+    }
+    for (const m of dropped) log.trace?.(d.now, this.names[i]!, 'drop', { from: this.names[m.from]!, event: m.event, reason });
   }
 
   /**
@@ -1120,22 +1129,7 @@ export class Kernel {
       for (const m of l.held) log.trace?.(d.now, this.names[m.to]!, 'drop', { from: name, event: m.event, reason: 'sender crashed' });
       d.setLink(l.key, l.msgs, []);
     }
-    const stale: Msg[] = [];
-    for (const l of d.links.slice()) {
-      if (!l.msgs.some((m) => m.to === i)) continue;
-      stale.push(...l.msgs.filter((m) => m.to === i));
-      // The connection is gone, and with it the order it kept: what is sent to the next
-      // incarnation need not land behind a message that will never land (a delayed one).
-      d.setLink(l.key, l.msgs.filter((m) => m.to !== i), l.held, -1);
-    }
-    if (d.exact !== undefined) stale.sort((a, b) => a.earliest - b.earliest || a.seq - b.seq);
-    for (const l of heldLinks) {
-      const now = d.link(l.key);
-      if (now === undefined || now.held.length === 0 || now.held[0]!.to !== i) continue;
-      stale.push(...now.held);
-      d.setLink(l.key, now.msgs, []);
-    }
-    for (const m of stale) log.trace?.(d.now, name, 'drop', { from: this.names[m.from]!, event: m.event, reason: 'receiver crashed' });
+    this.dropOnItsWay(d, i, 'receiver crashed', log);
     // What it had already sent still lands, but on connections whose far end is gone (Msg.orphan).
     for (const l of d.links.slice()) {
       if (l.msgs.some((m) => m.from === i && !m.orphan)) d.setLink(l.key, l.msgs.map((m) => (m.from === i ? m.orphaned() : m)), l.held);

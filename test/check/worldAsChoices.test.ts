@@ -253,8 +253,9 @@ function projection(events: readonly TraceEvent[]): TraceEvent[] {
     while (after < bootEnd && (kept[after]!.kind === 'drop' || (kept[fault]!.kind === 'restore' && (kept[after]!.kind === 'crash' || kept[after]!.kind === 'restore')))) after++;
     kept.splice(bootEnd - (after - fault), 0, ...kept.splice(fault, after - fault));
   }
-  // The messages a crash (or a restart) finds on their way to its component are dropped at one moment; the World
-  // records them in the order they were due, a search (which numbers nothing) in its links' order.
+  // The messages a crash (or a restart) finds on their way to its component are dropped at one
+  // moment; the World records them in the order they were due, a search (which numbers nothing) in
+  // its links' order.
   for (let i = 0; i < kept.length; ) {
     let j = i;
     while (j < kept.length && isCrashDrop(kept[j]!) && kept[j]!.component === kept[i]!.component) j++;
