@@ -815,7 +815,9 @@ class DatabaseReducer extends Reducer<DbCtx> {
           this.out.push(idleTimer(key, left, activeAt));
           return snapshot;
         }
-        // Idle past the timeout: it rolls back, and what waited for it goes on.
+        // Idle past the timeout: it rolls back, noted with the rows it had written as the model
+        // notes it, and what waited for it goes on.
+        this.note('idleRollback', { tx: key, idleTicks: this.idleTxTicks, rows: ctx.txs[key].writes.map((w) => w.row) });
         this.load(ctx);
         delete this.txs[key];
         this.touched.push(key);

@@ -115,12 +115,13 @@
 //   block every retry forever. Held by test/models/database.test.ts only: it is counted in ticks.
 //
 // Not SQL, and so not held to PostgreSQL (the differential test lists each with its reason):
-// `ttlTicks` (the model expires a row itself where a cleanup job would delete it), `history` (an
+// `ttlTicks` (the model expires a row itself where a cleanup job would delete it, and a statement
+// that takes the key of such a row again says so, `lapsed`, for the trace to show), `history` (an
 // evidence log for checkers), surrogate id values (`autoId` names a row after its transaction;
 // rows are compared without it), a duplicated statement (`stmt` seen twice, answered with its
 // first result), and the ordered claim above (SKIP LOCKED in commit order).
 import { assign, enqueueActions, setup } from 'xstate';
-import { send, window, type Emitted, type FromPeer, type PeerCrashed } from '../src/kernel/emitted.ts';
+import { note, send, window, type Emitted, type FromPeer, type NoteEmitted, type PeerCrashed } from '../src/kernel/emitted.ts';
 import type { TimeScale } from '../src/base/duration.ts';
 import type { EvidencePart } from '../src/scenario/scenario.ts';
 import { NotInDesign } from '../src/base/notInDesign.ts';
@@ -186,6 +187,22 @@ export interface OpResult {
    * only roll back.
    */
   readonly error?: 'deadlock' | 'aborted';
+  /**
+   * insert and upsert on a table with a time to live: the rows whose key the new row takes, and
+   * that would have stopped or changed the statement had their time to live not passed. A real
+   * database says nothing of a row a cleanup job deleted; the model says it so a trace shows why
+   * a repeat got through (the database notes each, see `lapsedNotes`).
+   */
+  readonly lapsed?: readonly LapsedRow[];
+}
+
+/** A committed row past its time to live, as a statement met its key. */
+export interface LapsedRow {
+  readonly table: string;
+  readonly row: Row;
+  /** The tick its version was committed at, and how long rows of its table live. */
+  readonly committedAt: number;
+  readonly ttlTicks: number;
 }
 
 interface StoredRow {
@@ -618,7 +635,7 @@ export class Engine {
       const check = this.checkKeys(durable, txs, self, view, op.table, row, '', 'all', now);
       if (check && 'wait' in check) return { kind: 'wait', tx: withEntry(tx, 'holding', { table: op.table, pk, row, keys: check.held, existing: false }), on: check.wait };
       if (check) return { kind: 'failed', result: { inserted: false, conflict: check.conflict }, reason: `${op.table} ${check.conflict}` };
-      return { kind: 'done', tx: withWrite(tx, op.table, pk, row, true), result: { inserted: true } };
+      return { kind: 'done', tx: withWrite(tx, op.table, pk, row, true), result: this.withLapsed({ inserted: true }, durable, op.table, row, now) };
     }
     // ON CONFLICT DO NOTHING checks every key before it writes anything. After a wait it
     // checks again from the key it waited on; if the rest pass, the insertion itself finds a
@@ -628,7 +645,29 @@ export class Engine {
     if (check === undefined && from > 0) check = this.checkKeys(durable, txs, self, view, op.table, row, '', 'all', now);
     if (check && 'wait' in check) return { kind: 'wait', tx, on: check.wait, progress: { keyFrom: check.at } };
     if (check) return { kind: 'done', tx, result: { inserted: false, conflict: check.conflict } };
-    return { kind: 'done', tx: withWrite(tx, op.table, pk, row, true), result: { inserted: true } };
+    return { kind: 'done', tx: withWrite(tx, op.table, pk, row, true), result: this.withLapsed({ inserted: true }, durable, op.table, row, now) };
+  }
+
+  /**
+   * `result`, with the committed rows of a table with a time to live that are past it and share
+   * a unique key (the primary key among them) with `row`: the rows a statement writing `row` would
+   * have met while they lived. On any other table, or with none, `result` itself.
+   */
+  private withLapsed(result: OpResult, durable: DatabaseDurable, table: string, row: Row, now: number): OpResult {
+    const spec = this.spec(table);
+    const ttl = spec.ttlTicks;
+    const stored = durable.tables[table];
+    if (ttl === undefined || stored === undefined) return result;
+    const keys: (readonly [readonly string[], readonly Value[]])[] = [];
+    for (const cols of [spec.key, ...(spec.unique ?? [])]) {
+      const values = keyValues(row, cols);
+      if (values !== undefined) keys.push([cols, values]);
+    }
+    const lapsed: LapsedRow[] = [];
+    for (const [, s] of bySeq(stored)) {
+      if (!this.live(s, table, now) && keys.some(([cols, values]) => sameValues(s.row, cols, values))) lapsed.push({ table, row: s.row, committedAt: s.at, ttlTicks: ttl });
+    }
+    return lapsed.length === 0 ? result : { ...result, lapsed };
   }
 
   /** An upsert on the primary key (ON CONFLICT DO UPDATE), with or without a version guard. */
@@ -642,7 +681,7 @@ export class Engine {
       const check = this.checkKeys(durable, txs, self, view, op.table, op.row, pk, 'unique', now);
       if (check && 'wait' in check) return { kind: 'wait', tx: withEntry(tx, 'holding', { table: op.table, pk, row: op.row, keys: check.held, existing: false }), on: check.wait };
       if (check) return { kind: 'failed', result: { written: false, conflict: check.conflict }, reason: `${op.table} ${check.conflict}` };
-      return { kind: 'done', tx: withWrite(tx, op.table, pk, op.row, true), result: { written: true } };
+      return { kind: 'done', tx: withWrite(tx, op.table, pk, op.row, true), result: this.withLapsed({ written: true }, durable, op.table, op.row, now) };
     }
     if (!owns(tx, op.table, pk, spec.key)) {
       const holder = this.rowHolder(txs, self, op.table, pk);
@@ -1061,14 +1100,44 @@ function serveRequest(context: Ctx, request: Request, now: number) {
 function idleTimeout(context: Ctx, key: string, now: number) {
   const activeAt = context.idle[key];
   const idle = withoutEntry(context.idle, key);
-  const tx = context.txs[key];
-  if (tx === undefined || activeAt === undefined) return { idle, timers: [], replies: [] };
+  if (idleRolledBack(context, key, now) !== undefined) return rollBackIdle(context, key, idle, now);
+  if (context.txs[key] === undefined || activeAt === undefined) return { idle, timers: [], replies: [] };
   // A statement still waiting is not idle: the timer starts over.
   if (context.waiting.some((w) => w.key === key)) return { idle: withEntry(idle, key, now), timers: [{ key, delay: context.idleTxTicks }], replies: [] };
-  const left = activeAt + context.idleTxTicks - now;
-  if (left > 0) return { idle: context.idle, timers: [{ key, delay: left, waitedSince: activeAt }], replies: [] };
+  // Idle for less than the timeout: the timer is set for the rest.
+  return { idle: context.idle, timers: [{ key, delay: activeAt + context.idleTxTicks - now, waitedSince: activeAt }], replies: [] };
+}
+
+/**
+ * The transaction a fired idle timer rolls back, as `idleTimeout` decides it: open, with no
+ * statement waiting, and idle for the whole timeout. Undefined when the timer rolls nothing back.
+ */
+function idleRolledBack(context: Ctx, key: string, now: number): Tx | undefined {
+  const activeAt = context.idle[key];
+  const tx = context.txs[key];
+  if (tx === undefined || activeAt === undefined || context.waiting.some((w) => w.key === key)) return undefined;
+  return activeAt + context.idleTxTicks - now > 0 ? undefined : tx;
+}
+
+function rollBackIdle(context: Ctx, key: string, idle: Ctx['idle'], now: number) {
   const { state, ended } = end(context, (k) => k === key);
   return { ...withTimers({ ...context, idle }, serve(context.engine, state, undefined, now, ended), now), reaped: [...context.reaped, key] };
+}
+
+/**
+ * A note for each row past its time to live that a statement answered in these replies met
+ * (OpResult.lapsed): a cleanup job's delete leaves no trace in a real database, but it is why a
+ * redelivered event's inbox insert succeeds, so the trace says when the row had been committed
+ * and how long rows of its table live.
+ */
+function lapsedNotes(replies: readonly Reply[]): NoteEmitted[] {
+  const notes: NoteEmitted[] = [];
+  for (const r of replies) {
+    const results = (r.event as { results?: readonly OpResult[] }).results;
+    if (results === undefined) continue;
+    for (const result of results) for (const l of result.lapsed ?? []) notes.push(note('lapsed', l));
+  }
+  return notes;
 }
 
 export const databaseMachine = setup({
@@ -1082,6 +1151,7 @@ export const databaseMachine = setup({
     reply: enqueueActions(({ context, enqueue }) => {
       const reached = windowOf(context.replies);
       if (reached !== undefined) enqueue.emit(window(reached));
+      for (const n of lapsedNotes(context.replies)) enqueue.emit(n);
       for (const r of context.replies) enqueue.emit(send(r.to, r.event));
       for (const t of context.timers) {
         if (t.delay === undefined) enqueue.cancel(`idle ${t.key}`);
@@ -1151,6 +1221,12 @@ export const databaseMachine = setup({
         },
         'db.idleTimeout': {
           actions: [
+            // The rollback is the server's own, with no message to show it: a note says which
+            // transaction it ended, and the rows it had written, which go with it.
+            enqueueActions(({ context, event, enqueue }) => {
+              const tx = idleRolledBack(context, event.key, event.at);
+              if (tx !== undefined) enqueue.emit(note('idleRollback', { tx: event.key, idleTicks: context.idleTxTicks, rows: tx.writes.flatMap((w) => (w.row === null ? [] : [w.row])) }));
+            }),
             assign(({ context, event }) => idleTimeout(context, event.key, event.at)),
             'reply',
           ],

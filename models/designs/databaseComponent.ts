@@ -24,7 +24,11 @@ const TableOptions = z.strictObject({
   key: z.array(z.string()).min(1),
   /** Further unique keys. */
   unique: z.array(z.array(z.string()).min(1)).optional(),
-  /** Rows older than this are gone (a dedup record past its horizon). */
+  /**
+   * Rows older than this are gone (a dedup record past its horizon). A statement that takes the
+   * key of a row past it (an inbox insert of a redelivered event) says so in its result
+   * (`lapsed`), and the trace and the counterexample diagrams show it as a note on the database.
+   */
   ttl: duration.optional(),
   /** The database assigns the single key column, so nothing stops a repeat. */
   autoId: z.boolean().optional(),

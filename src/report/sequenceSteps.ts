@@ -133,6 +133,13 @@ function noteOf(data: unknown): Labelled {
   else if (kind === 'effect') {
     const table = d?.data?.['table'];
     name = typeof table === 'string' ? `effect committed (${table})` : 'effect committed';
+  } else if (kind === 'lapsed' && typeof d?.data?.['table'] === 'string') {
+    // A database's row past its time to live (models/database.ts, OpResult.lapsed): named by its own keys.
+    const { table, committedAt, ttlTicks } = d.data;
+    return labelled(`${table} row past its time to live (committed at t=${String(committedAt)}, kept ${String(ttlTicks)} ticks)`, d.data['row']);
+  } else if (kind === 'idleRollback' && typeof d?.data?.['tx'] === 'string') {
+    // A database rolled back a transaction left idle (models/database.ts): named by the rows it had written.
+    return labelled(`transaction ${d.data['tx']} rolled back after ${String(d.data['idleTicks'])} ticks idle`, d.data['rows']);
   }
   return labelled(name, d?.data);
 }

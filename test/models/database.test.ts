@@ -21,6 +21,7 @@ function database(tables: Record<string, TableSpec>, durable?: DatabaseDurable) 
   let snapshot: AnyMachineSnapshot = initialTransition(databaseMachine, { tables, ...(durable ? { durable } : {}) })[0];
   let sent: Sent[] = [];
   let timers: string[] = [];
+  let notes: { kind: string; data: unknown }[] = [];
   const step = (event: Record<string, unknown>): Reply | undefined => {
     const [next, actions] = transition(databaseMachine, snapshot as never, event as never);
     snapshot = next;
@@ -30,6 +31,10 @@ function database(tables: Record<string, TableSpec>, durable?: DatabaseDurable) 
       .map((a) => (a.params as { event: Emitted }).event)
       .filter((e): e is SendEmitted => e.type === 'send')
       .map((e) => ({ to: e.to, event: e.event as Reply }));
+    notes = all
+      .filter((a) => a.type === 'xstate.emit')
+      .map((a) => (a.params as { event: Emitted }).event)
+      .flatMap((e) => (e.type === 'note' ? [{ kind: e.kind, data: e.data }] : []));
     timers = all
       .filter((a) => a.type === 'xstate.raise' || a.type === 'xstate.cancel')
       .map((a) => {
@@ -52,6 +57,10 @@ function database(tables: Record<string, TableSpec>, durable?: DatabaseDurable) 
     /** Every reply the last step sent, to any connection. */
     get sent(): readonly Sent[] {
       return sent;
+    },
+    /** The notes the last step wrote for the trace, in order. */
+    get notes(): readonly { kind: string; data: unknown }[] {
+      return notes;
     },
     /** The timers the last step cancelled or set, in order. */
     get timers(): readonly string[] {
@@ -417,6 +426,28 @@ describe('database: table options', () => {
     expect(forever!.inserted).toBe(false);
   });
 
+  it('ttlTicks: an insert or upsert that takes the key of a row past its time to live says so, and the database notes it', () => {
+    const db = database({ dedup: { key: ['k'], unique: [['email']], ttlTicks: 10 }, forever: { key: ['k'] } });
+    db.run('app', [{ op: 'insert', table: 'dedup', row: { k: 'x', email: 'e' } }, { op: 'insert', table: 'dedup', row: { k: 'y', email: 'f' } }], 100);
+    expect(db.notes).toEqual([]);
+    // While the rows live, a repeat is stopped and nothing lapsed.
+    const [stopped] = db.run('app', [{ op: 'insert', table: 'dedup', row: { k: 'x', email: 'e' }, onConflict: 'nothing' }], 105).results!;
+    expect(stopped).toEqual({ inserted: false, conflict: '(k)' });
+    // Past it: the primary key of one row, and the unique email of the other, are taken again.
+    const [insert, upsert] = db.run('app', [
+      { op: 'insert', table: 'dedup', row: { k: 'x', email: 'g' }, onConflict: 'nothing' },
+      { op: 'upsert', table: 'dedup', row: { k: 'z', email: 'f' } },
+    ], 112).results!;
+    const lapsedX = { table: 'dedup', row: { k: 'x', email: 'e' }, committedAt: 100, ttlTicks: 10 };
+    const lapsedY = { table: 'dedup', row: { k: 'y', email: 'f' }, committedAt: 100, ttlTicks: 10 };
+    expect(insert).toEqual({ inserted: true, lapsed: [lapsedX] });
+    expect(upsert).toEqual({ written: true, lapsed: [lapsedY] });
+    expect(db.notes).toEqual([{ kind: 'lapsed', data: lapsedX }, { kind: 'lapsed', data: lapsedY }]);
+    // A table with no time to live never reports a lapse, nor does a key no row ever held.
+    db.run('app', [{ op: 'insert', table: 'forever', row: { k: 'x' } }, { op: 'insert', table: 'dedup', row: { k: 'w', email: 'h' } }], 500);
+    expect(db.notes).toEqual([]);
+  });
+
   it('autoId: the database assigns the key, so a repeat of the same row inserts another row', () => {
     const db = database({ surrogate: { key: ['id'], autoId: true }, semantic: { key: ['order_id'] } });
     const row = { order_id: 'o-1', state: 'HELD' };
@@ -541,8 +572,11 @@ describe('database: idle transactions', () => {
     db.idleTimeout('a/tx', IDLE_TX_TICKS);
     expect(db.timers).toEqual(['raise db.idleTimeout a/tx as idle a/tx in 30']);
     expect(db.openTxs).toEqual(['a/tx']);
+    expect(db.notes).toEqual([]);
     db.idleTimeout('a/tx', IDLE_TX_TICKS + 30);
     expect(db.openTxs).toEqual([]);
+    // The rollback has no message of its own, so the database notes it, with the rows it undid.
+    expect(db.notes).toEqual([{ kind: 'idleRollback', data: { tx: 'a/tx', idleTicks: IDLE_TX_TICKS, rows: [{ id: 1 }] } }]);
   });
 
   it('rolls back a transaction idle past the timeout, frees what waits for it, and fails its late commit', () => {

@@ -7,10 +7,13 @@
 // contains a few ticks of message latency, which the arithmetic does not model.
 import { describe, expect, it } from 'vitest';
 import { dedupHorizon } from '../../src/capacity/horizon.ts';
+import { runWindows } from '../../src/modes/windows.ts';
+import { counterexampleSteps } from '../../src/report/sequenceSteps.ts';
+import sevenDays from '../../scenarios/dedup-horizon-7d-vs-30d.ts';
 import { TimeScale } from '../../src/base/duration.ts';
 import { World } from '../../src/run/world.ts';
 import type { BrokerDurable } from '../../models/broker.ts';
-import { rowsOf, type DatabaseDurable } from '../../models/database.ts';
+import { rowsOf, type DatabaseDurable, type LapsedRow } from '../../models/database.ts';
 import { partnerFeed } from '../../models/designs/partnerFeed.ts';
 import type { PartnerDurable } from '../../models/partner.ts';
 
@@ -51,8 +54,23 @@ describe('dedup horizon: arithmetic and simulation agree', () => {
       // The second delivery reached the consumer no earlier than the redelivery age.
       expect(result.ticks).toBeGreaterThanOrEqual(redeliveryDays * TICKS_PER_DAY);
       expect(credits).toBe(horizon.valid ? 1 : 2);
+      // The inbox row's lapse, which lets the redelivery through, is in the trace, and only then.
+      const lapsed = result.notes.filter((n) => n.kind === 'lapsed').map((n) => n.data as LapsedRow);
+      expect(lapsed.map((l) => [l.table, l.row['event_id'], l.ttlTicks])).toEqual(horizon.valid ? [] : [['inbox', 'evt-partner-1', windowDays * TICKS_PER_DAY]]);
     });
   }
+
+  it('draws the lapse of the inbox row between the first credit and the duplicate in the counterexample', () => {
+    const [ce] = runWindows(sevenDays).counterexamples;
+    const steps = counterexampleSteps(ce!).steps;
+    const at = (match: (s: (typeof steps)[number]) => boolean) => steps.findIndex(match);
+    const lapse = at((s) => s.kind === 'note' && s.label.startsWith('inbox row past its time to live'));
+    expect(steps[lapse]).toMatchObject({ component: 'loyaltyDb', label: expect.stringMatching(/^inbox row past its time to live \(committed at t=\d+, kept 70 ticks\) event=evt-partner-1$/) });
+    const credits = steps.flatMap((s, i) => (s.kind === 'note' && s.label.startsWith('effect committed') ? [i] : []));
+    expect(credits).toHaveLength(2);
+    expect(credits[0]).toBeLessThan(lapse);
+    expect(lapse).toBeLessThan(credits[1]!);
+  });
 
   it('reports the 23-day interval in which the 30-day partner can turn an old fact into new work', () => {
     const horizon = dedupHorizon({ windowSec: 7 * DAY_SEC, partnerRedeliverySec: 30 * DAY_SEC });

@@ -143,6 +143,19 @@ describe('sequenceSteps', () => {
   });
 });
 
+describe('what a database notes of its own', () => {
+  it('names a row past its time to live and an idle rollback in words, with the keys of the rows they concern', () => {
+    const d = sequenceSteps([
+      ev(5, 'db', 'note', { kind: 'lapsed', data: { table: 'inbox', row: { event_id: 'evt-1', consumer: 'c' }, committedAt: 3, ttlTicks: 70 } }),
+      ev(9, 'db', 'note', { kind: 'idleRollback', data: { tx: 'relay/claim-1', idleTicks: 100, rows: [{ event_id: 'evt-2', published: true }] } }),
+    ]);
+    expect(d.steps.map((s) => (s.kind === 'note' ? `${s.component}: ${s.label}` : s.kind))).toEqual([
+      'db: inbox row past its time to live (committed at t=3, kept 70 ticks) event=evt-1',
+      'db: transaction relay/claim-1 rolled back after 100 ticks idle event=evt-2',
+    ]);
+  });
+});
+
 describe('marks on one step', () => {
   it('draws every mark of a step that made several moments: the step carries one, a note on its component each of the others, none folded as a loop', () => {
     const marksTrace: TraceEvent[] = [ev(0, 'world', 'start', {}), deliver(1, 'app', 'db', 'db.commit', { keys: 'k1 k2 k3' }), deliver(2, 'db', 'app', 'db.committed')];
