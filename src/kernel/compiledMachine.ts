@@ -150,6 +150,35 @@ function guardOf(machine: AnyStateMachine, ref: unknown): Guard | undefined {
   return (context, event) => g({ context, event }, resolveParams(params, context, event));
 }
 
+/**
+ * A guard's value for every run, when it reads nothing but the machine's options (the context's
+ * `input`, which no step changes) and is given no params: true or false. Undefined when it reads
+ * the event, any other part of the context, or fails on the initial context.
+ */
+function staticGuard(guard: Guard, context: Ctx): boolean | undefined {
+  const input = context['input'];
+  if (input === null || typeof input !== 'object') return undefined;
+  let dynamic = false;
+  const read = () => {
+    dynamic = true;
+  };
+  const ctx = new Proxy(context, {
+    get: (target, key) => {
+      if (key !== 'input') read();
+      return Reflect.get(target, key) as unknown;
+    },
+    has: (target, key) => (read(), Reflect.has(target, key)),
+    ownKeys: (target) => (read(), Reflect.ownKeys(target)),
+  });
+  const event = new Proxy({ type: '' }, { get: () => read(), has: () => (read(), false), ownKeys: () => (read(), []) });
+  try {
+    const value = guard(ctx, event);
+    return dynamic ? undefined : Boolean(value);
+  } catch {
+    return undefined;
+  }
+}
+
 /** A machine whose steps are precomputed; `undefined` from `compileMachine` means refused. */
 // It is a Stepper (src/kernel/stepper.ts) by shape; stepperFor holds it to that interface, so this
 // file need not import the one that imports it.
@@ -218,6 +247,35 @@ export class CompiledMachine {
       }
       state.always = [...((node.always ?? []) as unknown[]), ...((root.always ?? []) as unknown[])].map((t) => compileTransition(t, state));
     }
+  }
+
+  /**
+   * The states a run with this input can ever enter, as far as the definition tells from the
+   * input alone: from the initial state along every transition but those a guard rules out for
+   * every run (`staticGuard`), and those behind a candidate such a guard makes always chosen.
+   */
+  reachable(input: Record<string, unknown> | undefined): ReadonlySet<string> {
+    const context = this.initial(input, []).context;
+    const seen = new Set<string>([this.initialState.key]);
+    const todo: CompiledState[] = [this.initialState];
+    const follow = (from: CompiledState, candidates: readonly CompiledTransition[]) => {
+      for (const t of candidates) {
+        const holds = t.guard === undefined ? true : staticGuard(t.guard, context);
+        if (holds === false) continue;
+        const to = t.target ?? from;
+        if (!seen.has(to.key)) {
+          seen.add(to.key);
+          todo.push(to);
+        }
+        // XState takes the first candidate whose guard holds: one that always does hides the rest.
+        if (holds === true) return;
+      }
+    };
+    for (let s = todo.pop(); s !== undefined; s = todo.pop()) {
+      for (const candidates of s.on.values()) follow(s, candidates);
+      follow(s, s.always);
+    }
+    return seen;
   }
 
   /** The snapshot XState's `getInitialSnapshot(scope, input)` would give, with the same actions. */

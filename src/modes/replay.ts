@@ -12,7 +12,7 @@ import type { Claim } from '../checkers/claims.ts';
 import { ClauseTally, type Coverage } from '../checkers/coverage.ts';
 import { FAULT_KINDS, faultDescriptor, faultPlace, isWindowFault, type Fault, type FaultKind, type FaultPlan, type WindowFault, type WindowFaultDescriptor } from '../faults/faults.ts';
 import { explorationSpace, exploreRange, finishExplore, type ExploreResult } from './explore.ts';
-import { failureWindows } from '../run/failureWindows.ts';
+import { designWindows, failureWindows } from '../run/failureWindows.ts';
 import { InputError } from '../base/inputError.ts';
 import { didYouMean } from '../base/nearest.ts';
 import { formatPlace } from '../faults/place.ts';
@@ -199,7 +199,7 @@ function replayRun(scenario: Scenario, input: Exclude<ReplayInput, { kind: 'choi
     mode: 'replay',
     faultDepth: plan.length,
     kinds: [...new Set(plan.map((f) => f.kind))],
-    windows: failureWindows(run.components).length,
+    windows: designWindows(run.components, (w) => run.report.windowCounts.has(w)).length,
     points: run.report.census.size,
     runs: 1,
     unstruckRuns: run.report.unstruck.length > 0 ? 1 : 0,
@@ -250,7 +250,8 @@ function replayChoices(scenario: Scenario, input: Extract<ReplayInput, { kind: '
     mode: 'replay',
     faultDepth: run.plan.length,
     kinds: [...new Set(run.plan.map((f) => f.kind))],
-    windows: failureWindows(run.components).length,
+    // A path through the check's world counts the windows the check counted: those its options leave.
+    windows: designWindows(run.components, () => false).length,
     points: 0,
     runs: 1,
     unstruckRuns: 0,

@@ -11,7 +11,7 @@ import { VIOLATIONS, type Finding, type RunOutcome, type Violation } from '../ch
 import type { Claim } from '../checkers/claims.ts';
 import { ClauseTally, violatedClaims, type Coverage } from '../checkers/coverage.ts';
 import { faultPlace, type FaultPlan } from '../faults/faults.ts';
-import { failureWindows } from '../run/failureWindows.ts';
+import { designWindows } from '../run/failureWindows.ts';
 import type { ReplayRef } from './replayLine.ts';
 import { runScenario, type RunRecord } from '../run/runScenario.ts';
 import type { Duration } from '../base/duration.ts';
@@ -230,7 +230,7 @@ export function finishWindows(scenario: Scenario, plan: SweepPlan, part: Windows
   const only = settings.only;
   const judgement = judgementOf(scenario, settings, verdict, found, stopped, violatedClaims(clauses.result()), clauses.undecided(), clauses.vacuous());
   const counterexamples = found.map((violation) => counterexampleOf(scenario, violation, plan.plans[firstOf.get(violation)! - 1] ?? reference.plan, seed, ref));
-  const all = failureWindows(components);
+  const all = designWindows(components, (w) => reached.has(w));
   const pairTally = new PairTally();
   pairTally.merge(part.pairs);
   const coverage: Coverage = {

@@ -1,5 +1,6 @@
 // Failure windows are never listed by hand: they are the states each process machine can rest
-// in, read from its definition, so a new design option or machine brings its windows with it.
+// in, read from its definition, so a new design option or machine brings its windows with it; a
+// state the component's options rule out (ruledOutWindows) is no window of its design.
 // A window `<component>.<state>` is the moment that component has entered the state and not yet
 // taken its next step. A server (database, broker) rests in one state and does its work inside
 // single steps, so its windows are the moments within a step its machine declares in its
@@ -7,6 +8,7 @@
 // they are struck only where the design lets that server crash (ComponentSpec.crashes).
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
 import { windowName } from '../faults/place.ts';
+import { compileMachine } from '../kernel/compiledMachine.ts';
 import type { ComponentSpec } from '../kernel/componentSpec.ts';
 import type { StrikeSpace } from '../faults/faultKind.ts';
 
@@ -41,6 +43,34 @@ export function declaredWindows(machine: AnyStateMachine, input: unknown): strin
  */
 export function failureWindows(components: readonly ComponentSpec[]): string[] {
   return components.flatMap((c) => (c.process ? restingStates(c.machine) : c.crashes ? declaredWindows(c.machine, c.input) : []).map((s) => windowName(c.name, s)));
+}
+
+/**
+ * The windows of process machines that the design's options rule out: resting states no run of
+ * the machine with its component's input can enter, by its definition (CompiledMachine.reachable:
+ * a consumer with no inbox never inserts into one). A machine the compiled driver refuses rules
+ * out none.
+ */
+export function ruledOutWindows(components: readonly ComponentSpec[]): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const c of components) {
+    if (!c.process) continue;
+    const compiled = compileMachine(c.machine);
+    if (typeof compiled === 'string') continue;
+    const reachable = compiled.reachable(c.input);
+    for (const s of restingStates(c.machine)) if (!reachable.has(s)) out.add(windowName(c.name, s));
+  }
+  return out;
+}
+
+/**
+ * The failure windows a report counts and lists: the design's, less those its options rule out.
+ * A ruled-out window some run did reach (`reached`) is kept: the runs, not the definition, have
+ * the last word.
+ */
+export function designWindows(components: readonly ComponentSpec[], reached: (window: string) => boolean): string[] {
+  const ruledOut = ruledOutWindows(components);
+  return failureWindows(components).filter((w) => !ruledOut.has(w) || reached(w));
 }
 
 /** The resting states of the design's process machines alone: the moments a restore or a skew can strike at. */

@@ -13,7 +13,7 @@ import { timeScaleOf } from '../../src/scenario/scenario.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
 import { loadCatalogue } from '../../src/scenario/catalogue.ts';
-import { restingStates } from '../../src/run/failureWindows.ts';
+import { restingStates, ruledOutWindows } from '../../src/run/failureWindows.ts';
 import { replayLine } from '../../src/modes/replayLine.ts';
 import { expectedText } from '../../src/report/verdictSummary.ts';
 import { componentNames, contradicts, observedOwner, repairIsSql, repairQueryText, windowCells } from '../../src/report/windowCells.ts';
@@ -85,13 +85,18 @@ describe('each scenario of the catalogue', () => {
       // can stop the test.
       const reached = new Set(r.failureWindows.filter((w) => !r.unreachedWindows.includes(w)));
       const machines: Tally['machines'][number][] = [];
-      for (const c of scenario.build(scenario.workload, timeScaleOf(scenario))) {
+      const components = scenario.build(scenario.workload, timeScaleOf(scenario));
+      for (const c of components) {
         if (!c.process) continue;
         machines.push({ machine: c.machine, id: c.machine.id, reached: restingStates(c.machine).filter((s) => reached.has(`${c.name}.${s}`)) });
       }
       const noted = r.rows.filter((row) => row.note !== undefined && row.struck !== 0);
       const violating = r.rows.filter((row) => (VIOLATIONS as readonly string[]).includes(row.outcome));
       tallies.set(scenario.name, { runs: r.coverage.runs, notesChecked: noted.length, violatingRows: violating.length, machines });
+
+      // A window the design's options rule out is one no run of the sweep enters: the machines'
+      // definitions and their runs agree (src/run/failureWindows.ts, ruledOutWindows).
+      expect([...ruledOutWindows(components)].filter((w) => reached.has(w))).toEqual([]);
 
       // Its verdict is the one the seeds predict, and every expected violation is found.
       const wrong = r.judgement.asExpected

@@ -2,7 +2,8 @@
 // pipeline has the eight drills of seed 000 and the external call the four interruptions of 003.
 import { SECONDS } from '../../src/base/duration.ts';
 import { describe, expect, it } from 'vitest';
-import { failureWindows, restingStates } from '../../src/run/failureWindows.ts';
+import { createMachine, setup } from 'xstate';
+import { designWindows, failureWindows, restingStates, ruledOutWindows } from '../../src/run/failureWindows.ts';
 import { MERCURY_DRILLS, orderPipeline } from '../../models/designs/orderPipeline.ts';
 import { callerMachine } from '../../models/caller.ts';
 import { providerMachine } from '../../models/provider.ts';
@@ -47,5 +48,57 @@ describe('failure windows', () => {
     for (const st of transient) expect(resting).not.toContain(st);
     const consumerStates = failureWindows(orderPipeline({ design: 'outbox' })({ size: 1 }, SECONDS)).filter((w) => w.startsWith('consumer.'));
     expect(consumerStates).not.toContain('consumer.applying');
+  });
+});
+
+describe('windows the options rule out', () => {
+  // A process that reaches `inbox` only when its options ask for one, `audit` only through a guard
+  // that reads the event, `late` only after a guard that reads its context, and `never` only
+  // behind a candidate whose option guard always holds.
+  const machine = setup({
+    types: { context: {} as { input: { inbox: boolean }; n: number }, input: {} as { inbox: boolean } },
+    guards: {
+      wantsInbox: ({ context }) => context.input.inbox,
+      always: ({ context }) => context.input.inbox || !context.input.inbox,
+      audited: ({ event }) => (event as { audit?: boolean }).audit === true,
+      counted: ({ context }) => context.n > 0,
+    },
+  }).createMachine({
+    context: ({ input }) => ({ input, n: 0 }),
+    initial: 'idle',
+    states: {
+      idle: {
+        on: {
+          go: [{ guard: 'wantsInbox', target: 'inbox' }, { target: 'effect' }],
+          check: [{ guard: 'audited', target: 'audit' }],
+          count: [{ guard: 'counted', target: 'late' }],
+          skip: [{ guard: 'always', target: 'effect' }, { target: 'never' }],
+        },
+      },
+      inbox: { on: { done: 'effect' } },
+      effect: { on: { done: 'idle' } },
+      audit: { on: { done: 'idle' } },
+      late: { on: { done: 'idle' } },
+      never: { on: { done: 'idle' } },
+    },
+  });
+  const spec = (inbox: boolean) => [{ name: 'p', machine, process: true, input: { inbox } }];
+
+  it('leaves out a state every way into which a false option guard closes, and one behind an option guard that always holds', () => {
+    expect([...ruledOutWindows(spec(false))].sort()).toEqual(['p.inbox', 'p.never']);
+    expect([...ruledOutWindows(spec(true))]).toEqual(['p.never']);
+    expect(designWindows(spec(false), () => false)).toEqual(['p.idle', 'p.effect', 'p.audit', 'p.late']);
+  });
+
+  it('keeps a state a run entered all the same, and rules nothing out of a machine the compiled driver refuses', () => {
+    expect(designWindows(spec(false), (w) => w === 'p.inbox')).toEqual(['p.idle', 'p.inbox', 'p.effect', 'p.audit', 'p.late']);
+    const nested = createMachine({ initial: 'a', states: { a: { initial: 'x', states: { x: {} } }, b: {} } });
+    expect([...ruledOutWindows([{ name: 'q', machine: nested, process: true }])]).toEqual([]);
+  });
+
+  it('rules the inbox states out of a consumer with no inbox, and none out of one with an inbox', () => {
+    const ruled = (inbox: 'none' | 'sameTx') => [...ruledOutWindows(orderPipeline({ design: 'outbox', consumer: { inbox } })({ size: 1 }, SECONDS))].filter((w) => w.startsWith('consumer.'));
+    expect(ruled('none')).toEqual(expect.arrayContaining(['consumer.insertingInbox', 'consumer.afterInboxInsert']));
+    expect(ruled('sameTx').filter((w) => w.includes('Inbox'))).toEqual([]);
   });
 });

@@ -28,7 +28,7 @@ import { judgeClaims, runScenario, viewOf } from '../../run/runScenario.ts';
 import { ClauseTally, violatedClaims, type Coverage, type OtherSearch, type SearchBound } from '../../checkers/coverage.ts';
 import { FAULT_KINDS, faultLabel, faultPlace, faultPlaceName, faultDescriptor, isWindowFault, MESSAGE_FAULT_KINDS, WINDOW_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan, type MessageFaultKind } from '../../faults/faults.ts';
 import { refuseNoFault } from '../faultSpace.ts';
-import { failureWindows, strikeSpace } from '../../run/failureWindows.ts';
+import { designWindows, strikeSpace } from '../../run/failureWindows.ts';
 import { InputError } from '../../base/inputError.ts';
 import type { Place } from '../../faults/place.ts';
 import type { ReplayRef } from '../replayLine.ts';
@@ -889,7 +889,7 @@ function searchResult(scenario: Scenario, options: CheckOptions, setup: CheckSet
       ...(run ? { replay: runs.replayOf(run) } : {}),
     });
   });
-  const all = failureWindows(setup.components);
+  const all = designWindows(setup.components, (w) => found.entered.has(w));
   const struckWindows = new Set(found.rows.filter((r) => r.fault.kind === 'crash').map((r) => (r.fault as { window: string }).window));
   const { judgement, coverage, ordered } = judgedSearch(scenario, setup, found, violations, all.length);
   const { visited, entered } = found;
