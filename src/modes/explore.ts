@@ -15,7 +15,7 @@ import type { Claim } from '../checkers/claims.ts';
 import { ClauseTally, violatedClaims, type ClauseTallyState, type Coverage } from '../checkers/coverage.ts';
 import { FAULT_KINDS, isDeclaredKind, windowDescriptors, type Fault, type FaultPlan, type MessageFaultKind } from '../faults/faults.ts';
 import { parsePoint } from '../faults/place.ts';
-import { strikeSpace } from '../run/failureWindows.ts';
+import { offeredSpace } from '../run/failureWindows.ts';
 import { InputError } from '../base/inputError.ts';
 import type { StrikeSpace } from '../faults/faultKind.ts';
 import type { ReplayRef } from './replayLine.ts';
@@ -116,7 +116,8 @@ export function explorationSpace(scenario: Scenario): ExplorationSpace {
       return { point, kinds: linkFaults(reference.components, p.from, p.to, p.type) };
     })
     .filter((p) => p.kinds.length > 0);
-  const strikes = strikeSpace(reference.components);
+  // A window the options rule out is drawn only if the fault-free run reached it after all.
+  const strikes = offeredSpace(reference.components, (w) => reference.report.windowCounts.has(w));
   // Only places a fault can strike count: a point whose link suffers none, however busy, does not.
   const byPlace = new Map<string, number>([...points.map((p) => [p.point, reference.report.census.get(p.point) ?? 0] as const), ...strikes.windows.map((w) => [w, reference.report.windowCounts.get(w) ?? 0] as const)]);
   const counts = [...byPlace.values()];

@@ -12,7 +12,7 @@
 // follow the crashes. A bound that leaves occurrences out is counted (`beyond`), so a verdict
 // over the space can say it holds only within that bound.
 import { FAULT_KINDS, faultDescriptor, faultPlaceName, isDeclaredKind, MESSAGE_FAULT_KINDS, windowDescriptors, type Fault, type FaultKind } from '../faults/faults.ts';
-import { ruledOutWindows, strikeSpace } from '../run/failureWindows.ts';
+import { offeredSpace } from '../run/failureWindows.ts';
 import { parsePoint } from '../faults/place.ts';
 import type { RunRecord } from '../run/runScenario.ts';
 import { linkFaults } from '../faults/linkFaults.ts';
@@ -62,14 +62,12 @@ export function faultSpace(run: RunRecord, options: FaultSpaceOptions): FaultSpa
     beyond += Math.max(0, count - n);
     for (let occurrence = 1; occurrence <= n; occurrence++) singles.push(fault(occurrence));
   };
-  const space = strikeSpace(run.components);
   // A window the options rule out (a consumer with no inbox has no inbox insert) is no place to
   // strike, unless the run reached it after all; any other window the run did not reach is tried
   // once, since a fault before it may lead there.
-  const ruledOut = ruledOutWindows(run.components);
-  const offered = (window: string) => !ruledOut.has(window) || counts.has(window);
+  const space = offeredSpace(run.components, (w) => counts.has(w));
   for (const kind of windowDescriptors()) {
-    if (asked.includes(kind.kind)) for (const place of kind.places(space)) if (offered(place.window)) each(counts.get(place.window) ?? 0, 1, place.fault);
+    if (asked.includes(kind.kind)) for (const place of kind.places(space)) each(counts.get(place.window) ?? 0, 1, place.fault);
   }
   for (const point of points) {
     const count = census.get(point) ?? 0;
@@ -81,7 +79,7 @@ export function faultSpace(run: RunRecord, options: FaultSpaceOptions): FaultSpa
   // not claim it was tried.
   const kinds = asked.filter((k) => !isDeclaredKind(k) || singles.some((f) => f.kind === k));
   if (options.strict && singles.length === 0) refuseNoFault(options.scenario ?? 'the design', asked);
-  return { singles, windows: space.windows.filter(offered), points, kinds, reached, beyond, most };
+  return { singles, windows: space.windows, points, kinds, reached, beyond, most };
 }
 
 /**

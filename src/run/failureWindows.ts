@@ -64,13 +64,21 @@ export function ruledOutWindows(components: readonly ComponentSpec[]): ReadonlyS
 }
 
 /**
- * The failure windows a report counts and lists: the design's, less those its options rule out.
- * A ruled-out window some run did reach (`reached`) is kept: the runs, not the definition, have
- * the last word.
+ * What the design offers the window faults once its options have ruled their windows out
+ * (strikeSpace, less ruledOutWindows): a sweep strikes, an exploration draws, and a report counts
+ * and lists these. A ruled-out window some run did reach (`reached`) is kept: the runs, not the
+ * definition, have the last word.
  */
-export function designWindows(components: readonly ComponentSpec[], reached: (window: string) => boolean): string[] {
+export function offeredSpace(components: readonly ComponentSpec[], reached: (window: string) => boolean): StrikeSpace {
   const ruledOut = ruledOutWindows(components);
-  return failureWindows(components).filter((w) => !ruledOut.has(w) || reached(w));
+  const keep = (w: string) => !ruledOut.has(w) || reached(w);
+  const space = strikeSpace(components);
+  return { ...space, windows: space.windows.filter(keep), moments: space.moments.filter(keep), skewable: space.skewable.filter(keep) };
+}
+
+/** The failure windows a report counts and lists (offeredSpace). */
+export function designWindows(components: readonly ComponentSpec[], reached: (window: string) => boolean): readonly string[] {
+  return offeredSpace(components, reached).windows;
 }
 
 /** The resting states of the design's process machines alone: the moments a restore or a skew can strike at. */
