@@ -151,9 +151,10 @@ function guardOf(machine: AnyStateMachine, ref: unknown): Guard | undefined {
 }
 
 /**
- * A guard's value for every run, when it reads nothing but the machine's options (the context's
- * `input`, which no step changes) and is given no params: true or false. Undefined when it reads
- * the event, any other part of the context, or fails on the initial context.
+ * A guard's value for every run, when it (and any params it is given) reads nothing but the
+ * machine's options, the context's `input`, which by the World's conventions no step changes:
+ * true or false. Undefined when it reads the event, any other part of the context, or fails on
+ * the initial context.
  */
 function staticGuard(guard: Guard, context: Ctx): boolean | undefined {
   const input = context['input'];
