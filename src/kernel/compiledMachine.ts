@@ -153,8 +153,8 @@ function guardOf(machine: AnyStateMachine, ref: unknown): Guard | undefined {
 /**
  * A guard's value for every run, when it (and any params it is given) reads nothing but the
  * machine's options, the context's `input`, which by the World's conventions no step changes:
- * true or false. Undefined when it reads the event, any other part of the context, or fails on
- * the initial context.
+ * true or false. Undefined when it reads the event, any other part of the context, the durable
+ * state or broken sessions a restart passes in `input`, or fails on the initial context.
  */
 function staticGuard(guard: Guard, context: Ctx): boolean | undefined {
   const input = context['input'];
@@ -163,9 +163,20 @@ function staticGuard(guard: Guard, context: Ctx): boolean | undefined {
   const read = () => {
     dynamic = true;
   };
+  // What a restart gives the machine besides its options (its durable state, the sessions its
+  // crash broke) differs from boot to boot: a guard that reads it is no test of the options.
+  const options = new Proxy(input, {
+    get: (target, key) => {
+      if (key === 'durable' || key === 'broken') read();
+      return Reflect.get(target, key) as unknown;
+    },
+    has: (target, key) => ((key === 'durable' || key === 'broken') && read(), Reflect.has(target, key)),
+    ownKeys: (target) => (read(), Reflect.ownKeys(target)),
+  });
   const ctx = new Proxy(context, {
     get: (target, key) => {
-      if (key !== 'input') read();
+      if (key === 'input') return options;
+      read();
       return Reflect.get(target, key) as unknown;
     },
     has: (target, key) => (read(), Reflect.has(target, key)),

@@ -53,8 +53,9 @@ describe('failure windows', () => {
 
 describe('windows the options rule out', () => {
   // A process that reaches `inbox` only when its options ask for one, `audit` only through a guard
-  // that reads the event, `late` only after a guard that reads its context, and `never` only
-  // behind a candidate whose option guard always holds.
+  // that reads the event, `late` only after a guard that reads its context, `recovering` only
+  // after a guard on the durable state a restart puts in its input, and `never` only behind a
+  // candidate whose option guard always holds.
   const machine = setup({
     types: { context: {} as { input: { inbox: boolean }; n: number }, input: {} as { inbox: boolean } },
     guards: {
@@ -62,6 +63,7 @@ describe('windows the options rule out', () => {
       always: ({ context }) => context.input.inbox || !context.input.inbox,
       audited: ({ event }) => (event as { audit?: boolean }).audit === true,
       counted: ({ context }) => context.n > 0,
+      resumed: ({ context }) => (context.input as { durable?: unknown }).durable !== undefined,
     },
   }).createMachine({
     context: ({ input }) => ({ input, n: 0 }),
@@ -73,8 +75,11 @@ describe('windows the options rule out', () => {
           check: [{ guard: 'audited', target: 'audit' }],
           count: [{ guard: 'counted', target: 'late' }],
           skip: [{ guard: 'always', target: 'effect' }, { target: 'never' }],
+          // A restart passes the durable state in the input: a guard on it is no option.
+          wake: [{ guard: 'resumed', target: 'recovering' }],
         },
       },
+      recovering: { on: { done: 'idle' } },
       inbox: { on: { done: 'effect' } },
       effect: { on: { done: 'idle' } },
       audit: { on: { done: 'idle' } },
@@ -87,11 +92,11 @@ describe('windows the options rule out', () => {
   it('leaves out a state every way into which a false option guard closes, and one behind an option guard that always holds', () => {
     expect([...ruledOutWindows(spec(false))].sort()).toEqual(['p.inbox', 'p.never']);
     expect([...ruledOutWindows(spec(true))]).toEqual(['p.never']);
-    expect(designWindows(spec(false), () => false)).toEqual(['p.idle', 'p.effect', 'p.audit', 'p.late']);
+    expect(designWindows(spec(false), () => false)).toEqual(['p.idle', 'p.recovering', 'p.effect', 'p.audit', 'p.late']);
   });
 
   it('keeps a state a run entered all the same, and rules nothing out of a machine the compiled driver refuses', () => {
-    expect(designWindows(spec(false), (w) => w === 'p.inbox')).toEqual(['p.idle', 'p.inbox', 'p.effect', 'p.audit', 'p.late']);
+    expect(designWindows(spec(false), (w) => w === 'p.inbox')).toEqual(['p.idle', 'p.recovering', 'p.inbox', 'p.effect', 'p.audit', 'p.late']);
     const nested = createMachine({ initial: 'a', states: { a: { initial: 'x', states: { x: {} } }, b: {} } });
     expect([...ruledOutWindows([{ name: 'q', machine: nested, process: true }])]).toEqual([]);
   });
