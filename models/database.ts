@@ -658,14 +658,16 @@ export class Engine {
     const ttl = spec.ttlTicks;
     const stored = durable.tables[table];
     if (ttl === undefined || stored === undefined) return result;
+    // The primary key as rows are stored under it; the other unique keys as their checks compare them.
+    const pk = pkOf(spec, row);
     const keys: (readonly [readonly string[], readonly Value[]])[] = [];
-    for (const cols of [spec.key, ...(spec.unique ?? [])]) {
+    for (const cols of spec.unique ?? []) {
       const values = keyValues(row, cols);
       if (values !== undefined) keys.push([cols, values]);
     }
     const lapsed: LapsedRow[] = [];
-    for (const [, s] of bySeq(stored)) {
-      if (!this.live(s, table, now) && keys.some(([cols, values]) => sameValues(s.row, cols, values))) lapsed.push({ table, row: s.row, committedAt: s.at, ttlTicks: ttl });
+    for (const [key, s] of bySeq(stored)) {
+      if (!this.live(s, table, now) && (key === pk || keys.some(([cols, values]) => sameValues(s.row, cols, values)))) lapsed.push({ table, row: s.row, committedAt: s.at, ttlTicks: ttl });
     }
     return lapsed.length === 0 ? result : { ...result, lapsed };
   }
@@ -937,7 +939,9 @@ function attempt(engine: Engine, s: State, r: Request, now: number): { state: St
   let tx: Tx = s.txs[r.key] ?? (run ? { owner: e.from, id: `${e.from}/${e.ref}`, writes: [], run: true } : { owner: e.from, id: r.key, writes: [] });
   const stmt = e.type === 'db.exec' ? e.stmt : undefined;
   const earlier = stmt === undefined ? undefined : tx.done?.[stmt];
-  if (e.type === 'db.exec' && earlier) return { state: s, reply: { to: e.from, event: { type: 'db.result', tx: e.tx, results: earlier, ...(stmt === undefined ? {} : { stmt }) } } };
+  // A duplicated statement is answered with its first result, less the rows past their time to
+  // live that the first one met: this one met none, and the trace noted them once.
+  if (e.type === 'db.exec' && earlier) return { state: s, reply: { to: e.from, event: { type: 'db.result', tx: e.tx, results: earlier.map(withoutLapsed), ...(stmt === undefined ? {} : { stmt }) } } };
   const results = [...r.results];
   let progress = r.progress;
   for (let i = results.length; i < e.ops.length; i++) {
@@ -974,6 +978,12 @@ function attempt(engine: Engine, s: State, r: Request, now: number): { state: St
   }
   const done = stmt === undefined ? tx : withEntry(tx, 'done', withEntry(tx.done ?? {}, stmt, results));
   return { state: stateOf(s.durable, withEntry(s.txs, r.key, done), s.waiting), reply: { to: e.from, event: { type: 'db.result', tx: e.tx, results, ...(stmt === undefined ? {} : { stmt }) } } };
+}
+
+function withoutLapsed(result: OpResult): OpResult {
+  if (result.lapsed === undefined) return result;
+  const { lapsed: _met, ...rest } = result;
+  return rest;
 }
 
 /** Whether `key` waiting for `holder` would close a cycle of waiting transactions. */

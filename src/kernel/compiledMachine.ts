@@ -171,6 +171,7 @@ function staticGuard(guard: Guard, context: Ctx): boolean | undefined {
       return Reflect.get(target, key) as unknown;
     },
     has: (target, key) => ((key === 'durable' || key === 'broken') && read(), Reflect.has(target, key)),
+    getOwnPropertyDescriptor: (target, key) => ((key === 'durable' || key === 'broken') && read(), Reflect.getOwnPropertyDescriptor(target, key)),
     ownKeys: (target) => (read(), Reflect.ownKeys(target)),
   });
   const ctx = new Proxy(context, {
@@ -180,9 +181,10 @@ function staticGuard(guard: Guard, context: Ctx): boolean | undefined {
       return Reflect.get(target, key) as unknown;
     },
     has: (target, key) => (read(), Reflect.has(target, key)),
+    getOwnPropertyDescriptor: (target, key) => (key !== 'input' && read(), Reflect.getOwnPropertyDescriptor(target, key)),
     ownKeys: (target) => (read(), Reflect.ownKeys(target)),
   });
-  const event = new Proxy({ type: '' }, { get: () => read(), has: () => (read(), false), ownKeys: () => (read(), []) });
+  const event = new Proxy({ type: '' }, { get: () => read(), has: () => (read(), false), getOwnPropertyDescriptor: () => (read(), undefined), ownKeys: () => (read(), []) });
   try {
     const value = guard(ctx, event);
     return dynamic ? undefined : Boolean(value);

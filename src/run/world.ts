@@ -10,6 +10,9 @@
 // Conventions a machine follows to live here:
 // - its context keeps everything that survives a crash under `durable`; the rest is volatile;
 // - its input may carry `durable`, which a restart passes back so the machine resumes from it;
+// - where it keeps its input in its context, it keeps it under `input` and no step assigns that
+//   key: a guard that reads only the options there is judged once per design, and a state it
+//   alone leads to and rules out is no failure window (src/run/failureWindows.ts);
 // - it talks to other components only by emitting `{ type: 'send', to, event }` and writes
 //   trace notes by emitting `{ type: 'note', kind, data }`;
 // - a delivered event carries `at`, the tick it arrived, and a network event `from`, the

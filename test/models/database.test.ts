@@ -45,7 +45,7 @@ function database(tables: Record<string, TableSpec>, durable?: DatabaseDurable) 
     return sent.find((s) => s.to === event['from'])?.event;
   };
   return {
-    exec: (from: string, tx: string, ops: readonly DbOp[], at = 0) => step({ type: 'db.exec', tx, ops, from, at })?.results,
+    exec: (from: string, tx: string, ops: readonly DbOp[], at = 0, stmt?: string) => step({ type: 'db.exec', tx, ops, from, at, ...(stmt === undefined ? {} : { stmt }) })?.results,
     commit: (from: string, tx: string, at = 0) => step({ type: 'db.commit', tx, from, at })!,
     abort: (from: string, tx: string, at = 0) => step({ type: 'db.abort', tx, from, at }),
     /** One statement in its own transaction (autocommit). */
@@ -443,6 +443,12 @@ describe('database: table options', () => {
     expect(insert).toEqual({ inserted: true, lapsed: [lapsedX] });
     expect(upsert).toEqual({ written: true, lapsed: [lapsedY] });
     expect(db.notes).toEqual([{ kind: 'lapsed', data: lapsedX }, { kind: 'lapsed', data: lapsedY }]);
+    // A duplicated statement is answered with its first result, but met no row of its own.
+    expect(db.exec('app', 't', [{ op: 'insert', table: 'dedup', row: { k: 'y', email: 'i' }, onConflict: 'nothing' }], 113, 'once')).toEqual([{ inserted: true, lapsed: [lapsedY] }]);
+    expect(db.notes).toEqual([{ kind: 'lapsed', data: lapsedY }]);
+    expect(db.exec('app', 't', [{ op: 'insert', table: 'dedup', row: { k: 'y', email: 'i' }, onConflict: 'nothing' }], 114, 'once')).toEqual([{ inserted: true }]);
+    expect(db.notes).toEqual([]);
+    db.abort('app', 't', 115);
     // A table with no time to live never reports a lapse, nor does a key no row ever held.
     db.run('app', [{ op: 'insert', table: 'forever', row: { k: 'x' } }, { op: 'insert', table: 'dedup', row: { k: 'w', email: 'h' } }], 500);
     expect(db.notes).toEqual([]);

@@ -53,9 +53,9 @@ describe('failure windows', () => {
 
 describe('windows the options rule out', () => {
   // A process that reaches `inbox` only when its options ask for one, `audit` only through a guard
-  // that reads the event, `late` only after a guard that reads its context, `recovering` only
-  // after a guard on the durable state a restart puts in its input, and `never` only behind a
-  // candidate whose option guard always holds.
+  // that reads the event, `late` only after a guard that reads its context, `recovering` and
+  // `reopening` only after a guard on what a restart puts in its input (read, or asked for with
+  // Object.hasOwn), and `never` only behind a candidate whose option guard always holds.
   const machine = setup({
     types: { context: {} as { input: { inbox: boolean }; n: number }, input: {} as { inbox: boolean } },
     guards: {
@@ -64,6 +64,7 @@ describe('windows the options rule out', () => {
       audited: ({ event }) => (event as { audit?: boolean }).audit === true,
       counted: ({ context }) => context.n > 0,
       resumed: ({ context }) => (context.input as { durable?: unknown }).durable !== undefined,
+      restarted: ({ context }) => Object.hasOwn(context.input, 'broken'),
     },
   }).createMachine({
     context: ({ input }) => ({ input, n: 0 }),
@@ -77,9 +78,11 @@ describe('windows the options rule out', () => {
           skip: [{ guard: 'always', target: 'effect' }, { target: 'never' }],
           // A restart passes the durable state in the input: a guard on it is no option.
           wake: [{ guard: 'resumed', target: 'recovering' }],
+          reopen: [{ guard: 'restarted', target: 'reopening' }],
         },
       },
       recovering: { on: { done: 'idle' } },
+      reopening: { on: { done: 'idle' } },
       inbox: { on: { done: 'effect' } },
       effect: { on: { done: 'idle' } },
       audit: { on: { done: 'idle' } },
@@ -92,11 +95,11 @@ describe('windows the options rule out', () => {
   it('leaves out a state every way into which a false option guard closes, and one behind an option guard that always holds', () => {
     expect([...ruledOutWindows(spec(false))].sort()).toEqual(['p.inbox', 'p.never']);
     expect([...ruledOutWindows(spec(true))]).toEqual(['p.never']);
-    expect(designWindows(spec(false), () => false)).toEqual(['p.idle', 'p.recovering', 'p.effect', 'p.audit', 'p.late']);
+    expect(designWindows(spec(false), () => false)).toEqual(['p.idle', 'p.recovering', 'p.reopening', 'p.effect', 'p.audit', 'p.late']);
   });
 
   it('keeps a state a run entered all the same, and rules nothing out of a machine the compiled driver refuses', () => {
-    expect(designWindows(spec(false), (w) => w === 'p.inbox')).toEqual(['p.idle', 'p.recovering', 'p.inbox', 'p.effect', 'p.audit', 'p.late']);
+    expect(designWindows(spec(false), (w) => w === 'p.inbox')).toEqual(['p.idle', 'p.recovering', 'p.reopening', 'p.inbox', 'p.effect', 'p.audit', 'p.late']);
     const nested = createMachine({ initial: 'a', states: { a: { initial: 'x', states: { x: {} } }, b: {} } });
     expect([...ruledOutWindows([{ name: 'q', machine: nested, process: true }])]).toEqual([]);
   });
