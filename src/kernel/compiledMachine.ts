@@ -193,6 +193,9 @@ function staticGuard(guard: Guard, context: Ctx): boolean | undefined {
   }
 }
 
+/** The key `reachable` files a machine given no input under. */
+const NO_INPUT = {};
+
 /** A machine whose steps are precomputed; `undefined` from `compileMachine` means refused. */
 // It is a Stepper (src/kernel/stepper.ts) by shape; stepperFor holds it to that interface, so this
 // file need not import the one that imports it.
@@ -204,6 +207,8 @@ export class CompiledMachine {
    */
   lastReentered = false;
   private readonly states = new Map<string, CompiledState>();
+  /** `reachable`'s answers, by the input they were given. */
+  private readonly reached = new WeakMap<object, ReadonlySet<string>>();
   private readonly initialState: CompiledState;
   private readonly rootEntry: readonly Op[];
   private readonly delays: Record<string, unknown>;
@@ -269,6 +274,14 @@ export class CompiledMachine {
    * every run (`staticGuard`), and those behind a candidate such a guard makes always chosen.
    */
   reachable(input: Record<string, unknown> | undefined): ReadonlySet<string> {
+    // A sweep asks once per run whose faults it pairs; a design's input is one object throughout.
+    const key = input ?? NO_INPUT;
+    let known = this.reached.get(key);
+    if (known === undefined) this.reached.set(key, (known = this.reachableFrom(input)));
+    return known;
+  }
+
+  private reachableFrom(input: Record<string, unknown> | undefined): ReadonlySet<string> {
     const context = this.initial(input, []).context;
     const seen = new Set<string>([this.initialState.key]);
     const todo: CompiledState[] = [this.initialState];
