@@ -116,7 +116,9 @@
 //
 // Not SQL, and so not held to PostgreSQL (the differential test lists each with its reason):
 // `ttlTicks` (the model expires a row itself where a cleanup job would delete it, and a statement
-// that takes the key of such a row again says so, `lapsed`, for the trace to show), `history` (an
+// that takes the key of such a row again says so, `lapsed`, for the trace to show), `capacity`
+// (the model evicts a bounded table's oldest rows at commit, as a size-capped dedup store or
+// cache does, and notes each, `evicted`), `history` (an
 // evidence log for checkers), surrogate id values (`autoId` names a row after its transaction;
 // rows are compared without it), a duplicated statement (`stmt` seen twice, answered with its
 // first result), and the ordered claim above (SKIP LOCKED in commit order).
@@ -140,6 +142,12 @@ export interface TableSpec {
   readonly unique?: readonly (readonly string[])[];
   /** Rows older than this many ticks are gone (a dedup record past its horizon). */
   readonly ttlTicks?: number;
+  /**
+   * At most this many live rows: a commit that would leave more evicts the oldest first, by
+   * first commit (a dedup store of bounded size, a cache that drops its oldest key). Each evicted
+   * row is noted (`evicted`), since a store says nothing of a key it dropped.
+   */
+  readonly capacity?: number;
   /** The database assigns the single key column (a surrogate id), so nothing stops a repeat. */
   readonly autoId?: boolean;
   /** Keep every committed version of every row, so a checker can see a row move backwards. */
@@ -191,9 +199,18 @@ export interface OpResult {
    * insert and upsert on a table with a time to live: the rows whose key the new row takes, and
    * that would have stopped or changed the statement had their time to live not passed. A real
    * database says nothing of a row a cleanup job deleted; the model says it so a trace shows why
-   * a repeat got through (the database notes each, see `lapsedNotes`).
+   * a repeat got through (the database notes each, see `droppedRowNotes`).
    */
   readonly lapsed?: readonly LapsedRow[];
+}
+
+/** A committed row a table of bounded capacity dropped to make room, as a commit evicted it. */
+export interface EvictedRow {
+  readonly table: string;
+  readonly row: Row;
+  /** The tick its version was committed at, and how many rows its table keeps. */
+  readonly committedAt: number;
+  readonly capacity: number;
 }
 
 /** A committed row past its time to live, as a statement met its key. */
@@ -333,7 +350,12 @@ interface Request {
   readonly waitsFor?: string;
 }
 
-type Reply = { readonly to: string; readonly event: { type: string } & Record<string, unknown> };
+type Reply = {
+  readonly to: string;
+  readonly event: { type: string } & Record<string, unknown>;
+  /** The rows the commit it answers evicted from bounded tables: noted, never sent. */
+  readonly evicted?: readonly EvictedRow[];
+};
 
 function pkOf(spec: TableSpec, row: Row): string {
   // Most keys are one column: its value is the key, with no list made and joined.
@@ -773,7 +795,7 @@ export class Engine {
   }
 
   /** Applies a transaction's writes atomically; a transaction whose statement failed can only roll back. */
-  commit(durable: DatabaseDurable, tx: Tx, now: number): { durable: DatabaseDurable; ok: boolean; conflict?: string } {
+  commit(durable: DatabaseDurable, tx: Tx, now: number): { durable: DatabaseDurable; ok: boolean; conflict?: string; evicted?: readonly EvictedRow[] } {
     if (tx.failed !== undefined) return { durable, ok: false, conflict: tx.failed };
     if (tx.writes.length === 0) return { durable, ok: true };
     const base = this.backups === undefined ? undefined : backedUp(durable, this.backups, now);
@@ -788,7 +810,30 @@ export class Engine {
       else table[w.pk] = { row: w.row, at: w.insert || !table[w.pk] ? now : table[w.pk]!.at, seq: table[w.pk]?.seq ?? seq++ };
       if (w.row !== null && this.spec(w.table).history) history = withEntry(history, w.table, [...(history[w.table] ?? []), w.row]);
     }
-    return { durable: base === undefined ? { tables, nextSeq: seq + 1, history } : { ...base, tables, nextSeq: seq + 1, history }, ok: true };
+    const evicted = this.evict(durable, tables, now);
+    return { durable: base === undefined ? { tables, nextSeq: seq + 1, history } : { ...base, tables, nextSeq: seq + 1, history }, ok: true, ...(evicted.length === 0 ? {} : { evicted }) };
+  }
+
+  /**
+   * Drops the oldest live rows (by first commit) of each bounded table the transaction wrote,
+   * until it holds no more than its capacity, from `tables` (the commit's own copies), and
+   * returns them. Rows past their time to live are already gone to a reader, so they take no room.
+   */
+  private evict(durable: DatabaseDurable, tables: Record<string, Record<string, StoredRow>>, now: number): EvictedRow[] {
+    const evicted: EvictedRow[] = [];
+    for (const name of Object.keys(tables)) {
+      const capacity = this.spec(name).capacity;
+      const table = tables[name]!;
+      // A table the transaction did not write is the committed one itself, already within bounds.
+      if (capacity === undefined || table === durable.tables[name]) continue;
+      const live = Object.entries(table).filter(([, s]) => this.live(s, name, now)).sort(([, a], [, b]) => a.seq - b.seq);
+      for (let i = 0; i < live.length - capacity; i++) {
+        const [pk, s] = live[i]!;
+        delete table[pk];
+        evicted.push({ table: name, row: s.row, committedAt: s.at, capacity });
+      }
+    }
+    return evicted;
   }
 }
 
@@ -933,7 +978,7 @@ function attempt(engine: Engine, s: State, r: Request, now: number): { state: St
     const rest = withoutEntry(s.txs, r.key);
     const res = tx ? engine.commit(s.durable, tx, e.at) : { durable: s.durable, ok: true };
     const event = { type: 'db.committed', tx: e.tx, ok: res.ok, ...(res.conflict ? { conflict: res.conflict } : {}) };
-    return { state: stateOf(res.durable, rest, s.waiting), reply: { to: e.from, event } };
+    return { state: stateOf(res.durable, rest, s.waiting), reply: { to: e.from, event, ...('evicted' in res ? { evicted: res.evicted } : {}) } };
   }
   const run = e.type === 'db.run';
   let tx: Tx = s.txs[r.key] ?? (run ? { owner: e.from, id: `${e.from}/${e.ref}`, writes: [], run: true } : { owner: e.from, id: r.key, writes: [] });
@@ -974,7 +1019,7 @@ function attempt(engine: Engine, s: State, r: Request, now: number): { state: St
     const rest = withoutEntry(s.txs, r.key);
     const res = engine.commit(s.durable, tx, e.at);
     const event = { type: 'db.ran', ref: e.ref, ok: res.ok, results, ...(res.conflict ? { conflict: res.conflict } : {}) };
-    return { state: stateOf(res.durable, rest, s.waiting), reply: { to: e.from, event } };
+    return { state: stateOf(res.durable, rest, s.waiting), reply: { to: e.from, event, ...(res.evicted === undefined ? {} : { evicted: res.evicted }) } };
   }
   const done = stmt === undefined ? tx : withEntry(tx, 'done', withEntry(tx.done ?? {}, stmt, results));
   return { state: stateOf(s.durable, withEntry(s.txs, r.key, done), s.waiting), reply: { to: e.from, event: { type: 'db.result', tx: e.tx, results, ...(stmt === undefined ? {} : { stmt }) } } };
@@ -1136,16 +1181,18 @@ function rollBackIdle(context: Ctx, key: string, idle: Ctx['idle'], now: number)
 
 /**
  * A note for each row past its time to live that a statement answered in these replies met
- * (OpResult.lapsed): a cleanup job's delete leaves no trace in a real database, but it is why a
- * redelivered event's inbox insert succeeds, so the trace says when the row had been committed
- * and how long rows of its table live.
+ * (OpResult.lapsed), and for each row a commit evicted from a bounded table: a cleanup job's
+ * delete or an eviction leaves no trace in a real database, but it is why a redelivered event's
+ * inbox insert succeeds, so the trace says when the row had been committed and what bound let it go.
  */
-function lapsedNotes(replies: readonly Reply[]): NoteEmitted[] {
+function droppedRowNotes(replies: readonly Reply[]): NoteEmitted[] {
   const notes: NoteEmitted[] = [];
   for (const r of replies) {
     const results = (r.event as { results?: readonly OpResult[] }).results;
-    if (results === undefined) continue;
-    for (const result of results) for (const l of result.lapsed ?? []) notes.push(note('lapsed', l));
+    if (results !== undefined) for (const result of results) for (const l of result.lapsed ?? []) notes.push(note('lapsed', l));
+    // Likewise a row a bounded table dropped: a store says nothing of a key it evicted, but it is
+    // why a redelivered event's dedup insert succeeds.
+    for (const v of r.evicted ?? []) notes.push(note('evicted', v));
   }
   return notes;
 }
@@ -1161,7 +1208,7 @@ export const databaseMachine = setup({
     reply: enqueueActions(({ context, enqueue }) => {
       const reached = windowOf(context.replies);
       if (reached !== undefined) enqueue.emit(window(reached));
-      for (const n of lapsedNotes(context.replies)) enqueue.emit(n);
+      for (const n of droppedRowNotes(context.replies)) enqueue.emit(n);
       for (const r of context.replies) enqueue.emit(send(r.to, r.event));
       for (const t of context.timers) {
         if (t.delay === undefined) enqueue.cancel(`idle ${t.key}`);

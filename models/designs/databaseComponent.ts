@@ -30,6 +30,13 @@ const TableOptions = z.strictObject({
    * (`lapsed`), and the trace and the counterexample diagrams show it as a note on the database.
    */
   ttl: duration.optional(),
+  /**
+   * At most this many rows: a commit that would leave more evicts the oldest (by first commit)
+   * until the table holds this many, as a dedup store of bounded size or a cache that drops its
+   * oldest key does. The trace and the counterexample diagrams note each evicted row on the
+   * database, since a store says nothing of a key it dropped. Rows past their ttl take no room.
+   */
+  capacity: z.number().int().min(1).optional(),
   /** The database assigns the single key column, so nothing stops a repeat. */
   autoId: z.boolean().optional(),
   /** Keep every committed version of every row. */
@@ -78,6 +85,7 @@ export function database(options: z.input<typeof DatabaseOptions>): ComponentBui
         key: t.key,
         ...(t.unique ? { unique: t.unique } : {}),
         ...(ttlTicks === undefined ? {} : { ttlTicks }),
+        ...(t.capacity === undefined ? {} : { capacity: t.capacity }),
         ...(t.autoId ? { autoId: true } : {}),
         ...(t.history ? { history: true } : {}),
       };

@@ -137,6 +137,10 @@ function noteOf(data: unknown): Labelled {
     // A database's row past its time to live (models/database.ts, OpResult.lapsed): named by its own keys.
     const { table, committedAt, ttlTicks } = d.data;
     return labelled(`${table} row past its time to live (committed at t=${String(committedAt)}, kept ${String(ttlTicks)} ticks)`, d.data['row']);
+  } else if (kind === 'evicted' && typeof d?.data?.['table'] === 'string') {
+    // A row a bounded table dropped at a commit (models/database.ts, TableSpec.capacity).
+    const { table, committedAt, capacity } = d.data;
+    return labelled(`${table} row evicted (committed at t=${String(committedAt)}, the table keeps ${String(capacity)})`, d.data['row']);
   } else if (kind === 'idleRollback' && typeof d?.data?.['tx'] === 'string') {
     // A database rolled back a transaction left idle (models/database.ts): named by the rows it had written.
     return labelled(`transaction ${d.data['tx']} rolled back after ${String(d.data['idleTicks'])} ticks idle`, d.data['rows']);

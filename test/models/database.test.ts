@@ -454,6 +454,47 @@ describe('database: table options', () => {
     expect(db.notes).toEqual([]);
   });
 
+  it('capacity: a commit that leaves a bounded table too full evicts its oldest rows, notes each, and lets their keys in again', () => {
+    const db = database({ dedup: { key: ['k'], capacity: 2 }, forever: { key: ['k'] } });
+    const row = (k: string) => ({ op: 'insert' as const, table: 'dedup', row: { k }, onConflict: 'nothing' as const });
+    db.run('app', [row('a')], 10);
+    db.run('app', [row('b')], 20);
+    expect(db.notes).toEqual([]);
+    // Updating a row it holds takes no more room, and keeps the row's place in the eviction order.
+    db.run('app', [{ op: 'upsert', table: 'dedup', row: { k: 'a', n: 1 } }], 25);
+    expect(db.notes).toEqual([]);
+    // The third key pushes the oldest out, noted on the commit's step: not the one just written.
+    db.exec('app', 't', [row('c')], 30);
+    expect(db.notes).toEqual([]);
+    expect(db.commit('app', 't', 31)).toMatchObject({ type: 'db.committed', ok: true });
+    const evictedA = { table: 'dedup', row: { k: 'a', n: 1 }, committedAt: 10, capacity: 2 };
+    expect(db.notes).toEqual([{ kind: 'evicted', data: evictedA }]);
+    // The reply the client gets says nothing of it, as a real store's does not.
+    expect(db.sent).toEqual([{ to: 'app', event: { type: 'db.committed', tx: 't', ok: true } }]);
+    expect(rowsOf(db.durable, 'dedup')).toEqual([{ k: 'b' }, { k: 'c' }]);
+    // So a repeat of the evicted key gets in, and pushes out the next oldest.
+    expect(db.run('app', [row('a')], 40).results).toEqual([{ inserted: true }]);
+    expect(db.notes).toEqual([{ kind: 'evicted', data: { table: 'dedup', row: { k: 'b' }, committedAt: 20, capacity: 2 } }]);
+    // One transaction writing past the bound evicts in commit order too, its own first rows included.
+    db.run('app', [row('d'), row('e'), row('f')], 50);
+    expect(db.notes.map((n) => (n.data as { row: Row }).row['k'])).toEqual(['c', 'a', 'd']);
+    expect(rowsOf(db.durable, 'dedup')).toEqual([{ k: 'e' }, { k: 'f' }]);
+    // A table with no bound keeps every row.
+    db.run('app', [{ op: 'insert', table: 'forever', row: { k: 'x' } }, { op: 'insert', table: 'forever', row: { k: 'y' } }, { op: 'insert', table: 'forever', row: { k: 'z' } }], 60);
+    expect(db.notes).toEqual([]);
+    expect(rowsOf(db.durable, 'forever')).toHaveLength(3);
+  });
+
+  it('capacity with ttlTicks: rows past their time to live take no room', () => {
+    const db = database({ dedup: { key: ['k'], capacity: 2, ttlTicks: 10 } });
+    db.run('app', [{ op: 'insert', table: 'dedup', row: { k: 'a' } }], 0);
+    db.run('app', [{ op: 'insert', table: 'dedup', row: { k: 'b' } }], 8);
+    db.run('app', [{ op: 'insert', table: 'dedup', row: { k: 'c' } }], 12);
+    expect(db.notes).toEqual([]);
+    db.run('app', [{ op: 'insert', table: 'dedup', row: { k: 'd' } }], 13);
+    expect(db.notes).toEqual([{ kind: 'evicted', data: { table: 'dedup', row: { k: 'b' }, committedAt: 8, capacity: 2 } }]);
+  });
+
   it('autoId: the database assigns the key, so a repeat of the same row inserts another row', () => {
     const db = database({ surrogate: { key: ['id'], autoId: true }, semantic: { key: ['order_id'] } });
     const row = { order_id: 'o-1', state: 'HELD' };

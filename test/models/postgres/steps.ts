@@ -47,6 +47,11 @@ export const EXCLUDED: readonly { readonly branch: string; readonly reason: stri
       'the model drops a row past its horizon by itself, at the tick it is read; PostgreSQL keeps it until a cleanup job deletes it, and when that job runs is an operations choice, not SQL',
   },
   {
+    branch: 'capacity (a table of bounded size evicts its oldest rows)',
+    reason:
+      'the model evicts at commit, oldest first, as a size-capped dedup store or cache does; PostgreSQL bounds no table, and a job that trims one runs when operations choose, which is not SQL',
+  },
+  {
     branch: 'history (every committed version kept)',
     reason: "the model's evidence log for checkers, not a SQL feature; PostgreSQL would need an audit trigger, which is not what callers rely on",
   },
