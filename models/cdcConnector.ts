@@ -18,7 +18,7 @@ import { common, componentFields, given, ticksOf, type ComponentBuilder } from '
 import { duration, parseOptions, z } from '../src/scenario/options.ts';
 import type { BrokerReply } from './broker.ts';
 import type { DatabaseReply, Row } from './database.ts';
-import { idOf, publishOf } from './outboxRow.ts';
+import { idOf, OUTBOX_TABLE, publishOf } from './outboxRow.ts';
 
 /** The connector's offset store: the position of the next change to stream. */
 export interface CdcDurable {
@@ -86,7 +86,7 @@ export const cdcConnectorMachine = setup({
     durable: input.durable ?? { offset: 0 },
     db: input.db,
     broker: input.broker,
-    table: input.table ?? 'outbox',
+    table: input.table ?? OUTBOX_TABLE,
     offsetFirst: (input.offsetCommit ?? 'afterAck') === 'beforeAck',
     pollTicks: input.pollTicks ?? 8,
     timeoutTicks: input.timeoutTicks ?? 20,

@@ -20,7 +20,7 @@ import { assign, enqueueActions, setup } from 'xstate';
 import { send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
 import type { BrokerReply } from './broker.ts';
 import type { DatabaseReply, DbOp, Row } from './database.ts';
-import { idOf, publishOf } from './outboxRow.ts';
+import { idOf, OUTBOX_TABLE, publishOf } from './outboxRow.ts';
 
 export interface ClaimingRelayInput {
   readonly db: string;
@@ -112,7 +112,7 @@ export const claimingRelayMachine = setup({
     durable: input.durable ?? {},
     db: input.db,
     broker: input.broker,
-    table: input.table ?? 'outbox',
+    table: input.table ?? OUTBOX_TABLE,
     heads: input.heads ?? false,
     batch: input.batch,
     concurrent: (input.concurrency ?? 'perAggregate') === 'concurrent',

@@ -1,7 +1,26 @@
 // An outbox row as a relay reads it: its event id, which names its publish and the broker's ack,
-// and the broker publish it becomes. Every relay, plain or claiming, publishes a row the same way.
+// and the broker publish it becomes. Every relay, plain or claiming, and the change-data-capture
+// connector publish a row the same way: named by its `event_id`, keyed by its `aggregate_id`.
 import type { Payload } from './broker.ts';
 import type { Row } from './database.ts';
+
+/** The table a reader of outbox rows reads where its design names none. */
+export const OUTBOX_TABLE = 'outbox';
+
+/**
+ * The machines that publish outbox rows, by machine id, and whether each finds its rows by their
+ * `published` flag (a polling relay) rather than by their place in the table's log (a change-data
+ * capture connector). A load check (src/run/referenceProbe.ts) holds the rows each one reads to
+ * the columns it needs.
+ */
+export const OUTBOX_READERS: Readonly<Record<string, { readonly polled: boolean }>> = {
+  relay: { polled: true },
+  claimingRelay: { polled: true },
+  cdcConnector: { polled: false },
+};
+
+/** The columns every outbox row must carry: what names its publish, and what keys it at the broker. */
+export const OUTBOX_ROW_COLUMNS = ['event_id', 'aggregate_id'] as const;
 
 /** An outbox row's event id. */
 export const idOf = (row: Row) => String(row['event_id']);

@@ -12,7 +12,7 @@
 import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
 import type { BrokerReply } from './broker.ts';
-import { idOf, publishOf } from './outboxRow.ts';
+import { idOf, OUTBOX_TABLE, publishOf } from './outboxRow.ts';
 import type { DatabaseReply, Row } from './database.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
 import { duration, parseOptions, z } from '../src/scenario/options.ts';
@@ -20,7 +20,7 @@ import { InputError } from '../src/base/inputError.ts';
 import { claimingRelayMachine } from './claimingRelay.ts';
 
 /** The table a relay polls unless told another. */
-export const RELAY_TABLE = 'outbox';
+export const RELAY_TABLE = OUTBOX_TABLE;
 
 export interface RelayInput {
   readonly db: string;

@@ -13,7 +13,7 @@ import { NotInDesign } from '../base/notInDesign.ts';
 import type { Claim, ClaimTable } from '../checkers/claims.ts';
 import type { WorldView } from '../kernel/worldView.ts';
 import { rowsOf, type DatabaseDurable, type DatabaseInput } from '../../models/database.ts';
-import { RELAY_TABLE } from '../../models/relay.ts';
+import { OUTBOX_READERS, OUTBOX_ROW_COLUMNS, OUTBOX_TABLE } from '../../models/outboxRow.ts';
 import { observersOf, READ_MISTAKES } from '../scenario/claimProbe.ts';
 import { InputError } from '../base/inputError.ts';
 import type { CatalogueEntry } from '../scenario/catalogue.ts';
@@ -42,15 +42,19 @@ export function referenceProblems(scenario: Scenario): string[] {
  * An outbox relay publishes the rows whose `published` is exactly `false`. Rows its table holds
  * at the end of the fault-free run that never carry such a column (a misspelt `publised`, or the
  * string `'false'`) would never be published, and every event downstream would read as a lost
- * effect: one line of bad input instead, naming what the rows carry.
+ * effect: one line of bad input instead, naming what the rows carry. Every reader of outbox rows
+ * (OUTBOX_READERS), a relay or a change-data-capture connector, also names each publish by the
+ * row's `event_id` and keys it by its `aggregate_id`: a row without one would be published as
+ * `"undefined"`, every record on one key, or never marked published and sent for ever.
  */
 function relayProblems(run: RunRecord): string[] {
   const problems: string[] = [];
   for (const c of run.components) {
-    if ((c.machine as { id?: unknown } | undefined)?.id !== 'relay') continue;
+    const reader = OUTBOX_READERS[String((c.machine as { id?: unknown } | undefined)?.id)];
+    if (reader === undefined) continue;
     const input = c.input as { db?: unknown; table?: unknown } | undefined;
     const db = typeof input?.db === 'string' ? input.db : undefined;
-    const table = typeof input?.table === 'string' ? input.table : RELAY_TABLE;
+    const table = typeof input?.table === 'string' ? input.table : OUTBOX_TABLE;
     if (db === undefined) continue;
     let rows: readonly Readonly<Record<string, unknown>>[];
     try {
@@ -58,12 +62,23 @@ function relayProblems(run: RunRecord): string[] {
     } catch {
       continue;
     }
-    if (rows.length === 0 || rows.some((r) => typeof r['published'] === 'boolean')) continue;
+    if (rows.length === 0) continue;
     const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))];
-    const near = nearest('published', columns);
+    const near = (column: string) => {
+      const n = nearest(column, columns);
+      return n === undefined ? '' : ` (did you mean ${n}?)`;
+    };
+    const where = `${c.name} publishes the rows of ${db}.${table}`;
+    for (const column of OUTBOX_ROW_COLUMNS) {
+      const lacking = rows.filter((r) => r[column] === undefined || r[column] === null || r[column] === '').length;
+      if (lacking === 0) continue;
+      const role = column === 'aggregate_id' ? 'keys each record at the broker by' : reader.polled ? 'names each publish, and marks it sent, by' : 'names each publish by';
+      problems.push(`${where}, and ${role} its ${column}, which ${lacking === rows.length ? 'no row' : `${lacking} of ${rows.length} rows`} carries${near(column)}; columns: ${columns.join(', ')}`);
+    }
+    if (!reader.polled || rows.some((r) => typeof r['published'] === 'boolean')) continue;
     const given = rows.find((r) => 'published' in r)?.['published'];
-    const why = given !== undefined ? `its published column holds ${JSON.stringify(given)}, not the boolean false` : `its rows have no published column${near === undefined ? '' : ` (did you mean ${near}?)`}; columns: ${columns.join(', ')}`;
-    problems.push(`${c.name} publishes the rows of ${db}.${table} whose published is false, and ${why}: it would never publish one`);
+    const why = given !== undefined ? `its published column holds ${JSON.stringify(given)}, not the boolean false` : `its rows have no published column${near('published')}; columns: ${columns.join(', ')}`;
+    problems.push(`${where} whose published is false, and ${why}: it would never publish one`);
   }
   return problems;
 }

@@ -71,7 +71,41 @@ describe('the fault-free run of a scenario, read by its claims', () => {
   it('refuses a relay whose table’s rows carry no boolean published column: it would never publish one', () => {
     const build: Scenario['build'] = (w, time) => outbox.build(w, time).map((c) => (c.name === 'relay' ? { ...c, input: { ...(c.input as object), table: 'orders' } } : c));
     expect(referenceProblems(withClaim(reservation, { build }))).toEqual([
+      'relay publishes the rows of ordersDb.orders, and names each publish, and marks it sent, by its event_id, which no row carries; columns: order_id, intent, status, version',
+      'relay publishes the rows of ordersDb.orders, and keys each record at the broker by its aggregate_id, which no row carries; columns: order_id, intent, status, version',
       'relay publishes the rows of ordersDb.orders whose published is false, and its rows have no published column; columns: order_id, intent, status, version: it would never publish one',
+    ]);
+  });
+
+  // A second reader of outbox rows, beside the design's own relay, reading another table: the
+  // first relay keeps the pipeline going, so the table it reads fills as the design runs.
+  const secondReader = (base: Scenario, id: string, db: string, table: string): Scenario => ({
+    ...base,
+    build: (w, time) => {
+      const parts = base.build(w, time);
+      const reader = parts.find((c) => (c.machine as { id?: string }).id === id)!;
+      // A change-data-capture connector streams a table's log, which a table keeps with history.
+      const withLog = parts.map((c) => (c.name === db ? { ...c, input: { ...(c.input as object), tables: { ...(c.input as { tables: object }).tables, [table]: { ...(c.input as { tables: Record<string, object> }).tables[table], history: true } } } } : c));
+      return [...withLog, { ...reader, name: 'reader2', input: { ...(reader.input as object), db, table } }];
+    },
+  });
+
+  it('refuses a relay whose rows lack the aggregate_id that keys each record at the broker, or the event_id that names it', () => {
+    // The inbox rows carry an event_id, and neither an aggregate_id nor a published flag.
+    expect(referenceProblems(withClaim(reservation, { build: secondReader(outbox, 'relay', 'inventoryDb', 'inbox').build }))).toEqual([
+      'reader2 publishes the rows of inventoryDb.inbox, and keys each record at the broker by its aggregate_id, which no row carries; columns: consumer_name, event_id',
+      'reader2 publishes the rows of inventoryDb.inbox whose published is false, and its rows have no published column; columns: consumer_name, event_id: it would never publish one',
+    ]);
+  });
+
+  it('holds a change-data-capture connector to the same row columns, but not to a published flag it never reads', async () => {
+    const { scenario: cdc } = await loadScenario('mercury-outbox-cdc');
+    expect(referenceProblems(cdc)).toEqual([]);
+    // (What it publishes reaches the design's consumer too, whose rows then go wrong as well.)
+    const problems = referenceProblems(secondReader(cdc, 'cdcConnector', 'inventoryDb', 'reservations'));
+    expect(problems.filter((p) => p.startsWith('reader2'))).toEqual([
+      'reader2 publishes the rows of inventoryDb.reservations, and names each publish by its event_id, which no row carries; columns: order_id, reservation_version, state',
+      'reader2 publishes the rows of inventoryDb.reservations, and keys each record at the broker by its aggregate_id, which no row carries; columns: order_id, reservation_version, state',
     ]);
   });
 
