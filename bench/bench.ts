@@ -521,27 +521,38 @@ if (MEMORY) {
   } else {
     line(`  sampled exploration failed: ${sampled.stderr.slice(0, 400)}`);
   }
-  const cmd = ['bin/faultline.js', 'explore', 'mercury-outbox', '--runs', String(MEMORY_RUNS), '--json'];
-  const hasTime = existsSync('/usr/bin/time');
-  const child = hasTime
-    ? spawnSync('/usr/bin/time', ['-v', process.execPath, ...cmd], { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 2 ** 20 })
-    : spawnSync(process.execPath, cmd, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 2 ** 20 });
-  const maxKb = /Maximum resident set size \(kbytes\): (\d+)/.exec(child.stderr ?? '')?.[1];
-  const elapsed = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)/.exec(child.stderr ?? '')?.[1];
-  let summary = '';
-  try {
-    const r = JSON.parse(child.stdout) as { runs: number; verdict: string; asExpected: boolean };
-    summary = `${int(r.runs)} runs, verdict ${r.verdict}${r.asExpected ? ', as expected' : ', NOT as expected'}`;
-  } catch {
-    summary = `exit ${child.status}, no JSON result`;
-  }
-  line(`  node ${cmd.join(' ')} (one run): ${summary}; wall ${elapsed ?? '?'}; peak RSS ${maxKb ? `${(Number(maxKb) / 1024).toFixed(0)} MB` : 'unknown (no /usr/bin/time)'}`);
-  if (maxKb) memoryMB = Number(maxKb) / 1024;
+  // The target is judged on the installed command (compiled JavaScript, as section 1's verdicts
+  // are): the source checkout's bin/faultline.js also runs tsx's loader, whose thread and
+  // transpiled sources hold about 50 MB of their own, which no user of the package pays. Both
+  // are measured, so the loader's share shows.
+  const exploreArgs = ['explore', 'mercury-outbox', '--runs', String(MEMORY_RUNS), '--json'];
+  const peakOf = (cmd: readonly string[]) => {
+    const hasTime = existsSync('/usr/bin/time');
+    const child = hasTime
+      ? spawnSync('/usr/bin/time', ['-v', process.execPath, ...cmd], { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 2 ** 20 })
+      : spawnSync(process.execPath, cmd, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 2 ** 20 });
+    const maxKb = /Maximum resident set size \(kbytes\): (\d+)/.exec(child.stderr ?? '')?.[1];
+    const elapsed = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): ([\d:.]+)/.exec(child.stderr ?? '')?.[1];
+    let summary = '';
+    try {
+      const r = JSON.parse(child.stdout) as { runs: number; verdict: string; asExpected: boolean };
+      summary = `${int(r.runs)} runs, verdict ${r.verdict}${r.asExpected ? ', as expected' : ', NOT as expected'}`;
+    } catch {
+      summary = `exit ${child.status}, no JSON result`;
+    }
+    line(`  node ${cmd.map((a) => a.replace(`${ROOT}/`, '')).join(' ')} (one run): ${summary}; wall ${elapsed ?? '?'}; peak RSS ${maxKb ? `${(Number(maxKb) / 1024).toFixed(0)} MB` : 'unknown (no /usr/bin/time)'}`);
+    return maxKb === undefined ? undefined : Number(maxKb) / 1024;
+  };
+  const installed = ensureBuilt();
+  if (installed.ok) memoryMB = peakOf([COMPILED_BIN, ...exploreArgs]);
+  else line(`  the compiled command not measured: ${installed.note}`);
+  const sourceMB = peakOf(['bin/faultline.js', ...exploreArgs]);
+  if (memoryMB !== undefined && sourceMB !== undefined) line(`  the source checkout's command (tsx's loader besides) peaks ${(sourceMB - memoryMB).toFixed(0)} MB higher`);
 }
 line('  explore keeps counts, not traces: runScenario hashes the trace without keeping its events (keepTrace false),');
 line('  each run\'s World is dropped after its outcome is counted, and only a counterexample is re-run with its trace.');
 if (memoryMB !== undefined) {
-  target(`peak memory, explore mercury-outbox --runs ${int(MEMORY_RUNS)}`, `${memoryMB.toFixed(0)} MB`, '< 200 MB', memoryMB < 200, `${(memoryMB - 200).toFixed(0)} MB`);
+  target(`peak memory, explore mercury-outbox --runs ${int(MEMORY_RUNS)}, the installed command`, `${memoryMB.toFixed(0)} MB`, '< 200 MB', memoryMB < 200, `${(memoryMB - 200).toFixed(0)} MB`);
 } else {
   line('  (peak memory target not measured: --no-memory or no /usr/bin/time)');
 }
