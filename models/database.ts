@@ -499,11 +499,16 @@ type StepOutcome =
 
 /** The engine behind the machine: pure functions over the durable tables and the open transactions. */
 export class Engine {
+  /** Whether some table has a capacity, so a commit may evict. */
+  private readonly bounded: boolean;
+
   constructor(
     readonly specs: Readonly<Record<string, TableSpec>>,
     /** A backup schedule: each commit first records the state it changes where a backup was due. */
     readonly backups?: BackupSchedule,
-  ) {}
+  ) {
+    this.bounded = Object.values(specs).some((s) => s.capacity !== undefined);
+  }
 
   spec(table: string): TableSpec {
     const s = this.specs[table];
@@ -810,7 +815,7 @@ export class Engine {
       else table[w.pk] = { row: w.row, at: w.insert || !table[w.pk] ? now : table[w.pk]!.at, seq: table[w.pk]?.seq ?? seq++ };
       if (w.row !== null && this.spec(w.table).history) history = withEntry(history, w.table, [...(history[w.table] ?? []), w.row]);
     }
-    const evicted = this.evict(durable, tables, now);
+    const evicted = this.bounded ? this.evict(durable, tables, now) : NONE_EVICTED;
     return { durable: base === undefined ? { tables, nextSeq: seq + 1, history } : { ...base, tables, nextSeq: seq + 1, history }, ok: true, ...(evicted.length === 0 ? {} : { evicted }) };
   }
 
@@ -836,6 +841,8 @@ export class Engine {
     return evicted;
   }
 }
+
+const NONE_EVICTED: readonly EvictedRow[] = [];
 
 /** Every committed version of a history table's rows, in commit order. */
 export function historyOf(durable: DatabaseDurable | undefined, table: string): readonly Row[] {
@@ -976,9 +983,9 @@ function attempt(engine: Engine, s: State, r: Request, now: number): { state: St
   if (e.type === 'db.commit') {
     const tx = s.txs[r.key];
     const rest = withoutEntry(s.txs, r.key);
-    const res = tx ? engine.commit(s.durable, tx, e.at) : { durable: s.durable, ok: true };
+    const res: ReturnType<Engine['commit']> = tx ? engine.commit(s.durable, tx, e.at) : { durable: s.durable, ok: true };
     const event = { type: 'db.committed', tx: e.tx, ok: res.ok, ...(res.conflict ? { conflict: res.conflict } : {}) };
-    return { state: stateOf(res.durable, rest, s.waiting), reply: { to: e.from, event, ...('evicted' in res ? { evicted: res.evicted } : {}) } };
+    return { state: stateOf(res.durable, rest, s.waiting), reply: { to: e.from, event, ...(res.evicted === undefined ? {} : { evicted: res.evicted }) } };
   }
   const run = e.type === 'db.run';
   let tx: Tx = s.txs[r.key] ?? (run ? { owner: e.from, id: `${e.from}/${e.ref}`, writes: [], run: true } : { owner: e.from, id: r.key, writes: [] });
