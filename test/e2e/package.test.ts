@@ -139,12 +139,25 @@ afterAll(() => {
 });
 
 describe.skipIf(skipReason !== undefined)('the packed package', () => {
-  it('holds the compiled code, the catalogue, the JSON Schemas, the README and package.json, and nothing else', () => {
+  it('holds the compiled code, the catalogue, the JSON Schemas, the README, the docs and package.json, and nothing else', () => {
     const paths = packed.files.map((f) => f.path);
-    const outside = paths.filter((p) => !p.startsWith('dist/') && !/^schemas\/[a-z]+\.schema\.json$/.test(p) && p !== 'package.json' && p !== 'README.md');
+    const outside = paths.filter((p) => !p.startsWith('dist/') && !/^schemas\/[a-z]+\.schema\.json$/.test(p) && !/^docs\/[a-z-]+\.md$/.test(p) && !['package.json', 'README.md', 'bench/README.md'].includes(p));
     expect(outside).toEqual([]);
+    // Every page the README links to ships with it, and every relative link of a shipped page
+    // lands on a shipped file: a user reading the installed package follows no dead link.
+    const pages = paths.filter((p) => p.endsWith('.md'));
+    expect(pages).toEqual(expect.arrayContaining(readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)));
+    const dead = pages.flatMap((page) =>
+      [...readFileSync(join(root, page), 'utf8').matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+        .map((m) => m[1]!)
+        .filter((target) => !/^[a-z]+:/.test(target))
+        .map((target) => join(dirname(page), target))
+        .filter((target) => !paths.includes(target))
+        .map((target) => `${page} -> ${target}`),
+    );
+    expect(dead).toEqual([]);
     expect(paths.filter((p) => p.startsWith('schemas/')).sort()).toEqual(['calc', 'check', 'explore', 'list', 'replay', 'windows'].map((c) => `schemas/${c}.schema.json`));
-    expect(paths.filter((p) => /^(src|test|bench|\.ci|models|scenarios|bin)\//.test(p))).toEqual([]);
+    expect(paths.filter((p) => /^(src|test|bench|\.ci|models|scenarios|bin)\//.test(p) && p !== 'bench/README.md')).toEqual([]);
     expect(paths).toContain('dist/src/index.js');
     expect(paths).toContain('dist/src/index.d.ts');
     expect(paths).toContain('dist/src/index.js.map');
