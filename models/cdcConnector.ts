@@ -180,6 +180,15 @@ export function cdcConnector(options: z.input<typeof CdcConnectorOptions> = {}):
       pollTicks: ticksOf(time, `${name} option poll`, o.poll),
       timeoutTicks: ticksOf(time, `${name} option timeout`, o.timeout),
     }),
+    // It streams its table's log, which a table keeps only with history: found at load, not as
+    // a failed statement in a run.
+    wiring: (design) => {
+      const table = o.table ?? OUTBOX_TABLE;
+      const missing = design.missingTable(db, table);
+      if (missing !== undefined) return [`streamed table: ${missing}`];
+      const spec = (design.component(db)?.input as { tables?: Readonly<Record<string, { history?: boolean }>> } | undefined)?.tables?.[table];
+      return spec !== undefined && spec.history !== true ? [`streamed table: ${db}.${table} keeps no history, so it has no log of changes to stream: declare it with history: true`] : [];
+    },
     ...common(time, name, o),
   });
 }

@@ -27,13 +27,18 @@ export function checkReference(entry: CatalogueEntry): void {
   if (problems.length > 0) throw new InputError(`malformed scenario ${entry.file}: ${problems.join('; ')}`);
 }
 
-/** What the claims read wrong over the fault-free run's end, one phrase each; none when that run fails (its sweep says why). */
+/**
+ * What the claims read wrong over the fault-free run's end, one phrase each. A fault-free run
+ * that meets bad input (a statement on a table its database lacks or keeps no history of) is that
+ * one problem, said at load with the file's name, before any sweep of this or another scenario
+ * starts; one that fails otherwise gives none here (its sweep says why).
+ */
 export function referenceProblems(scenario: Scenario): string[] {
   let run: RunRecord;
   try {
     run = runScenario(scenario, { seed: 1, plan: [], hashTrace: false });
-  } catch {
-    return [];
+  } catch (error) {
+    return error instanceof InputError ? [error.message] : [];
   }
   return [...keyProblems(run), ...relayProblems(run), ...scenario.claims.flatMap((claim) => [...fieldProblems(claim, run), ...columnProblems(claim, run)])];
 }

@@ -13,6 +13,7 @@ import { provider } from '../../models/provider.ts';
 import { publisher } from '../../models/publisher.ts';
 import { source } from '../../models/source.ts';
 import { relay } from '../../models/relay.ts';
+import { cdcConnector } from '../../models/cdcConnector.ts';
 import { commitThenCall } from '../../models/commitThenCall.ts';
 
 const shipments = (size: number) => Array.from({ length: size }, (_, i) => ({ event_id: `evt-${i + 1}`, order_id: `o-${i + 1}`, shipment_id: `s-${i + 1}` }));
@@ -84,6 +85,18 @@ describe('compose()', () => {
           provider({ idempotency: 'honoured', statusLookup: 'none' }),
         ),
       'source: outbox table: ordersDb has no table outbox; its tables: orders; relay: outbox table: ordersDb has no table outbox; its tables: orders; service: row table: ordersDb has no table pickups; its tables: orders',
+    ],
+    [
+      'a change-data-capture connector streaming a table that keeps no log of its changes, and one streaming a table its database lacks',
+      () =>
+        build(
+          source({ design: 'outbox' }),
+          database({ name: 'ordersDb', tables: { orders: { key: ['order_id'] }, outbox: { key: ['event_id'] } } }),
+          cdcConnector(),
+          cdcConnector({ name: 'connector2', table: 'outbx' }),
+          broker(),
+        ),
+      'connector: streamed table: ordersDb.outbox keeps no history, so it has no log of changes to stream: declare it with history: true; connector2: streamed table: ordersDb has no table outbx (did you mean outbox?); its tables: orders, outbox',
     ],
     ['two components of one name', () => build(broker(), broker()), 'the design has two components named broker'],
   ])('refuses %s, before any run', (_, drawing, message) => {

@@ -109,6 +109,16 @@ describe('the fault-free run of a scenario, read by its claims', () => {
     ]);
   });
 
+  it('refuses a design whose fault-free run meets bad input, as that one problem, before any sweep', async () => {
+    // The connector's table changed after the design was drawn, so the load's wiring check saw the
+    // table it was drawn with; the run's first read of the new one fails.
+    const { scenario: cdc } = await loadScenario('mercury-outbox-cdc');
+    const build: Scenario['build'] = (w, time) => cdc.build(w, time).map((c) => ((c.machine as { id?: string }).id === 'cdcConnector' ? { ...c, input: { ...(c.input as object), table: 'orders' } } : c));
+    expect(referenceProblems({ ...cdc, build })).toEqual([
+      'ordersDb failed on db.run in state serving: tail of orders, which keeps no history: declare it with history to stream its changes',
+    ]);
+  });
+
   it('refuses through checkReference as one InputError naming the file', () => {
     const claim: Claim = { ...reservation, outcomes: (v) => rowsOf(v.durable<DatabaseDurable>('inventoryDb'), 'reservations').map((r) => ({ key: `${String(r['order_idd'])}|1` })) };
     const scenario = withClaim(claim);
