@@ -179,7 +179,7 @@ function answer(result: WindowsResult): string {
     `<section class="answer ${v.verdict.replace(/ /g, '-')}" aria-label="answer">`,
     `<p><strong>Verdict: ${esc(v.verdict)}</strong> · expected ${esc(v.expected)} · <strong>${esc(v.status)}</strong></p>`,
     v.problems.length === 0 ? '' : `<ul>${v.problems.map((p) => `<li>${esc(p)}</li>`).join('')}</ul>`,
-    `<p><strong>Worst window:</strong> ${a.noFault !== undefined ? `${esc(a.noFault)}; ${brokeWords(a)}.` : a.worst === undefined ? `none: no fault of the ${a.rows} tried broke a claim.` : `<code>${esc(a.worst)}</code>; ${brokeWords(a)}.`}</p>`,
+    `<p><strong>Worst window:</strong> ${a.noFault !== undefined ? `${esc(a.noFault)}; ${brokeWords(a)}.` : a.worst === undefined ? `${esc(a.none)}.` : `<code>${esc(a.worst)}</code>; ${brokeWords(a)}.`}</p>`,
     first,
     `<p><strong>Covered:</strong> ${esc(v.covers)}.</p>`,
     ...a.unjudged.map((u) => `<p><strong>Not judged in every run:</strong> ${esc(u)}.</p>`),

@@ -160,7 +160,7 @@ function answerLines(result: WindowsResult): string[] {
   const lines = [`**Verdict: ${v.verdict}** · expected ${prose(v.expected)} · **${v.status}**`, ''];
   for (const p of v.problems) lines.push(`- ${prose(p)}`);
   if (v.problems.length > 0) lines.push('');
-  lines.push(a.noFault !== undefined ? `- **Worst window:** ${a.noFault}; ${brokeWords(a)}.` : a.worst === undefined ? `- **Worst window:** none: no fault of the ${a.rows} tried broke a claim.` : `- **Worst window:** ${prose(a.worst)}; ${brokeWords(a)}.`);
+  lines.push(a.noFault !== undefined ? `- **Worst window:** ${a.noFault}; ${brokeWords(a)}.` : a.worst === undefined ? `- **Worst window:** ${prose(a.none)}.` : `- **Worst window:** ${prose(a.worst)}; ${brokeWords(a)}.`);
   if (a.first !== undefined) lines.push(`- **First counterexample** ([${a.first.index + 1}](#${a.first.index + 1}-${result.counterexamples[a.first.index]!.violation.replace(/ /g, '-')})): ${prose(a.first.text)}`, '', fenced('sh', a.first.replay), '');
   lines.push(`- **Covered:** ${prose(v.covers)}.`);
   for (const u of a.unjudged) lines.push(`- **Not judged in every run:** ${prose(u)}.`);

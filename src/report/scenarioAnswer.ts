@@ -13,6 +13,7 @@ import { rowGroups } from './rowGroups.ts';
 import { verdictSummary, type VerdictSummary } from './verdictSummary.ts';
 import { outcomeLabel, rowFaultLabel } from './windowCells.ts';
 import { formatPlace } from '../faults/place.ts';
+import { thousands } from './thousands.ts';
 
 export interface ScenarioAnswer {
   readonly summary: VerdictSummary;
@@ -20,6 +21,12 @@ export interface ScenarioAnswer {
   readonly worst: string | undefined;
   /** That no fault is needed, and what the run with none breaks, when it breaks a claim (then no window is the worst). */
   readonly noFault: string | undefined;
+  /**
+   * What stands in for the worst window when no single fault broke a claim: that none did, and,
+   * in a `--pairs` sweep whose pairs broke one, that pairs did, so the line never reads as if the
+   * sweep found nothing above the pairs' counterexample.
+   */
+  readonly none: string;
   /** How many rows broke a claim, how many could not be judged, of how many. */
   readonly broke: number;
   readonly undecided: number;
@@ -70,7 +77,13 @@ export function scenarioAnswer(result: WindowsResult): ScenarioAnswer {
     first = { index, text: `${ce.violation} under ${describePlan(ce.plan)}${finding === undefined ? '' : `: ${describeFinding(finding)}`}`, replay: replayLine(ce.replay) };
   }
   const undecided = groups.broke.filter((r) => r.outcome === 'unknown').length;
-  return { summary: verdictSummary(result), worst: worst === undefined ? undefined : worstWords(result, worst), noFault: noFaultWords(result), broke: groups.broke.length - undecided, undecided, rows: result.rows.length, first, unjudged };
+  return { summary: verdictSummary(result), worst: worst === undefined ? undefined : worstWords(result, worst), noFault: noFaultWords(result), none: noneWords(result), broke: groups.broke.length - undecided, undecided, rows: result.rows.length, first, unjudged };
+}
+
+function noneWords(result: WindowsResult): string {
+  const pairs = result.pairs;
+  if (pairs === undefined || pairs.broke === 0) return `none: no fault of the ${result.rows.length} tried broke a claim`;
+  return `none alone: no single fault of the ${result.rows.length} tried broke a claim, but ${thousands(pairs.broke)} of ${thousands(pairs.pairs)} pairs of faults did (below)`;
 }
 
 /** `5 of 67 faults broke a claim` and, when some runs could not be judged, `; 3 could not be judged`. */

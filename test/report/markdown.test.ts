@@ -41,6 +41,15 @@ describe('renderMarkdownFile', () => {
     expect(md.indexOf('**Covered:**')).toBeLessThan(md.indexOf(r.source));
   });
 
+  it('says, where no single fault broke a claim but pairs did, that the pairs did', () => {
+    const r = results.outbox;
+    const pairs = { pairs: 40, broke: 3, fresh: [], known: [] };
+    const md = renderMarkdownFile({ ...r, pairs });
+    expect(md).toContain(`- **Worst window:** none alone: no single fault of the ${r.rows.length} tried broke a claim, but 3 of 40 pairs of faults did (below).\n`);
+    // A pairs sweep whose pairs broke nothing reads as a single-fault one.
+    expect(renderMarkdownFile({ ...r, pairs: { ...pairs, broke: 0 } })).toContain(`- **Worst window:** none: no fault of the ${r.rows.length} tried broke a claim.\n`);
+  });
+
   it('prints the seed passage, lesson, claim, clauses and counts', () => {
     const r = results.outbox;
     const md = renderMarkdownFile(r);
