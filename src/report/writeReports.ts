@@ -94,6 +94,15 @@ function ownedFiles(dir: string): readonly string[] | undefined {
  * anything: the target is absent, empty or a set faultline wrote; every name fits; and the
  * nearest folder that exists accepts a new entry (probed by creating and removing one).
  */
+/** Whether `path` is a folder (a link to one is not followed, as the report set does not follow it). */
+function isFolder(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 export function checkReportDir(outDir: string, flag = '--out'): void {
   const abs = linkTarget(resolve(outDir));
   const refuse = (why: string): never => {
@@ -121,6 +130,10 @@ export function checkReportDir(outDir: string, flag = '--out'): void {
     }
     const owned = ownedFiles(abs);
     const foreign = entries.filter((e) => e !== MANIFEST && !(owned ?? []).includes(e));
+    // A folder among them may be a report set of its own (an earlier `--out` inside this one): it
+    // is not this set's either, and the line says it is a folder rather than that no one wrote it.
+    const folders = foreign.filter((e) => isFolder(join(abs, e)));
+    if (folders.length > 0) refuse(`holds ${folders.length === 1 ? 'a folder' : 'folders'} that ${folders.length === 1 ? 'is' : 'are'} not part of the report set written there (${folders.slice(0, 3).map((f) => `${f}/`).join(', ')}${folders.length > 3 ? ', …' : ''}); give a new or empty folder, or one faultline wrote a report set to`);
     if (foreign.length > 0) refuse(`holds ${foreign.length === 1 ? 'a file' : 'files'} faultline did not write (${foreign.slice(0, 3).join(', ')}${foreign.length > 3 ? ', …' : ''}); give a new or empty folder, or one faultline wrote`);
   }
   // The nearest existing ancestor must accept a new entry: probe it with one faultline removes at once.

@@ -177,6 +177,12 @@ describe('the folder a set replaces', () => {
     writeFileSync(join(dir, 'notes.txt'), 'my notes');
     expect(() => writeReports(setA, dir)).toThrow(/holds a file faultline did not write \(notes\.txt\)/);
     expect(readdirSync(dir)).toEqual(['notes.txt']);
+    // A report set written to a folder inside it is a folder the outer set did not write: the
+    // line says so, rather than that faultline wrote none of it.
+    const outer = mkdtempSync(join(work, 'outer-'));
+    writeReports(setA, join(outer, 'windows'));
+    expect(() => writeReports(setA, outer)).toThrow(/holds a folder that is not part of the report set written there \(windows\/\); give a new or empty folder, or one faultline wrote a report set to$/);
+    expect(readdirSync(outer)).toEqual(['windows']);
     expect(() => checkReportDir('.')).toThrow(/holds the working folder/);
     expect(() => checkReportDir('/')).toThrow(/is the root folder/);
   });
