@@ -146,7 +146,7 @@ export const giftEmailClaim: Claim = {
   effect: 'gift-code email to the recipient',
   authority: 'the saga orchestrator, which must not email for a purchase that can still fail,',
   guarantee: 'atLeastOnce',
-  sameIntent: 'another email (the provider has no key)',
+  sameIntent: 'another email, which at least once allows',
   unknownCompletion: 'a repeated send: a second email is accepted, an email for a cancelled purchase is not',
   tables: { effect: { table: 'notification_operations', key: ['gift_order_id'], where: "$ok AND $action = 'email'" }, source: CONFIRMED, views: [operationsView('notification_operations', 'notifications'), GIFT_ORDERS] },
   outcomes: (v) =>
@@ -154,6 +154,20 @@ export const giftEmailClaim: Claim = {
       .filter((op) => op.ok && op.action === 'email')
       .map((op) => ({ key: op.saga })),
   facts: confirmedPurchases,
+};
+
+/**
+ * The email once, not at least once: for a design that promises the recipient one gift-code
+ * email (an email provider that keeps the (saga, email) key, `emailIdempotent: true`), claimed in
+ * place of `giftEmailClaim`. A repeated send is then a duplicate effect, as it is for the capture.
+ */
+export const giftEmailOnceClaim: Claim = {
+  ...giftEmailClaim,
+  effect: 'gift-code email to the recipient, once',
+  authority: 'the notifications provider, keyed by (gift order, action), and the saga orchestrator, which must not email for a purchase that can still fail,',
+  guarantee: 'exactlyOnceEffect',
+  sameIntent: 'the recorded email',
+  unknownCompletion: 'the orchestrator repeating the request under the same key',
 };
 
 /** One captured payment per committed purchase, net of refunds; none for a cancelled one. */

@@ -7,7 +7,10 @@ import { describe, expect, it } from 'vitest';
 import type { FaultPlan } from '../../src/faults/faults.ts';
 import { restingStates } from '../../src/run/failureWindows.ts';
 import { World } from '../../src/run/world.ts';
-import { giftPurchases, giftSaga } from '../../models/designs/giftSaga.ts';
+import { giftEmailClaim, giftEmailOnceClaim, giftPurchases, giftSaga } from '../../models/designs/giftSaga.ts';
+import { defineScenario } from '../../src/scenario/scenario.ts';
+import { runWindows } from '../../src/modes/windows.ts';
+import type { Claim } from '../../src/checkers/claims.ts';
 import { orchestratorMachine, sagaPlan, type EmailStep, type GiftPurchase, type OrchestratorDurable } from '../../models/orchestrator.ts';
 import { participantMachine, participantOperations, type ParticipantDurable } from '../../models/participant.ts';
 import { MachineDriver } from './machineDriver.ts';
@@ -154,5 +157,29 @@ describe('orchestrator: a refused compensation is not done', () => {
     d.receive({ type: 'saga.reply', ref: String(d.sent.at(-1)!.event['ref']), ok: true, op_id: 'op-1' }, 'payments');
     d.advance(1);
     expect(log().undone).toEqual(['void']);
+  });
+});
+
+describe('the gift-code email claimed once', () => {
+  const scenario = (emailIdempotent: boolean, claim: Claim) =>
+    defineScenario({
+      name: `gift-email-once-${emailIdempotent ? 'keyed' : 'unkeyed'}`,
+      title: 'Gift saga, email last',
+      source: 'test',
+      lesson: 'An email repeated after a lost reply is a second email unless the provider keeps its key.',
+      build: giftSaga({ emailStep: 'last', emailIdempotent }),
+      workload: { size: 2 },
+      claims: [claim],
+      expect: { verdict: 'holds' },
+    });
+
+  it('breaks where the email provider keeps no key, which the at-least-once claim accepts', () => {
+    const once = runWindows(scenario(false, giftEmailOnceClaim));
+    expect(once.judgement).toMatchObject({ verdict: 'violated', found: ['duplicate effect'] });
+    expect(runWindows(scenario(false, giftEmailClaim)).judgement.verdict).toBe('holds');
+  });
+
+  it('holds where the provider answers a repeated (saga, email) from its record', () => {
+    expect(runWindows(scenario(true, giftEmailOnceClaim)).judgement.verdict).toBe('holds');
   });
 });
