@@ -46,6 +46,13 @@ export interface LogRecord {
   readonly key: string;
   readonly payload: Payload;
   readonly at: number;
+  /**
+   * With `producerDedup: 'session'`: the producer that appended it and its session there (how
+   * many times the broker had heard of its crash), which a retry must match to be taken for a
+   * repeat. Absent otherwise.
+   */
+  readonly producer?: string;
+  readonly session?: number;
 }
 
 export interface BrokerDurable {
@@ -57,6 +64,11 @@ export interface BrokerDurable {
    * The rest are in the log only until the host loses power.
    */
   readonly synced?: readonly number[];
+  /**
+   * With `producerDedup: 'session'`: by producer, its session, one more each time the broker
+   * hears it crashed. Kept on disk, as a Kafka broker keeps its producer state in the log.
+   */
+  readonly producerSessions?: Readonly<Record<string, number>>;
 }
 
 /** The broker's failure windows; `beforeSync` only where appends are acknowledged before they are synced. */
@@ -66,8 +78,12 @@ export interface BrokerInput {
   readonly partitions?: number;
   readonly redeliveryTicks?: number;
   readonly retentionTicks?: number;
-  /** Idempotent producer: a record whose `event_id` is already in its partition is not appended again. */
-  readonly producerDedup?: boolean;
+  /**
+   * `true`: the broker's duplicate detection, a record whose `event_id` is already in its partition
+   * is not appended again, whoever sends it. `'session'`: Kafka's idempotent producer, only a
+   * retry by the same producer in the same session (since it last restarted) is a repeat.
+   */
+  readonly producerDedup?: boolean | 'session';
   /** A commit from a member that no longer owns the partition: accepted (`naive`, the default) or refused (`fenced`). */
   readonly commits?: 'naive' | 'fenced';
   /** Whether an append is on disk before its ack (true, the default) or synced `syncTicks` later. */
@@ -114,6 +130,8 @@ type Ctx = {
   redeliveryTicks: number;
   retentionTicks: number;
   producerDedup: boolean;
+  /** Repeats are told by producer and session, not by event_id alone (`producerDedup: 'session'`). */
+  sessionDedup?: true;
   commits: 'naive' | 'fenced';
   /** Acknowledged appends wait for the disk (absent) or are synced this many ticks later. */
   syncTicks?: number;
@@ -284,14 +302,16 @@ export const brokerMachine = setup({
   context: ({ input }) => {
     const partitions = input.partitions ?? 1;
     const unsynced = input.syncBeforeAck === false;
-    const empty = { partitions: Array.from({ length: partitions }, () => []), offsets: {}, ...(unsynced ? { synced: Array.from({ length: partitions }, () => 0) } : {}) };
+    const bySession = input.producerDedup === 'session';
+    const empty = { partitions: Array.from({ length: partitions }, () => []), offsets: {}, ...(unsynced ? { synced: Array.from({ length: partitions }, () => 0) } : {}), ...(bySession ? { producerSessions: {} } : {}) };
     return {
       // A restart after a power failure finds on disk only what was synced.
       durable: input.durable === undefined ? empty : onDisk(input.durable),
       partitions,
       redeliveryTicks: input.redeliveryTicks ?? 30,
       retentionTicks: input.retentionTicks ?? Number.MAX_SAFE_INTEGER,
-      producerDedup: input.producerDedup ?? false,
+      producerDedup: input.producerDedup !== undefined && input.producerDedup !== false,
+      ...(bySession ? { sessionDedup: true as const } : {}),
       commits: input.commits ?? 'naive',
       ...(unsynced ? { syncTicks: input.syncTicks ?? SYNC_TICKS } : {}),
       sessions: {},
@@ -311,13 +331,15 @@ export const brokerMachine = setup({
               const p = partitionOf(event.key, context.partitions);
               const log = context.durable.partitions[p]!;
               const eventId = event.payload['event_id'];
-              const existing = context.producerDedup && eventId !== undefined ? log.find((r) => r.payload['event_id'] === eventId) : undefined;
+              const session = context.sessionDedup ? (context.durable.producerSessions?.[event.from] ?? 0) : undefined;
+              const existing =
+                context.producerDedup && eventId !== undefined ? log.find((r) => r.payload['event_id'] === eventId && (session === undefined || (r.producer === event.from && r.session === session))) : undefined;
               if (existing) {
                 enqueue.emit(note('guard', { guard: 'producerDedup', event_id: eventId }));
                 enqueue.emit(send(event.from, { type: 'broker.ack', ref: event.ref, partition: p, offset: existing.offset }));
                 return;
               }
-              const record: LogRecord = { offset: log.length, key: event.key, payload: event.payload, at: event.at };
+              const record: LogRecord = { offset: log.length, key: event.key, payload: event.payload, at: event.at, ...(session === undefined ? {} : { producer: event.from, session }) };
               const partitions = context.durable.partitions.map((l, i) => (i === p ? [...l, record] : l));
               enqueue.emit(window('beforeAppend', true));
               enqueue.assign({ durable: { ...context.durable, partitions } });
@@ -419,6 +441,14 @@ export const brokerMachine = setup({
             enqueueActions(({ context, event, enqueue }) => {
               const { [event.peer]: gone, ...rest } = context.sessions;
               enqueue.assign({ sessions: rest });
+              // A producer that crashed starts a new session when it comes back (Kafka gives it a
+              // new producer id), so what it sends again is no retry of what it sent before. The
+              // broker learns of the crash by this notice; one that was down when the notice came
+              // takes the restarted producer's sends for the old session's.
+              if (context.sessionDedup) {
+                const sessions = context.durable.producerSessions ?? {};
+                enqueue.assign({ durable: { ...context.durable, producerSessions: { ...sessions, [event.peer]: (sessions[event.peer] ?? 0) + 1 } } });
+              }
               if (gone === undefined) return;
               // The crashed member's partitions go to the group's other members, which take them up
               // from the committed offset. A group left without members keeps its offsets for later.
@@ -464,8 +494,13 @@ export const BrokerOptions = z.strictObject({
   redelivery: z.union([duration, z.literal('never')]).optional(),
   /** How long records are kept (for ever). */
   retention: duration.optional(),
-  /** An idempotent producer: a record whose event_id the partition already holds is not appended again. */
-  producerDedup: z.boolean().optional(),
+  /**
+   * Repeats of a record not appended again: `true`, the broker's duplicate detection, a record
+   * whose event_id the partition already holds, whoever sends it (a message-id check, as Azure
+   * Service Bus and NATS JetStream offer); `'session'`, Kafka's idempotent producer, only a retry
+   * by the same producer since it last started (a restarted producer, or another one, appends it again).
+   */
+  producerDedup: z.union([z.boolean(), z.literal('session')]).optional(),
   /**
    * A group member's commit for a partition it no longer owns: accepted (`naive`, the default:
    * the broker keeps no group generations) or refused (`fenced`: by the generation each delivery

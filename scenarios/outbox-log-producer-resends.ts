@@ -5,7 +5,8 @@
 // crash in the log; the relay, with no ack, publishes it again, and the log holds it twice.
 // (A relay crash after the broker accepted does the same, which is why the seeds put the
 // duplicate in the outbox's design rather than in the broker's.) outbox-log-idempotent-producer
-// is the repair.
+// repairs the first (a retry) but not the second (a new producer session); outbox-log-broker-dedup
+// repairs both.
 import { defineScenario } from '../src/scenario/scenario.ts';
 import { orderPipeline, publishedEventClaim } from '../models/designs/orderPipeline.ts';
 

@@ -272,7 +272,7 @@ describe('bad input', () => {
     expect(lines.every((l) => !l.includes(' at '))).toBe(true);
   });
 
-  it('a table a model meets only when it runs (the outbox its service writes, in a database drawn by hand that declares no tables) is one line naming the component and the step, never a stack trace', async () => {
+  it('a table a model meets only when it runs (the outbox its service writes, in a database drawn by hand that declares no tables) is one line naming the file, the component and the step, never a stack trace', async () => {
     const root = join(import.meta.dirname, '..', '..');
     const text = [
       `import { compose, defineScenario } from '${root}/src/index.ts';`,
@@ -293,7 +293,8 @@ describe('bad input', () => {
     try {
       const io = bufferIo();
       expect(await main(['windows', path, '--out', join(sandbox, 'no-outbox-reports')], io), io.stderr).toBe(2);
-      expect(io.stderr.trim().split('\n')).toEqual(['faultline: ordersDb failed on db.exec in state serving: no table outbox; tables: orders']);
+      // Met in the fault-free run the load makes, so it is said at load, with the file's name.
+      expect(io.stderr.trim().split('\n')).toEqual([`faultline: malformed scenario ${path}: ordersDb failed on db.exec in state serving: no table outbox; tables: orders`]);
       expect(existsSync(join(sandbox, 'no-outbox-reports'))).toBe(false);
     } finally {
       rmSync(path);

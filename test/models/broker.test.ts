@@ -117,6 +117,40 @@ describe('broker: producer dedup tells records apart by event_id only', () => {
   });
 });
 
+describe("broker: producerDedup 'session', Kafka's idempotent producer", () => {
+  const publish = (ref: string, payload: Record<string, string>) => ({ type: 'broker.publish', ref, key: 'o-1', payload });
+  const ids = (d: MachineDriver) => recordsOf(d.context['durable'] as BrokerDurable).map((r) => r.payload['event_id']);
+
+  it('takes a retry by the same producer in the same session for a repeat, and a restarted or another producer\'s send for a new record', () => {
+    const d = new MachineDriver(brokerMachine, { producerDedup: 'session' });
+    d.receive(publish('a', { event_id: 'evt-1' }), 'relay');
+    // The same producer's retry (its ack was lost): acknowledged with the first offset.
+    d.receive(publish('a', { event_id: 'evt-1' }), 'relay');
+    expect(ids(d)).toEqual(['evt-1']);
+    expect(d.sent.map((s) => [s.to, s.event['offset']])).toEqual([['relay', 0], ['relay', 0]]);
+    // Another producer is another session: its send of the same event is appended.
+    d.receive(publish('x', { event_id: 'evt-1' }), 'relay2');
+    expect(ids(d)).toEqual(['evt-1', 'evt-1']);
+    // The relay crashed and came back: a new session, so its republish is appended too, and a
+    // retry within the new session is a repeat again.
+    d.receive({ type: 'sys.peerCrashed', peer: 'relay' }, 'relay');
+    d.receive(publish('b', { event_id: 'evt-1' }), 'relay');
+    d.receive(publish('b', { event_id: 'evt-1' }), 'relay');
+    expect(ids(d)).toEqual(['evt-1', 'evt-1', 'evt-1']);
+    expect((d.context['durable'] as BrokerDurable).producerSessions).toEqual({ relay: 1 });
+  });
+
+  it('in the pipeline: a broker crash after the append is absorbed, a relay crash after the broker accepted is not', () => {
+    const afterAppend: FaultPlan = [{ kind: 'crash', window: 'broker.afterAppend', occurrence: 1 }];
+    const afterAccept: FaultPlan = [{ kind: 'crash', window: 'relay.afterBrokerAccept', occurrence: 1 }];
+    const options = { crashes: ['broker' as const], broker: { producerDedup: 'session' as const } };
+    expect(logIds(run(options, afterAppend).broker)).toEqual(['evt-o-1-v1']);
+    expect(logIds(run(options, afterAccept).broker)).toEqual(['evt-o-1-v1', 'evt-o-1-v1']);
+    // The broker's own duplicate detection keeps one record either way.
+    expect(logIds(run({ ...options, broker: { producerDedup: true } }, afterAccept).broker)).toEqual(['evt-o-1-v1']);
+  });
+});
+
 describe('broker: consumer-group offsets and redelivery', () => {
   it('committed offsets survive a consumer crash, and the restarted consumer is redelivered from the committed offset', () => {
     // Crash after the second reservation commits, before its offset is committed: o-1's offset
