@@ -499,6 +499,8 @@ export const BrokerOptions = z.strictObject({
    * whose event_id the partition already holds, whoever sends it (a message-id check, as Azure
    * Service Bus and NATS JetStream offer); `'session'`, Kafka's idempotent producer, only a retry
    * by the same producer since it last started (a restarted producer, or another one, appends it again).
+   * There are no sequence numbers: a producer's send of an event_id it already sent in the same
+   * session is taken for its retry, where Kafka appends one the application sent anew.
    */
   producerDedup: z.union([z.boolean(), z.literal('session')]).optional(),
   /**
