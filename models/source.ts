@@ -90,7 +90,9 @@ export const sourceMachine = setup({
     keyed: ({ context }) => Boolean(context.input.checkoutKeys && context.pending?.cmd.key !== undefined),
     publishFirst: ({ context }) => context.input.design === 'dualWritePublishFirst',
     queued: ({ context }) => context.queued.length > 0,
-    queuedPublishFirst: ({ context }) => context.queued.length > 0 && context.input.design === 'dualWritePublishFirst',
+    // The design first: for any other design the guard reads nothing but the options, so the
+    // windows it leads to are ruled out for that design (src/run/failureWindows.ts).
+    queuedPublishFirst: ({ context }) => context.input.design === 'dualWritePublishFirst' && context.queued.length > 0,
     publishAfter: ({ context }) => context.input.design === 'dualWriteCommitFirst',
     writesOk: ({ event }) => event.type === 'db.result' && event.results.every((r) => r.inserted !== false && r.updated !== 0),
     committed: ({ event }) => event.type === 'db.committed' && event.ok,
