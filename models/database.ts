@@ -800,7 +800,7 @@ export class Engine {
   }
 
   /** Applies a transaction's writes atomically; a transaction whose statement failed can only roll back. */
-  commit(durable: DatabaseDurable, tx: Tx, now: number): { durable: DatabaseDurable; ok: boolean; conflict?: string; evicted?: readonly EvictedRow[] } {
+  commit(durable: DatabaseDurable, tx: Tx, now: number, others: Readonly<Record<string, Tx>> = {}): { durable: DatabaseDurable; ok: boolean; conflict?: string; evicted?: readonly EvictedRow[] } {
     if (tx.failed !== undefined) return { durable, ok: false, conflict: tx.failed };
     if (tx.writes.length === 0) return { durable, ok: true };
     const base = this.backups === undefined ? undefined : backedUp(durable, this.backups, now);
@@ -815,27 +815,36 @@ export class Engine {
       else table[w.pk] = { row: w.row, at: w.insert || !table[w.pk] ? now : table[w.pk]!.at, seq: table[w.pk]?.seq ?? seq++ };
       if (w.row !== null && this.spec(w.table).history) history = withEntry(history, w.table, [...(history[w.table] ?? []), w.row]);
     }
-    const evicted = this.bounded ? this.evict(durable, tables, now) : NONE_EVICTED;
+    const evicted = this.bounded ? this.evict(durable, tables, now, others) : NONE_EVICTED;
     return { durable: base === undefined ? { tables, nextSeq: seq + 1, history } : { ...base, tables, nextSeq: seq + 1, history }, ok: true, ...(evicted.length === 0 ? {} : { evicted }) };
   }
 
   /**
-   * Drops the oldest live rows (by first commit) of each bounded table the transaction wrote,
-   * until it holds no more than its capacity, from `tables` (the commit's own copies), and
-   * returns them. Rows past their time to live are already gone to a reader, so they take no room.
+   * Drops the oldest live rows of each bounded table the transaction wrote, until it holds no
+   * more than its capacity, from `tables` (the commit's own copies), and returns them. Oldest is
+   * by first commit (`at`, which a row past its time to live and inserted again takes anew; then
+   * commit order). Rows past their time to live are already gone to a reader, so they take no
+   * room. Eviction stops at a row another open transaction changed or locked, as a trimming
+   * job's delete would wait for it: the table stays over its bound until a later commit, rather
+   * than losing a newer row first.
    */
-  private evict(durable: DatabaseDurable, tables: Record<string, Record<string, StoredRow>>, now: number): EvictedRow[] {
+  private evict(durable: DatabaseDurable, tables: Record<string, Record<string, StoredRow>>, now: number, others: Readonly<Record<string, Tx>>): EvictedRow[] {
     const evicted: EvictedRow[] = [];
     for (const name of Object.keys(tables)) {
       const capacity = this.spec(name).capacity;
       const table = tables[name]!;
       // A table the transaction did not write is the committed one itself, already within bounds.
       if (capacity === undefined || table === durable.tables[name]) continue;
-      const live = Object.entries(table).filter(([, s]) => this.live(s, name, now)).sort(([, a], [, b]) => a.seq - b.seq);
-      for (let i = 0; i < live.length - capacity; i++) {
+      const live = Object.entries(table)
+        .filter(([, s]) => this.live(s, name, now))
+        .sort(([, a], [, b]) => a.at - b.at || a.seq - b.seq);
+      let over = live.length - capacity;
+      for (let i = 0; i < live.length && over > 0; i++) {
         const [pk, s] = live[i]!;
+        if (this.rowHolder(others, '', name, pk) !== undefined) break;
         delete table[pk];
         evicted.push({ table: name, row: s.row, committedAt: s.at, capacity });
+        over--;
       }
     }
     return evicted;
@@ -983,7 +992,7 @@ function attempt(engine: Engine, s: State, r: Request, now: number): { state: St
   if (e.type === 'db.commit') {
     const tx = s.txs[r.key];
     const rest = withoutEntry(s.txs, r.key);
-    const res: ReturnType<Engine['commit']> = tx ? engine.commit(s.durable, tx, e.at) : { durable: s.durable, ok: true };
+    const res: ReturnType<Engine['commit']> = tx ? engine.commit(s.durable, tx, e.at, rest) : { durable: s.durable, ok: true };
     const event = { type: 'db.committed', tx: e.tx, ok: res.ok, ...(res.conflict ? { conflict: res.conflict } : {}) };
     return { state: stateOf(res.durable, rest, s.waiting), reply: { to: e.from, event, ...(res.evicted === undefined ? {} : { evicted: res.evicted }) } };
   }
@@ -1024,7 +1033,7 @@ function attempt(engine: Engine, s: State, r: Request, now: number): { state: St
   }
   if (run) {
     const rest = withoutEntry(s.txs, r.key);
-    const res = engine.commit(s.durable, tx, e.at);
+    const res = engine.commit(s.durable, tx, e.at, rest);
     const event = { type: 'db.ran', ref: e.ref, ok: res.ok, results, ...(res.conflict ? { conflict: res.conflict } : {}) };
     return { state: stateOf(res.durable, rest, s.waiting), reply: { to: e.from, event, ...(res.evicted === undefined ? {} : { evicted: res.evicted }) } };
   }

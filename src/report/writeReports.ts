@@ -89,11 +89,6 @@ function ownedFiles(dir: string): readonly string[] | undefined {
   return undefined;
 }
 
-/**
- * Checks, before any run, that a report set can be written to `outDir` without creating
- * anything: the target is absent, empty or a set faultline wrote; every name fits; and the
- * nearest folder that exists accepts a new entry (probed by creating and removing one).
- */
 /** Whether `path` is a folder (a link to one is not followed, as the report set does not follow it). */
 function isFolder(path: string): boolean {
   try {
@@ -103,6 +98,11 @@ function isFolder(path: string): boolean {
   }
 }
 
+/**
+ * Checks, before any run, that a report set can be written to `outDir` without creating
+ * anything: the target is absent, empty or a set faultline wrote; every name fits; and the
+ * nearest folder that exists accepts a new entry (probed by creating and removing one).
+ */
 export function checkReportDir(outDir: string, flag = '--out'): void {
   const abs = linkTarget(resolve(outDir));
   const refuse = (why: string): never => {

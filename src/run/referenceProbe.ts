@@ -78,7 +78,8 @@ function relayProblems(run: RunRecord): string[] {
       const lacking = rows.filter((r) => r[column] === undefined || r[column] === null || r[column] === '').length;
       if (lacking === 0) continue;
       const role = column === 'aggregate_id' ? 'keys each record at the broker by' : reader.polled ? 'names each publish, and marks it sent, by' : 'names each publish by';
-      problems.push(`${where}, and ${role} its ${column}, which ${lacking === rows.length ? 'no row' : `${lacking} of ${rows.length} rows`} carries${near(column)}; columns: ${columns.join(', ')}`);
+      // Where some rows carry it, the column exists and no near name is worth suggesting.
+      problems.push(`${where}, and ${role} its ${column}, which ${lacking === rows.length ? `no row carries${near(column)}` : `${lacking} of ${rows.length} rows lack`}; columns: ${columns.join(', ')}`);
     }
     if (!reader.polled || rows.some((r) => typeof r['published'] === 'boolean')) continue;
     const given = rows.find((r) => 'published' in r)?.['published'];

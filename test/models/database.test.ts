@@ -485,6 +485,33 @@ describe('database: table options', () => {
     expect(rowsOf(db.durable, 'forever')).toHaveLength(3);
   });
 
+  it('capacity with ttlTicks: a key inserted again after its row lapsed is as new as its insert, not as old as the lapsed row', () => {
+    const db = database({ dedup: { key: ['k'], capacity: 2, ttlTicks: 10 } });
+    const insert = (k: string, at: number) => db.run('app', [{ op: 'insert', table: 'dedup', row: { k }, onConflict: 'nothing' }], at);
+    insert('a', 0);
+    insert('b', 5);
+    // a has lapsed by t=12 and is inserted again; b is now the oldest live row.
+    expect(insert('a', 12).results).toMatchObject([{ inserted: true }]);
+    insert('c', 13);
+    expect(db.notes).toEqual([{ kind: 'evicted', data: { table: 'dedup', row: { k: 'b' }, committedAt: 5, capacity: 2 } }]);
+    expect(insert('a', 14).results).toMatchObject([{ inserted: false }]);
+  });
+
+  it('capacity: eviction waits for a row another open transaction changed or locked, as a trimming job would', () => {
+    const db = database({ dedup: { key: ['k'], capacity: 1 } });
+    db.run('app', [{ op: 'insert', table: 'dedup', row: { k: 'a', n: 0 } }], 1);
+    db.exec('app', 'held', [{ op: 'update', table: 'dedup', where: { k: 'a' }, set: { n: 1 } }], 2);
+    // The insert's commit would push a out, but an open transaction holds it: nothing goes yet,
+    // not even the newer row, and the table stays over its bound for now.
+    db.run('other', [{ op: 'insert', table: 'dedup', row: { k: 'b' } }], 3);
+    expect(db.notes).toEqual([]);
+    expect(rowsOf(db.durable, 'dedup')).toEqual([{ k: 'a', n: 0 }, { k: 'b' }]);
+    // Once it commits, its update lands and the oldest row goes, the table back within its bound.
+    expect(db.commit('app', 'held', 4)).toMatchObject({ ok: true });
+    expect(db.notes).toEqual([{ kind: 'evicted', data: { table: 'dedup', row: { k: 'a', n: 1 }, committedAt: 1, capacity: 1 } }]);
+    expect(rowsOf(db.durable, 'dedup')).toEqual([{ k: 'b' }]);
+  });
+
   it('capacity with ttlTicks: rows past their time to live take no room', () => {
     const db = database({ dedup: { key: ['k'], capacity: 2, ttlTicks: 10 } });
     db.run('app', [{ op: 'insert', table: 'dedup', row: { k: 'a' } }], 0);
