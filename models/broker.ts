@@ -129,9 +129,8 @@ type Ctx = {
   partitions: number;
   redeliveryTicks: number;
   retentionTicks: number;
-  producerDedup: boolean;
-  /** Repeats are told by producer and session, not by event_id alone (`producerDedup: 'session'`). */
-  sessionDedup?: true;
+  /** Which repeats are not appended again: none, any by event_id, or a producer's own within its session. */
+  producerDedup: boolean | 'session';
   commits: 'naive' | 'fenced';
   /** Acknowledged appends wait for the disk (absent) or are synced this many ticks later. */
   syncTicks?: number;
@@ -310,8 +309,7 @@ export const brokerMachine = setup({
       partitions,
       redeliveryTicks: input.redeliveryTicks ?? 30,
       retentionTicks: input.retentionTicks ?? Number.MAX_SAFE_INTEGER,
-      producerDedup: input.producerDedup !== undefined && input.producerDedup !== false,
-      ...(bySession ? { sessionDedup: true as const } : {}),
+      producerDedup: input.producerDedup ?? false,
       commits: input.commits ?? 'naive',
       ...(unsynced ? { syncTicks: input.syncTicks ?? SYNC_TICKS } : {}),
       sessions: {},
@@ -331,7 +329,7 @@ export const brokerMachine = setup({
               const p = partitionOf(event.key, context.partitions);
               const log = context.durable.partitions[p]!;
               const eventId = event.payload['event_id'];
-              const session = context.sessionDedup ? (context.durable.producerSessions?.[event.from] ?? 0) : undefined;
+              const session = context.producerDedup === 'session' ? (context.durable.producerSessions?.[event.from] ?? 0) : undefined;
               const existing =
                 context.producerDedup && eventId !== undefined ? log.find((r) => r.payload['event_id'] === eventId && (session === undefined || (r.producer === event.from && r.session === session))) : undefined;
               if (existing) {
@@ -445,7 +443,7 @@ export const brokerMachine = setup({
               // new producer id), so what it sends again is no retry of what it sent before. The
               // broker learns of the crash by this notice; one that was down when the notice came
               // takes the restarted producer's sends for the old session's.
-              if (context.sessionDedup) {
+              if (context.producerDedup === 'session') {
                 const sessions = context.durable.producerSessions ?? {};
                 enqueue.assign({ durable: { ...context.durable, producerSessions: { ...sessions, [event.peer]: (sessions[event.peer] ?? 0) + 1 } } });
               }

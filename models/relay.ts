@@ -19,9 +19,6 @@ import { duration, parseOptions, z } from '../src/scenario/options.ts';
 import { InputError } from '../src/base/inputError.ts';
 import { claimingRelayMachine } from './claimingRelay.ts';
 
-/** The table a relay polls unless told another. */
-export const RELAY_TABLE = OUTBOX_TABLE;
-
 export interface RelayInput {
   readonly db: string;
   readonly broker: string;
@@ -114,7 +111,7 @@ export const relayMachine = setup({
     durable: input.durable ?? {},
     db: input.db,
     broker: input.broker,
-    table: input.table ?? RELAY_TABLE,
+    table: input.table ?? OUTBOX_TABLE,
     mark: input.mark ?? 'afterSend',
     concurrent: (input.concurrency ?? 'perAggregate') === 'concurrent',
     pollTicks: input.pollTicks ?? 8,
@@ -239,7 +236,7 @@ export function relay(options: z.input<typeof RelayOptions> = {}): ComponentBuil
     }),
     // Its database holds the outbox it polls: found at load, not as a failed statement in a run.
     wiring: (design) => {
-      const missing = design.missingTable(db, o.table ?? RELAY_TABLE);
+      const missing = design.missingTable(db, o.table ?? OUTBOX_TABLE);
       return missing === undefined ? [] : [`outbox table: ${missing}`];
     },
     ...common(time, name, o),

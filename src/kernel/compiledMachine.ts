@@ -165,13 +165,13 @@ function staticGuard(guard: Guard, context: Ctx): boolean | undefined {
   };
   // What a restart gives the machine besides its options (its durable state, the sessions its
   // crash broke) differs from boot to boot: a guard that reads it is no test of the options.
+  const fromRestart = (key: string | symbol) => {
+    if (key === 'durable' || key === 'broken') read();
+  };
   const options = new Proxy(input, {
-    get: (target, key) => {
-      if (key === 'durable' || key === 'broken') read();
-      return Reflect.get(target, key) as unknown;
-    },
-    has: (target, key) => ((key === 'durable' || key === 'broken') && read(), Reflect.has(target, key)),
-    getOwnPropertyDescriptor: (target, key) => ((key === 'durable' || key === 'broken') && read(), Reflect.getOwnPropertyDescriptor(target, key)),
+    get: (target, key) => (fromRestart(key), Reflect.get(target, key) as unknown),
+    has: (target, key) => (fromRestart(key), Reflect.has(target, key)),
+    getOwnPropertyDescriptor: (target, key) => (fromRestart(key), Reflect.getOwnPropertyDescriptor(target, key)),
     ownKeys: (target) => (read(), Reflect.ownKeys(target)),
   });
   const ctx = new Proxy(context, {
