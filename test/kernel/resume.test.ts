@@ -2,7 +2,7 @@
 // captured reference run must be the run performed from the beginning, event for event: the same
 // trace, the same hash, the same strikes, notes, end state and findings. Every single-fault plan
 // of scenarios that between them use every fault kind and both kinds of crashing component is
-// held to that, and every pair of one scenario, since a pair resumes at the earlier of its two.
+// held to that, and every second pair of one scenario, since a pair resumes at the earlier of its two.
 // The quick suite takes three of the scenarios and a fifth of the pairs (test/support/suite.ts).
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../../src/scenario/catalogue.ts';
@@ -82,12 +82,13 @@ describe('a run resumed from a captured reference run', () => {
     expect(skippedSteps).toBeGreaterThan(0);
   }, 120_000);
 
-  it('is the run performed from the start for every pair of faults, resumed at the earlier one', async () => {
+  it(`is the run performed from the start for every ${full ? 'second' : 'fifth'} pair of faults of one design, resumed at the earlier one`, async () => {
     const scenario = await load('mercury-dual-write-publish-first');
     const plan = sweepPlan(scenario, { seed: SEED, pairs: true, maxOccurrence: 1, failFast: false });
     const all = plan.plans.filter((p) => p.length === 2);
     expect(all.length).toBeGreaterThan(100);
-    const pairs = full ? all : all.filter((_, i) => i % 5 === 0);
+    // Every second pair in the catalogue suite: the tests below resume pairs of six more designs.
+    const pairs = all.filter((_, i) => i % (full ? 2 : 5) === 0);
     expect(compare(scenario, pairs).resumed).toBeGreaterThan(pairs.length / 2);
   }, 120_000);
 
@@ -170,8 +171,9 @@ describe('a pair resumed from the captured run of the fault that strikes first',
       const part = runScenario(scenario, { seed: SEED, plan: pair, keepTrace: true }, hashedBase);
       expect(essence(part), label).toEqual(essence(whole));
       // As a sweep runs it: neither trace nor hash, and not performed at all when the other fault never strikes.
+      // Keeping the trace and its hash changes nothing else a run leaves, so the run from the start above is its measure.
       const swept = runScenario(scenario, { seed: SEED, plan: pair, keepTrace: false, hashTrace: false }, base);
-      expect(untraced(swept), label).toEqual(untraced(runScenario(scenario, { seed: SEED, plan: pair, keepTrace: false, hashTrace: false })));
+      expect(untraced(swept), label).toEqual(untraced(whole));
       const captured = base!.report.resume!;
       const index = resumeIndex(captured, pair);
       // A run that hashes its trace cannot take its prefix from one that did not.
