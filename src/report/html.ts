@@ -21,7 +21,7 @@ import { DIAGRAM_STYLE, STYLE } from './htmlStyle.ts';
 import { focusSentence, markedSteps, stepLine } from './keyStory.ts';
 import { absorbedSummary, placeList, queryLegend, repairCell, rowGroups, type QueryLegend } from './rowGroups.ts';
 import { knownLines, pairRows, pairsLead } from './pairsSummary.ts';
-import { brokeWords, scenarioAnswer } from './scenarioAnswer.ts';
+import { brokeWords, noneCell, scenarioAnswer } from './scenarioAnswer.ts';
 import { counterexampleSteps } from './sequenceSteps.ts';
 import { svgSequence } from './svgSequence.ts';
 import { runTally, verdictSummary, type VerdictSummary } from './verdictSummary.ts';
@@ -255,7 +255,7 @@ function indexRow(r: WindowsResult): string {
   const a = scenarioAnswer(r);
   const href = scenarioPage(r.name);
   const first = a.first === undefined ? '—' : `<a href="${href}#${anchor(r.name, `-ce-${a.first.index + 1}`)}">${esc(r.counterexamples[a.first.index]!.violation)}</a>`;
-  return `<tr${a.summary.asExpected ? '' : ' class="unexpected"'}><td><a href="${href}">${esc(r.title)}</a><br><code>${esc(r.name)}</code></td><td>${badges(a.summary)}</td><td>${esc(a.summary.expected)}</td><td>${a.noFault !== undefined ? 'none needed: it breaks with no fault' : a.worst === undefined ? 'none' : `<code>${esc(a.worst)}</code>`}</td><td>${first}</td><td>${r.coverage.runs}</td></tr>`;
+  return `<tr${a.summary.asExpected ? '' : ' class="unexpected"'}><td><a href="${href}">${esc(r.title)}</a><br><code>${esc(r.name)}</code></td><td>${badges(a.summary)}</td><td>${esc(a.summary.expected)}</td><td>${a.noFault !== undefined ? 'none needed: it breaks with no fault' : a.worst === undefined ? esc(noneCell(r)) : `<code>${esc(a.worst)}</code>`}</td><td>${first}</td><td>${r.coverage.runs}</td></tr>`;
 }
 
 /** The index of a run (report.html): the tally, then every scenario in one table linking its page; `others` are the set's other files it links to. */

@@ -86,6 +86,15 @@ function noneWords(result: WindowsResult): string {
   return `none alone: no single fault of the ${result.rows.length} tried broke a claim, but ${thousands(pairs.broke)} of ${thousands(pairs.pairs)} pairs of faults did (below)`;
 }
 
+/**
+ * The index's worst-window cell when no single fault broke a claim: plain `none`, or, when pairs of
+ * faults did, how many, since the scenario's first counterexample beside it is then a pair's.
+ */
+export function noneCell(result: WindowsResult): string {
+  const pairs = result.pairs;
+  return pairs === undefined || pairs.broke === 0 ? 'none' : `none alone; ${thousands(pairs.broke)} of ${thousands(pairs.pairs)} pairs of faults broke a claim`;
+}
+
 /** `5 of 67 faults broke a claim` and, when some runs could not be judged, `; 3 could not be judged`. */
 export function brokeWords(a: Pick<ScenarioAnswer, 'broke' | 'undecided' | 'rows'>): string {
   return `${a.broke} of ${a.rows} faults broke a claim${a.undecided === 0 ? '' : `; ${a.undecided} could not be judged`}`;

@@ -56,6 +56,11 @@ describe('the HTML pages', () => {
     const broken = renderHtml([brokenHolds(results.outbox)]);
     expect(broken).toContain('<span class="badge violated">violated</span> <span class="badge not-expected">NOT as expected</span>');
     expect(broken).toContain('<tr class="unexpected">');
+    // No single fault broke the outbox: its cell says none, unless pairs of faults did.
+    expect(index).toMatch(new RegExp(`<code>${results.outbox.name}</code></td>.*?</td>.*?</td><td>none</td>`));
+    const pairs = { pairs: 40, broke: 3, fresh: [], known: [] };
+    expect(renderHtml([{ ...results.outbox, pairs }])).toContain('<td>none alone; 3 of 40 pairs of faults broke a claim</td>');
+    expect(renderHtml([{ ...results.outbox, pairs: { ...pairs, broke: 0 } }])).toContain('<td>none</td>');
   });
 
   it('open each scenario page with its answer, before its description', () => {
