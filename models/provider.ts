@@ -150,6 +150,10 @@ export const providerMachine = setup({
     // anyone ever hears of it.
     perform: enqueueActions(({ context, enqueue }) => {
       const call = context.current!;
+      // A key the provider bound once and has since forgotten: this is why the call is new work, and
+      // a real provider says nothing of it, so the trace says what was forgotten and when.
+      const forgotten = context.input.idempotency !== 'none' && call.key !== undefined ? context.durable.keys[call.key] : undefined;
+      if (forgotten !== undefined) enqueue.emit(note('keyLapsed', { key: call.key, op_id: forgotten.op_id, firstAt: forgotten.at, retentionTicks: context.input.keyRetentionTicks }));
       const op: ProviderOperation = { op_id: `op-${context.durable.nextOp}`, key: call.key ?? null, intent: call.intent, at: call.at };
       const keys =
         context.input.idempotency !== 'none' && call.key !== undefined

@@ -54,9 +54,13 @@ export function storyLines(d: SequenceDiagram): string[] {
   return d.steps.map(stepLine);
 }
 
-/** The faults, the marked steps and a missing effect: the finding told in a few steps. */
+/**
+ * The faults, the marked steps, a missing effect, and a dedup record forgotten (a row past its time
+ * to live, a row a bounded table evicted, a provider's key past its retention), which is why a
+ * repeat got through: the finding told in a few steps.
+ */
 export function markedSteps(d: SequenceDiagram): SequenceStep[] {
-  return d.steps.filter((s) => s.kind === 'crash' || s.kind === 'lost' || s.kind === 'missing' || ('mark' in s && s.mark !== undefined) || (s.kind === 'note' && /duplicated|delayed|held back|rebalanced|restored|clock jumps/.test(s.label)));
+  return d.steps.filter((s) => s.kind === 'crash' || s.kind === 'lost' || s.kind === 'missing' || ('mark' in s && s.mark !== undefined) || (s.kind === 'note' && /duplicated|delayed|held back|rebalanced|restored|clock jumps|past its time to live|row evicted|past its retention/.test(s.label)));
 }
 
 /** The same, one line each. */

@@ -141,6 +141,10 @@ function noteOf(data: unknown): Labelled {
     // A row a bounded table dropped at a commit (models/database.ts, TableSpec.capacity).
     const { table, committedAt, capacity } = d.data;
     return labelled(`${table} row evicted (committed at t=${String(committedAt)}, the table keeps ${String(capacity)})`, d.data['row']);
+  } else if (kind === 'keyLapsed' && typeof d?.data?.['key'] === 'string') {
+    // A provider's idempotency key past its retention (models/provider.ts): the call under it was new work.
+    const { key, firstAt, retentionTicks } = d.data;
+    return labelled(`idempotency key past its retention (first used at t=${String(firstAt)}, kept ${String(retentionTicks)} ticks)`, { key });
   } else if (kind === 'idleRollback' && typeof d?.data?.['tx'] === 'string') {
     // A database rolled back a transaction left idle (models/database.ts): named by the rows it had written.
     return labelled(`transaction ${d.data['tx']} rolled back after ${String(d.data['idleTicks'])} ticks idle`, d.data['rows']);

@@ -283,7 +283,7 @@ export const GROUPS: readonly GroupNotes[] = [
         options: {
         idempotency: { text: "Every call new work; a known key returns the recorded operation; or returns it only for the same intent and refuses another." },
         statusLookup: { text: "Whether a caller can ask for the operation under a key." },
-        keyRetention: { default: "for ever", text: "How long it remembers a key (and can look it up)." },
+        keyRetention: { default: "for ever", text: "How long it remembers a key (and can look it up). A call under a key past it is new work, which the trace and the diagrams note on the provider (`idempotency key past its retention`)." },
         },
       },
       {

@@ -9,6 +9,7 @@ import { defineScenario } from '../../src/index.ts';
 import { replay } from '../../src/modes/replay.ts';
 import { runWindows } from '../../src/modes/windows.ts';
 import { counterexampleSteps } from '../../src/report/sequenceSteps.ts';
+import { markedLines } from '../../src/report/keyStory.ts';
 import { orderPipeline, reservationClaim } from '../../models/designs/orderPipeline.ts';
 import type { EvictedRow } from '../../models/database.ts';
 
@@ -58,6 +59,8 @@ describe('a dedup table of bounded capacity', () => {
     const effects = steps.flatMap((s, i) => (s.kind === 'note' && s.label.startsWith('effect committed') ? [i] : []));
     expect(effects[0]).toBeLessThan(eviction);
     expect(eviction).toBeLessThan(effects[effects.length - 1]!);
+    // Among the few steps a page opens with, since it is why the repeat got through.
+    expect(markedLines(counterexampleSteps({ trace: r.trace, findings: r.findings, violation: 'duplicate effect' }))).toContainEqual(expect.stringMatching(/inventoryDb: inbox row evicted \(committed at t=\d+, the table keeps 1\) event=evt-o-1-v1$/));
   });
 
   it('holds under the same two faults when it keeps every key the workload makes', () => {

@@ -6,6 +6,7 @@
 // the key.
 import { beforeAll, describe, expect, it } from 'vitest';
 import carrier from '../../scenarios/carrier-no-key-no-lookup.ts';
+import retention from '../../scenarios/carrier-key-short-retention.ts';
 import dualWrite from '../../scenarios/mercury-dual-write-commit-first.ts';
 import { focusOf, relatedSteps } from '../../src/report/keyFocus.ts';
 import { markedLines, storyLines } from '../../src/report/keyStory.ts';
@@ -63,6 +64,16 @@ describe('a duplicate drawn around its key', () => {
     expect(mermaidSequence(d)).toMatch(/rect rgb\(255, 214, 170\)\n  caller->>provider: provider\.call ref=0\.0#35;1\n    Note right of provider: DUPLICATE: 2nd committed outcome for o-1\/1\n  end/);
     expect(markedLines(d).at(-1)).toMatch(/^t=\d+ +caller → provider  provider\.call ref=0\.0#1   ◀ DUPLICATE: 2nd committed outcome for o-1\/1$/);
     expect(storyLines(d).length).toBe(d.steps.length);
+  });
+});
+
+describe('a repeat let through because the dedup record was forgotten', () => {
+  it('tells the provider key past its retention among the few steps a page opens with', () => {
+    const r = runWindows(retention);
+    const ce = r.counterexamples.find((c) => c.violation === 'duplicate effect')!;
+    const lines = markedLines(counterexampleSteps(ce));
+    const lapse = lines.findIndex((l) => /^t=\d+ +provider: idempotency key past its retention \(first used at t=\d+, kept \d+ ticks\) key=o-1\/1$/.test(l));
+    expect(lapse, lines.join('\n')).toBeGreaterThan(lines.findIndex((l) => /1st committed outcome/.test(l)));
   });
 });
 
