@@ -951,12 +951,17 @@ export function databaseSessions(context: unknown): readonly string[] {
  * batch that did), else a statement answered inside an open transaction.
  */
 function windowOf(replies: readonly Reply[]): (typeof DATABASE_WINDOWS)[number] | undefined {
-  const wrote = (r: Reply) =>
-    (r.event.type === 'db.committed' && r.event['ok'] === true) ||
-    (r.event.type === 'db.ran' && r.event['ok'] === true && (r.event['results'] as readonly OpResult[]).some((x) => x.inserted === true || x.written === true || (x.updated ?? 0) > 0 || (x.deleted ?? 0) > 0));
   if (replies.some(wrote)) return 'afterCommit';
   if (replies.some((r) => r.event.type === 'db.result')) return 'afterStatement';
   return undefined;
+}
+
+/** Whether a reply reports a committed write: a commit, or a single-statement run that changed a row. Kept at module level, as it runs on every step a database takes. */
+function wrote(r: Reply): boolean {
+  return (
+    (r.event.type === 'db.committed' && r.event['ok'] === true) ||
+    (r.event.type === 'db.ran' && r.event['ok'] === true && (r.event['results'] as readonly OpResult[]).some((x) => x.inserted === true || x.written === true || (x.updated ?? 0) > 0 || (x.deleted ?? 0) > 0))
+  );
 }
 
 /** Which transaction each waiting one waits for, by their keys (`from/tx`, `from/run ref`). */
