@@ -31,7 +31,7 @@
 import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
 import type { BrokerReply, Payload } from './broker.ts';
-import { commitRequest, subscribeRequest, withDelivery, type Delivery } from './subscription.ts';
+import { commitRequest, groupMember, subscribeRequest, withDelivery, type Delivery } from './subscription.ts';
 import type { DatabaseReply, DbOp, Row, TableSpec } from './database.ts';
 import type { ProviderReply, ProviderResponseStatus } from './provider.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
@@ -338,7 +338,7 @@ export function caller(options: z.input<typeof CallerOptions>): ComponentBuilder
   });
   return ({ time }) => {
     const i = input(ticksOf(time, `${name} option timeout`, o.timeout), o.retry === undefined ? undefined : callRetryWaits(time, name, o.retry));
-    return { name, machine: callerMachine, process: true, peers: [i.broker, i.db, i.provider], input: { ...i }, wiring: (design) => callerWiring(i, design), ...common(time, name, o) };
+    return { name, machine: callerMachine, process: true, peers: [i.broker, i.db, i.provider], input: { ...i }, wiring: (design) => callerWiring(i, design), subscribes: groupMember(i.broker, i.group), ...common(time, name, o) };
   };
 }
 

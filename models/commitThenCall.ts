@@ -37,7 +37,7 @@ import { CallRetryOptions, callRetryWaits } from './callRetry.ts';
 import { effectKeyOf, intentOf, type OutcomeState } from './caller.ts';
 import type { DatabaseReply, DbOp, Row, TableSpec } from './database.ts';
 import type { ProviderReply, ProviderResponseStatus } from './provider.ts';
-import { commitRequest, subscribeRequest, withDelivery, type Delivery } from './subscription.ts';
+import { commitRequest, groupMember, subscribeRequest, withDelivery, type Delivery } from './subscription.ts';
 
 export interface CommitThenCallInput {
   readonly broker: string;
@@ -287,6 +287,6 @@ export function commitThenCall(options: z.input<typeof CommitThenCallOptions>): 
       const missing = design.missingTable(input.db, input.table);
       return missing === undefined ? [] : [`row table: ${missing}`];
     };
-    return { name, machine: commitThenCallMachine, process: true, peers: [input.broker, input.db, input.provider], input: { ...input }, wiring, ...common(time, name, o) };
+    return { name, machine: commitThenCallMachine, process: true, peers: [input.broker, input.db, input.provider], input: { ...input }, wiring, subscribes: groupMember(input.broker, input.group), ...common(time, name, o) };
   };
 }

@@ -36,7 +36,7 @@ import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
 import type { BrokerReply, Payload } from './broker.ts';
 import type { DatabaseReply, DbOp, Row, Value } from './database.ts';
-import { commitRequest, subscribeRequest, withDelivery, type Delivery } from './subscription.ts';
+import { commitRequest, groupMember, subscribeRequest, withDelivery, type Delivery } from './subscription.ts';
 import { attemptOf, deadLetterPayload, handlerError, retryPayload, retryPolicyOf, RetryOptions, waitAfter, type RetryPolicy } from './retryPolicy.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
 import type { TimeScale } from '../src/base/duration.ts';
@@ -658,7 +658,7 @@ function consumerInput(name: string, o: z.output<typeof ConsumerOptions>, time: 
   };
 }
 
-function consumerComponent(name: string, o: z.output<typeof ConsumerOptions>, time: TimeScale, extra: Partial<DesignComponent> = {}): DesignComponent {
+function consumerComponent(name: string, o: z.output<typeof ConsumerOptions>, time: TimeScale): DesignComponent {
   const input = consumerInput(name, o, time);
   const topics = [input.retry?.topic, input.retry?.deadLetter?.topic].filter((t): t is string => t !== undefined && t !== input.broker);
   return {
@@ -668,8 +668,8 @@ function consumerComponent(name: string, o: z.output<typeof ConsumerOptions>, ti
     peers: [input.broker, o.db, ...(o.inboxDb ? [o.inboxDb] : []), ...new Set(topics)],
     input: input as unknown as Record<string, unknown>,
     wiring: (design) => consumerWiring(input, design),
+    subscribes: groupMember(input.broker, input.group),
     ...common(time, name, o),
-    ...extra,
   };
 }
 
@@ -698,12 +698,12 @@ export const ConsumerGroupOptions = ConsumerOptions.extend({
 /**
  * K consumers in one group: the broker shares the group's partitions among the live members
  * (models/groupAssignment.ts). With two or more members, a record its broker delivers to one of
- * them can be rebalanced to another while it is on its way, so windows mode and explore offer
- * the `rebalance` fault on those deliveries, and nowhere else.
+ * them can be rebalanced to another while it is on its way, so every mode offers the `rebalance`
+ * fault on those deliveries (src/faults/linkFaults.ts: each member says it `subscribes` in the
+ * group), as it does for members drawn one by one.
  */
 export function consumerGroup(options: z.input<typeof ConsumerGroupOptions>): ComponentBuilder {
   const { consumers: k, ...rest } = parseOptions('consumerGroup', ConsumerGroupOptions, options);
   const base = rest.name ?? 'consumer';
-  const extra: Partial<DesignComponent> = k > 1 ? { receivedFaults: { 'broker.deliver': ['rebalance'] } } : {};
-  return ({ time }) => Array.from({ length: k }, (_, i) => consumerComponent(`${base}${i + 1}`, rest, time, extra));
+  return ({ time }) => Array.from({ length: k }, (_, i) => consumerComponent(`${base}${i + 1}`, rest, time));
 }

@@ -13,8 +13,17 @@ export interface Delivery {
   readonly generation?: number;
 }
 
+/** The request a member of a group sends to join it, and the message that brings it a record: a design's members declare both (`subscribes`), and the load check reads the first. */
+export const SUBSCRIBE_TYPE = 'broker.subscribe' as const;
+export const DELIVER_TYPE = 'broker.deliver' as const;
+
 export function subscribeRequest(group: string) {
-  return { type: 'broker.subscribe' as const, group };
+  return { type: SUBSCRIBE_TYPE, group };
+}
+
+/** What a member of a consumer group declares (src/faults/linkFaults.ts), so every mode offers a rebalance of its deliveries when the group has another member. */
+export function groupMember(broker: string, group: string) {
+  return { from: broker, group, type: DELIVER_TYPE };
 }
 
 /** Commits the offset past a record: transport progress for that record, in the generation it was delivered in. */

@@ -71,7 +71,8 @@ export const FAULT_KINDS: readonly FaultKind[] = FAULT_DESCRIPTORS.map((d) => d.
 export const TRANSPORT_FAULT_KINDS: readonly MessageFaultKind[] = MESSAGE_DESCRIPTORS.filter((d) => !d.declared).map((d) => d.kind);
 /**
  * Faults a link suffers only where the receiver declares them for a message type it receives
- * (DesignComponent.receivedFaults): a rebalance makes sense only for a record a broker delivers
+ * (DesignComponent.receivedFaults), or, for a rebalance, where it joins a group another component
+ * joins (DesignComponent.subscribes): a rebalance makes sense only for a record a broker delivers
  * to one member of a group that has another member to give it to.
  */
 export const DECLARED_FAULT_KINDS: readonly MessageFaultKind[] = MESSAGE_DESCRIPTORS.filter((d) => d.declared).map((d) => d.kind);

@@ -1,6 +1,7 @@
 // Which message faults a link can suffer: the transport faults both of its ends allow, and, for
-// a message of a given type, the faults its receiver declares it can suffer (a consumer group's
-// rebalance). A component says so in its spec; the kernel, the fault space and replay all ask here.
+// a message of a given type, the faults its receiver declares it can suffer, and a rebalance of
+// the records a broker delivers to a member of a group that another component also reads in. A
+// component says so in its spec; the kernel, the fault space, check and replay all ask here.
 import { DECLARED_FAULT_KINDS, TRANSPORT_FAULT_KINDS, type MessageFaultKind } from './faults.ts';
 
 /** What a component declares about the message faults of its links. */
@@ -13,10 +14,36 @@ export interface LinkFaultSpec {
   readonly messageFaults?: readonly MessageFaultKind[];
   /**
    * Faults beyond the transport's that strike messages of a type this component receives, by
-   * message type: a member of a consumer group of two or more declares `rebalance` for the
-   * records its broker delivers. Nowhere else is such a fault offered.
+   * message type. A member of a consumer group need not declare `rebalance` here: `subscribes`
+   * gives it. Nowhere else is such a fault offered.
    */
   readonly receivedFaults?: Readonly<Record<string, readonly MessageFaultKind[]>>;
+  /**
+   * The group this component reads in at a broker: `from` delivers it records of message `type` as
+   * a member of `group`. Where two or more components read in one group at one broker, the broker
+   * can move a partition from one to another while a record is on its way, so each member's
+   * deliveries may suffer `rebalance`, however the design drew its members.
+   */
+  readonly subscribes?: { readonly from: string; readonly group: string; readonly type: string };
+}
+
+/** Whether `c` reads in a group at `from` that some other component of the design also reads in. */
+function sharesGroup(components: readonly LinkFaultSpec[], c: LinkFaultSpec | undefined, from: string, type: string): boolean {
+  const sub = c?.subscribes;
+  if (sub === undefined || sub.from !== from || sub.type !== type) return false;
+  return components.some((o) => o !== c && o.subscribes !== undefined && o.subscribes.from === from && o.subscribes.group === sub.group);
+}
+
+/** The faults beyond the transport's that a message of `type` from `from` to `to` can suffer: its receiver's declared ones, and a rebalance where it shares a group. */
+function receivedFaults(components: readonly LinkFaultSpec[], from: string, to: string, type: string): readonly MessageFaultKind[] {
+  const c = components.find((x) => x.name === to);
+  const declared = c?.receivedFaults?.[type] ?? [];
+  return sharesGroup(components, c, from, type) && !declared.includes('rebalance') ? [...declared, 'rebalance'] : declared;
+}
+
+/** Whether some message of the design can suffer `kind`, a fault beyond the transport's. */
+export function declaresFault(components: readonly LinkFaultSpec[], kind: MessageFaultKind): boolean {
+  return components.some((c) => Object.values(c.receivedFaults ?? {}).some((d) => d.includes(kind)) || (kind === 'rebalance' && c.subscribes !== undefined && sharesGroup(components, c, c.subscribes.from, c.subscribes.type)));
 }
 
 /**
@@ -28,6 +55,6 @@ export function linkFaults(components: readonly LinkFaultSpec[], from: string, t
   const a = allowed(from);
   const b = allowed(to);
   const transport = TRANSPORT_FAULT_KINDS.filter((k) => a.includes(k) && b.includes(k));
-  const declared = type === undefined ? [] : (components.find((c) => c.name === to)?.receivedFaults?.[type] ?? []);
+  const declared = type === undefined ? [] : receivedFaults(components, from, to, type);
   return [...transport, ...DECLARED_FAULT_KINDS.filter((k) => declared.includes(k))];
 }

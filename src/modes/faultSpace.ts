@@ -6,7 +6,7 @@
 // likewise), where the link can suffer that kind (a database connection is
 // never duplicated or reordered; see DesignComponent.messageFaults) or where its receiver
 // declares it for that message (a rebalance, only of a record delivered to a member of a group
-// of two or more; see DesignComponent.receivedFaults). Where a design declares them, a restore of
+// of two or more; see DesignComponent.subscribes and receivedFaults). Where a design declares them, a restore of
 // each component with a snapshot at every process window, and a skew of each component whose
 // clock can jump at every window of its own, each occurrence likewise (at least the first),
 // follow the crashes. A bound that leaves occurrences out is counted (`beyond`), so a verdict

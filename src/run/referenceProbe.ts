@@ -14,6 +14,7 @@ import type { Claim, ClaimTable } from '../checkers/claims.ts';
 import type { WorldView } from '../kernel/worldView.ts';
 import { rowsOf, type DatabaseDurable, type DatabaseInput } from '../../models/database.ts';
 import { OUTBOX_READERS, OUTBOX_ROW_COLUMNS, OUTBOX_TABLE } from '../../models/outboxRow.ts';
+import { DELIVER_TYPE, SUBSCRIBE_TYPE } from '../../models/subscription.ts';
 import { observersOf, READ_MISTAKES } from '../scenario/claimProbe.ts';
 import { InputError } from '../base/inputError.ts';
 import type { CatalogueEntry } from '../scenario/catalogue.ts';
@@ -36,11 +37,42 @@ export function checkReference(entry: CatalogueEntry): void {
 export function referenceProblems(scenario: Scenario): string[] {
   let run: RunRecord;
   try {
-    run = runScenario(scenario, { seed: 1, plan: [], hashTrace: false });
+    run = runScenario(scenario, { seed: 1, plan: [], hashTrace: false, keepTrace: true });
   } catch (error) {
     return error instanceof InputError ? [error.message] : [];
   }
-  return [...keyProblems(run), ...relayProblems(run), ...scenario.claims.flatMap((claim) => [...fieldProblems(claim, run), ...columnProblems(claim, run)])];
+  return [...keyProblems(run), ...relayProblems(run), ...groupProblems(run), ...scenario.claims.flatMap((claim) => [...fieldProblems(claim, run), ...columnProblems(claim, run)])];
+}
+
+/**
+ * Every component that joins a consumer group at a broker in the fault-free run, where the group
+ * has another member, must say so (`subscribes`, as the shipped consumers do with `groupMember`):
+ * that is how every mode knows the broker may move a partition from it while a record is on its
+ * way. A member drawn by hand without it would never be offered a rebalance, and a design that
+ * breaks under one would hold.
+ */
+function groupProblems(run: RunRecord): string[] {
+  const groups = new Map<string, { broker: string; group: string; members: Set<string> }>();
+  for (const e of run.report.trace ?? []) {
+    if (e.kind !== 'deliver') continue;
+    const { from, event } = e.data as { from?: unknown; event?: { type?: unknown; group?: unknown } };
+    if (event?.type !== SUBSCRIBE_TYPE || typeof from !== 'string' || typeof event.group !== 'string') continue;
+    const id = `${e.component}\u0000${event.group}`;
+    const g = groups.get(id) ?? { broker: e.component, group: event.group, members: new Set<string>() };
+    g.members.add(from);
+    groups.set(id, g);
+  }
+  const problems: string[] = [];
+  for (const { broker, group, members } of groups.values()) {
+    if (members.size < 2) continue;
+    for (const name of members) {
+      const sub = run.components.find((c) => c.name === name)?.subscribes;
+      if (sub?.from === broker && sub.group === group) continue;
+      const others = [...members].filter((m) => m !== name).join(', ');
+      problems.push(`${name} joins group ${group} at ${broker} with ${others} but does not declare it, so no mode would offer a rebalance of its deliveries: give it subscribes: { from: '${broker}', group: '${group}', type: '${DELIVER_TYPE}' }`);
+    }
+  }
+  return problems;
 }
 
 /**

@@ -151,7 +151,7 @@ export const GROUPS: readonly GroupNotes[] = [
       {
         title: "consumer",
         schemas: ["consumer", "consumerGroup"],
-        intro: "`consumer(options)`: one broker subscription, one local effect per delivered record, with the inbox, handler, ordering, acknowledgement and retry policy its options choose; its machine has only the states those options can reach. `consumerGroup({ consumers, ...options })` draws `consumers` members named `<name>1`, `<name>2`, … in one group; with two or more it declares the `rebalance` fault for the broker's deliveries. Durable: nothing of its own (its state is in its databases). Volatile: received deliveries, the record in hand, its handler attempts, open transactions and a local cache.",
+        intro: "`consumer(options)`: one broker subscription, one local effect per delivered record, with the inbox, handler, ordering, acknowledgement and retry policy its options choose; its machine has only the states those options can reach. `consumerGroup({ consumers, ...options })` draws `consumers` members named `<name>1`, `<name>2`, … in one group. Every consumer says which group it joins (`subscribes`), so where two or more join one group at a broker, drawn together or one by one, the `rebalance` fault strikes the broker's deliveries to them. Durable: nothing of its own (its state is in its databases). Volatile: received deliveries, the record in hand, its handler attempts, open transactions and a local cache.",
         options: {
         broker: { values: "component name", default: "`broker`", text: "The topic it reads (a retry topic's broker for `reads: 'retries'`)." },
         group: { text: "Its consumer group." },

@@ -14,6 +14,15 @@ import { runWindows } from '../../src/modes/windows.ts';
 import checkThenInsert from '../../scenarios/group-check-then-insert.ts';
 import oneMember from '../../scenarios/group-check-then-insert-one-member.ts';
 import outbox from '../../scenarios/mercury-outbox.ts';
+import { compose, defineScenario, type DesignComponent } from '../../src/index.ts';
+import type { BuildContext } from '../../src/scenario/compose.ts';
+import { referenceProblems } from '../../src/run/referenceProbe.ts';
+import { check } from '../../src/modes/check/check.ts';
+import { broker } from '../../models/broker.ts';
+import { consumer } from '../../models/consumer.ts';
+import { database } from '../../models/designs/databaseComponent.ts';
+import { publishedFacts, publisher, type PublisherDurable } from '../../models/publisher.ts';
+import { rowsOf, type DatabaseDurable } from '../../models/database.ts';
 
 const MEMBER_DELIVERIES = ['broker->consumer1:broker.deliver', 'broker->consumer2:broker.deliver'];
 
@@ -45,6 +54,63 @@ describe('windows mode', () => {
     const ce = w.counterexamples.find((c) => c.violation === 'duplicate effect')!;
     expect(ce.plan.map((f) => f.kind)).toEqual(['rebalance']);
     expect(ce.trace.some((e) => e.kind === 'rebalance')).toBe(true);
+  });
+});
+
+/** The check-then-insert group drawn member by member: two consumer parts that name one group. */
+function drawnByHand(declares: boolean) {
+  const member = (name: string) => {
+    const part = consumer({ name, group: 'inventory', db: 'inventoryDb', inbox: 'none', handler: 'checkThenInsert', effect: { op: 'insert', table: 'reservations', columns: { order_id: 'order_id' } } });
+    // A member drawn as a component of one's own, which may leave out that it joins a group.
+    return (ctx: BuildContext): DesignComponent => {
+      const { subscribes, ...rest } = part(ctx) as DesignComponent;
+      return declares ? { ...rest, subscribes: subscribes! } : rest;
+    };
+  };
+  return defineScenario({
+    name: `two-members-drawn-by-hand${declares ? '' : '-undeclared'}`,
+    title: 'Two consumer parts in one group, check-then-insert on a surrogate key',
+    source: 'test',
+    lesson: 'Two members holding one record race past the lookup, however the members are drawn.',
+    build: compose(
+      publisher({ records: (n) => Array.from({ length: n }, (_, i) => ({ event_id: `e-${i + 1}`, order_id: `o-${i + 1}` })), keyField: 'order_id' }),
+      broker({ partitions: 2 }),
+      member('c1'),
+      member('c2'),
+      database({ name: 'inventoryDb', tables: { reservations: { key: ['id'], autoId: true } } }),
+    ),
+    workload: { size: 2 },
+    claims: [
+      {
+        effect: 'reservation',
+        key: ['order_id'],
+        authority: 'a lookup before the insert',
+        lifetime: 'the order',
+        outcomes: (v) => rowsOf(v.durable<DatabaseDurable>('inventoryDb'), 'reservations').map((r) => ({ key: String(r['order_id']) })),
+        facts: (v) => publishedFacts(v.durable<PublisherDurable>('publisher')).map((p) => String(p['order_id'])),
+      },
+    ],
+    expect: { verdict: 'violated', violations: ['duplicate effect'] },
+  });
+}
+
+describe('members of one group drawn one by one', () => {
+  it('are offered a rebalance of their deliveries as a group preset’s are, in windows and check, which find the duplicate', () => {
+    const s = drawnByHand(true);
+    const space = faultSpace(runScenario(s, { seed: 1, plan: [] }), { maxOccurrence: 2 });
+    expect([...new Set(space.singles.filter((f) => f.kind === 'rebalance').map((f) => (f.kind === 'rebalance' ? f.point : '')))]).toEqual(['broker->c1:broker.deliver', 'broker->c2:broker.deliver']);
+    const w = runWindows(s);
+    expect(w.rows.some((r) => r.fault === 'rebalance' && r.outcome === 'duplicate effect')).toBe(true);
+    const c = check(s, { faults: 1, kinds: ['rebalance'] });
+    expect(c.judgement.verdict).toBe('violated');
+    expect(c.counterexamples[0]!.plan.map((f) => f.kind)).toEqual(['rebalance']);
+  });
+
+  it('are refused at load when one joins the group without declaring it, naming what to declare', () => {
+    expect(referenceProblems(drawnByHand(false))).toEqual([
+      "c1 joins group inventory at broker with c2 but does not declare it, so no mode would offer a rebalance of its deliveries: give it subscribes: { from: 'broker', group: 'inventory', type: 'broker.deliver' }",
+      "c2 joins group inventory at broker with c1 but does not declare it, so no mode would offer a rebalance of its deliveries: give it subscribes: { from: 'broker', group: 'inventory', type: 'broker.deliver' }",
+    ]);
   });
 });
 

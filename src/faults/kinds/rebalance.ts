@@ -1,7 +1,8 @@
 // A rebalance: the sender takes the work a message carries away from its receiver and gives it to
 // another while the message is on its way (a broker moving a partition to another member of the
-// consumer group as the record goes out). Only a receiver that declares it for a message type
-// (DesignComponent.receivedFaults: a member of a group of two or more) is offered one.
+// consumer group as the record goes out). Only a member of a group another component also joins
+// at that broker (DesignComponent.subscribes), or a receiver that declares it for a message type
+// (DesignComponent.receivedFaults), is offered one (src/faults/linkFaults.ts).
 import { pointKind } from '../faultKind.ts';
 
 export const rebalance = pointKind('rebalance', {

@@ -27,6 +27,7 @@ import type { ClaimVerdict } from '../../checkers/compose.ts';
 import { judgeClaims, runScenario, viewOf } from '../../run/runScenario.ts';
 import { ClauseTally, violatedClaims, type Coverage, type OtherSearch, type SearchBound } from '../../checkers/coverage.ts';
 import { FAULT_KINDS, faultLabel, faultPlace, faultPlaceName, faultDescriptor, isWindowFault, MESSAGE_FAULT_KINDS, WINDOW_FAULT_KINDS, type Fault, type FaultKind, type FaultPlan, type MessageFaultKind } from '../../faults/faults.ts';
+import { declaresFault } from '../../faults/linkFaults.ts';
 import { refuseNoFault } from '../faultSpace.ts';
 import { designWindows, strikeSpace } from '../../run/failureWindows.ts';
 import { InputError } from '../../base/inputError.ts';
@@ -160,7 +161,7 @@ export function checkSetup(scenario: Scenario, o: SetupOptions): CheckSetup {
     if (kind === undefined) return false;
     if (!kind.declared) return true;
     if (kind.strikes === 'window') return kind.places(space).length > 0;
-    return components.some((c) => Object.values(c.receivedFaults ?? {}).some((declared) => declared.includes(k as MessageFaultKind)));
+    return declaresFault(components, k as MessageFaultKind);
   };
   const asked = o.kinds ?? scenario.windows?.kinds ?? FAULT_KINDS;
   const kinds = asked.filter(offered);
