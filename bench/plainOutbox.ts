@@ -1080,6 +1080,8 @@ interface ConsumerCtx {
   readonly current: Delivery | undefined;
   readonly attempt: number;
   readonly wrote: boolean;
+  /** Records taken by this incarnation: each take names its transactions anew, as the model does. */
+  readonly takes: number;
 }
 
 class ConsumerReducer extends Reducer<ConsumerCtx> {
@@ -1119,7 +1121,7 @@ class ConsumerReducer extends Reducer<ConsumerCtx> {
 
   initial(input: Record<string, unknown> | undefined, actions: ExecutedAction[]): MachineSnapshot {
     this.out = actions;
-    return this.connect({ durable: (input?.['durable'] as Record<string, never> | undefined) ?? {}, queue: [], current: undefined, attempt: 0, wrote: false });
+    return this.connect({ durable: (input?.['durable'] as Record<string, never> | undefined) ?? {}, queue: [], current: undefined, attempt: 0, wrote: false, takes: 0 });
   }
 
   private connect(ctx: ConsumerCtx): Snapshot<ConsumerCtx> {
@@ -1130,11 +1132,11 @@ class ConsumerReducer extends Reducer<ConsumerCtx> {
   /** Idle, left at once for the next queued record when there is one. */
   private idle(ctx: ConsumerCtx): Snapshot<ConsumerCtx> {
     if (ctx.queue.length === 0) return this.enter('idle', ctx);
-    return this.enter('received', { ...ctx, current: ctx.queue[0], queue: ctx.queue.slice(1), attempt: 1, wrote: false });
+    return this.enter('received', { ...ctx, current: ctx.queue[0], queue: ctx.queue.slice(1), attempt: 1, wrote: false, takes: ctx.takes + 1 });
   }
 
   private tx(ctx: ConsumerCtx): string {
-    return `d${ctx.current!.partition}.${ctx.current!.offset}.${ctx.attempt}`;
+    return `d${ctx.current!.partition}.${ctx.current!.offset}.t${ctx.takes}.${ctx.attempt}`;
   }
 
   private effectRow(payload: Payload): Row {

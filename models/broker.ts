@@ -109,6 +109,8 @@ export type BrokerEvent =
 export type BrokerReply =
   | ({ type: 'broker.ack'; ref: string; partition: number; offset: number } & FromPeer)
   | ({ type: 'broker.subscribed'; group: string } & FromPeer)
+  /** A rewind of a group's offsets, done: what a consumer-group tool prints once it has set them. */
+  | ({ type: 'broker.offsetsReset'; group: string; offset: number } & FromPeer)
   | ({ type: 'broker.deliver'; partition: number; offset: number; key: string; payload: Payload; generation?: number } & FromPeer);
 
 interface Session {
@@ -430,6 +432,7 @@ export const brokerMachine = setup({
               }
               return { durable: { ...context.durable, offsets }, sessions };
             }),
+            enqueueActions(({ event, enqueue }) => enqueue.emit(send(event.from, { type: 'broker.offsetsReset', group: event.group, offset: event.offset }))),
             { type: 'deliver', params: { stale: false } },
             'armRedelivery',
           ],

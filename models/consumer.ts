@@ -92,17 +92,13 @@ type Ctx = {
   /** Event ids this process has applied: the local cache, emptied by a crash. */
   cache: readonly string[];
   handOver: HandOver | undefined;
-  /** Records taken so far by this incarnation. */
-  takes: number;
   /**
-   * Whether each taking of a record opens transactions under names of its own. The consumer of
-   * the existing catalogue names a transaction by record and attempt only, so a record taken
-   * again after a timeout can meet a transaction its earlier taking left open; the consumers
-   * with a retry policy, a check-then-insert handler or a local cache do not, and neither does
-   * any consumer once it has lost a broker session (a take it abandoned may have a transaction
-   * open, and a reply to it on its way, which a later take of the same record must not meet).
+   * Records taken so far by this incarnation. Each taking of a record opens its transactions
+   * under names of its own, as on a new connection: a take that abandoned its transaction (its
+   * abort or commit lost on the way) may have left it open on the database, and a reply to it
+   * on its way, which a later take of the same record must not meet.
    */
-  uniqueTx: boolean;
+  takes: number;
 };
 
 type Event = BrokerReply | DatabaseReply | PeerCrashed;
@@ -137,7 +133,7 @@ function inboxOp(ctx: Ctx): DbOp {
 /** Statement ids within the consumer's transaction, so a duplicated statement runs once. */
 type Stmt = 'inbox' | 'effect' | 'check';
 
-const txOf = (ctx: Ctx) => (ctx.uniqueTx ? `d${ctx.current!.partition}.${ctx.current!.offset}.t${ctx.takes}.${ctx.attempt}` : `d${ctx.current!.partition}.${ctx.current!.offset}.${ctx.attempt}`);
+const txOf = (ctx: Ctx) => `d${ctx.current!.partition}.${ctx.current!.offset}.t${ctx.takes}.${ctx.attempt}`;
 const eventIdOf = (ctx: Ctx) => String(ctx.current!.payload['event_id']);
 /** The record's offset in the topic it was first consumed from: a parked key's records are handled in that order. */
 const originOffset = (ctx: Ctx) => Number(ctx.current!.payload['origin_offset'] ?? ctx.current!.offset);
@@ -241,9 +237,8 @@ const consumerSetup = setup({
     }),
     take: assign(({ context, event }) => ({ current: context.queue[0], queue: context.queue.slice(1), attempt: 1, wrote: false, tries: 1, takenAt: nowOf(event), parkChecked: false, handOver: undefined, takes: context.takes + 1 })),
     retry: assign(({ context }) => ({ attempt: context.attempt + 1, wrote: false })),
-    // A take abandoned with its broker session may have left its transaction open on the database, and a
-    // reply to it may still be on its way: later takes run under names of their own, as on a new connection.
-    forgetSession: assign({ queue: [], current: undefined, uniqueTx: true }),
+    // The deliveries of a broker session that was lost are the broker's to send again.
+    forgetSession: assign({ queue: [], current: undefined }),
     ack: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.broker, commitRequest(context.current!)))),
     done: assign({ current: undefined }),
     inboxInTx: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.db, { type: 'db.exec', tx: txOf(context), ops: [inboxOp(context)], stmt: 'inbox' }))),
@@ -339,7 +334,7 @@ function configFor(f: ConsumerFeatures) {
   const effectStep = f.checkThenInsert ? { target: 'checkingEffect', actions: 'lookUpEffect' as const } : undefined;
   return {
     id: 'consumer',
-    context: contextFor(f),
+    context: contextFor(),
     initial: 'connecting',
     // A broker crash ends the session as a dropped connection does: the consumer drops the
     // records it holds (the broker delivers them again from the committed offset) and subscribes
@@ -387,8 +382,8 @@ function configFor(f: ConsumerFeatures) {
   };
 }
 
-/** A consumer's context as it starts: `uniqueTx` when its transactions must be told apart per take. */
-function contextFor(f: ConsumerFeatures) {
+/** A consumer's context as it starts. */
+function contextFor() {
   return ({ input }: { input: ConsumerInput }): Ctx => ({
     durable: input.durable ?? {},
     input,
@@ -402,7 +397,6 @@ function contextFor(f: ConsumerFeatures) {
     cache: [],
     handOver: undefined,
     takes: 0,
-    uniqueTx: f.checkThenInsert || f.localCache || f.retry !== undefined,
   });
 }
 

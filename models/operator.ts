@@ -5,14 +5,17 @@
 // run") and 003 ("A replay that rebuilds an internal order projection should not resend
 // confirmations"): the live identity, or a separate rebuild namespace.
 // Its progress through the runbook is durable (a ticked checklist), so a crash resumes the
-// runbook where it stopped: the truncation is repeated until confirmed, the rewind is sent once
-// after it. The broker does not acknowledge a rewind.
+// runbook where it stopped: the truncation is repeated until confirmed, then the rewind, which the
+// broker confirms as a consumer-group tool prints the offsets it set. A rewind whose confirmation
+// never comes is sent again, so a lost request does not leave the read model empty for ever; a
+// rewind that did land and is sent again rewinds the group once more.
 // Failure windows: `operator.waiting`, `operator.truncating`, `operator.beforeReset`,
-// `operator.done`.
+// `operator.resetting`, `operator.done`.
 import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
 import type { EvidencePart } from '../src/scenario/scenario.ts';
 import type { DatabaseReply } from './database.ts';
+import type { BrokerReply } from './broker.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
 import { duration, parseOptions, z } from '../src/scenario/options.ts';
 
@@ -38,7 +41,7 @@ export interface OperatorInput {
 type Ctx = { durable: OperatorDurable; input: OperatorInput };
 
 export const operatorMachine = setup({
-  types: { context: {} as Ctx, input: {} as OperatorInput, events: {} as DatabaseReply | PeerCrashed, emitted: {} as Emitted },
+  types: { context: {} as Ctx, input: {} as OperatorInput, events: {} as DatabaseReply | BrokerReply | PeerCrashed, emitted: {} as Emitted },
   delays: {
     start: ({ context }) => context.input.afterTicks,
     timeout: ({ context }) => context.input.timeoutTicks ?? 20,
@@ -48,6 +51,7 @@ export const operatorMachine = setup({
     isTruncated: ({ context }) => context.durable.truncated,
     mustTruncate: ({ context }) => context.input.truncate !== undefined,
     truncateConfirmed: ({ event }) => event.type === 'db.ran' && event.ref === 'rebuild-truncate' && event.ok,
+    resetConfirmed: ({ context, event }) => event.type === 'broker.offsetsReset' && event.group === context.input.group,
   },
   actions: {
     truncate: enqueueActions(({ context, enqueue }) => {
@@ -55,9 +59,9 @@ export const operatorMachine = setup({
       enqueue.emit(send(t.db, { type: 'db.run', ref: 'rebuild-truncate', ops: t.tables.map((table) => ({ op: 'delete' as const, table })) }));
     }),
     markTruncated: assign(({ context }) => ({ durable: { ...context.durable, truncated: true } })),
+    markReset: assign(({ context }) => ({ durable: { ...context.durable, reset: true } })),
     resetOffsets: enqueueActions(({ context, enqueue }) => {
       const offset = context.input.offset ?? 0;
-      enqueue.assign({ durable: { ...context.durable, reset: true } });
       enqueue.emit(note('operator.resetOffsets', { group: context.input.group, offset }));
       enqueue.emit(send(context.input.broker, { type: 'broker.resetOffsets', group: context.input.group, offset }));
     }),
@@ -84,7 +88,11 @@ export const operatorMachine = setup({
       after: { timeout: { target: 'truncating', reenter: true, actions: 'truncate' } },
     },
     // The read model is empty (or was never touched); the group still points where it was.
-    beforeReset: { after: { 1: { target: 'done', actions: 'resetOffsets' } } },
+    beforeReset: { after: { 1: { target: 'resetting', actions: 'resetOffsets' } } },
+    resetting: {
+      on: { 'broker.offsetsReset': { guard: 'resetConfirmed', target: 'done', actions: 'markReset' } },
+      after: { timeout: { target: 'resetting', reenter: true, actions: 'resetOffsets' } },
+    },
     done: { tags: ['idle'] },
   },
 });

@@ -92,7 +92,7 @@ describe('a reply from before a restore, delayed past it', () => {
     ] as const;
     const run = runScenario(design, { seed: 1, plan: [...plan] as never, keepTrace: true });
     expect(run.findings.map((f) => f.violation)).toEqual([]);
-    // The take after the broker came back runs under a name of its own, so the stale reply to d0.0.1 answers nothing.
+    // The take after the broker came back runs under a name of its own, so the stale reply to d0.0.t1.1 answers nothing.
     const execs = (run.report.trace ?? []).filter((e) => e.kind === 'deliver' && e.component === 'pointsDb' && (e.data as { event: { type: string } }).event.type === 'db.exec');
     expect(execs.map((e) => (e.data as { event: { tx: string } }).event.tx)).toContain('d0.0.t2.1');
   });

@@ -213,7 +213,7 @@ export const GROUPS: readonly GroupNotes[] = [
       {
         title: "operator",
         schemas: ["operator"],
-        intro: "`operator(options)`: a rebuild runbook: after a while, optionally truncate a read model's tables, then rewind a consumer group's offsets so the broker delivers the log again. Durable: the runbook's checklist (truncated, reset), so a crash resumes it.",
+        intro: "`operator(options)`: a rebuild runbook: after a while, optionally truncate a read model's tables, then rewind a consumer group's offsets so the broker delivers the log again. The truncation and the rewind are each sent again until confirmed (the broker confirms a rewind as a consumer-group tool prints the offsets it set), so a lost request does not leave the read model empty; a rewind that landed and is sent again rewinds the group once more. Durable: the runbook's checklist (truncated, reset), so a crash resumes it.",
         options: {
         broker: { values: "component name", default: "`broker`", text: "The broker whose group it rewinds." },
         group: { text: "The consumer group rewound." },

@@ -180,33 +180,33 @@ describe('consumer: each wait moves on for the reply of its own attempt only', (
   it('in one transaction: ignores the first attempt\'s late statement and commit replies', () => {
     const d = secondAttempt('sameTx');
     expect(d.state).toBe('insertingInbox');
-    d.receive({ type: 'db.result', tx: 'd0.0.1', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
+    d.receive({ type: 'db.result', tx: 'd0.0.t1.1', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
     expect(d.state).toBe('insertingInbox');
-    d.receive({ type: 'db.result', tx: 'd0.0.2', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
+    d.receive({ type: 'db.result', tx: 'd0.0.t1.2', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
     d.advance(1);
-    d.receive({ type: 'db.result', tx: 'd0.0.2', stmt: 'effect', results: [{ inserted: true }] }, 'db');
+    d.receive({ type: 'db.result', tx: 'd0.0.t1.2', stmt: 'effect', results: [{ inserted: true }] }, 'db');
     expect(d.state).toBe('committingEffect');
-    d.receive({ type: 'db.committed', tx: 'd0.0.1', ok: true }, 'db');
+    d.receive({ type: 'db.committed', tx: 'd0.0.t1.1', ok: true }, 'db');
     expect(d.state).toBe('committingEffect');
-    d.receive({ type: 'db.committed', tx: 'd0.0.2', ok: true }, 'db');
+    d.receive({ type: 'db.committed', tx: 'd0.0.t1.2', ok: true }, 'db');
     expect(d.state).toBe('afterEffectCommit');
   });
 
   it('with a separate inbox: ignores the first attempt\'s late inbox insert', () => {
     const d = secondAttempt('separateTx');
     expect(d.state).toBe('insertingInbox');
-    d.receive({ type: 'db.ran', ref: 'd0.0.1', ok: true, results: [{ inserted: true }] }, 'db');
+    d.receive({ type: 'db.ran', ref: 'd0.0.t1.1', ok: true, results: [{ inserted: true }] }, 'db');
     expect(d.state).toBe('insertingInbox');
-    d.receive({ type: 'db.ran', ref: 'd0.0.2', ok: true, results: [{ inserted: true }] }, 'db');
+    d.receive({ type: 'db.ran', ref: 'd0.0.t1.2', ok: true, results: [{ inserted: true }] }, 'db');
     expect(d.state).toBe('afterInboxInsert');
   });
 
   it('without an inbox: ignores the first attempt\'s late effect write', () => {
     const d = secondAttempt('none');
     expect(d.state).toBe('committingEffect');
-    d.receive({ type: 'db.ran', ref: 'd0.0.1', ok: true, results: [{ inserted: true }] }, 'db');
+    d.receive({ type: 'db.ran', ref: 'd0.0.t1.1', ok: true, results: [{ inserted: true }] }, 'db');
     expect(d.state).toBe('committingEffect');
-    d.receive({ type: 'db.ran', ref: 'd0.0.2', ok: true, results: [{ inserted: true }] }, 'db');
+    d.receive({ type: 'db.ran', ref: 'd0.0.t1.2', ok: true, results: [{ inserted: true }] }, 'db');
     expect(d.state).toBe('afterEffectCommit');
   });
 
@@ -214,14 +214,14 @@ describe('consumer: each wait moves on for the reply of its own attempt only', (
     // A duplicated inbox statement is answered twice (the database repeats its first answer), and
     // the repeat can arrive after the effect statement went out: it says nothing about the effect.
     const d = secondAttempt('sameTx');
-    d.receive({ type: 'db.result', tx: 'd0.0.2', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
+    d.receive({ type: 'db.result', tx: 'd0.0.t1.2', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
     d.advance(1);
     expect(d.state).toBe('writingEffect');
     const before = d.sent.length;
-    d.receive({ type: 'db.result', tx: 'd0.0.2', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
+    d.receive({ type: 'db.result', tx: 'd0.0.t1.2', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
     expect(d.state).toBe('writingEffect');
     expect(d.sentSince(before)).toEqual([]);
-    d.receive({ type: 'db.result', tx: 'd0.0.2', stmt: 'effect', results: [{ inserted: false }] }, 'db');
+    d.receive({ type: 'db.result', tx: 'd0.0.t1.2', stmt: 'effect', results: [{ inserted: false }] }, 'db');
     expect(d.state).toBe('committingEffect');
     expect(d.sentSince(before).map((s) => s.event.type)).toEqual(['db.commit']);
     expect(d.notes.filter((n) => n.kind === 'guard').map((n) => n.data?.['guard'])).toEqual(['effectKey']);
@@ -229,10 +229,10 @@ describe('consumer: each wait moves on for the reply of its own attempt only', (
 
   it('counts a commit the database refused as no effect: nothing committed, nothing noted', () => {
     const d = secondAttempt('sameTx');
-    d.receive({ type: 'db.result', tx: 'd0.0.2', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
+    d.receive({ type: 'db.result', tx: 'd0.0.t1.2', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
     d.advance(1);
-    d.receive({ type: 'db.result', tx: 'd0.0.2', stmt: 'effect', results: [{ inserted: true }] }, 'db');
-    d.receive({ type: 'db.committed', tx: 'd0.0.2', ok: false, conflict: 'inbox (inventory, e-1)' }, 'db');
+    d.receive({ type: 'db.result', tx: 'd0.0.t1.2', stmt: 'effect', results: [{ inserted: true }] }, 'db');
+    d.receive({ type: 'db.committed', tx: 'd0.0.t1.2', ok: false, conflict: 'inbox (inventory, e-1)' }, 'db');
     expect(d.state).toBe('duplicateSeen');
     expect(d.notes.filter((n) => n.kind === 'effect')).toEqual([]);
   });
@@ -264,11 +264,11 @@ describe('consumer: a deadlock or the idle timeout is an error it handles again,
   /** It went back to the record in hand, sent no acknowledgement and noted no guard, then tried again under a new attempt. */
   function triesAgain(d: MachineDriver, before: number, rolledBack: boolean): void {
     expect(d.state).toBe('received');
-    expect(d.sentSince(before).map((s) => `${s.event.type} ${String(s.event['tx'] ?? '')}`)).toEqual(rolledBack ? ['db.abort d0.0.1'] : []);
+    expect(d.sentSince(before).map((s) => `${s.event.type} ${String(s.event['tx'] ?? '')}`)).toEqual(rolledBack ? ['db.abort d0.0.t1.1'] : []);
     expect(d.notes.filter((n) => n.kind === 'guard')).toEqual([]);
     d.advance(1);
     const again = d.sentSince(before).filter((s) => s.event.type !== 'db.abort');
-    expect(again.map((s) => String(s.event['tx'] ?? s.event['ref']))).toEqual(['d0.0.2']);
+    expect(again.map((s) => String(s.event['tx'] ?? s.event['ref']))).toEqual(['d0.0.t1.2']);
     expect(d.sent.filter((s) => s.to === 'broker' && s.event.type !== 'broker.subscribe')).toEqual([]);
   }
 
@@ -276,28 +276,28 @@ describe('consumer: a deadlock or the idle timeout is an error it handles again,
     const d = firstAttempt(input('sameTx'));
     expect(d.state).toBe('insertingInbox');
     const before = d.sent.length;
-    d.receive({ type: 'db.result', tx: 'd0.0.1', stmt: 'inbox', results: [{ error: 'deadlock' }] }, 'db');
+    d.receive({ type: 'db.result', tx: 'd0.0.t1.1', stmt: 'inbox', results: [{ error: 'deadlock' }] }, 'db');
     triesAgain(d, before, true);
   });
 
   it('in one transaction: the effect statement chosen as a deadlock victim', () => {
     const d = firstAttempt(input('sameTx'));
-    d.receive({ type: 'db.result', tx: 'd0.0.1', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
+    d.receive({ type: 'db.result', tx: 'd0.0.t1.1', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
     d.advance(1);
     expect(d.state).toBe('writingEffect');
     const before = d.sent.length;
-    d.receive({ type: 'db.result', tx: 'd0.0.1', stmt: 'effect', results: [{ error: 'deadlock' }] }, 'db');
+    d.receive({ type: 'db.result', tx: 'd0.0.t1.1', stmt: 'effect', results: [{ error: 'deadlock' }] }, 'db');
     triesAgain(d, before, true);
   });
 
   it('in one transaction: a commit the idle timeout refused', () => {
     const d = firstAttempt(input('sameTx'));
-    d.receive({ type: 'db.result', tx: 'd0.0.1', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
+    d.receive({ type: 'db.result', tx: 'd0.0.t1.1', stmt: 'inbox', results: [{ inserted: true }] }, 'db');
     d.advance(1);
-    d.receive({ type: 'db.result', tx: 'd0.0.1', stmt: 'effect', results: [{ inserted: true }] }, 'db');
+    d.receive({ type: 'db.result', tx: 'd0.0.t1.1', stmt: 'effect', results: [{ inserted: true }] }, 'db');
     expect(d.state).toBe('committingEffect');
     const before = d.sent.length;
-    d.receive({ type: 'db.committed', tx: 'd0.0.1', ok: false, conflict: 'idle in transaction timeout' }, 'db');
+    d.receive({ type: 'db.committed', tx: 'd0.0.t1.1', ok: false, conflict: 'idle in transaction timeout' }, 'db');
     triesAgain(d, before, false);
     expect(d.notes.filter((n) => n.kind === 'effect')).toEqual([]);
   });
@@ -306,7 +306,7 @@ describe('consumer: a deadlock or the idle timeout is an error it handles again,
     const d = firstAttempt(input('separateTx'));
     expect(d.state).toBe('insertingInbox');
     const before = d.sent.length;
-    d.receive({ type: 'db.ran', ref: 'd0.0.1', ok: false, conflict: 'deadlock', results: [{ error: 'deadlock' }] }, 'db');
+    d.receive({ type: 'db.ran', ref: 'd0.0.t1.1', ok: false, conflict: 'deadlock', results: [{ error: 'deadlock' }] }, 'db');
     triesAgain(d, before, false);
   });
 
@@ -314,7 +314,7 @@ describe('consumer: a deadlock or the idle timeout is an error it handles again,
     const d = firstAttempt(input('none'));
     expect(d.state).toBe('committingEffect');
     const before = d.sent.length;
-    d.receive({ type: 'db.ran', ref: 'd0.0.1', ok: false, conflict: 'deadlock', results: [{ error: 'deadlock' }] }, 'db');
+    d.receive({ type: 'db.ran', ref: 'd0.0.t1.1', ok: false, conflict: 'deadlock', results: [{ error: 'deadlock' }] }, 'db');
     triesAgain(d, before, false);
   });
 
@@ -329,13 +329,27 @@ describe('consumer: a deadlock or the idle timeout is an error it handles again,
     expect(d.notes.filter((n) => n.kind === 'guard')).toEqual([]);
   });
 
+  it('names a later take of the same record anew, so it never joins a transaction an earlier take abandoned', () => {
+    // The first take finds the inbox row and aborts; that abort may be lost, leaving its transaction
+    // open on the database, where a redelivery's statements under the same name would land in it.
+    const d = firstAttempt(input('sameTx'));
+    d.receive({ type: 'db.result', tx: 'd0.0.t1.1', stmt: 'inbox', results: [{ inserted: false }] }, 'db');
+    expect(d.sent.filter((x) => x.event.type === 'db.abort').map((x) => x.event['tx'])).toEqual(['d0.0.t1.1']);
+    d.advance(5);
+    const before = d.sent.length;
+    d.receive({ type: 'broker.deliver', partition: 0, offset: 0, key: 'o-1', payload }, 'broker');
+    d.advance(1);
+    const again = d.sentSince(before).filter((x) => x.event.type === 'db.exec').map((x) => x.event['tx']);
+    expect(again).toEqual(['d0.0.t2.1']);
+  });
+
   it('a repeat is still a repeat: an inbox row already there, a refused commit naming the inbox key', () => {
     const d = firstAttempt(input('sameTx'));
-    d.receive({ type: 'db.result', tx: 'd0.0.1', stmt: 'inbox', results: [{ inserted: false }] }, 'db');
+    d.receive({ type: 'db.result', tx: 'd0.0.t1.1', stmt: 'inbox', results: [{ inserted: false }] }, 'db');
     expect(d.state).toBe('duplicateSeen');
     expect(d.notes.filter((n) => n.kind === 'guard').map((n) => n.data?.['guard'])).toEqual(['inboxKey']);
     const e = firstAttempt(input('separateTx'));
-    e.receive({ type: 'db.ran', ref: 'd0.0.1', ok: true, results: [{ inserted: false }] }, 'db');
+    e.receive({ type: 'db.ran', ref: 'd0.0.t1.1', ok: true, results: [{ inserted: false }] }, 'db');
     expect(e.state).toBe('duplicateSeen');
   });
 });

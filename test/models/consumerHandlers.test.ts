@@ -2,6 +2,8 @@
 // matter: a check-then-insert handler against a sequential repeat and against two members at
 // once, and a process-local dedup cache against a republished record, a restart and a second
 // member. Also the factory's refusals of options that do not fit together.
+import { groupMember } from '../../models/subscription.ts';
+import { linkFaults } from '../../src/faults/linkFaults.ts';
 import { describe, expect, it } from 'vitest';
 import { SECONDS } from '../../src/base/duration.ts';
 import type { FaultPlan } from '../../src/faults/faults.ts';
@@ -123,13 +125,17 @@ describe('consumer options that do not fit together', () => {
 describe('consumerGroup', () => {
   const options = { group: 'g', db: 'db', inbox: 'sameTx' as const, effect: { op: 'insert' as const, table: 't', columns: { id: 'id' } } };
 
-  it('names its members after the group name and declares the rebalance fault on their deliveries only with two or more', () => {
+  it('names its members after the group name, and its deliveries to them may be rebalanced only with two or more', () => {
     const two = [consumerGroup({ ...options, consumers: 2 })({ size: 1, time: SECONDS })].flat();
     expect(two.map((c) => c.name)).toEqual(['consumer1', 'consumer2']);
-    expect(two.map((c) => c.receivedFaults)).toEqual([{ 'broker.deliver': ['rebalance'] }, { 'broker.deliver': ['rebalance'] }]);
+    expect(two.map((c) => c.subscribes)).toEqual([groupMember('broker', options.group), groupMember('broker', options.group)]);
+    for (const c of two) expect(linkFaults(two, 'broker', c.name, 'broker.deliver')).toContain('rebalance');
     const one = [consumerGroup({ ...options, consumers: 1, name: 'inv' })({ size: 1, time: SECONDS })].flat();
     expect(one.map((c) => c.name)).toEqual(['inv1']);
-    expect(one[0]!.receivedFaults).toBeUndefined();
+    expect(linkFaults(one, 'broker', 'inv1', 'broker.deliver')).not.toContain('rebalance');
+    // A member of another group, or of the same group at another broker, shares nothing with it.
+    const apart = [...one, { ...one[0]!, name: 'other', subscribes: groupMember('broker', 'elsewhere') }, { ...one[0]!, name: 'far', subscribes: groupMember('broker2', options.group) }];
+    expect(linkFaults(apart, 'broker', 'inv1', 'broker.deliver')).not.toContain('rebalance');
   });
 
   it('gives a consumer with the catalogue’s options the catalogue’s machine, and one with new options a machine with their states', () => {

@@ -1,6 +1,7 @@
 // Designs as a user draws them: every option of every component factory and preset is checked
 // when the design is drawn, durations come to whole ticks of the scenario's time scale, and a
 // drawing that names a component the design does not have is refused before any run.
+import { groupMember } from '../../models/subscription.ts';
 import { describe, expect, it } from 'vitest';
 import { design } from '../../src/scenario/design.ts';
 import { SECONDS, TimeScale } from '../../src/base/duration.ts';
@@ -46,7 +47,7 @@ describe('a preset takes every option of the parts it is made of', () => {
     const members = components.filter((c) => c.name.startsWith('consumer'));
     expect(members.map((c) => c.name)).toEqual(['consumer1', 'consumer2']);
     expect(members[0]!.input).toMatchObject({ group: 'inventory', inbox: 'localCache', db: 'inventoryDb', timeoutTicks: 5 });
-    expect(members[0]!.receivedFaults).toEqual({ 'broker.deliver': ['rebalance'] });
+    expect(members.map((c) => c.subscribes)).toEqual([groupMember('broker', 'inventory'), groupMember('broker', 'inventory')]);
     const inventory = components.find((c) => c.name === ORDER_PIPELINE.components.inventoryDb)!;
     expect(inventory.crashes).toBe(true);
     expect((inventory.input as { tables: Record<string, unknown> }).tables[ORDER_PIPELINE.tables.inbox]).toEqual({ key: ['consumer_name', 'event_id'], ttlTicks: 604_800 });

@@ -50,8 +50,26 @@ describe('operator', () => {
   it('with no tables to truncate, rewinds the offsets straight away and sends no delete', () => {
     const { truncate: _, ...plain } = input;
     const d = new MachineDriver(operatorMachine, plain);
-    d.advance(30);
+    d.advance(3);
     expect(d.sent.map((s) => s.event.type)).toEqual(['broker.resetOffsets']);
+  });
+
+  it('ticks off the rewind only when the broker confirms it for its group: an unconfirmed one is sent again', () => {
+    const d = new MachineDriver(operatorMachine, { ...input, durable: { truncated: true, reset: false } });
+    d.advance(1);
+    expect(d.state).toBe('resetting');
+    expect(d.sent.map((s) => s.event)).toEqual([{ type: 'broker.resetOffsets', group: 'g', offset: 0 }]);
+    // Another group's confirmation is not this one's.
+    d.receive({ type: 'broker.offsetsReset', group: 'other', offset: 0 }, 'broker');
+    expect(d.state).toBe('resetting');
+    d.advance(5);
+    expect(d.sent.map((s) => s.event.type)).toEqual(['broker.resetOffsets', 'broker.resetOffsets']);
+    expect(d.context['durable'].reset).toBe(false);
+    d.receive({ type: 'broker.offsetsReset', group: 'g', offset: 0 }, 'broker');
+    expect(d.state).toBe('done');
+    expect(d.context['durable'].reset).toBe(true);
+    d.advance(30);
+    expect(d.sent).toHaveLength(2);
   });
 
   it('a restart resumes the runbook at its first unticked line: a done rewind is not sent again, a done truncation not repeated', () => {
@@ -61,7 +79,7 @@ describe('operator', () => {
     expect(finished.sent).toEqual([]);
     const truncated = new MachineDriver(operatorMachine, { ...input, durable: { truncated: true, reset: false } });
     expect(truncated.state).toBe('beforeReset');
-    truncated.advance(30);
+    truncated.advance(3);
     expect(truncated.sent.map((s) => s.event.type)).toEqual(['broker.resetOffsets']);
   });
 });
