@@ -204,6 +204,14 @@ export interface OpResult {
   readonly lapsed?: readonly LapsedRow[];
 }
 
+/** A committed row a transaction deleted, as its commit removed it (a cleanup job's sweep, a rebuild's truncation). */
+export interface DeletedRow {
+  readonly table: string;
+  readonly row: Row;
+  /** The tick the row's version was committed at. */
+  readonly committedAt: number;
+}
+
 /** A committed row a table of bounded capacity dropped to make room, as a commit evicted it. */
 export interface EvictedRow {
   readonly table: string;
@@ -355,6 +363,8 @@ type Reply = {
   readonly event: { type: string } & Record<string, unknown>;
   /** The rows the commit it answers evicted from bounded tables: noted, never sent. */
   readonly evicted?: readonly EvictedRow[];
+  /** The committed rows the commit it answers deleted: noted, never sent. */
+  readonly deleted?: readonly DeletedRow[];
 };
 
 function pkOf(spec: TableSpec, row: Row): string {
@@ -800,23 +810,28 @@ export class Engine {
   }
 
   /** Applies a transaction's writes atomically; a transaction whose statement failed can only roll back. */
-  commit(durable: DatabaseDurable, tx: Tx, now: number, others: Readonly<Record<string, Tx>> = {}): { durable: DatabaseDurable; ok: boolean; conflict?: string; evicted?: readonly EvictedRow[] } {
+  commit(durable: DatabaseDurable, tx: Tx, now: number, others: Readonly<Record<string, Tx>> = {}): { durable: DatabaseDurable; ok: boolean; conflict?: string; evicted?: readonly EvictedRow[]; deleted?: readonly DeletedRow[] } {
     if (tx.failed !== undefined) return { durable, ok: false, conflict: tx.failed };
     if (tx.writes.length === 0) return { durable, ok: true };
     const base = this.backups === undefined ? undefined : backedUp(durable, this.backups, now);
     const tables = Object.assign({}, durable.tables) as Record<string, Record<string, StoredRow>>;
     let seq = durable.nextSeq;
     let history = durable.history;
+    let deleted: DeletedRow[] | undefined;
     for (const w of tx.writes) {
       // Each table the transaction wrote is copied once, at its first write, never changed in place.
       let table = tables[w.table];
       if (table === undefined || table === durable.tables[w.table]) tables[w.table] = table = Object.assign({}, table);
-      if (w.row === null) delete table[w.pk];
-      else table[w.pk] = { row: w.row, at: w.insert || !table[w.pk] ? now : table[w.pk]!.at, seq: table[w.pk]?.seq ?? seq++ };
+      if (w.row === null) {
+        // Only a row committed before: one this transaction inserted and deleted was never there.
+        const gone = durable.tables[w.table]?.[w.pk];
+        if (gone !== undefined && table[w.pk] !== undefined) (deleted ??= []).push({ table: w.table, row: gone.row, committedAt: gone.at });
+        delete table[w.pk];
+      } else table[w.pk] = { row: w.row, at: w.insert || !table[w.pk] ? now : table[w.pk]!.at, seq: table[w.pk]?.seq ?? seq++ };
       if (w.row !== null && this.spec(w.table).history) history = withEntry(history, w.table, [...(history[w.table] ?? []), w.row]);
     }
     const evicted = this.bounded ? this.evict(durable, tables, now, others) : NONE_EVICTED;
-    return { durable: base === undefined ? { tables, nextSeq: seq + 1, history } : { ...base, tables, nextSeq: seq + 1, history }, ok: true, ...(evicted.length === 0 ? {} : { evicted }) };
+    return { durable: base === undefined ? { tables, nextSeq: seq + 1, history } : { ...base, tables, nextSeq: seq + 1, history }, ok: true, ...(evicted.length === 0 ? {} : { evicted }), ...(deleted === undefined ? {} : { deleted }) };
   }
 
   /**
@@ -999,7 +1014,7 @@ function attempt(engine: Engine, s: State, r: Request, now: number): { state: St
     const rest = withoutEntry(s.txs, r.key);
     const res: ReturnType<Engine['commit']> = tx ? engine.commit(s.durable, tx, e.at, rest) : { durable: s.durable, ok: true };
     const event = { type: 'db.committed', tx: e.tx, ok: res.ok, ...(res.conflict ? { conflict: res.conflict } : {}) };
-    return { state: stateOf(res.durable, rest, s.waiting), reply: { to: e.from, event, ...(res.evicted === undefined ? {} : { evicted: res.evicted }) } };
+    return { state: stateOf(res.durable, rest, s.waiting), reply: { to: e.from, event, ...(res.evicted === undefined ? {} : { evicted: res.evicted }), ...(res.deleted === undefined ? {} : { deleted: res.deleted }) } };
   }
   const run = e.type === 'db.run';
   let tx: Tx = s.txs[r.key] ?? (run ? { owner: e.from, id: `${e.from}/${e.ref}`, writes: [], run: true } : { owner: e.from, id: r.key, writes: [] });
@@ -1040,7 +1055,7 @@ function attempt(engine: Engine, s: State, r: Request, now: number): { state: St
     const rest = withoutEntry(s.txs, r.key);
     const res = engine.commit(s.durable, tx, e.at, rest);
     const event = { type: 'db.ran', ref: e.ref, ok: res.ok, results, ...(res.conflict ? { conflict: res.conflict } : {}) };
-    return { state: stateOf(res.durable, rest, s.waiting), reply: { to: e.from, event, ...(res.evicted === undefined ? {} : { evicted: res.evicted }) } };
+    return { state: stateOf(res.durable, rest, s.waiting), reply: { to: e.from, event, ...(res.evicted === undefined ? {} : { evicted: res.evicted }), ...(res.deleted === undefined ? {} : { deleted: res.deleted }) } };
   }
   const done = stmt === undefined ? tx : withEntry(tx, 'done', withEntry(tx.done ?? {}, stmt, results));
   return { state: stateOf(s.durable, withEntry(s.txs, r.key, done), s.waiting), reply: { to: e.from, event: { type: 'db.result', tx: e.tx, results, ...(stmt === undefined ? {} : { stmt }) } } };
@@ -1214,6 +1229,9 @@ function droppedRowNotes(replies: readonly Reply[]): NoteEmitted[] {
     // Likewise a row a bounded table dropped: a store says nothing of a key it evicted, but it is
     // why a redelivered event's dedup insert succeeds.
     for (const v of r.evicted ?? []) notes.push(note('evicted', v));
+    // And a row a transaction deleted: a sweep or a truncation names no key, but the rows it took
+    // may be why a record was never published or a repeat got through.
+    for (const v of r.deleted ?? []) notes.push(note('deleted', v));
   }
   return notes;
 }

@@ -141,6 +141,10 @@ function noteOf(data: unknown): Labelled {
     // A row a bounded table dropped at a commit (models/database.ts, TableSpec.capacity).
     const { table, committedAt, capacity } = d.data;
     return labelled(`${table} row evicted (committed at t=${String(committedAt)}, the table keeps ${String(capacity)})`, d.data['row']);
+  } else if (kind === 'deleted' && typeof d?.data?.['table'] === 'string') {
+    // A committed row a transaction deleted (models/database.ts, DeletedRow): named by its own keys.
+    const { table, committedAt } = d.data;
+    return labelled(`${table} row deleted (committed at t=${String(committedAt)})`, d.data['row']);
   } else if (kind === 'keyLapsed' && typeof d?.data?.['key'] === 'string') {
     // A provider's idempotency key past its retention (models/provider.ts): the call under it was new work.
     const { key, firstAt, retentionTicks } = d.data;

@@ -454,6 +454,24 @@ describe('database: table options', () => {
     expect(db.notes).toEqual([]);
   });
 
+  it('notes each committed row a transaction deleted, at its commit, and nothing for a delete rolled back or of its own insert', () => {
+    const db = database({ outbox: { key: ['k'] } });
+    db.run('app', [{ op: 'insert', table: 'outbox', row: { k: 'a' } }, { op: 'insert', table: 'outbox', row: { k: 'b' } }], 10);
+    expect(db.notes).toEqual([]);
+    // Deleted in a transaction: nothing is noted until it commits, and the reply says nothing of it.
+    db.exec('app', 't', [{ op: 'delete', table: 'outbox', where: { k: 'a' } }], 20);
+    expect(db.notes).toEqual([]);
+    db.commit('app', 't', 21);
+    expect(db.notes).toEqual([{ kind: 'deleted', data: { table: 'outbox', row: { k: 'a' }, committedAt: 10 } }]);
+    expect(db.sent).toEqual([{ to: 'app', event: { type: 'db.committed', tx: 't', ok: true } }]);
+    // A delete rolled back removed nothing; a row inserted and deleted in one transaction was never committed.
+    db.exec('app', 'u', [{ op: 'delete', table: 'outbox' }], 30);
+    db.abort('app', 'u', 31);
+    db.run('app', [{ op: 'insert', table: 'outbox', row: { k: 'c' } }, { op: 'delete', table: 'outbox', where: { k: 'c' } }], 40);
+    expect(db.notes).toEqual([]);
+    expect(rowsOf(db.durable, 'outbox')).toEqual([{ k: 'b' }]);
+  });
+
   it('capacity: a commit that leaves a bounded table too full evicts its oldest rows, notes each, and lets their keys in again', () => {
     const db = database({ dedup: { key: ['k'], capacity: 2 }, forever: { key: ['k'] } });
     const row = (k: string) => ({ op: 'insert' as const, table: 'dedup', row: { k }, onConflict: 'nothing' as const });

@@ -7,6 +7,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import carrier from '../../scenarios/carrier-no-key-no-lookup.ts';
 import retention from '../../scenarios/carrier-key-short-retention.ts';
+import { orderPipeline, reservationClaim } from '../../models/designs/orderPipeline.ts';
+import { defineScenario } from '../../src/index.ts';
+import { replay } from '../../src/modes/replay.ts';
 import dualWrite from '../../scenarios/mercury-dual-write-commit-first.ts';
 import { focusOf, relatedSteps } from '../../src/report/keyFocus.ts';
 import { markedLines, storyLines } from '../../src/report/keyStory.ts';
@@ -74,6 +77,25 @@ describe('a repeat let through because the dedup record was forgotten', () => {
     const lines = markedLines(counterexampleSteps(ce));
     const lapse = lines.findIndex((l) => /^t=\d+ +provider: idempotency key past its retention \(first used at t=\d+, kept \d+ ticks\) key=o-1\/1$/.test(l));
     expect(lapse, lines.join('\n')).toBeGreaterThan(lines.findIndex((l) => /1st committed outcome/.test(l)));
+  });
+});
+
+describe('a lost effect whose outbox rows a sweep deleted', () => {
+  it('tells the deletion of the key’s row among the few steps a page opens with, though the sweep names no key', () => {
+    const sweeping = defineScenario({
+      name: 'cleaner-deletes-unpublished',
+      title: 'An outbox cleaner that deletes unpublished rows, and a relay down for five minutes',
+      source: 'test',
+      lesson: 'A cleaner that does not check published loses the rows a slow relay has not sent.',
+      build: orderPipeline({ design: 'outbox', relay: { restartAfter: '5m' }, cleanup: { retention: '1m', every: '20s', rows: 'all' } }),
+      workload: { size: 1 },
+      claims: [reservationClaim],
+      expect: { verdict: 'violated', violations: ['lost effect'] },
+    });
+    const r = replay(sweeping, { kind: 'plan', seed: 1, plan: [{ kind: 'crash', window: 'relay.idle', occurrence: 1 }] });
+    expect(r.outcome).toBe('lost effect');
+    const lines = markedLines(counterexampleSteps({ trace: r.trace, findings: r.findings, violation: 'lost effect' }));
+    expect(lines, lines.join('\n')).toContainEqual(expect.stringMatching(/^t=\d+ +ordersDb: outbox row deleted \(committed at t=\d+\) event=evt-o-1-v1$/));
   });
 });
 
