@@ -817,21 +817,23 @@ export class Engine {
     const tables = Object.assign({}, durable.tables) as Record<string, Record<string, StoredRow>>;
     let seq = durable.nextSeq;
     let history = durable.history;
-    let deleted: DeletedRow[] | undefined;
+    let deleted: Map<string, { readonly pk: string; readonly row: DeletedRow }> | undefined;
     for (const w of tx.writes) {
       // Each table the transaction wrote is copied once, at its first write, never changed in place.
       let table = tables[w.table];
       if (table === undefined || table === durable.tables[w.table]) tables[w.table] = table = Object.assign({}, table);
       if (w.row === null) {
-        // Only a row committed before: one this transaction inserted and deleted was never there.
+        // Only a row committed before, once: one this transaction inserted and deleted was never there.
         const gone = durable.tables[w.table]?.[w.pk];
-        if (gone !== undefined && table[w.pk] !== undefined) (deleted ??= []).push({ table: w.table, row: gone.row, committedAt: gone.at });
+        if (gone !== undefined) (deleted ??= new Map()).set(`${w.table}\u0000${w.pk}`, { pk: w.pk, row: { table: w.table, row: gone.row, committedAt: gone.at } });
         delete table[w.pk];
       } else table[w.pk] = { row: w.row, at: w.insert || !table[w.pk] ? now : table[w.pk]!.at, seq: table[w.pk]?.seq ?? seq++ };
       if (w.row !== null && this.spec(w.table).history) history = withEntry(history, w.table, [...(history[w.table] ?? []), w.row]);
     }
     const evicted = this.bounded ? this.evict(durable, tables, now, others) : NONE_EVICTED;
-    return { durable: base === undefined ? { tables, nextSeq: seq + 1, history } : { ...base, tables, nextSeq: seq + 1, history }, ok: true, ...(evicted.length === 0 ? {} : { evicted }), ...(deleted === undefined ? {} : { deleted }) };
+    // A key the transaction deleted and wrote again is still there at its commit: no row went.
+    const removed = deleted === undefined ? [] : [...deleted.values()].filter((d) => tables[d.row.table]?.[d.pk] === undefined).map((d) => d.row);
+    return { durable: base === undefined ? { tables, nextSeq: seq + 1, history } : { ...base, tables, nextSeq: seq + 1, history }, ok: true, ...(evicted.length === 0 ? {} : { evicted }), ...(removed.length === 0 ? {} : { deleted: removed }) };
   }
 
   /**
@@ -1245,9 +1247,11 @@ export const databaseMachine = setup({
   },
   actions: {
     reply: enqueueActions(({ context, enqueue }) => {
+      // What the step did to stored rows is noted before the window is marked: a crash at the
+      // mark drops everything after it, while the commit it notes has happened all the same.
+      for (const n of droppedRowNotes(context.replies)) enqueue.emit(n);
       const reached = windowOf(context.replies);
       if (reached !== undefined) enqueue.emit(window(reached));
-      for (const n of droppedRowNotes(context.replies)) enqueue.emit(n);
       for (const r of context.replies) enqueue.emit(send(r.to, r.event));
       for (const t of context.timers) {
         if (t.delay === undefined) enqueue.cancel(`idle ${t.key}`);

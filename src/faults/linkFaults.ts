@@ -19,19 +19,30 @@ export interface LinkFaultSpec {
    */
   readonly receivedFaults?: Readonly<Record<string, readonly MessageFaultKind[]>>;
   /**
-   * The group this component reads in at a broker: `from` delivers it records of message `type` as
-   * a member of `group`. Where two or more components read in one group at one broker, the broker
+   * The group this component reads in at a broker, or one per broker it reads from: `from` delivers
+   * it records of message `type` as a member of `group`. Where two or more components read in one group at one broker, the broker
    * can move a partition from one to another while a record is on its way, so each member's
    * deliveries may suffer `rebalance`, however the design drew its members.
    */
-  readonly subscribes?: { readonly from: string; readonly group: string; readonly type: string };
+  readonly subscribes?: GroupMembership | readonly GroupMembership[];
+}
+
+/** One group a component reads in: `from` delivers it records of message `type` as a member of `group`. */
+export interface GroupMembership {
+  readonly from: string;
+  readonly group: string;
+  readonly type: string;
+}
+
+/** The groups a component says it joins, as a list (it may give one, or one per broker it reads from). */
+export function membershipsOf(c: LinkFaultSpec | undefined): readonly GroupMembership[] {
+  const sub = c?.subscribes;
+  return sub === undefined ? [] : Array.isArray(sub) ? sub : [sub as GroupMembership];
 }
 
 /** Whether `c` reads in a group at `from` that some other component of the design also reads in. */
 function sharesGroup(components: readonly LinkFaultSpec[], c: LinkFaultSpec | undefined, from: string, type: string): boolean {
-  const sub = c?.subscribes;
-  if (sub === undefined || sub.from !== from || sub.type !== type) return false;
-  return components.some((o) => o !== c && o.subscribes !== undefined && o.subscribes.from === from && o.subscribes.group === sub.group);
+  return membershipsOf(c).some((m) => m.from === from && m.type === type && components.some((o) => o !== c && membershipsOf(o).some((n) => n.from === from && n.group === m.group)));
 }
 
 /** The faults beyond the transport's that a message of `type` from `from` to `to` can suffer: its receiver's declared ones, and a rebalance where it shares a group. */
@@ -43,7 +54,7 @@ function receivedFaults(components: readonly LinkFaultSpec[], from: string, to: 
 
 /** Whether some message of the design can suffer `kind`, a fault beyond the transport's. */
 export function declaresFault(components: readonly LinkFaultSpec[], kind: MessageFaultKind): boolean {
-  return components.some((c) => Object.values(c.receivedFaults ?? {}).some((d) => d.includes(kind)) || (kind === 'rebalance' && c.subscribes !== undefined && sharesGroup(components, c, c.subscribes.from, c.subscribes.type)));
+  return components.some((c) => Object.values(c.receivedFaults ?? {}).some((d) => d.includes(kind)) || (kind === 'rebalance' && membershipsOf(c).some((m) => sharesGroup(components, c, m.from, m.type))));
 }
 
 /**

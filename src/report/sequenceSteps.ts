@@ -241,7 +241,7 @@ const drawn = new WeakMap<object, SequenceDiagram>();
 /**
  * For a message event (delivered, dropped, or struck by a fault on its way): the entity of the
  * conversation it continues when it names none itself (`event=evt-partner-2` for a `db.commit
- * tx=d0.1.1`), undefined otherwise. Conversations are learnt as messages naming an entity and a
+ * tx=d0.1.t2.1`), undefined otherwise. Conversations are learnt as messages naming an entity and a
  * `tx` or `ref` pass between two components.
  */
 function subjectOf(e: TraceEvent, subjects: Map<string, string>): string | undefined {

@@ -15,6 +15,7 @@ import type { WorldView } from '../kernel/worldView.ts';
 import { rowsOf, type DatabaseDurable, type DatabaseInput } from '../../models/database.ts';
 import { OUTBOX_READERS, OUTBOX_ROW_COLUMNS, OUTBOX_TABLE } from '../../models/outboxRow.ts';
 import { DELIVER_TYPE, SUBSCRIBE_TYPE } from '../../models/subscription.ts';
+import { membershipsOf } from '../faults/linkFaults.ts';
 import { observersOf, READ_MISTAKES } from '../scenario/claimProbe.ts';
 import { InputError } from '../base/inputError.ts';
 import type { CatalogueEntry } from '../scenario/catalogue.ts';
@@ -49,7 +50,7 @@ export function referenceProblems(scenario: Scenario): string[] {
  * has another member, must say so (`subscribes`, as the shipped consumers do with `groupMember`):
  * that is how every mode knows the broker may move a partition from it while a record is on its
  * way. A member drawn by hand without it would never be offered a rebalance, and a design that
- * breaks under one would hold.
+ * breaks under one would hold. Every membership declared must be one the run shows.
  */
 function groupProblems(run: RunRecord): string[] {
   const groups = new Map<string, { broker: string; group: string; members: Set<string> }>();
@@ -66,10 +67,20 @@ function groupProblems(run: RunRecord): string[] {
   for (const { broker, group, members } of groups.values()) {
     if (members.size < 2) continue;
     for (const name of members) {
-      const sub = run.components.find((c) => c.name === name)?.subscribes;
-      if (sub?.from === broker && sub.group === group) continue;
+      const declared = membershipsOf(run.components.find((c) => c.name === name));
+      if (declared.some((m) => m.from === broker && m.group === group)) continue;
       const others = [...members].filter((m) => m !== name).join(', ');
-      problems.push(`${name} joins group ${group} at ${broker} with ${others} but does not declare it, so no mode would offer a rebalance of its deliveries: give it subscribes: { from: '${broker}', group: '${group}', type: '${DELIVER_TYPE}' }`);
+      const membership = `{ from: '${broker}', group: '${group}', type: '${DELIVER_TYPE}' }`;
+      const fix = declared.length === 0 ? `give it subscribes: ${membership}` : `add ${membership} to its subscribes, a list of one membership per group it joins`;
+      problems.push(`${name} joins group ${group} at ${broker} with ${others} but does not declare it, so no mode would offer a rebalance of its deliveries: ${fix}`);
+    }
+  }
+  // And the other way: a declared membership the run never shows would have a rebalance offered
+  // that moves nothing, and counted as covered.
+  for (const c of run.components) {
+    for (const m of membershipsOf(c)) {
+      if (groups.get(`${m.from}\u0000${m.group}`)?.members.has(c.name)) continue;
+      problems.push(`${c.name} declares it joins group ${m.group} at ${m.from} (subscribes), but in the fault-free run it never subscribes there, so a rebalance of its deliveries would move nothing`);
     }
   }
   return problems;

@@ -17,6 +17,9 @@ import outbox from '../../scenarios/mercury-outbox.ts';
 import { compose, defineScenario, type DesignComponent } from '../../src/index.ts';
 import type { BuildContext } from '../../src/scenario/compose.ts';
 import { referenceProblems } from '../../src/run/referenceProbe.ts';
+import { linkFaults } from '../../src/faults/linkFaults.ts';
+import { SECONDS, type TimeScale } from '../../src/base/duration.ts';
+import type { Workload } from '../../src/scenario/scenario.ts';
 import { check } from '../../src/modes/check/check.ts';
 import { broker } from '../../models/broker.ts';
 import { consumer } from '../../models/consumer.ts';
@@ -104,6 +107,19 @@ describe('members of one group drawn one by one', () => {
     const c = check(s, { faults: 1, kinds: ['rebalance'] });
     expect(c.judgement.verdict).toBe('violated');
     expect(c.counterexamples[0]!.plan.map((f) => f.kind)).toEqual(['rebalance']);
+  });
+
+  it('may belong to groups at two brokers, each declared, and a membership the run never shows is refused', () => {
+    const at = (from: string, group: string) => ({ from, group, type: 'broker.deliver' });
+    const parts = [{ name: 'x', subscribes: [at('broker', 'g'), at('broker2', 'g')] }, { name: 'c1', subscribes: at('broker', 'g') }, { name: 'c2', subscribes: [at('broker2', 'g')] }, { name: 'c3', subscribes: at('broker2', 'other') }];
+    expect(linkFaults(parts, 'broker', 'x', 'broker.deliver')).toContain('rebalance');
+    expect(linkFaults(parts, 'broker2', 'x', 'broker.deliver')).toContain('rebalance');
+    expect(linkFaults(parts, 'broker2', 'c3', 'broker.deliver')).not.toContain('rebalance');
+    // A third member that says it reads in the group but never subscribes would make a rebalance of c1's and c2's deliveries count as covered.
+    const ghost: DesignComponent = { ...(consumer({ name: 'ghost', group: 'other', db: 'inventoryDb', inbox: 'none', effect: { op: 'insert', table: 'reservations', columns: { order_id: 'order_id' } } })({ size: 1, time: SECONDS }) as DesignComponent), subscribes: { from: 'broker', group: 'inventory', type: 'broker.deliver' } };
+    const s = drawnByHand(true);
+    const haunted = { ...s, build: (w: Workload, t: TimeScale) => [...s.build(w, t), ghost] };
+    expect(referenceProblems(haunted)).toContain("ghost declares it joins group inventory at broker (subscribes), but in the fault-free run it never subscribes there, so a rebalance of its deliveries would move nothing");
   });
 
   it('are refused at load when one joins the group without declaring it, naming what to declare', () => {

@@ -10,8 +10,10 @@ import type { Emitted, SendEmitted } from '../../src/kernel/emitted.ts';
 import { World } from '../../src/run/world.ts';
 import { InputError } from '../../src/base/inputError.ts';
 import type { ClientDurable } from '../../models/client.ts';
-import { databaseMachine, historyOf, IDLE_TX_TICKS, rowsOf, waitingOf, type DatabaseDurable, type DbOp, type OpResult, type Row, type TableSpec } from '../../models/database.ts';
-import { orderPipeline } from '../../models/designs/orderPipeline.ts';
+import { databaseMachine, historyOf, IDLE_TX_TICKS, rowsOf, waitingOf, type DatabaseDurable, type DeletedRow, type DbOp, type OpResult, type Row, type TableSpec } from '../../models/database.ts';
+import { orderPipeline, reservationClaim } from '../../models/designs/orderPipeline.ts';
+import { defineScenario } from '../../src/scenario/scenario.ts';
+import { runScenario } from '../../src/run/runScenario.ts';
 
 type Reply = { type: string; ok?: boolean; conflict?: string; results?: readonly OpResult[] };
 type Sent = { to: string; event: Reply };
@@ -470,6 +472,34 @@ describe('database: table options', () => {
     db.run('app', [{ op: 'insert', table: 'outbox', row: { k: 'c' } }, { op: 'delete', table: 'outbox', where: { k: 'c' } }], 40);
     expect(db.notes).toEqual([]);
     expect(rowsOf(db.durable, 'outbox')).toEqual([{ k: 'b' }]);
+    // A row deleted twice in one transaction is noted once; one deleted and written again did not go.
+    db.run('app', [{ op: 'delete', table: 'outbox', where: { k: 'b' } }, { op: 'insert', table: 'outbox', row: { k: 'b', v: 2 } }, { op: 'delete', table: 'outbox', where: { k: 'b' } }], 50);
+    expect(db.notes).toEqual([{ kind: 'deleted', data: { table: 'outbox', row: { k: 'b' }, committedAt: 10 } }]);
+    db.run('app', [{ op: 'insert', table: 'outbox', row: { k: 'd' } }], 60);
+    db.run('app', [{ op: 'delete', table: 'outbox', where: { k: 'd' } }, { op: 'insert', table: 'outbox', row: { k: 'd', v: 2 } }], 70);
+    expect(db.notes).toEqual([]);
+  });
+
+  it('notes a commit’s deleted rows before its window, so a crash right after the commit keeps them', () => {
+    const sweeping = defineScenario({
+      name: 'cleanup-then-database-crash',
+      title: 'A sweep that deletes unpublished rows, its database crashing right after the commit',
+      source: 'test',
+      lesson: 'The rows a commit deleted are gone whether or not the database lived to answer.',
+      build: orderPipeline({ design: 'outbox', relay: { restartAfter: '4d' }, cleanup: { retention: '3d', every: '1h', rows: 'all' }, crashes: ['ordersDb'] }),
+      tick: '1h',
+      workload: { size: 2 },
+      claims: [reservationClaim],
+      expect: { verdict: 'violated', violations: ['lost effect'] },
+    });
+    const relayDown = { kind: 'crash', window: 'relay.beforeRelaySend', occurrence: 1 } as const;
+    const run = runScenario(sweeping, { seed: 1, plan: [relayDown, { kind: 'crash', window: 'ordersDb.afterCommit', occurrence: 3 }], keepTrace: true });
+    const trace = run.report.trace!;
+    const crash = trace.find((e) => e.kind === 'crash' && e.component === 'ordersDb')!;
+    const deleted = trace.filter((e) => e.kind === 'note' && (e.data as { kind: string }).kind === 'deleted').map((e) => ({ tick: e.tick, event: (e.data as { data: DeletedRow }).data.row['event_id'] }));
+    // The sweep whose commit the crash followed deleted the first order's row.
+    expect(deleted).toContainEqual({ tick: crash.tick, event: 'evt-o-1-v1' });
+    expect(deleted.map((d) => d.event).sort()).toEqual(['evt-o-1-v1', 'evt-o-2-v1']);
   });
 
   it('capacity: a commit that leaves a bounded table too full evicts its oldest rows, notes each, and lets their keys in again', () => {

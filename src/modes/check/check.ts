@@ -153,7 +153,7 @@ export function checkSetup(scenario: Scenario, o: SetupOptions): CheckSetup {
   const w = { ...DEFAULT_WORLD_OPTIONS, ...worldOptionsOf(scenario, time) };
   // A restore or a skew is offered only where a component declares it, and only then counted
   // among the kinds the check covers.
-  // A rebalance likewise only where a member of a group of two or more declares it.
+  // A rebalance likewise only where two or more components join one group at one broker (src/faults/linkFaults.ts).
   const space = strikeSpace(components);
   const offered = (k: FaultKind) => {
     const kind = faultDescriptor(k);
