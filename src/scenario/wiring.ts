@@ -53,6 +53,13 @@ function drawingProblems(design: DesignIndex): string[] {
     for (const peer of c.peers ?? []) {
       if (!seen.has(peer)) problems.push(`${c.name} talks to ${peer}, which the design does not have${didYouMean(peer, design.names)}; components: ${design.names.join(', ')}`);
     }
+    // The groups it says it joins: each names a broker of the design, a group and a message type.
+    const sub = (c as { subscribes?: unknown }).subscribes;
+    for (const m of sub === undefined ? [] : Array.isArray(sub) ? sub : [sub]) {
+      const ok = typeof m === 'object' && m !== null && ['from', 'group', 'type'].every((k) => typeof (m as Record<string, unknown>)[k] === 'string');
+      if (!ok) problems.push(`${c.name}'s subscribes is ${JSON.stringify(m) ?? typeof m}, not a membership: give { from: <broker>, group: <group>, type: 'broker.deliver' } (groupMember(broker, group)), or a list of them`);
+      else if (!seen.has((m as { from: string }).from)) problems.push(`${c.name} says it joins a group at ${(m as { from: string }).from}, which the design does not have${didYouMean((m as { from: string }).from, design.names)}; components: ${design.names.join(', ')}`);
+    }
     // Components restored with another are set back to their own snapshots, so each must have one.
     for (const other of c.restoresWith ?? []) {
       const found = design.component(other);

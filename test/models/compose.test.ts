@@ -99,6 +99,19 @@ describe('compose()', () => {
       'connector: streamed table: ordersDb.outbox keeps no history, so it has no log of changes to stream: declare it with history: true; connector2: streamed table: ordersDb has no table outbx (did you mean outbox?); its tables: orders, outbox',
     ],
     ['two components of one name', () => build(broker(), broker()), 'the design has two components named broker'],
+    [
+      'a member drawn by hand whose group membership is not one, and one that names a broker the design does not have',
+      () =>
+        build(
+          ...parts({
+            group: [
+              (ctx) => ({ ...([consumer({ name: 'm1', group: 'shipping', db: 'shipmentDb', inbox: 'sameTx', effect: ship })(ctx)].flat()[0]!), subscribes: 'broker' as never }),
+              (ctx) => ({ ...([consumer({ name: 'm2', group: 'shipping', db: 'shipmentDb', inbox: 'sameTx', effect: ship })(ctx)].flat()[0]!), subscribes: [{ from: 'brokr', group: 'shipping', type: 'broker.deliver' }] }),
+            ],
+          }),
+        ),
+      `m1's subscribes is "broker", not a membership: give { from: <broker>, group: <group>, type: 'broker.deliver' } (groupMember(broker, group)), or a list of them; m2 says it joins a group at brokr, which the design does not have (did you mean broker?); components: publisher, broker, m1, m2, shipmentDb`,
+    ],
   ])('refuses %s, before any run', (_, drawing, message) => {
     expect(drawing).toThrow(message);
   });
