@@ -1219,9 +1219,10 @@ function rollBackIdle(context: Ctx, key: string, idle: Ctx['idle'], now: number)
 
 /**
  * A note for each row past its time to live that a statement answered in these replies met
- * (OpResult.lapsed), and for each row a commit evicted from a bounded table: a cleanup job's
- * delete or an eviction leaves no trace in a real database, but it is why a redelivered event's
- * inbox insert succeeds, so the trace says when the row had been committed and what bound let it go.
+ * (OpResult.lapsed), each row a commit evicted from a bounded table, and each committed row a
+ * commit deleted: a cleanup job's delete or an eviction leaves no trace in a real database, but it
+ * is why a redelivered event's inbox insert succeeds or a record was never sent, so the trace says
+ * when the row had been committed and what let it go.
  */
 function droppedRowNotes(replies: readonly Reply[]): NoteEmitted[] {
   const notes: NoteEmitted[] = [];

@@ -61,7 +61,7 @@ export function storyLines(d: SequenceDiagram): string[] {
  * which may be why a record was never sent: the finding told in a few steps.
  */
 export function markedSteps(d: SequenceDiagram): SequenceStep[] {
-  return d.steps.filter((s) => s.kind === 'crash' || s.kind === 'lost' || s.kind === 'missing' || ('mark' in s && s.mark !== undefined) || (s.kind === 'note' && /duplicated|delayed|held back|rebalanced|restored|clock jumps|past its time to live|row evicted|row deleted \(committed|past its retention/.test(s.label)));
+  return d.steps.filter((s) => s.kind === 'crash' || s.kind === 'lost' || s.kind === 'missing' || ('mark' in s && s.mark !== undefined) || (s.kind === 'note' && (s.dropped === true || /duplicated|delayed|held back|rebalanced|restored|clock jumps/.test(s.label))));
 }
 
 /** The same, one line each. */

@@ -34,7 +34,15 @@ export type SequenceStep =
   | ({ readonly kind: 'crash'; readonly tick: number; readonly component: string; readonly window: string | undefined } & Placed)
   | ({ readonly kind: 'restart'; readonly tick: number; readonly component: string; /** Back from the snapshot a restore put in place, not from the durable state it had. */ readonly restored?: true } & Placed)
   /** Something a component recorded or suffered that is not a message: an effect, a guard, a delayed message. */
-  | ({ readonly kind: 'note'; readonly tick: number; readonly component: string } & Labelled & Placed & Markable)
+  | ({
+      readonly kind: 'note';
+      readonly tick: number;
+      readonly component: string;
+      /** A record that stopped a repeat, or made one, went away here: a row past its time to live, evicted or deleted, or a provider's key past its retention. */
+      readonly dropped?: true;
+    } & Labelled &
+      Placed &
+      Markable)
   /** A change that concerns every component: the start of the liveness phase. */
   | ({ readonly kind: 'phase'; readonly tick: number; readonly text: string } & Placed)
   /**

@@ -125,6 +125,9 @@ function peer(data: unknown, key: 'from' | 'to'): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
+/** The notes of a record that went away (models/database.ts, models/provider.ts): why a repeat got through, or a record was never sent. */
+const DROPPED_NOTES: ReadonlySet<string> = new Set(['lapsed', 'evicted', 'deleted', 'keyLapsed']);
+
 function noteOf(data: unknown): Labelled {
   const d = data as { kind?: unknown; data?: Record<string, unknown> } | undefined;
   const kind = typeof d?.kind === 'string' ? d.kind : 'note';
@@ -206,7 +209,7 @@ function stepOf(e: TraceEvent): SequenceStep | undefined {
     case 'restart':
       return { kind: 'restart', tick: e.tick, component: e.component };
     case 'note':
-      return { kind: 'note', tick: e.tick, component: e.component, ...noteOf(e.data) };
+      return { kind: 'note', tick: e.tick, component: e.component, ...noteOf(e.data), ...(DROPPED_NOTES.has((e.data as { kind?: string } | undefined)?.kind ?? '') ? { dropped: true as const } : {}) };
     case 'phase':
       // The heal is drawn where the World recorded it, with its tick, so a reader sees which
       // messages still belong to the faulty phase and which to the healed one.
