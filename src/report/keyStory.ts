@@ -55,13 +55,13 @@ export function storyLines(d: SequenceDiagram): string[] {
 }
 
 /**
- * The faults, the marked steps, a missing effect, a dedup record forgotten (a row past its time
+ * The faults (each fault's note marked so where the diagram drew it), the marked steps, a missing effect, a dedup record forgotten (a row past its time
  * to live, a row a bounded table evicted, a provider's key past its retention), which is why a
  * repeat got through, and a row about the key that a transaction deleted (a sweep, a truncation),
  * which may be why a record was never sent: the finding told in a few steps.
  */
 export function markedSteps(d: SequenceDiagram): SequenceStep[] {
-  return d.steps.filter((s) => s.kind === 'crash' || s.kind === 'lost' || s.kind === 'missing' || ('mark' in s && s.mark !== undefined) || (s.kind === 'note' && (s.dropped === true || /duplicated|delayed|held back|rebalanced|restored|clock jumps/.test(s.label))));
+  return d.steps.filter((s) => s.kind === 'crash' || s.kind === 'lost' || s.kind === 'missing' || ('mark' in s && s.mark !== undefined) || (s.kind === 'note' && (s.dropped === true || s.fault === true)));
 }
 
 /** The same, one line each. */

@@ -40,6 +40,8 @@ export type SequenceStep =
       readonly component: string;
       /** A record that stopped a repeat, or made one, went away here: a row past its time to live, evicted or deleted, or a provider's key past its retention. */
       readonly dropped?: true;
+      /** A fault drew it: a message duplicated, delayed, held back or rebalanced, a restore, a clock skew. */
+      readonly fault?: true;
     } & Labelled &
       Placed &
       Markable)

@@ -181,12 +181,12 @@ function faultStepOf(e: TraceEvent): SequenceStep | undefined {
   if (kind === undefined) return undefined;
   if (kind.strikes === 'window') {
     const note = kind.note(e.data);
-    return note === undefined ? undefined : { kind: 'note', tick: e.tick, component: e.component, ...labelled(note, undefined) };
+    return note === undefined ? undefined : { kind: 'note', tick: e.tick, component: e.component, fault: true, ...labelled(note, undefined) };
   }
   const to = peer(e.data, 'to');
   const { type, event } = messageEvent(e.data);
   if (kind.drawn === undefined) return to === undefined ? undefined : { kind: 'lost', tick: e.tick, from: e.component, to, ...labelled(type, event) };
-  return { kind: 'note', tick: e.tick, component: e.component, ...labelled(type, event, [`to ${to ?? '?'} ${kind.drawn}`]) };
+  return { kind: 'note', tick: e.tick, component: e.component, fault: true, ...labelled(type, event, [`to ${to ?? '?'} ${kind.drawn}`]) };
 }
 
 /** One step per event a reviewer needs, or undefined for bookkeeping the diagram leaves out. */

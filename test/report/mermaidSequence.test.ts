@@ -3,6 +3,7 @@
 // without a type, components Mermaid would misread (reserved words, dashes, leading digits) and
 // text holding Mermaid's own syntax. A diagram that does not parse hides the counterexample.
 import { describe, expect, it } from 'vitest';
+import { markedLines } from '../../src/report/keyStory.ts';
 import { mermaidSequence } from '../../src/report/mermaidSequence.ts';
 import { sequenceSteps, type SequenceDiagram } from '../../src/report/sequenceSteps.ts';
 import type { TraceEvent } from '../../src/kernel/trace.ts';
@@ -11,6 +12,19 @@ let seq = 0;
 const ev = (tick: number, component: string, kind: TraceEvent['kind'], data?: unknown): TraceEvent => ({ tick, seq: seq++, component, kind, ...(data === undefined ? {} : { data }) });
 
 describe('sequenceSteps', () => {
+  it('marks the notes a fault drew as the faults they are, and no model note for its words alone', () => {
+    const d = sequenceSteps([
+      ev(1, 'relay', 'duplicate', { to: 'broker', event: { type: 'publish' } }),
+      ev(2, 'relay', 'delay', { to: 'broker', event: { type: 'publish' } }),
+      ev(3, 'ordersDb', 'restore', { window: 'relay.idle' }),
+      ev(4, 'ordersDb', 'note', { kind: 'snapshot restored and clock jumps' }),
+      ev(5, 'relay', 'note', { kind: 'batch held back' }),
+    ]);
+    expect(d.steps.filter((s) => s.kind === 'note' && s.fault === true).map((s) => s.kind === 'note' && s.component)).toEqual(['relay', 'relay', 'ordersDb']);
+    const lines = markedLines(d);
+    expect(lines.map((l) => l.replace(/ +/g, ' '))).toEqual(['t=1 relay: publish to broker duplicated', 't=2 relay: publish to broker delayed', 't=3 ordersDb: taken down and restored from its snapshot (as relay.idle was entered)']);
+  });
+
   it('notes duplicated, delayed and reordered messages on their sender, and words guards and effects', () => {
     const d = sequenceSteps([
       ev(0, 'relay', 'state', 'idle'),
