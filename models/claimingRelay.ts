@@ -20,7 +20,7 @@ import { assign, enqueueActions, setup } from 'xstate';
 import { send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
 import type { BrokerReply } from './broker.ts';
 import type { DatabaseReply, DbOp, Row } from './database.ts';
-import { idOf, OUTBOX_TABLE, publishOf } from './outboxRow.ts';
+import { idOf, markPublished, OUTBOX_TABLE, publishOf } from './outboxRow.ts';
 
 export interface ClaimingRelayInput {
   readonly db: string;
@@ -97,7 +97,7 @@ export const claimingRelayMachine = setup({
     }),
     ack: assign(({ context, event }) => ({ unacked: context.unacked.filter((id) => event.type !== 'broker.ack' || id !== event.ref) })),
     mark: enqueueActions(({ context, enqueue }) => {
-      const ops = current(context).map((r) => ({ op: 'update' as const, table: context.table, where: { event_id: idOf(r) }, set: { published: true } }));
+      const ops = markPublished(context.table, current(context));
       enqueue.emit(send(context.db, { type: 'db.exec', tx: txOf(context), stmt: markStmt(context), ops }));
     }),
     nextRow: assign(({ context }) => ({ rows: context.concurrent ? [] : context.rows.slice(1) })),

@@ -22,8 +22,17 @@ export const OUTBOX_READERS: Readonly<Record<string, { readonly polled: boolean 
 /** The columns every outbox row must carry: what names its publish, and what keys it at the broker. */
 export const OUTBOX_ROW_COLUMNS = ['event_id', 'aggregate_id'] as const;
 
-/** An outbox row's event id. */
+/** An outbox row's event id, as the text that names its publish and the broker's ack. */
 export const idOf = (row: Row) => String(row['event_id']);
+
+/**
+ * The statement that marks outbox rows published: each found by its `event_id` as the row holds
+ * it, not as text, since a table compares values as they are (a numeric id 10 is not the text
+ * '10', and a mark by the text would find no row, so the relay would publish it for ever).
+ */
+export function markPublished(table: string, rows: readonly Row[]): { op: 'update'; table: string; where: Row; set: Row }[] {
+  return rows.map((r) => ({ op: 'update' as const, table, where: { event_id: r['event_id'] ?? null }, set: { published: true } }));
+}
 
 /** The broker publish of an outbox row: keyed by its aggregate, without the outbox's own flag. */
 export function publishOf(row: Row, ref: string) {

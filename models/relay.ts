@@ -12,7 +12,7 @@
 import { assign, enqueueActions, setup } from 'xstate';
 import { note, send, type Emitted, type PeerCrashed } from '../src/kernel/emitted.ts';
 import type { BrokerReply } from './broker.ts';
-import { idOf, OUTBOX_TABLE, publishOf } from './outboxRow.ts';
+import { idOf, markPublished, OUTBOX_TABLE, publishOf } from './outboxRow.ts';
 import type { DatabaseReply, Row } from './database.ts';
 import { common, componentFields, given, ticksOf, type ComponentBuilder } from '../src/scenario/design.ts';
 import { duration, parseOptions, z } from '../src/scenario/options.ts';
@@ -96,7 +96,7 @@ export const relayMachine = setup({
         send(context.db, {
           type: 'db.run',
           ref: markRef(context),
-          ops: rows.map((r) => ({ op: 'update' as const, table: context.table, where: { event_id: idOf(r) }, set: { published: true } })),
+          ops: markPublished(context.table, rows),
         }),
       );
     }),

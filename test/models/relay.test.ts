@@ -8,7 +8,12 @@ import { World } from '../../src/run/world.ts';
 import { recordsOf, type BrokerDurable } from '../../models/broker.ts';
 import { historyOf, rowsOf, type DatabaseDurable } from '../../models/database.ts';
 import { orderLifecycle, orderPipeline, type OrderPipelineOptions } from '../../models/designs/orderPipeline.ts';
-import type { RelayInput } from '../../models/relay.ts';
+import { relay, type RelayInput } from '../../models/relay.ts';
+import { broker } from '../../models/broker.ts';
+import { consumer } from '../../models/consumer.ts';
+import { database } from '../../models/designs/databaseComponent.ts';
+import { publisher } from '../../models/publisher.ts';
+import { compose } from '../../src/index.ts';
 
 function run(options: Partial<OrderPipelineOptions>, plan: FaultPlan, seed = 1) {
   const world = new World(orderPipeline({ design: 'outbox', ...options })({ size: 1 }, SECONDS), { seed, plan });
@@ -155,4 +160,31 @@ describe('relay workers: several polling one outbox, with or without SKIP LOCKED
     expect(() => orderPipeline({ design: 'outbox', relay: { type: 'cdc', workers: 2 } })).toThrow(/relay\.workers is a polling publisher's option/);
     expect(() => orderPipeline({ design: 'outbox', relay: { offsetCommit: 'beforeAck' } })).toThrow(/relay\.offsetCommit is a CDC connector's option/);
   });
+});
+
+describe('relay: outbox rows whose event_id is a number', () => {
+  // A hop that writes its outbox rows with a numeric event_id (here the order's amount): the mark
+  // must find each row by its id as stored, or no row is ever marked and the relay publishes the
+  // same rows for ever.
+  const hop = (claim: 'read' | 'skipLocked') =>
+    compose(
+      publisher({ records: (size) => Array.from({ length: size }, (_, i) => ({ event_id: `evt-${i + 1}`, order_id: `o-${i + 1}`, amount: 10 * (i + 1) })), keyField: 'order_id', broker: 'brokerA' }),
+      broker({ name: 'brokerA', partitions: 1 }),
+      consumer({ name: 'enrich', broker: 'brokerA', group: 'enrich', db: 'enrichDb', inbox: 'sameTx', effect: { op: 'insert', table: 'outbox', columns: { event_id: 'amount', aggregate_id: 'order_id', published: { const: false } } } }),
+      database({ name: 'enrichDb', tables: { outbox: { key: ['event_id'] }, inbox: { key: ['consumer_name', 'event_id'] } } }),
+      relay({ db: 'enrichDb', broker: 'brokerB', claim }),
+      broker({ name: 'brokerB', partitions: 1 }),
+    );
+  for (const claim of ['read', 'skipLocked'] as const) {
+    it(`marks them published and goes quiet (claim '${claim}')`, () => {
+      const world = new World(hop(claim)({ size: 2 }, SECONDS), { seed: 1, plan: [] });
+      const result = world.run();
+      expect(result.ending).toEqual({ kind: 'quiescent' });
+      expect(rowsOf(world.durable<DatabaseDurable>('enrichDb'), 'outbox').map((r) => [r['event_id'], r['published']])).toEqual([
+        [10, true],
+        [20, true],
+      ]);
+      expect(recordsOf(world.durable<BrokerDurable>('brokerB')).map((r) => r.payload['event_id'])).toEqual([10, 20]);
+    });
+  }
 });
