@@ -264,6 +264,9 @@ export function commitThenCall(options: z.input<typeof CommitThenCallOptions>): 
   const o = parseOptions('commitThenCall', CommitThenCallOptions, options);
   const name = o.name ?? 'service';
   if (o.retry !== undefined && o.maxAttempts !== undefined) throw new InputError(`${name} takes maxAttempts or a retry schedule, not both: the schedule sets the attempts`);
+  // A lookup asks the provider by the key the call carried: without one there is nothing to ask by,
+  // and the lookup would silently never happen.
+  if (o.statusLookup && !o.sendKey) throw new InputError(`${name} option statusLookup needs sendKey: true: a lookup asks the provider for the operation under the key its call carried, and a call without a key leaves nothing to look up`);
   return ({ time }) => {
     const input: CommitThenCallInput = {
       broker: o.broker ?? 'broker',

@@ -160,4 +160,9 @@ describe('caller: a retry schedule with backoff and a deadline', () => {
       'caller option retry: until 30 m is shorter than the first wait 1 h: no retry fits before it',
     );
   });
+
+  it('refuses a status lookup without the key it would ask by, where it would silently never look up', () => {
+    expect(() => caller({ name: 'mailer', group: 'g', effectKey: ['order_id'], sendKey: false, statusLookup: true, recordIntent: true })).toThrow('mailer option statusLookup needs sendKey: true');
+    expect(() => caller({ group: 'g', effectKey: ['order_id'], sendKey: false, statusLookup: false, recordIntent: true })).not.toThrow();
+  });
 });

@@ -96,6 +96,12 @@ describe('commitThenCall: its options', () => {
     expect(() => commitThenCall({ ...base, maxAttempts: 2, retry: { backoff: '1m', until: '1h' } })).toThrow('service takes maxAttempts or a retry schedule, not both');
     expect(() => commitThenCall({ ...base, existingRow: 'ignore' as never })).toThrow(/existingRow has no value "ignore"/);
   });
+
+  it('refuses a status lookup without the key it would ask by, where it would silently never look up', () => {
+    const base = { group: 'shipping', table: 'shipments', effectKey: ['order_id'], existingRow: 'resume' as const };
+    expect(() => commitThenCall({ ...base, sendKey: false, statusLookup: true })).toThrow('service option statusLookup needs sendKey: true');
+    expect(() => commitThenCall({ ...base, sendKey: false, statusLookup: false })).not.toThrow();
+  });
 });
 
 describe('commitThenCall: answers it must tell apart', () => {
