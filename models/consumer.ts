@@ -83,6 +83,12 @@ type Ctx = {
   current: Delivery | undefined;
   attempt: number;
   wrote: boolean;
+  /**
+   * The tick the record in hand's effect statement was sent at, where the effect writes the time
+   * (a `{ now: true }` column): the note of the committed effect shows the row as it was written,
+   * not with the tick of the commit. Kept only then, so no other design's states tell it apart.
+   */
+  effectAt: number | undefined;
   /** Handler runs of the record in hand, in this incarnation (blocking retries). */
   tries: number;
   /** The tick the record in hand was taken, or its due time once waited for. */
@@ -117,6 +123,9 @@ export function effectLookup(spec: EffectSpec, payload: Payload): Row {
 }
 
 const nowOf = (event: unknown): number => (event as { at?: number }).at ?? 0;
+
+/** Whether the effect writes the time it runs at (SQL's `now()`) in some column. */
+const writesNow = (ctx: Ctx): boolean => Object.values(ctx.input.effect.columns).some((src) => typeof src !== 'string' && 'now' in src);
 
 function effectOp(ctx: Ctx, now: number): DbOp {
   const row = effectRow(ctx.input.effect, ctx.current!.payload, now);
@@ -245,17 +254,22 @@ const consumerSetup = setup({
     inboxAlone: enqueueActions(({ context, enqueue }) =>
       enqueue.emit(send(context.input.inboxDb ?? context.input.db, { type: 'db.run', ref: txOf(context), ops: [inboxOp(context)] })),
     ),
-    effectInTx: enqueueActions(({ context, event, enqueue }) =>
-      enqueue.emit(send(context.input.db, { type: 'db.exec', tx: txOf(context), ops: [effectOp(context, nowOf(event))], stmt: 'effect' })),
-    ),
-    effectAlone: enqueueActions(({ context, event, enqueue }) => enqueue.emit(send(context.input.db, { type: 'db.run', ref: txOf(context), ops: [effectOp(context, nowOf(event))] }))),
+    effectInTx: enqueueActions(({ context, event, enqueue }) => {
+      if (writesNow(context)) enqueue.assign({ effectAt: nowOf(event) });
+      enqueue.emit(send(context.input.db, { type: 'db.exec', tx: txOf(context), ops: [effectOp(context, nowOf(event))], stmt: 'effect' }));
+    }),
+    effectAlone: enqueueActions(({ context, event, enqueue }) => {
+      if (writesNow(context)) enqueue.assign({ effectAt: nowOf(event) });
+      enqueue.emit(send(context.input.db, { type: 'db.run', ref: txOf(context), ops: [effectOp(context, nowOf(event))] }));
+    }),
     commit: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.db, { type: 'db.commit', tx: txOf(context) }))),
     abort: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.db, { type: 'db.abort', tx: txOf(context) }))),
     noteEffectWrite: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'db.result' && event.type !== 'db.ran') return;
       const r = event.results[event.type === 'db.ran' ? event.results.length - 1 : 0];
       const wrote = r?.inserted === true || r?.written === true;
-      enqueue.assign({ wrote });
+      // A statement that wrote nothing leaves no time to show, and keeps no tick the states of a search would differ by.
+      enqueue.assign(wrote || context.effectAt === undefined ? { wrote } : { wrote, effectAt: undefined });
       if (!wrote) {
         const guard = context.input.effect.op === 'insert' ? 'effectKey' : 'versionCheck';
         enqueue.emit(note('guard', { guard, event_id: context.current!.payload['event_id'] }));
@@ -263,7 +277,8 @@ const consumerSetup = setup({
     }),
     noteInboxHit: enqueueActions(({ context, enqueue }) => enqueue.emit(note('guard', { guard: 'inboxKey', event_id: context.current!.payload['event_id'] }))),
     noteEffect: enqueueActions(({ context, event, enqueue }) => {
-      if (context.wrote) enqueue.emit(note('effect', { table: context.input.effect.table, row: effectRow(context.input.effect, context.current!.payload, nowOf(event)) }));
+      if (context.wrote) enqueue.emit(note('effect', { table: context.input.effect.table, row: effectRow(context.input.effect, context.current!.payload, context.effectAt ?? nowOf(event)) }));
+      if (context.effectAt !== undefined) enqueue.assign({ effectAt: undefined });
     }),
     // Check-then-insert: the lookup, inside the effect's transaction.
     lookUpEffect: enqueueActions(({ context, enqueue }) =>
@@ -391,6 +406,7 @@ function contextFor() {
     current: undefined,
     attempt: 0,
     wrote: false,
+    effectAt: undefined,
     tries: 0,
     takenAt: 0,
     parkChecked: false,

@@ -11,6 +11,11 @@ import { historyOf, rowsOf, type DatabaseDurable } from '../../models/database.t
 import { orderLifecycle, orderPipeline, type OrderPipelineOptions } from '../../models/designs/orderPipeline.ts';
 import { consumerMachine, consumerMachineFor, featuresOf, type ConsumerInput } from '../../models/consumer.ts';
 import { MachineDriver } from './machineDriver.ts';
+import { broker } from '../../models/broker.ts';
+import { consumer } from '../../models/consumer.ts';
+import { database } from '../../models/designs/databaseComponent.ts';
+import { publisher } from '../../models/publisher.ts';
+import { compose } from '../../src/index.ts';
 
 function run(options: Partial<OrderPipelineOptions>, plan: FaultPlan, size = 1) {
   const world = new World(orderPipeline({ design: 'outbox', ...options })({ size }, SECONDS), { seed: 1, plan });
@@ -403,5 +408,25 @@ describe('consumer with a retry topic and parked keys: each wait moves on for it
     expect(d.state).toBe('handingOver');
     d.receive({ type: 'broker.ack', ref: `${tx}.forward`, partition: 0, offset: 4 }, 'retries');
     expect(d.state).toBe('afterHandOver');
+  });
+});
+
+describe('consumer: the note of a committed effect', () => {
+  it('shows the row as written, its time column the tick the statement ran at, not the tick of the commit', () => {
+    const design = compose(
+      publisher({ records: (size) => Array.from({ length: size }, (_, i) => ({ event_id: `evt-${i + 1}`, order_id: `o-${i + 1}` })), keyField: 'order_id' }),
+      broker({}),
+      consumer({ name: 'analytics', broker: 'broker', group: 'analytics', db: 'analyticsDb', inbox: 'sameTx', effect: { op: 'insert', table: 'views', columns: { order_id: 'order_id', seen_at: { now: true } } } }),
+      database({ name: 'analyticsDb', tables: { views: { key: ['order_id'] }, inbox: { key: ['consumer_name', 'event_id'] } } }),
+    );
+    const world = new World(design({ size: 2 }, SECONDS), { seed: 1, plan: [], keepTrace: true });
+    const result = world.run();
+    const noted = result.notes.filter((n) => n.kind === 'effect').map((n) => (n.data as { row: unknown }).row);
+    const rows = rowsOf(world.durable<DatabaseDurable>('analyticsDb'), 'views');
+    expect(noted).toEqual(rows);
+    // The commit comes ticks after the insert ran, so a note that read the time again would differ.
+    const commits = world.trace.events!.filter((e) => e.kind === 'deliver' && (e.data as { event?: { type?: string } }).event?.type === 'db.committed').map((e) => e.tick);
+    expect(commits.length).toBe(2);
+    expect(commits).not.toContain(rows[0]!['seen_at']);
   });
 });
