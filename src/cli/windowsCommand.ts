@@ -17,13 +17,14 @@ import { parseArgv } from '../base/parseArgv.ts';
 import { replayLine } from '../modes/replayLine.ts';
 import { describeClause } from '../report/describeCoverage.ts';
 import { describePlan } from '../report/describePlan.ts';
+import { describeStuck } from '../report/describeFinding.ts';
 import { renderJson } from '../report/json.ts';
 import { expectationTally, verdictSummary } from '../report/verdictSummary.ts';
 import { checkReportDir, writeReports } from '../report/writeReports.ts';
 import { parseShard, shardRange } from '../sweep/shard.ts';
 import type { WindowsPartFile } from '../sweep/sweepParts.ts';
 import { runWindows, sweepSettings, type WindowsOptions, type WindowsResult } from '../modes/windows.ts';
-import { sweepPlan, sweepWindows } from '../modes/windowsPart.ts';
+import { sweepPlan, sweepWindows, type SweepPlan } from '../modes/windowsPart.ts';
 import { reportToCi } from './ciReport.ts';
 import type { Command } from './command.ts';
 import { deferSignals } from './deferSignals.ts';
@@ -78,6 +79,7 @@ export const command: Command = {
       pairs: values['pairs'] === true,
       ...(values['fail-fast'] === true ? { failFast: true } : {}),
       ...(only === undefined ? {} : { only }),
+      onPlanned: (plan, ref) => warnRunaway(plan, ref, io),
     };
     if (shard) {
       const stretch = (total: number) => shardRange(total, shard);
@@ -86,6 +88,7 @@ export const command: Command = {
           ? await withPool(workers, (pool) => windowsPartsOnWorkers(entries, options, pool, stretch))
           : entries.map((entry) => {
               const plan = sweepPlan(entry.scenario, sweepSettings(entry.scenario, options));
+              options.onPlanned?.(plan, entry.ref);
               return { entry, plan, part: sweepWindows(entry.scenario, plan, ...stretch(plan.total)) };
             });
       const part: WindowsPartFile = { ...partHead('windows', shard, entries, options), scenarios: tallies.map(({ entry, plan, part }) => ({ ref: entry.ref, total: plan.total, part })) };
@@ -98,6 +101,19 @@ export const command: Command = {
     return presentWindows(results, { json: values['json'] === true, outDir, forms, files: filesOf(entries) }, io);
   },
 };
+
+/**
+ * Says at once, on stderr, when a scenario's run with no fault never goes quiet (a loop that
+ * republishes for ever, a retry with no end): every plan of its sweep then runs to the same bound,
+ * and a sweep of thousands of such runs would otherwise print nothing for minutes. The line
+ * replays that run, which shows the loop.
+ */
+function warnRunaway(plan: SweepPlan, ref: string, io: CliIo): void {
+  const ending = plan.reference.report.ending;
+  if (ending.kind !== 'stuck' || ending.reason.kind === 'waiting') return;
+  const line = replayLine({ kind: 'plan', scenario: ref, seed: plan.settings.seed, plan: [] });
+  io.err(`faultline: ${plan.reference.scenario.name}: the run with no fault is stuck (${describeStuck(ending.reason)}), so every run of its sweep goes on to that bound; see why: ${line}`);
+}
 
 /** Every scenario's sweep, on this thread or on `workers` threads, drawing its progress. */
 async function sweep(entries: readonly CatalogueEntry[], options: WindowsOptions, workers: number, progress: Progress): Promise<WindowsResult[]> {

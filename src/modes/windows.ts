@@ -114,6 +114,8 @@ export interface WindowsOptions {
   readonly failFast?: boolean;
   /** Run only the faults at this failure window or message point. */
   readonly only?: string;
+  /** Told of each scenario's sweep once it is planned, before its runs: its reference run, and how the user named the scenario. */
+  readonly onPlanned?: (plan: SweepPlan, ref: string) => void;
 }
 
 export const DEFAULT_SEED = 1;
@@ -143,6 +145,7 @@ export function sweepSettings(scenario: Scenario, options: WindowsOptions = {}):
 export function runWindows(scenario: Scenario, options: WindowsOptions = {}): WindowsResult {
   checkRanges('runWindows', options, ['seed', 'maxOccurrence']);
   const plan = sweepPlan(scenario, sweepSettings(scenario, options));
+  options.onPlanned?.(plan, options.ref ?? refOf(scenario));
   const held: HeldRuns = new Map();
   let done = 0;
   const onRun = options.onRun;

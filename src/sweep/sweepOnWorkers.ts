@@ -54,6 +54,7 @@ export async function windowsPartsOnWorkers(entries: readonly Entry[], options: 
   const sweeps = entries.map((entry) => {
     const settings = sweepSettings(entry.scenario, options);
     const plan = sweepPlan(entry.scenario, settings);
+    options.onPlanned?.(plan, entry.ref);
     let stopped = false;
     const [from, to] = rangeOf(plan.total);
     const parts = stretches(from, to, pool.size).map(([a, b]) =>

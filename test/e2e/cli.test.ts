@@ -4,7 +4,7 @@
 // needs a real process is spawned: the bin file starting at all, the exit codes the shell sees,
 // a user's scenario file that imports the engine, and the same trace hash from two processes.
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -285,6 +285,28 @@ describe('windows', () => {
     expect(r.out).toMatch(/^ {2}the same intent returns the recorded result: not checked/m);
     expect(r.out).toMatch(new RegExp(`1 scenarios, 131 runs, every verdict as expected; reports in ${dir}/\n$`));
     expect(readdirSync(dir).sort()).toEqual(['.faultline-reports.json', 'junit.xml', 'mercury-dual-write-commit-first.html', 'report.css', 'report.html', 'report.js']);
+  });
+
+  it('says at once, with the line that replays it, when the run with no fault never goes quiet, and sweeps on', async () => {
+    // Inside the project, so the file's own import of xstate resolves as a user's would.
+    mkdirSync(join(root, 'test-artifacts'), { recursive: true });
+    const dir = mkdtempSync(join(root, 'test-artifacts', 'runaway-'));
+    const file = join(dir, 'runaway.ts');
+    // A process that works every 5 ticks for ever, as a relay that republishes the same rows does.
+    writeFileSync(
+      file,
+      `import { assign, setup } from 'xstate';\nimport { defineScenario } from '${join(root, 'src', 'index.ts')}';\n` +
+        `const busy = setup({ delays: { tick: 5 } }).createMachine({ id: 'busy', context: { durable: { n: 0 } }, initial: 'working', states: { working: { after: { tick: { target: 'working', reenter: true, actions: assign({ durable: ({ context }) => ({ n: context.durable.n + 1 }) }) } } } } });\n` +
+        `export default defineScenario({ name: 'runaway', title: 'A process that never rests', source: 'test', lesson: 'A loop with no end is stuck.', build: () => [{ name: 'busy', machine: busy, process: true }], workload: { size: 1 }, claims: [{ effect: 'ping', key: ['n'], authority: 'none', lifetime: 'the run', outcomes: () => [{ key: 'x' }], facts: () => ['x'] }], expect: { verdict: 'violated', violations: ['stuck'] } });\n`,
+    );
+    const r = await cli(['windows', file, '--out', join(dir, 'out')]);
+    const lines = r.err.trimEnd().split('\n');
+    expect(lines, r.err).toHaveLength(1);
+    expect(lines[0]).toBe(`faultline: runaway: the run with no fault is stuck (no quiescence within 4000 ticks after healing), so every run of its sweep goes on to that bound; see why: npx faultline replay ${file} --seed 1 --plan '[]'`);
+    expect(r.out).toMatch(/^runaway +\d+ +\d+ +stuck +violated/m);
+    // A design that goes quiet says nothing of the kind.
+    expect((await cli(['windows', 'mercury-dual-write-commit-first', '--out', join(dir, 'quiet')])).err).toBe('');
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('prints one JSON document with --json', async () => {
