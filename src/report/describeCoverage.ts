@@ -30,7 +30,11 @@ function depth(c: Coverage): string {
   if (c.mode === 'explore') return `sampled plans of up to ${count(c.faultDepth, 'fault')}`;
   if (c.mode === 'check') {
     const at = c.workload === undefined ? '' : ` at workload size ${thousands(c.workload.size)} (the scenario's is ${thousands(c.workload.of)})`;
-    return `${c.faultDepth === 0 ? 'every fault-free interleaving' : `every interleaving with at most ${count(c.faultDepth, 'fault')}`}${at}`;
+    // Said at the head, not only in the interleavings' detail: a search where every message lands
+    // before the clock moves races no message against a timer (a TTL, a redelivery), and a "holds"
+    // read without that would overstate what was shown.
+    const zero = c.latency?.max === 0 ? 'zero-latency ' : '';
+    return `${c.faultDepth === 0 ? `every fault-free ${zero}interleaving` : `every ${zero}interleaving with at most ${count(c.faultDepth, 'fault')}`}${at}`;
   }
   if (c.faultDepth === 1) return 'every single fault';
   if (c.faultDepth === 2) return 'every single fault and every pair';

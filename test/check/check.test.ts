@@ -108,7 +108,7 @@ describe('check', () => {
     const small = check(scenario, { faults: 1, size: 1 });
     expect(small.judgement.verdict).toBe('holds within bound');
     expect(small.coverage.workload).toEqual({ size: 1, of: 2 });
-    expect(describeCoverage(small.judgement.verdict, small.coverage)).toMatch(/^holds within bound for every interleaving with at most 1 fault at workload size 1 \(the scenario's is 2\): /);
+    expect(describeCoverage(small.judgement.verdict, small.coverage)).toMatch(/^holds within bound for every zero-latency interleaving with at most 1 fault at workload size 1 \(the scenario's is 2\): /);
     expect(check(scenario, { faults: 1, size: 2 }).coverage.workload).toBeUndefined();
   }, 60_000);
 

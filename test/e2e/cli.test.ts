@@ -396,7 +396,7 @@ describe('check', () => {
     // The next run replaces the set whole: no page of the scenario it did not search is left.
     const again = await cli(['check', 'flow-page-viewed', '--out', dir]);
     expect(again.code).toBe(0);
-    expect(again.out).toMatch(/^covers: holds for every interleaving with at most 1 fault: /m);
+    expect(again.out).toMatch(/^covers: holds for every zero-latency interleaving with at most 1 fault: /m);
     expect(readdirSync(dir).sort()).toEqual(['.faultline-reports.json', 'flow-page-viewed.html', 'junit.xml', 'report.css', 'report.html', 'report.js']);
     expect(readdirSync(join(dir, '..'))).toEqual(['reports']);
   });

@@ -58,6 +58,11 @@ describe('describeCoverage', () => {
       'holds for every interleaving with at most 1 fault: 26 windows and 18 message points (crash, lose, duplicate, delay, reorder), 7 end states, 12,345 states, 1 transition, depth 40',
     );
     expect(describeCoverage('holds', { ...all, faultDepth: 0 })).toContain('holds for every fault-free interleaving:');
+    // Where every message lands before the clock moves, the head says so: such a search races no message against a timer.
+    const zero = describeCoverage('holds', { ...space, runs: 7, latency: { min: 0, max: 0 } });
+    expect(zero).toMatch(/^holds for every zero-latency interleaving with at most 1 fault: .*, depth 40, every message landing before the clock moves \(--world-latency: the World’s latencies\)$/);
+    expect(describeCoverage('holds', { ...all, faultDepth: 0, latency: { min: 0, max: 0 } })).toContain('holds for every fault-free zero-latency interleaving:');
+    expect(describeCoverage('holds', { ...space, runs: 7, latency: { min: 1, max: 3 } })).toMatch(/^holds for every interleaving with at most 1 fault: .*, messages landing 1 to 3 ticks after they are sent$/);
     // Sleep sets: the transitions they skipped are counted beside the ones taken, and only where they ran.
     expect(describeCoverage('holds', { ...all, interleavings: { kind: 'all', states: 9, transitions: 20, depth: 4, slept: 1 } })).toMatch(/, 9 states, 20 transitions \(and 1 commuting transition skipped by sleep sets\), depth 4$/);
     expect(describeCoverage('holds', { ...all, interleavings: { kind: 'all', states: 9, transitions: 20, depth: 4, slept: 0 } })).toContain('(and 0 commuting transitions skipped by sleep sets)');
