@@ -106,6 +106,17 @@ export function intentOf(fields: readonly string[] | undefined, payload: Payload
   return names.map((f) => `${f}=${String(payload[f] ?? '')}`).join('&');
 }
 
+/**
+ * One field of an intent as `intentOf` wrote it (`amount=10&order_id=o-1`), or undefined when the
+ * intent has none: what a claim keys a provider's operations by when the idempotency key is
+ * something else (`intentField(op.intent, 'order_id')`).
+ */
+export function intentField(intent: string, field: string): string | undefined {
+  const head = `${field}=`;
+  for (const part of intent.split('&')) if (part.startsWith(head)) return part.slice(head.length);
+  return undefined;
+}
+
 /** Calls a delivery gets: one per wait of the backoff schedule and the first, or `maxAttempts`. */
 const attemptsOf = (input: CallerInput) => (input.retryWaitsTicks === undefined ? (input.maxAttempts ?? 3) : input.retryWaitsTicks.length + 1);
 /** The first call goes out on the next tick; a retry waits its turn in the backoff schedule. */

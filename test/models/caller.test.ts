@@ -3,7 +3,7 @@
 // foreign reply, which a delay or a redelivery brings, is ignored; and a negative status answer
 // is acted on at once.
 import { describe, expect, it } from 'vitest';
-import { caller, callerMachine, intentOf, type CallerInput } from '../../models/caller.ts';
+import { caller, callerMachine, intentField, intentOf, type CallerInput } from '../../models/caller.ts';
 import { TimeScale } from '../../src/base/duration.ts';
 import type { DesignComponent } from '../../src/scenario/scenario.ts';
 import { MachineDriver } from './machineDriver.ts';
@@ -39,6 +39,17 @@ function checking(): MachineDriver {
   expect(d.sent.at(-1)).toMatchObject({ to: 'provider', event: { type: 'provider.status', ref: '0.0#s1', key: 'o-1' } });
   return d;
 }
+
+describe('caller: the intent it sends', () => {
+  it('names every field but event_id in name order, and intentField reads one back', () => {
+    expect(INTENT).toBe('address=A&order_id=o-1');
+    expect(intentField(INTENT, 'order_id')).toBe('o-1');
+    expect(intentField(INTENT, 'address')).toBe('A');
+    // A field that only ends like another is not taken for it.
+    expect(intentField(intentOf(undefined, { sub_order_id: 's-1', order_id: 'o-2' }), 'order_id')).toBe('o-2');
+    expect(intentField(INTENT, 'event_id')).toBeUndefined();
+  });
+});
 
 describe('caller: each wait moves on for its own reply only', () => {
   it('records the intent before calling: a late reply to its local read is not the intent write', () => {
