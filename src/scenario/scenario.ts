@@ -240,7 +240,7 @@ function meaningProblems(s: Scenario): string[] {
   // A claim is named by its effect (in expect.claims, the verdicts, the reports): two of one name could not be told apart.
   for (const name of new Set(effects.filter((e, i) => effects.indexOf(e) !== i))) problems.push(`two claims are named ${JSON.stringify(name)}: give each claim its own effect name`);
   for (const e of 'verdict' in s.expect ? [s.expect] : [s.expect.single, s.expect.pairs]) {
-    for (const name of e.verdict === 'violated' ? (e.claims ?? []) : []) if (!effects.includes(name)) problems.push(`expect.claims names no claim of this scenario: ${JSON.stringify(name)}${didYouMean(name, effects)}`);
+    for (const name of e.verdict === 'violated' ? (e.claims ?? []) : []) if (!effects.includes(name)) problems.push(`expect.claims names no claim of this scenario: ${JSON.stringify(name)}${didYouMean(name, effects) || `; its claims are ${effects.map((x) => JSON.stringify(x)).join(', ')}`}`);
   }
   // A record the scenario carries ties its flows to claims; those of this scenario must be its own.
   if (s.record !== undefined) problems.push(...flowClaimProblems({ flows: s.record.flows }, (name) => (name === s.name ? effects : undefined)).map((p) => `record.${p}`));

@@ -57,6 +57,7 @@ describe('defineScenario', () => {
     [{ expect: { verdict: 'violated', violations: ['lost effect'], why: 'x' } }, 'expect has no field why; fields: verdict, violations, claims'],
     [{ expect: { verdict: 'violated', violations: ['lost effect'], claims: [] } }, 'expect.claims must be at least 1 item, got []'],
     [{ expect: { verdict: 'violated', violations: ['lost effect'], claims: ['inventory reservaton'] } }, 'expect.claims names no claim of this scenario: "inventory reservaton" (did you mean inventory reservation?)'],
+    [{ expect: { verdict: 'violated', violations: ['lost effect'], claims: ['stock hold'] } }, 'expect.claims names no claim of this scenario: "stock hold"; its claims are "inventory reservation"'],
     [{ expect: { verdict: 'holds', claims: ['inventory reservation'] } }, 'expect has no field claims; fields: verdict'],
     [{ expect: { single: { verdict: 'holds' }, pairs: { verdict: 'holds' } } }, 'expect.why must be a string, got nothing'],
     [{ expect: { single: { verdict: 'holds' }, pairs: { verdict: 'holds' }, why: ' ' } }, 'expect.why must say which fault'],
