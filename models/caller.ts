@@ -103,7 +103,16 @@ export function effectKeyOf(fields: readonly string[], payload: Payload): string
 /** The canonical intent of a record: the named fields, sorted, so field order never matters. */
 export function intentOf(fields: readonly string[] | undefined, payload: Payload): string {
   const names = [...(fields ?? Object.keys(payload).filter((f) => f !== 'event_id'))].sort();
-  return names.map((f) => `${f}=${String(payload[f] ?? '')}`).join('&');
+  return names.map((f) => `${escaped(f)}=${escaped(String(payload[f] ?? ''))}`).join('&');
+}
+
+/**
+ * A name or value as an intent holds it: `%`, `&` and `=` percent-encoded, so a value holding
+ * `&order_id=o-9` (a free-text address) cannot be read as another field. Values without them,
+ * the ids and figures of every record, read as they are.
+ */
+function escaped(text: string): string {
+  return text.replace(/[%&=]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 /**
@@ -112,9 +121,20 @@ export function intentOf(fields: readonly string[] | undefined, payload: Payload
  * something else (`intentField(op.intent, 'order_id')`).
  */
 export function intentField(intent: string, field: string): string | undefined {
-  const head = `${field}=`;
-  for (const part of intent.split('&')) if (part.startsWith(head)) return part.slice(head.length);
-  return undefined;
+  return intentValues(intent).get(field);
+}
+
+/** Every field of an intent as `intentOf` wrote it, by name, each read back as it was given. */
+export function intentValues(intent: string): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  for (const part of intent.split('&')) {
+    const at = part.indexOf('=');
+    if (at < 0) continue;
+    const name = decodeURIComponent(part.slice(0, at));
+    // The first of a name counts, as a reader of a query string takes it.
+    if (!out.has(name)) out.set(name, decodeURIComponent(part.slice(at + 1)));
+  }
+  return out;
 }
 
 /** Calls a delivery gets: one per wait of the backoff schedule and the first, or `maxAttempts`. */

@@ -244,12 +244,12 @@ const consumerSetup = setup({
       const queue = event.type === 'broker.deliver' ? withDelivery(context.queue, context.current, event) : undefined;
       return queue === undefined ? {} : { queue };
     }),
-    take: assign(({ context, event }) => ({ current: context.queue[0], queue: context.queue.slice(1), attempt: 1, wrote: false, tries: 1, takenAt: nowOf(event), parkChecked: false, handOver: undefined, takes: context.takes + 1 })),
-    retry: assign(({ context }) => ({ attempt: context.attempt + 1, wrote: false })),
+    take: assign(({ context, event }) => ({ current: context.queue[0], queue: context.queue.slice(1), attempt: 1, wrote: false, effectAt: undefined, tries: 1, takenAt: nowOf(event), parkChecked: false, handOver: undefined, takes: context.takes + 1 })),
+    retry: assign(({ context }) => ({ attempt: context.attempt + 1, wrote: false, effectAt: undefined })),
     // The deliveries of a broker session that was lost are the broker's to send again.
-    forgetSession: assign({ queue: [], current: undefined }),
+    forgetSession: assign({ queue: [], current: undefined, effectAt: undefined }),
     ack: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.broker, commitRequest(context.current!)))),
-    done: assign({ current: undefined }),
+    done: assign({ current: undefined, effectAt: undefined }),
     inboxInTx: enqueueActions(({ context, enqueue }) => enqueue.emit(send(context.input.db, { type: 'db.exec', tx: txOf(context), ops: [inboxOp(context)], stmt: 'inbox' }))),
     inboxAlone: enqueueActions(({ context, enqueue }) =>
       enqueue.emit(send(context.input.inboxDb ?? context.input.db, { type: 'db.run', ref: txOf(context), ops: [inboxOp(context)] })),
@@ -293,7 +293,7 @@ const consumerSetup = setup({
       const attempt = attemptOf(context.current!.payload, context.tries);
       enqueue.emit(note('handler.failed', { event_id: eventIdOf(context), attempt, error: handlerError(context.current!.payload, attempt) }));
     }),
-    retryHandler: assign(({ context }) => ({ tries: context.tries + 1, attempt: context.attempt + 1, wrote: false })),
+    retryHandler: assign(({ context }) => ({ tries: context.tries + 1, attempt: context.attempt + 1, wrote: false, effectAt: undefined })),
     markDue: assign(({ context }) => ({ takenAt: Number(context.current!.payload['due_at'] ?? context.takenAt) })),
     markParkChecked: assign({ parkChecked: true }),
     lookUpParked: enqueueActions(({ context, enqueue }) =>

@@ -11,7 +11,7 @@ import { duration, parseOptions, z } from '../../src/scenario/options.ts';
 import type { WindowNote } from '../../src/scenario/scenario.ts';
 import type { WorldView } from '../../src/kernel/worldView.ts';
 import { broker, BrokerOptions, type Payload } from '../broker.ts';
-import { CALLER_TABLES, caller as callerComponent, CallerOptions, effectKeyOf, intentFieldsOf, type CallerInput } from '../caller.ts';
+import { CALLER_TABLES, caller as callerComponent, CallerOptions, effectKeyOf, intentFieldsOf, intentValues, type CallerInput } from '../caller.ts';
 import type { DesignIndex } from '../../src/checkers/designIndex.ts';
 import { didYouMean } from '../../src/base/nearest.ts';
 import { missingFields } from '../payloadFields.ts';
@@ -120,7 +120,7 @@ function callerDatabase(o: z.output<typeof ProviderPipelineOptions>, together: b
 
 /** The effect key inside a provider operation's canonical intent (`field=value&…`). */
 export function keyOfIntent(intent: string, fields: readonly string[]): string {
-  const values = new Map(intent.split('&').map((pair) => pair.split('=') as [string, string]));
+  const values = intentValues(intent);
   return fields.map((f) => values.get(f) ?? '').join('/');
 }
 

@@ -8,6 +8,7 @@ import type { SqlType, TableView } from '../../src/checkers/claims.ts';
 import type { WorldView } from '../../src/kernel/worldView.ts';
 import type { BrokerDurable } from '../broker.ts';
 import { historyOf, type DatabaseDurable } from '../database.ts';
+import { intentValues } from '../caller.ts';
 import { operationsOf, type ProviderDurable } from '../provider.ts';
 import { publishedFacts, type PublisherDurable } from '../publisher.ts';
 
@@ -70,7 +71,7 @@ export function ledgerView(table: string, fields: readonly string[], fieldTypes:
     columns,
     rows: (v) =>
       operationsOf(v.durable<ProviderDurable>('provider')).map((op, i) => {
-        const request = Object.fromEntries(op.intent.split('&').map((pair) => pair.split('=') as [string, string]));
+        const request = Object.fromEntries(intentValues(op.intent));
         return pick({ ...request, seq: i + 1, op_id: op.op_id, idempotency_key: op.key, intent: op.intent, created_at: op.at }, columns);
       }),
   };

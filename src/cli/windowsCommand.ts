@@ -12,6 +12,7 @@
 // stretch of every scenario's plans and writes its tally as a part for `faultline merge`.
 import { OPTION_RANGES } from '../base/optionRanges.ts';
 import { entryPath, loadScenarios, type CatalogueEntry } from '../scenario/catalogue.ts';
+import type { Scenario } from '../scenario/scenario.ts';
 import { windowsOnWorkers, windowsPartsOnWorkers } from '../sweep/sweepOnWorkers.ts';
 import { parseArgv } from '../base/parseArgv.ts';
 import { replayLine } from '../modes/replayLine.ts';
@@ -70,6 +71,7 @@ export const command: Command = {
     const only = text(values['only']);
     refuseWithShard(shard, values, ['json', 'watch', 'reporter', 'format']);
     const outDir = text(values['out']) ?? (shard ? shardOut(shard) : DEFAULT_OUT);
+    const progress = new Progress(io, 'run', io.errIsTTY && !values['json'] && !shard);
     // Find out before the runs, not after them, that the reports cannot be written; create nothing yet.
     const entries = await loadScenarios(positionals, { ...loadOptions(io), beforeLoad: () => checkReportDir(outDir) });
     if (values['watch']) return watchAndRun([this.spec.command, ...args], entries.map(entryPath), io);
@@ -79,7 +81,7 @@ export const command: Command = {
       pairs: values['pairs'] === true,
       ...(values['fail-fast'] === true ? { failFast: true } : {}),
       ...(only === undefined ? {} : { only }),
-      onPlanned: (plan, ref) => warnRunaway(plan, ref, io),
+      onPlanned: (plan, ref) => warnRunaway(plan, ref, io, progress),
     };
     if (shard) {
       const stretch = (total: number) => shardRange(total, shard);
@@ -97,7 +99,7 @@ export const command: Command = {
       io.out(`shard ${shard.index}/${shard.count}: ${entries.length} scenarios, ${runs} runs; its part is in ${outDir}/ (faultline merge joins the ${shard.count} parts)`);
       return 0;
     }
-    const results = await sweep(entries, options, workers, new Progress(io, 'run', io.errIsTTY && !values['json']));
+    const results = await sweep(entries, options, workers, progress);
     return presentWindows(results, { json: values['json'] === true, outDir, forms, files: filesOf(entries) }, io);
   },
 };
@@ -108,11 +110,19 @@ export const command: Command = {
  * and a sweep of thousands of such runs would otherwise print nothing for minutes. The line
  * replays that run, which shows the loop.
  */
-function warnRunaway(plan: SweepPlan, ref: string, io: CliIo): void {
+function warnRunaway(plan: SweepPlan, ref: string, io: CliIo, progress: Progress): void {
   const ending = plan.reference.report.ending;
-  if (ending.kind !== 'stuck' || ending.reason.kind === 'waiting') return;
+  if (ending.kind !== 'stuck' || ending.reason.kind === 'waiting' || expectsStuck(plan.reference.scenario)) return;
   const line = replayLine({ kind: 'plan', scenario: ref, seed: plan.settings.seed, plan: [] });
+  // On a terminal the progress line is erased first, so the warning starts a line of its own.
+  progress.clear();
   io.err(`faultline: ${plan.reference.scenario.name}: the run with no fault is stuck (${describeStuck(ending.reason)}), so every run of its sweep goes on to that bound; see why: ${line}`);
+}
+
+/** Whether a scenario expects to be stuck (a retry with no end is its lesson): then saying so is no news. */
+function expectsStuck(scenario: Scenario): boolean {
+  const expected = 'verdict' in scenario.expect ? [scenario.expect] : [scenario.expect.single, scenario.expect.pairs];
+  return expected.some((e) => e.verdict === 'violated' && e.violations.includes('stuck'));
 }
 
 /** Every scenario's sweep, on this thread or on `workers` threads, drawing its progress. */

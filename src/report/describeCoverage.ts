@@ -25,15 +25,22 @@ export function count(n: number, one: string, many = `${one}s`): string {
   return `${thousands(n)} ${n === 1 ? one : many}`;
 }
 
+/**
+ * `zero-latency ` for a search whose messages land before the clock moves, said wherever its
+ * interleavings are named, not only in their detail: such a search races no message against a
+ * timer (a TTL, a redelivery), and a "holds" or an "unreachable" read without it overstates what
+ * was shown.
+ */
+export function zeroLatency(c: Pick<Coverage, 'latency'>): string {
+  return c.latency?.max === 0 ? 'zero-latency ' : '';
+}
+
 function depth(c: Coverage): string {
   if (c.mode === 'replay') return c.faultDepth === 0 ? 'the fault-free run' : `this plan of ${count(c.faultDepth, 'fault')}`;
   if (c.mode === 'explore') return `sampled plans of up to ${count(c.faultDepth, 'fault')}`;
   if (c.mode === 'check') {
     const at = c.workload === undefined ? '' : ` at workload size ${thousands(c.workload.size)} (the scenario's is ${thousands(c.workload.of)})`;
-    // Said at the head, not only in the interleavings' detail: a search where every message lands
-    // before the clock moves races no message against a timer (a TTL, a redelivery), and a "holds"
-    // read without that would overstate what was shown.
-    const zero = c.latency?.max === 0 ? 'zero-latency ' : '';
+    const zero = zeroLatency(c);
     return `${c.faultDepth === 0 ? `every fault-free ${zero}interleaving` : `every ${zero}interleaving with at most ${count(c.faultDepth, 'fault')}`}${at}`;
   }
   if (c.faultDepth === 1) return 'every single fault';

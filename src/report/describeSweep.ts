@@ -4,11 +4,11 @@
 // or unreachable within the search's bound).
 import { TimeScale } from '../base/duration.ts';
 import type { Counterexample, WindowsResult } from '../modes/windows.ts';
-import { count } from './describeCoverage.ts';
+import { count, zeroLatency } from './describeCoverage.ts';
 
-/** "seed 1" or "every interleaving, at most 1 fault a path, workload 2", then the tick. */
+/** "seed 1" or "every zero-latency interleaving, at most 1 fault a path, workload 2", then the tick. */
 export function sweepHeader(r: WindowsResult): string {
-  const how = r.check ? `every interleaving, at most ${count(r.check.faults, 'fault')} a path, workload ${r.check.size}` : `seed ${r.seed}`;
+  const how = r.check ? `every ${zeroLatency(r.coverage)}interleaving, at most ${count(r.check.faults, 'fault')} a path, workload ${r.check.size}` : `seed ${r.seed}`;
   return `${how} · one tick is ${new TimeScale(r.tick).format(1)}`;
 }
 
@@ -24,7 +24,7 @@ export function windowReach(r: WindowsResult): { text: string; windows: readonly
   if (r.check) {
     const b = r.coverage.bound;
     const within = b === undefined ? '' : b.kind === 'firstViolation' ? ' before the search stopped at its first violation' : ' within the search bound';
-    if (r.unreachedWindows.length > 0) out.push({ text: `Failure windows no interleaving with at most ${count(r.check.faults, 'fault')} reaches${within}`, windows: r.unreachedWindows });
+    if (r.unreachedWindows.length > 0) out.push({ text: `Failure windows no ${zeroLatency(r.coverage)}interleaving with at most ${count(r.check.faults, 'fault')} reaches${within}`, windows: r.unreachedWindows });
     if (r.check.unstruckWindows.length > 0) out.push({ text: `Failure windows reached only after every fault of the budget was spent, so never struck (a check with --faults ${r.check.faults + 1} strikes them)`, windows: r.check.unstruckWindows });
   } else if (r.unreachedWindows.length > 0 && r.coverage.bound?.kind === 'firstViolation') {
     out.push({ text: 'Failure windows no run entered before --fail-fast stopped the sweep', windows: r.unreachedWindows });

@@ -291,20 +291,32 @@ describe('windows', () => {
     // Inside the project, so the file's own import of xstate resolves as a user's would.
     mkdirSync(join(root, 'test-artifacts'), { recursive: true });
     const dir = mkdtempSync(join(root, 'test-artifacts', 'runaway-'));
-    const file = join(dir, 'runaway.ts');
-    // A process that works every 5 ticks for ever, as a relay that republishes the same rows does.
-    writeFileSync(
-      file,
-      `import { assign, setup } from 'xstate';\nimport { defineScenario } from '${join(root, 'src', 'index.ts')}';\n` +
-        `const busy = setup({ delays: { tick: 5 } }).createMachine({ id: 'busy', context: { durable: { n: 0 } }, initial: 'working', states: { working: { after: { tick: { target: 'working', reenter: true, actions: assign({ durable: ({ context }) => ({ n: context.durable.n + 1 }) }) } } } } });\n` +
-        `export default defineScenario({ name: 'runaway', title: 'A process that never rests', source: 'test', lesson: 'A loop with no end is stuck.', build: () => [{ name: 'busy', machine: busy, process: true }], workload: { size: 1 }, claims: [{ effect: 'ping', key: ['n'], authority: 'none', lifetime: 'the run', outcomes: () => [{ key: 'x' }], facts: () => ['x'] }], expect: { verdict: 'violated', violations: ['stuck'] } });\n`,
-    );
+    // A process that works every 5 ticks for ever, as a relay that republishes the same rows does;
+    // the design expects to hold, or (its lesson) to be stuck.
+    const design = (name: string, expect: string) => {
+      const file = join(dir, `${name}.ts`);
+      writeFileSync(
+        file,
+        `import { assign, setup } from 'xstate';\nimport { defineScenario } from '${join(root, 'src', 'index.ts')}';\n` +
+          `const busy = setup({ delays: { tick: 5 } }).createMachine({ id: 'busy', context: { durable: { n: 0 } }, initial: 'working', states: { working: { after: { tick: { target: 'working', reenter: true, actions: assign({ durable: ({ context }) => ({ n: context.durable.n + 1 }) }) } } } } });\n` +
+          `export default defineScenario({ name: '${name}', title: 'A process that never rests', source: 'test', lesson: 'A loop with no end is stuck.', build: () => [{ name: 'busy', machine: busy, process: true }], workload: { size: 1 }, claims: [{ effect: 'ping', key: ['n'], authority: 'none', lifetime: 'the run', outcomes: () => [{ key: 'x' }], facts: () => ['x'] }], expect: ${expect} });\n`,
+      );
+      return file;
+    };
+    const file = design('runaway', "{ verdict: 'holds' }");
+    const warning = `faultline: runaway: the run with no fault is stuck (no quiescence within 4000 ticks after healing), so every run of its sweep goes on to that bound; see why: npx faultline replay ${file} --seed 1 --plan '[]'`;
     const r = await cli(['windows', file, '--out', join(dir, 'out')]);
-    const lines = r.err.trimEnd().split('\n');
-    expect(lines, r.err).toHaveLength(1);
-    expect(lines[0]).toBe(`faultline: runaway: the run with no fault is stuck (no quiescence within 4000 ticks after healing), so every run of its sweep goes on to that bound; see why: npx faultline replay ${file} --seed 1 --plan '[]'`);
-    expect(r.out).toMatch(/^runaway +\d+ +\d+ +stuck +violated/m);
-    // A design that goes quiet says nothing of the kind.
+    expect(r.err.trimEnd().split('\n'), r.err).toEqual([warning]);
+    expect(r.out).toMatch(/^runaway +\d+ +\d+ +stuck +violated +holds +UNEXPECTED$/m);
+    // On a terminal it comes on a line of its own, after the last scenario's progress is erased,
+    // and before its own runs: their progress is drawn after it.
+    const tty = await cli(['windows', 'mercury-dual-write-commit-first', file, '--out', join(dir, 'tty')], true);
+    const at = tty.err.indexOf(warning);
+    expect(at, tty.err).toBeGreaterThan(0);
+    expect(tty.err.slice(0, at)).toMatch(/\[1\/2\] mercury-dual-write-commit-first: run [\s\S]*\r\u001b\[K$/);
+    expect(tty.err.slice(at + warning.length)).toMatch(/\[2\/2\] runaway: run \d+ of \d+/);
+    // A design whose lesson is that loop, and one that goes quiet, say nothing of the kind.
+    expect((await cli(['windows', design('runaway-expected', "{ verdict: 'violated', violations: ['stuck'] }"), '--out', join(dir, 'expected')])).err).toBe('');
     expect((await cli(['windows', 'mercury-dual-write-commit-first', '--out', join(dir, 'quiet')])).err).toBe('');
     rmSync(dir, { recursive: true, force: true });
   });

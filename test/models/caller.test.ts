@@ -45,8 +45,13 @@ describe('caller: the intent it sends', () => {
     expect(INTENT).toBe('address=A&order_id=o-1');
     expect(intentField(INTENT, 'order_id')).toBe('o-1');
     expect(intentField(INTENT, 'address')).toBe('A');
-    // A field that only ends like another is not taken for it.
-    expect(intentField(intentOf(undefined, { sub_order_id: 's-1', order_id: 'o-2' }), 'order_id')).toBe('o-2');
+    // A field that only ends like another, and sorts before it, is not taken for it.
+    expect(intentField(intentOf(undefined, { a_order_id: 's-1', order_id: 'o-2' }), 'order_id')).toBe('o-2');
+    // A value holding what looks like another field is that value alone.
+    const tricky = intentOf(undefined, { address: 'Flat 2&order_id=o-999 100%', order_id: 'o-1' });
+    expect(tricky).toBe('address=Flat 2%26order_id%3Do-999 100%25&order_id=o-1');
+    expect(intentField(tricky, 'order_id')).toBe('o-1');
+    expect(intentField(tricky, 'address')).toBe('Flat 2&order_id=o-999 100%');
     expect(intentField(INTENT, 'event_id')).toBeUndefined();
   });
 });
