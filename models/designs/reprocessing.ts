@@ -21,6 +21,7 @@
 import type { Claim } from '../../src/checkers/claims.ts';
 import { design, given, ticksOf, type DesignBuild } from '../../src/scenario/design.ts';
 import { TimeScale } from '../../src/base/duration.ts';
+import { InputError } from '../../src/base/inputError.ts';
 import { parseOptions, z } from '../../src/scenario/options.ts';
 import type { WorldView } from '../../src/kernel/worldView.ts';
 import { device, DeviceOptions, type DeviceDurable, type PlannedFact } from '../device.ts';
@@ -111,6 +112,9 @@ function aggregatorInput(runId: string, sink: string, adapters: Readonly<Record<
 /** The live run, the rebuild, their results, alerts and captures, and the promoter. */
 export function reprocessing(options: ReprocessingOptions): DesignBuild {
   const o = parseOptions('reprocessing', ReprocessingOptions, options);
+  // Written into the live results, the rebuild has no results of its own: the promoter would
+  // compare the live results with themselves and always find them equal.
+  if (o.compare && o.output === 'live') throw new InputError("reprocessing option compare needs output 'isolated': a rebuild that writes into the live results leaves no results of its own to compare, so the promoter would compare the live results with themselves");
   const rebuildOut = o.output === 'live' ? 'sink' : 'rebuildSink';
   const missing = { perVersion: undefined, missingForSchema1: 1, missingForSchema2: 2, missingForSchema3: 3 }[o.adapters];
   const today = Object.fromEntries(Object.entries(ERA_ADAPTERS).filter(([schema]) => Number(schema) !== missing));

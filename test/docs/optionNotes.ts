@@ -567,7 +567,7 @@ export const GROUPS: readonly GroupNotes[] = [
         adapters: { text: "Today's code has an adapter per historical schema, or lacks one: for schema 1 (no quantity field: read as today's default, 0), schema 2 (the field renamed `qty`: not found, so 0 too) or schema 3 (`quantity` in dozens: read as units)." },
         compare: { text: "The promoter compares totals and fact counts of every window before the cutover, and refuses on a difference." },
         gated: { text: "The rebuild's alert emails are switched off." },
-        output: { default: "`isolated`", text: "The rebuild writes to its own namespace, or into the live results." },
+        output: { default: "`isolated`", text: "The rebuild writes to its own namespace, or into the live results; `live` cannot go with `compare: true` (refused: the promoter would compare the live results with themselves)." },
         captures: { default: "none", text: "The live run charges each closed window's total through the payment provider, and the rebuild's charges are switched off, or left on (each run keys its captures by its own run id, so the provider cannot recognise the rebuild's as repeats). Without it nothing is charged." },
         device: { default: "", text: "Both devices' `restartAfter`, `skew`, `timeout`." },
         },

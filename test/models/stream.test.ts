@@ -605,6 +605,11 @@ describe('the reprocessing design', () => {
     expect(refused('missingForSchema3')).toEqual(['w0', 'w1']);
   });
 
+  it('refuses a comparison where the rebuild writes into the live results: there would be nothing of its own to compare', () => {
+    expect(() => reprocessing({ adapters: 'missingForSchema3', compare: true, gated: true, output: 'live' })).toThrow("reprocessing option compare needs output 'isolated'");
+    expect(() => reprocessing({ adapters: 'missingForSchema3', compare: false, gated: true, output: 'live' })).not.toThrow();
+  });
+
   it('charges each window once with captures gated, and twice, under two run ids, without', () => {
     const captures = (mode: 'gated' | 'notGated') => {
       const scenario = defineScenario({ name: 'reprocess-test', title: 't', source: 's', lesson: 'l', tick: STREAM_TICK, build: reprocessing({ adapters: 'perVersion', compare: true, gated: true, captures: mode }), workload: { size: 3 }, claims: [captureOnceClaim], expect: { verdict: 'holds' } });
