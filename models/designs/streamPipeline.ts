@@ -32,7 +32,7 @@ import { finalResults, resultSinkEvidence, resultSinkMachine, type SinkDurable }
 import { aggregatorEvidence, aggregatorMachine, restoreCheckpointByAge, restoreLatestCheckpoint, restoreOlderCheckpoint, type AggregatorInput, type SchemaAdapter } from '../windowedAggregator.ts';
 import { InputError } from '../../src/base/inputError.ts';
 import { partOptions } from './partOptions.ts';
-import { deviceFactsView, differingResults, factRecordsView, isFinalResult, resultViews, type StreamClock } from './streamTables.ts';
+import { deviceFactsView, devicesOf, differingResults, factRecordsView, isFinalResult, resultViews, type StreamClock } from './streamTables.ts';
 
 /** The time scale of every stream scenario: ten seconds a tick, so a ten-minute window is 60 ticks. */
 export const STREAM_TICK: Duration = '10s';
@@ -157,7 +157,10 @@ const sinkOf = (v: WorldView) => v.durable<SinkDurable>('sink');
 const SHOWN_BEFORE = "coalesce((SELECT max(p.version) FROM window_results p WHERE p.kind = 'result' AND p.window_id = $window_id AND p.seq < $seq), 0)";
 const recordsOf = (v: WorldView): StreamRecord[] => factRecords(v.durable<EventLogDurable>('log'));
 
-/** What the claims need to know of the design: how many devices, how long a window. */
+/**
+ * What the claims need to know of the design: how long a window (10 minutes unless the design's
+ * `window` says otherwise), and how many devices (read from the log, one partition each, unless given).
+ */
 export interface StreamShape {
   readonly devices?: number;
   readonly window?: Duration;
@@ -169,12 +172,12 @@ const windowTicksOf = (shape: StreamShape) => STREAM_TIME.ticks('the window', sh
 /** Every device's planned facts, by id: the truth results are held to. */
 function plannedFacts(v: WorldView, shape: StreamShape): Map<string, PlannedFact> {
   const out = new Map<string, PlannedFact>();
-  for (let d = 0; d < (shape.devices ?? 2); d++) for (const f of v.durable<DeviceDurable>(`device${d}`).facts) out.set(f.fact_id, f);
+  for (const device of devicesOf(shape, v)) for (const f of v.durable<DeviceDurable>(device).facts) out.set(f.fact_id, f);
   return out;
 }
 
 /** How the claims' tables reckon time and windows. */
-const clockOf = (shape: StreamShape): StreamClock => ({ time: STREAM_TIME, windowTicks: windowTicksOf(shape), devices: shape.devices ?? 2 });
+const clockOf = (shape: StreamShape): StreamClock => ({ time: STREAM_TIME, windowTicks: windowTicksOf(shape), ...(shape.devices === undefined ? {} : { devices: shape.devices }) });
 
 /** The sink's posts as the results table readers query (`window_results`, its facts in `window_results_facts`), and the log's records. */
 const resultTables = (shape: StreamShape) => [...resultViews('window_results', sinkOf, clockOf(shape)), factRecordsView(clockOf(shape))];

@@ -17,7 +17,14 @@ import type { SinkDurable } from '../resultSink.ts';
 export interface StreamClock {
   readonly time: TimeScale;
   readonly windowTicks: number;
-  readonly devices: number;
+  /** How many devices write to the log; absent, one per partition of the log, as the stream presets draw them. */
+  readonly devices?: number;
+}
+
+/** The design's devices, `device0` on: as many as the clock says, else one per partition of the log. */
+export function devicesOf(c: Pick<StreamClock, 'devices'>, v: WorldView): string[] {
+  const n = c.devices ?? v.durable<EventLogDurable>('log').partitions.length;
+  return Array.from({ length: n }, (_, d) => `device${d}`);
 }
 
 const seconds = (c: StreamClock, ticks: number) => c.time.tickSeconds.times(ticks).toNumber();
@@ -29,7 +36,7 @@ export function deviceFactsView(c: StreamClock): TableView {
     table: 'device_facts',
     columns: { fact_id: 'text', device: 'text', occurs_at: 'bigint', value: 'bigint', window_id: 'bigint' },
     rows: (v) =>
-      Array.from({ length: c.devices }, (_, d) => `device${d}`).flatMap((device) =>
+      devicesOf(c, v).flatMap((device) =>
         v.durable<DeviceDurable>(device).facts.map((f) => ({ fact_id: f.fact_id, device, occurs_at: seconds(c, f.occursAt), value: f.value, window_id: windowAt(c, f.occursAt) })),
       ),
   };

@@ -629,3 +629,14 @@ describe('the reprocessing design', () => {
     expect(checkClaim(alertOnceClaim, { durable: (n) => r.report.durable[n] as never, result: r.report, notes: r.report.notes }).outcome).toBe('duplicate effect');
   });
 });
+
+describe('the stream claims and the design they judge', () => {
+  it('read how many devices there are from the log, so a design of three holds with the claims as they come', () => {
+    const scenario = defineScenario({ name: 'three-devices', title: 't', source: 's', lesson: 'l', tick: STREAM_TICK, build: streamPipeline({ sink: 'transactional', devices: 3 }), workload: { size: 2 }, claims: [resultDeliveryClaim('transactional'), factCountedOnceClaim()], expect: { verdict: 'holds' } });
+    const r = runScenario(scenario, { seed: 1, plan: [] });
+    expect(r.findings).toEqual([]);
+    expect(r.outcome).toBe('holds');
+    // device2's facts are among those judged, not left out of the truth.
+    expect((r.report.durable['device2'] as DeviceDurable).facts.length).toBeGreaterThan(0);
+  });
+});
