@@ -121,7 +121,7 @@ export const command: Command = {
     progress.clear();
     if (shard) {
       const part: CheckPartFile = {
-        ...partHead('check', shard, entries, options),
+        ...partHead('check', shard, entries, { maxStates: options.maxStates ?? DEFAULT_MAX_STATES, ...options }),
         scenarios: results.map(({ result: { claims: _claims, ...result }, seconds }, k) => ({ ref: mine[k]!.ref, index: mine[k]!.index, result, seconds })),
       };
       await writePart(part, outDir);

@@ -6,6 +6,7 @@
 import { OPTION_RANGES } from '../base/optionRanges.ts';
 import { loadScenarios } from '../scenario/catalogue.ts';
 import { DEFAULT_RUNS, explore, exploreRange, type ExploreOptions, type ExploreResult } from '../modes/explore.ts';
+import { DEFAULT_SEED } from '../modes/windows.ts';
 import { InputError } from '../base/inputError.ts';
 import { checkReportDir } from '../report/writeReports.ts';
 import { parseShard, shardRange } from '../sweep/shard.ts';
@@ -66,7 +67,7 @@ export const command: Command = {
     if (shard) {
       const [from, to] = shardRange(runs ?? DEFAULT_RUNS, shard);
       const parts = workers > 1 ? await withPool(workers, (pool) => explorePartsOnWorkers(entries, options, pool, from, to)) : entries.map(({ scenario, ref }) => exploreRange(scenario, { ...options, ref }, from, to - from));
-      const part: ExplorePartFile = { ...partHead('explore', shard, entries, options), scenarios: parts.map((p, k) => ({ ref: entries[k]!.ref, part: p })) };
+      const part: ExplorePartFile = { ...partHead('explore', shard, entries, { seed: options.seed ?? DEFAULT_SEED, runs: options.runs ?? DEFAULT_RUNS, ...options }), scenarios: parts.map((p, k) => ({ ref: entries[k]!.ref, part: p })) };
       const out = outDir ?? shardOut(shard);
       await writePart(part, out);
       io.out(`shard ${shard.index}/${shard.count}: ${entries.length} scenario${entries.length === 1 ? '' : 's'}, runs ${from} to ${to - 1} of each; its part is in ${out}/ (faultline merge joins the ${shard.count} parts)`);

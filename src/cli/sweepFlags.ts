@@ -30,6 +30,10 @@ export async function withPool<T>(workers: number, body: (pool: SweepPool) => Pr
 }
 
 /** What every part a shard writes says of itself: which sweep it is a part of, and which part. */
+/**
+ * A part's head: what merge holds every part of one sweep to. `settings` are the sweep's with its
+ * defaults spelt out, so a shard given `--seed 1` and one left at the default seed 1 merge.
+ */
 export function partHead<C extends PartFile['command']>(command: C, shard: Shard, entries: readonly Pick<CatalogueEntry, 'scenario' | 'ref'>[], settings: object) {
   return {
     format: 'faultline-part' as const,

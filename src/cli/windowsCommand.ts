@@ -24,7 +24,7 @@ import { expectationTally, verdictSummary } from '../report/verdictSummary.ts';
 import { checkReportDir, writeReports } from '../report/writeReports.ts';
 import { parseShard, shardRange } from '../sweep/shard.ts';
 import type { WindowsPartFile } from '../sweep/sweepParts.ts';
-import { runWindows, sweepSettings, type WindowsOptions, type WindowsResult } from '../modes/windows.ts';
+import { DEFAULT_SEED, runWindows, sweepSettings, type WindowsOptions, type WindowsResult } from '../modes/windows.ts';
 import { sweepPlan, sweepWindows, type SweepPlan } from '../modes/windowsPart.ts';
 import { reportToCi } from './ciReport.ts';
 import type { Command } from './command.ts';
@@ -93,7 +93,7 @@ export const command: Command = {
               options.onPlanned?.(plan, entry.ref);
               return { entry, plan, part: sweepWindows(entry.scenario, plan, ...stretch(plan.total)) };
             });
-      const part: WindowsPartFile = { ...partHead('windows', shard, entries, options), scenarios: tallies.map(({ entry, plan, part }) => ({ ref: entry.ref, total: plan.total, part })) };
+      const part: WindowsPartFile = { ...partHead('windows', shard, entries, { seed: options.seed ?? DEFAULT_SEED, ...options }), scenarios: tallies.map(({ entry, plan, part }) => ({ ref: entry.ref, total: plan.total, part })) };
       const runs = tallies.reduce((n, t) => n + t.part.done, 0);
       await writePart(part, outDir);
       io.out(`shard ${shard.index}/${shard.count}: ${entries.length} scenarios, ${runs} runs; its part is in ${outDir}/ (faultline merge joins the ${shard.count} parts)`);

@@ -171,5 +171,10 @@ describe('--workers and --shard on the command line', () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(message);
     }
+    // A shard given the default seed in so many words is a part of the same sweep as one left at it.
+    await run('windows', names[0]!, '--seed', '1', '--shard', '2/2', '--out', join(dir, 'a2'));
+    const merged = await run('merge', join(dir, 'a1'), join(dir, 'a2'), '--out', join(dir, 'ok'));
+    expect(merged.stderr).toBe('');
+    expect(merged.code).toBe(0);
   }, 120_000);
 });
