@@ -1161,7 +1161,7 @@ export class Kernel {
     }
   }
 
-  /** A skew: the component is told its clock now reads its declared skew ahead. */
+  /** A skew: the component is told its clock jumps its declared skew further ahead (skews add up). */
   private skew(d: Draft, i: number, log: StepLog): void {
     const ticks = this.components[i]!.skewTicks;
     if (ticks === undefined) throw new Error(`${this.names[i]} declares no clock skew`);

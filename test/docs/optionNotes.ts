@@ -206,7 +206,7 @@ export const GROUPS: readonly GroupNotes[] = [
         intro: "`device(options)`: a device uploading planned facts to its partition of an event log (used by `streamPipeline` and `reprocessing`, which give it `log`, `partition` and `facts`). Each fact occurs at its planned tick and is stamped with the device's clock; uploads go one at a time, resent until acknowledged (so the log may hold a fact twice), and an end marker closes the partition. A crash leaves its partition idle until the restart, after which it uploads what occurred meanwhile with the original event times. Windows: `starting`, `waiting`, `uploading`, `done`.",
         options: {
         timeout: { default: "6 ticks", text: "How long it waits for the log's acknowledgement before uploading again." },
-        skew: { default: "none", text: "How far a `skew` fault moves its clock ahead (no skew strikes it without this)." },
+        skew: { default: "none", text: "How far each `skew` fault moves its clock ahead; two skews move it twice as far (no skew strikes it without this)." },
         },
         after: "The other stream machines take their input from the presets rather than options of their own: `eventLog` (partitions read by position; appends stamped with their ingestion tick), `windowedAggregator` (the event-time operator; its behaviour is the `streamPipeline` options), `resultSink` (`external`, `idempotent` or `transactional`, also keeping review, drop and retraction records, and standing for the mail gateway and payment provider of reprocessing) and `promoter` (the reprocessing cutover).",
       },
