@@ -172,10 +172,11 @@ function events(value: Big): string {
   return `${r.exact ? '=' : '≈'} ${r.text} events`;
 }
 
-// "=" when the figure is exact, "≈" when rendering rounded it.
-function seconds(value: Big): string {
+// "=" when the figure is exact and so is every operand the line shows, "≈" when rendering rounded
+// any of them: a reader redoing the working from the figures shown gets the result only roughly.
+function seconds(value: Big, ...operands: readonly { readonly exact: boolean }[]): string {
   const r = renderSeconds(value);
-  return `${r.exact ? '=' : '≈'} ${r.text}`;
+  return `${r.exact && operands.every((o) => o.exact) ? '=' : '≈'} ${r.text}`;
 }
 
 function plain(value: Big): string {
@@ -200,15 +201,18 @@ function catchUpRows(
   slowed: string,
   figures: { average: Big; full: Big; recoveryAverage: Big; recoveryFull: Big },
 ): Entry[] {
-  const avg = render(replay.averageReplayEvents, SECOND_DECIMALS).text;
-  const full = render(replay.fullReplayEvents, SECOND_DECIMALS).text;
-  const restore = renderSeconds(adjusted.restoreSec).text;
-  const backlog = render(adjusted.restoreBacklogEvents, SECOND_DECIMALS).text;
+  const avg = render(replay.averageReplayEvents, SECOND_DECIMALS);
+  const full = render(replay.fullReplayEvents, SECOND_DECIMALS);
+  const restore = renderSeconds(adjusted.restoreSec);
+  const backlog = render(adjusted.restoreBacklogEvents, SECOND_DECIMALS);
+  const rate = { exact: !net.startsWith('≈') };
+  const average = renderSeconds(figures.average);
+  const whole = renderSeconds(figures.full);
   return [
-    ['catch-up (average)', `(${avg} + ${backlog}) ÷ ${net}${slowed} ${seconds(figures.average)}`],
-    ['catch-up (full)', `(${full} + ${backlog}) ÷ ${net}${slowed} ${seconds(figures.full)}`],
-    ['recovery (average)', `${restore} + ${renderSeconds(figures.average).text} ${seconds(figures.recoveryAverage)}`],
-    ['recovery (full)', `${restore} + ${renderSeconds(figures.full).text} ${seconds(figures.recoveryFull)}`],
+    ['catch-up (average)', `(${avg.text} + ${backlog.text}) ÷ ${net}${slowed} ${seconds(figures.average, avg, backlog, rate)}`],
+    ['catch-up (full)', `(${full.text} + ${backlog.text}) ÷ ${net}${slowed} ${seconds(figures.full, full, backlog, rate)}`],
+    ['recovery (average)', `${restore.text} + ${average.text} ${seconds(figures.recoveryAverage, restore, average)}`],
+    ['recovery (full)', `${restore.text} + ${whole.text} ${seconds(figures.recoveryFull, restore, whole)}`],
   ];
 }
 
@@ -258,14 +262,17 @@ export function describeCheckpoint(replay: CheckpointReplay): { text: string; js
   const rate = renderRatePerSec(replay.ratePerSec);
   const interval = renderSeconds(replay.intervalSec).text;
   const net = renderRatePerSec(replay.netCatchUpPerSec);
-  const avg = render(replay.averageReplayEvents, SECOND_DECIMALS).text;
-  const full = render(replay.fullReplayEvents, SECOND_DECIMALS).text;
+  const netExact = renderPerSec(replay.netCatchUpPerSec);
+  const avgR = render(replay.averageReplayEvents, SECOND_DECIMALS);
+  const fullR = render(replay.fullReplayEvents, SECOND_DECIMALS);
+  const avg = avgR.text;
+  const full = fullR.text;
   const entries: Entry[] = [
     ['average replay', `${rate} × ${interval} ÷ 2 ${events(replay.averageReplayEvents)}`],
     ['full-interval replay', `${rate} × ${interval} ${events(replay.fullReplayEvents)}`],
     ['net catch-up rate', `${renderRatePerSec(replay.recoveryRatePerSec)} − ${rate} = ${net}`],
-    ['ideal catch-up (average)', `${avg} ÷ ${net} ${seconds(replay.idealCatchUpAverageSec)}`],
-    ['ideal catch-up (full)', `${full} ÷ ${net} ${seconds(replay.idealCatchUpFullSec)}`],
+    ['ideal catch-up (average)', `${avg} ÷ ${net} ${seconds(replay.idealCatchUpAverageSec, avgR, netExact)}`],
+    ['ideal catch-up (full)', `${full} ÷ ${net} ${seconds(replay.idealCatchUpFullSec, fullR, netExact)}`],
   ];
   const header = `checkpoint replay: ${rate} live, checkpoint every ${interval}, recovery at ${renderRatePerSec(replay.recoveryRatePerSec)}`;
   const adjusted = replay.adjusted;

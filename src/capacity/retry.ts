@@ -118,7 +118,8 @@ export function describeRetry(schedule: RetrySchedule): { text: string; json: Re
   ];
   const rows: [string, string][] = [
     ['attempts', `1 first attempt + ${schedule.retries} retries = ${schedule.retries + 1}`],
-    ['total waiting', `${span(last)} before the last retry`],
+    // Shown to the millisecond: a total with finer parts is rounded, and says so.
+    ['total waiting', `${last.eq(last.round(SECOND_DECIMALS)) ? '' : '≈ '}${span(last)} before the last retry`],
   ];
   // The deadline line says why there is no further retry: the next one would come after it.
   if (schedule.endedBy === 'until') {

@@ -338,5 +338,6 @@ export function renderPercent(fraction: DecimalLike): string {
 // one command read as a column.
 export function alignLines(rows: ReadonlyArray<readonly [label: string, formula: string]>, indent = '  '): string[] {
   const width = Math.max(0, ...rows.map(([label]) => label.length));
-  return rows.map(([label, formula]) => `${indent}${label.padEnd(width)} = ${formula}`);
+  // A formula that opens with "≈ " is a figure rendering rounded: the line says ≈ in place of =.
+  return rows.map(([label, formula]) => (formula.startsWith('≈ ') ? `${indent}${label.padEnd(width)} ≈ ${formula.slice(2)}` : `${indent}${label.padEnd(width)} = ${formula}`));
 }
