@@ -297,3 +297,12 @@ describe('checkpointReplay: a hot-key slowdown on the recovery rate', () => {
     expect(json).toMatchObject({ adjusted: { slowdownOnRecoveryRate: { catchUpAverageSec: '89.516' } } });
   });
 });
+
+describe('describeCheckpoint: a rounded operand', () => {
+  it('says ≈ where the working shows an operand rounded, though the result itself renders exactly', () => {
+    const { text } = describeCheckpoint(checkpointReplay({ ratePerSec: '1.0005', intervalSec: 1, recoveryRatePerSec: '1.0006' }));
+    // 0.5 events are 0.50025: 0.5 ÷ 0.0001/s is 5,000 s, not the 5,002.5 s shown.
+    expect(text).toContain('  ideal catch-up (average) = 0.5 ÷ 0.0001/s ≈ 5,002.5 s\n');
+    expect(describeCheckpoint(checkpointReplay(mercury)).text).toContain('  ideal catch-up (average) = 270,000 ÷ 6,000/s = 45 s\n');
+  });
+});

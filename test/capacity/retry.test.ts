@@ -92,3 +92,10 @@ describe('retrySchedule', () => {
     expect(json).toMatchObject({ untilSec: '172800', endedBy: 'until', retries: 15, attempts: 16, totalWaitSec: '160260' });
   });
 });
+
+describe('describeRetry: a rounded total', () => {
+  it('says ≈ for a total waiting finer than the millisecond it is shown to, = for one shown whole', () => {
+    expect(describeRetry(retrySchedule({ baseSec: 1, factor: '1.5', capSec: 10, retries: 6 })).text).toContain('  total waiting ≈ 20.781 s before the last retry');
+    expect(describeRetry(retrySchedule({ baseSec: 1, factor: 2, capSec: 60, retries: 8 })).text).toContain('  total waiting = 183 s before the last retry');
+  });
+});
