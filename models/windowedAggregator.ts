@@ -381,7 +381,9 @@ export const aggregatorMachine = setup({
     timeout: ({ context }) => context.input.timeoutTicks,
   },
   guards: {
-    unreadable: ({ context }) => !readable(context.input, context.durable.code).includes(context.durable.checkpoint.schema),
+    // Only an upgrade changes the state schema, so without one every checkpoint is readable. The
+    // option is read first, so a design without an upgrade has no unreadableCheckpoint window at all.
+    unreadable: ({ context }) => context.input.upgrade !== undefined && !readable(context.input, context.durable.code).includes(context.durable.checkpoint.schema),
     mustCommit: ({ context }) => context.input.sinkMode === 'transactional' && context.durable.checkpoint.commit !== undefined,
     allAnswered: ({ context }) => context.answered.length === context.input.partitions,
     isFetchReply: ({ context, event }) => event.type === 'log.records' && !context.answered.includes(event.partition) && event.offset === context.op.positions[event.partition],

@@ -17,6 +17,8 @@ import type { WorldView } from '../../src/kernel/worldView.ts';
 import type { FaultPlan } from '../../src/faults/faults.ts';
 import { runScenario } from '../../src/run/runScenario.ts';
 import { defineScenario } from '../../src/scenario/scenario.ts';
+import { ruledOutWindows } from '../../src/run/failureWindows.ts';
+import { TimeScale } from '../../src/base/duration.ts';
 import { MachineDriver } from './machineDriver.ts';
 
 const scenario = (options: StreamPipelineOptions, name = 'stream-test') =>
@@ -638,5 +640,13 @@ describe('the stream claims and the design they judge', () => {
     expect(r.outcome).toBe('holds');
     // device2's facts are among those judged, not left out of the truth.
     expect((r.report.durable['device2'] as DeviceDurable).facts.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the aggregator\'s windows a design rules out', () => {
+  it('has no unreadableCheckpoint window without an upgrade, which alone changes the state schema, and has one with it', () => {
+    const ruledOut = (options: StreamPipelineOptions) => ruledOutWindows(streamPipeline(options)({ size: 2 }, new TimeScale(STREAM_TICK)) as never);
+    expect(ruledOut({ sink: 'transactional' }).has('aggregator.unreadableCheckpoint')).toBe(true);
+    expect(ruledOut({ sink: 'transactional', upgrade: { at: '30m', migrates: false } } as StreamPipelineOptions).has('aggregator.unreadableCheckpoint')).toBe(false);
   });
 });
