@@ -197,7 +197,7 @@ type Entry = readonly [label: string, formula: string] | string;
 function catchUpRows(
   replay: CheckpointReplay,
   adjusted: CheckpointAdjusted,
-  net: string,
+  netRate: Big,
   slowed: string,
   figures: { average: Big; full: Big; recoveryAverage: Big; recoveryFull: Big },
 ): Entry[] {
@@ -205,7 +205,8 @@ function catchUpRows(
   const full = render(replay.fullReplayEvents, SECOND_DECIMALS);
   const restore = renderSeconds(adjusted.restoreSec);
   const backlog = render(adjusted.restoreBacklogEvents, SECOND_DECIMALS);
-  const rate = { exact: !net.startsWith('≈') };
+  const net = renderRatePerSec(netRate);
+  const rate = renderPerSec(netRate);
   const average = renderSeconds(figures.average);
   const whole = renderSeconds(figures.full);
   return [
@@ -251,7 +252,7 @@ function recoveryRateRows(replay: CheckpointReplay, adjusted: CheckpointAdjusted
     recoveryAverage: b.recoveryAverageSec,
     recoveryFull: b.recoveryFullSec,
   };
-  return [...entries, ...catchUpRows(replay, adjusted, renderRatePerSec(b.netCatchUpPerSec), '', figures)];
+  return [...entries, ...catchUpRows(replay, adjusted, b.netCatchUpPerSec, '', figures)];
 }
 
 function optionalPlain(value: Big | null): string | null {
@@ -288,12 +289,12 @@ export function describeCheckpoint(replay: CheckpointReplay): { text: string; js
     if (adjusted.hotKeySlowdown.eq(0)) {
       // With no slowdown the two readings coincide, so one set of figures is printed, unlabelled
       // and without a "× (100% + 0%)" factor that would do nothing.
-      entries.push(...catchUpRows(replay, adjusted, net, '', figures));
+      entries.push(...catchUpRows(replay, adjusted, replay.netCatchUpPerSec, '', figures));
     } else {
       const percent = renderPercent(adjusted.hotKeySlowdown);
       entries.push(
         `hot-key slowdown ${percent}, reading (a) on catch-up time: the catch-up takes ${percent} longer`,
-        ...catchUpRows(replay, adjusted, net, ` × (100% + ${percent})`, figures),
+        ...catchUpRows(replay, adjusted, replay.netCatchUpPerSec, ` × (100% + ${percent})`, figures),
         `hot-key slowdown ${percent}, reading (b) on the recovery rate: ` +
           (adjusted.hotKeySlowdown.lt(1) ? `recovery processes ${percent} fewer events a second` : 'a slowdown of 100% or more stops recovery'),
         ...recoveryRateRows(replay, adjusted),

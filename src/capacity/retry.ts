@@ -116,10 +116,10 @@ export function describeRetry(schedule: RetrySchedule): { text: string; json: Re
         `  ${String(i + 1).padStart(retryWidth)}  ${w.padStart(waitWidth)}  ${(cumulative[i] ?? '').padStart(cumulativeWidth)}`,
     ),
   ];
-  const rows: [string, string][] = [
+  const rows: [string, string, ('=' | '≈')?][] = [
     ['attempts', `1 first attempt + ${schedule.retries} retries = ${schedule.retries + 1}`],
     // Shown to the millisecond: a total with finer parts is rounded, and says so.
-    ['total waiting', `${last.eq(last.round(SECOND_DECIMALS)) ? '' : '≈ '}${span(last)} before the last retry`],
+    ['total waiting', `${span(last)} before the last retry`, last.eq(last.round(SECOND_DECIMALS)) ? '=' : '≈'],
   ];
   // The deadline line says why there is no further retry: the next one would come after it.
   if (schedule.endedBy === 'until') {

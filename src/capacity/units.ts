@@ -336,8 +336,8 @@ export function renderPercent(fraction: DecimalLike): string {
 
 // Lays out "label = formula" lines with the labels padded to a common width, so the figures of
 // one command read as a column.
-export function alignLines(rows: ReadonlyArray<readonly [label: string, formula: string]>, indent = '  '): string[] {
+export function alignLines(rows: ReadonlyArray<readonly [label: string, formula: string, sign?: '=' | '≈']>, indent = '  '): string[] {
   const width = Math.max(0, ...rows.map(([label]) => label.length));
-  // A formula that opens with "≈ " is a figure rendering rounded: the line says ≈ in place of =.
-  return rows.map(([label, formula]) => (formula.startsWith('≈ ') ? `${indent}${label.padEnd(width)} ≈ ${formula.slice(2)}` : `${indent}${label.padEnd(width)} = ${formula}`));
+  // A row whose figure rendering rounded says ≈ in place of =.
+  return rows.map(([label, formula, sign = '=']) => `${indent}${label.padEnd(width)} ${sign} ${formula}`);
 }

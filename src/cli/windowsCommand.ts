@@ -12,7 +12,7 @@
 // stretch of every scenario's plans and writes its tally as a part for `faultline merge`.
 import { OPTION_RANGES } from '../base/optionRanges.ts';
 import { entryPath, loadScenarios, type CatalogueEntry } from '../scenario/catalogue.ts';
-import type { Scenario } from '../scenario/scenario.ts';
+import { expectedVerdicts, type Scenario } from '../scenario/scenario.ts';
 import { windowsOnWorkers, windowsPartsOnWorkers } from '../sweep/sweepOnWorkers.ts';
 import { parseArgv } from '../base/parseArgv.ts';
 import { replayLine } from '../modes/replayLine.ts';
@@ -121,8 +121,7 @@ function warnRunaway(plan: SweepPlan, ref: string, io: CliIo, progress: Progress
 
 /** Whether a scenario expects to be stuck (a retry with no end is its lesson): then saying so is no news. */
 function expectsStuck(scenario: Scenario): boolean {
-  const expected = 'verdict' in scenario.expect ? [scenario.expect] : [scenario.expect.single, scenario.expect.pairs];
-  return expected.some((e) => e.verdict === 'violated' && e.violations.includes('stuck'));
+  return expectedVerdicts(scenario.expect).some((e) => e.verdict === 'violated' && e.violations.includes('stuck'));
 }
 
 /** Every scenario's sweep, on this thread or on `workers` threads, drawing its progress. */

@@ -77,6 +77,11 @@ export interface Scenario {
   readonly record?: RecordSpecInput;
 }
 
+/** Every verdict an expectation states: its one, or its single-fault and its pairs ones. */
+export function expectedVerdicts(e: Expectation): readonly ExpectedVerdict[] {
+  return 'verdict' in e ? [e] : [e.single, e.pairs];
+}
+
 /** The expectation that applies to runs of at most `faults` faults. */
 export function expectedAt(e: Expectation, faults: number): ExpectedVerdict {
   if ('verdict' in e) return e;
@@ -213,7 +218,7 @@ const FOUND_WITH: Readonly<Record<Violation, string>> = {
  * naming what a claim needs to find it.
  */
 function unfindableProblems(s: Scenario, components: readonly DesignComponent[]): string[] {
-  const expected = 'verdict' in s.expect ? [s.expect] : [s.expect.single, s.expect.pairs];
+  const expected = expectedVerdicts(s.expect);
   const named = [...new Set(expected.flatMap((e) => (e.verdict === 'violated' ? e.violations : [])))];
   if (named.length === 0) return [];
   const findable = findableViolations(s.claims, startOf(components));
@@ -239,7 +244,7 @@ function meaningProblems(s: Scenario): string[] {
   const effects = s.claims.map((c) => c.effect);
   // A claim is named by its effect (in expect.claims, the verdicts, the reports): two of one name could not be told apart.
   for (const name of new Set(effects.filter((e, i) => effects.indexOf(e) !== i))) problems.push(`two claims are named ${JSON.stringify(name)}: give each claim its own effect name`);
-  for (const e of 'verdict' in s.expect ? [s.expect] : [s.expect.single, s.expect.pairs]) {
+  for (const e of expectedVerdicts(s.expect)) {
     for (const name of e.verdict === 'violated' ? (e.claims ?? []) : []) if (!effects.includes(name)) problems.push(`expect.claims names no claim of this scenario: ${JSON.stringify(name)}${didYouMean(name, effects) || `; its claims are ${effects.map((x) => JSON.stringify(x)).join(', ')}`}`);
   }
   // A record the scenario carries ties its flows to claims; those of this scenario must be its own.
